@@ -1,0 +1,158 @@
+// Package bitstream writes and reads the MSB-first bit streams that every
+// linecomp codec produces.
+//
+// Fields are concatenated most significant bit first; the first bit of the
+// stream is the most significant bit of byte 0. Writing 0b101 (3 bits) then
+// 0x3F (8 bits) gives
+//
+//	bits:  101 00111111 00000
+//	bytes: 10100111 11100000 = 0xA7 0xE0, 11 bits
+//
+// The low bits of the last byte are zero padding. The reader checks that
+// padding and the stream's exact length in Finish.
+package bitstream
+
+import "encoding/binary"
+
+// Writer appends an MSB-first bit stream to a byte slice. The zero value is
+// not usable; call Reset first. It never allocates if the destination has
+// enough capacity.
+type Writer struct {
+	buf  []byte
+	acc  uint64 // pending bits, left-aligned
+	nacc uint   // number of pending bits, always < 32 between calls
+	bits int    // bits written since Reset
+}
+
+// Reset starts a new stream appended to dst.
+func (w *Writer) Reset(dst []byte) {
+	*w = Writer{buf: dst}
+}
+
+// Write appends the low n bits of v, n ≤ 32.
+func (w *Writer) Write(v uint64, n uint) {
+	v &= 1<<n - 1
+	w.acc |= v << (64 - n - w.nacc)
+	w.nacc += n
+	w.bits += int(n)
+	if w.nacc >= 32 {
+		w.buf = binary.BigEndian.AppendUint32(w.buf, uint32(w.acc>>32))
+		w.acc <<= 32
+		w.nacc -= 32
+	}
+}
+
+// Write64 appends the low n bits of v, n ≤ 64.
+func (w *Writer) Write64(v uint64, n uint) {
+	if n > 32 {
+		w.Write(v>>32, n-32)
+		n = 32
+	}
+	w.Write(v, n)
+}
+
+// Bytes appends raw whole bytes, as n×8-bit fields.
+func (w *Writer) Bytes(p []byte) {
+	for _, b := range p {
+		w.Write(uint64(b), 8)
+	}
+}
+
+// Zeros appends n zero bits.
+func (w *Writer) Zeros(n int) {
+	for ; n > 32; n -= 32 {
+		w.Write(0, 32)
+	}
+	w.Write(0, uint(n))
+}
+
+// Bits returns the number of bits written since Reset.
+func (w *Writer) Bits() int { return w.bits }
+
+// Finish pads the stream with zero bits to a whole byte and returns the
+// extended buffer and the exact stream length in bits.
+func (w *Writer) Finish() ([]byte, int) {
+	for n := int(w.nacc); n > 0; n -= 8 {
+		w.buf = append(w.buf, byte(w.acc>>56))
+		w.acc <<= 8
+	}
+	w.nacc = 0
+	return w.buf, w.bits
+}
+
+// Reader reads an MSB-first bit stream. Reads past the end return zero bits
+// and record the first offset at which the stream ran short, so a decoder
+// can read a whole record and check once.
+type Reader struct {
+	buf     []byte
+	pos     int // bit position of the next read
+	end     int // len(buf)*8
+	overrun int // bit offset of the first read past the end, or -1
+}
+
+// Reset starts reading buf from bit 0.
+func (r *Reader) Reset(buf []byte) {
+	*r = Reader{buf: buf, end: 8 * len(buf), overrun: -1}
+}
+
+// Read returns the next n bits, n ≤ 57, as an unsigned integer.
+func (r *Reader) Read(n uint) uint64 {
+	if n == 0 {
+		return 0
+	}
+	if r.pos+int(n) > r.end {
+		if r.overrun < 0 {
+			r.overrun = r.pos
+		}
+		r.pos = r.end
+		return 0
+	}
+	i := r.pos >> 3
+	var word uint64
+	if i+8 <= len(r.buf) {
+		word = binary.BigEndian.Uint64(r.buf[i:])
+	} else {
+		for k := 0; k < 8; k++ {
+			word <<= 8
+			if i+k < len(r.buf) {
+				word |= uint64(r.buf[i+k])
+			}
+		}
+	}
+	v := word << uint(r.pos&7) >> (64 - n)
+	r.pos += int(n)
+	return v
+}
+
+// Read64 returns the next n bits, n ≤ 64.
+func (r *Reader) Read64(n uint) uint64 {
+	if n > 32 {
+		hi := r.Read(n - 32)
+		return hi<<32 | r.Read(32)
+	}
+	return r.Read(n)
+}
+
+// Pos returns the bit offset of the next read.
+func (r *Reader) Pos() int { return r.pos }
+
+// Overrun reports whether a read went past the end, and the bit offset of
+// the first such read.
+func (r *Reader) Overrun() (offset int, ok bool) { return r.overrun, r.overrun >= 0 }
+
+// Problem describes why a fully decoded stream is malformed: it was too
+// short, has bytes left over after the last field, or has non-zero padding
+// bits. It returns the bit offset and a reason, or ok = true if the stream
+// ended exactly at the current position with zero padding.
+func (r *Reader) Problem() (offset int, reason string, ok bool) {
+	if r.overrun >= 0 {
+		return r.overrun, "stream ends inside a field", false
+	}
+	if want := (r.pos + 7) / 8; len(r.buf) != want {
+		return r.pos, "stream has trailing bytes after the last field", false
+	}
+	if pad := r.end - r.pos; pad > 0 && r.buf[len(r.buf)-1]&(1<<pad-1) != 0 {
+		return r.pos, "non-zero padding bits", false
+	}
+	return 0, "", true
+}
