@@ -1,0 +1,227 @@
+package bdi
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/codectest"
+)
+
+func words64(f func(i int) uint64) []byte {
+	b := make([]byte, 64)
+	for i := 0; i < 8; i++ {
+		binary.LittleEndian.PutUint64(b[8*i:], f(i))
+	}
+	return b
+}
+
+func words32(f func(i int) uint32) []byte {
+	b := make([]byte, 64)
+	for i := 0; i < 16; i++ {
+		binary.LittleEndian.PutUint32(b[4*i:], f(i))
+	}
+	return b
+}
+
+// TestTavanaTableII reproduces the "Total Data Size" column of Table II of
+// Tavana et al. for 64-byte (512-bit) lines, each with a line that selects
+// that encoding. Table II prints data + metadata; the metadata is our 4-bit
+// id plus the bitmask (one bit per element).
+func TestTavanaTableII(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	random := make([]byte, 64)
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	cases := []struct {
+		name string
+		line []byte
+		id   int
+		bits int // Table II total
+	}{
+		// 0 + 4 bits
+		{"zero block", make([]byte, 64), Zeros, 0 + 4},
+		// 64 + 4 bits: one 8-byte value
+		{"repeated words", words64(func(int) uint64 { return 0x0123456789ABCDEF }), Repeated, 64 + 4},
+		// 128 + 12: base 64 + 8 deltas × 8 bits; id 4 + mask 8
+		{"B8Δ1", words64(func(i int) uint64 { return 0x1234567800000000 + uint64(i) }), Base8Delta1, 64 + 8*8 + 4 + 8},
+		// 192 + 12: base 64 + 8 × 16
+		{"B8Δ2", words64(func(i int) uint64 { return 0x1234567800000000 + 0x100*uint64(i) }), Base8Delta2, 64 + 8*16 + 4 + 8},
+		// 320 + 12: base 64 + 8 × 32
+		{"B8Δ4", words64(func(i int) uint64 { return 0x1234567800000000 + 0x1000000*uint64(i) }), Base8Delta4, 64 + 8*32 + 4 + 8},
+		// 160 + 20: base 32 + 16 × 8; id 4 + mask 16
+		{"B4Δ1", words32(func(i int) uint32 { return 0xC04039C0 + 8*uint32(i) }), Base4Delta1, 32 + 16*8 + 4 + 16},
+		// 288 + 20: base 32 + 16 × 16
+		{"B4Δ2", words32(func(i int) uint32 { return 0x12340000 + 0x100*uint32(i) }), Base4Delta2, 32 + 16*16 + 4 + 16},
+		// 272 + 36: base 16 + 32 × 8; id 4 + mask 32. 2-byte elements 0x1000+j.
+		{"B2Δ1", words32(func(i int) uint32 { return 0x10011000 + 0x00020002*uint32(i) }), Base2Delta1, 16 + 32*8 + 4 + 32},
+		// 512 + 4: the raw line
+		{"uncompressed", random, Uncompressed, 512 + 4},
+	}
+	want := map[string]int{"zero block": 4, "repeated words": 68, "B8Δ1": 140, "B8Δ2": 204, "B8Δ4": 332, "B4Δ1": 180, "B4Δ2": 308, "B2Δ1": 308, "uncompressed": 516}
+	c, err := New(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		if tc.bits != want[tc.name] {
+			t.Fatalf("%s: arithmetic %d disagrees with Table II %d", tc.name, tc.bits, want[tc.name])
+		}
+		if got := c.encodedBits(tc.id); got != tc.bits {
+			t.Errorf("%s: encoding %04b is %d bits, Table II says %d", tc.name, tc.id, got, tc.bits)
+		}
+		enc, bits, err := c.Compress(nil, tc.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id := int(enc[0] >> 4); id != tc.id || bits != tc.bits {
+			t.Errorf("%s: chose %04b with %d bits, want %04b with %d", tc.name, id, bits, tc.id, tc.bits)
+		}
+	}
+}
+
+// TestSafecracker checks the test patterns of Safecracker's patterns.h
+// (reference-implementations.md §8.1). Safecracker expects sizes in bytes
+// under the paper's single-base B+Δ table: base k + n×d bytes; our
+// WithSingleBase codec stores exactly that after its 4-bit id. Under the
+// default (BΔI) rules each stream also carries the n-bit mask.
+func TestSafecracker(t *testing.T) {
+	rep := func(s string, n int) []byte { return []byte(strings.Repeat(s, n)) }
+	cat := func(first string, tail string) []byte {
+		var b []byte
+		for _, c := range "bdfhjlnp" {
+			b = append(b, strings.Repeat(string(c), len(first))+tail...)
+		}
+		return b
+	}
+	cases := []struct {
+		name        string
+		line        []byte
+		safecracker int // bytes, patterns.h
+		single      int // bits, WithSingleBase
+		bdi         int // bits, default
+	}{
+		// zero line: id only. Safecracker charges 1 byte; we charge 0 data bits.
+		{"B1D0", make([]byte, 64), 1, 4, 4},
+		// repeated 8-byte value: 4 + 64
+		{"B8D0", rep("abcdefgh", 8), 8, 4 + 64, 4 + 64},
+		// 8-byte words 0x46464646464646XX, XX = b,d,…,p: deltas 0,2,…,14 fit one byte.
+		// single: 4 + 64 + 8×8 = 132 = 4 + 8×16; BΔI: + 8-bit mask = 140.
+		{"B8D1", cat("b", "FFFFFFF"), 16, 4 + 8*16, 4 + 8 + 64 + 8*8},
+		// 4-byte words "a001","i001",…: low byte a..q, deltas ≤ 16 from 'a'.
+		// single: 4 + 32 + 16×8 = 164 = 4 + 8×20; BΔI: + 16 = 180.
+		{"B4D1", []byte("a001i001b001j001c001l001d001m001e001n001f001o001g001p001h001q001"), 20, 4 + 8*20, 4 + 16 + 32 + 16*8},
+		// 8-byte words differing by 0x0202 in the low halfword: two-byte deltas.
+		// single: 4 + 64 + 8×16 = 196 = 4 + 8×24; BΔI: + 8 = 204.
+		{"B8D2", cat("bb", "FFFFFF"), 24, 4 + 8*24, 4 + 8 + 64 + 8*16},
+		// 2-byte elements "0F".."fF" = 0x4630.., deltas 0..9 and 49..54.
+		// single: 4 + 16 + 32×8 = 276 = 4 + 8×34; BΔI: + 32 = 308.
+		{"B2D1", rep("0F1F2F3F4F5F6F7F8F9FaFbFcFdFeFfF", 2), 34, 4 + 8*34, 4 + 32 + 16 + 32*8},
+		// 4-byte words "aa01","ii01",…: deltas of 0x808 etc. need two bytes.
+		// single: 4 + 32 + 16×16 = 292 = 4 + 8×36; BΔI: + 16 = 308.
+		{"B4D2", []byte("aa01ii01bb01jj01cc01ll01dd01mm01ee01nn01ff01oo01gg01pp01hh01qq01"), 36, 4 + 8*36, 4 + 16 + 32 + 16*16},
+		// 8-byte words differing by 0x02020202: four-byte deltas.
+		// single: 4 + 64 + 8×32 = 324 = 4 + 8×40; BΔI: + 8 = 332.
+		{"B8D4", cat("bbbb", "FFFF"), 40, 4 + 8*40, 4 + 8 + 64 + 8*32},
+		// no encoding fits: 4 + 512 both ways.
+		{"B8D8", cat("bbbbbbbb", ""), 64, 4 + 8*64, 4 + 512},
+	}
+	single, _ := New(64, WithSingleBase())
+	def, _ := New(64)
+	for _, tc := range cases {
+		if len(tc.line) != 64 {
+			t.Fatalf("%s: pattern is %d bytes", tc.name, len(tc.line))
+		}
+		dataBytes := (tc.single - idBits) / 8
+		if tc.name != "B1D0" && dataBytes != tc.safecracker {
+			t.Fatalf("%s: arithmetic %d bytes disagrees with Safecracker %d", tc.name, dataBytes, tc.safecracker)
+		}
+		if got := single.Size(tc.line); got != tc.single {
+			t.Errorf("%s single-base: %d bits, want %d", tc.name, got, tc.single)
+		}
+		if got := def.Size(tc.line); got != tc.bdi {
+			t.Errorf("%s BΔI: %d bits, want %d", tc.name, got, tc.bdi)
+		}
+	}
+}
+
+// TestDocExample checks the worked example in the package doc.
+func TestDocExample(t *testing.T) {
+	line := make([]byte, 32)
+	for i := 0; i < 8; i++ {
+		binary.LittleEndian.PutUint32(line[4*i:], 0xC04039C0+8*uint32(i))
+	}
+	c, _ := New(32)
+	enc, bits, err := c.Compress(nil, line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []byte{0x5F, 0xFC, 0x04, 0x03, 0x9C, 0x00, 0x00, 0x81, 0x01, 0x82, 0x02, 0x83, 0x03, 0x80}
+	if bits != 108 || !bytes.Equal(enc, want) {
+		t.Fatalf("got % X (%d bits), want % X (108 bits)", enc, bits, want)
+	}
+}
+
+func TestConformance(t *testing.T) {
+	for _, name := range []string{"bdi", "bdi-symmetric", "bdi-single"} {
+		for _, n := range codectest.LineSizes {
+			c, err := linecomp.New(name, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			codectest.CheckAll(t, c)
+		}
+	}
+}
+
+func TestVariantsDiffer(t *testing.T) {
+	// Even words 0x5000+8i use the explicit base; odd words are one-byte
+	// immediates, among them −128, which is in range for the default but
+	// not for gem5's symmetric range (there B4Δ1 fails and B4Δ2 wins).
+	line := words32(func(i int) uint32 {
+		if i&1 == 1 {
+			return uint32([]int32{-128, 5, -7, 3}[(i/2)%4])
+		}
+		return 0x5000 + 8*uint32(i)
+	})
+	def, _ := New(64)
+	sym, _ := New(64, WithSymmetricDeltas())
+	if d, s := def.Size(line), sym.Size(line); d != 180 || s != 308 {
+		t.Errorf("default %d bits, symmetric %d; want B4Δ1 180 and B4Δ2 308", d, s)
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	c, _ := New(128)
+	for _, f := range codectest.Sample() {
+		codectest.CheckZeroAllocs(t, c, f.Data[:128])
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	if _, err := New(48); !errors.Is(err, linecomp.ErrLineSize) {
+		t.Errorf("New(48): %v", err)
+	}
+	c, _ := New(64)
+	if _, _, err := c.Compress(nil, make([]byte, 63)); !errors.Is(err, linecomp.ErrLineSize) {
+		t.Errorf("Compress of 63 bytes: %v", err)
+	}
+	if c.Size(make([]byte, 65)) != -1 {
+		t.Error("Size of 65 bytes should be -1")
+	}
+	for _, enc := range [][]byte{nil, {0x80}, {0x00, 0x00}, {0x08}, {0x10, 0, 0}, {0xF0}} {
+		_, err := c.Decompress(nil, enc)
+		var ce *linecomp.CorruptError
+		if !errors.Is(err, linecomp.ErrCorrupt) || !errors.As(err, &ce) {
+			t.Errorf("Decompress(% X): %v, want a *CorruptError", enc, err)
+		}
+		if err := codectest.CheckGarbage(c, enc); err != nil {
+			t.Error(err)
+		}
+	}
+}
