@@ -15,7 +15,7 @@ func init() {
 }
 
 func bdiFits(x int64, d int, o bdiOptions) bool {
-	if o.symmetric && x == -(int64(1) << (8*d - 1)) {
+	if o.symmetric && x == -(int64(1)<<(8*d-1)) {
 		return false
 	}
 	return fitsSigned(x, 8*d)
