@@ -1,0 +1,9 @@
+// Package all imports every linecomp codec for its registration side
+// effect:
+//
+//	import _ "github.com/linecomp/linecomp/all"
+package all
+
+import (
+	_ "github.com/linecomp/linecomp/bdi"
+)
