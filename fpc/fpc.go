@@ -1,0 +1,374 @@
+package fpc
+
+import (
+	"encoding/binary"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/bitstream"
+)
+
+// Prefixes of the default ("fpc") table, the TR's.
+const (
+	ZeroRun      = 0b000 // 1–8 zero words; 3-bit field = count − 1
+	SignExt4     = 0b001 // 4-bit sign-extended
+	SignExt8     = 0b010 // 1-byte sign-extended
+	SignExt16    = 0b011 // halfword sign-extended
+	ZeroLowHalf  = 0b100 // halfword padded with a zero low halfword
+	TwoHalves    = 0b101 // two halfwords, each a sign-extended byte
+	RepBytes     = 0b110 // four equal bytes
+	Uncompressed = 0b111 // the word itself
+)
+
+// Prefixes of the "fpc-tavana" table (Tavana et al., Table II).
+const (
+	TavanaZeroBlock   = 0b000 // the whole line is zero; only as the sole code
+	TavanaZeroWord    = 0b001
+	TavanaRepBytes    = 0b010
+	TavanaSignExt4    = 0b011
+	TavanaSignExt8    = 0b100
+	TavanaSignExt16   = 0b101
+	TavanaZeroLowHalf = 0b110
+	TavanaTwoHalves   = 0b111
+)
+
+const (
+	flagBits   = 1 // TagBits: 1 = word codes follow, 0 = raw line follows
+	prefixBits = 3
+	maxRun     = 8 // longest zero run one ZeroRun code holds
+	maxWords   = 128 / 4
+)
+
+// kind is a word pattern, independent of the prefix a table gives it.
+type kind uint8
+
+const (
+	kZero kind = iota // the zero word (fpc: part of a run)
+	kSE4
+	kSE8
+	kRep
+	kSE16
+	kLowZero
+	kTwo
+	kRaw
+	nKinds
+	kNone kind = 0xFF // the prefix has no per-word meaning in this table
+)
+
+// classify returns the cheapest pattern of a word, ties to the lower
+// prefix. The order below is that of increasing code length, and both
+// tables put the equal-length patterns SE16 < low-zero < two-halves in that
+// prefix order. SE8 and repeated bytes are equally long and the tables order
+// them differently, but the only words matching both (0 and 0xFFFFFFFF)
+// are taken earlier, by zero and SE4.
+func classify(w uint32) kind {
+	switch {
+	case w == 0:
+		return kZero
+	case w+8 < 16:
+		return kSE4
+	case w+0x80 < 0x100:
+		return kSE8
+	case w == w&0xFF*0x01010101:
+		return kRep
+	case w+0x8000 < 0x10000:
+		return kSE16
+	case w&0xFFFF == 0:
+		return kLowZero
+	case (w+0x80)&0xFF00 == 0 && (w+0x80_0000)&0xFF00_0000 == 0:
+		// Each half + 0x80, taken mod 2^16, is below 0x100. A carry out
+		// of the low half into bit 16 only happens when the low half
+		// fails the test itself.
+		return kTwo
+	}
+	return kRaw
+}
+
+// data returns the data field of word w coded as kind k.
+func data(k kind, w uint32) uint64 {
+	switch k {
+	case kSE4:
+		return uint64(w & 0xF)
+	case kSE8, kRep:
+		return uint64(w & 0xFF)
+	case kSE16:
+		return uint64(w & 0xFFFF)
+	case kLowZero:
+		return uint64(w >> 16)
+	case kTwo:
+		return uint64(w>>8&0xFF00 | w&0xFF)
+	case kRaw:
+		return uint64(w)
+	}
+	return 0
+}
+
+// word rebuilds the word that data field v of kind k encodes.
+func word(k kind, v uint64) uint32 {
+	switch k {
+	case kSE4:
+		return uint32(int32(v<<28) >> 28)
+	case kSE8:
+		return uint32(int32(int8(v)))
+	case kRep:
+		return uint32(v) * 0x01010101
+	case kSE16:
+		return uint32(int32(int16(v)))
+	case kLowZero:
+		return uint32(v) << 16
+	case kTwo:
+		return uint32(uint16(int8(v>>8)))<<16 | uint32(uint16(int8(v)))
+	case kRaw:
+		return uint32(v)
+	}
+	return 0
+}
+
+// table is the prefix assignment of one variant.
+type table struct {
+	prefix   [nKinds]uint8 // code of each kind
+	dataBits [nKinds]uint8 // length of its data field
+	kindOf   [8]kind       // inverse of prefix; kNone for the special 000
+	hasRaw   bool          // the table has a per-word uncompressed code
+}
+
+func newTable(prefix [nKinds]uint8, hasRaw bool) *table {
+	t := &table{prefix: prefix, hasRaw: hasRaw}
+	t.dataBits = [nKinds]uint8{kZero: 3, kSE4: 4, kSE8: 8, kRep: 8, kSE16: 16, kLowZero: 16, kTwo: 16, kRaw: 32}
+	if !hasRaw {
+		t.dataBits[kZero] = 0 // a zero word, not a run
+	}
+	for p := range t.kindOf {
+		t.kindOf[p] = kNone
+	}
+	for k := range nKinds {
+		if k != kRaw || hasRaw {
+			t.kindOf[prefix[k]] = k
+		}
+	}
+	return t
+}
+
+var (
+	tableTR = newTable([nKinds]uint8{
+		kZero: ZeroRun, kSE4: SignExt4, kSE8: SignExt8, kRep: RepBytes, kSE16: SignExt16,
+		kLowZero: ZeroLowHalf, kTwo: TwoHalves, kRaw: Uncompressed,
+	}, true)
+	tableTavana = newTable([nKinds]uint8{
+		kZero: TavanaZeroWord, kSE4: TavanaSignExt4, kSE8: TavanaSignExt8, kRep: TavanaRepBytes,
+		kSE16: TavanaSignExt16, kLowZero: TavanaZeroLowHalf, kTwo: TavanaTwoHalves,
+	}, false)
+)
+
+// Option configures a Codec.
+type Option func(*Codec)
+
+// WithTavanaTable selects the prefix table of Table II of Tavana et al.: a
+// line-wide zero-block code, one code per zero word and no per-word
+// uncompressed code, so a line with any word that fits no pattern is stored
+// raw. It exists to reproduce that paper's link-compression study. Its
+// default latency is Tavana's Table III.
+func WithTavanaTable() Option { return func(c *Codec) { c.tab = tableTavana } }
+
+// WithLatency replaces the default latency (3/5 cycles, from the FPC report
+// or from Tavana's Table III), e.g. with
+// linecomp.PresetLatency(linecomp.SourceMAG, "fpc").
+func WithLatency(l linecomp.Latency) Option {
+	return func(c *Codec) { c.latency, c.latencySet = l, true }
+}
+
+// Codec is an FPC compressor for one line size. It is immutable and safe for
+// concurrent use.
+type Codec struct {
+	name       string
+	lineSize   int
+	tab        *table
+	latency    linecomp.Latency
+	latencySet bool
+}
+
+// New returns an FPC codec for lines of 32, 64 or 128 bytes.
+func New(lineSize int, opts ...Option) (*Codec, error) {
+	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
+		return nil, linecomp.LineSizeError("fpc", lineSize, "32, 64 or 128 bytes")
+	}
+	c := &Codec{name: "fpc", lineSize: lineSize, tab: tableTR}
+	for _, o := range opts {
+		o(c)
+	}
+	if !c.latencySet {
+		if c.tab == tableTavana {
+			c.latency, _ = linecomp.PresetLatency(linecomp.SourceTavana, "fpc")
+		} else {
+			c.latency, _ = linecomp.DefaultLatency(linecomp.SourceFPCReport, "fpc")
+		}
+	}
+	return c, nil
+}
+
+func init() {
+	reg := func(name string, opts ...Option) {
+		linecomp.Register(name, func(n int) (linecomp.Codec, error) {
+			c, err := New(n, opts...)
+			if err != nil {
+				return nil, err
+			}
+			c.name = name
+			return c, nil
+		})
+	}
+	reg("fpc")
+	reg("fpc-tavana", WithTavanaTable())
+}
+
+func (c *Codec) Name() string              { return c.name }
+func (c *Codec) LineSize() int             { return c.lineSize }
+func (c *Codec) TagBits() int              { return flagBits }
+func (c *Codec) Latency() linecomp.Latency { return c.latency }
+
+// plan classifies every word of line into ks and returns the length in bits
+// of the word codes, or -1 if some word has no code (Tavana's table only).
+func (c *Codec) plan(line []byte, ks *[maxWords]kind) int {
+	t := c.tab
+	n := len(line) / 4
+	bits, run, allZero := 0, 0, true
+	for i := 0; i < n; i++ {
+		k := classify(binary.LittleEndian.Uint32(line[4*i:]))
+		ks[i] = k
+		allZero = allZero && k == kZero
+		if k == kZero && t.hasRaw {
+			// A zero run costs one code per maxRun words, started by
+			// its first word.
+			if run%maxRun == 0 {
+				bits += prefixBits + 3
+			}
+			run++
+			continue
+		}
+		run = 0
+		if k == kRaw && !t.hasRaw {
+			return -1
+		}
+		bits += prefixBits + int(t.dataBits[k])
+	}
+	if allZero && !t.hasRaw {
+		return prefixBits // one zero-block code
+	}
+	return bits
+}
+
+// fits reports whether word codes of the given length are used.
+func (c *Codec) fits(codeBits int) bool {
+	return codeBits >= 0 && codeBits < 8*c.lineSize
+}
+
+// Size returns the length in bits of the encoding of line, or -1 if line is
+// not LineSize() bytes long.
+func (c *Codec) Size(line []byte) int {
+	if len(line) != c.lineSize {
+		return -1
+	}
+	var ks [maxWords]kind
+	if b := c.plan(line, &ks); c.fits(b) {
+		return flagBits + b
+	}
+	return flagBits + 8*c.lineSize
+}
+
+// Compress appends the encoding of line to dst.
+func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
+	if len(line) != c.lineSize {
+		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
+	}
+	var ks [maxWords]kind
+	codeBits := c.plan(line, &ks)
+	var w bitstream.Writer
+	w.Reset(dst)
+	switch {
+	case !c.fits(codeBits):
+		w.Write(0, flagBits)
+		w.Bytes(line)
+	case !c.tab.hasRaw && codeBits == prefixBits: // Tavana's zero block
+		w.Write(1<<prefixBits|TavanaZeroBlock, flagBits+prefixBits)
+	default:
+		w.Write(1, flagBits)
+		t := c.tab
+		n := len(line) / 4
+		for i := 0; i < n; {
+			k := ks[i]
+			if k == kZero && t.hasRaw {
+				j := i + 1
+				for j < n && j-i < maxRun && ks[j] == kZero {
+					j++
+				}
+				w.Write(ZeroRun<<3|uint64(j-i-1), prefixBits+3)
+				i = j
+				continue
+			}
+			db := uint(t.dataBits[k])
+			w.Write64(uint64(t.prefix[k])<<db|data(k, binary.LittleEndian.Uint32(line[4*i:])), prefixBits+db)
+			i++
+		}
+	}
+	enc, bits := w.Finish()
+	return enc, bits, nil
+}
+
+// Decompress appends the line that enc encodes to dst. It accepts every
+// stream of the documented layout, including ones Compress would not
+// choose (a zero run split in two, a word coded by a longer pattern, word
+// codes not shorter than the line).
+func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	var line [128]byte
+	out := line[:c.lineSize]
+	var r bitstream.Reader
+	r.Reset(enc)
+	if r.Read(flagBits) == 0 {
+		for i := 0; i < len(out); i += 4 {
+			binary.BigEndian.PutUint32(out[i:], uint32(r.Read(32))) // raw bytes, in order
+		}
+	} else if err := c.decodeWords(&r, out); err != nil {
+		return dst, err
+	}
+	if off, why, ok := r.Problem(); !ok {
+		return dst, &linecomp.CorruptError{Codec: c.name, Offset: off, Reason: why}
+	}
+	return append(dst, out...), nil
+}
+
+// decodeWords decodes the word codes into out, which is zero on entry. It
+// stops early when the stream runs out; the caller's r.Problem reports that.
+func (c *Codec) decodeWords(r *bitstream.Reader, out []byte) error {
+	t := c.tab
+	n := len(out) / 4
+	for i := 0; i < n; {
+		at := r.Pos()
+		k := t.kindOf[r.Read(prefixBits)]
+		if _, over := r.Overrun(); over {
+			return nil
+		}
+		switch {
+		case k == kNone: // Tavana's zero block
+			if i != 0 {
+				return &linecomp.CorruptError{Codec: c.name, Offset: at, Reason: "zero-block code after other word codes"}
+			}
+			return nil // the whole line is zero
+		case k == kZero && t.hasRaw:
+			run := int(r.Read(3)) + 1
+			if _, over := r.Overrun(); over {
+				return nil
+			}
+			if i+run > n {
+				return &linecomp.CorruptError{Codec: c.name, Offset: at, Reason: "zero run extends past the end of the line"}
+			}
+			i += run
+		default:
+			v := r.Read(uint(t.dataBits[k]))
+			if _, over := r.Overrun(); over {
+				return nil
+			}
+			binary.LittleEndian.PutUint32(out[4*i:], word(k, v))
+			i++
+		}
+	}
+	return nil
+}
