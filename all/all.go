@@ -6,4 +6,5 @@ package all
 
 import (
 	_ "github.com/linecomp/linecomp/bdi"
+	_ "github.com/linecomp/linecomp/magbdi"
 )

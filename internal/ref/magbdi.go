@@ -1,0 +1,89 @@
+package ref
+
+import "fmt"
+
+// MAG-aware BDI per the magbdi package doc (Lal et al.): a 4-byte base, an
+// implicit zero base, a one-bit-per-word mask, and for every multiple of the
+// memory access granularity (MAG) below the line size, a delta width of
+// floor((size − header)/words) bits (Eq. 1).
+
+func init() {
+	for _, mag := range []int{16, 32, 64} {
+		register(fmt.Sprintf("magbdi-%d", mag), func(l []byte) string { return magbdi(l, mag, false) })
+		register(fmt.Sprintf("magbdi-%d-signed", mag), func(l []byte) string { return magbdi(l, mag, true) })
+	}
+}
+
+func magbdi(line []byte, mag int, signedDeltas bool) string {
+	L := len(line)
+	n := L / 4
+	header := 32 + n
+	var sizes []int // compressed sizes in bytes, ascending
+	for s := mag; s < L; s += mag {
+		sizes = append(sizes, s)
+	}
+	codeBits := 0
+	for 1<<codeBits < len(sizes)+1 {
+		codeBits++
+	}
+	uncompressed := 1<<codeBits - 1
+
+	for code, size := range sizes {
+		w := (8*size - header) / n
+		fitsZero := func(v uint64) bool {
+			if signedDeltas {
+				return fitsSigned(signed(v, 4), w)
+			}
+			return v < 1<<w
+		}
+		fitsBase := func(v, base uint64) bool {
+			if signedDeltas {
+				return fitsSigned(signed((v-base)&0xFFFFFFFF, 4), w)
+			}
+			return v >= base && v-base < 1<<w
+		}
+		var base uint64
+		haveBase, ok := false, true
+		useBase := make([]bool, n)
+		for i := 0; i < n; i++ {
+			v := word(line, 4, i)
+			if fitsZero(v) {
+				continue
+			}
+			if !haveBase {
+				base, haveBase = v, true
+			}
+			if !fitsBase(v, base) {
+				ok = false
+				break
+			}
+			useBase[i] = true
+		}
+		if !ok {
+			continue
+		}
+		var s bits
+		s.put(uint64(code), codeBits)
+		s.put(base, 32)
+		for i := 0; i < n; i++ {
+			if useBase[i] {
+				s.put(1, 1)
+			} else {
+				s.put(0, 1)
+			}
+		}
+		for i := 0; i < n; i++ {
+			v := word(line, 4, i)
+			if useBase[i] {
+				v -= base
+			}
+			s.put(v, w)
+		}
+		s.zeros(codeBits + 8*size - s.Len())
+		return s.String()
+	}
+	var s bits
+	s.put(uint64(uncompressed), codeBits)
+	s.raw(line)
+	return s.String()
+}

@@ -1,0 +1,194 @@
+package magbdi
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/codectest"
+)
+
+func words(n int, f func(i int) uint32) []byte {
+	b := make([]byte, n)
+	for i := 0; i < n/4; i++ {
+		binary.LittleEndian.PutUint32(b[4*i:], f(i))
+	}
+	return b
+}
+
+// TestTableIII reproduces Table III of the MAG-aware BDI paper: 128-byte
+// lines, 32-byte MAG, header = 32-bit base + 32-bit mask = 64 bits.
+func TestTableIII(t *testing.T) {
+	c, err := New(128, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes, widths := c.Levels()
+	// widths: (256−64)/32 = 6, (512−64)/32 = 14, (768−64)/32 = 22
+	if !slices.Equal(sizes, []int{32, 64, 96}) || !slices.Equal(widths, []uint{6, 14, 22}) {
+		t.Fatalf("levels %v %v, want [32 64 96] [6 14 22]", sizes, widths)
+	}
+	if c.TagBits() != 2 {
+		t.Fatalf("TagBits %d, want 2", c.TagBits())
+	}
+	cases := []struct {
+		name  string
+		line  []byte
+		code  byte
+		bytes int
+	}{
+		// 0x1000+i: base 0x1000, deltas 0..31 < 2^6 → Base4B-Δ6b, 32 bytes, encoding 00
+		{"Δ6b", words(128, func(i int) uint32 { return 0x1000 + uint32(i) }), 0b00, 32},
+		// 0x1000+64i: deltas up to 1984 need 11 bits → Base4B-Δ14b, 64 bytes, encoding 01
+		{"Δ14b", words(128, func(i int) uint32 { return 0x1000 + 64*uint32(i) }), 0b01, 64},
+		// deltas up to 31×2048 = 63488 need 16 bits: BDI's Δ2B, but MAG-aware
+		// BDI goes to Base4B-Δ22b, 96 bytes, encoding 10 (paper §IV-D)
+		{"Δ22b", words(128, func(i int) uint32 { return 0x100000 + 2048*uint32(i) }), 0b10, 96},
+		// deltas of 2^23 exceed 22 bits → uncompressed, 128 bytes, encoding 11
+		{"uncompressed", words(128, func(i int) uint32 { return 0x10000000 + 1<<23*uint32(i) }), 0b11, 128},
+	}
+	for _, tc := range cases {
+		enc, bits, err := c.Compress(nil, tc.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code := enc[0] >> 6; code != tc.code || bits != 2+8*tc.bytes {
+			t.Errorf("%s: code %02b, %d bits; want %02b, 2+%d×8 = %d", tc.name, code, bits, tc.code, tc.bytes, 2+8*tc.bytes)
+		}
+		// the data part is an exact multiple of the MAG: raw = effective size
+		if eff := linecomp.EffectiveBits(bits-c.TagBits(), 32); eff != bits-c.TagBits() {
+			t.Errorf("%s: %d data bits are not a whole number of 32-byte bursts", tc.name, bits-c.TagBits())
+		}
+	}
+}
+
+// TestEquation1 checks Eq. (1) for the other MAGs and line sizes, with the
+// arithmetic: width = floor((8·size − 32 − words) / words).
+func TestEquation1(t *testing.T) {
+	cases := []struct {
+		line, mag int
+		widths    []uint
+		tagBits   int
+	}{
+		// 16-byte MAG on 128 bytes: (128k − 64)/32 for k = 1..7
+		{128, 16, []uint{2, 6, 10, 14, 18, 22, 26}, 3},
+		// 64-byte MAG on 128 bytes: (512 − 64)/32 = 14
+		{128, 64, []uint{14}, 1},
+		// 64-byte lines, 16 words, header 48: (256 − 48)/16 = 13
+		{64, 32, []uint{13}, 1},
+		// (128 − 48)/16 = 5, (256 − 48)/16 = 13, (384 − 48)/16 = 21
+		{64, 16, []uint{5, 13, 21}, 2},
+		// 32-byte lines, 8 words, header 40: (128 − 40)/8 = 11
+		{32, 16, []uint{11}, 1},
+	}
+	for _, tc := range cases {
+		c, err := New(tc.line, tc.mag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, w := c.Levels(); !slices.Equal(w, tc.widths) || c.TagBits() != tc.tagBits {
+			t.Errorf("%d-byte line, %d-byte MAG: widths %v tag %d; want %v tag %d", tc.line, tc.mag, w, c.TagBits(), tc.widths, tc.tagBits)
+		}
+	}
+	for _, tc := range []struct{ line, mag int }{{64, 64}, {32, 32}, {32, 64}} {
+		if _, err := New(tc.line, tc.mag); !errors.Is(err, linecomp.ErrLineSize) {
+			t.Errorf("New(%d, %d): %v, want ErrLineSize", tc.line, tc.mag, err)
+		}
+	}
+}
+
+func TestDocExample(t *testing.T) {
+	c, _ := New(128, 32)
+	enc, bits, err := c.Compress(nil, words(128, func(i int) uint32 { return 0x12340 + 3*uint32(i) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := []byte{0x40, 0x00, 0x48, 0xD0, 0x3F, 0xFF, 0xFF, 0xFF, 0xC0, 0x00, 0x00, 0x0C}
+	if bits != 514 || !bytes.Equal(enc[:len(head)], head) {
+		t.Fatalf("got % X… (%d bits), want % X… (514 bits)", enc[:len(head)], bits, head)
+	}
+}
+
+func TestSignedVariant(t *testing.T) {
+	// −1…−32: below 2^w never holds unsigned, and base −1 minus later words
+	// is negative; signed 6-bit deltas take them all as immediates.
+	line := words(128, func(i int) uint32 { return uint32(int32(-1 - i)) })
+	u, _ := New(128, 32)
+	s, _ := New(128, 32, WithSignedDeltas())
+	if got := u.Size(line); got != 2+1024 {
+		t.Errorf("unsigned: %d bits, want uncompressed 2+1024", got)
+	}
+	if got := s.Size(line); got != 2+256 {
+		t.Errorf("signed: %d bits, want 2+256 (6-bit deltas)", got)
+	}
+}
+
+func TestConformance(t *testing.T) {
+	for _, mag := range []int{16, 32, 64} {
+		for _, suffix := range []string{"", "-signed"} {
+			name := fmt.Sprintf("magbdi-%d%s", mag, suffix)
+			for _, n := range codectest.LineSizes {
+				c, err := linecomp.New(name, n)
+				if errors.Is(err, linecomp.ErrLineSize) {
+					continue // no MAG multiple below the line size
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				codectest.CheckAll(t, c)
+			}
+		}
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	c, _ := New(128, 32)
+	for _, f := range codectest.Sample() {
+		codectest.CheckZeroAllocs(t, c, f.Data[:128])
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	if _, err := New(128, 0); err == nil {
+		t.Error("New with MAG 0 succeeded")
+	}
+	c, _ := New(128, 32)
+	if _, _, err := c.Compress(nil, make([]byte, 64)); !errors.Is(err, linecomp.ErrLineSize) {
+		t.Errorf("Compress of 64 bytes: %v", err)
+	}
+	if c.Size(nil) != -1 {
+		t.Error("Size(nil) should be -1")
+	}
+	good, _, _ := c.Compress(nil, words(128, func(i int) uint32 { return uint32(i) }))
+	// The registered MAGs fill every block exactly; a 10-byte MAG leaves
+	// padding: its 30-byte level has (240 − 64)/32 = 5-bit deltas, so
+	// 64 + 160 = 224 of 240 bits are used and 16 are zero padding.
+	c10, err := New(128, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	padded, bits, _ := c10.Compress(nil, words(128, func(i int) uint32 { return uint32(i) }))
+	if bits != c10.TagBits()+240 {
+		t.Fatalf("10-byte MAG: %d bits, want %d+240", bits, c10.TagBits())
+	}
+	padded[(c10.TagBits()+230)/8] |= 0x01 // a bit inside the padding
+	if _, err := c10.Decompress(nil, padded); !errors.Is(err, linecomp.ErrCorrupt) {
+		t.Errorf("non-zero block padding accepted: %v", err)
+	}
+	for _, enc := range [][]byte{nil, good[:10], append(slices.Clone(good), 0)} {
+		if _, err := c.Decompress(nil, enc); !errors.Is(err, linecomp.ErrCorrupt) {
+			t.Errorf("Decompress(% X…): %v, want ErrCorrupt", enc[:min(len(enc), 4)], err)
+		}
+		if err := codectest.CheckGarbage(c, enc); err != nil {
+			t.Error(err)
+		}
+	}
+	c16, _ := New(64, 32) // one size: codes 0 and 1 only, so nothing is unassigned
+	if _, err := c16.Decompress(nil, make([]byte, 33)); err != nil {
+		t.Errorf("64-byte zero block rejected: %v", err)
+	}
+}
