@@ -1,0 +1,3 @@
+// Package bpc implements Bit-Plane Compression (Kim, Sullivan, Choukse,
+// Erez, ISCA 2016).
+package bpc
