@@ -1,0 +1,366 @@
+package cpack
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/bitstream"
+)
+
+// Kind is the way one 32-bit word is coded. The kinds are numbered in
+// order of increasing code length in both code tables (see sizeOrder in the
+// tests), which is the order the encoder tries them in: the first kind that
+// applies is the shortest.
+type Kind uint8
+
+const (
+	ZeroWord   Kind = iota // zzzz: the word is zero
+	FullMatch              // mmmm: the word equals a dictionary entry
+	Narrow                 // zzzx: the upper three bytes are zero
+	ThreeMatch             // mmmx: the upper three bytes match an entry
+	HalfMatch              // mmxx: the upper two bytes match an entry
+	NewWord                // xxxx: the word itself
+	numKinds
+
+	// ZeroBlock is C-Pack+Z's code for a whole all-zero line; it is the
+	// only code of such a line and is not a word kind.
+	ZeroBlock Kind = numKinds
+)
+
+const (
+	dictSlots = 16 // dictionary entries; the index field is 4 bits
+	indexBits = 4
+	flagBits  = 1 // the compressed/raw flag, the codec's TagBits
+	maxWords  = 128 / 4
+)
+
+// code is one code table entry: the prefix and its length in bits.
+type code struct {
+	prefix uint64
+	bits   uint
+}
+
+// Chen et al., Table I.
+var cpackCodes = [numKinds]code{
+	ZeroWord:   {0b00, 2},
+	NewWord:    {0b01, 2},
+	FullMatch:  {0b10, 2},
+	HalfMatch:  {0b1100, 4},
+	Narrow:     {0b1101, 4},
+	ThreeMatch: {0b1110, 4},
+}
+
+// Tavana et al., Table II (C-Pack+Z); 00 is the zero block.
+var cpackZCodes = [numKinds]code{
+	ZeroWord:   {0b01, 2},
+	NewWord:    {0b10, 2},
+	FullMatch:  {0b1100, 4},
+	HalfMatch:  {0b1101, 4},
+	Narrow:     {0b1110, 4},
+	ThreeMatch: {0b1111, 4},
+}
+
+// zeroBlockCode is C-Pack+Z's 2-bit zero-block code.
+const zeroBlockCode, zeroBlockBits = 0b00, 2
+
+// payloadBits is what follows each code: dictionary index and/or the bytes
+// that did not match.
+var payloadBits = [numKinds]uint{
+	ZeroWord:   0,
+	FullMatch:  indexBits,
+	Narrow:     8,
+	ThreeMatch: indexBits + 8,
+	HalfMatch:  indexBits + 16,
+	NewWord:    32,
+}
+
+// Option configures a Codec.
+type Option func(*Codec)
+
+// WithCPackZ selects C-Pack+Z: the code table of Tavana et al.'s Table II,
+// which adds a 2-bit code for an all-zero line. Its default latency is
+// Tavana's 16/9 cycles.
+func WithCPackZ() Option { return func(c *Codec) { c.zeroBlock = true } }
+
+// WithGem5PushRule pushes every word into the dictionary that is not coded
+// as a zero or narrow word (also full and partial matches), as gem5's CPack
+// does, instead of only the words coded as new. It exists to reproduce
+// gem5's compressed sizes.
+func WithGem5PushRule() Option { return func(c *Codec) { c.gem5Push = true } }
+
+// WithLatency replaces the default latency, e.g. with
+// linecomp.PresetLatency(linecomp.SourceGem5, "cpack").
+func WithLatency(l linecomp.Latency) Option {
+	return func(c *Codec) { c.latency, c.latencySet = l, true }
+}
+
+// Codec is a C-Pack or C-Pack+Z compressor for one line size. It is
+// immutable and safe for concurrent use.
+type Codec struct {
+	name       string
+	lineSize   int
+	zeroBlock  bool
+	gem5Push   bool
+	latency    linecomp.Latency
+	latencySet bool
+
+	codes    [numKinds]code
+	size     [numKinds]int // code + payload bits of each kind
+	pushMask uint8         // bit k set: a word of kind k is pushed
+	short    [4]int8       // kind of each 2-bit prefix; -1: read 2 more bits
+	long     [4]int8       // kind of 11xx by its low 2 bits; -1: undefined
+}
+
+// New returns a C-Pack codec for lines of 32, 64 or 128 bytes: by default
+// "cpack", Chen et al.'s code table, pushing only new words.
+func New(lineSize int, opts ...Option) (*Codec, error) {
+	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
+		return nil, linecomp.LineSizeError("cpack", lineSize, "32, 64 or 128 bytes")
+	}
+	c := &Codec{lineSize: lineSize}
+	for _, o := range opts {
+		o(c)
+	}
+	c.name, c.codes = "cpack", cpackCodes
+	if c.zeroBlock {
+		c.name, c.codes = "cpack-z", cpackZCodes
+	}
+	if c.gem5Push {
+		c.name += "-gem5"
+	}
+	if !c.latencySet {
+		if c.zeroBlock {
+			c.latency, _ = linecomp.DefaultLatency(linecomp.SourceTavana, "cpack-z")
+		} else {
+			c.latency, _ = linecomp.DefaultLatency("", "cpack")
+		}
+	}
+
+	c.pushMask = 1 << NewWord
+	if c.gem5Push {
+		c.pushMask |= 1<<FullMatch | 1<<ThreeMatch | 1<<HalfMatch
+	}
+	c.short, c.long = [4]int8{-1, -1, -1, -1}, [4]int8{-1, -1, -1, -1}
+	if c.zeroBlock {
+		c.short[zeroBlockCode] = int8(ZeroBlock)
+	}
+	for k := range numKinds {
+		cd := c.codes[k]
+		c.size[k] = int(cd.bits + payloadBits[k])
+		if cd.bits == 2 {
+			c.short[cd.prefix] = int8(k)
+		} else {
+			c.long[cd.prefix&3] = int8(k)
+		}
+	}
+	return c, nil
+}
+
+func init() {
+	reg := func(name string, opts ...Option) {
+		linecomp.Register(name, func(n int) (linecomp.Codec, error) {
+			c, err := New(n, opts...)
+			if err != nil {
+				return nil, err
+			}
+			c.name = name
+			return c, nil
+		})
+	}
+	reg("cpack")
+	reg("cpack-gem5", WithGem5PushRule())
+	reg("cpack-z", WithCPackZ())
+	reg("cpack-z-gem5", WithCPackZ(), WithGem5PushRule())
+}
+
+func (c *Codec) Name() string              { return c.name }
+func (c *Codec) LineSize() int             { return c.lineSize }
+func (c *Codec) TagBits() int              { return flagBits }
+func (c *Codec) Latency() linecomp.Latency { return c.latency }
+
+// op is one word's coding: its Kind in the low 3 bits, the dictionary
+// index above them.
+type op uint8
+
+func (o op) kind() Kind  { return Kind(o & 7) }
+func (o op) index() uint { return uint(o >> 3) }
+
+// Stream layouts that plan chooses.
+const (
+	layoutWords = iota
+	layoutRaw
+	layoutZeroBlock
+)
+
+// classify returns the shortest coding of the non-zero word w given the
+// valid dictionary entries dict[:valid].
+func classify(w uint32, dict *[dictSlots]uint32, valid int) op {
+	// key = (bytes not matched from the top) << 4 | slot; its minimum is
+	// the longest match at the lowest slot.
+	best := uint32(0xFF)
+	for i := 0; i < valid; i++ {
+		miss := 4 - uint32(bits.LeadingZeros32(dict[i]^w))>>3
+		best = min(best, miss<<4|uint32(i))
+	}
+	idx := op(best&0xF) << 3
+	switch miss := best >> 4; {
+	case miss == 0:
+		return op(FullMatch) | idx
+	case w < 0x100:
+		return op(Narrow)
+	case miss == 1:
+		return op(ThreeMatch) | idx
+	case miss == 2:
+		return op(HalfMatch) | idx
+	}
+	return op(NewWord)
+}
+
+// plan codes every word of line into ops and returns the layout and the
+// total stream length in bits.
+func (c *Codec) plan(line []byte, ops *[maxWords]op) (layout, total int) {
+	var dict [dictSlots]uint32
+	pushes, codeBits := 0, 0
+	var orAll uint32
+	for i := range c.lineSize / 4 {
+		w := binary.LittleEndian.Uint32(line[4*i:])
+		orAll |= w
+		o := op(ZeroWord)
+		if w != 0 {
+			o = classify(w, &dict, min(pushes, dictSlots))
+		}
+		ops[i] = o
+		codeBits += c.size[o.kind()]
+		if c.pushMask>>o.kind()&1 != 0 {
+			dict[pushes%dictSlots] = w
+			pushes++
+		}
+	}
+	switch {
+	case c.zeroBlock && orAll == 0:
+		return layoutZeroBlock, flagBits + zeroBlockBits
+	case codeBits < 8*c.lineSize:
+		return layoutWords, flagBits + codeBits
+	}
+	return layoutRaw, flagBits + 8*c.lineSize
+}
+
+// Size returns the length in bits of the encoding of line, or -1 if line is
+// not LineSize() bytes long.
+func (c *Codec) Size(line []byte) int {
+	if len(line) != c.lineSize {
+		return -1
+	}
+	var ops [maxWords]op
+	_, total := c.plan(line, &ops)
+	return total
+}
+
+// Compress appends the encoding of line to dst.
+func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
+	if len(line) != c.lineSize {
+		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
+	}
+	var ops [maxWords]op
+	layout, _ := c.plan(line, &ops)
+	var w bitstream.Writer
+	w.Reset(dst)
+	switch layout {
+	case layoutRaw:
+		w.Write(0, flagBits)
+		w.Bytes(line)
+	case layoutZeroBlock:
+		w.Write(1, flagBits)
+		w.Write(zeroBlockCode, zeroBlockBits)
+	default:
+		w.Write(1, flagBits)
+		for i, o := range ops[:c.lineSize/4] {
+			k := o.kind()
+			cd := c.codes[k]
+			w.Write(cd.prefix, cd.bits)
+			v := uint64(binary.LittleEndian.Uint32(line[4*i:]))
+			switch k {
+			case FullMatch:
+				w.Write(uint64(o.index()), indexBits)
+			case ThreeMatch, HalfMatch:
+				// index and low bytes as one field
+				n := payloadBits[k] - indexBits
+				w.Write(uint64(o.index())<<n|v&(1<<n-1), payloadBits[k])
+			case Narrow, NewWord:
+				w.Write(v, payloadBits[k])
+			}
+		}
+	}
+	enc, bits := w.Finish()
+	return enc, bits, nil
+}
+
+// Decompress appends the line that enc encodes to dst. It accepts every
+// stream of the documented layout, including ones Compress would not
+// choose (e.g. a compressed stream longer than the raw one).
+func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	var line [128]byte
+	out := line[:c.lineSize]
+	var r bitstream.Reader
+	r.Reset(enc)
+	if r.Read(flagBits) == 0 {
+		for i := 0; i < c.lineSize; i += 4 {
+			binary.BigEndian.PutUint32(out[i:], uint32(r.Read(32)))
+		}
+	} else {
+		var dict [dictSlots]uint32
+		pushes := 0
+	words:
+		for i := range c.lineSize / 4 {
+			at := r.Pos()
+			k := c.short[r.Read(2)]
+			if k < 0 {
+				k = c.long[r.Read(2)]
+				if k < 0 {
+					return dst, c.corrupt(&r, at, "undefined code 1111")
+				}
+			}
+			var w uint32
+			switch Kind(k) {
+			case ZeroBlock:
+				if i != 0 {
+					return dst, c.corrupt(&r, at, "zero-block code after the first word")
+				}
+				break words // the whole line is zero
+			case NewWord:
+				w = uint32(r.Read(32))
+			case Narrow:
+				w = uint32(r.Read(8))
+			case FullMatch, ThreeMatch, HalfMatch:
+				n := payloadBits[k] - indexBits
+				idxAt := r.Pos()
+				idx := int(r.Read(indexBits))
+				low := uint32(r.Read(n))
+				if idx >= pushes {
+					return dst, c.corrupt(&r, idxAt, "dictionary index of an empty slot")
+				}
+				w = dict[idx]>>n<<n | low
+			}
+			binary.LittleEndian.PutUint32(out[4*i:], w)
+			if c.pushMask>>k&1 != 0 {
+				dict[pushes%dictSlots] = w
+				pushes++
+			}
+		}
+	}
+	if off, why, ok := r.Problem(); !ok {
+		return dst, &linecomp.CorruptError{Codec: c.name, Offset: off, Reason: why}
+	}
+	return append(dst, out...), nil
+}
+
+// corrupt reports a stream that went wrong at bit off, unless it had
+// already run out of bits: then the truncation is the real problem and the
+// code was made of the zero bits the reader returns past the end.
+func (c *Codec) corrupt(r *bitstream.Reader, off int, reason string) error {
+	if o, over := r.Overrun(); over {
+		return &linecomp.CorruptError{Codec: c.name, Offset: o, Reason: "stream ends inside a field"}
+	}
+	return &linecomp.CorruptError{Codec: c.name, Offset: off, Reason: reason}
+}
