@@ -114,6 +114,22 @@ func TestDocExample(t *testing.T) {
 	words := []uint32{3, 4, 6, 6, 5, 5, 5, 7}
 	line := line32(8, func(i int) uint32 { return words[i] })
 	c, _ := New(32)
+	var p planes
+	c.transform(line, &p)
+	for j := 32; j >= 0; j-- {
+		dbp, dbx := uint32(0b0001000), uint32(0)
+		switch j {
+		case 32:
+			dbx = 0b0001000
+		case 1:
+			dbp, dbx = 0b1001010, 0b1000010
+		case 0:
+			dbp, dbx = 0b0001001, 0b1000011
+		}
+		if p.dbp[j] != dbp || p.dbx[j] != dbx {
+			t.Errorf("plane %d: DBP %07b DBX %07b, doc says %07b %07b", j, p.dbp[j], p.dbx[j], dbp, dbx)
+		}
+	}
 	enc, n, err := c.Compress(nil, line)
 	if err != nil {
 		t.Fatal(err)
@@ -305,4 +321,67 @@ func TestGarbage(t *testing.T) {
 			}
 		}
 	}
+}
+
+func benchLines(b *testing.B, n int) (*Codec, [][]byte) {
+	c, _ := New(n)
+	var lines [][]byte
+	for _, f := range codectest.Sample() {
+		for off := 0; off+n <= len(f.Data); off += n {
+			lines = append(lines, f.Data[off:off+n])
+		}
+	}
+	b.SetBytes(int64(n))
+	return c, lines
+}
+
+func BenchmarkSize128(b *testing.B) {
+	c, lines := benchLines(b, 128)
+	for i := 0; b.Loop(); i++ {
+		c.Size(lines[i%len(lines)])
+	}
+}
+
+func BenchmarkCompress128(b *testing.B) {
+	c, lines := benchLines(b, 128)
+	dst := make([]byte, 0, 256)
+	for i := 0; b.Loop(); i++ {
+		c.Compress(dst[:0], lines[i%len(lines)])
+	}
+}
+
+func BenchmarkDecompress128(b *testing.B) {
+	c, lines := benchLines(b, 128)
+	encs := make([][]byte, len(lines))
+	for i, l := range lines {
+		encs[i], _, _ = c.Compress(nil, l)
+	}
+	dst := make([]byte, 0, 128)
+	for i := 0; b.Loop(); i++ {
+		c.Decompress(dst[:0], encs[i%len(encs)])
+	}
+}
+
+// FuzzDecompress feeds arbitrary streams to Decompress; whatever it
+// accepts must be a line that the codec compresses and decompresses back.
+func FuzzDecompress(f *testing.F) {
+	f.Add(32, []byte{0x93, 0x1B, 0x79, 0x85, 0x86})
+	f.Add(128, []byte{0x87, 0xE0})
+	f.Fuzz(func(t *testing.T, size int, enc []byte) {
+		c, err := New([]int{32, 64, 128}[uint(size)%3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := codectest.CheckGarbage(c, enc); err != nil {
+			t.Fatal(err)
+		}
+		line, err := c.Decompress(nil, enc)
+		if err != nil {
+			return
+		}
+		var s codectest.Scratch
+		if err := codectest.Conform(c, "", line, &s); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
