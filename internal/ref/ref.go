@@ -10,7 +10,6 @@
 package ref
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -53,10 +52,9 @@ func (s *bits) put(v uint64, n int) {
 	if n == 0 {
 		return
 	}
-	if n < 64 {
-		v &= 1<<n - 1
+	for i := n - 1; i >= 0; i-- {
+		s.WriteByte('0' + byte(v>>uint(i)&1))
 	}
-	s.WriteString(fmt.Sprintf("%0*b", n, v))
 }
 
 // raw appends whole bytes, in memory order.

@@ -1,0 +1,116 @@
+package linecomp_test
+
+import (
+	"testing"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/internal/ref"
+	"github.com/linecomp/linecomp/sample"
+)
+
+// instance is one registered codec at one line size, with its reference.
+type instance struct {
+	c   linecomp.Codec
+	ref ref.Encoder
+}
+
+// allInstances makes every registered codec at every line size it takes.
+func allInstances(tb testing.TB) []instance {
+	var out []instance
+	for _, name := range linecomp.Names() {
+		r, ok := ref.Lookup(name)
+		if !ok {
+			tb.Fatalf("%s has no reference encoder", name)
+		}
+		for _, n := range codectest.LineSizes {
+			if c, err := linecomp.New(name, n); err == nil {
+				out = append(out, instance{c, r})
+			}
+		}
+	}
+	return out
+}
+
+// tile fills a line of n bytes by repeating data (zeros if data is empty),
+// so short fuzz inputs still reach every word of the line.
+func tile(data []byte, n int) []byte {
+	line := make([]byte, n)
+	if len(data) > 0 {
+		for i := range line {
+			line[i] = data[i%len(data)]
+		}
+	}
+	return line
+}
+
+// seedLines adds the first lines of every sample file and the edge lines.
+func seedLines(f *testing.F) {
+	for _, s := range sample.Files() {
+		for off := 0; off < 1024; off += 128 {
+			f.Add(s.Data[off : off+128])
+		}
+	}
+	for _, l := range codectest.EdgeLines(128) {
+		f.Add(l)
+	}
+}
+
+// FuzzRoundTrip: for every registered codec at every line size, Compress
+// matches the literal reference bit for bit, Size equals the bits written,
+// and Decompress returns the line.
+func FuzzRoundTrip(f *testing.F) {
+	seedLines(f)
+	insts := allInstances(f)
+	var s codectest.Scratch
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, in := range insts {
+			line := tile(data, in.c.LineSize())
+			if err := codectest.Conform(in.c, in.ref(line), line, &s); err != nil {
+				t.Fatalf("%s/%d: line %X: %v", in.c.Name(), in.c.LineSize(), line, err)
+			}
+		}
+	})
+}
+
+// FuzzDecompress: Decompress of arbitrary bytes either fails with
+// ErrCorrupt or returns exactly LineSize bytes; it never panics and never
+// writes past what it returns.
+func FuzzDecompress(f *testing.F) {
+	insts := allInstances(f)
+	for _, s := range sample.Files() {
+		for _, in := range insts {
+			if enc, _, err := in.c.Compress(nil, s.Data[:in.c.LineSize()]); err == nil {
+				f.Add(enc)
+				f.Add(enc[:len(enc)/2])
+			}
+		}
+	}
+	f.Add([]byte{})
+	f.Add([]byte{0xFF, 0xFF, 0xFF})
+	f.Fuzz(func(t *testing.T, enc []byte) {
+		for _, in := range insts {
+			if err := codectest.CheckGarbage(in.c, enc); err != nil {
+				t.Fatalf("%s/%d: %v", in.c.Name(), in.c.LineSize(), err)
+			}
+		}
+	})
+}
+
+// TestDecompressGarbageAllocs: decoding a rejected or accepted arbitrary
+// stream into a reused dst allocates nothing (an error allocates only its
+// *CorruptError).
+func TestDecompressGarbageAllocs(t *testing.T) {
+	insts := allInstances(t)
+	dst := make([]byte, 0, 128)
+	for _, in := range insts {
+		enc, _, _ := in.c.Compress(nil, sample.Files()[0].Data[:in.c.LineSize()])
+		if a := testing.AllocsPerRun(20, func() { in.c.Decompress(dst[:0], enc) }); a != 0 {
+			t.Errorf("%s/%d: Decompress of a valid stream allocates %v", in.c.Name(), in.c.LineSize(), a)
+		}
+		bad := append(enc, 0xFF) // trailing byte
+		if a := testing.AllocsPerRun(20, func() { in.c.Decompress(dst[:0], bad) }); a > 1 {
+			t.Errorf("%s/%d: rejecting a stream allocates %v (more than its error)", in.c.Name(), in.c.LineSize(), a)
+		}
+	}
+}
