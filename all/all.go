@@ -6,5 +6,6 @@ package all
 
 import (
 	_ "github.com/linecomp/linecomp/bdi"
+	_ "github.com/linecomp/linecomp/bpc"
 	_ "github.com/linecomp/linecomp/magbdi"
 )
