@@ -34,7 +34,8 @@ const (
 const (
 	flagBits   = 1 // TagBits: 1 = word codes follow, 0 = raw line follows
 	prefixBits = 3
-	maxRun     = 8 // longest zero run one ZeroRun code holds
+	runBits    = 3            // the ZeroRun data field, count − 1
+	maxRun     = 1 << runBits // longest zero run one ZeroRun code holds
 	maxWords   = 128 / 4
 )
 
@@ -127,21 +128,24 @@ func word(k kind, v uint64) uint32 {
 type table struct {
 	prefix   [nKinds]uint8 // code of each kind
 	dataBits [nKinds]uint8 // length of its data field
-	kindOf   [8]kind       // inverse of prefix; kNone for the special 000
-	hasRaw   bool          // the table has a per-word uncompressed code
+	kindOf   [8]kind       // inverse of prefix; kNone for Tavana's zero block
+	// tavana selects Tavana's rules: a code per zero word instead of zero
+	// runs, a line-wide zero block, and no code for a word that fits no
+	// pattern (kRaw), which makes the line raw.
+	tavana bool
 }
 
-func newTable(prefix [nKinds]uint8, hasRaw bool) *table {
-	t := &table{prefix: prefix, hasRaw: hasRaw}
-	t.dataBits = [nKinds]uint8{kZero: 3, kSE4: 4, kSE8: 8, kRep: 8, kSE16: 16, kLowZero: 16, kTwo: 16, kRaw: 32}
-	if !hasRaw {
+func newTable(prefix [nKinds]uint8, tavana bool) *table {
+	t := &table{prefix: prefix, tavana: tavana}
+	t.dataBits = [nKinds]uint8{kZero: runBits, kSE4: 4, kSE8: 8, kRep: 8, kSE16: 16, kLowZero: 16, kTwo: 16, kRaw: 32}
+	if tavana {
 		t.dataBits[kZero] = 0 // a zero word, not a run
 	}
 	for p := range t.kindOf {
 		t.kindOf[p] = kNone
 	}
 	for k := range nKinds {
-		if k != kRaw || hasRaw {
+		if k != kRaw || !tavana {
 			t.kindOf[prefix[k]] = k
 		}
 	}
@@ -152,11 +156,11 @@ var (
 	tableTR = newTable([nKinds]uint8{
 		kZero: ZeroRun, kSE4: SignExt4, kSE8: SignExt8, kRep: RepBytes, kSE16: SignExt16,
 		kLowZero: ZeroLowHalf, kTwo: TwoHalves, kRaw: Uncompressed,
-	}, true)
+	}, false)
 	tableTavana = newTable([nKinds]uint8{
 		kZero: TavanaZeroWord, kSE4: TavanaSignExt4, kSE8: TavanaSignExt8, kRep: TavanaRepBytes,
 		kSE16: TavanaSignExt16, kLowZero: TavanaZeroLowHalf, kTwo: TavanaTwoHalves,
-	}, false)
+	}, true)
 )
 
 // Option configures a Codec.
@@ -196,7 +200,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		o(c)
 	}
 	if !c.latencySet {
-		if c.tab == tableTavana {
+		if c.tab.tavana {
 			c.latency, _ = linecomp.PresetLatency(linecomp.SourceTavana, "fpc")
 		} else {
 			c.latency, _ = linecomp.DefaultLatency(linecomp.SourceFPCReport, "fpc")
@@ -235,22 +239,22 @@ func (c *Codec) plan(line []byte, ks *[maxWords]kind) int {
 		k := classify(binary.LittleEndian.Uint32(line[4*i:]))
 		ks[i] = k
 		allZero = allZero && k == kZero
-		if k == kZero && t.hasRaw {
+		if k == kZero && !t.tavana {
 			// A zero run costs one code per maxRun words, started by
 			// its first word.
 			if run%maxRun == 0 {
-				bits += prefixBits + 3
+				bits += prefixBits + runBits
 			}
 			run++
 			continue
 		}
 		run = 0
-		if k == kRaw && !t.hasRaw {
+		if k == kRaw && t.tavana {
 			return -1
 		}
 		bits += prefixBits + int(t.dataBits[k])
 	}
-	if allZero && !t.hasRaw {
+	if allZero && t.tavana {
 		return prefixBits // one zero-block code
 	}
 	return bits
@@ -287,7 +291,7 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	case !c.fits(codeBits):
 		w.Write(0, flagBits)
 		w.Bytes(line)
-	case !c.tab.hasRaw && codeBits == prefixBits: // Tavana's zero block
+	case c.tab.tavana && codeBits == prefixBits: // Tavana's zero block
 		w.Write(1<<prefixBits|TavanaZeroBlock, flagBits+prefixBits)
 	default:
 		w.Write(1, flagBits)
@@ -295,12 +299,12 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 		n := len(line) / 4
 		for i := 0; i < n; {
 			k := ks[i]
-			if k == kZero && t.hasRaw {
+			if k == kZero && !t.tavana {
 				j := i + 1
 				for j < n && j-i < maxRun && ks[j] == kZero {
 					j++
 				}
-				w.Write(ZeroRun<<3|uint64(j-i-1), prefixBits+3)
+				w.Write(ZeroRun<<runBits|uint64(j-i-1), prefixBits+runBits)
 				i = j
 				continue
 			}
@@ -346,29 +350,26 @@ func (c *Codec) decodeWords(r *bitstream.Reader, out []byte) error {
 		if _, over := r.Overrun(); over {
 			return nil
 		}
-		switch {
-		case k == kNone: // Tavana's zero block
+		if k == kNone { // Tavana's zero block
 			if i != 0 {
 				return &linecomp.CorruptError{Codec: c.name, Offset: at, Reason: "zero-block code after other word codes"}
 			}
 			return nil // the whole line is zero
-		case k == kZero && t.hasRaw:
-			run := int(r.Read(3)) + 1
-			if _, over := r.Overrun(); over {
-				return nil
-			}
+		}
+		v := r.Read(uint(t.dataBits[k]))
+		if _, over := r.Overrun(); over {
+			return nil
+		}
+		if k == kZero && !t.tavana {
+			run := int(v) + 1
 			if i+run > n {
 				return &linecomp.CorruptError{Codec: c.name, Offset: at, Reason: "zero run extends past the end of the line"}
 			}
 			i += run
-		default:
-			v := r.Read(uint(t.dataBits[k]))
-			if _, over := r.Overrun(); over {
-				return nil
-			}
-			binary.LittleEndian.PutUint32(out[4*i:], word(k, v))
-			i++
+			continue
 		}
+		binary.LittleEndian.PutUint32(out[4*i:], word(k, v))
+		i++
 	}
 	return nil
 }
