@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -185,17 +186,8 @@ func TestTRPrefixes(t *testing.T) {
 	c := mustNew(t, "fpc", 32)
 	for _, tc := range cases {
 		// flag + code + run of 7 zero words (count − 1 = 6)
-		checkStream(t, c, "word "+hex32(tc.w), words(32, tc.w), "1 "+tc.code+" 000 110")
+		checkStream(t, c, fmt.Sprintf("word %#08x", tc.w), words(32, tc.w), "1 "+tc.code+" 000 110")
 	}
-}
-
-func hex32(w uint32) string {
-	const digits = "0123456789ABCDEF"
-	b := []byte("0x00000000")
-	for i := 0; i < 8; i++ {
-		b[9-i] = digits[w>>(4*uint(i))&0xF]
-	}
-	return string(b)
 }
 
 // TestZeroRuns checks that zero runs are greedy, at most 8 long and coded
@@ -257,14 +249,7 @@ func TestTavanaTableII(t *testing.T) {
 	// flag 0 and its 512 bits: 1 + 512 = 513 (32 bytes: 1 + 256).
 	for _, c := range []linecomp.Codec{c32, c64} {
 		line := words(c.LineSize(), 7, 0x80000001)
-		var want strings.Builder
-		want.WriteString("0")
-		for _, b := range line {
-			for i := 7; i >= 0; i-- {
-				want.WriteByte('0' + b>>uint(i)&1)
-			}
-		}
-		checkStream(t, c, "uncodable word", line, want.String())
+		checkStream(t, c, "uncodable word", line, "0"+codectest.BitString(line, 8*len(line)))
 		if got := c.Size(line); got != 1+8*c.LineSize() {
 			t.Errorf("uncodable word, %d bytes: %d bits", c.LineSize(), got)
 		}
