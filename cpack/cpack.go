@@ -8,24 +8,24 @@ import (
 	"github.com/linecomp/linecomp/internal/bitstream"
 )
 
-// Kind is the way one 32-bit word is coded. The kinds are numbered in
-// order of increasing code length in both code tables (see sizeOrder in the
+// wordKind is the way one 32-bit word is coded. The kinds are numbered in
+// order of increasing code length in both code tables (see TestKindOrder in the
 // tests), which is the order the encoder tries them in: the first kind that
 // applies is the shortest.
-type Kind uint8
+type wordKind uint8
 
 const (
-	ZeroWord   Kind = iota // zzzz: the word is zero
-	FullMatch              // mmmm: the word equals a dictionary entry
-	Narrow                 // zzzx: the upper three bytes are zero
-	ThreeMatch             // mmmx: the upper three bytes match an entry
-	HalfMatch              // mmxx: the upper two bytes match an entry
-	NewWord                // xxxx: the word itself
+	zeroWord   wordKind = iota // zzzz: the word is zero
+	fullMatch                  // mmmm: the word equals a dictionary entry
+	narrowWord                 // zzzx: the upper three bytes are zero
+	threeMatch                 // mmmx: the upper three bytes match an entry
+	halfMatch                  // mmxx: the upper two bytes match an entry
+	newWord                    // xxxx: the word itself
 	numKinds
 
-	// ZeroBlock is C-Pack+Z's code for a whole all-zero line; it is the
+	// zeroBlockKind is C-Pack+Z's code for a whole all-zero line; it is the
 	// only code of such a line and is not a word kind.
-	ZeroBlock Kind = numKinds
+	zeroBlockKind wordKind = numKinds
 )
 
 const (
@@ -43,22 +43,22 @@ type code struct {
 
 // Chen et al., Table I.
 var cpackCodes = [numKinds]code{
-	ZeroWord:   {0b00, 2},
-	NewWord:    {0b01, 2},
-	FullMatch:  {0b10, 2},
-	HalfMatch:  {0b1100, 4},
-	Narrow:     {0b1101, 4},
-	ThreeMatch: {0b1110, 4},
+	zeroWord:   {0b00, 2},
+	newWord:    {0b01, 2},
+	fullMatch:  {0b10, 2},
+	halfMatch:  {0b1100, 4},
+	narrowWord: {0b1101, 4},
+	threeMatch: {0b1110, 4},
 }
 
 // Tavana et al., Table II (C-Pack+Z); 00 is the zero block.
 var cpackZCodes = [numKinds]code{
-	ZeroWord:   {0b01, 2},
-	NewWord:    {0b10, 2},
-	FullMatch:  {0b1100, 4},
-	HalfMatch:  {0b1101, 4},
-	Narrow:     {0b1110, 4},
-	ThreeMatch: {0b1111, 4},
+	zeroWord:   {0b01, 2},
+	newWord:    {0b10, 2},
+	fullMatch:  {0b1100, 4},
+	halfMatch:  {0b1101, 4},
+	narrowWord: {0b1110, 4},
+	threeMatch: {0b1111, 4},
 }
 
 // zeroBlockCode is C-Pack+Z's 2-bit zero-block code.
@@ -67,12 +67,12 @@ const zeroBlockCode, zeroBlockBits = 0b00, 2
 // payloadBits is what follows each code: dictionary index and/or the bytes
 // that did not match.
 var payloadBits = [numKinds]uint{
-	ZeroWord:   0,
-	FullMatch:  indexBits,
-	Narrow:     8,
-	ThreeMatch: indexBits + 8,
-	HalfMatch:  indexBits + 16,
-	NewWord:    32,
+	zeroWord:   0,
+	fullMatch:  indexBits,
+	narrowWord: 8,
+	threeMatch: indexBits + 8,
+	halfMatch:  indexBits + 16,
+	newWord:    32,
 }
 
 // Option configures a Codec.
@@ -137,13 +137,13 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		}
 	}
 
-	c.pushMask = 1 << NewWord
+	c.pushMask = 1 << newWord
 	if c.gem5Push {
-		c.pushMask |= 1<<FullMatch | 1<<ThreeMatch | 1<<HalfMatch
+		c.pushMask |= 1<<fullMatch | 1<<threeMatch | 1<<halfMatch
 	}
 	c.short, c.long = [4]int8{-1, -1, -1, -1}, [4]int8{-1, -1, -1, -1}
 	if c.zeroBlock {
-		c.short[zeroBlockCode] = int8(ZeroBlock)
+		c.short[zeroBlockCode] = int8(zeroBlockKind)
 	}
 	for k := range numKinds {
 		cd := c.codes[k]
@@ -179,12 +179,12 @@ func (c *Codec) LineSize() int             { return c.lineSize }
 func (c *Codec) TagBits() int              { return flagBits }
 func (c *Codec) Latency() linecomp.Latency { return c.latency }
 
-// op is one word's coding: its Kind in the low 3 bits, the dictionary
+// op is one word's coding: its wordKind in the low 3 bits, the dictionary
 // index above them.
 type op uint8
 
-func (o op) kind() Kind  { return Kind(o & 7) }
-func (o op) index() uint { return uint(o >> 3) }
+func (o op) kind() wordKind { return wordKind(o & 7) }
+func (o op) index() uint    { return uint(o >> 3) }
 
 // Stream layouts that plan chooses.
 const (
@@ -206,15 +206,15 @@ func classify(w uint32, dict *[dictSlots]uint32, valid int) op {
 	idx := op(best&0xF) << 3
 	switch miss := best >> 4; {
 	case miss == 0:
-		return op(FullMatch) | idx
+		return op(fullMatch) | idx
 	case w < 0x100:
-		return op(Narrow)
+		return op(narrowWord)
 	case miss == 1:
-		return op(ThreeMatch) | idx
+		return op(threeMatch) | idx
 	case miss == 2:
-		return op(HalfMatch) | idx
+		return op(halfMatch) | idx
 	}
-	return op(NewWord)
+	return op(newWord)
 }
 
 // plan codes every word of line into ops and returns the layout and the
@@ -226,7 +226,7 @@ func (c *Codec) plan(line []byte, ops *[maxWords]op) (layout, total int) {
 	for i := range c.lineSize / 4 {
 		w := binary.LittleEndian.Uint32(line[4*i:])
 		orAll |= w
-		o := op(ZeroWord)
+		o := op(zeroWord)
 		if w != 0 {
 			o = classify(w, &dict, min(pushes, dictSlots))
 		}
@@ -281,13 +281,13 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 			w.Write(cd.prefix, cd.bits)
 			v := uint64(binary.LittleEndian.Uint32(line[4*i:]))
 			switch k {
-			case FullMatch:
+			case fullMatch:
 				w.Write(uint64(o.index()), indexBits)
-			case ThreeMatch, HalfMatch:
+			case threeMatch, halfMatch:
 				// index and low bytes as one field
 				n := payloadBits[k] - indexBits
 				w.Write(uint64(o.index())<<n|v&(1<<n-1), payloadBits[k])
-			case Narrow, NewWord:
+			case narrowWord, newWord:
 				w.Write(v, payloadBits[k])
 			}
 		}
@@ -322,17 +322,17 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 				}
 			}
 			var w uint32
-			switch Kind(k) {
-			case ZeroBlock:
+			switch wordKind(k) {
+			case zeroBlockKind:
 				if i != 0 {
 					return dst, c.corrupt(&r, at, "zero-block code after the first word")
 				}
 				break words // the whole line is zero
-			case NewWord:
+			case newWord:
 				w = uint32(r.Read(32))
-			case Narrow:
+			case narrowWord:
 				w = uint32(r.Read(8))
-			case FullMatch, ThreeMatch, HalfMatch:
+			case fullMatch, threeMatch, halfMatch:
 				n := payloadBits[k] - indexBits
 				idxAt := r.Pos()
 				idx := int(r.Read(indexBits))

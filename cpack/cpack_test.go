@@ -208,7 +208,7 @@ func TestFIFOWrap(t *testing.T) {
 // matched 4+4, halfword matched 20+4, narrow word 8+4, three bytes matched
 // 12+4 bits.
 func TestCPackZTableII(t *testing.T) {
-	table := map[Kind]int{ZeroWord: 0 + 2, NewWord: 32 + 2, FullMatch: 4 + 4, HalfMatch: 20 + 4, Narrow: 8 + 4, ThreeMatch: 12 + 4}
+	table := map[wordKind]int{zeroWord: 0 + 2, newWord: 32 + 2, fullMatch: 4 + 4, halfMatch: 20 + 4, narrowWord: 8 + 4, threeMatch: 12 + 4}
 	c, _ := New(64, WithCPackZ())
 	for k, want := range table {
 		if c.size[k] != want {
@@ -244,7 +244,7 @@ func TestCPackZTableII(t *testing.T) {
 func TestKindOrder(t *testing.T) {
 	for _, opts := range [][]Option{nil, {WithCPackZ()}} {
 		c, _ := New(32, opts...)
-		for k := ZeroWord + 1; k < numKinds; k++ {
+		for k := zeroWord + 1; k < numKinds; k++ {
 			if c.size[k] <= c.size[k-1] {
 				t.Errorf("%s: kind %d is %d bits, not longer than kind %d (%d bits)", c.Name(), k, c.size[k], k-1, c.size[k-1])
 			}
