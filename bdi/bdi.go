@@ -2,9 +2,9 @@ package bdi
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/linecomp/linecomp"
-	"github.com/linecomp/linecomp/internal/bitstream"
 )
 
 // Encoding ids, the 4-bit field that opens every stream.
@@ -54,6 +54,12 @@ type Codec struct {
 	symmetric  bool
 	singleBase bool
 	latency    linecomp.Latency
+	// order lists the base-delta encodings by (size, id): the first that
+	// fits is the smallest, ties going to the lower id.
+	order [len(baseDelta)]int
+	// deltaOffset and deltaSpan[d] define the d-byte delta range as
+	// x + deltaOffset[d] < deltaSpan[d] in unsigned arithmetic.
+	deltaOffset, deltaSpan [5]uint64
 }
 
 // New returns a BDI codec for lines of 32, 64 or 128 bytes.
@@ -66,6 +72,19 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	for _, o := range opts {
 		o(c)
 	}
+	for _, d := range []int{1, 2, 4} {
+		half := uint64(1) << (8*d - 1)
+		c.deltaOffset[d], c.deltaSpan[d] = half, 2*half // −2^(8d−1) … 2^(8d−1)−1
+		if c.symmetric {
+			c.deltaOffset[d], c.deltaSpan[d] = half-1, 2*half-1 // without −2^(8d−1)
+		}
+	}
+	for i := range c.order {
+		c.order[i] = i
+	}
+	slices.SortStableFunc(c.order[:], func(a, b int) int {
+		return c.encodedBits(baseDelta[a].id) - c.encodedBits(baseDelta[b].id)
+	})
 	return c, nil
 }
 
@@ -90,6 +109,15 @@ func (c *Codec) LineSize() int             { return c.lineSize }
 func (c *Codec) TagBits() int              { return idBits }
 func (c *Codec) Latency() linecomp.Latency { return c.latency }
 
+// maskBits is the length of the base-select mask of an encoding with
+// k-byte elements.
+func (c *Codec) maskBits(k int) int {
+	if c.singleBase {
+		return 0
+	}
+	return c.lineSize / k
+}
+
 // encodedBits is the stream length of encoding id, including the id.
 func (c *Codec) encodedBits(id int) int {
 	switch id {
@@ -102,11 +130,7 @@ func (c *Codec) encodedBits(id int) int {
 	}
 	e := baseDelta[id-Base8Delta1]
 	n := c.lineSize / e.k
-	mask := n
-	if c.singleBase {
-		mask = 0
-	}
-	return idBits + mask + 8*e.k + 8*e.d*n
+	return idBits + c.maskBits(e.k) + 8*e.k + 8*e.d*n
 }
 
 // element reads little-endian element i of k bytes.
@@ -121,36 +145,27 @@ func element(line []byte, k, i int) uint64 {
 	}
 }
 
-// fits reports whether x, a k-byte value held in a uint64, read as signed,
-// lies in the range of a d-byte delta.
-func (c *Codec) fits(x uint64, k, d int) bool {
-	shift := uint(64 - 8*k)
-	v := int64(x<<shift) >> shift
-	lim := int64(1) << (8*d - 1)
-	lo := -lim
-	if c.symmetric {
-		lo++
-	}
-	return v >= lo && v < lim
-}
-
 // fit checks base-delta encoding (k, d). It returns the base-select mask
 // (element 0 in the most significant of the n bits) and the explicit base.
+// A k-byte value x fits a d-byte delta when x + off < span in k-byte
+// unsigned arithmetic: the signed range shifted onto 0 … span−1.
 func (c *Codec) fit(line []byte, k, d int) (mask, base uint64, ok bool) {
 	n := c.lineSize / k
+	off, span := c.deltaOffset[d], c.deltaSpan[d]
+	keep := ^uint64(0) >> uint(64-8*k) // k-byte arithmetic
 	haveBase := false
 	if c.singleBase {
 		base, haveBase = element(line, k, 0), true
 	}
 	for i := 0; i < n; i++ {
 		v := element(line, k, i)
-		if !c.singleBase && c.fits(v, k, d) {
-			continue
+		if !c.singleBase && (v+off)&keep < span {
+			continue // implicit zero base
 		}
 		if !haveBase {
 			base, haveBase = v, true
 		}
-		if !c.fits(v-base, k, d) {
+		if (v-base+off)&keep >= span {
 			return 0, 0, false
 		}
 		mask |= 1 << uint(n-1-i)
@@ -160,31 +175,29 @@ func (c *Codec) fit(line []byte, k, d int) (mask, base uint64, ok bool) {
 
 // choose returns the smallest encoding of line, ties to the lower id.
 func (c *Codec) choose(line []byte) (id int, mask, base uint64) {
-	zero, rep := true, true
+	var or, diff uint64
 	first := binary.LittleEndian.Uint64(line)
 	for i := 0; i < len(line); i += 8 {
 		w := binary.LittleEndian.Uint64(line[i:])
-		zero = zero && w == 0
-		rep = rep && w == first
+		or |= w
+		diff |= w ^ first
 	}
-	if zero {
+	if or == 0 {
 		return Zeros, 0, 0
 	}
-	if rep {
+	if diff == 0 {
 		return Repeated, 0, 0
 	}
-	id = Uncompressed
-	best := c.encodedBits(Uncompressed)
-	for _, e := range baseDelta {
-		size := c.encodedBits(e.id)
-		if size >= best {
-			continue
+	for _, i := range c.order {
+		e := baseDelta[i]
+		if c.encodedBits(e.id) >= c.encodedBits(Uncompressed) {
+			break
 		}
 		if m, b, ok := c.fit(line, e.k, e.d); ok {
-			id, best, mask, base = e.id, size, m, b
+			return e.id, m, b
 		}
 	}
-	return id, mask, base
+	return Uncompressed, 0, 0
 }
 
 // Size returns the length in bits of the encoding of line, or -1 if line is
@@ -197,72 +210,141 @@ func (c *Codec) Size(line []byte) int {
 	return c.encodedBits(id)
 }
 
+// maxPayload is the longest payload after the id: the raw 128-byte line.
+const maxPayload = 128
+
 // Compress appends the encoding of line to dst.
+//
+// Every field after the 4-bit id is a whole number of bytes except a 4-bit
+// mask (8-byte elements in a 32-byte line), so the payload is assembled
+// byte-aligned and then shifted right by the id's four bits as a whole.
 func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
 	id, mask, base := c.choose(line)
-	var w bitstream.Writer
-	w.Reset(dst)
-	w.Write(uint64(id), idBits)
+	var p [maxPayload]byte
+	var n int // payload length in bytes
+	lead := uint8(0) // a 4-bit mask that shares the first byte with the id
 	switch id {
 	case Zeros:
 	case Repeated:
-		w.Write64(binary.LittleEndian.Uint64(line), 64)
+		binary.BigEndian.PutUint64(p[:], binary.LittleEndian.Uint64(line))
+		n = 8
 	case Uncompressed:
-		w.Bytes(line)
+		n = copy(p[:], line)
 	default:
 		e := baseDelta[id-Base8Delta1]
-		n := c.lineSize / e.k
-		if !c.singleBase {
-			w.Write64(mask, uint(n))
+		elems := c.lineSize / e.k
+		switch mb := c.maskBits(e.k); {
+		case mb == 4:
+			lead = uint8(mask)
+		case mb > 0:
+			binary.BigEndian.PutUint64(p[:], mask<<uint(64-mb))
+			n = mb / 8
 		}
-		w.Write64(base, uint(8*e.k))
-		for i := 0; i < n; i++ {
+		binary.BigEndian.PutUint64(p[n:], base<<uint(64-8*e.k))
+		n += e.k
+		for i := 0; i < elems; i++ {
 			v := element(line, e.k, i)
-			if mask>>uint(n-1-i)&1 == 1 || c.singleBase {
+			if c.singleBase || mask>>uint(elems-1-i)&1 == 1 {
 				v -= base
 			}
-			w.Write64(v, uint(8*e.d))
+			switch e.d {
+			case 1:
+				p[n] = byte(v)
+			case 2:
+				binary.BigEndian.PutUint16(p[n:], uint16(v))
+			default:
+				binary.BigEndian.PutUint32(p[n:], uint32(v))
+			}
+			n += e.d
 		}
 	}
-	enc, bits := w.Finish()
-	return enc, bits, nil
+	bits := c.encodedBits(id)
+	if bits%8 == 0 { // the id and a 4-bit mask fill byte 0; the rest is aligned
+		dst = append(dst, uint8(id)<<4|lead)
+		return append(dst, p[:n]...), bits, nil
+	}
+	// id, then the payload shifted right by four bits; the low nibble of the
+	// last byte is the zero padding.
+	prev := uint8(id)
+	for _, b := range p[:n] {
+		dst = append(dst, prev<<4|b>>4)
+		prev = b
+	}
+	return append(dst, prev<<4), bits, nil
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
 // stream of the documented layout, including ones Compress would not
 // choose.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
-	var line [128]byte
-	out := line[:c.lineSize]
-	var r bitstream.Reader
-	r.Reset(enc)
-	id := int(r.Read(idBits))
+	if len(enc) == 0 {
+		return dst, c.corrupt(0, "stream ends inside a field")
+	}
+	id := int(enc[0] >> 4)
+	var bits int
+	switch id {
+	case Zeros, Repeated, Uncompressed, Base8Delta1, Base8Delta2, Base8Delta4, Base4Delta1, Base4Delta2, Base2Delta1:
+		bits = c.encodedBits(id)
+	default:
+		return dst, c.corrupt(0, "unknown encoding id")
+	}
+	if want := (bits + 7) / 8; len(enc) != want {
+		if len(enc) < want {
+			return dst, c.corrupt(8*len(enc), "stream ends inside a field")
+		}
+		return dst, c.corrupt(bits, "stream has trailing bytes after the last field")
+	}
+	// Undo the nibble shift into an aligned payload p.
+	var p [maxPayload + 1]byte
+	var lead uint64
+	if bits%8 == 0 {
+		lead = uint64(enc[0] & 0xF)
+		copy(p[:], enc[1:])
+	} else {
+		if enc[len(enc)-1]&0xF != 0 {
+			return dst, c.corrupt(bits, "non-zero padding bits")
+		}
+		for i := 0; i+1 < len(enc); i++ {
+			p[i] = enc[i]<<4 | enc[i+1]>>4
+		}
+	}
+	var buf [128]byte
+	out := buf[:c.lineSize]
 	switch id {
 	case Zeros:
 	case Repeated:
-		v := r.Read64(64)
+		v := binary.BigEndian.Uint64(p[:])
 		for i := 0; i < c.lineSize; i += 8 {
 			binary.LittleEndian.PutUint64(out[i:], v)
 		}
 	case Uncompressed:
-		for i := range out {
-			out[i] = byte(r.Read(8))
-		}
-	case Base8Delta1, Base8Delta2, Base8Delta4, Base4Delta1, Base4Delta2, Base2Delta1:
+		copy(out, p[:c.lineSize])
+	default:
 		e := baseDelta[id-Base8Delta1]
-		n := c.lineSize / e.k
-		var mask uint64
-		if !c.singleBase {
-			mask = r.Read64(uint(n))
+		elems := c.lineSize / e.k
+		n := 0
+		mask := lead
+		if mb := c.maskBits(e.k); mb > 4 {
+			mask = binary.BigEndian.Uint64(p[:]) >> uint(64-mb)
+			n = mb / 8
 		}
-		base := r.Read64(uint(8 * e.k))
-		shift := uint(64 - 8*e.d)
-		for i := 0; i < n; i++ {
-			v := uint64(int64(r.Read64(uint(8*e.d))<<shift) >> shift)
-			if c.singleBase || mask>>uint(n-1-i)&1 == 1 {
+		base := binary.BigEndian.Uint64(p[n:]) >> uint(64-8*e.k)
+		n += e.k
+		for i := 0; i < elems; i++ {
+			var v uint64
+			switch e.d {
+			case 1:
+				v = uint64(int8(p[n]))
+			case 2:
+				v = uint64(int16(binary.BigEndian.Uint16(p[n:])))
+			default:
+				v = uint64(int32(binary.BigEndian.Uint32(p[n:])))
+			}
+			n += e.d
+			if c.singleBase || mask>>uint(elems-1-i)&1 == 1 {
 				v += base
 			}
 			switch e.k {
@@ -270,15 +352,14 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 				binary.LittleEndian.PutUint64(out[8*i:], v)
 			case 4:
 				binary.LittleEndian.PutUint32(out[4*i:], uint32(v))
-			case 2:
+			default:
 				binary.LittleEndian.PutUint16(out[2*i:], uint16(v))
 			}
 		}
-	default:
-		return dst, &linecomp.CorruptError{Codec: c.name, Offset: 0, Reason: "unknown encoding id"}
-	}
-	if off, why, ok := r.Problem(); !ok {
-		return dst, &linecomp.CorruptError{Codec: c.name, Offset: off, Reason: why}
 	}
 	return append(dst, out...), nil
+}
+
+func (c *Codec) corrupt(offset int, reason string) error {
+	return &linecomp.CorruptError{Codec: c.name, Offset: offset, Reason: reason}
 }
