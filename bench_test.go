@@ -3,12 +3,11 @@ package linecomp_test
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 var benchLine = flag.Int("linecomp.line", 128, "line size for the codec benchmarks")
@@ -16,23 +15,9 @@ var benchLine = flag.Int("linecomp.line", 128, "line size for the codec benchmar
 // benchFiles returns the full corpora when present, else the embedded
 // sample, each trimmed to whole lines.
 func benchFiles(b *testing.B) []codectest.File {
-	files := codectest.Sample()
-	if dir, err := codectest.CorporaDir(); err == nil {
-		entries, _ := os.ReadDir(dir)
-		var full []codectest.File
-		for _, e := range entries {
-			if filepath.Ext(e.Name()) == ".md" || e.IsDir() {
-				continue
-			}
-			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-			if err != nil {
-				b.Fatal(err)
-			}
-			full = append(full, codectest.File{Name: e.Name(), Data: data})
-		}
-		if len(full) > 0 {
-			files = full
-		}
+	files := codectest.Files(b)
+	if len(files) > len(codectest.Sample()) {
+		files = files[len(codectest.Sample()):] // the corpora contain the sample
 	}
 	for i := range files {
 		files[i].Data = files[i].Data[:len(files[i].Data) / *benchLine * *benchLine]
@@ -115,6 +100,32 @@ func BenchmarkCodecs(b *testing.B) {
 				}
 				b.ReportMetric(ratio, "ratio")
 			})
+		}
+	}
+}
+
+// BenchmarkSizes runs the batch entry point linecomp.Sizes of every codec
+// over every file at every kernel level.
+func BenchmarkSizes(b *testing.B) {
+	files := benchFiles(b)
+	n := *benchLine
+	for _, name := range linecomp.Names() {
+		c, err := linecomp.New(name, n)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			sizes := make([]int, 0, len(f.Data)/n)
+			for _, level := range cpu.Levels() {
+				b.Run(fmt.Sprintf("%s/%d/%s/%s", name, n, f.Name, level), func(b *testing.B) {
+					defer cpu.Set(level)()
+					b.SetBytes(int64(len(f.Data)))
+					b.ReportAllocs()
+					for b.Loop() {
+						sizes, _ = linecomp.Sizes(c, sizes[:0], f.Data)
+					}
+				})
+			}
 		}
 	}
 }

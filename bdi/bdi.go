@@ -2,7 +2,6 @@ package bdi
 
 import (
 	"encoding/binary"
-	"slices"
 
 	"github.com/linecomp/linecomp"
 )
@@ -54,9 +53,13 @@ type Codec struct {
 	symmetric  bool
 	singleBase bool
 	latency    linecomp.Latency
-	// order lists the base-delta encodings by (size, id): the first that
-	// fits is the smallest, ties going to the lower id.
-	order [len(baseDelta)]int
+	// best and bestBits map a fit mask (see fit.go) to the smallest
+	// encoding it allows and that encoding's length in bits.
+	best     [256]uint8
+	bestBits [256]uint16
+	// kernel is set when the SIMD kernels apply: they implement the
+	// default delta rules only.
+	kernel bool
 	// deltaOffset and deltaSpan[d] define the d-byte delta range as
 	// x + deltaOffset[d] < deltaSpan[d] in unsigned arithmetic.
 	deltaOffset, deltaSpan [5]uint64
@@ -79,12 +82,8 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 			c.deltaOffset[d], c.deltaSpan[d] = half-1, 2*half-1 // without −2^(8d−1)
 		}
 	}
-	for i := range c.order {
-		c.order[i] = i
-	}
-	slices.SortStableFunc(c.order[:], func(a, b int) int {
-		return c.encodedBits(baseDelta[a].id) - c.encodedBits(baseDelta[b].id)
-	})
+	c.kernel = !c.symmetric && !c.singleBase
+	c.buildTables()
 	return c, nil
 }
 
@@ -173,31 +172,11 @@ func (c *Codec) fit(line []byte, k, d int) (mask, base uint64, ok bool) {
 	return mask, base, true
 }
 
-// choose returns the smallest encoding of line, ties to the lower id.
-func (c *Codec) choose(line []byte) (id int, mask, base uint64) {
-	var or, diff uint64
-	first := binary.LittleEndian.Uint64(line)
-	for i := 0; i < len(line); i += 8 {
-		w := binary.LittleEndian.Uint64(line[i:])
-		or |= w
-		diff |= w ^ first
-	}
-	if or == 0 {
-		return Zeros, 0, 0
-	}
-	if diff == 0 {
-		return Repeated, 0, 0
-	}
-	for _, i := range c.order {
-		e := baseDelta[i]
-		if c.encodedBits(e.id) >= c.encodedBits(Uncompressed) {
-			break
-		}
-		if m, b, ok := c.fit(line, e.k, e.d); ok {
-			return e.id, m, b
-		}
-	}
-	return Uncompressed, 0, 0
+// fitMask returns the fit mask of one line (see fit.go).
+func (c *Codec) fitMask(line []byte) uint8 {
+	var m [1]uint8
+	c.fitMasks(line, m[:])
+	return m[0]
 }
 
 // Size returns the length in bits of the encoding of line, or -1 if line is
@@ -206,8 +185,7 @@ func (c *Codec) Size(line []byte) int {
 	if len(line) != c.lineSize {
 		return -1
 	}
-	id, _, _ := c.choose(line)
-	return c.encodedBits(id)
+	return int(c.bestBits[c.fitMask(line)])
 }
 
 // maxPayload is the longest payload after the id: the raw 128-byte line.
@@ -222,9 +200,19 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
-	id, mask, base := c.choose(line)
+	id := int(c.best[c.fitMask(line)])
+	return c.encode(dst, line, id), c.encodedBits(id), nil
+}
+
+// encode appends the encoding id of line, which must fit it, to dst.
+func (c *Codec) encode(dst, line []byte, id int) []byte {
+	var mask, base uint64
+	if id >= Base8Delta1 && id <= Base2Delta1 {
+		e := baseDelta[id-Base8Delta1]
+		mask, base, _ = c.fit(line, e.k, e.d)
+	}
 	var p [maxPayload]byte
-	var n int // payload length in bytes
+	var n int        // payload length in bytes
 	lead := uint8(0) // a 4-bit mask that shares the first byte with the id
 	switch id {
 	case Zeros:
@@ -261,10 +249,9 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 			n += e.d
 		}
 	}
-	bits := c.encodedBits(id)
-	if bits%8 == 0 { // the id and a 4-bit mask fill byte 0; the rest is aligned
+	if c.encodedBits(id)%8 == 0 { // the id and a 4-bit mask fill byte 0; the rest is aligned
 		dst = append(dst, uint8(id)<<4|lead)
-		return append(dst, p[:n]...), bits, nil
+		return append(dst, p[:n]...)
 	}
 	// id, then the payload shifted right by four bits; the low nibble of the
 	// last byte is the zero padding.
@@ -273,7 +260,7 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 		dst = append(dst, prev<<4|b>>4)
 		prev = b
 	}
-	return append(dst, prev<<4), bits, nil
+	return append(dst, prev<<4)
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every

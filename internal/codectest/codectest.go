@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/cpu"
 	"github.com/linecomp/linecomp/internal/ref"
 	"github.com/linecomp/linecomp/sample"
 )
@@ -74,10 +75,8 @@ var corpora struct {
 	err   error
 }
 
-// Corpora returns every file of the full corpora, or skips the test with a
-// message saying how to provide them.
-func Corpora(t testing.TB) []File {
-	t.Helper()
+// loadCorpora reads the full corpora once per test binary.
+func loadCorpora() ([]File, error) {
 	corpora.once.Do(func() {
 		dir, err := CorporaDir()
 		if err != nil {
@@ -104,10 +103,29 @@ func Corpora(t testing.TB) []File {
 			corpora.err = fmt.Errorf("%s holds no corpus files", dir)
 		}
 	})
-	if corpora.err != nil {
-		t.Skipf("full corpora not available (%v); set LINECOMP_CORPORA to run this test", corpora.err)
+	return corpora.files, corpora.err
+}
+
+// Corpora returns every file of the full corpora, or skips the test with a
+// message saying how to provide them.
+func Corpora(t testing.TB) []File {
+	t.Helper()
+	files, err := loadCorpora()
+	if err != nil {
+		t.Skipf("full corpora not available (%v); set LINECOMP_CORPORA to run this test", err)
 	}
-	return corpora.files
+	return files
+}
+
+// Files returns the embedded sample and, when present, the full corpora;
+// without them it logs that only the sample is used.
+func Files(t testing.TB) []File {
+	t.Helper()
+	files, err := loadCorpora()
+	if err != nil {
+		t.Logf("full corpora not available (%v): sample only", err)
+	}
+	return append(Sample(), files...)
 }
 
 // BitString renders the first bits bits of enc as '0'/'1' characters.
@@ -307,5 +325,18 @@ func CheckZeroAllocs(t *testing.T, c linecomp.Codec, line []byte) {
 	}
 	if a := testing.AllocsPerRun(50, func() { c.Decompress(dec[:0], e) }); a != 0 {
 		t.Errorf("%s Decompress: %v allocs per line", c.Name(), a)
+	}
+}
+
+// ForEachLevel runs f as a subtest once per kernel level this machine and
+// build support (generic first), with kernels switched to that level, so
+// that every implementation level is checked against the same oracle.
+func ForEachLevel(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	for _, l := range cpu.Levels() {
+		t.Run(l.String(), func(t *testing.T) {
+			defer cpu.Set(l)()
+			f(t)
+		})
 	}
 }

@@ -1,0 +1,113 @@
+package bdi
+
+import (
+	"encoding/binary"
+
+	"github.com/linecomp/linecomp"
+)
+
+// A fit mask describes which encodings a line fits, as the kernels compute
+// it: bit id set means encoding id fits. It is not the full set: an
+// all-zero line has only bit Zeros, a line of repeated words only bit
+// Repeated, and for each element width only the narrowest delta that fits
+// is set. A line that fits d-byte deltas also fits wider ones (the wider
+// range holds every difference of two narrow deltas), and the narrowest is
+// the smallest encoding of that width, so the smallest encoding among the
+// set bits is the smallest of all. Since base8-Δ1 is the smallest
+// base-delta encoding at every line size, a line that fits it has only
+// that bit.
+
+// fitMaskGeneric is the pure-Go fit mask of one line: the definition the
+// assembly kernels must match bit for bit.
+func (c *Codec) fitMaskGeneric(line []byte) uint8 {
+	var or, diff uint64
+	first := binary.LittleEndian.Uint64(line)
+	for i := 0; i < len(line); i += 8 {
+		w := binary.LittleEndian.Uint64(line[i:])
+		or |= w
+		diff |= w ^ first
+	}
+	if or == 0 {
+		return 1 << Zeros
+	}
+	if diff == 0 {
+		return 1 << Repeated
+	}
+	fits := func(k, d int) bool {
+		_, _, ok := c.fit(line, k, d)
+		return ok
+	}
+	var m uint8
+	if fits(8, 4) {
+		switch {
+		case !fits(8, 2):
+			m |= 1 << Base8Delta4
+		case !fits(8, 1):
+			m |= 1 << Base8Delta2
+		default:
+			return 1 << Base8Delta1
+		}
+	}
+	if fits(4, 2) {
+		if fits(4, 1) {
+			m |= 1 << Base4Delta1
+		} else {
+			m |= 1 << Base4Delta2
+		}
+	}
+	if fits(2, 1) {
+		m |= 1 << Base2Delta1
+	}
+	return m
+}
+
+// buildTables fills best and bestBits: the smallest encoding (ties to the
+// lower id) for every fit mask.
+func (c *Codec) buildTables() {
+	for m := range c.best {
+		best := Uncompressed
+		for id := 0; id < 8; id++ {
+			if m&(1<<id) != 0 && c.encodedBits(id) < c.encodedBits(best) {
+				best = id
+			}
+		}
+		c.best[m] = uint8(best)
+		c.bestBits[m] = uint16(c.encodedBits(best))
+	}
+}
+
+// chunkLines is how many lines a batch kernel call covers: its masks live
+// on the stack and its input stays in the L1/L2 cache.
+const chunkLines = 256
+
+// AppendSizes appends the size in bits of each line of data, a whole number
+// of lines, to dst. It is the batch kernel behind linecomp.Sizes.
+func (c *Codec) AppendSizes(dst []int, data []byte) []int {
+	var masks [chunkLines]uint8
+	for len(data) > 0 {
+		n := min(len(data)/c.lineSize, chunkLines)
+		c.fitMasks(data[:n*c.lineSize], masks[:n])
+		for _, m := range masks[:n] {
+			dst = append(dst, int(c.bestBits[m]))
+		}
+		data = data[n*c.lineSize:]
+	}
+	return dst
+}
+
+// CompressLines appends the encoding of each line of data, a whole number
+// of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
+func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
+	var masks [chunkLines]uint8
+	for len(data) > 0 {
+		n := min(len(data)/c.lineSize, chunkLines)
+		c.fitMasks(data[:n*c.lineSize], masks[:n])
+		for i, m := range masks[:n] {
+			id := int(c.best[m])
+			dst.Enc = c.encode(dst.Enc, data[i*c.lineSize:(i+1)*c.lineSize], id)
+			dst.End = append(dst.End, len(dst.Enc))
+			dst.Bits = append(dst.Bits, int(c.bestBits[m]))
+		}
+		data = data[n*c.lineSize:]
+	}
+}

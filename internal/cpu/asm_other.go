@@ -1,0 +1,5 @@
+//go:build !amd64 || !gc || purego || noasm
+
+package cpu
+
+const asmEnabled = false

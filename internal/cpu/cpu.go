@@ -1,0 +1,69 @@
+// Package cpu selects the kernel level that linecomp's SIMD code paths run
+// at: the best the CPU and the build allow, or a lower one that a test or
+// benchmark asks for so that every level can be checked against the others.
+package cpu
+
+import (
+	"sync/atomic"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// Level is a kernel implementation level, ordered from the portable one up.
+type Level int32
+
+const (
+	// Generic is the pure-Go path: always compiled, the only level under
+	// the purego and noasm build tags and on other architectures.
+	Generic Level = iota
+	// AVX2 is amd64 assembly using AVX2 and BMI1/BMI2.
+	AVX2
+)
+
+func (l Level) String() string {
+	switch l {
+	case Generic:
+		return "generic"
+	case AVX2:
+		return "avx2"
+	}
+	return "unknown"
+}
+
+// Best is the best level that this CPU and build support.
+var Best = detect()
+
+var active atomic.Int32
+
+func init() { active.Store(int32(Best)) }
+
+func detect() Level {
+	if asmEnabled && cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2) {
+		return AVX2
+	}
+	return Generic
+}
+
+// Active returns the level kernels dispatch to now.
+func Active() Level { return Level(active.Load()) }
+
+// Levels returns every level this CPU and build support, Generic first.
+func Levels() []Level {
+	var out []Level
+	for l := Generic; l <= Best; l++ {
+		out = append(out, l)
+	}
+	return out
+}
+
+// Set makes kernels run at level l (at most Best) and returns a function
+// that restores the previous level. It is for tests and benchmarks; it must
+// not be called while codecs are in use on other goroutines.
+func Set(l Level) (restore func()) {
+	prev := active.Load()
+	active.Store(int32(min(l, Best)))
+	return func() { active.Store(prev) }
+}
+
+// Name is the CPU's brand string, for benchmark reports.
+func Name() string { return cpuid.CPU.BrandName }
