@@ -36,6 +36,11 @@ type Codec struct {
 	codeBits uint
 	words    int
 	levels   []level // the compressed sizes, ascending; code i = levels[i]
+	// kernelOffs and kernelShifts give the kernels each level's test: a
+	// value x fits a delta when (x + off) >> shift == 0 in 32-bit
+	// arithmetic (off = 2^(w−1) for signed deltas, 0 for unsigned).
+	kernelOffs   []uint32
+	kernelShifts []uint64
 }
 
 // level is one compressed size and the delta width that fills it.
@@ -72,6 +77,14 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 	c.codeBits = uint(bits.Len(uint(len(c.levels))))
 	for _, o := range opts {
 		o(c)
+	}
+	for _, l := range c.levels {
+		off := uint32(0)
+		if c.signed {
+			off = 1 << (l.width - 1)
+		}
+		c.kernelOffs = append(c.kernelOffs, off)
+		c.kernelShifts = append(c.kernelShifts, uint64(l.width))
 	}
 	return c, nil
 }
@@ -153,13 +166,10 @@ func (c *Codec) fitsDelta(d uint32, w uint, limit uint32) bool {
 
 // choose returns the code of the smallest size that fits, or the
 // uncompressed code.
-func (c *Codec) choose(line []byte) (code int, mask uint64, base uint32) {
-	for i, l := range c.levels {
-		if m, b, ok := c.fit(line, l.width); ok {
-			return i, m, b
-		}
-	}
-	return int(c.uncompressedCode()), 0, 0
+func (c *Codec) choose(line []byte) int {
+	var l [1]uint8
+	c.fitLevels(line, l[:])
+	return c.code(l[0])
 }
 
 func (c *Codec) encodedBits(code int) int {
@@ -175,8 +185,7 @@ func (c *Codec) Size(line []byte) int {
 	if len(line) != c.lineSize {
 		return -1
 	}
-	code, _, _ := c.choose(line)
-	return c.encodedBits(code)
+	return c.encodedBits(c.choose(line))
 }
 
 // Compress appends the encoding of line to dst.
@@ -184,7 +193,12 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
-	code, mask, base := c.choose(line)
+	code := c.choose(line)
+	return c.encode(dst, line, code), c.encodedBits(code), nil
+}
+
+// encode appends the encoding code of line, which must fit it, to dst.
+func (c *Codec) encode(dst, line []byte, code int) []byte {
 	var w bitstream.Writer
 	w.Reset(dst)
 	w.Write(uint64(code), c.codeBits)
@@ -192,6 +206,7 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 		w.Bytes(line)
 	} else {
 		width := c.levels[code].width
+		mask, base, _ := c.fit(line, width)
 		w.Write(uint64(base), baseBits)
 		w.Write64(mask, uint(c.words))
 		for i := 0; i < c.words; i++ {
@@ -203,8 +218,8 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 		}
 		w.Zeros(c.encodedBits(code) - w.Bits())
 	}
-	enc, n := w.Finish()
-	return enc, n, nil
+	enc, _ := w.Finish()
+	return enc
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every

@@ -128,6 +128,47 @@ func TestSignedVariant(t *testing.T) {
 }
 
 func TestConformance(t *testing.T) {
+	codectest.ForEachLevel(t, conformance)
+}
+
+// TestLevelKernels: the level of every line, from every kernel level, in
+// batches and one at a time, equals the pure-Go definition.
+func TestLevelKernels(t *testing.T) {
+	files := codectest.Files(t)
+	codectest.ForEachLevel(t, func(t *testing.T) {
+		for _, mag := range []int{16, 32, 64} {
+			for _, signed := range []bool{false, true} {
+				for _, n := range codectest.LineSizes {
+					var opts []Option
+					if signed {
+						opts = append(opts, WithSignedDeltas())
+					}
+					c, err := New(n, mag, opts...)
+					if err != nil {
+						continue
+					}
+					check := func(name string, data []byte) {
+						levels := make([]uint8, len(data)/n)
+						c.fitLevels(data, levels)
+						for i, l := range levels {
+							if want := c.levelGeneric(data[i*n : (i+1)*n]); l != want {
+								t.Fatalf("%s/%d signed=%v: %s line %d: level %d, generic %d", c.Name(), n, signed, name, i, l, want)
+							}
+						}
+					}
+					for _, f := range files {
+						check(f.Name, f.Data[:len(f.Data)/n*n])
+					}
+					for i, line := range codectest.EdgeLines(n) {
+						check(fmt.Sprint("edge ", i), line)
+					}
+				}
+			}
+		}
+	})
+}
+
+func conformance(t *testing.T) {
 	for _, mag := range []int{16, 32, 64} {
 		for _, suffix := range []string{"", "-signed"} {
 			name := fmt.Sprintf("magbdi-%d%s", mag, suffix)

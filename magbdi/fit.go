@@ -1,0 +1,61 @@
+package magbdi
+
+import "github.com/linecomp/linecomp"
+
+// noLevel is the kernels' result for a line that fits no compressed size.
+const noLevel = 0xFF
+
+// levelGeneric is the pure-Go level of one line: the index of the smallest
+// compressed size it fits, or noLevel. It is the definition the assembly
+// kernels must match.
+func (c *Codec) levelGeneric(line []byte) uint8 {
+	for i, l := range c.levels {
+		if _, _, ok := c.fit(line, l.width); ok {
+			return uint8(i)
+		}
+	}
+	return noLevel
+}
+
+// code maps a level to the encoding field.
+func (c *Codec) code(level uint8) int {
+	if level == noLevel {
+		return int(c.uncompressedCode())
+	}
+	return int(level)
+}
+
+// chunkLines is how many lines a batch kernel call covers.
+const chunkLines = 256
+
+// AppendSizes appends the size in bits of each line of data, a whole number
+// of lines, to dst. It is the batch kernel behind linecomp.Sizes.
+func (c *Codec) AppendSizes(dst []int, data []byte) []int {
+	var levels [chunkLines]uint8
+	for len(data) > 0 {
+		n := min(len(data)/c.lineSize, chunkLines)
+		c.fitLevels(data[:n*c.lineSize], levels[:n])
+		for _, l := range levels[:n] {
+			dst = append(dst, c.encodedBits(c.code(l)))
+		}
+		data = data[n*c.lineSize:]
+	}
+	return dst
+}
+
+// CompressLines appends the encoding of each line of data, a whole number
+// of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
+func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
+	var levels [chunkLines]uint8
+	for len(data) > 0 {
+		n := min(len(data)/c.lineSize, chunkLines)
+		c.fitLevels(data[:n*c.lineSize], levels[:n])
+		for i, l := range levels[:n] {
+			code := c.code(l)
+			dst.Enc = c.encode(dst.Enc, data[i*c.lineSize:(i+1)*c.lineSize], code)
+			dst.End = append(dst.End, len(dst.Enc))
+			dst.Bits = append(dst.Bits, c.encodedBits(code))
+		}
+		data = data[n*c.lineSize:]
+	}
+}
