@@ -30,9 +30,15 @@ func main() {
 		for _, size := range []int{32, 64, 128} {
 			bdiFit(size)
 		}
+		for _, size := range []int{32, 64, 128} {
+			bdiFit512(size)
+		}
 	case "magbdi":
 		for _, size := range []int{32, 64, 128} {
 			magFit(size)
+		}
+		for _, size := range []int{32, 64, 128} {
+			magFit512(size)
 		}
 	default:
 		log.Fatalf("-kernels %q: want bdi or magbdi", *kernels)
@@ -309,6 +315,282 @@ func magFit(size int) {
 	cnt := XMM()
 	VMOVQ(Mem{Base: shifts, Index: j, Scale: 8}, cnt)
 	fitTest(vecs, line, zero, 4, off, cnt, next)
+	MOVB(j.As8(), Mem{Base: out})
+	JMP(LabelRef(advance))
+	Label(next)
+	INCQ(j)
+	JMP(LabelRef(levelLoop))
+	Label(none)
+	MOVB(U8(0xFF), Mem{Base: out})
+	Label(advance)
+	ADDQ(U32(size), line)
+	INCQ(out)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// lane512 holds the AVX-512 instructions that work on k-byte lanes.
+type lane512 struct {
+	add, sub, cmpu, bcast func(...Op)
+}
+
+var lanes512 = map[int]lane512{
+	8: {VPADDQ, VPSUBQ, VPCMPUQ, VPBROADCASTQ},
+	4: {VPADDD, VPSUBD, VPCMPUD, VPBROADCASTD},
+	2: {VPADDW, VPSUBW, VPCMPUW, VPBROADCASTW},
+}
+
+// cmpLT is the VPCMPU predicate "less than".
+const cmpLT = 1
+
+// vectors512 loads the line at ptr: two or one 64-byte ZMM vectors, or one
+// 32-byte YMM vector for a 32-byte line (AVX-512VL).
+func vectors512(ptr Register, size int) []VecVirtual {
+	if size == 32 {
+		v := YMM()
+		VMOVDQU(Mem{Base: ptr}, v)
+		return []VecVirtual{v}
+	}
+	vecs := make([]VecVirtual, size/64)
+	for i := range vecs {
+		vecs[i] = ZMM()
+		VMOVDQU64(Mem{Base: ptr, Disp: 64 * i}, vecs[i])
+	}
+	return vecs
+}
+
+// vec512 allocates a vector register of the same width as v.
+func vec512(v VecVirtual) VecVirtual {
+	if v.Size() == 32 {
+		return YMM()
+	}
+	return ZMM()
+}
+
+// laneBits gathers the per-lane compare masks of a line into one general
+// register, vector 0 in the low bits.
+func laneBits(ks []OpmaskVirtual, lanesPer int) GPVirtual {
+	r := GP64()
+	KMOVQ(ks[0], r)
+	for i := 1; i < len(ks); i++ {
+		t := GP64()
+		KMOVQ(ks[i], t)
+		SHLQ(U8(uint8(lanesPer*i)), t)
+		ORQ(t, r)
+	}
+	return r
+}
+
+// fitTest512 is fitTest with AVX-512 compares into mask registers: x fits
+// when x + off < span as an unsigned k-byte number. off and span are
+// vectors of the line's width.
+func fitTest512(vecs []VecVirtual, line Register, k int, off, span VecVirtual, fail string) {
+	l := lanes512[k]
+	lanesPer := int(vecs[0].Size()) / k
+	total := lanesPer * len(vecs)
+	full := uint64(1)<<total - 1
+	if total == 64 {
+		full = ^uint64(0)
+	}
+	fits := label("fits")
+	imm := make([]OpmaskVirtual, len(vecs))
+	for i, v := range vecs {
+		t := vec512(v)
+		l.add(off, v, t)
+		imm[i] = K()
+		l.cmpu(U8(cmpLT), span, t, imm[i])
+	}
+	immBits := laneBits(imm, lanesPer)
+	notImm := GP64()
+	MOVQ(immBits, notImm)
+	NOTQ(notImm)
+	if total < 64 {
+		mask := GP64()
+		MOVQ(U64(full), mask)
+		ANDQ(mask, notImm)
+	}
+	at := GP64()
+	TZCNTQ(notImm, at)
+	JCS(LabelRef(fits)) // no lane needs the base
+	// base − off, so that x − (base − off) = x − base + off
+	base := vec512(vecs[0])
+	l.bcast(Mem{Base: line, Index: at, Scale: uint8(k)}, base)
+	l.sub(off, base, base)
+	ok := make([]OpmaskVirtual, len(vecs))
+	for i, v := range vecs {
+		t := vec512(v)
+		l.sub(base, v, t)
+		ok[i] = K()
+		l.cmpu(U8(cmpLT), span, t, ok[i])
+	}
+	okBits := laneBits(ok, lanesPer)
+	ORQ(immBits, okBits)
+	if total == 64 {
+		CMPQ(okBits, I8(-1))
+	} else {
+		want := GP64()
+		MOVQ(U64(full), want)
+		CMPQ(okBits, want)
+	}
+	JNE(LabelRef(fail))
+	Label(fits)
+}
+
+// broadcastConst fills a vector of v's width with c in k-byte lanes.
+func broadcastConst(like VecVirtual, k int, c uint64) VecVirtual {
+	r := GP64()
+	MOVQ(U64(c), r)
+	dst := vec512(like)
+	switch k {
+	case 8:
+		VPBROADCASTQ(r, dst)
+	case 4:
+		VPBROADCASTD(r.As32(), dst)
+	default:
+		VPBROADCASTW(r.As32(), dst) // the r32 form broadcasts the low 16 bits
+	}
+	return dst
+}
+
+// bdiFit512 emits bdiFit<size>AVX512, the AVX-512 version of bdiFit.
+func bdiFit512(size int) {
+	TEXT(fmt.Sprintf("bdiFit%dAVX512", size), NOSPLIT, "func(data []byte, out []uint8)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("bdiFit%dAVX512 writes the BDI fit mask of each %d-byte line of data to out.", size, size),
+		"len(data) must be at least len(out)*"+fmt.Sprint(size)+".")
+	line := Load(Param("data").Base(), GP64())
+	out := Load(Param("out").Base(), GP64())
+	n := Load(Param("out").Len(), GP64())
+	done := label("done_bdi512")
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	// Loop-invariant offsets and spans: x fits d bytes when
+	// x + 2^(8d−1) < 2^(8d).
+	var like VecVirtual = ZMM()
+	if size == 32 {
+		like = YMM()
+	}
+	consts := map[[2]int][2]VecVirtual{}
+	for _, kd := range [][2]int{{8, 1}, {8, 2}, {8, 4}, {4, 1}, {4, 2}, {2, 1}} {
+		k, d := kd[0], kd[1]
+		consts[kd] = [2]VecVirtual{broadcastConst(like, k, 1<<(8*d-1)), broadcastConst(like, k, 1<<(8*d))}
+	}
+	loop := label("loop")
+	Label(loop)
+	vecs := vectors512(line, size)
+	res := GP32()
+
+	notZero, store := label("notzero"), label("store")
+	any := vecs[0]
+	if len(vecs) > 1 {
+		any = ZMM()
+		VPORQ(vecs[1], vecs[0], any)
+	}
+	nz := K()
+	VPTESTMQ(any, any, nz)
+	KORTESTB(nz, nz)
+	JNZ(LabelRef(notZero))
+	MOVL(U32(bitZeros), res)
+	JMP(LabelRef(store))
+	Label(notZero)
+
+	notRep := label("notrep")
+	first := vec512(vecs[0])
+	VPBROADCASTQ(Mem{Base: line}, first)
+	diff := K()
+	VPCMPQ(U8(4), first, vecs[0], diff) // 4: not equal
+	for _, v := range vecs[1:] {
+		d := K()
+		VPCMPQ(U8(4), first, v, d)
+		KORB(d, diff, diff)
+	}
+	KORTESTB(diff, diff)
+	JNZ(LabelRef(notRep))
+	MOVL(U32(bitRep), res)
+	JMP(LabelRef(store))
+	Label(notRep)
+	XORL(res, res)
+
+	test := func(k, d int, fail string) {
+		c := consts[[2]int{k, d}]
+		fitTest512(vecs, line, k, c[0], c[1], fail)
+	}
+	k4 := label("k4")
+	set8d2, set8d4 := label("b8d2"), label("b8d4")
+	test(8, 4, k4)
+	test(8, 2, set8d4)
+	test(8, 1, set8d2)
+	MOVL(U32(bitB8D1), res)
+	JMP(LabelRef(store))
+	Label(set8d2)
+	ORL(U32(bitB8D2), res)
+	JMP(LabelRef(k4))
+	Label(set8d4)
+	ORL(U32(bitB8D4), res)
+	Label(k4)
+
+	k2 := label("k2")
+	set4d2 := label("b4d2")
+	test(4, 2, k2)
+	test(4, 1, set4d2)
+	ORL(U32(bitB4D1), res)
+	JMP(LabelRef(k2))
+	Label(set4d2)
+	ORL(U32(bitB4D2), res)
+	Label(k2)
+
+	test(2, 1, store)
+	ORL(U32(bitB2D1), res)
+
+	Label(store)
+	MOVB(res.As8(), Mem{Base: out})
+	ADDQ(U32(size), line)
+	INCQ(out)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// magFit512 emits magFit<size>AVX512, the AVX-512 version of magFit.
+func magFit512(size int) {
+	TEXT(fmt.Sprintf("magFit%dAVX512", size), NOSPLIT, "func(data []byte, out []uint8, offs []uint32, shifts []uint64)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("magFit%dAVX512 writes the MAG-aware BDI level of each %d-byte line of data to out.", size, size),
+		"len(data) must be at least len(out)*"+fmt.Sprint(size)+" and len(shifts) at least len(offs).")
+	line := Load(Param("data").Base(), GP64())
+	out := Load(Param("out").Base(), GP64())
+	n := Load(Param("out").Len(), GP64())
+	offs := Load(Param("offs").Base(), GP64())
+	shifts := Load(Param("shifts").Base(), GP64())
+	levels := Load(Param("offs").Len(), GP64())
+	done := label("done_mag512")
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	loop := label("loop")
+	Label(loop)
+	vecs := vectors512(line, size)
+	j := GP64()
+	XORQ(j, j)
+	next, none, advance := label("level"), label("none"), label("advance")
+	levelLoop := label("levels")
+	Label(levelLoop)
+	CMPQ(j, levels)
+	JAE(LabelRef(none))
+	off := vec512(vecs[0])
+	VPBROADCASTD(Mem{Base: offs, Index: j, Scale: 4}, off)
+	// span = 1 << shift
+	sh, one := GP64(), GP64()
+	MOVQ(Mem{Base: shifts, Index: j, Scale: 8}, sh)
+	MOVQ(U64(1), one)
+	SHLXQ(sh, one, one)
+	span := vec512(vecs[0])
+	VPBROADCASTD(one.As32(), span)
+	fitTest512(vecs, line, 4, off, span, next)
 	MOVB(j.As8(), Mem{Base: out})
 	JMP(LabelRef(advance))
 	Label(next)

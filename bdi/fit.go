@@ -61,6 +61,13 @@ func (c *Codec) fitMaskGeneric(line []byte) uint8 {
 	return m
 }
 
+// fitMasksGeneric writes the pure-Go fit mask of each line of data to out.
+func (c *Codec) fitMasksGeneric(data []byte, out []uint8) {
+	for i := range out {
+		out[i] = c.fitMaskGeneric(data[i*c.lineSize : (i+1)*c.lineSize])
+	}
+}
+
 // buildTables fills best and bestBits: the smallest encoding (ties to the
 // lower id) for every fit mask.
 func (c *Codec) buildTables() {

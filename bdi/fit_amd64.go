@@ -4,22 +4,28 @@ package bdi
 
 import "github.com/linecomp/linecomp/internal/cpu"
 
-// fitMasks writes the fit mask of each line of data to out, with the AVX2
-// kernel when the CPU has it and the codec uses the default delta rules
+// fitMasks writes the fit mask of each line of data to out, with the best
+// kernel the CPU has and the codec uses the default delta rules
 // (the kernel implements those only).
 func (c *Codec) fitMasks(data []byte, out []uint8) {
-	if c.kernel && cpu.Active() >= cpu.AVX2 {
-		switch c.lineSize {
-		case 32:
-			bdiFit32AVX2(data, out)
-		case 64:
-			bdiFit64AVX2(data, out)
-		default:
-			bdiFit128AVX2(data, out)
-		}
+	if !c.kernel {
+		c.fitMasksGeneric(data, out)
 		return
 	}
-	for i := range out {
-		out[i] = c.fitMaskGeneric(data[i*c.lineSize : (i+1)*c.lineSize])
+	switch level := cpu.Active(); {
+	case level >= cpu.AVX512 && c.lineSize == 32:
+		bdiFit32AVX512(data, out)
+	case level >= cpu.AVX512 && c.lineSize == 64:
+		bdiFit64AVX512(data, out)
+	case level >= cpu.AVX512:
+		bdiFit128AVX512(data, out)
+	case level >= cpu.AVX2 && c.lineSize == 32:
+		bdiFit32AVX2(data, out)
+	case level >= cpu.AVX2 && c.lineSize == 64:
+		bdiFit64AVX2(data, out)
+	case level >= cpu.AVX2:
+		bdiFit128AVX2(data, out)
+	default:
+		c.fitMasksGeneric(data, out)
 	}
 }

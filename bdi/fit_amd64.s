@@ -1020,3 +1020,670 @@ store_60:
 done_bdi_57:
 	VZEROUPPER
 	RET
+
+// func bdiFit32AVX512(data []byte, out []uint8)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI
+TEXT ·bdiFit32AVX512(SB), NOSPLIT, $0-48
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	TESTQ        DX, DX
+	JZ           done_bdi512_91
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTQ BX, Y0
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTQ BX, Y1
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTQ BX, Y2
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTQ BX, Y3
+	MOVQ         $0x0000000080000000, BX
+	VPBROADCASTQ BX, Y4
+	MOVQ         $0x0000000100000000, BX
+	VPBROADCASTQ BX, Y5
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTD BX, Y6
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTD BX, Y7
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTD BX, Y8
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTD BX, Y9
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTW BX, Y10
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTW BX, Y11
+
+loop_92:
+	VMOVDQU  (AX), Y12
+	VPTESTMQ Y12, Y12, K1
+	KORTESTB K1, K1
+	JNZ      notzero_93
+	MOVL     $0x00000001, BX
+	JMP      store_94
+
+notzero_93:
+	VPBROADCASTQ (AX), Y13
+	VPCMPQ       $0x04, Y13, Y12, K1
+	KORTESTB     K1, K1
+	JNZ          notrep_95
+	MOVL         $0x00000002, BX
+	JMP          store_94
+
+notrep_95:
+	XORL         BX, BX
+	VPADDQ       Y4, Y12, Y13
+	VPCMPUQ      $0x01, Y5, Y13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000000f, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_99
+	VPBROADCASTQ (AX)(DI*8), Y13
+	VPSUBQ       Y4, Y13, Y13
+	VPSUBQ       Y13, Y12, Y13
+	VPCMPUQ      $0x01, Y5, Y13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000000f, SI
+	CMPQ         DI, SI
+	JNE          k4_96
+
+fits_99:
+	VPADDQ       Y2, Y12, Y13
+	VPCMPUQ      $0x01, Y3, Y13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000000f, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_100
+	VPBROADCASTQ (AX)(DI*8), Y13
+	VPSUBQ       Y2, Y13, Y13
+	VPSUBQ       Y13, Y12, Y13
+	VPCMPUQ      $0x01, Y3, Y13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000000f, SI
+	CMPQ         DI, SI
+	JNE          b8d4_98
+
+fits_100:
+	VPADDQ       Y0, Y12, Y13
+	VPCMPUQ      $0x01, Y1, Y13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000000f, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_101
+	VPBROADCASTQ (AX)(DI*8), Y13
+	VPSUBQ       Y0, Y13, Y13
+	VPSUBQ       Y13, Y12, Y13
+	VPCMPUQ      $0x01, Y1, Y13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000000f, SI
+	CMPQ         DI, SI
+	JNE          b8d2_97
+
+fits_101:
+	MOVL $0x00000004, BX
+	JMP  store_94
+
+b8d2_97:
+	ORL $0x00000008, BX
+	JMP k4_96
+
+b8d4_98:
+	ORL $0x00000010, BX
+
+k4_96:
+	VPADDD       Y8, Y12, Y13
+	VPCMPUD      $0x01, Y9, Y13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000000000ff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_104
+	VPBROADCASTD (AX)(DI*4), Y13
+	VPSUBD       Y8, Y13, Y13
+	VPSUBD       Y13, Y12, Y13
+	VPCMPUD      $0x01, Y9, Y13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000000000ff, SI
+	CMPQ         DI, SI
+	JNE          k2_102
+
+fits_104:
+	VPADDD       Y6, Y12, Y13
+	VPCMPUD      $0x01, Y7, Y13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000000000ff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_105
+	VPBROADCASTD (AX)(DI*4), Y13
+	VPSUBD       Y6, Y13, Y13
+	VPSUBD       Y13, Y12, Y13
+	VPCMPUD      $0x01, Y7, Y13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000000000ff, SI
+	CMPQ         DI, SI
+	JNE          b4d2_103
+
+fits_105:
+	ORL $0x00000020, BX
+	JMP k2_102
+
+b4d2_103:
+	ORL $0x00000040, BX
+
+k2_102:
+	VPADDW       Y10, Y12, Y13
+	VPCMPUW      $0x01, Y11, Y13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_106
+	VPBROADCASTW (AX)(DI*2), Y13
+	VPSUBW       Y10, Y13, Y13
+	VPSUBW       Y13, Y12, Y12
+	VPCMPUW      $0x01, Y11, Y12, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          store_94
+
+fits_106:
+	ORL $0x00000080, BX
+
+store_94:
+	MOVB BL, (CX)
+	ADDQ $0x00000020, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_92
+
+done_bdi512_91:
+	VZEROUPPER
+	RET
+
+// func bdiFit64AVX512(data []byte, out []uint8)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI
+TEXT ·bdiFit64AVX512(SB), NOSPLIT, $0-48
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	TESTQ        DX, DX
+	JZ           done_bdi512_107
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTQ BX, Z2
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTQ BX, Z3
+	MOVQ         $0x0000000080000000, BX
+	VPBROADCASTQ BX, Z4
+	MOVQ         $0x0000000100000000, BX
+	VPBROADCASTQ BX, Z5
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTD BX, Z6
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTD BX, Z7
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTD BX, Z8
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTD BX, Z9
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTW BX, Z10
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTW BX, Z11
+
+loop_108:
+	VMOVDQU64 (AX), Z12
+	VPTESTMQ  Z12, Z12, K1
+	KORTESTB  K1, K1
+	JNZ       notzero_109
+	MOVL      $0x00000001, BX
+	JMP       store_110
+
+notzero_109:
+	VPBROADCASTQ (AX), Z13
+	VPCMPQ       $0x04, Z13, Z12, K1
+	KORTESTB     K1, K1
+	JNZ          notrep_111
+	MOVL         $0x00000002, BX
+	JMP          store_110
+
+notrep_111:
+	XORL         BX, BX
+	VPADDQ       Z4, Z12, Z13
+	VPCMPUQ      $0x01, Z5, Z13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000000000ff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_115
+	VPBROADCASTQ (AX)(DI*8), Z13
+	VPSUBQ       Z4, Z13, Z13
+	VPSUBQ       Z13, Z12, Z13
+	VPCMPUQ      $0x01, Z5, Z13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000000000ff, SI
+	CMPQ         DI, SI
+	JNE          k4_112
+
+fits_115:
+	VPADDQ       Z2, Z12, Z13
+	VPCMPUQ      $0x01, Z3, Z13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000000000ff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_116
+	VPBROADCASTQ (AX)(DI*8), Z13
+	VPSUBQ       Z2, Z13, Z13
+	VPSUBQ       Z13, Z12, Z13
+	VPCMPUQ      $0x01, Z3, Z13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000000000ff, SI
+	CMPQ         DI, SI
+	JNE          b8d4_114
+
+fits_116:
+	VPADDQ       Z0, Z12, Z13
+	VPCMPUQ      $0x01, Z1, Z13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000000000ff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_117
+	VPBROADCASTQ (AX)(DI*8), Z13
+	VPSUBQ       Z0, Z13, Z13
+	VPSUBQ       Z13, Z12, Z13
+	VPCMPUQ      $0x01, Z1, Z13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000000000ff, SI
+	CMPQ         DI, SI
+	JNE          b8d2_113
+
+fits_117:
+	MOVL $0x00000004, BX
+	JMP  store_110
+
+b8d2_113:
+	ORL $0x00000008, BX
+	JMP k4_112
+
+b8d4_114:
+	ORL $0x00000010, BX
+
+k4_112:
+	VPADDD       Z8, Z12, Z13
+	VPCMPUD      $0x01, Z9, Z13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_120
+	VPBROADCASTD (AX)(DI*4), Z13
+	VPSUBD       Z8, Z13, Z13
+	VPSUBD       Z13, Z12, Z13
+	VPCMPUD      $0x01, Z9, Z13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          k2_118
+
+fits_120:
+	VPADDD       Z6, Z12, Z13
+	VPCMPUD      $0x01, Z7, Z13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_121
+	VPBROADCASTD (AX)(DI*4), Z13
+	VPSUBD       Z6, Z13, Z13
+	VPSUBD       Z13, Z12, Z13
+	VPCMPUD      $0x01, Z7, Z13, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          b4d2_119
+
+fits_121:
+	ORL $0x00000020, BX
+	JMP k2_118
+
+b4d2_119:
+	ORL $0x00000040, BX
+
+k2_118:
+	VPADDW       Z10, Z12, Z13
+	VPCMPUW      $0x01, Z11, Z13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000ffffffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_122
+	VPBROADCASTW (AX)(DI*2), Z13
+	VPSUBW       Z10, Z13, Z13
+	VPSUBW       Z13, Z12, Z12
+	VPCMPUW      $0x01, Z11, Z12, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000ffffffff, SI
+	CMPQ         DI, SI
+	JNE          store_110
+
+fits_122:
+	ORL $0x00000080, BX
+
+store_110:
+	MOVB BL, (CX)
+	ADDQ $0x00000040, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_108
+
+done_bdi512_107:
+	VZEROUPPER
+	RET
+
+// func bdiFit128AVX512(data []byte, out []uint8)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI
+TEXT ·bdiFit128AVX512(SB), NOSPLIT, $0-48
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	TESTQ        DX, DX
+	JZ           done_bdi512_123
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTQ BX, Z2
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTQ BX, Z3
+	MOVQ         $0x0000000080000000, BX
+	VPBROADCASTQ BX, Z4
+	MOVQ         $0x0000000100000000, BX
+	VPBROADCASTQ BX, Z5
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTD BX, Z6
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTD BX, Z7
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTD BX, Z8
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTD BX, Z9
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTW BX, Z10
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTW BX, Z11
+
+loop_124:
+	VMOVDQU64 (AX), Z12
+	VMOVDQU64 64(AX), Z13
+	VPORQ     Z13, Z12, Z14
+	VPTESTMQ  Z14, Z14, K1
+	KORTESTB  K1, K1
+	JNZ       notzero_125
+	MOVL      $0x00000001, BX
+	JMP       store_126
+
+notzero_125:
+	VPBROADCASTQ (AX), Z14
+	VPCMPQ       $0x04, Z14, Z12, K1
+	VPCMPQ       $0x04, Z14, Z13, K2
+	KORB         K2, K1, K1
+	KORTESTB     K1, K1
+	JNZ          notrep_127
+	MOVL         $0x00000002, BX
+	JMP          store_126
+
+notrep_127:
+	XORL         BX, BX
+	VPADDQ       Z4, Z12, Z14
+	VPCMPUQ      $0x01, Z5, Z14, K1
+	VPADDQ       Z4, Z13, Z14
+	VPCMPUQ      $0x01, Z5, Z14, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_131
+	VPBROADCASTQ (AX)(DI*8), Z14
+	VPSUBQ       Z4, Z14, Z14
+	VPSUBQ       Z14, Z12, Z15
+	VPCMPUQ      $0x01, Z5, Z15, K1
+	VPSUBQ       Z14, Z13, Z14
+	VPCMPUQ      $0x01, Z5, Z14, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          k4_128
+
+fits_131:
+	VPADDQ       Z2, Z12, Z14
+	VPCMPUQ      $0x01, Z3, Z14, K1
+	VPADDQ       Z2, Z13, Z14
+	VPCMPUQ      $0x01, Z3, Z14, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_132
+	VPBROADCASTQ (AX)(DI*8), Z14
+	VPSUBQ       Z2, Z14, Z14
+	VPSUBQ       Z14, Z12, Z15
+	VPCMPUQ      $0x01, Z3, Z15, K1
+	VPSUBQ       Z14, Z13, Z14
+	VPCMPUQ      $0x01, Z3, Z14, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          b8d4_130
+
+fits_132:
+	VPADDQ       Z0, Z12, Z14
+	VPCMPUQ      $0x01, Z1, Z14, K1
+	VPADDQ       Z0, Z13, Z14
+	VPCMPUQ      $0x01, Z1, Z14, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_133
+	VPBROADCASTQ (AX)(DI*8), Z14
+	VPSUBQ       Z0, Z14, Z14
+	VPSUBQ       Z14, Z12, Z15
+	VPCMPUQ      $0x01, Z1, Z15, K1
+	VPSUBQ       Z14, Z13, Z14
+	VPCMPUQ      $0x01, Z1, Z14, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          b8d2_129
+
+fits_133:
+	MOVL $0x00000004, BX
+	JMP  store_126
+
+b8d2_129:
+	ORL $0x00000008, BX
+	JMP k4_128
+
+b8d4_130:
+	ORL $0x00000010, BX
+
+k4_128:
+	VPADDD       Z8, Z12, Z14
+	VPCMPUD      $0x01, Z9, Z14, K1
+	VPADDD       Z8, Z13, Z14
+	VPCMPUD      $0x01, Z9, Z14, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x10, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000ffffffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_136
+	VPBROADCASTD (AX)(DI*4), Z14
+	VPSUBD       Z8, Z14, Z14
+	VPSUBD       Z14, Z12, Z15
+	VPCMPUD      $0x01, Z9, Z15, K1
+	VPSUBD       Z14, Z13, Z14
+	VPCMPUD      $0x01, Z9, Z14, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000ffffffff, SI
+	CMPQ         DI, SI
+	JNE          k2_134
+
+fits_136:
+	VPADDD       Z6, Z12, Z14
+	VPCMPUD      $0x01, Z7, Z14, K1
+	VPADDD       Z6, Z13, Z14
+	VPCMPUD      $0x01, Z7, Z14, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x10, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000ffffffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_137
+	VPBROADCASTD (AX)(DI*4), Z14
+	VPSUBD       Z6, Z14, Z14
+	VPSUBD       Z14, Z12, Z15
+	VPCMPUD      $0x01, Z7, Z15, K1
+	VPSUBD       Z14, Z13, Z14
+	VPCMPUD      $0x01, Z7, Z14, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000ffffffff, SI
+	CMPQ         DI, SI
+	JNE          b4d2_135
+
+fits_137:
+	ORL $0x00000020, BX
+	JMP k2_134
+
+b4d2_135:
+	ORL $0x00000040, BX
+
+k2_134:
+	VPADDW       Z10, Z12, Z14
+	VPCMPUW      $0x01, Z11, Z14, K1
+	VPADDW       Z10, Z13, Z14
+	VPCMPUW      $0x01, Z11, Z14, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x20, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	TZCNTQ       DI, DI
+	JCS          fits_138
+	VPBROADCASTW (AX)(DI*2), Z14
+	VPSUBW       Z10, Z14, Z14
+	VPSUBW       Z14, Z12, Z12
+	VPCMPUW      $0x01, Z11, Z12, K1
+	VPSUBW       Z14, Z13, Z12
+	VPCMPUW      $0x01, Z11, Z12, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x20, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	CMPQ         DI, $-1
+	JNE          store_126
+
+fits_138:
+	ORL $0x00000080, BX
+
+store_126:
+	MOVB BL, (CX)
+	ADDQ $0x00000080, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_124
+
+done_bdi512_123:
+	VZEROUPPER
+	RET

@@ -21,3 +21,21 @@ func bdiFit64AVX2(data []byte, out []uint8)
 //
 //go:noescape
 func bdiFit128AVX2(data []byte, out []uint8)
+
+// bdiFit32AVX512 writes the BDI fit mask of each 32-byte line of data to out.
+// len(data) must be at least len(out)*32.
+//
+//go:noescape
+func bdiFit32AVX512(data []byte, out []uint8)
+
+// bdiFit64AVX512 writes the BDI fit mask of each 64-byte line of data to out.
+// len(data) must be at least len(out)*64.
+//
+//go:noescape
+func bdiFit64AVX512(data []byte, out []uint8)
+
+// bdiFit128AVX512 writes the BDI fit mask of each 128-byte line of data to out.
+// len(data) must be at least len(out)*128.
+//
+//go:noescape
+func bdiFit128AVX512(data []byte, out []uint8)

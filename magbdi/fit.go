@@ -17,6 +17,13 @@ func (c *Codec) levelGeneric(line []byte) uint8 {
 	return noLevel
 }
 
+// fitLevelsGeneric writes the pure-Go level of each line of data to out.
+func (c *Codec) fitLevelsGeneric(data []byte, out []uint8) {
+	for i := range out {
+		out[i] = c.levelGeneric(data[i*c.lineSize : (i+1)*c.lineSize])
+	}
+}
+
 // code maps a level to the encoding field.
 func (c *Codec) code(level uint8) int {
 	if level == noLevel {

@@ -261,3 +261,206 @@ advance_23:
 done_mag_19:
 	VZEROUPPER
 	RET
+
+// func magFit32AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, BMI2
+TEXT ·magFit32AVX512(SB), NOSPLIT, $0-96
+	MOVQ  data_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	MOVQ  offs_base+48(FP), BX
+	MOVQ  shifts_base+72(FP), SI
+	MOVQ  offs_len+56(FP), DI
+	TESTQ DX, DX
+	JZ    done_mag512_29
+
+loop_30:
+	VMOVDQU (AX), Y0
+	XORQ    R8, R8
+
+levels_34:
+	CMPQ         R8, DI
+	JAE          none_32
+	VPBROADCASTD (BX)(R8*4), Y1
+	MOVQ         (SI)(R8*8), R9
+	MOVQ         $0x0000000000000001, R10
+	SHLXQ        R9, R10, R10
+	VPBROADCASTD R10, Y2
+	VPADDD       Y1, Y0, Y3
+	VPCMPUD      $0x01, Y2, Y3, K1
+	KMOVQ        K1, R9
+	MOVQ         R9, R10
+	NOTQ         R10
+	MOVQ         $0x00000000000000ff, R11
+	ANDQ         R11, R10
+	TZCNTQ       R10, R10
+	JCS          fits_35
+	VPBROADCASTD (AX)(R10*4), Y3
+	VPSUBD       Y1, Y3, Y3
+	VPSUBD       Y3, Y0, Y1
+	VPCMPUD      $0x01, Y2, Y1, K1
+	KMOVQ        K1, R10
+	ORQ          R9, R10
+	MOVQ         $0x00000000000000ff, R9
+	CMPQ         R10, R9
+	JNE          level_31
+
+fits_35:
+	MOVB R8, (CX)
+	JMP  advance_33
+
+level_31:
+	INCQ R8
+	JMP  levels_34
+
+none_32:
+	MOVB $0xff, (CX)
+
+advance_33:
+	ADDQ $0x00000020, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_30
+
+done_mag512_29:
+	VZEROUPPER
+	RET
+
+// func magFit64AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
+// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2
+TEXT ·magFit64AVX512(SB), NOSPLIT, $0-96
+	MOVQ  data_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	MOVQ  offs_base+48(FP), BX
+	MOVQ  shifts_base+72(FP), SI
+	MOVQ  offs_len+56(FP), DI
+	TESTQ DX, DX
+	JZ    done_mag512_36
+
+loop_37:
+	VMOVDQU64 (AX), Z0
+	XORQ      R8, R8
+
+levels_41:
+	CMPQ         R8, DI
+	JAE          none_39
+	VPBROADCASTD (BX)(R8*4), Z1
+	MOVQ         (SI)(R8*8), R9
+	MOVQ         $0x0000000000000001, R10
+	SHLXQ        R9, R10, R10
+	VPBROADCASTD R10, Z2
+	VPADDD       Z1, Z0, Z3
+	VPCMPUD      $0x01, Z2, Z3, K1
+	KMOVQ        K1, R9
+	MOVQ         R9, R10
+	NOTQ         R10
+	MOVQ         $0x000000000000ffff, R11
+	ANDQ         R11, R10
+	TZCNTQ       R10, R10
+	JCS          fits_42
+	VPBROADCASTD (AX)(R10*4), Z3
+	VPSUBD       Z1, Z3, Z3
+	VPSUBD       Z3, Z0, Z1
+	VPCMPUD      $0x01, Z2, Z1, K1
+	KMOVQ        K1, R10
+	ORQ          R9, R10
+	MOVQ         $0x000000000000ffff, R9
+	CMPQ         R10, R9
+	JNE          level_38
+
+fits_42:
+	MOVB R8, (CX)
+	JMP  advance_40
+
+level_38:
+	INCQ R8
+	JMP  levels_41
+
+none_39:
+	MOVB $0xff, (CX)
+
+advance_40:
+	ADDQ $0x00000040, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_37
+
+done_mag512_36:
+	VZEROUPPER
+	RET
+
+// func magFit128AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
+// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2
+TEXT ·magFit128AVX512(SB), NOSPLIT, $0-96
+	MOVQ  data_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	MOVQ  offs_base+48(FP), BX
+	MOVQ  shifts_base+72(FP), SI
+	MOVQ  offs_len+56(FP), DI
+	TESTQ DX, DX
+	JZ    done_mag512_43
+
+loop_44:
+	VMOVDQU64 (AX), Z0
+	VMOVDQU64 64(AX), Z1
+	XORQ      R8, R8
+
+levels_48:
+	CMPQ         R8, DI
+	JAE          none_46
+	VPBROADCASTD (BX)(R8*4), Z2
+	MOVQ         (SI)(R8*8), R9
+	MOVQ         $0x0000000000000001, R10
+	SHLXQ        R9, R10, R10
+	VPBROADCASTD R10, Z3
+	VPADDD       Z2, Z0, Z4
+	VPCMPUD      $0x01, Z3, Z4, K1
+	VPADDD       Z2, Z1, Z4
+	VPCMPUD      $0x01, Z3, Z4, K2
+	KMOVQ        K1, R9
+	KMOVQ        K2, R10
+	SHLQ         $0x10, R10
+	ORQ          R10, R9
+	MOVQ         R9, R10
+	NOTQ         R10
+	MOVQ         $0x00000000ffffffff, R11
+	ANDQ         R11, R10
+	TZCNTQ       R10, R10
+	JCS          fits_49
+	VPBROADCASTD (AX)(R10*4), Z4
+	VPSUBD       Z2, Z4, Z4
+	VPSUBD       Z4, Z0, Z2
+	VPCMPUD      $0x01, Z3, Z2, K1
+	VPSUBD       Z4, Z1, Z2
+	VPCMPUD      $0x01, Z3, Z2, K2
+	KMOVQ        K1, R10
+	KMOVQ        K2, R11
+	SHLQ         $0x10, R11
+	ORQ          R11, R10
+	ORQ          R9, R10
+	MOVQ         $0x00000000ffffffff, R9
+	CMPQ         R10, R9
+	JNE          level_45
+
+fits_49:
+	MOVB R8, (CX)
+	JMP  advance_47
+
+level_45:
+	INCQ R8
+	JMP  levels_48
+
+none_46:
+	MOVB $0xff, (CX)
+
+advance_47:
+	ADDQ $0x00000080, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_44
+
+done_mag512_43:
+	VZEROUPPER
+	RET

@@ -3,8 +3,4 @@
 package magbdi
 
 // fitLevels writes the level of each line of data to out.
-func (c *Codec) fitLevels(data []byte, out []uint8) {
-	for i := range out {
-		out[i] = c.levelGeneric(data[i*c.lineSize : (i+1)*c.lineSize])
-	}
-}
+func (c *Codec) fitLevels(data []byte, out []uint8) { c.fitLevelsGeneric(data, out) }

@@ -21,3 +21,21 @@ func magFit64AVX2(data []byte, out []uint8, offs []uint32, shifts []uint64)
 //
 //go:noescape
 func magFit128AVX2(data []byte, out []uint8, offs []uint32, shifts []uint64)
+
+// magFit32AVX512 writes the MAG-aware BDI level of each 32-byte line of data to out.
+// len(data) must be at least len(out)*32 and len(shifts) at least len(offs).
+//
+//go:noescape
+func magFit32AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
+
+// magFit64AVX512 writes the MAG-aware BDI level of each 64-byte line of data to out.
+// len(data) must be at least len(out)*64 and len(shifts) at least len(offs).
+//
+//go:noescape
+func magFit64AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
+
+// magFit128AVX512 writes the MAG-aware BDI level of each 128-byte line of data to out.
+// len(data) must be at least len(out)*128 and len(shifts) at least len(offs).
+//
+//go:noescape
+func magFit128AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)

@@ -18,6 +18,9 @@ const (
 	Generic Level = iota
 	// AVX2 is amd64 assembly using AVX2 and BMI1/BMI2.
 	AVX2
+	// AVX512 is amd64 assembly using AVX-512 F, BW, DQ and VL (mask
+	// registers, unsigned compares, 64-byte vectors) on top of AVX2.
+	AVX512
 )
 
 func (l Level) String() string {
@@ -26,6 +29,8 @@ func (l Level) String() string {
 		return "generic"
 	case AVX2:
 		return "avx2"
+	case AVX512:
+		return "avx512"
 	}
 	return "unknown"
 }
@@ -38,10 +43,13 @@ var active atomic.Int32
 func init() { active.Store(int32(Best)) }
 
 func detect() Level {
-	if asmEnabled && cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2) {
-		return AVX2
+	switch {
+	case !asmEnabled || !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2):
+		return Generic
+	case cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512DQ, cpuid.AVX512VL):
+		return AVX512
 	}
-	return Generic
+	return AVX2
 }
 
 // Active returns the level kernels dispatch to now.
