@@ -1,10 +1,13 @@
 package linecomp_test
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/internal/cpu"
 	"github.com/linecomp/linecomp/internal/ref"
 	"github.com/linecomp/linecomp/sample"
 )
@@ -56,18 +59,37 @@ func seedLines(f *testing.F) {
 	}
 }
 
-// FuzzRoundTrip: for every registered codec at every line size, Compress
-// matches the literal reference bit for bit, Size equals the bits written,
-// and Decompress returns the line.
+// FuzzRoundTrip: for every registered codec at every line size and every
+// kernel level, Compress matches the literal reference bit for bit, Size
+// and the batch Sizes equal the bits written, and Decompress returns the
+// line.
 func FuzzRoundTrip(f *testing.F) {
 	seedLines(f)
 	insts := allInstances(f)
+	levels := cpu.Levels()
 	var s codectest.Scratch
+	var sizes []int
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, in := range insts {
-			line := tile(data, in.c.LineSize())
-			if err := codectest.Conform(in.c, in.ref(line), line, &s); err != nil {
-				t.Fatalf("%s/%d: line %X: %v", in.c.Name(), in.c.LineSize(), line, err)
+			n := in.c.LineSize()
+			line := tile(data, n)
+			want := in.ref(line)
+			// Two lines, the second the fuzz input itself where it is
+			// long enough, so batch kernels see more than one line.
+			batch := append(slices.Clone(line), tile(data[min(len(data), n):], n)...)
+			for _, l := range levels {
+				restore := cpu.Set(l)
+				err := codectest.Conform(in.c, want, line, &s)
+				if err == nil {
+					sizes, err = linecomp.Sizes(in.c, sizes[:0], batch)
+					if err == nil && (sizes[0] != len(want) || sizes[1] != in.c.Size(batch[n:])) {
+						err = fmt.Errorf("batch Sizes %v, single-line %d and %d", sizes, len(want), in.c.Size(batch[n:]))
+					}
+				}
+				restore()
+				if err != nil {
+					t.Fatalf("%s/%d at level %s: line %X: %v", in.c.Name(), n, l, line, err)
+				}
 			}
 		}
 	})
