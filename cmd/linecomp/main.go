@@ -4,6 +4,8 @@
 //
 //	linecomp                          every codec on the embedded sample
 //	linecomp ratio [flags] [FILE|DIR …] compression ratios of real files
+//	linecomp bench [flags] [FILE|DIR …] MB/s of every operation and kernel
+//	                                  level, against memcpy of the same data
 //	linecomp codecs                   the registered codecs
 //
 // ratio flags:
@@ -52,22 +54,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "ratio":
 		return ratio(args[1:], stdout, stderr)
+	case "bench":
+		return bench(args[1:], stdout, stderr)
 	case "codecs":
 		return codecs(stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q (commands: ratio, codecs, help)", args[0])
+	return fmt.Errorf("unknown command %q (commands: ratio, bench, codecs, help)", args[0])
 }
 
 const usage = `linecomp measures cache-line compression codecs on memory images.
 
   linecomp                            every codec on the embedded sample
   linecomp ratio [flags] [FILE|DIR …] compression ratios of real files
+  linecomp bench [flags] [FILE|DIR …] speed of each codec and kernel level vs memcpy
   linecomp codecs                     the registered codecs
 
-Run 'linecomp ratio -h' for the ratio flags.
+Run 'linecomp ratio -h' or 'linecomp bench -h' for their flags.
 `
 
 // codecs lists every registered codec with its line sizes, tag bits and

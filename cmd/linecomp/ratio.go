@@ -81,15 +81,36 @@ func parseRatioFlags(args []string, stderr io.Writer) (ratioFlags, []string, err
 		f.train = n
 	}
 	if *codecList != "" {
-		for _, name := range strings.Split(*codecList, ",") {
-			name = strings.TrimSpace(name)
-			if _, err := linecomp.New(name, f.line); err != nil {
-				return f, nil, fmt.Errorf("-codecs %s: %w", name, err)
-			}
-			f.codecs = append(f.codecs, name)
-		}
+		f.codecs = strings.Split(*codecList, ",")
 	}
 	return f, fs.Args(), nil
+}
+
+// codecNames resolves a -codecs list: the named codecs, each of which must
+// take lines of lineSize bytes, or, for an empty list, every registered
+// codec that does (saying which are skipped).
+func codecNames(list string, lineSize int, stderr io.Writer) ([]string, error) {
+	var names []string
+	if list != "" {
+		for _, name := range strings.Split(list, ",") {
+			name = strings.TrimSpace(name)
+			if _, err := linecomp.New(name, lineSize); err != nil {
+				return nil, fmt.Errorf("-codecs %s: %w", name, err)
+			}
+			names = append(names, name)
+		}
+		return names, nil
+	}
+	for _, name := range linecomp.Names() {
+		if _, err := linecomp.New(name, lineSize); errors.Is(err, linecomp.ErrLineSize) {
+			fmt.Fprintf(stderr, "linecomp: %s skipped: it has no encoding for %d-byte lines\n", name, lineSize)
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		names = append(names, name)
+	}
+	return names, nil
 }
 
 func ratio(args []string, stdout, stderr io.Writer) error {
@@ -97,18 +118,9 @@ func ratio(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	names := f.codecs
-	if names == nil {
-		// All registered codecs that take this line size; say which do not.
-		for _, name := range linecomp.Names() {
-			if _, err := linecomp.New(name, f.line); errors.Is(err, linecomp.ErrLineSize) {
-				fmt.Fprintf(stderr, "linecomp: %s skipped: it has no encoding for %d-byte lines\n", name, f.line)
-				continue
-			} else if err != nil {
-				return err
-			}
-			names = append(names, name)
-		}
+	names, err := codecNames(strings.Join(f.codecs, ","), f.line, stderr)
+	if err != nil {
+		return err
 	}
 	var inputs []func() (input, error)
 	if len(files) == 0 {
