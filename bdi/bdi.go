@@ -205,62 +205,122 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 }
 
 // encode appends the encoding id of line, which must fit it, to dst.
+//
+// Every field after the 4-bit id is a whole number of bytes, except a 4-bit
+// mask (8-byte elements in a 32-byte line) that completes the id's byte. So
+// the stream is assembled as the bytes [id, payload…] and, unless that
+// mask is there, shifted left by four bits as a whole, eight bytes at a
+// time: the id moves into the high nibble of byte 0 and the low nibble of
+// the last byte becomes the zero padding.
 func (c *Codec) encode(dst, line []byte, id int) []byte {
-	var mask, base uint64
-	if id >= Base8Delta1 && id <= Base2Delta1 {
-		e := baseDelta[id-Base8Delta1]
-		mask, base, _ = c.fit(line, e.k, e.d)
-	}
-	var p [maxPayload]byte
-	var n int        // payload length in bytes
-	lead := uint8(0) // a 4-bit mask that shares the first byte with the id
+	var q [maxPayload + 16]byte // id byte, payload, zero slack for the shift
+	q[0] = uint8(id)
+	n := 1
 	switch id {
 	case Zeros:
 	case Repeated:
-		binary.BigEndian.PutUint64(p[:], binary.LittleEndian.Uint64(line))
-		n = 8
+		binary.BigEndian.PutUint64(q[1:], binary.LittleEndian.Uint64(line))
+		n += 8
 	case Uncompressed:
-		n = copy(p[:], line)
+		n += copy(q[1:], line)
 	default:
 		e := baseDelta[id-Base8Delta1]
-		elems := c.lineSize / e.k
+		mask, base, _ := c.fit(line, e.k, e.d)
 		switch mb := c.maskBits(e.k); {
 		case mb == 4:
-			lead = uint8(mask)
+			q[0] = uint8(id)<<4 | uint8(mask)
 		case mb > 0:
-			binary.BigEndian.PutUint64(p[:], mask<<uint(64-mb))
-			n = mb / 8
+			binary.BigEndian.PutUint64(q[n:], mask<<uint(64-mb))
+			n += mb / 8
 		}
-		binary.BigEndian.PutUint64(p[n:], base<<uint(64-8*e.k))
+		binary.BigEndian.PutUint64(q[n:], base<<uint(64-8*e.k))
 		n += e.k
-		for i := 0; i < elems; i++ {
-			v := element(line, e.k, i)
-			if c.singleBase || mask>>uint(elems-1-i)&1 == 1 {
-				v -= base
-			}
-			switch e.d {
-			case 1:
-				p[n] = byte(v)
-			case 2:
-				binary.BigEndian.PutUint16(p[n:], uint16(v))
-			default:
-				binary.BigEndian.PutUint32(p[n:], uint32(v))
-			}
-			n += e.d
+		if c.singleBase {
+			mask = ^uint64(0)
+		}
+		n += packDeltas(q[n:], line, e.k, e.d, mask, base)
+	}
+	if c.encodedBits(id)%8 == 0 {
+		return append(dst, q[:n]...)
+	}
+	var out [maxPayload + 16]byte
+	for i := 0; i < n; i += 8 {
+		w := binary.BigEndian.Uint64(q[i:])
+		binary.BigEndian.PutUint64(out[i:], w<<4|uint64(q[i+8]>>4))
+	}
+	return append(dst, out[:n]...)
+}
+
+// packDeltas writes the big-endian d-byte delta of each k-byte element of
+// line to p and returns the bytes written. Element i (bit n−1−i of mask)
+// is taken relative to base when its mask bit is set, else to zero.
+func packDeltas(p, line []byte, k, d int, mask, base uint64) int {
+	n := len(line) / k
+	switch k<<4 | d {
+	case 8<<4 | 1:
+		for i := 0; i < n; i++ {
+			p[i] = byte(binary.LittleEndian.Uint64(line[8*i:]) - base&-(mask>>uint(n-1-i)&1))
+		}
+	case 8<<4 | 2:
+		for i := 0; i < n; i++ {
+			binary.BigEndian.PutUint16(p[2*i:], uint16(binary.LittleEndian.Uint64(line[8*i:])-base&-(mask>>uint(n-1-i)&1)))
+		}
+	case 8<<4 | 4:
+		for i := 0; i < n; i++ {
+			binary.BigEndian.PutUint32(p[4*i:], uint32(binary.LittleEndian.Uint64(line[8*i:])-base&-(mask>>uint(n-1-i)&1)))
+		}
+	case 4<<4 | 1:
+		b := uint32(base)
+		for i := 0; i < n; i++ {
+			p[i] = byte(binary.LittleEndian.Uint32(line[4*i:]) - b&-uint32(mask>>uint(n-1-i)&1))
+		}
+	case 4<<4 | 2:
+		b := uint32(base)
+		for i := 0; i < n; i++ {
+			binary.BigEndian.PutUint16(p[2*i:], uint16(binary.LittleEndian.Uint32(line[4*i:])-b&-uint32(mask>>uint(n-1-i)&1)))
+		}
+	default: // 2-byte elements, 1-byte deltas
+		b := uint16(base)
+		for i := 0; i < n; i++ {
+			p[i] = byte(binary.LittleEndian.Uint16(line[2*i:]) - b&-uint16(mask>>uint(n-1-i)&1))
 		}
 	}
-	if c.encodedBits(id)%8 == 0 { // the id and a 4-bit mask fill byte 0; the rest is aligned
-		dst = append(dst, uint8(id)<<4|lead)
-		return append(dst, p[:n]...)
+	return n * d
+}
+
+// unpackDeltas is the inverse of packDeltas: it writes each element, the
+// sign-extended delta plus base where its mask bit is set, to out.
+func unpackDeltas(out, p []byte, k, d int, mask, base uint64) {
+	n := len(out) / k
+	switch k<<4 | d {
+	case 8<<4 | 1:
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint64(out[8*i:], uint64(int8(p[i]))+base&-(mask>>uint(n-1-i)&1))
+		}
+	case 8<<4 | 2:
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint64(out[8*i:], uint64(int16(binary.BigEndian.Uint16(p[2*i:])))+base&-(mask>>uint(n-1-i)&1))
+		}
+	case 8<<4 | 4:
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint64(out[8*i:], uint64(int32(binary.BigEndian.Uint32(p[4*i:])))+base&-(mask>>uint(n-1-i)&1))
+		}
+	case 4<<4 | 1:
+		b := uint32(base)
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint32(out[4*i:], uint32(int8(p[i]))+b&-uint32(mask>>uint(n-1-i)&1))
+		}
+	case 4<<4 | 2:
+		b := uint32(base)
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint32(out[4*i:], uint32(int16(binary.BigEndian.Uint16(p[2*i:])))+b&-uint32(mask>>uint(n-1-i)&1))
+		}
+	default:
+		b := uint16(base)
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint16(out[2*i:], uint16(int8(p[i]))+b&-uint16(mask>>uint(n-1-i)&1))
+		}
 	}
-	// id, then the payload shifted right by four bits; the low nibble of the
-	// last byte is the zero padding.
-	prev := uint8(id)
-	for _, b := range p[:n] {
-		dst = append(dst, prev<<4|b>>4)
-		prev = b
-	}
-	return append(dst, prev<<4)
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
@@ -284,8 +344,8 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 		}
 		return dst, c.corrupt(bits, "stream has trailing bytes after the last field")
 	}
-	// Undo the nibble shift into an aligned payload p.
-	var p [maxPayload + 1]byte
+	// Undo the nibble shift: p is the aligned payload after the id.
+	var p [maxPayload + 16]byte
 	var lead uint64
 	if bits%8 == 0 {
 		lead = uint64(enc[0] & 0xF)
@@ -294,8 +354,11 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 		if enc[len(enc)-1]&0xF != 0 {
 			return dst, c.corrupt(bits, "non-zero padding bits")
 		}
-		for i := 0; i+1 < len(enc); i++ {
-			p[i] = enc[i]<<4 | enc[i+1]>>4
+		var e [maxPayload + 16]byte
+		copy(e[:], enc)
+		for i := 0; i < len(enc)-1; i += 8 {
+			w := binary.BigEndian.Uint64(e[i:])
+			binary.BigEndian.PutUint64(p[i:], w<<4|uint64(e[i+8]>>4))
 		}
 	}
 	var buf [128]byte
@@ -311,7 +374,6 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 		copy(out, p[:c.lineSize])
 	default:
 		e := baseDelta[id-Base8Delta1]
-		elems := c.lineSize / e.k
 		n := 0
 		mask := lead
 		if mb := c.maskBits(e.k); mb > 4 {
@@ -319,30 +381,10 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 			n = mb / 8
 		}
 		base := binary.BigEndian.Uint64(p[n:]) >> uint(64-8*e.k)
-		n += e.k
-		for i := 0; i < elems; i++ {
-			var v uint64
-			switch e.d {
-			case 1:
-				v = uint64(int8(p[n]))
-			case 2:
-				v = uint64(int16(binary.BigEndian.Uint16(p[n:])))
-			default:
-				v = uint64(int32(binary.BigEndian.Uint32(p[n:])))
-			}
-			n += e.d
-			if c.singleBase || mask>>uint(elems-1-i)&1 == 1 {
-				v += base
-			}
-			switch e.k {
-			case 8:
-				binary.LittleEndian.PutUint64(out[8*i:], v)
-			case 4:
-				binary.LittleEndian.PutUint32(out[4*i:], uint32(v))
-			default:
-				binary.LittleEndian.PutUint16(out[2*i:], uint16(v))
-			}
+		if c.singleBase {
+			mask = ^uint64(0)
 		}
+		unpackDeltas(out, p[n+e.k:], e.k, e.d, mask, base)
 	}
 	return append(dst, out...), nil
 }
