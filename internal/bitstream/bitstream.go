@@ -18,28 +18,31 @@ import "encoding/binary"
 // not usable; call Reset first. It never allocates if the destination has
 // enough capacity.
 type Writer struct {
-	buf  []byte
-	acc  uint64 // pending bits, left-aligned
-	nacc uint   // number of pending bits, always < 32 between calls
-	bits int    // bits written since Reset
+	buf   []byte
+	start int    // len(buf) at Reset
+	acc   uint64 // pending bits, left-aligned
+	nacc  uint   // number of pending bits, always < 32 between calls
 }
 
 // Reset starts a new stream appended to dst.
 func (w *Writer) Reset(dst []byte) {
-	*w = Writer{buf: dst}
+	*w = Writer{buf: dst, start: len(dst)}
 }
 
-// Write appends the low n bits of v, n ≤ 32.
+// Write appends the low n bits of v, n ≤ 32. It is small enough to be
+// inlined; the flush of a full 32-bit word is not.
 func (w *Writer) Write(v uint64, n uint) {
-	v &= 1<<n - 1
-	w.acc |= v << (64 - n - w.nacc)
+	w.acc |= v & (1<<n - 1) << (64 - n - w.nacc)
 	w.nacc += n
-	w.bits += int(n)
 	if w.nacc >= 32 {
-		w.buf = binary.BigEndian.AppendUint32(w.buf, uint32(w.acc>>32))
-		w.acc <<= 32
-		w.nacc -= 32
+		w.flush()
 	}
+}
+
+func (w *Writer) flush() {
+	w.buf = binary.BigEndian.AppendUint32(w.buf, uint32(w.acc>>32))
+	w.acc <<= 32
+	w.nacc -= 32
 }
 
 // Write64 appends the low n bits of v, n ≤ 64.
@@ -67,17 +70,18 @@ func (w *Writer) Zeros(n int) {
 }
 
 // Bits returns the number of bits written since Reset.
-func (w *Writer) Bits() int { return w.bits }
+func (w *Writer) Bits() int { return 8*(len(w.buf)-w.start) + int(w.nacc) }
 
 // Finish pads the stream with zero bits to a whole byte and returns the
 // extended buffer and the exact stream length in bits.
 func (w *Writer) Finish() ([]byte, int) {
+	bits := w.Bits()
 	for n := int(w.nacc); n > 0; n -= 8 {
 		w.buf = append(w.buf, byte(w.acc>>56))
 		w.acc <<= 8
 	}
 	w.nacc = 0
-	return w.buf, w.bits
+	return w.buf, bits
 }
 
 // Reader reads an MSB-first bit stream. Reads past the end return zero bits
@@ -85,18 +89,31 @@ func (w *Writer) Finish() ([]byte, int) {
 // can read a whole record and check once.
 type Reader struct {
 	buf     []byte
-	pos     int // bit position of the next read
-	end     int // len(buf)*8
-	overrun int // bit offset of the first read past the end, or -1
+	pos     int  // bit position of the next read
+	end     int  // len(buf)*8
+	overrun int  // bit offset of the first read past the end, or -1
+	fast    uint // reads starting in a byte below this can load 8 bytes
 }
 
 // Reset starts reading buf from bit 0.
 func (r *Reader) Reset(buf []byte) {
-	*r = Reader{buf: buf, end: 8 * len(buf), overrun: -1}
+	*r = Reader{buf: buf, end: 8 * len(buf), overrun: -1, fast: uint(max(len(buf)-7, 0))}
 }
 
-// Read returns the next n bits, n ≤ 57, as an unsigned integer.
+// Read returns the next n bits, n ≤ 57, as an unsigned integer. Reads that
+// lie at least eight bytes before the end take an inlined fast path.
 func (r *Reader) Read(n uint) uint64 {
+	if i := uint(r.pos) >> 3; i < r.fast {
+		v := binary.BigEndian.Uint64(r.buf[i:i+8]) << (uint(r.pos) & 7) >> (64 - n)
+		r.pos += int(n)
+		return v
+	}
+	return r.readTail(n)
+}
+
+// readTail reads near the end of the stream, where a word load would run
+// past it.
+func (r *Reader) readTail(n uint) uint64 {
 	if n == 0 {
 		return 0
 	}
