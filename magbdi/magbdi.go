@@ -233,9 +233,7 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	code := r.Read(c.codeBits)
 	switch {
 	case code == c.uncompressedCode():
-		for i := range out {
-			out[i] = byte(r.Read(8))
-		}
+		r.ReadBytes(out)
 	case int(code) < len(c.levels):
 		width := c.levels[code].width
 		shift := 32 - width

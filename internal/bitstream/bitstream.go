@@ -54,8 +54,11 @@ func (w *Writer) Write64(v uint64, n uint) {
 	w.Write(v, n)
 }
 
-// Bytes appends raw whole bytes, as n×8-bit fields.
+// Bytes appends raw whole bytes, as n×8-bit fields, four at a time.
 func (w *Writer) Bytes(p []byte) {
+	for ; len(p) >= 4; p = p[4:] {
+		w.Write(uint64(binary.BigEndian.Uint32(p)), 32)
+	}
 	for _, b := range p {
 		w.Write(uint64(b), 8)
 	}
@@ -139,6 +142,16 @@ func (r *Reader) readTail(n uint) uint64 {
 	v := word << uint(r.pos&7) >> (64 - n)
 	r.pos += int(n)
 	return v
+}
+
+// ReadBytes fills p with the next 8·len(p) bits, four bytes at a time.
+func (r *Reader) ReadBytes(p []byte) {
+	for ; len(p) >= 4; p = p[4:] {
+		binary.BigEndian.PutUint32(p, uint32(r.Read(32)))
+	}
+	for i := range p {
+		p[i] = byte(r.Read(8))
+	}
 }
 
 // Read64 returns the next n bits, n ≤ 64.

@@ -83,6 +83,31 @@ func TestRandomFields(t *testing.T) {
 	}
 }
 
+func TestBytes(t *testing.T) {
+	p := []byte{0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE}
+	for lead := uint(0); lead < 8; lead++ {
+		var w Writer
+		w.Reset(nil)
+		w.Write(0x5, lead)
+		w.Bytes(p)
+		enc, bits := w.Finish()
+		if bits != int(lead)+56 {
+			t.Fatalf("lead %d: %d bits", lead, bits)
+		}
+		var r Reader
+		r.Reset(enc)
+		r.Read(lead)
+		got := make([]byte, len(p))
+		r.ReadBytes(got)
+		if !bytes.Equal(got, p) {
+			t.Fatalf("lead %d: read back % X", lead, got)
+		}
+		if off, why, ok := r.Problem(); !ok {
+			t.Fatalf("lead %d: %d %s", lead, off, why)
+		}
+	}
+}
+
 func TestProblems(t *testing.T) {
 	var r Reader
 	r.Reset([]byte{0xA4})
