@@ -10,4 +10,5 @@ import (
 	_ "github.com/linecomp/linecomp/cpack"
 	_ "github.com/linecomp/linecomp/fpc"
 	_ "github.com/linecomp/linecomp/magbdi"
+	_ "github.com/linecomp/linecomp/sc"
 )

@@ -184,8 +184,12 @@ func parseLevels(s string) ([]cpu.Level, error) {
 // lines.
 func benchData(files []string, line int, stderr io.Writer) ([]byte, string, error) {
 	if len(files) == 0 {
-		in := sampleInput()
-		return in.data[:len(in.data)/line*line], in.name, nil
+		var data []byte
+		ins := sampleInputs()
+		for _, in := range ins {
+			data = append(data, in.data[:len(in.data)/line*line]...)
+		}
+		return data, fmt.Sprintf("sample(%d files)", len(ins)), nil
 	}
 	paths, err := expand(files)
 	if err != nil {

@@ -20,16 +20,13 @@ type input struct {
 	release func() // unmaps or drops data
 }
 
-// sampleInput concatenates the embedded sample into one input. Every sample
-// file is a whole number of 128-byte lines, so no line straddles two files.
-func sampleInput() input {
-	var data []byte
-	var names []string
+// sampleInputs returns the embedded sample files.
+func sampleInputs() []input {
+	var ins []input
 	for _, f := range sample.Files() {
-		data = append(data, f.Data...)
-		names = append(names, f.Name)
+		ins = append(ins, input{name: "sample/" + f.Name, data: f.Data, release: func() {}})
 	}
-	return input{name: fmt.Sprintf("sample(%d files)", len(names)), data: data, release: func() {}}
+	return ins
 }
 
 // expand turns the command-line arguments into file paths: a directory

@@ -43,7 +43,7 @@ func TestJSONAndCSV(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("json: %v\n%s", err, out)
 	}
-	if len(rows) != 1 || rows[0].Codec != "bdi" || rows[0].Lines != 2048 || rows[0].Raw == nil || *rows[0].Raw <= 1 {
+	if len(rows) != 1 || rows[0].Codec != "bdi" || rows[0].Lines != 2048 || rows[0].Raw == nil || *rows[0].Raw <= 1 || rows[0].Input != "sample(8 files)" {
 		t.Fatalf("unexpected rows %+v", rows)
 	}
 	// ratio is the line bits over the summed sizes
@@ -119,5 +119,38 @@ func TestCodecsList(t *testing.T) {
 	}
 	if !strings.Contains(out, "bdi") || !strings.Contains(out, "32,64,128") {
 		t.Errorf("codecs output:\n%s", out)
+	}
+}
+
+// TestTraining: SC² trains on the first lines of each input, the report
+// says how many, and training on every line is labelled optimistic.
+func TestTraining(t *testing.T) {
+	out, _, err := runCmd(t, "ratio", "-codecs", "sc2", "-format", "json", "-line", "64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []result
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	// 8 sample files of 512 64-byte lines: each trains on max(512/10, 256) = 256
+	if len(rows) != 1 || rows[0].Trained != 8*256 || rows[0].TrainedAll || *rows[0].Raw <= 1 {
+		t.Fatalf("rows %+v", rows)
+	}
+	out, _, err = runCmd(t, "ratio", "-codecs", "sc2", "-train", "all")
+	if err != nil || !strings.Contains(out, "(all lines: optimistic)") {
+		t.Fatalf("-train all: %v\n%s", err, out)
+	}
+	out, _, err = runCmd(t, "ratio", "-codecs", "sc2,bdi", "-train", "10", "-format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = nil
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	// 10 lines of each of the 8 files train SC²; BDI does not train
+	if len(rows) != 2 || rows[0].Trained != 80 || rows[1].Trained != 0 {
+		t.Fatalf("-train 10: %+v", rows)
 	}
 }

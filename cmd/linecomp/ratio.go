@@ -31,6 +31,31 @@ type result struct {
 	Effective  *float64 `json:"effective_ratio"` // nil when no bits remain
 	Compressed float64  `json:"compressed_fraction"`
 	MBps       float64  `json:"compress_mb_per_s"`
+
+	compressedLines int
+	seconds         float64
+}
+
+// finish derives the ratios and rates from the sums.
+func (r *result) finish() {
+	r.Raw = ratioOf(r.LineBits, r.SizeBits)
+	r.Effective = ratioOf(r.LineBits, r.EffBits)
+	r.Compressed = float64(r.compressedLines) / float64(r.Lines)
+	if r.seconds > 0 {
+		r.MBps = float64(r.LineBits/8) / r.seconds / 1e6
+	}
+}
+
+// add sums another input's measurement of the same codec into r.
+func (r *result) add(o result) {
+	r.Lines += o.Lines
+	r.Trained += o.Trained
+	r.TrainedAll = r.TrainedAll && o.TrainedAll
+	r.LineBits += o.LineBits
+	r.SizeBits += o.SizeBits
+	r.EffBits += o.EffBits
+	r.compressedLines += o.compressedLines
+	r.seconds += o.seconds
 }
 
 type ratioFlags struct {
@@ -124,7 +149,11 @@ func ratio(args []string, stdout, stderr io.Writer) error {
 	}
 	var inputs []func() (input, error)
 	if len(files) == 0 {
-		inputs = append(inputs, func() (input, error) { return sampleInput(), nil })
+		// The sample files are measured one by one, so that a trainable
+		// codec trains on each, and summed into one row per codec.
+		for _, in := range sampleInputs() {
+			inputs = append(inputs, func() (input, error) { return in, nil })
+		}
 	} else {
 		paths, err := expand(files)
 		if err != nil {
@@ -158,7 +187,30 @@ func ratio(args []string, stdout, stderr io.Writer) error {
 		}
 		in.release()
 	}
+	if len(files) == 0 {
+		rows = sumByCodec(rows, fmt.Sprintf("sample(%d files)", len(inputs)))
+	}
+	for i := range rows {
+		rows[i].finish()
+	}
 	return report(stdout, rows, f.format)
+}
+
+// sumByCodec merges the rows of each codec into one row named input.
+func sumByCodec(rows []result, input string) []result {
+	var out []result
+	index := map[string]int{}
+	for _, r := range rows {
+		i, ok := index[r.Codec]
+		if !ok {
+			index[r.Codec] = len(out)
+			r.Input = input
+			out = append(out, r)
+			continue
+		}
+		out[i].add(r)
+	}
+	return out
 }
 
 // measure compresses every line of in with a fresh codec, trained first if
@@ -175,9 +227,10 @@ func measure(name string, in input, lines int, f ratioFlags) (result, error) {
 		case trainAuto:
 			n = max(lines/10, 256)
 		case trainAll:
-			n, r.TrainedAll = lines, true
+			n = lines
 		}
 		n = min(n, lines)
+		r.TrainedAll = n == lines // scored on its own training data
 		for i := 0; i < n; i++ {
 			t.Observe(in.data[i*f.line : (i+1)*f.line])
 		}
@@ -188,7 +241,6 @@ func measure(name string, in input, lines int, f ratioFlags) (result, error) {
 	}
 	uncompressed := c.TagBits() + 8*f.line // the size of a line stored raw
 	buf := make([]byte, 0, 2*f.line+16)
-	compressed := 0
 	start := time.Now()
 	for i := 0; i < lines; i++ {
 		var bits int
@@ -199,17 +251,11 @@ func measure(name string, in input, lines int, f ratioFlags) (result, error) {
 		r.SizeBits += int64(bits)
 		r.EffBits += int64(linecomp.EffectiveBits(bits-c.TagBits(), f.mag))
 		if bits < uncompressed {
-			compressed++
+			r.compressedLines++
 		}
 	}
-	elapsed := time.Since(start).Seconds()
+	r.seconds = time.Since(start).Seconds()
 	r.LineBits = int64(lines) * int64(8*f.line)
-	r.Raw = ratioOf(r.LineBits, r.SizeBits)
-	r.Effective = ratioOf(r.LineBits, r.EffBits)
-	r.Compressed = float64(compressed) / float64(lines)
-	if elapsed > 0 {
-		r.MBps = float64(lines*f.line) / elapsed / 1e6
-	}
 	return r, nil
 }
 
@@ -231,7 +277,7 @@ func fmtRatio(v *float64) string {
 func trainedLabel(r result) string {
 	switch {
 	case r.TrainedAll:
-		return fmt.Sprintf("%d (all: optimistic)", r.Trained)
+		return fmt.Sprintf("%d (all lines: optimistic)", r.Trained)
 	case r.Trained > 0:
 		return fmt.Sprint(r.Trained)
 	}
