@@ -55,6 +55,21 @@ func BenchmarkCodecs(b *testing.B) {
 		}
 		for _, f := range files {
 			lines := len(f.Data) / n
+			if t, ok := c.(linecomp.Trainer); ok {
+				// A trainable codec (SC²) gets a fresh code book per file,
+				// trained on its first tenth (at least 256 lines), as the
+				// linecomp command does by default.
+				if c, err = linecomp.New(name, n); err != nil {
+					b.Fatal(err)
+				}
+				t = c.(linecomp.Trainer)
+				for i := 0; i < min(max(lines/10, 256), lines); i++ {
+					t.Observe(f.Data[i*n : (i+1)*n])
+				}
+				if err := t.Rebuild(); err != nil {
+					b.Fatal(err)
+				}
+			}
 			// Encoded once, on first use: the Decompress input and the
 			// ratio metric. Filtered-out sub-benchmarks never pay for it.
 			var encoded linecomp.Lines
