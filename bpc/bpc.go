@@ -3,6 +3,7 @@ package bpc
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/bitstream"
@@ -12,16 +13,6 @@ const (
 	flagBits   = 1  // 1 = bit-plane stream, 0 = raw line
 	runBits    = 5  // length − 2 of a run of zero DBX planes
 	planeCount = 33 // DBP/DBX planes of 33-bit deltas: bits 0…32
-)
-
-// Symbol kinds of one DBX plane, in the order the encoder tries them after
-// the zero-run check.
-const (
-	symZeroDBP = iota // 00001: DBP[j] = 0, so DBX[j] = DBP[j+1]
-	symAllOnes        // 00000: every bit of DBX[j] set
-	symTwoOnes        // 00010 + position of the lower of two adjacent ones
-	symOneOne         // 00011 + position of the single one
-	symRaw            // 1 + DBX[j], highest delta index first
 )
 
 // Option configures a Codec.
@@ -101,59 +92,6 @@ func (c *Codec) LineSize() int             { return c.lineSize }
 func (c *Codec) TagBits() int              { return flagBits }
 func (c *Codec) Latency() linecomp.Latency { return c.latency }
 
-// planes holds the transform of one line.
-type planes struct {
-	base uint32             // w_0
-	dbp  [planeCount]uint32 // DBP[j]: bit i−1 is bit j of Δ_i
-	dbx  [planeCount]uint32 // DBX[32] = DBP[32], DBX[j] = DBP[j] ^ DBP[j+1]
-}
-
-// transform computes the delta bit planes of line.
-func (c *Codec) transform(line []byte, p *planes) {
-	// Bit 32 of a 33-bit delta is the borrow of the subtraction done on
-	// 33-bit extensions of the words. Flipping the sign bit of both words
-	// turns the signed comparison into an unsigned one, so the borrow of
-	// the zero-extended subtraction serves both variants without a branch.
-	flip := uint32(1 << 31)
-	if c.unsigned {
-		flip = 0
-	}
-	var rows [32]uint32 // rows[k] = low 32 bits of Δ_{k+1}
-	var top uint32      // bit k = bit 32 of Δ_{k+1}
-	prev := binary.LittleEndian.Uint32(line)
-	p.base = prev
-	for k := 0; k < c.planeBits; k++ {
-		w := binary.LittleEndian.Uint32(line[4*k+4:])
-		d := uint64(w^flip) - uint64(prev^flip)
-		rows[k] = uint32(d)
-		top |= uint32(d>>63) << uint(k)
-		prev = w
-	}
-	transpose32(&rows)
-	copy(p.dbp[:32], rows[:])
-	p.dbp[32] = top
-	p.dbx[32] = top
-	for j := 31; j >= 0; j-- {
-		p.dbx[j] = p.dbp[j] ^ p.dbp[j+1]
-	}
-}
-
-// transpose32 transposes a 32×32 bit matrix in place: afterwards bit c of
-// a[r] is what bit r of a[c] was. It swaps the off-diagonal blocks of
-// 16×16, then 8×8, … 1×1 sub-matrices, five rounds of 16 masked swaps
-// instead of 1024 single-bit moves.
-func transpose32(a *[32]uint32) {
-	m := uint32(0x0000FFFF) // the low half of every 2s-bit column group
-	for s := uint(16); s != 0; s, m = s>>1, m^(m<<(s>>1)) {
-		// Rows r with bit s clear pair with rows r+s.
-		for r := uint(0); r < 32; r = (r + s + 1) &^ s {
-			t := (a[r]>>s ^ a[r+s]) & m
-			a[r+s] ^= t
-			a[r] ^= t << s
-		}
-	}
-}
-
 // baseCode returns the code and code length of the base word w_0 and the
 // width of its sign-extended field.
 func baseCode(w uint32) (code uint64, codeBits, fieldBits uint) {
@@ -171,64 +109,19 @@ func baseCode(w uint32) (code uint64, codeBits, fieldBits uint) {
 	return 0b1, 1, 32
 }
 
-// runCost is the length of the symbol for a run of n zero DBX planes.
-func runCost(n int) int {
-	switch n {
-	case 0:
-		return 0
-	case 1:
-		return 3 // 001
-	}
-	return 2 + runBits // 01 + (n − 2)
-}
-
-// symbol classifies a non-zero DBX plane x whose DBP plane is dbp, in the
-// priority of the BPC authors' code.
-func (c *Codec) symbol(x, dbp uint32) int {
-	switch {
-	case dbp == 0:
-		return symZeroDBP
-	case x == c.planeMask:
-		return symAllOnes
-	case x&(x-1) == 0:
-		return symOneOne
-	case (x&-x)*3 == x: // exactly two adjacent ones: lowest one times 0b11
-		return symTwoOnes
-	}
-	return symRaw
-}
-
-// symbolCost is the length of a symbol of the given kind.
-func (c *Codec) symbolCost(kind int) int {
-	switch kind {
-	case symZeroDBP, symAllOnes:
-		return 5
-	case symTwoOnes, symOneOne:
-		return 5 + int(c.posBits)
-	}
-	return 1 + c.planeBits
-}
-
-// payloadBits is the length of the bit-plane stream after the flag.
-func (c *Codec) payloadBits(p *planes) int {
-	_, codeBits, fieldBits := baseCode(p.base)
-	size := int(codeBits + fieldBits)
-	run := 0
-	for j := planeCount - 1; j >= 0; j-- {
-		x := p.dbx[j]
-		if x == 0 {
-			run++
-			continue
-		}
-		size += runCost(run) + c.symbolCost(c.symbol(x, p.dbp[j]))
-		run = 0
-	}
-	return size + runCost(run)
-}
-
 // rawPayload reports whether a bit-plane stream of the given length loses
 // to the raw line: it must be strictly shorter to be used.
 func (c *Codec) rawPayload(bits int) bool { return bits >= 8*c.lineSize }
+
+// flip is the value XORed into both words before the unsigned borrow test
+// that gives plane 32: the sign bit for the signed delta, nothing for the
+// unsigned variant.
+func (c *Codec) flip() uint32 {
+	if c.unsigned {
+		return 0
+	}
+	return 1 << 31
+}
 
 // Size returns the length in bits of the encoding of line, or -1 if line is
 // not LineSize() bytes long.
@@ -236,9 +129,14 @@ func (c *Codec) Size(line []byte) int {
 	if len(line) != c.lineSize {
 		return -1
 	}
-	var p planes
-	c.transform(line, &p)
-	size := c.payloadBits(&p)
+	var ps planeSet
+	c.transform(line, &ps)
+	return c.sizeOf(line, &ps)
+}
+
+// sizeOf is the encoded length of line, whose planes are ps.
+func (c *Codec) sizeOf(line []byte, ps *planeSet) int {
+	size := c.payloadBits(binary.LittleEndian.Uint32(line), c.masks(ps))
 	if c.rawPayload(size) {
 		size = 8 * c.lineSize
 	}
@@ -250,56 +148,90 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
-	var p planes
-	c.transform(line, &p)
-	var w bitstream.Writer
-	w.Reset(dst)
-	if c.rawPayload(c.payloadBits(&p)) {
-		w.Write(0, flagBits)
-		w.Bytes(line)
-		enc, n := w.Finish()
-		return enc, n, nil
-	}
-	w.Write(1, flagBits)
-	code, codeBits, fieldBits := baseCode(p.base)
-	w.Write(code, codeBits)
-	w.Write(uint64(p.base), fieldBits)
-	run := 0
-	flush := func() {
-		switch run {
-		case 0:
-		case 1:
-			w.Write(0b001, 3)
-		default:
-			w.Write(0b01<<runBits|uint64(run-2), 2+runBits)
-		}
-		run = 0
-	}
-	for j := planeCount - 1; j >= 0; j-- {
-		x := p.dbx[j]
-		if x == 0 {
-			run++
-			continue
-		}
-		flush()
-		switch c.symbol(x, p.dbp[j]) {
-		case symZeroDBP:
-			w.Write(0b00001, 5)
-		case symAllOnes:
-			w.Write(0b00000, 5)
-		case symTwoOnes:
-			w.Write(0b00010, 5)
-			w.Write(uint64(bits.TrailingZeros32(x)), c.posBits)
-		case symOneOne:
-			w.Write(0b00011, 5)
-			w.Write(uint64(bits.TrailingZeros32(x)), c.posBits)
-		default:
-			w.Write(1<<uint(c.planeBits)|uint64(x), 1+uint(c.planeBits))
-		}
-	}
-	flush()
-	enc, n := w.Finish()
+	var ps planeSet
+	c.transform(line, &ps)
+	enc, n := c.encode(dst, line, &ps)
 	return enc, n, nil
+}
+
+// encode appends the encoding of line, whose planes are ps, to dst. It
+// writes whole 32-bit words of an MSB-first accumulator into dst's spare
+// capacity (at most lineSize + 9 bytes: the raw line, the flag and the
+// slack of the last 8-byte store) and then reslices.
+func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
+	start := len(dst)
+	dst = slices.Grow(dst, c.lineSize+9)
+	out := dst[start : start+c.lineSize+9]
+	base := binary.LittleEndian.Uint32(line)
+	m := c.masks(ps)
+	size := c.payloadBits(base, m)
+	if c.rawPayload(size) {
+		// The flag 0 shifts the line right by one bit.
+		var carry uint64
+		for i := 0; i < c.lineSize; i += 8 {
+			v := binary.BigEndian.Uint64(line[i:])
+			binary.BigEndian.PutUint64(out[i:], carry<<63|v>>1)
+			carry = v & 1
+		}
+		out[c.lineSize] = byte(carry << 7)
+		return dst[:start+c.lineSize+1], flagBits + 8*c.lineSize
+	}
+
+	var acc uint64 // pending bits, left-aligned
+	var nacc uint  // < 32 between puts
+	o := 0
+	put := func(v uint64, n uint) { // n ≤ 32, v < 1<<n
+		acc |= v << (64 - n) >> nacc
+		nacc += n
+		if nacc >= 32 {
+			binary.BigEndian.PutUint32(out[o:], uint32(acc>>32))
+			o += 4
+			acc <<= 32
+			nacc -= 32
+		}
+	}
+	code, codeBits, fieldBits := baseCode(base)
+	put(1<<codeBits|code, flagBits+codeBits)
+	if fieldBits > 0 {
+		put(uint64(base)&(1<<fieldBits-1), fieldBits)
+	}
+	posBits := c.posBits
+	rawHead := uint64(1) << uint(c.planeBits)
+	for j := planeCount - 1; j >= 0; {
+		bit := uint64(1) << uint(j)
+		switch {
+		case m.zero&bit != 0:
+			// The run goes down to the first non-zero plane below j.
+			n := bits.LeadingZeros64(^(m.zero << uint(63-j)))
+			if n == 1 {
+				put(0b001, 3)
+			} else {
+				put(0b01<<runBits|uint64(n-2), 2+runBits)
+			}
+			j -= n
+			continue
+		case m.raw&bit != 0:
+			put(rawHead|uint64(ps.dbx[j]), 1+uint(c.planeBits))
+		case m.short&bit != 0:
+			if j < 32 && ps.dbpZero>>uint(j)&1 != 0 {
+				put(0b00001, 5)
+			} else {
+				put(0b00000, 5)
+			}
+		default: // m.pos
+			x := ps.dbx[j]
+			p := uint64(bits.TrailingZeros32(x))
+			if x&(x-1) == 0 {
+				put(0b00011<<posBits|p, 5+posBits)
+			} else {
+				put(0b00010<<posBits|p, 5+posBits)
+			}
+		}
+		j--
+	}
+	binary.BigEndian.PutUint64(out[o:], acc)
+	o += int(nacc+7) / 8
+	return dst[:start+o], flagBits + size
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
@@ -307,6 +239,16 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // choose (a raw line that would have compressed, a raw DBX symbol where a
 // shorter one applies, a zero DBP plane coded as 00001).
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	if out, ok := c.decodeFast(dst, enc); ok {
+		return out, nil
+	}
+	return c.decodeChecked(dst, enc)
+}
+
+// decodeChecked is the field-by-field decoder: it finds and reports the
+// first problem of a malformed stream. Decompress runs it only when the
+// fast decoder gives up.
+func (c *Codec) decodeChecked(dst, enc []byte) ([]byte, error) {
 	var buf [128]byte
 	out := buf[:c.lineSize]
 	var r bitstream.Reader

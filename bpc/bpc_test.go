@@ -9,6 +9,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 // line32 builds a line of n little-endian 32-bit words w(i).
@@ -114,8 +115,10 @@ func TestDocExample(t *testing.T) {
 	words := []uint32{3, 4, 6, 6, 5, 5, 5, 7}
 	line := line32(8, func(i int) uint32 { return words[i] })
 	c, _ := New(32)
-	var p planes
+	var p planeSet
 	c.transform(line, &p)
+	// The codec keeps only DBX; DBP[j] = DBX[j] ^ DBP[j+1] from DBP[33] = 0.
+	var above uint32
 	for j := 32; j >= 0; j-- {
 		dbp, dbx := uint32(0b0001000), uint32(0)
 		switch j {
@@ -126,8 +129,13 @@ func TestDocExample(t *testing.T) {
 		case 0:
 			dbp, dbx = 0b0001001, 0b1000011
 		}
-		if p.dbp[j] != dbp || p.dbx[j] != dbx {
-			t.Errorf("plane %d: DBP %07b DBX %07b, doc says %07b %07b", j, p.dbp[j], p.dbx[j], dbp, dbx)
+		got := p.dbx[j] ^ above
+		above = got
+		if got != dbp || p.dbx[j] != dbx {
+			t.Errorf("plane %d: DBP %07b DBX %07b, doc says %07b %07b", j, got, p.dbx[j], dbp, dbx)
+		}
+		if j < 32 && p.dbpZero>>j&1 != b2u(dbp == 0) {
+			t.Errorf("plane %d: DBP-zero bit %d, DBP %07b", j, p.dbpZero>>j&1, dbp)
 		}
 	}
 	enc, n, err := c.Compress(nil, line)
@@ -384,4 +392,62 @@ func FuzzDecompress(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// BenchmarkFiles runs Size, Compress and Decompress line by line over the
+// corpus files the speed issue names, at every kernel level, with a memcpy
+// of the same file for reference (the root BenchmarkCodecs, per package).
+func BenchmarkFiles(b *testing.B) {
+	names := map[string]bool{"mem_core_py.bin": true, "img_astronaut.rgba8": true, "graph_mesh_copter2.colidx.i32": true, "rand_aes256ctr.bin": true}
+	const n = 128
+	c, _ := New(n)
+	for _, f := range codectest.Files(b) {
+		if !names[f.Name] {
+			continue
+		}
+		data := f.Data[:len(f.Data)/n*n]
+		lines := len(data) / n
+		var enc linecomp.Lines
+		if err := linecomp.CompressLines(c, &enc, data); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(f.Name+"/memcpy", func(b *testing.B) {
+			dst := make([]byte, len(data))
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				copy(dst, data)
+			}
+		})
+		for _, level := range cpu.Levels() {
+			b.Run(f.Name+"/"+level.String(), func(b *testing.B) {
+				defer cpu.Set(level)()
+				b.Run("Size", func(b *testing.B) {
+					b.SetBytes(int64(len(data)))
+					for b.Loop() {
+						for i := range lines {
+							c.Size(data[i*n : (i+1)*n])
+						}
+					}
+				})
+				b.Run("Compress", func(b *testing.B) {
+					buf := make([]byte, 0, 2*n+16)
+					b.SetBytes(int64(len(data)))
+					for b.Loop() {
+						for i := range lines {
+							buf, _, _ = c.Compress(buf[:0], data[i*n:(i+1)*n])
+						}
+					}
+				})
+				b.Run("Decompress", func(b *testing.B) {
+					buf := make([]byte, 0, n)
+					b.SetBytes(int64(len(data)))
+					for b.Loop() {
+						for i := range lines {
+							buf, _ = c.Decompress(buf[:0], enc.Line(i))
+						}
+					}
+				})
+			})
+		}
+	}
 }
