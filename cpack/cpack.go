@@ -2,7 +2,6 @@ package cpack
 
 import (
 	"encoding/binary"
-	"math/bits"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/bitstream"
@@ -110,6 +109,11 @@ type Codec struct {
 	pushMask uint8         // bit k set: a word of kind k is pushed
 	short    [4]int8       // kind of each 2-bit prefix; -1: read 2 more bits
 	long     [4]int8       // kind of 11xx by its low 2 bits; -1: undefined
+
+	// Tables of the fast paths (see stream.go).
+	field  [8]uint64     // code prefix of each kind shifted above its payload
+	sizes8 [8]uint8      // size of each kind, for the plan kernels
+	peek   [16]peekEntry // decoding of the next 4 stream bits
 }
 
 // New returns a C-Pack codec for lines of 32, 64 or 128 bytes: by default
@@ -154,6 +158,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 			c.long[cd.prefix&3] = int8(k)
 		}
 	}
+	c.buildFastTables()
 	return c, nil
 }
 
@@ -193,113 +198,10 @@ const (
 	layoutZeroBlock
 )
 
-// classify returns the shortest coding of the non-zero word w given the
-// valid dictionary entries dict[:valid].
-func classify(w uint32, dict *[dictSlots]uint32, valid int) op {
-	// key = (bytes not matched from the top) << 4 | slot; its minimum is
-	// the longest match at the lowest slot.
-	best := uint32(0xFF)
-	for i := 0; i < valid; i++ {
-		miss := 4 - uint32(bits.LeadingZeros32(dict[i]^w))>>3
-		best = min(best, miss<<4|uint32(i))
-	}
-	idx := op(best&0xF) << 3
-	switch miss := best >> 4; {
-	case miss == 0:
-		return op(fullMatch) | idx
-	case w < 0x100:
-		return op(narrowWord)
-	case miss == 1:
-		return op(threeMatch) | idx
-	case miss == 2:
-		return op(halfMatch) | idx
-	}
-	return op(newWord)
-}
-
-// plan codes every word of line into ops and returns the layout and the
-// total stream length in bits.
-func (c *Codec) plan(line []byte, ops *[maxWords]op) (layout, total int) {
-	var dict [dictSlots]uint32
-	pushes, codeBits := 0, 0
-	var orAll uint32
-	for i := range c.lineSize / 4 {
-		w := binary.LittleEndian.Uint32(line[4*i:])
-		orAll |= w
-		o := op(zeroWord)
-		if w != 0 {
-			o = classify(w, &dict, min(pushes, dictSlots))
-		}
-		ops[i] = o
-		codeBits += c.size[o.kind()]
-		if c.pushMask>>o.kind()&1 != 0 {
-			dict[pushes%dictSlots] = w
-			pushes++
-		}
-	}
-	switch {
-	case c.zeroBlock && orAll == 0:
-		return layoutZeroBlock, flagBits + zeroBlockBits
-	case codeBits < 8*c.lineSize:
-		return layoutWords, flagBits + codeBits
-	}
-	return layoutRaw, flagBits + 8*c.lineSize
-}
-
-// Size returns the length in bits of the encoding of line, or -1 if line is
-// not LineSize() bytes long.
-func (c *Codec) Size(line []byte) int {
-	if len(line) != c.lineSize {
-		return -1
-	}
-	var ops [maxWords]op
-	_, total := c.plan(line, &ops)
-	return total
-}
-
-// Compress appends the encoding of line to dst.
-func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
-	if len(line) != c.lineSize {
-		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
-	}
-	var ops [maxWords]op
-	layout, _ := c.plan(line, &ops)
-	var w bitstream.Writer
-	w.Reset(dst)
-	switch layout {
-	case layoutRaw:
-		w.Write(0, flagBits)
-		w.Bytes(line)
-	case layoutZeroBlock:
-		w.Write(1, flagBits)
-		w.Write(zeroBlockCode, zeroBlockBits)
-	default:
-		w.Write(1, flagBits)
-		for i, o := range ops[:c.lineSize/4] {
-			k := o.kind()
-			cd := c.codes[k]
-			w.Write(cd.prefix, cd.bits)
-			v := uint64(binary.LittleEndian.Uint32(line[4*i:]))
-			switch k {
-			case fullMatch:
-				w.Write(uint64(o.index()), indexBits)
-			case threeMatch, halfMatch:
-				// index and low bytes as one field
-				n := payloadBits[k] - indexBits
-				w.Write(uint64(o.index())<<n|v&(1<<n-1), payloadBits[k])
-			case narrowWord, newWord:
-				w.Write(v, payloadBits[k])
-			}
-		}
-	}
-	enc, bits := w.Finish()
-	return enc, bits, nil
-}
-
-// Decompress appends the line that enc encodes to dst. It accepts every
-// stream of the documented layout, including ones Compress would not
-// choose (e.g. a compressed stream longer than the raw one).
-func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+// decompressSlow is the field-by-field decoder: Decompress falls back to
+// it when its fast path finds the stream malformed, so that the error (its
+// bit offset and reason) is exactly this reader's.
+func (c *Codec) decompressSlow(dst, enc []byte) ([]byte, error) {
 	var line [128]byte
 	out := line[:c.lineSize]
 	var r bitstream.Reader

@@ -1,0 +1,79 @@
+package cpack
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// classify returns the shortest coding of the non-zero word w given the
+// valid dictionary entries dict[:valid].
+func classify(w uint32, dict *[dictSlots]uint32, valid int) op {
+	// key = (bytes not matched from the top) << 4 | slot; its minimum is
+	// the longest match at the lowest slot.
+	best := uint32(0xFF)
+	for i, d := range dict[:valid] {
+		miss := 4 - uint32(bits.LeadingZeros32(d^w))>>3
+		best = min(best, miss<<4|uint32(i))
+	}
+	idx := op(best&0xF) << 3
+	switch miss := best >> 4; {
+	case miss == 0:
+		return op(fullMatch) | idx
+	case w < 0x100:
+		return op(narrowWord)
+	case miss == 1:
+		return op(threeMatch) | idx
+	case miss == 2:
+		return op(halfMatch) | idx
+	}
+	return op(newWord)
+}
+
+// planGeneric codes every word of line into ops and returns the length in
+// bits of the word codes. It is the pure-Go definition that the plan
+// kernels must match op for op: the index of an op that is not a match is
+// zero.
+func (c *Codec) planGeneric(line []byte, ops *[maxWords]op) int {
+	var dict [dictSlots]uint32
+	pushes, codeBits := 0, 0
+	for i := range c.lineSize / 4 {
+		w := binary.LittleEndian.Uint32(line[4*i:])
+		o := op(zeroWord)
+		if w != 0 {
+			o = classify(w, &dict, min(pushes, dictSlots))
+		}
+		ops[i] = o
+		codeBits += int(c.sizes8[o.kind()])
+		if c.pushMask>>o.kind()&1 != 0 {
+			dict[pushes%dictSlots] = w
+			pushes++
+		}
+	}
+	return codeBits
+}
+
+// plan codes every word of line into ops and returns the layout and the
+// total stream length in bits.
+func (c *Codec) plan(line []byte, ops *[maxWords]op) (layout, total int) {
+	codeBits := c.planOps(line, ops)
+	switch {
+	// Every other kind is longer than a zero word, so the codes are all
+	// zero-word codes exactly when the line is zero.
+	case c.zeroBlock && codeBits == c.size[zeroWord]*(c.lineSize/4):
+		return layoutZeroBlock, flagBits + zeroBlockBits
+	case codeBits < 8*c.lineSize:
+		return layoutWords, flagBits + codeBits
+	}
+	return layoutRaw, flagBits + 8*c.lineSize
+}
+
+// Size returns the length in bits of the encoding of line, or -1 if line is
+// not LineSize() bytes long.
+func (c *Codec) Size(line []byte) int {
+	if len(line) != c.lineSize {
+		return -1
+	}
+	var ops [maxWords]op
+	_, total := c.plan(line, &ops)
+	return total
+}

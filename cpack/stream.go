@@ -1,0 +1,172 @@
+package cpack
+
+import (
+	"encoding/binary"
+
+	"github.com/linecomp/linecomp"
+)
+
+// The fast stream paths write and read whole 64-bit words at any bit
+// position instead of one bitstream call per field.
+
+// maxStreamBytes is the longest stream Compress writes or the fast decoder
+// accepts: 1 flag bit and 32 new words of 34 bits, 1089 bits.
+const maxStreamBytes = (flagBits + maxWords*34 + 7) / 8
+
+// streamBuf holds a stream with room for an 8-byte load or store at any of
+// its bytes.
+type streamBuf [maxStreamBytes + 8]byte
+
+// Per-kind layout of a word's payload, the same in both code tables: the
+// index (if any) sits above lowBits bits taken from the word, and the
+// decoded word is the entry's bits under hiMask or'ed with those low bits.
+var (
+	lowBits = [8]uint8{fullMatch: 0, threeMatch: 8, halfMatch: 16, narrowWord: 8, newWord: 32}
+	lowMask = [8]uint32{threeMatch: 0xFF, halfMatch: 0xFFFF, narrowWord: 0xFF, newWord: 0xFFFFFFFF}
+	hiMask  = [8]uint32{fullMatch: 0xFFFFFFFF, threeMatch: 0xFFFFFF00, halfMatch: 0xFFFF0000}
+)
+
+// peekEntry decodes a word code from the stream's next 4 bits.
+type peekEntry struct {
+	kind    wordKind // badCode if the 4 bits are no code
+	codeLen uint8
+	payLen  uint8
+}
+
+const badCode wordKind = 0xFF
+
+func (c *Codec) buildFastTables() {
+	for k := range numKinds {
+		cd := c.codes[k]
+		c.field[k] = cd.prefix << payloadBits[k]
+		c.sizes8[k] = uint8(c.size[k])
+	}
+	for v := range c.peek {
+		e := peekEntry{kind: badCode}
+		if k := c.short[v>>2]; k >= 0 {
+			e = peekEntry{kind: wordKind(k), codeLen: 2}
+		} else if k := c.long[v&3]; k >= 0 {
+			e = peekEntry{kind: wordKind(k), codeLen: 4}
+		}
+		if e.kind < numKinds {
+			e.payLen = uint8(payloadBits[e.kind])
+		}
+		c.peek[v] = e
+	}
+}
+
+// Compress appends the encoding of line to dst.
+func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
+	if len(line) != c.lineSize {
+		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
+	}
+	var ops [maxWords]op
+	layout, total := c.plan(line, &ops)
+	var buf streamBuf
+	switch layout {
+	case layoutRaw:
+		// The 0 flag, then the line shifted right by one bit.
+		var carry uint64
+		for j := 0; j < c.lineSize; j += 8 {
+			v := binary.BigEndian.Uint64(line[j:])
+			binary.BigEndian.PutUint64(buf[j:], carry<<63|v>>1)
+			carry = v
+		}
+		buf[c.lineSize] = byte(carry << 7)
+	case layoutZeroBlock:
+		buf[0] = 1<<7 | zeroBlockCode<<(7-zeroBlockBits)
+	default:
+		c.emit(&buf, line, &ops)
+	}
+	return append(dst, buf[:(total+7)/8]...), total, nil
+}
+
+// emit writes the flag and the word codes of ops into buf. Pending bits
+// stay left-aligned in acc; after each code the whole bytes are stored
+// with one 8-byte write (fewer than 8 bits stay pending, and a code is at
+// most 34 bits, so acc never overflows).
+func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) {
+	acc, nacc, o := uint64(1)<<63, uint(flagBits), 0
+	n := c.lineSize / 4
+	for i, op := range ops[:n] {
+		k := op.kind()
+		v := binary.LittleEndian.Uint32(line[4*i:])
+		f := c.field[k] | uint64(op.index())<<lowBits[k] | uint64(v&lowMask[k])
+		l := uint(c.sizes8[k])
+		acc |= f << (64 - l - nacc)
+		nacc += l
+		binary.BigEndian.PutUint64(buf[o:], acc)
+		o += int(nacc >> 3)
+		acc <<= nacc &^ 7
+		nacc &= 7
+	}
+	// The last store already holds the final partial byte, zero-padded.
+}
+
+// Decompress appends the line that enc encodes to dst. It accepts every
+// stream of the documented layout, including ones Compress would not
+// choose (e.g. a compressed stream longer than the raw one).
+func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	var line [128]byte
+	if c.decodeFast(&line, enc) {
+		return append(dst, line[:c.lineSize]...), nil
+	}
+	return c.decompressSlow(dst, enc)
+}
+
+// decodeFast decodes a well-formed stream into line and reports whether it
+// was one. It reads the stream from a zero-padded copy, one 8-byte load per
+// word, and checks the index, code and length rules without saying which
+// failed: decompressSlow does that.
+func (c *Codec) decodeFast(line *[128]byte, enc []byte) bool {
+	n := len(enc)
+	if n == 0 || n > maxStreamBytes {
+		return false
+	}
+	var buf streamBuf
+	copy(buf[:], enc)
+	if buf[0]&0x80 == 0 {
+		// Raw: the flag and exactly the line, with a zero pad bit pattern.
+		if n != c.lineSize+1 || buf[n-1]&0x7F != 0 {
+			return false
+		}
+		for j := 0; j < c.lineSize; j += 8 {
+			v := binary.BigEndian.Uint64(buf[j:])<<1 | uint64(buf[j+8]>>7)
+			binary.BigEndian.PutUint64(line[j:], v)
+		}
+		return true
+	}
+	// Slots 16 to 31 are scratch: every word is stored, where it counts
+	// only if it is pushed.
+	var dict [2 * dictSlots]uint32
+	pushes, pos := 0, flagBits
+	nw := c.lineSize / 4
+	for i := 0; i < nw; i++ {
+		v := binary.BigEndian.Uint64(buf[pos>>3:]) << (pos & 7)
+		e := c.peek[v>>60]
+		k := e.kind
+		if k >= numKinds {
+			if k != zeroBlockKind || i != 0 {
+				return false
+			}
+			pos += zeroBlockBits
+			break // the whole line is zero
+		}
+		p := v << e.codeLen >> (64 - e.payLen)
+		pos += int(e.codeLen + e.payLen)
+		idx := uint(p >> lowBits[k])
+		if idx >= uint(pushes) && hiMask[k] != 0 {
+			return false // an empty slot
+		}
+		w := dict[idx&15]&hiMask[k] | uint32(p)&lowMask[k]
+		binary.LittleEndian.PutUint32(line[4*i:], w)
+		push := int(c.pushMask >> k & 1)
+		dict[(uint(pushes)&15|uint(push-1)&16)&31] = w
+		pushes += push
+	}
+	end := 8 * n
+	if pos > end || (pos+7)/8 != n {
+		return false // too short or trailing bytes
+	}
+	return buf[n-1]&(1<<(end-pos)-1) == 0 // padding
+}
