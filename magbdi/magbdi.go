@@ -226,40 +226,62 @@ func (c *Codec) encode(dst, line []byte, code int) []byte {
 // stream of the documented layout, including ones Compress would not
 // choose, but rejects non-zero padding inside a compressed block.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	if len(enc) == 0 {
+		return dst, c.corrupt(0, "stream ends inside a field")
+	}
+	code := int(enc[0] >> (8 - c.codeBits))
+	if code != int(c.uncompressedCode()) && code >= len(c.levels) {
+		return dst, c.corrupt(0, fmt.Sprintf("encoding %d is not assigned", code))
+	}
+	bits := c.encodedBits(code)
+	if want := (bits + 7) / 8; len(enc) != want {
+		if len(enc) < want {
+			return dst, c.corrupt(8*len(enc), "stream ends inside a field")
+		}
+		return dst, c.corrupt(bits, "stream has trailing bytes after the last field")
+	}
+	if pad := uint(8*len(enc) - bits); enc[len(enc)-1]&(1<<pad-1) != 0 {
+		return dst, c.corrupt(bits, "non-zero padding bits")
+	}
+	// The length is right: read the fields from a zero-padded copy.
+	var p [128 + 16]byte
+	copy(p[:], enc)
 	var buf [128]byte
 	out := buf[:c.lineSize]
-	var r bitstream.Reader
-	r.Reset(enc)
-	code := r.Read(c.codeBits)
-	switch {
-	case code == c.uncompressedCode():
-		r.ReadBytes(out)
-	case int(code) < len(c.levels):
-		width := c.levels[code].width
-		shift := 32 - width
-		base := uint32(r.Read(baseBits))
-		mask := r.Read64(uint(c.words))
-		for i := 0; i < c.words; i++ {
-			d := uint32(r.Read(width))
-			if c.signed {
-				d = uint32(int32(d<<shift) >> shift)
-			}
-			if mask>>uint(c.words-1-i)&1 == 1 {
-				d += base
-			}
-			binary.LittleEndian.PutUint32(out[4*i:], d)
+	pos := c.codeBits
+	if code == int(c.uncompressedCode()) {
+		for i := 0; i < c.lineSize; i += 4 {
+			binary.BigEndian.PutUint32(out[i:], uint32(bitstream.Field(p[:], pos, 32)))
+			pos += 32
 		}
-		for pad := c.encodedBits(int(code)) - r.Pos(); pad > 0; pad -= 32 {
-			at := r.Pos()
-			if r.Read(uint(min(pad, 32))) != 0 {
-				return dst, &linecomp.CorruptError{Codec: c.name, Offset: at, Reason: "non-zero padding inside the compressed block"}
-			}
-		}
-	default:
-		return dst, &linecomp.CorruptError{Codec: c.name, Offset: 0, Reason: fmt.Sprintf("encoding %d is not assigned", code)}
+		return append(dst, out...), nil
 	}
-	if off, why, ok := r.Problem(); !ok {
-		return dst, &linecomp.CorruptError{Codec: c.name, Offset: off, Reason: why}
+	width := c.levels[code].width
+	shift := 32 - width
+	base := uint32(bitstream.Field(p[:], pos, baseBits))
+	pos += baseBits
+	mask := bitstream.Field(p[:], pos, uint(c.words)) // words ≤ 32
+	pos += uint(c.words)
+	for i := 0; i < c.words; i++ {
+		d := uint32(bitstream.Field(p[:], pos, width))
+		pos += width
+		if c.signed {
+			d = uint32(int32(d<<shift) >> shift)
+		}
+		d += base & -uint32(mask>>uint(c.words-1-i)&1)
+		binary.LittleEndian.PutUint32(out[4*i:], d)
+	}
+	// The block's own zero padding, up to its MAG multiple.
+	for end := uint(bits); pos < end; {
+		n := min(end-pos, 32)
+		if bitstream.Field(p[:], pos, n) != 0 {
+			return dst, c.corrupt(int(pos), "non-zero padding inside the compressed block")
+		}
+		pos += n
 	}
 	return append(dst, out...), nil
+}
+
+func (c *Codec) corrupt(offset int, reason string) error {
+	return &linecomp.CorruptError{Codec: c.name, Offset: offset, Reason: reason}
 }

@@ -186,3 +186,11 @@ func (r *Reader) Problem() (offset int, reason string, ok bool) {
 	}
 	return 0, "", true
 }
+
+// Field returns the n bits (n ≤ 57) at bit offset pos of buf, which must
+// have at least eight bytes from pos/8 on: a decoder that has checked a
+// stream's length copies it into a zero-padded array and reads its fields
+// with Field, one inlined word load each.
+func Field(buf []byte, pos, n uint) uint64 {
+	return binary.BigEndian.Uint64(buf[pos>>3:]) << (pos & 7) >> (64 - n)
+}

@@ -83,6 +83,13 @@ func TestRandomFields(t *testing.T) {
 	}
 }
 
+func TestField(t *testing.T) {
+	buf := []byte{0xA7, 0xE0, 0, 0, 0, 0, 0, 0, 0, 0}
+	if a, b := Field(buf, 0, 3), Field(buf, 3, 8); a != 0b101 || b != 0x3F {
+		t.Fatalf("Field: %b %#x", a, b)
+	}
+}
+
 func TestBytes(t *testing.T) {
 	p := []byte{0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE}
 	for lead := uint(0); lead < 8; lead++ {
