@@ -213,7 +213,7 @@ func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
 		case m.raw&bit != 0:
 			put(rawHead|uint64(ps.dbx[j]), 1+uint(c.planeBits))
 		case m.short&bit != 0:
-			if j < 32 && ps.dbpZero>>uint(j)&1 != 0 {
+			if j < 32 && ps.cls[clsDBPZero]>>uint(j)&1 != 0 {
 				put(0b00001, 5)
 			} else {
 				put(0b00000, 5)

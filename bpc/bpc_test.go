@@ -134,8 +134,8 @@ func TestDocExample(t *testing.T) {
 		if got != dbp || p.dbx[j] != dbx {
 			t.Errorf("plane %d: DBP %07b DBX %07b, doc says %07b %07b", j, got, p.dbx[j], dbp, dbx)
 		}
-		if j < 32 && p.dbpZero>>j&1 != b2u(dbp == 0) {
-			t.Errorf("plane %d: DBP-zero bit %d, DBP %07b", j, p.dbpZero>>j&1, dbp)
+		if j < 32 && p.cls[clsDBPZero]>>j&1 != b2u(dbp == 0) {
+			t.Errorf("plane %d: DBP-zero bit %d, DBP %07b", j, p.cls[clsDBPZero]>>j&1, dbp)
 		}
 	}
 	enc, n, err := c.Compress(nil, line)
@@ -208,6 +208,10 @@ func TestLatency(t *testing.T) {
 }
 
 func TestConformance(t *testing.T) {
+	codectest.ForEachLevel(t, func(t *testing.T) { conformance(t) })
+}
+
+func conformance(t *testing.T) {
 	for _, name := range []string{"bpc", "bpc-unsigned"} {
 		for _, n := range codectest.LineSizes {
 			c, err := linecomp.New(name, n)
@@ -223,6 +227,10 @@ func TestConformance(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
+	codectest.ForEachLevel(t, zeroAllocs)
+}
+
+func zeroAllocs(t *testing.T) {
 	for _, n := range codectest.LineSizes {
 		c, _ := New(n)
 		for _, f := range codectest.Sample() {

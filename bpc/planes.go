@@ -11,13 +11,19 @@ import (
 // symbols from dbx[32] alone. The layout is fixed: the assembly kernels
 // write it by offset.
 type planeSet struct {
-	dbx     [planeCount]uint32 // DBX[0…32]
-	zero    uint32             // bit j: DBX[j] = 0
-	dbpZero uint32             // bit j: DBP[j] = 0
-	ones    uint32             // bit j: DBX[j] = the plane mask (all ones)
-	single  uint32             // bit j: DBX[j] has at most one one
-	pair    uint32             // bit j: DBX[j] is two adjacent ones, or zero
+	dbx [planeCount]uint32 // DBX[0…32]
+	cls [classes]uint32    // cls[k] bit j: plane j passes test k
 }
+
+// The tests of planeSet.cls, in the order the kernels write them.
+const (
+	clsZero    = iota // DBX[j] = 0
+	clsDBPZero        // DBP[j] = 0
+	clsOnes           // DBX[j] = the plane mask (all ones)
+	clsSingle         // DBX[j] has at most one one
+	clsPair           // DBX[j] is two adjacent ones, or zero
+	classes
+)
 
 // transform computes the planes of line, a line of the codec's size.
 func (c *Codec) transform(line []byte, ps *planeSet) {
@@ -66,7 +72,7 @@ func planesGeneric(line *[128]byte, flip, mask uint32, ps *planeSet) {
 		single |= boolBit(x&(x-1) == 0) << uint(j)
 		pair |= boolBit((x&-x)*3 == x) << uint(j)
 	}
-	ps.zero, ps.dbpZero, ps.ones, ps.single, ps.pair = zero, dbpZero, ones, single, pair
+	ps.cls = [classes]uint32{zero, dbpZero, ones, single, pair}
 }
 
 func boolBit(b bool) uint32 {
@@ -119,12 +125,12 @@ type symbolMasks struct {
 // masks classifies every plane of ps in the BPC authors' priority.
 func (c *Codec) masks(ps *planeSet) symbolMasks {
 	x := ps.dbx[32]
-	zero := uint64(ps.zero) | uint64(boolBit(x == 0))<<32
+	zero := uint64(ps.cls[clsZero]) | uint64(boolBit(x == 0))<<32
 	// DBP[32] = DBX[32], so for a non-zero plane 32 "DBP zero" never holds.
-	ones := uint64(ps.ones) | uint64(boolBit(x == c.planeMask))<<32
-	one := uint64(ps.single|ps.pair) | uint64(boolBit(x&(x-1) == 0 || (x&-x)*3 == x))<<32
+	ones := uint64(ps.cls[clsOnes]) | uint64(boolBit(x == c.planeMask))<<32
+	one := uint64(ps.cls[clsSingle]|ps.cls[clsPair]) | uint64(boolBit(x&(x-1) == 0 || (x&-x)*3 == x))<<32
 	nz := zero ^ (1<<planeCount - 1)
-	short := nz & (uint64(ps.dbpZero) | ones)
+	short := nz & (uint64(ps.cls[clsDBPZero]) | ones)
 	pos := nz &^ short & one
 	return symbolMasks{zero: zero, short: short, pos: pos, raw: nz &^ short &^ pos}
 }

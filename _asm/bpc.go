@@ -1,0 +1,244 @@
+package main
+
+//go:generate go run . -kernels bpc -out ../bpc/planes_amd64.s -stubs ../bpc/planes_stub_amd64.go -pkg bpc
+
+import (
+	"github.com/mmcloughlin/avo/attr"
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+func init() {
+	generators["bpc"] = func() {
+		bpcPlanesAVX2()
+		bpcTransposeAVX2()
+	}
+}
+
+// bpcConst declares a 32-byte constant of eight 32-bit lanes.
+func bpcConst(name string, v [8]uint32) Mem {
+	m := GLOBL(name, attr.RODATA|attr.NOPTR)
+	for i, x := range v {
+		DATA(4*i, U32(x))
+	}
+	return m
+}
+
+var bpcConsts map[string]Mem
+
+func bpcConstants() {
+	if bpcConsts != nil {
+		return
+	}
+	bpcConsts = map[string]Mem{
+		// VPSHUFB: in each 128-bit lane, byte b of the four words to
+		// bytes 4b…4b+3.
+		"bytes": bpcConst("bpc_bytes", [8]uint32{0x0C080400, 0x0D090501, 0x0E0A0602, 0x0F0B0703, 0x0C080400, 0x0D090501, 0x0E0A0602, 0x0F0B0703}),
+		// VPERMD: interleave the 128-bit lanes' dwords.
+		"interleave": bpcConst("bpc_interleave", [8]uint32{0, 4, 1, 5, 2, 6, 3, 7}),
+		// VPERMD: words 1…7, 7 (the words after each of the last eight).
+		"next": bpcConst("bpc_next", [8]uint32{1, 2, 3, 4, 5, 6, 7, 7}),
+	}
+	for i := 0; i < 4; i++ {
+		var v [8]uint32
+		for l := range v {
+			v[l] = uint32(31 - (8*i + l))
+		}
+		bpcConsts["lane"+string(rune('0'+i))] = bpcConst("bpc_lane"+string(rune('0'+i)), v)
+	}
+}
+
+// bitTranspose emits the transpose of the 32×32 bit matrix whose rows are
+// the 32-bit lanes of rows (four vectors, row 0 in lane 0 of rows[0]): it
+// calls store(r, g) with the general register g holding output row r,
+// whose bit i is bit r of input row i. The rows are regrouped so that
+// vector k holds byte k of every row, byte i for row i; then VPMOVMSKB
+// gathers bit 7 of all 32 bytes, and adding each vector to itself moves
+// the next bit up.
+func bitTranspose(rows []VecVirtual, store func(r int, g GPVirtual)) {
+	shuf, inter := YMM(), YMM()
+	VMOVDQU(bpcConsts["bytes"], shuf)
+	VMOVDQU(bpcConsts["interleave"], inter)
+	g := make([]VecVirtual, 4)
+	for i, v := range rows {
+		// qword k of g[i] = byte k of rows 8i…8i+7.
+		g[i] = YMM()
+		VPSHUFB(shuf, v, g[i])
+		VPERMD(g[i], inter, g[i])
+	}
+	t := make([]VecVirtual, 4)
+	for i := range t {
+		t[i] = YMM()
+	}
+	VPUNPCKLQDQ(g[1], g[0], t[0]) // g0.q0 g1.q0 | g0.q2 g1.q2
+	VPUNPCKHQDQ(g[1], g[0], t[1]) // g0.q1 g1.q1 | g0.q3 g1.q3
+	VPUNPCKLQDQ(g[3], g[2], t[2])
+	VPUNPCKHQDQ(g[3], g[2], t[3])
+	b := make([]VecVirtual, 4) // b[k] byte i = byte k of row i
+	for i := range b {
+		b[i] = YMM()
+	}
+	VPERM2I128(U8(0x20), t[2], t[0], b[0])
+	VPERM2I128(U8(0x20), t[3], t[1], b[1])
+	VPERM2I128(U8(0x31), t[2], t[0], b[2])
+	VPERM2I128(U8(0x31), t[3], t[1], b[3])
+	for k, v := range b {
+		for bit := 7; bit >= 0; bit-- {
+			r := GP32()
+			VPMOVMSKB(v, r)
+			store(8*k+bit, r)
+			if bit > 0 {
+				VPADDB(v, v, v)
+			}
+		}
+	}
+}
+
+// bpcBroadcast copies g into every dword lane of a new vector.
+func bpcBroadcast(g Register) VecVirtual {
+	x, y := XMM(), YMM()
+	MOVD(g, x)
+	VPBROADCASTD(x, y)
+	return y
+}
+
+// packMask emits the 32-bit mask of the sign bits of the dword lanes of
+// four vectors, lane 0 of v[0] in bit 0.
+func packMask(v []VecVirtual, inter VecVirtual) GPVirtual {
+	w01, w23 := YMM(), YMM()
+	VPACKSSDW(v[1], v[0], w01)
+	VPACKSSDW(v[3], v[2], w23)
+	VPACKSSWB(w23, w01, w01)
+	VPERMD(w01, inter, w01)
+	r := GP32()
+	VPMOVMSKB(w01, r)
+	return r
+}
+
+// bpcPlanesAVX2 emits the AVX2 version of bpc's planesGeneric.
+func bpcPlanesAVX2() {
+	bpcConstants()
+	TEXT("bpcPlanesAVX2", NOSPLIT, "func(line *[128]byte, flip, mask uint32, dbx *[33]uint32, cls *[5]uint32)")
+	Pragma("noescape")
+	Doc("bpcPlanesAVX2 computes the DBX planes and the classification masks of",
+		"a line zero-padded to 128 bytes, as planesGeneric does.")
+	line := Load(Param("line"), GP64())
+	dbx := Load(Param("dbx"), GP64())
+	cls := Load(Param("cls"), GP64())
+
+	// lanes: all ones in the delta lanes inside the plane mask.
+	mask := bpcBroadcast(Load(Param("mask"), GP32()))
+	flip := bpcBroadcast(Load(Param("flip"), GP32()))
+	// a^flip < b^flip unsigned is (a^flip^2^31) < (b^flip^2^31) signed.
+	sign := YMM()
+	VPCMPEQD(sign, sign, sign)
+	VPSLLD(U8(31), sign, sign)
+	VPXOR(sign, flip, flip)
+
+	deltas := make([]VecVirtual, 4)
+	borrow := make([]VecVirtual, 4)
+	for i := 0; i < 4; i++ {
+		w, n := YMM(), YMM()
+		VMOVDQU(Mem{Base: line, Disp: 32 * i}, w)
+		if i < 3 {
+			VMOVDQU(Mem{Base: line, Disp: 32*i + 4}, n)
+		} else {
+			// Not past the line: w_31 follows itself (Δ = 0, masked anyway).
+			idx := YMM()
+			VMOVDQU(bpcConsts["next"], idx)
+			VPERMD(w, idx, n)
+		}
+		lanes := YMM()
+		VPSLLVD(bpcConsts["lane"+string(rune('0'+i))], mask, lanes)
+		VPSRAD(U8(31), lanes, lanes)
+		deltas[i] = YMM()
+		VPSUBD(w, n, deltas[i])
+		VPAND(lanes, deltas[i], deltas[i])
+		VPXOR(flip, w, w)
+		VPXOR(flip, n, n)
+		borrow[i] = YMM()
+		VPCMPGTD(n, w, borrow[i]) // w' > n': the borrow of n − w
+		VPAND(lanes, borrow[i], borrow[i])
+	}
+	inter := YMM()
+	VMOVDQU(bpcConsts["interleave"], inter)
+	// VMOVMSKPS of each borrow vector: 8 bits each.
+	top := GP32()
+	for i := 3; i >= 0; i-- {
+		m := GP32()
+		VMOVMSKPS(borrow[i], m)
+		if i == 3 {
+			MOVL(m, top)
+		} else {
+			SHLL(U8(8), top)
+			ORL(m, top)
+		}
+	}
+	MOVL(top, Mem{Base: dbx, Disp: 4 * 32})
+
+	// DBP[0…31] into dbx, then DBX[j] = DBP[j] ^ DBP[j+1] in place.
+	bitTranspose(deltas, func(r int, g GPVirtual) {
+		MOVL(g, Mem{Base: dbx, Disp: 4 * r})
+	})
+	x := make([]VecVirtual, 4)
+	p := make([]VecVirtual, 4)
+	for i := 0; i < 4; i++ {
+		p[i], x[i] = YMM(), YMM()
+		VMOVDQU(Mem{Base: dbx, Disp: 32 * i}, p[i])
+		VPXOR(Mem{Base: dbx, Disp: 32*i + 4}, p[i], x[i])
+	}
+	for i := 0; i < 4; i++ {
+		VMOVDQU(x[i], Mem{Base: dbx, Disp: 32 * i})
+	}
+
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	ones := YMM()
+	VPCMPEQD(ones, ones, ones)
+	class := func(k int, test func(i int, t VecVirtual)) {
+		t := make([]VecVirtual, 4)
+		for i := range t {
+			t[i] = YMM()
+			test(i, t[i])
+		}
+		MOVL(packMask(t, inter), Mem{Base: cls, Disp: 4 * k})
+	}
+	class(0, func(i int, t VecVirtual) { VPCMPEQD(zero, x[i], t) })
+	class(1, func(i int, t VecVirtual) { VPCMPEQD(zero, p[i], t) })
+	class(2, func(i int, t VecVirtual) { VPCMPEQD(mask, x[i], t) })
+	class(3, func(i int, t VecVirtual) { // x & (x − 1) = 0
+		VPADDD(ones, x[i], t)
+		VPAND(x[i], t, t)
+		VPCMPEQD(zero, t, t)
+	})
+	class(4, func(i int, t VecVirtual) { // (x & −x) × 3 = x
+		low := YMM()
+		VPSUBD(x[i], zero, low)
+		VPAND(x[i], low, low)
+		VPADDD(low, low, t)
+		VPADDD(low, t, t)
+		VPCMPEQD(x[i], t, t)
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// bpcTransposeAVX2 emits the AVX2 version of bpc's transpose32.
+func bpcTransposeAVX2() {
+	bpcConstants()
+	TEXT("bpcTransposeAVX2", NOSPLIT, "func(a *[32]uint32)")
+	Pragma("noescape")
+	Doc("bpcTransposeAVX2 transposes the 32×32 bit matrix a in place, as transpose32 does.")
+	a := Load(Param("a"), GP64())
+	rows := make([]VecVirtual, 4)
+	for i := range rows {
+		rows[i] = YMM()
+		VMOVDQU(Mem{Base: a, Disp: 32 * i}, rows[i])
+	}
+	bitTranspose(rows, func(r int, g GPVirtual) {
+		MOVL(g, Mem{Base: a, Disp: 4 * r})
+	})
+	VZEROUPPER()
+	RET()
+}
