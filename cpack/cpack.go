@@ -111,9 +111,12 @@ type Codec struct {
 	long     [4]int8       // kind of 11xx by its low 2 bits; -1: undefined
 
 	// Tables of the fast paths (see stream.go).
-	field  [8]uint64     // code prefix of each kind shifted above its payload
-	sizes8 [8]uint8      // size of each kind, for the plan kernels
-	peek   [16]peekEntry // decoding of the next 4 stream bits
+	field  [8]uint64 // code prefix of each kind shifted above its payload
+	sizes8 [8]uint8  // size of each kind
+	// planTab is the plan kernels' table: sizes8, then each kind's push
+	// flag (0 or 1), then 0xF8 for kinds with an index (else 0).
+	planTab [24]uint8
+	peek    [16]peekEntry // decoding of the next 4 stream bits
 }
 
 // New returns a C-Pack codec for lines of 32, 64 or 128 bytes: by default

@@ -356,11 +356,13 @@ func TestNames(t *testing.T) {
 }
 
 func TestConformance(t *testing.T) {
-	for _, name := range names {
-		for _, n := range codectest.LineSizes {
-			codectest.CheckAll(t, mustNew(t, name, n))
+	codectest.ForEachLevel(t, func(t *testing.T) {
+		for _, name := range names {
+			for _, n := range codectest.LineSizes {
+				codectest.CheckAll(t, mustNew(t, name, n))
+			}
 		}
-	}
+	})
 }
 
 func TestZeroAllocs(t *testing.T) {

@@ -40,6 +40,11 @@ func (c *Codec) buildFastTables() {
 		cd := c.codes[k]
 		c.field[k] = cd.prefix << payloadBits[k]
 		c.sizes8[k] = uint8(c.size[k])
+		c.planTab[k] = c.sizes8[k]
+		c.planTab[8+k] = c.pushMask >> k & 1
+		if hiMask[k] != 0 {
+			c.planTab[16+k] = 0xF8
+		}
 	}
 	for v := range c.peek {
 		e := peekEntry{kind: badCode}

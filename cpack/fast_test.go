@@ -1,0 +1,125 @@
+package cpack
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/linecomp/linecomp/internal/codectest"
+)
+
+// poolLines returns lines whose words come from a small pool of values
+// that share upper bytes, so that every match kind, ties between slots,
+// duplicate entries (gem5 rule) and the dictionary's wrap to slot 0 occur.
+func poolLines(n, count int) [][]byte {
+	rng := rand.New(rand.NewPCG(7, 9))
+	var out [][]byte
+	for range count {
+		pool := make([]uint32, 1+rng.IntN(40))
+		for i := range pool {
+			switch rng.IntN(5) {
+			case 0:
+				pool[i] = 0
+			case 1:
+				pool[i] = rng.Uint32() & 0xFF
+			default:
+				pool[i] = 0x12340000 | rng.Uint32()&0x0103 | uint32(rng.IntN(3))<<20
+			}
+		}
+		l := make([]byte, n)
+		for i := 0; i < n; i += 4 {
+			binary.LittleEndian.PutUint32(l[i:], pool[rng.IntN(len(pool))])
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// TestPlanLevels checks the plan kernels against planGeneric, op for op
+// and in the total, on every corpus line, the edge lines and pool lines,
+// for every variant and line size.
+func TestPlanLevels(t *testing.T) {
+	files := codectest.Files(t)
+	codectest.ForEachLevel(t, func(t *testing.T) {
+		for _, name := range names {
+			for _, n := range codectest.LineSizes {
+				c := mustNew(t, name, n).(*Codec)
+				check := func(what string, line []byte) {
+					var got, want [maxWords]op
+					gb, wb := c.planOps(line, &got), c.planGeneric(line, &want)
+					if gb != wb || got != want {
+						t.Fatalf("%s %d-byte %s: %d bits %v, generic %d bits %v\n%X", name, n, what, gb, got[:n/4], wb, want[:n/4], line)
+					}
+				}
+				for _, f := range files {
+					for off := 0; off+n <= len(f.Data); off += n {
+						check(f.Name, f.Data[off:off+n])
+					}
+				}
+				for _, l := range codectest.EdgeLines(n) {
+					check("edge line", l)
+				}
+				for _, l := range poolLines(n, 3000) {
+					check("pool line", l)
+				}
+			}
+		}
+	})
+}
+
+// TestDecodeFast checks that Decompress's fast path accepts exactly the
+// streams the field-by-field reader accepts, with the same line: every
+// stream Compress makes of the sample and of pool lines, and random and
+// bit-flipped streams.
+func TestDecodeFast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 23))
+	for _, name := range names {
+		for _, n := range codectest.LineSizes {
+			c := mustNew(t, name, n).(*Codec)
+			lines := poolLines(n, 500)
+			for _, f := range codectest.Sample() {
+				for off := 0; off+n <= len(f.Data); off += n {
+					lines = append(lines, f.Data[off:off+n])
+				}
+			}
+			check := func(enc []byte) bool {
+				var line [128]byte
+				ok := c.decodeFast(&line, enc)
+				want, err := c.decompressSlow(nil, enc)
+				if ok != (err == nil) || ok && !bytes.Equal(line[:n], want) {
+					t.Fatalf("%s %d: stream % X: fast ok=%v %X, field reader %v %X", name, n, enc, ok, line[:n], err, want)
+				}
+				return ok
+			}
+			for _, l := range lines {
+				enc, _, _ := c.Compress(nil, l)
+				if !check(enc) {
+					t.Fatalf("%s %d: fast path rejects its own stream % X", name, n, enc)
+				}
+				for range 4 {
+					bad := bytes.Clone(enc)
+					switch rng.IntN(3) {
+					case 0:
+						bad[rng.IntN(len(bad))] ^= 1 << rng.IntN(8)
+					case 1:
+						bad = bad[:rng.IntN(len(bad))]
+					default:
+						bad = append(bad, byte(rng.IntN(2)))
+					}
+					check(bad)
+				}
+			}
+			for range 3000 {
+				enc := make([]byte, rng.IntN(2*n+2))
+				for i := range enc {
+					enc[i] = byte(rng.Uint32())
+				}
+				if len(enc) > 0 && rng.IntN(2) == 0 {
+					enc[0] |= 0x80 // a word-coded stream
+				}
+				check(enc)
+			}
+		}
+	}
+}
