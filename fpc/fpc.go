@@ -133,6 +133,8 @@ type table struct {
 	// runs, a line-wide zero block, and no code for a word that fits no
 	// pattern (kRaw), which makes the line raw.
 	tavana bool
+	enc    [nKinds]encStep // how Compress codes each kind
+	dec    [8]decStep      // how Decompress decodes each prefix
 }
 
 func newTable(prefix [nKinds]uint8, tavana bool) *table {
@@ -149,6 +151,7 @@ func newTable(prefix [nKinds]uint8, tavana bool) *table {
 			t.kindOf[prefix[k]] = k
 		}
 	}
+	t.buildSteps()
 	return t
 }
 
@@ -188,6 +191,7 @@ type Codec struct {
 	tab        *table
 	latency    linecomp.Latency
 	latencySet bool
+	allWords   uint32 // the zero mask of an all-zero line: one bit per word
 }
 
 // New returns an FPC codec for lines of 32, 64 or 128 bytes.
@@ -195,7 +199,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
 		return nil, linecomp.LineSizeError("fpc", lineSize, "32, 64 or 128 bytes")
 	}
-	c := &Codec{name: "fpc", lineSize: lineSize, tab: tableTR}
+	c := &Codec{name: "fpc", lineSize: lineSize, tab: tableTR, allWords: uint32(1<<(lineSize/4) - 1)}
 	for _, o := range opts {
 		o(c)
 	}
@@ -229,37 +233,6 @@ func (c *Codec) LineSize() int             { return c.lineSize }
 func (c *Codec) TagBits() int              { return flagBits }
 func (c *Codec) Latency() linecomp.Latency { return c.latency }
 
-// plan classifies every word of line into ks and returns the length in bits
-// of the word codes, or -1 if some word has no code (Tavana's table only).
-func (c *Codec) plan(line []byte, ks *[maxWords]kind) int {
-	t := c.tab
-	n := len(line) / 4
-	bits, run, allZero := 0, 0, true
-	for i := 0; i < n; i++ {
-		k := classify(binary.LittleEndian.Uint32(line[4*i:]))
-		ks[i] = k
-		allZero = allZero && k == kZero
-		if k == kZero && !t.tavana {
-			// A zero run costs one code per maxRun words, started by
-			// its first word.
-			if run%maxRun == 0 {
-				bits += prefixBits + runBits
-			}
-			run++
-			continue
-		}
-		run = 0
-		if k == kRaw && t.tavana {
-			return -1
-		}
-		bits += prefixBits + int(t.dataBits[k])
-	}
-	if allZero && t.tavana {
-		return prefixBits // one zero-block code
-	}
-	return bits
-}
-
 // fits reports whether word codes of the given length are used.
 func (c *Codec) fits(codeBits int) bool {
 	return codeBits >= 0 && codeBits < 8*c.lineSize
@@ -271,11 +244,10 @@ func (c *Codec) Size(line []byte) int {
 	if len(line) != c.lineSize {
 		return -1
 	}
-	var ks [maxWords]kind
-	if b := c.plan(line, &ks); c.fits(b) {
-		return flagBits + b
-	}
-	return flagBits + 8*c.lineSize
+	var kinds [maxWords]uint8
+	var sum [1]uint64
+	c.classifyLines(line, kinds[:], sum[:])
+	return c.sizeOf(summary(sum[0]))
 }
 
 // Compress appends the encoding of line to dst.
@@ -283,38 +255,24 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
-	var ks [maxWords]kind
-	codeBits := c.plan(line, &ks)
-	var w bitstream.Writer
-	w.Reset(dst)
+	var kinds [maxWords]uint8
+	var sum [1]uint64
+	c.classifyLines(line, kinds[:], sum[:])
+	dst, bits := c.encode(dst, line, kinds[:], summary(sum[0]))
+	return dst, bits, nil
+}
+
+// encode appends the encoding of line, classified as kinds and s, to dst
+// and returns it with its length in bits.
+func (c *Codec) encode(dst, line []byte, kinds []uint8, s summary) ([]byte, int) {
+	codeBits := c.codeBits(s)
 	switch {
 	case !c.fits(codeBits):
-		w.Write(0, flagBits)
-		w.Bytes(line)
-	case c.tab.tavana && codeBits == prefixBits: // Tavana's zero block
-		w.Write(1<<prefixBits|TavanaZeroBlock, flagBits+prefixBits)
-	default:
-		w.Write(1, flagBits)
-		t := c.tab
-		n := len(line) / 4
-		for i := 0; i < n; {
-			k := ks[i]
-			if k == kZero && !t.tavana {
-				j := i + 1
-				for j < n && j-i < maxRun && ks[j] == kZero {
-					j++
-				}
-				w.Write(ZeroRun<<runBits|uint64(j-i-1), prefixBits+runBits)
-				i = j
-				continue
-			}
-			db := uint(t.dataBits[k])
-			w.Write64(uint64(t.prefix[k])<<db|data(k, binary.LittleEndian.Uint32(line[4*i:])), prefixBits+db)
-			i++
-		}
+		return appendRaw(dst, line), flagBits + 8*c.lineSize
+	case c.tab.tavana && codeBits == prefixBits:
+		return appendZeroBlock(dst), flagBits + prefixBits
 	}
-	enc, bits := w.Finish()
-	return enc, bits, nil
+	return c.appendCodes(dst, line, kinds, s.zeros(), codeBits), flagBits + codeBits
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
@@ -322,6 +280,28 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // choose (a zero run split in two, a word coded by a longer pattern, word
 // codes not shorter than the line).
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	switch {
+	case len(enc) == 0:
+	case enc[0]&0x80 == 0:
+		if out, ok := c.decodeRaw(dst, enc); ok {
+			return out, nil
+		}
+	case c.tab.tavana && len(enc) == 1 && enc[0] == 1<<7|TavanaZeroBlock<<4:
+		var zero [128]byte
+		return append(dst, zero[:c.lineSize]...), nil
+	default:
+		var line [128]byte
+		if c.decodeCodes(&line, enc) {
+			return append(dst, line[:c.lineSize]...), nil
+		}
+	}
+	return c.decompressSlow(dst, enc)
+}
+
+// decompressSlow decodes enc field by field with the bit reader. It is the
+// decoder of record for malformed streams: the fast paths hand it every
+// stream they do not accept, and it says what is wrong and where.
+func (c *Codec) decompressSlow(dst, enc []byte) ([]byte, error) {
 	var line [128]byte
 	out := line[:c.lineSize]
 	var r bitstream.Reader

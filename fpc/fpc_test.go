@@ -328,11 +328,13 @@ func TestDecodeNonCanonical(t *testing.T) {
 }
 
 func TestConformance(t *testing.T) {
-	for _, name := range []string{"fpc", "fpc-tavana"} {
-		for _, n := range codectest.LineSizes {
-			codectest.CheckAll(t, mustNew(t, name, n))
+	codectest.ForEachLevel(t, func(t *testing.T) {
+		for _, name := range []string{"fpc", "fpc-tavana"} {
+			for _, n := range codectest.LineSizes {
+				codectest.CheckAll(t, mustNew(t, name, n))
+			}
 		}
-	}
+	})
 }
 
 func TestZeroAllocs(t *testing.T) {

@@ -1,0 +1,317 @@
+package main
+
+//go:generate go run . -kernels fpc -out ../fpc/classify_amd64.s -stubs ../fpc/classify_stub_amd64.go -pkg fpc
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+func init() {
+	generators["fpc"] = func() {
+		for _, size := range []int{32, 64, 128} {
+			fpcClassify(size, false)
+		}
+		for _, size := range []int{32, 64, 128} {
+			fpcClassify(size, true)
+		}
+	}
+}
+
+// Word kinds as the fpc package numbers them: the order of increasing code
+// length, so a word's kind is the lowest-numbered pattern it matches.
+const (
+	fpcZero = iota
+	fpcSE4
+	fpcSE8
+	fpcRep
+	fpcSE16
+	fpcLowZero
+	fpcTwo
+	fpcRaw
+)
+
+// fpcCodeBits is the code length of a non-zero word of each kind, by kind.
+var fpcCodeBits = [8]byte{0, 7, 11, 11, 19, 19, 19, 35}
+
+var fpcConsts = map[string]Mem{}
+
+// fpcConst declares (once per file) a 32-byte constant of the given bytes,
+// repeated to fill it.
+func fpcConst(name string, b []byte) Mem {
+	if m, ok := fpcConsts[name]; ok {
+		return m
+	}
+	m := GLOBL("fpc_"+name, attr.RODATA|attr.NOPTR)
+	for off := 0; off < 32; off++ {
+		DATA(off, U8(b[off%len(b)]))
+	}
+	fpcConsts[name] = m
+	return m
+}
+
+// fpcClassify emits fpcClassify<size>{AVX2,AVX512}(data []byte, kinds []uint8,
+// sums []uint64), which writes for each of the len(sums) lines of data the
+// kind of every word (size/4 bytes per line, to kinds) and the line's
+// summary (to sums), as fpc's classifyLineGeneric defines them.
+func fpcClassify(size int, avx512 bool) {
+	level := "AVX2"
+	if avx512 {
+		level = "AVX512"
+	}
+	name := fmt.Sprintf("fpcClassify%d%s", size, level)
+	TEXT(name, NOSPLIT, "func(data []byte, kinds []uint8, sums []uint64)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s classifies each %d-byte line of data: the kind of every word", name, size),
+		fmt.Sprintf("to kinds (%d bytes per line) and the line summary to sums.", size/4),
+		fmt.Sprintf("len(data) must be at least len(sums)*%d and len(kinds) len(sums)*%d.", size, size/4))
+	line := Load(Param("data").Base(), GP64())
+	kinds := Load(Param("kinds").Base(), GP64())
+	sums := Load(Param("sums").Base(), GP64())
+	n := Load(Param("sums").Len(), GP64())
+	done := label("done_fpc")
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	sevens, lengths := YMM(), YMM()
+	VMOVDQU(fpcConst("sevens", []byte{fpcRaw}), sevens)
+	VMOVDQU(fpcConst("codebits", fpcCodeBits[:]), lengths)
+
+	var kindBytes func() VecVirtual
+	if avx512 {
+		kindBytes = fpcKinds512(line, size)
+	} else {
+		kindBytes = fpcKinds2(line, size, zero)
+	}
+
+	loop := label("loop")
+	Label(loop)
+	k := kindBytes()
+	fpcSummary(k, size, avx512, zero, sevens, lengths, kinds, sums)
+	ADDQ(U32(size), line)
+	ADDQ(U32(size/4), kinds)
+	ADDQ(U8(8), sums)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// fpcKinds2 prepares the AVX2 classification and returns the function that
+// emits it for the line at ptr: a vector holding the kinds of its words as
+// bytes in word order, a YMM for 128-byte lines, else an XMM (whose upper
+// half is not defined for 32-byte lines).
+func fpcKinds2(ptr Register, size int, zero VecVirtual) func() VecVirtual {
+	ones := YMM()
+	VPCMPEQD(ones, ones, ones)
+	rotate := fpcConst("rot8", []byte{1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12})
+	id := func(k byte) Mem { return fpcConst(fmt.Sprintf("kind%d", k), []byte{k, 0, 0, 0}) }
+	order := YMM()
+	VMOVDQU(fpcConst("order", []byte{0, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 2, 0, 0, 0, 6, 0, 0, 0, 3, 0, 0, 0, 7, 0, 0, 0}), order)
+	return func() VecVirtual {
+		vecs := loadLine(ptr, size)
+		ks := make([]VecVirtual, len(vecs))
+		for i, v := range vecs {
+			// signExt(s) marks the words that equal their low 32−s bits
+			// sign-extended.
+			signExt := func(s uint8) VecVirtual {
+				t := YMM()
+				VPSLLD(U8(s), v, t)
+				VPSRAD(U8(s), t, t)
+				VPCMPEQD(v, t, t)
+				return t
+			}
+			// Two halves: both 16-bit halves are sign-extended bytes.
+			two := YMM()
+			VPSLLW(U8(8), v, two)
+			VPSRAW(U8(8), two, two)
+			VPCMPEQW(v, two, two)
+			VPCMPEQD(ones, two, two)
+			k := YMM()
+			VMOVDQU(id(fpcRaw), k)
+			VPBLENDVB(two, id(fpcTwo), k, k)
+			lowZero := YMM()
+			VPSLLD(U8(16), v, lowZero)
+			VPCMPEQD(zero, lowZero, lowZero)
+			VPBLENDVB(lowZero, id(fpcLowZero), k, k)
+			VPBLENDVB(signExt(16), id(fpcSE16), k, k)
+			rep := YMM()
+			VPSHUFB(rotate, v, rep) // each word rotated by a byte
+			VPCMPEQD(v, rep, rep)
+			VPBLENDVB(rep, id(fpcRep), k, k)
+			VPBLENDVB(signExt(24), id(fpcSE8), k, k)
+			VPBLENDVB(signExt(28), id(fpcSE4), k, k)
+			z := YMM()
+			VPCMPEQD(zero, v, z)
+			VPANDN(k, z, k) // kind 0 where the word is zero
+			ks[i] = k
+		}
+		// Narrow the kinds from dwords to bytes. The packs work within
+		// 128-bit lanes, so the result holds 4-word groups in the order
+		// 0 2 4 6 | 1 3 5 7 (by group), which the permutation undoes.
+		out := YMM()
+		switch len(ks) {
+		case 4:
+			ab, cd := YMM(), YMM()
+			VPACKUSDW(ks[1], ks[0], ab)
+			VPACKUSDW(ks[3], ks[2], cd)
+			VPACKUSWB(cd, ab, out)
+		case 2:
+			VPACKUSDW(ks[1], ks[0], out)
+			VPACKUSWB(out, out, out)
+		default:
+			VPACKUSDW(ks[0], ks[0], out)
+			VPACKUSWB(out, out, out)
+		}
+		VPERMD(out, order, out)
+		return out
+	}
+}
+
+// fpcKinds512 is fpcKinds2 with AVX-512 compares into mask registers and
+// masked blends.
+func fpcKinds512(ptr Register, size int) func() VecVirtual {
+	var like VecVirtual = ZMM()
+	if size == 32 {
+		like = YMM()
+	}
+	c := func(v uint64) VecVirtual { return broadcastConst(like, 4, v) }
+	off4, span4 := c(8), c(16)
+	off8, span8 := c(0x80), c(0x100)
+	off16, span16 := c(0x8000), c(0x10000)
+	lowHalf := c(0xFFFF)
+	halfOff, halfHigh := broadcastConst(like, 2, 0x80), c(0xFF00FF00)
+	var ids [8]VecVirtual
+	for k := range ids {
+		ids[k] = c(uint64(k))
+	}
+	return func() VecVirtual {
+		var vecs []VecVirtual
+		if size == 32 {
+			// vectors512 loads with VMOVDQU, which cannot reach the
+			// registers 16–31 that the constants push these vectors to.
+			v := YMM()
+			VMOVDQU32(Mem{Base: ptr}, v)
+			vecs = []VecVirtual{v}
+		} else {
+			vecs = vectors512(ptr, size)
+		}
+		narrow := make([]VecVirtual, len(vecs))
+		for i, v := range vecs {
+			below := func(off, span VecVirtual) OpmaskVirtual {
+				t, m := vec512(v), K()
+				VPADDD(off, v, t)
+				VPCMPUD(U8(cmpLT), span, t, m)
+				return m
+			}
+			k := vec512(v)
+			t := vec512(v)
+			two, lowZero, rep, zero := K(), K(), K(), K()
+			VPADDW(halfOff, v, t)
+			VPTESTNMD(halfHigh, t, two)
+			VPBLENDMD(ids[fpcTwo], ids[fpcRaw], two, k)
+			VPTESTNMD(lowHalf, v, lowZero)
+			VPBLENDMD(ids[fpcLowZero], k, lowZero, k)
+			VPBLENDMD(ids[fpcSE16], k, below(off16, span16), k)
+			r := vec512(v)
+			VPROLD(U8(8), v, r)
+			VPCMPEQD(v, r, rep)
+			VPBLENDMD(ids[fpcRep], k, rep, k)
+			VPBLENDMD(ids[fpcSE8], k, below(off8, span8), k)
+			VPBLENDMD(ids[fpcSE4], k, below(off4, span4), k)
+			VPTESTNMD(v, v, zero)
+			VPBLENDMD(ids[fpcZero], k, zero, k)
+			narrow[i] = XMM()
+			VPMOVDB(k, narrow[i])
+		}
+		if len(narrow) == 1 {
+			return narrow[0]
+		}
+		out := YMM()
+		VINSERTI32X4(U8(1), narrow[1], narrow[0].AsY(), out)
+		return out
+	}
+}
+
+// fpcSummary stores the kind bytes k of one line to kinds and its summary
+// (zero-word mask, code bits of the non-zero words, count of raw words) to
+// sums. The AVX-512 kernels use only instructions with an EVEX form, since
+// their vectors may live in registers 16–31.
+func fpcSummary(k VecVirtual, size int, avx512 bool, zero, sevens, lengths VecVirtual, kinds, sums Register) {
+	wide := size == 128
+	vec := func(v VecVirtual) Op {
+		if wide {
+			return v.AsY()
+		}
+		return v.AsX()
+	}
+	store := func(v, m Op) { VMOVDQU(v, m) }
+	if avx512 {
+		store = func(v, m Op) { VMOVDQU8(v, m) }
+	}
+	switch size {
+	case 128:
+		store(k.AsY(), Mem{Base: kinds})
+	case 64:
+		store(k.AsX(), Mem{Base: kinds})
+	default:
+		VMOVQ(k.AsX(), Mem{Base: kinds})
+	}
+	words := size / 4
+	masked := func(r GPVirtual) {
+		if words < 32 {
+			ANDL(U32(uint32(1)<<words-1), r)
+		}
+	}
+	t := YMM()
+	// equal returns the mask of the bytes of k equal to those of c.
+	equal := func(c VecVirtual) GPVirtual {
+		r := GP32()
+		if avx512 {
+			m := K()
+			VPCMPEQB(vec(c), vec(k), m)
+			KMOVD(m, r)
+		} else {
+			VPCMPEQB(vec(c), vec(k), vec(t))
+			VPMOVMSKB(vec(t), r)
+		}
+		masked(r)
+		return r
+	}
+	zeros := equal(zero)
+	raw := equal(sevens)
+	POPCNTL(raw, raw)
+
+	// Code bits: each kind's length, summed by VPSADBW per 8 bytes.
+	VPSHUFB(vec(k), vec(lengths), vec(t))
+	VPSADBW(vec(zero), vec(t), vec(t))
+	var s Op = t.AsX() // 32-byte lines: the first 8 bytes' sum
+	if size != 32 {
+		if size == 128 {
+			hi := XMM()
+			if avx512 {
+				VEXTRACTI32X4(U8(1), t.AsY(), hi)
+			} else {
+				VEXTRACTI128(U8(1), t.AsY(), hi)
+			}
+			VPADDQ(hi, t.AsX(), t.AsX())
+		}
+		h := XMM()
+		VPSHUFD(U8(0x4E), t.AsX(), h)
+		VPADDQ(h, t.AsX(), t.AsX())
+	}
+	sum := GP64()
+	VMOVQ(s, sum)
+	SHLQ(U8(32), sum)
+	SHLQ(U8(48), raw.As64())
+	ORQ(raw.As64(), sum)
+	ORQ(zeros.As64(), sum)
+	MOVQ(sum, Mem{Base: sums})
+}

@@ -1,0 +1,42 @@
+package fpc
+
+import "github.com/linecomp/linecomp"
+
+// chunkLines is how many lines one classification call covers: its kinds
+// and summaries live on the stack and its input stays in the L1/L2 cache.
+const chunkLines = 64
+
+// AppendSizes appends the size in bits of each line of data, a whole number
+// of lines, to dst. It is the batch kernel behind linecomp.Sizes.
+func (c *Codec) AppendSizes(dst []int, data []byte) []int {
+	var kinds [chunkLines * maxWords]uint8
+	var sums [chunkLines]uint64
+	for len(data) > 0 {
+		n := min(len(data)/c.lineSize, chunkLines)
+		c.classifyLines(data[:n*c.lineSize], kinds[:], sums[:n])
+		for _, s := range sums[:n] {
+			dst = append(dst, c.sizeOf(summary(s)))
+		}
+		data = data[n*c.lineSize:]
+	}
+	return dst
+}
+
+// CompressLines appends the encoding of each line of data, a whole number
+// of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
+func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
+	var kinds [chunkLines * maxWords]uint8
+	var sums [chunkLines]uint64
+	words := c.lineSize / 4
+	for len(data) > 0 {
+		n := min(len(data)/c.lineSize, chunkLines)
+		c.classifyLines(data[:n*c.lineSize], kinds[:], sums[:n])
+		for i, s := range sums[:n] {
+			var bits int
+			dst.Enc, bits = c.encode(dst.Enc, data[i*c.lineSize:(i+1)*c.lineSize], kinds[i*words:(i+1)*words], summary(s))
+			dst.End = append(dst.End, len(dst.Enc))
+			dst.Bits = append(dst.Bits, bits)
+		}
+		data = data[n*c.lineSize:]
+	}
+}

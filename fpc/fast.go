@@ -1,0 +1,199 @@
+package fpc
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+)
+
+// The hot paths below code and decode a word with table lookups and
+// arithmetic instead of a switch on its kind, and move bits through a 64-bit
+// accumulator written 8 bytes at a time. classify, data and word in fpc.go
+// remain the readable definitions (and the slow decoder, which reports
+// errors, uses them).
+
+// encStep codes one word of a kind: its code is
+// pre | (w>>shift)&maskShifted | w&maskLow | run&maskRun, bits long, where
+// run is the zero-run field (count − 1), which only the "fpc" zero kind uses.
+type encStep struct {
+	pre                  uint64
+	shift                uint8
+	bits                 uint8
+	maskShifted, maskLow uint32
+	maskRun              uint32
+}
+
+// decStep decodes the code of one prefix: data is the dataBits bits after
+// the prefix; the word is uint32(int64(data<<up)>>down) · mul, replaced by
+// the two-halves word where maskTwo is set, and the decoder moves
+// advance + data&maskRun words on (a zero run moves count words).
+type decStep struct {
+	dataBits, up, down uint8
+	mul, maskTwo       uint32
+	maskRun            uint32
+	advance            int
+}
+
+// badAdvance moves the decoder past any line, so that a prefix that is not
+// valid in the middle of a line (Tavana's zero block) sends it to the slow
+// decoder, which reports the error.
+const badAdvance = 2 * maxWords
+
+func (t *table) buildSteps() {
+	for k := range nKinds {
+		db := t.dataBits[k]
+		s := encStep{pre: uint64(t.prefix[k]) << db, bits: prefixBits + db}
+		switch k {
+		case kZero:
+			if !t.tavana {
+				s.maskRun = 1<<runBits - 1
+			}
+		case kSE4, kSE8, kRep, kSE16, kRaw:
+			s.maskLow = uint32(1<<db - 1)
+		case kLowZero:
+			s.shift, s.maskShifted = 16, 0xFFFF
+		case kTwo:
+			s.shift, s.maskShifted, s.maskLow = 8, 0xFF00, 0xFF
+		}
+		t.enc[k] = s
+	}
+	for p, k := range t.kindOf {
+		d := decStep{advance: 1}
+		switch k {
+		case kNone:
+			d.advance = badAdvance
+		case kZero:
+			if !t.tavana {
+				d.maskRun = 1<<runBits - 1
+			}
+		case kSE4, kSE8, kSE16, kRaw:
+			d.up = 64 - t.dataBits[k] // sign-extend from the data width
+			d.down, d.mul = d.up, 1
+		case kRep:
+			d.mul = 0x01010101
+		case kLowZero:
+			d.up, d.mul = 16, 1
+		case kTwo:
+			d.maskTwo = 0xFFFFFFFF
+		}
+		if k != kNone {
+			d.dataBits = t.dataBits[k]
+		}
+		t.dec[p] = d
+	}
+}
+
+// maxCodeBytes bounds the word codes of any line: 32 words of 35 bits and
+// the flag, 141 bytes. The scratch buffers have room for an 8-byte store or
+// load at any byte of such a stream.
+const (
+	maxCodeBytes = (flagBits + maxWords*(prefixBits+32) + 7) / 8
+	scratchBytes = maxCodeBytes + 8
+)
+
+// appendCodes appends flag 1 and the word codes of line, whose words have
+// kinds kinds and zero mask zeros, to dst. codeBits is their length.
+func (c *Codec) appendCodes(dst, line []byte, kinds []uint8, zeros uint32, codeBits int) []byte {
+	t := c.tab
+	emit := c.allWords
+	if !t.tavana {
+		// A zero word emits a code only where a run code starts.
+		emit = ^zeros&c.allWords | runCodeStarts(zeros)
+	}
+	var buf [scratchBytes]byte
+	acc, nacc := uint64(1)<<63, uint(flagBits) // left-aligned pending bits
+	p := 0
+	for e := emit; e != 0; e &= e - 1 {
+		i := bits.TrailingZeros32(e)
+		w := binary.LittleEndian.Uint32(line[4*i:])
+		s := &t.enc[kinds[i]&7]
+		// count − 1 of the zero run starting at word i; garbage for other
+		// kinds, which mask it out.
+		run := uint32(min(bits.TrailingZeros32(^(zeros>>uint(i))), maxRun) - 1)
+		v := s.pre | uint64(w>>s.shift&s.maskShifted|w&s.maskLow|run&s.maskRun)
+		n := uint(s.bits)
+		acc |= v << ((64 - nacc - n) & 63) // nacc ≤ 7, n ≤ 35: it fits
+		nacc += n
+		binary.BigEndian.PutUint64(buf[p:p+8], acc)
+		whole := nacc >> 3
+		p += int(whole)
+		acc <<= whole * 8
+		nacc &= 7
+	}
+	binary.BigEndian.PutUint64(buf[p:p+8], acc)
+	return append(dst, buf[:(flagBits+codeBits+7)/8]...)
+}
+
+// appendZeroBlock appends Tavana's all-zero line: flag 1, prefix 000.
+func appendZeroBlock(dst []byte) []byte {
+	return append(dst, 1<<7|TavanaZeroBlock<<4)
+}
+
+// appendRaw appends flag 0 and the raw line to dst: the line shifted right
+// by one bit, 8 bytes at a time.
+func appendRaw(dst, line []byte) []byte {
+	n := len(line)
+	at := len(dst)
+	dst = slices.Grow(dst, n+1)[:at+n+1]
+	out := dst[at:]
+	carry := uint64(0) // the bit shifted out of the previous 8 bytes
+	for j := 0; j+8 <= n; j += 8 {
+		x := binary.BigEndian.Uint64(line[j:])
+		binary.BigEndian.PutUint64(out[j:], carry<<63|x>>1)
+		carry = x & 1
+	}
+	out[n] = byte(carry << 7)
+	return dst
+}
+
+// decodeRaw decodes a raw stream (flag 0) into dst if it is exactly the
+// flag, the line and zero padding, and reports whether it was.
+func (c *Codec) decodeRaw(dst, enc []byte) ([]byte, bool) {
+	n := c.lineSize
+	if len(enc) != n+1 || enc[n]&0x7F != 0 {
+		return dst, false
+	}
+	at := len(dst)
+	dst = slices.Grow(dst, n)[:at+n]
+	out := dst[at:]
+	for j := 0; j+8 <= n; j += 8 {
+		x := binary.BigEndian.Uint64(enc[j:])
+		binary.BigEndian.PutUint64(out[j:], x<<1|uint64(enc[j+8]>>7))
+	}
+	return dst, true
+}
+
+// decodeCodes decodes a stream of word codes (flag 1) into out and reports
+// whether it is well formed: the codes cover exactly the line and the
+// stream ends at the last code with zero padding. A malformed stream gives
+// false, and the slow decoder then reports what is wrong with it.
+func (c *Codec) decodeCodes(out *[128]byte, enc []byte) bool {
+	if len(enc) > maxCodeBytes {
+		return false
+	}
+	var in [scratchBytes]byte
+	copy(in[:], enc)
+	t := c.tab
+	n := c.lineSize / 4
+	pos := uint(flagBits)
+	i := 0
+	for i < n {
+		// A code is at most 35 bits and pos&7 ≤ 7, so the 8 bytes from
+		// pos's byte hold it.
+		v := binary.BigEndian.Uint64(in[pos>>3:]) << (pos & 7)
+		d := &t.dec[v>>(64-prefixBits)]
+		db := uint(d.dataBits)
+		x := v >> (64 - prefixBits - db) & (1<<db - 1)
+		pos += prefixBits + db
+		w := uint32(int64(x<<(d.up&63))>>(d.down&63)) * d.mul
+		two := uint32(uint16(int8(x>>8)))<<16 | uint32(uint16(int8(x)))
+		w = w&^d.maskTwo | two&d.maskTwo
+		binary.LittleEndian.PutUint32(out[4*(i&(maxWords-1)):], w)
+		i += d.advance + int(uint32(x)&d.maskRun)
+	}
+	if i != n || int(pos+7)/8 != len(enc) {
+		return false
+	}
+	pad := -pos & 7
+	return enc[len(enc)-1]&(1<<pad-1) == 0
+}
