@@ -12,12 +12,10 @@ func init() {
 	generators["cpack"] = cpackPlanAVX512
 }
 
-// Offsets in the kernel's per-codec table (cpack's planTable): three
-// 8-byte arrays indexed by word kind.
+// Offsets in the kernel's per-codec table (cpack's planTab).
 const (
-	cpackTabSize    = 0  // code + payload bits of the kind
-	cpackTabPush    = 8  // 1 if a word of the kind is pushed
-	cpackTabIdxMask = 16 // 0xF8 if the kind carries a dictionary index
+	cpackTabSize  = 0  // 16 bytes: code + payload bits of each word kind
+	cpackTabBlock = 16 // uint32: all ones if a match blocks a push, else 0
 )
 
 // Word kinds, numbered as in cpack.
@@ -42,19 +40,24 @@ const (
 // the lowest bit of inDict, and a position's slot is the number of pushed
 // positions below it mod 16. The lowest slot among matches is the lowest
 // position pushed since the last wrap to slot 0 (the set newer), or failing
-// that the lowest position. Only this scalar bookkeeping is serial; the
-// compares of the next words overlap it.
+// that the lowest position.
+//
+// Only the dictionary bookkeeping is serial, and it is kept short: no
+// dictionary entry is below 0x100 (such a word is coded zero or narrow), so
+// a word is pushed exactly when it is at least 0x100 and, under the
+// default rule, has no match even in its upper two bytes. The next state
+// for a push is computed beforehand and selected with CMOV. The kinds and
+// slots, and the code sizes summed after the loop, are off that chain.
 func cpackPlanAVX512() {
 	TEXT("cpackPlanAVX512", NOSPLIT, "func(line []byte, ops []uint8, tab *[24]uint8) int")
 	Pragma("noescape")
 	Doc("cpackPlanAVX512 codes the len(ops) words of line into ops as cpack's",
 		"planGeneric does and returns the bits of their codes. tab holds the",
-		"size, push flag and index mask of each word kind. len(ops) ≤ 32 and",
-		"len(line) ≥ 4*len(ops).")
+		"size of each word kind and whether matches block pushes. len(ops) ≤ 32,",
+		"len(line) ≥ 4*len(ops) and cap(ops) ≥ 32.")
 	line := Load(Param("line").Base(), GP64())
 	ops := Load(Param("ops").Base(), GP64())
-	tab := Load(Param("tab"), GP64())
-	end := AllocLocal(8)
+	end, big, block, zero := AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8)
 	lo, hi := ZMM(), ZMM()
 	{
 		n := Load(Param("ops").Len(), GP64())
@@ -70,6 +73,22 @@ func cpackPlanAVX512() {
 		KSHIFTRD(U8(16), klo, khi)
 		VMOVDQU32_Z(Mem{Base: line}, klo, lo)
 		VMOVDQU32_Z(Mem{Base: line, Disp: 64}, khi, hi)
+
+		// big: the positions of words ≥ 0x100, the only ones pushed.
+		t := GP32()
+		c := ZMM()
+		MOVL(U32(0x100), t)
+		VPBROADCASTD(t, c)
+		VPCMPUD(U8(5), c, lo, klo) // not less than
+		VPCMPUD(U8(5), c, hi, khi)
+		k := K()
+		KUNPCKWD(klo, khi, k)
+		KMOVD(k, t)
+		MOVL(t, big)
+		tab := Load(Param("tab"), GP64())
+		MOVL(Mem{Base: tab, Disp: cpackTabBlock}, t)
+		MOVL(t, block)
+		MOVL(U32(0), zero)
 	}
 	mask3, mask2 := ZMM(), ZMM()
 	{
@@ -80,13 +99,12 @@ func cpackPlanAVX512() {
 		VPBROADCASTD(t, mask2)
 	}
 
-	i, inDict, pushed, newer, p, codeBits := GP64(), GP32(), GP32(), GP32(), GP32(), GP64()
+	i, inDict, pushed, newer, p := GP64(), GP32(), GP32(), GP32(), GP32()
 	XORQ(i, i)
 	XORL(inDict, inDict)
 	XORL(pushed, pushed)
 	XORL(newer, newer)
 	XORL(p, p)
-	XORQ(codeBits, codeBits)
 	done := label("cpack_done")
 	CMPQ(i, end)
 	JGE(LabelRef(done))
@@ -99,7 +117,7 @@ func cpackPlanAVX512() {
 	VPBROADCASTD(word, b)
 	VPXORD(b, lo, xlo)
 	VPXORD(b, hi, xhi)
-	masks := make([]GPVirtual, 3)
+	c := make([]GPVirtual, 3)
 	for lvl, sel := range []VecVirtual{nil, mask3, mask2} {
 		klo, khi, k := K(), K(), K()
 		if sel == nil {
@@ -110,77 +128,110 @@ func cpackPlanAVX512() {
 			VPTESTNMD(sel, xhi, khi)
 		}
 		KUNPCKWD(klo, khi, k)
-		masks[lvl] = GP32()
-		KMOVD(k, masks[lvl])
+		c[lvl] = GP32()
+		KMOVD(k, c[lvl])
+		ANDL(inDict, c[lvl])
 	}
 
 	Comment("Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies;",
-		"m: the matching dictionary positions of a match kind.")
+		"m: the matching dictionary positions of a match kind, else 0.")
 	kind, m, t := GP32(), GP32(), GP32()
 	MOVL(U32(cpackNew), kind)
-	ANDL(inDict, masks[2])
-	MOVL(masks[2], m)
+	MOVL(c[2], m)
 	MOVL(U32(cpackHalf), t)
-	TESTL(masks[2], masks[2])
+	TESTL(c[2], c[2])
 	CMOVLNE(t, kind)
-	ANDL(inDict, masks[1])
 	MOVL(U32(cpackThree), t)
-	TESTL(masks[1], masks[1])
+	TESTL(c[1], c[1])
 	CMOVLNE(t, kind)
-	CMOVLNE(masks[1], m)
+	CMOVLNE(c[1], m)
 	MOVL(U32(cpackNarrow), t)
 	CMPL(word, U32(0x100))
 	CMOVLCS(t, kind)
-	ANDL(inDict, masks[0])
+	CMOVLCS(zero, m)
 	MOVL(U32(cpackFull), t)
-	TESTL(masks[0], masks[0])
+	TESTL(c[0], c[0])
 	CMOVLNE(t, kind)
-	CMOVLNE(masks[0], m)
+	CMOVLNE(c[0], m)
 	MOVL(U32(cpackZero), t)
 	CMPL(word, U8(0))
 	CMOVLEQ(t, kind)
 
-	Comment("Lowest slot: the lowest match pushed since the last wrap, else the lowest.")
+	Comment("Slot: of the lowest match pushed since the last wrap, else of the lowest.")
 	MOVL(m, t)
 	ANDL(newer, t)
 	CMOVLNE(t, m)
-	slot := masks[1]
-	TZCNTL(m, slot)
-	BZHIL(slot, pushed, t)
+	pos, none := c[0], c[1]
+	TZCNTL(m, pos)
+	SBBL(none, none) // all ones if there is no match
+	BZHIL(pos, pushed, t)
 	POPCNTL(t, t)
 	ANDL(U8(15), t)
+	ANDNL(t, none, t)
 	SHLL(U8(3), t)
-	ANDB(Mem{Base: tab, Index: kind, Scale: 1, Disp: cpackTabIdxMask}, t.As8())
 	ORL(kind, t)
 	MOVB(t.As8(), Mem{Base: ops, Index: i, Scale: 1})
-	MOVBLZX(Mem{Base: tab, Index: kind, Scale: 1, Disp: cpackTabSize}, t)
-	ADDQ(t.As64(), codeBits)
 
-	Comment("Push: evict the oldest entry of a full dictionary, add position i.")
-	e, bit := masks[2], masks[0]
-	MOVBLZX(Mem{Base: tab, Index: kind, Scale: 1, Disp: cpackTabPush}, e)
-	NEGL(e)
-	XORL(bit, bit)
-	BTSL(i.As32(), bit)
-	ANDL(e, bit)
-	BLSRL(inDict, m)
-	MOVL(p, t)
-	ANDL(e, t)
-	CMPL(t, U8(16))
-	CMOVLCC(m, inDict)
-	ORL(bit, inDict)
-	ORL(bit, pushed)
-	ORL(bit, newer)
-	SUBL(e, p)
-	MOVL(U32(0), t)
-	TESTL(U32(15), p)
-	CMOVLEQ(t, newer)
+	Comment("Push: the next state if word i is pushed, then select it.")
+	ibit, pbit, full, notFull, p1, nw := GP32(), GP32(), GP32(), GP32(), GP32(), GP32()
+	XORL(ibit, ibit)
+	BTSL(i.As32(), ibit)
+	MOVL(big, pbit)
+	ANDL(ibit, pbit)
+	ANDL(block, c[2])
+	CMOVLNE(zero, pbit)
+	BLSRL(inDict, full) // evict the oldest entry
+	ORL(ibit, full)
+	MOVL(inDict, notFull)
+	ORL(ibit, notFull)
+	CMPL(p, U8(16))
+	CMOVLCS(notFull, full)
+	LEAL(Mem{Base: p, Disp: 1}, p1)
+	MOVL(newer, nw)
+	ORL(ibit, nw)
+	TESTL(U32(15), p1)
+	CMOVLEQ(zero, nw) // slot 15 filled: the next push wraps to slot 0
+	TESTL(pbit, pbit)
+	CMOVLNE(full, inDict)
+	CMOVLNE(p1, p)
+	CMOVLNE(nw, newer)
+	ORL(pbit, pushed)
 
 	INCQ(i)
 	CMPQ(i, end)
 	JLT(LabelRef(loop))
 	Label(done)
-	Store(codeBits, ReturnIndex(0))
+
+	Comment("Sum the code sizes of the ops.")
+	{
+		n := Load(Param("ops").Len(), GP64())
+		all := GP64()
+		MOVQ(U32(1), all)
+		SHLXQ(n, all, all)
+		DECQ(all)
+		k := K()
+		KMOVD(all.As32(), k)
+		kinds, sizes, seven, zv := YMM(), YMM(), YMM(), YMM()
+		VMOVDQU8_Z(Mem{Base: ops}, k, kinds)
+		t := GP32()
+		MOVL(U32(7), t)
+		VPBROADCASTB(t, seven)
+		VPANDD(seven, kinds, kinds)
+		tab := Load(Param("tab"), GP64())
+		VBROADCASTI128(Mem{Base: tab, Disp: cpackTabSize}, sizes)
+		VPSHUFB_Z(kinds, sizes, k, kinds)
+		VPXORD(zv, zv, zv)
+		VPSADBW(zv, kinds, kinds)
+		x := XMM()
+		VEXTRACTI128(U8(1), kinds, x)
+		VPADDQ(x, kinds.AsX(), x)
+		y := XMM()
+		VPSHUFD(U8(0x4E), x, y)
+		VPADDQ(y, x, x)
+		bits := GP64()
+		VMOVQ(x, bits)
+		Store(bits, ReturnIndex(0))
+	}
 	VZEROUPPER()
 	RET()
 }

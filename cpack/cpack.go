@@ -113,8 +113,9 @@ type Codec struct {
 	// Tables of the fast paths (see stream.go).
 	field  [8]uint64 // code prefix of each kind shifted above its payload
 	sizes8 [8]uint8  // size of each kind
-	// planTab is the plan kernels' table: sizes8, then each kind's push
-	// flag (0 or 1), then 0xF8 for kinds with an index (else 0).
+	// planTab is the plan kernels' table: the size of each kind in 16
+	// bytes, then a 32-bit mask, all ones if a match stops a word from
+	// being pushed (the default rule) and zero if not (gem5's).
 	planTab [24]uint8
 	peek    [16]peekEntry // decoding of the next 4 stream bits
 }

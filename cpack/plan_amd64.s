@@ -5,114 +5,148 @@
 #include "textflag.h"
 
 // func cpackPlanAVX512(line []byte, ops []uint8, tab *[24]uint8) int
-// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV, POPCNT
-TEXT ·cpackPlanAVX512(SB), NOSPLIT, $8-64
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, BMI2, CMOV, POPCNT
+TEXT ·cpackPlanAVX512(SB), NOSPLIT, $32-64
 	MOVQ         line_base+0(FP), AX
 	MOVQ         ops_base+24(FP), CX
-	MOVQ         tab+48(FP), DX
-	MOVQ         ops_len+32(FP), BX
-	MOVQ         BX, (SP)
-	MOVQ         $0x00000001, SI
-	SHLXQ        BX, SI, SI
-	DECQ         SI
-	KMOVD        SI, K1
+	MOVQ         ops_len+32(FP), DX
+	MOVQ         DX, (SP)
+	MOVQ         $0x00000001, BX
+	SHLXQ        DX, BX, BX
+	DECQ         BX
+	KMOVD        BX, K1
 	KSHIFTRD     $0x10, K1, K2
 	VMOVDQU32.Z  (AX), K1, Z0
 	VMOVDQU32.Z  64(AX), K2, Z1
-	MOVL         $0xffffff00, BX
-	VPBROADCASTD BX, Z2
-	MOVL         $0xffff0000, BX
-	VPBROADCASTD BX, Z3
-	XORQ         BX, BX
+	MOVL         $0x00000100, DX
+	VPBROADCASTD DX, Z2
+	VPCMPUD      $0x05, Z2, Z0, K1
+	VPCMPUD      $0x05, Z2, Z1, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, DX
+	MOVL         DX, 8(SP)
+	MOVQ         tab+48(FP), DX
+	MOVL         16(DX), DX
+	MOVL         DX, 16(SP)
+	MOVL         $0x00000000, 24(SP)
+	MOVL         $0xffffff00, DX
+	VPBROADCASTD DX, Z2
+	MOVL         $0xffff0000, DX
+	VPBROADCASTD DX, Z4
+	XORQ         DX, DX
+	XORL         BX, BX
 	XORL         SI, SI
 	XORL         DI, DI
 	XORL         R8, R8
-	XORL         R9, R9
-	XORQ         R10, R10
-	CMPQ         BX, (SP)
+	CMPQ         DX, (SP)
 	JGE          cpack_done_1
 
 cpack_word_2:
 	// Positions whose word matches word i in 4, 3 and 2 upper bytes.
-	VPBROADCASTD (AX)(BX*4), Z4
-	VPXORD       Z4, Z0, Z5
-	VPXORD       Z4, Z1, Z4
-	VPTESTNMD    Z5, Z5, K1
-	VPTESTNMD    Z4, Z4, K2
+	VPBROADCASTD (AX)(DX*4), Z5
+	VPXORD       Z5, Z0, Z6
+	VPXORD       Z5, Z1, Z5
+	VPTESTNMD    Z6, Z6, K1
+	VPTESTNMD    Z5, Z5, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R9
+	ANDL         BX, R9
+	VPTESTNMD    Z2, Z6, K1
+	VPTESTNMD    Z2, Z5, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R10
+	ANDL         BX, R10
+	VPTESTNMD    Z4, Z6, K1
+	VPTESTNMD    Z4, Z5, K2
 	KUNPCKWD     K1, K2, K1
 	KMOVD        K1, R11
-	VPTESTNMD    Z2, Z5, K1
-	VPTESTNMD    Z2, Z4, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R12
-	VPTESTNMD    Z3, Z5, K1
-	VPTESTNMD    Z3, Z4, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R13
+	ANDL         BX, R11
 
 	// Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies;
-	// m: the matching dictionary positions of a match kind.
-	MOVL    $0x00000005, R14
-	ANDL    SI, R13
-	MOVL    R13, R15
-	MOVL    $0x00000004, BP
-	TESTL   R13, R13
-	CMOVLNE BP, R14
-	ANDL    SI, R12
-	MOVL    $0x00000003, BP
-	TESTL   R12, R12
-	CMOVLNE BP, R14
-	CMOVLNE R12, R15
-	MOVL    $0x00000002, BP
-	CMPL    (AX)(BX*4), $0x00000100
-	CMOVLCS BP, R14
-	ANDL    SI, R11
-	MOVL    $0x00000001, BP
+	// m: the matching dictionary positions of a match kind, else 0.
+	MOVL    $0x00000005, R12
+	MOVL    R11, R13
+	MOVL    $0x00000004, R14
 	TESTL   R11, R11
-	CMOVLNE BP, R14
-	CMOVLNE R11, R15
-	MOVL    $0x00000000, BP
-	CMPL    (AX)(BX*4), $0x00
-	CMOVLEQ BP, R14
+	CMOVLNE R14, R12
+	MOVL    $0x00000003, R14
+	TESTL   R10, R10
+	CMOVLNE R14, R12
+	CMOVLNE R10, R13
+	MOVL    $0x00000002, R14
+	CMPL    (AX)(DX*4), $0x00000100
+	CMOVLCS R14, R12
+	CMOVLCS 24(SP), R13
+	MOVL    $0x00000001, R14
+	TESTL   R9, R9
+	CMOVLNE R14, R12
+	CMOVLNE R9, R13
+	MOVL    $0x00000000, R14
+	CMPL    (AX)(DX*4), $0x00
+	CMOVLEQ R14, R12
 
-	// Lowest slot: the lowest match pushed since the last wrap, else the lowest.
-	MOVL    R15, BP
-	ANDL    R8, BP
-	CMOVLNE BP, R15
-	TZCNTL  R15, R12
-	BZHIL   R12, DI, BP
-	POPCNTL BP, BP
-	ANDL    $0x0f, BP
-	SHLL    $0x03, BP
-	ANDB    16(DX)(R14*1), BP
-	ORL     R14, BP
-	MOVB    BP, (CX)(BX*1)
-	MOVBLZX (DX)(R14*1), BP
-	ADDQ    BP, R10
+	// Slot: of the lowest match pushed since the last wrap, else of the lowest.
+	MOVL    R13, R14
+	ANDL    DI, R14
+	CMOVLNE R14, R13
+	TZCNTL  R13, R9
+	SBBL    R10, R10
+	BZHIL   R9, SI, R14
+	POPCNTL R14, R14
+	ANDL    $0x0f, R14
+	ANDNL   R14, R10, R14
+	SHLL    $0x03, R14
+	ORL     R12, R14
+	MOVB    R14, (CX)(DX*1)
 
-	// Push: evict the oldest entry of a full dictionary, add position i.
-	MOVBLZX 8(DX)(R14*1), R13
-	NEGL    R13
-	XORL    R11, R11
-	BTSL    BX, R11
-	ANDL    R13, R11
-	BLSRL   SI, R15
-	MOVL    R9, BP
-	ANDL    R13, BP
-	CMPL    BP, $0x10
-	CMOVLCC R15, SI
-	ORL     R11, SI
-	ORL     R11, DI
-	ORL     R11, R8
-	SUBL    R13, R9
-	MOVL    $0x00000000, BP
-	TESTL   $0x0000000f, R9
-	CMOVLEQ BP, R8
-	INCQ    BX
-	CMPQ    BX, (SP)
+	// Push: the next state if word i is pushed, then select it.
+	XORL    R9, R9
+	BTSL    DX, R9
+	MOVL    8(SP), R10
+	ANDL    R9, R10
+	ANDL    16(SP), R11
+	CMOVLNE 24(SP), R10
+	BLSRL   BX, R11
+	ORL     R9, R11
+	MOVL    BX, R12
+	ORL     R9, R12
+	CMPL    R8, $0x10
+	CMOVLCS R12, R11
+	LEAL    1(R8), R12
+	MOVL    DI, R13
+	ORL     R9, R13
+	TESTL   $0x0000000f, R12
+	CMOVLEQ 24(SP), R13
+	TESTL   R10, R10
+	CMOVLNE R11, BX
+	CMOVLNE R12, R8
+	CMOVLNE R13, DI
+	ORL     R10, SI
+	INCQ    DX
+	CMPQ    DX, (SP)
 	JLT     cpack_word_2
 
 cpack_done_1:
-	MOVQ R10, ret+56(FP)
+	// Sum the code sizes of the ops.
+	MOVQ           ops_len+32(FP), AX
+	MOVQ           $0x00000001, DX
+	SHLXQ          AX, DX, DX
+	DECQ           DX
+	KMOVD          DX, K1
+	VMOVDQU8.Z     (CX), K1, Y0
+	MOVL           $0x00000007, AX
+	VPBROADCASTB   AX, Y1
+	VPANDD         Y1, Y0, Y0
+	MOVQ           tab+48(FP), AX
+	VBROADCASTI128 (AX), Y1
+	VPSHUFB.Z      Y0, Y1, K1, Y0
+	VPXORD         Y3, Y3, Y3
+	VPSADBW        Y3, Y0, Y0
+	VEXTRACTI128   $0x01, Y0, X1
+	VPADDQ         X1, X0, X1
+	VPSHUFD        $0x4e, X1, X0
+	VPADDQ         X0, X1, X1
+	VMOVQ          X1, AX
+	MOVQ           AX, ret+56(FP)
 	VZEROUPPER
 	RET

@@ -6,8 +6,8 @@ package cpack
 
 // cpackPlanAVX512 codes the len(ops) words of line into ops as cpack's
 // planGeneric does and returns the bits of their codes. tab holds the
-// size, push flag and index mask of each word kind. len(ops) ≤ 32 and
-// len(line) ≥ 4*len(ops).
+// size of each word kind and whether matches block pushes. len(ops) ≤ 32,
+// len(line) ≥ 4*len(ops) and cap(ops) ≥ 32.
 //
 //go:noescape
 func cpackPlanAVX512(line []byte, ops []uint8, tab *[24]uint8) int

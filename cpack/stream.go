@@ -41,10 +41,12 @@ func (c *Codec) buildFastTables() {
 		c.field[k] = cd.prefix << payloadBits[k]
 		c.sizes8[k] = uint8(c.size[k])
 		c.planTab[k] = c.sizes8[k]
-		c.planTab[8+k] = c.pushMask >> k & 1
-		if hiMask[k] != 0 {
-			c.planTab[16+k] = 0xF8
-		}
+	}
+	// The kernels push every word ≥ 0x100 that has no match of any kind,
+	// or, if matches are pushed too, every word ≥ 0x100: the words coded
+	// as the kinds pushMask names.
+	if c.pushMask>>fullMatch&1 == 0 {
+		binary.LittleEndian.PutUint32(c.planTab[16:], 0xFFFFFFFF)
 	}
 	for v := range c.peek {
 		e := peekEntry{kind: badCode}
