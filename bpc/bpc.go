@@ -3,7 +3,6 @@ package bpc
 import (
 	"encoding/binary"
 	"math/bits"
-	"slices"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/bitstream"
@@ -109,6 +108,21 @@ func baseCode(w uint32) (code uint64, codeBits, fieldBits uint) {
 	return 0b1, 1, 32
 }
 
+// runSymbol is the code of a run of zero DBX planes and its length.
+type runSymbol struct{ code, bits uint8 }
+
+// runSymbols[n] is the symbol of a run of n zero planes: 001 for one,
+// 01 + (n − 2) for 2 … 33.
+var runSymbols = func() (t [planeCount + 1]runSymbol) {
+	t[1] = runSymbol{0b001, 3}
+	for n := 2; n <= planeCount; n++ {
+		t[n] = runSymbol{uint8(0b01<<runBits | (n - 2)), 2 + runBits}
+	}
+	return t
+}()
+
+func boolBit64(b bool) uint64 { return uint64(boolBit(b)) }
+
 // rawPayload reports whether a bit-plane stream of the given length loses
 // to the raw line: it must be strictly shorter to be used.
 func (c *Codec) rawPayload(bits int) bool { return bits >= 8*c.lineSize }
@@ -155,13 +169,12 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 }
 
 // encode appends the encoding of line, whose planes are ps, to dst. It
-// writes whole 32-bit words of an MSB-first accumulator into dst's spare
-// capacity (at most lineSize + 9 bytes: the raw line, the flag and the
-// slack of the last 8-byte store) and then reslices.
+// builds the stream in a stack buffer from whole 32-bit words of an
+// MSB-first accumulator and appends it with one copy.
 func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
-	start := len(dst)
-	dst = slices.Grow(dst, c.lineSize+9)
-	out := dst[start : start+c.lineSize+9]
+	// A stream Compress emits is at most the raw line and the flag, 129
+	// bytes; the last 8-byte store may reach 7 bytes further.
+	var out [136]byte
 	base := binary.LittleEndian.Uint32(line)
 	m := c.masks(ps)
 	size := c.payloadBits(base, m)
@@ -174,7 +187,7 @@ func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
 			carry = v & 1
 		}
 		out[c.lineSize] = byte(carry << 7)
-		return dst[:start+c.lineSize+1], flagBits + 8*c.lineSize
+		return append(dst, out[:c.lineSize+1]...), flagBits + 8*c.lineSize
 	}
 
 	var acc uint64 // pending bits, left-aligned
@@ -183,55 +196,47 @@ func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
 	put := func(v uint64, n uint) { // n ≤ 32, v < 1<<n
 		acc |= v << (64 - n) >> nacc
 		nacc += n
-		if nacc >= 32 {
-			binary.BigEndian.PutUint32(out[o:], uint32(acc>>32))
-			o += 4
-			acc <<= 32
-			nacc -= 32
-		}
+		// Store the top word whether or not it is full: a partial one is
+		// stored again by the next put. Branch-free, as the fields'
+		// lengths follow the data.
+		binary.BigEndian.PutUint32(out[o:], uint32(acc>>32))
+		full := nacc >> 5 // 1 if the word is complete
+		o += int(4 * full)
+		acc <<= 32 * full
+		nacc &= 31
 	}
 	code, codeBits, fieldBits := baseCode(base)
 	put(1<<codeBits|code, flagBits+codeBits)
 	if fieldBits > 0 {
 		put(uint64(base)&(1<<fieldBits-1), fieldBits)
 	}
+	// One symbol per plane, chosen without branches from the masks: the
+	// symbol kinds follow the data, so branches would mispredict. A zero
+	// plane below the top of its run puts an empty field.
 	posBits := c.posBits
 	rawHead := uint64(1) << uint(c.planeBits)
-	for j := planeCount - 1; j >= 0; {
-		bit := uint64(1) << uint(j)
-		switch {
-		case m.zero&bit != 0:
-			// The run goes down to the first non-zero plane below j.
-			n := bits.LeadingZeros64(^(m.zero << uint(63-j)))
-			if n == 1 {
-				put(0b001, 3)
-			} else {
-				put(0b01<<runBits|uint64(n-2), 2+runBits)
-			}
-			j -= n
-			continue
-		case m.raw&bit != 0:
-			put(rawHead|uint64(ps.dbx[j]), 1+uint(c.planeBits))
-		case m.short&bit != 0:
-			if j < 32 && ps.cls[clsDBPZero]>>uint(j)&1 != 0 {
-				put(0b00001, 5)
-			} else {
-				put(0b00000, 5)
-			}
-		default: // m.pos
-			x := ps.dbx[j]
-			p := uint64(bits.TrailingZeros32(x))
-			if x&(x-1) == 0 {
-				put(0b00011<<posBits|p, 5+posBits)
-			} else {
-				put(0b00010<<posBits|p, 5+posBits)
-			}
-		}
-		j--
+	rawLen := 1 + uint64(c.planeBits)
+	dbpZero := uint64(ps.cls[clsDBPZero])
+	for j := planeCount - 1; j >= 0; j-- {
+		x := uint64(ps.dbx[j])
+		raw := -(m.raw >> uint(j) & 1)
+		short := -(m.short >> uint(j) & 1)
+		pos := -(m.pos >> uint(j) & 1)
+		top := -(m.zero >> uint(j) &^ (m.zero >> uint(j+1)) & 1)
+		// The run starting at plane j goes down to the first non-zero
+		// plane below it.
+		run := runSymbols[bits.LeadingZeros64(^(m.zero << uint(63-j)))]
+		kind := 0b10 | boolBit64(x&(x-1) == 0) // 00011 one one, 00010 two
+		code := raw&(rawHead|x) |
+			short&(dbpZero>>uint(j)&1) |
+			pos&(kind<<posBits|uint64(bits.TrailingZeros64(x))) |
+			top&uint64(run.code)
+		n := raw&rawLen | short&5 | pos&uint64(5+posBits) | top&uint64(run.bits)
+		put(code, uint(n))
 	}
 	binary.BigEndian.PutUint64(out[o:], acc)
 	o += int(nacc+7) / 8
-	return dst[:start+o], flagBits + size
+	return append(dst, out[:o]...), flagBits + size
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
