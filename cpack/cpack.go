@@ -118,6 +118,7 @@ type Codec struct {
 	// being pushed (the default rule) and zero if not (gem5's).
 	planTab [24]uint8
 	peek    [16]peekEntry // decoding of the next 4 stream bits
+	emitTab [8]emitEntry  // coding of each kind
 }
 
 // New returns a C-Pack codec for lines of 32, 64 or 128 bytes: by default

@@ -17,6 +17,10 @@ const maxStreamBytes = (flagBits + maxWords*34 + 7) / 8
 // its bytes.
 type streamBuf [maxStreamBytes + 8]byte
 
+// decodeBuf is a zero-padded copy of a stream that the decoder reads at
+// byte offsets masked to 8 bits, without bounds checks.
+type decodeBuf [256 + 8]byte
+
 // Per-kind layout of a word's payload, the same in both code tables: the
 // index (if any) sits above lowBits bits taken from the word, and the
 // decoded word is the entry's bits under hiMask or'ed with those low bits.
@@ -26,11 +30,26 @@ var (
 	hiMask  = [8]uint32{fullMatch: 0xFFFFFFFF, threeMatch: 0xFFFFFF00, halfMatch: 0xFFFF0000}
 )
 
-// peekEntry decodes a word code from the stream's next 4 bits.
+// peekEntry decodes a word code from the stream's next 4 bits, with what
+// the decoder needs of its kind.
 type peekEntry struct {
-	kind    wordKind // badCode if the 4 bits are no code
-	codeLen uint8
-	payLen  uint8
+	kind     wordKind // badCode if the 4 bits are no code
+	codeLen  uint8
+	total    uint8 // codeLen + payload bits
+	payShift uint8 // 63 − payload bits
+	lowBits  uint8 // bits below the index
+	hiMask   uint32
+	lowMask  uint32
+	push     uint // 1 if the kind is pushed
+	match    uint // all ones if the kind has an index, else 0
+}
+
+// emitEntry is what Compress needs of a word kind.
+type emitEntry struct {
+	field   uint64 // code prefix shifted above the payload
+	lowMask uint32
+	lowBits uint8
+	size    uint8
 }
 
 const badCode wordKind = 0xFF
@@ -48,6 +67,9 @@ func (c *Codec) buildFastTables() {
 	if c.pushMask>>fullMatch&1 == 0 {
 		binary.LittleEndian.PutUint32(c.planTab[16:], 0xFFFFFFFF)
 	}
+	for k := range numKinds {
+		c.emitTab[k] = emitEntry{field: c.field[k], lowMask: lowMask[k], lowBits: lowBits[k], size: c.sizes8[k]}
+	}
 	for v := range c.peek {
 		e := peekEntry{kind: badCode}
 		if k := c.short[v>>2]; k >= 0 {
@@ -55,8 +77,14 @@ func (c *Codec) buildFastTables() {
 		} else if k := c.long[v&3]; k >= 0 {
 			e = peekEntry{kind: wordKind(k), codeLen: 4}
 		}
-		if e.kind < numKinds {
-			e.payLen = uint8(payloadBits[e.kind])
+		if k := e.kind; k < numKinds {
+			pay := uint8(payloadBits[k])
+			e.total, e.payShift = e.codeLen+pay, 63-pay
+			e.lowBits, e.hiMask, e.lowMask = lowBits[k], hiMask[k], lowMask[k]
+			e.push = uint(c.pushMask >> k & 1)
+			if hiMask[k] != 0 {
+				e.match = ^uint(0)
+			}
 		}
 		c.peek[v] = e
 	}
@@ -92,19 +120,23 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // stay left-aligned in acc; after each code the whole bytes are stored
 // with one 8-byte write (fewer than 8 bits stay pending, and a code is at
 // most 34 bits, so acc never overflows).
+//
+// It is only called for the word layout, whose stream is at most 8 ×
+// LineSize bits: every store is at a byte offset below 128.
 func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) {
-	acc, nacc, o := uint64(1)<<63, uint(flagBits), 0
-	n := c.lineSize / 4
-	for i, op := range ops[:n] {
-		k := op.kind()
-		v := binary.LittleEndian.Uint32(line[4*i:])
-		f := c.field[k] | uint64(op.index())<<lowBits[k] | uint64(v&lowMask[k])
-		l := uint(c.sizes8[k])
-		acc |= f << (64 - l - nacc)
-		nacc += l
-		binary.BigEndian.PutUint64(buf[o:], acc)
-		o += int(nacc >> 3)
-		acc <<= nacc &^ 7
+	acc, nacc, o := uint64(1)<<63, uint(flagBits), uint(0)
+	tab := &c.emitTab
+	for i := 0; len(line) >= 4; i++ {
+		op := ops[i&(maxWords-1)]
+		e := &tab[op.kind()]
+		v := binary.LittleEndian.Uint32(line)
+		line = line[4:]
+		f := e.field | uint64(op.index())<<(e.lowBits&63) | uint64(v&e.lowMask)
+		nacc += uint(e.size)
+		acc |= f << ((64 - nacc) & 63)
+		binary.BigEndian.PutUint64(buf[o&127:], acc)
+		o += nacc >> 3
+		acc <<= nacc &^ 7 & 63
 		nacc &= 7
 	}
 	// The last store already holds the final partial byte, zero-padded.
@@ -130,7 +162,7 @@ func (c *Codec) decodeFast(line *[128]byte, enc []byte) bool {
 	if n == 0 || n > maxStreamBytes {
 		return false
 	}
-	var buf streamBuf
+	var buf decodeBuf
 	copy(buf[:], enc)
 	if buf[0]&0x80 == 0 {
 		// Raw: the flag and exactly the line, with a zero pad bit pattern.
@@ -146,33 +178,32 @@ func (c *Codec) decodeFast(line *[128]byte, enc []byte) bool {
 	// Slots 16 to 31 are scratch: every word is stored, where it counts
 	// only if it is pushed.
 	var dict [2 * dictSlots]uint32
-	pushes, pos := 0, flagBits
+	pushes, pos := uint(0), uint(flagBits)
 	nw := c.lineSize / 4
+	peek := &c.peek
 	for i := 0; i < nw; i++ {
-		v := binary.BigEndian.Uint64(buf[pos>>3:]) << (pos & 7)
-		e := c.peek[v>>60]
-		k := e.kind
-		if k >= numKinds {
-			if k != zeroBlockKind || i != 0 {
+		v := binary.BigEndian.Uint64(buf[(pos>>3)&255:]) << (pos & 7)
+		e := &peek[v>>60]
+		if e.kind >= numKinds {
+			if e.kind != zeroBlockKind || i != 0 {
 				return false
 			}
 			pos += zeroBlockBits
 			break // the whole line is zero
 		}
-		p := v << e.codeLen >> (64 - e.payLen)
-		pos += int(e.codeLen + e.payLen)
-		idx := uint(p >> lowBits[k])
-		if idx >= uint(pushes) && hiMask[k] != 0 {
+		p := v << e.codeLen >> 1 >> (e.payShift & 63)
+		pos += uint(e.total)
+		idx := uint(p >> (e.lowBits & 63))
+		if (idx+1)&e.match > pushes {
 			return false // an empty slot
 		}
-		w := dict[idx&15]&hiMask[k] | uint32(p)&lowMask[k]
-		binary.LittleEndian.PutUint32(line[4*i:], w)
-		push := int(c.pushMask >> k & 1)
-		dict[(uint(pushes)&15|uint(push-1)&16)&31] = w
-		pushes += push
+		w := dict[idx&15]&e.hiMask | uint32(p)&e.lowMask
+		binary.LittleEndian.PutUint32(line[4*(i%maxWords):], w)
+		dict[(pushes&15|(e.push-1)&16)&31] = w
+		pushes += e.push
 	}
-	end := 8 * n
-	if pos > end || (pos+7)/8 != n {
+	end := uint(8 * n)
+	if pos > end || (pos+7)/8 != uint(n) {
 		return false // too short or trailing bytes
 	}
 	return buf[n-1]&(1<<(end-pos)-1) == 0 // padding
