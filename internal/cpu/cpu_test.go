@@ -1,0 +1,38 @@
+package cpu
+
+import "testing"
+
+func TestLevels(t *testing.T) {
+	ls := Levels()
+	if len(ls) == 0 || ls[0] != Generic || ls[len(ls)-1] != Best {
+		t.Fatalf("Levels() = %v, Best = %v", ls, Best)
+	}
+	if Active() != Best {
+		t.Fatalf("Active() = %v at start, want Best %v", Active(), Best)
+	}
+	restore := Set(Generic)
+	if Active() != Generic {
+		t.Errorf("after Set(Generic): %v", Active())
+	}
+	inner := Set(Best + 1) // above Best is clamped
+	if Active() != Best {
+		t.Errorf("Set above Best gave %v", Active())
+	}
+	inner()
+	if Active() != Generic {
+		t.Errorf("restore of inner Set gave %v", Active())
+	}
+	restore()
+	if Active() != Best {
+		t.Errorf("restore gave %v, want %v", Active(), Best)
+	}
+	for _, l := range ls {
+		if l.String() == "unknown" {
+			t.Errorf("level %d has no name", l)
+		}
+	}
+	if !asmEnabled && Best != Generic {
+		t.Errorf("assembly disabled by the build, yet Best = %v", Best)
+	}
+	t.Logf("CPU %q, best kernel level %v", Name(), Best)
+}
