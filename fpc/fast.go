@@ -94,34 +94,51 @@ const (
 // appendCodes appends flag 1 and the word codes of line, whose words have
 // kinds kinds and zero mask zeros, to dst. codeBits is their length.
 func (c *Codec) appendCodes(dst, line []byte, kinds []uint8, zeros uint32, codeBits int) []byte {
-	t := c.tab
 	emit := c.allWords
-	if !t.tavana {
+	if !c.tab.tavana {
 		// A zero word emits a code only where a run code starts.
 		emit = ^zeros&c.allWords | runCodeStarts(zeros)
 	}
 	var buf [scratchBytes]byte
-	acc, nacc := uint64(1)<<63, uint(flagBits) // left-aligned pending bits
-	p := 0
-	for e := emit; e != 0; e &= e - 1 {
-		i := bits.TrailingZeros32(e)
+	c.tab.pack(&buf, line, kinds, zeros, emit)
+	return append(dst, buf[:(flagBits+codeBits+7)/8]...)
+}
+
+// pack writes flag 1 and the codes of the words of line marked in emit to
+// buf.
+//
+// It works in two passes so that the loop carrying the bit position stays
+// small enough for the compiler to keep in registers: the first computes
+// every code independently into a compact list (a word that emits nothing,
+// inside a zero run, is overwritten by the next), the second packs the
+// list.
+func (t *table) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros, emit uint32) {
+	var codes [maxWords]uint64 // code value << 8 | code length
+	kinds = kinds[:len(line)/4]
+	j := 0
+	for i, k := range kinds {
 		w := binary.LittleEndian.Uint32(line[4*i:])
-		s := &t.enc[kinds[i]&7]
-		// count − 1 of the zero run starting at word i; garbage for other
-		// kinds, which mask it out.
+		s := &t.enc[k&7]
+		// count − 1 of the zero run starting at word i; garbage for
+		// other kinds, which mask it out.
 		run := uint32(min(bits.TrailingZeros32(^(zeros>>uint(i))), maxRun) - 1)
 		v := s.pre | uint64(w>>s.shift&s.maskShifted|w&s.maskLow|run&s.maskRun)
-		n := uint(s.bits)
-		acc |= v << ((64 - nacc - n) & 63) // nacc ≤ 7, n ≤ 35: it fits
+		codes[j&(maxWords-1)] = v<<8 | uint64(s.bits) // j ≤ i < maxWords
+		j += int(emit >> uint(i) & 1)
+	}
+	// acc holds the pending bits right-aligned; the 8-byte store writes
+	// them left-aligned at byte p, and only the whole bytes are kept.
+	acc, nacc := uint64(1), uint(flagBits)
+	p := 0
+	for _, code := range codes[:j] {
+		n := uint(code & 63)
+		acc = acc<<n | code>>8
 		nacc += n
-		binary.BigEndian.PutUint64(buf[p:p+8], acc)
-		whole := nacc >> 3
-		p += int(whole)
-		acc <<= whole * 8
+		binary.BigEndian.PutUint64(buf[p:p+8], acc<<((64-nacc)&63))
+		p += int(nacc >> 3)
 		nacc &= 7
 	}
-	binary.BigEndian.PutUint64(buf[p:p+8], acc)
-	return append(dst, buf[:(flagBits+codeBits+7)/8]...)
+	binary.BigEndian.PutUint64(buf[p:p+8], acc<<((64-nacc)&63))
 }
 
 // appendZeroBlock appends Tavana's all-zero line: flag 1, prefix 000.
@@ -137,12 +154,13 @@ func appendRaw(dst, line []byte) []byte {
 	dst = slices.Grow(dst, n+1)[:at+n+1]
 	out := dst[at:]
 	carry := uint64(0) // the bit shifted out of the previous 8 bytes
-	for j := 0; j+8 <= n; j += 8 {
-		x := binary.BigEndian.Uint64(line[j:])
-		binary.BigEndian.PutUint64(out[j:], carry<<63|x>>1)
+	for len(line) >= 8 && len(out) >= 8 {
+		x := binary.BigEndian.Uint64(line)
+		binary.BigEndian.PutUint64(out, carry<<63|x>>1)
 		carry = x & 1
+		line, out = line[8:], out[8:]
 	}
-	out[n] = byte(carry << 7)
+	out[0] = byte(carry << 7)
 	return dst
 }
 
@@ -156,9 +174,10 @@ func (c *Codec) decodeRaw(dst, enc []byte) ([]byte, bool) {
 	at := len(dst)
 	dst = slices.Grow(dst, n)[:at+n]
 	out := dst[at:]
-	for j := 0; j+8 <= n; j += 8 {
-		x := binary.BigEndian.Uint64(enc[j:])
-		binary.BigEndian.PutUint64(out[j:], x<<1|uint64(enc[j+8]>>7))
+	for len(out) >= 8 && len(enc) >= 9 {
+		x := binary.BigEndian.Uint64(enc)
+		binary.BigEndian.PutUint64(out, x<<1|uint64(enc[8]>>7))
+		enc, out = enc[8:], out[8:]
 	}
 	return dst, true
 }
@@ -173,17 +192,28 @@ func (c *Codec) decodeCodes(out *[128]byte, enc []byte) bool {
 	}
 	var in [scratchBytes]byte
 	copy(in[:], enc)
-	t := c.tab
 	n := c.lineSize / 4
-	pos := uint(flagBits)
-	i := 0
+	pos, i := c.tab.unpack(out, &in, n)
+	if i != n || int(pos+7)/8 != len(enc) {
+		return false
+	}
+	pad := -pos & 7
+	return enc[len(enc)-1]&(1<<pad-1) == 0
+}
+
+// unpack decodes word codes from in, starting after the flag, into out
+// until they cover at least n words. It returns the bit position after the
+// last code and the number of words covered.
+func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
+	pos = flagBits
 	for i < n {
 		// A code is at most 35 bits and pos&7 ≤ 7, so the 8 bytes from
-		// pos's byte hold it.
+		// pos's byte hold it; the loop runs at most maxWords times, so
+		// pos stays inside the scratch buffer.
 		v := binary.BigEndian.Uint64(in[pos>>3:]) << (pos & 7)
 		d := &t.dec[v>>(64-prefixBits)]
 		db := uint(d.dataBits)
-		x := v >> (64 - prefixBits - db) & (1<<db - 1)
+		x := v >> ((64 - prefixBits - db) & 63) & (1<<db - 1)
 		pos += prefixBits + db
 		w := uint32(int64(x<<(d.up&63))>>(d.down&63)) * d.mul
 		two := uint32(uint16(int8(x>>8)))<<16 | uint32(uint16(int8(x)))
@@ -191,9 +221,5 @@ func (c *Codec) decodeCodes(out *[128]byte, enc []byte) bool {
 		binary.LittleEndian.PutUint32(out[4*(i&(maxWords-1)):], w)
 		i += d.advance + int(uint32(x)&d.maskRun)
 	}
-	if i != n || int(pos+7)/8 != len(enc) {
-		return false
-	}
-	pad := -pos & 7
-	return enc[len(enc)-1]&(1<<pad-1) == 0
+	return pos, i
 }
