@@ -57,11 +57,17 @@ func cpackPlanAVX512() {
 		"len(line) ≥ 4*len(ops) and cap(ops) ≥ 32.")
 	line := Load(Param("line").Base(), GP64())
 	ops := Load(Param("ops").Base(), GP64())
-	end, big, block, zero := AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8)
+	end, end1, big, block, zero := AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8)
 	lo, hi := ZMM(), ZMM()
 	{
 		n := Load(Param("ops").Len(), GP64())
 		MOVQ(n, end)
+		sixteen := GP64()
+		MOVQ(U32(16), sixteen)
+		CMPQ(n, sixteen)
+		CMOVQGT(sixteen, n)
+		MOVQ(n, end1)
+		Load(Param("ops").Len(), n)
 		// Words 0-15 and 16-31 of the line, lanes past n zero: the masked
 		// loads do not touch memory past the line.
 		all := GP64()
@@ -108,98 +114,121 @@ func cpackPlanAVX512() {
 	done := label("cpack_done")
 	CMPQ(i, end)
 	JGE(LabelRef(done))
-	loop := label("cpack_word")
-	Label(loop)
-	word := Mem{Base: line, Index: i, Scale: 4}
+	body := func(firstHalf bool) {
+		word := Mem{Base: line, Index: i, Scale: 4}
 
-	Comment("Positions whose word matches word i in 4, 3 and 2 upper bytes.")
-	b, xlo, xhi := ZMM(), ZMM(), ZMM()
-	VPBROADCASTD(word, b)
-	VPXORD(b, lo, xlo)
-	VPXORD(b, hi, xhi)
-	c := make([]GPVirtual, 3)
-	for lvl, sel := range []VecVirtual{nil, mask3, mask2} {
-		klo, khi, k := K(), K(), K()
-		if sel == nil {
-			VPTESTNMD(xlo, xlo, klo)
-			VPTESTNMD(xhi, xhi, khi)
-		} else {
-			VPTESTNMD(sel, xlo, klo)
-			VPTESTNMD(sel, xhi, khi)
+		Comment("Positions whose word matches word i in 4, 3 and 2 upper bytes.")
+		// Words 0-15 have only words 0-15 before them.
+		b, xlo, xhi := ZMM(), ZMM(), ZMM()
+		VPBROADCASTD(word, b)
+		VPXORD(b, lo, xlo)
+		if !firstHalf {
+			VPXORD(b, hi, xhi)
 		}
-		KUNPCKWD(klo, khi, k)
-		c[lvl] = GP32()
-		KMOVD(k, c[lvl])
-		ANDL(inDict, c[lvl])
+		c := make([]GPVirtual, 3)
+		for lvl, sel := range []VecVirtual{nil, mask3, mask2} {
+			if sel == nil {
+				sel = xlo
+			}
+			klo := K()
+			VPTESTNMD(sel, xlo, klo)
+			c[lvl] = GP32()
+			if firstHalf {
+				KMOVW(klo, c[lvl])
+			} else {
+				khi, k := K(), K()
+				if lvl == 0 {
+					VPTESTNMD(xhi, xhi, khi)
+				} else {
+					VPTESTNMD(sel, xhi, khi)
+				}
+				KUNPCKWD(klo, khi, k)
+				KMOVD(k, c[lvl])
+			}
+			ANDL(inDict, c[lvl])
+		}
+
+		Comment("Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies;",
+			"m: the matching dictionary positions of a match kind, else 0.")
+		kind, m, t := GP32(), GP32(), GP32()
+		MOVL(U32(cpackNew), kind)
+		MOVL(c[2], m)
+		MOVL(U32(cpackHalf), t)
+		TESTL(c[2], c[2])
+		CMOVLNE(t, kind)
+		MOVL(U32(cpackThree), t)
+		TESTL(c[1], c[1])
+		CMOVLNE(t, kind)
+		CMOVLNE(c[1], m)
+		MOVL(U32(cpackNarrow), t)
+		CMPL(word, U32(0x100))
+		CMOVLCS(t, kind)
+		CMOVLCS(zero, m)
+		MOVL(U32(cpackFull), t)
+		TESTL(c[0], c[0])
+		CMOVLNE(t, kind)
+		CMOVLNE(c[0], m)
+		MOVL(U32(cpackZero), t)
+		CMPL(word, U8(0))
+		CMOVLEQ(t, kind)
+
+		Comment("Slot: of the lowest match pushed since the last wrap, else of the lowest.")
+		MOVL(m, t)
+		ANDL(newer, t)
+		CMOVLNE(t, m)
+		pos, none := c[0], c[1]
+		TZCNTL(m, pos)
+		SBBL(none, none) // all ones if there is no match
+		BZHIL(pos, pushed, t)
+		POPCNTL(t, t)
+		ANDL(U8(15), t)
+		ANDNL(t, none, t)
+		SHLL(U8(3), t)
+		ORL(kind, t)
+		MOVB(t.As8(), Mem{Base: ops, Index: i, Scale: 1})
+
+		Comment("Push: the next state if word i is pushed, then select it.")
+		ibit, pbit, full, notFull, p1, nw := GP32(), GP32(), GP32(), GP32(), GP32(), GP32()
+		XORL(ibit, ibit)
+		BTSL(i.As32(), ibit)
+		MOVL(big, pbit)
+		ANDL(ibit, pbit)
+		ANDL(block, c[2])
+		CMOVLNE(zero, pbit)
+		BLSRL(inDict, full) // evict the oldest entry
+		ORL(ibit, full)
+		MOVL(inDict, notFull)
+		ORL(ibit, notFull)
+		CMPL(p, U8(16))
+		CMOVLCS(notFull, full)
+		LEAL(Mem{Base: p, Disp: 1}, p1)
+		MOVL(newer, nw)
+		ORL(ibit, nw)
+		TESTL(U32(15), p1)
+		CMOVLEQ(zero, nw) // slot 15 filled: the next push wraps to slot 0
+		TESTL(pbit, pbit)
+		CMOVLNE(full, inDict)
+		CMOVLNE(p1, p)
+		CMOVLNE(nw, newer)
+		ORL(pbit, pushed)
+
 	}
-
-	Comment("Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies;",
-		"m: the matching dictionary positions of a match kind, else 0.")
-	kind, m, t := GP32(), GP32(), GP32()
-	MOVL(U32(cpackNew), kind)
-	MOVL(c[2], m)
-	MOVL(U32(cpackHalf), t)
-	TESTL(c[2], c[2])
-	CMOVLNE(t, kind)
-	MOVL(U32(cpackThree), t)
-	TESTL(c[1], c[1])
-	CMOVLNE(t, kind)
-	CMOVLNE(c[1], m)
-	MOVL(U32(cpackNarrow), t)
-	CMPL(word, U32(0x100))
-	CMOVLCS(t, kind)
-	CMOVLCS(zero, m)
-	MOVL(U32(cpackFull), t)
-	TESTL(c[0], c[0])
-	CMOVLNE(t, kind)
-	CMOVLNE(c[0], m)
-	MOVL(U32(cpackZero), t)
-	CMPL(word, U8(0))
-	CMOVLEQ(t, kind)
-
-	Comment("Slot: of the lowest match pushed since the last wrap, else of the lowest.")
-	MOVL(m, t)
-	ANDL(newer, t)
-	CMOVLNE(t, m)
-	pos, none := c[0], c[1]
-	TZCNTL(m, pos)
-	SBBL(none, none) // all ones if there is no match
-	BZHIL(pos, pushed, t)
-	POPCNTL(t, t)
-	ANDL(U8(15), t)
-	ANDNL(t, none, t)
-	SHLL(U8(3), t)
-	ORL(kind, t)
-	MOVB(t.As8(), Mem{Base: ops, Index: i, Scale: 1})
-
-	Comment("Push: the next state if word i is pushed, then select it.")
-	ibit, pbit, full, notFull, p1, nw := GP32(), GP32(), GP32(), GP32(), GP32(), GP32()
-	XORL(ibit, ibit)
-	BTSL(i.As32(), ibit)
-	MOVL(big, pbit)
-	ANDL(ibit, pbit)
-	ANDL(block, c[2])
-	CMOVLNE(zero, pbit)
-	BLSRL(inDict, full) // evict the oldest entry
-	ORL(ibit, full)
-	MOVL(inDict, notFull)
-	ORL(ibit, notFull)
-	CMPL(p, U8(16))
-	CMOVLCS(notFull, full)
-	LEAL(Mem{Base: p, Disp: 1}, p1)
-	MOVL(newer, nw)
-	ORL(ibit, nw)
-	TESTL(U32(15), p1)
-	CMOVLEQ(zero, nw) // slot 15 filled: the next push wraps to slot 0
-	TESTL(pbit, pbit)
-	CMOVLNE(full, inDict)
-	CMOVLNE(p1, p)
-	CMOVLNE(nw, newer)
-	ORL(pbit, pushed)
-
+	Comment("Words 0 to min(n, 16)-1.")
+	loop1 := label("cpack_low")
+	Label(loop1)
+	body(true)
+	INCQ(i)
+	CMPQ(i, end1)
+	JLT(LabelRef(loop1))
+	CMPQ(i, end)
+	JGE(LabelRef(done))
+	Comment("Words 16 to n-1.")
+	loop2 := label("cpack_high")
+	Label(loop2)
+	body(false)
 	INCQ(i)
 	CMPQ(i, end)
-	JLT(LabelRef(loop))
+	JLT(LabelRef(loop2))
 	Label(done)
 
 	Comment("Sum the code sizes of the ops.")

@@ -6,11 +6,16 @@
 
 // func cpackPlanAVX512(line []byte, ops []uint8, tab *[24]uint8) int
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI, BMI2, CMOV, POPCNT
-TEXT ·cpackPlanAVX512(SB), NOSPLIT, $32-64
+TEXT ·cpackPlanAVX512(SB), NOSPLIT, $40-64
 	MOVQ         line_base+0(FP), AX
 	MOVQ         ops_base+24(FP), CX
 	MOVQ         ops_len+32(FP), DX
 	MOVQ         DX, (SP)
+	MOVQ         $0x00000010, BX
+	CMPQ         DX, BX
+	CMOVQGT      BX, DX
+	MOVQ         DX, 8(SP)
+	MOVQ         ops_len+32(FP), DX
 	MOVQ         $0x00000001, BX
 	SHLXQ        DX, BX, BX
 	DECQ         BX
@@ -24,11 +29,11 @@ TEXT ·cpackPlanAVX512(SB), NOSPLIT, $32-64
 	VPCMPUD      $0x05, Z2, Z1, K2
 	KUNPCKWD     K1, K2, K1
 	KMOVD        K1, DX
-	MOVL         DX, 8(SP)
+	MOVL         DX, 16(SP)
 	MOVQ         tab+48(FP), DX
 	MOVL         16(DX), DX
-	MOVL         DX, 16(SP)
-	MOVL         $0x00000000, 24(SP)
+	MOVL         DX, 24(SP)
+	MOVL         $0x00000000, 32(SP)
 	MOVL         $0xffffff00, DX
 	VPBROADCASTD DX, Z2
 	MOVL         $0xffff0000, DX
@@ -41,7 +46,89 @@ TEXT ·cpackPlanAVX512(SB), NOSPLIT, $32-64
 	CMPQ         DX, (SP)
 	JGE          cpack_done_1
 
-cpack_word_2:
+	// Words 0 to min(n, 16)-1.
+cpack_low_2:
+	// Positions whose word matches word i in 4, 3 and 2 upper bytes.
+	VPBROADCASTD (AX)(DX*4), Z5
+	VPXORD       Z5, Z0, Z5
+	VPTESTNMD    Z5, Z5, K1
+	KMOVW        K1, R9
+	ANDL         BX, R9
+	VPTESTNMD    Z2, Z5, K1
+	KMOVW        K1, R10
+	ANDL         BX, R10
+	VPTESTNMD    Z4, Z5, K1
+	KMOVW        K1, R11
+	ANDL         BX, R11
+
+	// Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies;
+	// m: the matching dictionary positions of a match kind, else 0.
+	MOVL    $0x00000005, R12
+	MOVL    R11, R13
+	MOVL    $0x00000004, R14
+	TESTL   R11, R11
+	CMOVLNE R14, R12
+	MOVL    $0x00000003, R14
+	TESTL   R10, R10
+	CMOVLNE R14, R12
+	CMOVLNE R10, R13
+	MOVL    $0x00000002, R14
+	CMPL    (AX)(DX*4), $0x00000100
+	CMOVLCS R14, R12
+	CMOVLCS 32(SP), R13
+	MOVL    $0x00000001, R14
+	TESTL   R9, R9
+	CMOVLNE R14, R12
+	CMOVLNE R9, R13
+	MOVL    $0x00000000, R14
+	CMPL    (AX)(DX*4), $0x00
+	CMOVLEQ R14, R12
+
+	// Slot: of the lowest match pushed since the last wrap, else of the lowest.
+	MOVL    R13, R14
+	ANDL    DI, R14
+	CMOVLNE R14, R13
+	TZCNTL  R13, R9
+	SBBL    R10, R10
+	BZHIL   R9, SI, R14
+	POPCNTL R14, R14
+	ANDL    $0x0f, R14
+	ANDNL   R14, R10, R14
+	SHLL    $0x03, R14
+	ORL     R12, R14
+	MOVB    R14, (CX)(DX*1)
+
+	// Push: the next state if word i is pushed, then select it.
+	XORL    R9, R9
+	BTSL    DX, R9
+	MOVL    16(SP), R10
+	ANDL    R9, R10
+	ANDL    24(SP), R11
+	CMOVLNE 32(SP), R10
+	BLSRL   BX, R11
+	ORL     R9, R11
+	MOVL    BX, R12
+	ORL     R9, R12
+	CMPL    R8, $0x10
+	CMOVLCS R12, R11
+	LEAL    1(R8), R12
+	MOVL    DI, R13
+	ORL     R9, R13
+	TESTL   $0x0000000f, R12
+	CMOVLEQ 32(SP), R13
+	TESTL   R10, R10
+	CMOVLNE R11, BX
+	CMOVLNE R12, R8
+	CMOVLNE R13, DI
+	ORL     R10, SI
+	INCQ    DX
+	CMPQ    DX, 8(SP)
+	JLT     cpack_low_2
+	CMPQ    DX, (SP)
+	JGE     cpack_done_1
+
+	// Words 16 to n-1.
+cpack_high_3:
 	// Positions whose word matches word i in 4, 3 and 2 upper bytes.
 	VPBROADCASTD (AX)(DX*4), Z5
 	VPXORD       Z5, Z0, Z6
@@ -76,7 +163,7 @@ cpack_word_2:
 	MOVL    $0x00000002, R14
 	CMPL    (AX)(DX*4), $0x00000100
 	CMOVLCS R14, R12
-	CMOVLCS 24(SP), R13
+	CMOVLCS 32(SP), R13
 	MOVL    $0x00000001, R14
 	TESTL   R9, R9
 	CMOVLNE R14, R12
@@ -102,10 +189,10 @@ cpack_word_2:
 	// Push: the next state if word i is pushed, then select it.
 	XORL    R9, R9
 	BTSL    DX, R9
-	MOVL    8(SP), R10
+	MOVL    16(SP), R10
 	ANDL    R9, R10
-	ANDL    16(SP), R11
-	CMOVLNE 24(SP), R10
+	ANDL    24(SP), R11
+	CMOVLNE 32(SP), R10
 	BLSRL   BX, R11
 	ORL     R9, R11
 	MOVL    BX, R12
@@ -116,7 +203,7 @@ cpack_word_2:
 	MOVL    DI, R13
 	ORL     R9, R13
 	TESTL   $0x0000000f, R12
-	CMOVLEQ 24(SP), R13
+	CMOVLEQ 32(SP), R13
 	TESTL   R10, R10
 	CMOVLNE R11, BX
 	CMOVLNE R12, R8
@@ -124,7 +211,7 @@ cpack_word_2:
 	ORL     R10, SI
 	INCQ    DX
 	CMPQ    DX, (SP)
-	JLT     cpack_word_2
+	JLT     cpack_high_3
 
 cpack_done_1:
 	// Sum the code sizes of the ops.
