@@ -41,90 +41,105 @@ func BenchmarkMemcpy(b *testing.B) {
 }
 
 // BenchmarkCodecs runs Size, Compress and Decompress of every registered
-// codec over every file, line by line into reused buffers. Throughput counts
-// uncompressed bytes; "ratio" is line bits / compressed bits.
-// Select with e.g. -bench 'Codecs/bdi/.*/Compress' and change the line size
-// with -linecomp.line 64.
+// codec over every file at every kernel level, line by line into reused
+// buffers. Throughput counts uncompressed bytes; "ratio" is line bits /
+// compressed bits. Select with e.g. -bench 'Codecs/^bdi$/128/.*/Compress/'
+// and change the line size with -linecomp.line 64.
 func BenchmarkCodecs(b *testing.B) {
 	files := benchFiles(b)
 	n := *benchLine
 	for _, name := range linecomp.Names() {
-		c, err := linecomp.New(name, n)
-		if err != nil {
+		if _, err := linecomp.New(name, n); err != nil {
 			continue
 		}
 		for _, f := range files {
-			lines := len(f.Data) / n
-			if t, ok := c.(linecomp.Trainer); ok {
-				// A trainable codec (SC²) gets a fresh code book per file,
-				// trained on its first tenth (at least 256 lines), as the
-				// linecomp command does by default.
-				if c, err = linecomp.New(name, n); err != nil {
-					b.Fatal(err)
-				}
-				t = c.(linecomp.Trainer)
-				for i := 0; i < min(max(lines/10, 256), lines); i++ {
-					t.Observe(f.Data[i*n : (i+1)*n])
-				}
-				if err := t.Rebuild(); err != nil {
-					b.Fatal(err)
-				}
+			w := &benchWork{name: name, data: f.Data}
+			for _, level := range cpu.Levels() {
+				prefix := fmt.Sprintf("%s/%d/%s", name, n, f.Name)
+				b.Run(prefix+"/Size/"+level.String(), func(b *testing.B) {
+					c := w.prepare(b)
+					defer cpu.Set(level)()
+					w.run(b, func() {
+						for off := 0; off < len(w.data); off += n {
+							c.Size(w.data[off : off+n])
+						}
+					})
+				})
+				b.Run(prefix+"/Compress/"+level.String(), func(b *testing.B) {
+					c := w.prepare(b)
+					defer cpu.Set(level)()
+					buf := make([]byte, 0, 2*n+16)
+					w.run(b, func() {
+						for off := 0; off < len(w.data); off += n {
+							buf, _, _ = c.Compress(buf[:0], w.data[off:off+n])
+						}
+					})
+				})
+				b.Run(prefix+"/Decompress/"+level.String(), func(b *testing.B) {
+					c := w.prepare(b)
+					defer cpu.Set(level)()
+					buf := make([]byte, 0, n)
+					w.run(b, func() {
+						for i := range w.encoded.Len() {
+							buf, _ = c.Decompress(buf[:0], w.encoded.Line(i))
+						}
+					})
+				})
 			}
-			// Encoded once, on first use: the Decompress input and the
-			// ratio metric. Filtered-out sub-benchmarks never pay for it.
-			var encoded linecomp.Lines
-			var ratio float64
-			encode := func(b *testing.B) {
-				if encoded.Len() > 0 {
-					return
-				}
-				if err := linecomp.CompressLines(c, &encoded, f.Data); err != nil {
-					b.Fatal(err)
-				}
-				bits := 0
-				for _, nb := range encoded.Bits {
-					bits += nb
-				}
-				ratio = float64(8*len(f.Data)) / float64(bits)
-			}
-			prefix := fmt.Sprintf("%s/%d/%s", name, n, f.Name)
-			b.Run(prefix+"/Size", func(b *testing.B) {
-				encode(b)
-				b.SetBytes(int64(len(f.Data)))
-				b.ReportAllocs()
-				for b.Loop() {
-					for i := 0; i < lines; i++ {
-						c.Size(f.Data[i*n : (i+1)*n])
-					}
-				}
-				b.ReportMetric(ratio, "ratio")
-			})
-			b.Run(prefix+"/Compress", func(b *testing.B) {
-				encode(b)
-				buf := make([]byte, 0, 2*n+16)
-				b.SetBytes(int64(len(f.Data)))
-				b.ReportAllocs()
-				for b.Loop() {
-					for i := 0; i < lines; i++ {
-						buf, _, _ = c.Compress(buf[:0], f.Data[i*n:(i+1)*n])
-					}
-				}
-				b.ReportMetric(ratio, "ratio")
-			})
-			b.Run(prefix+"/Decompress", func(b *testing.B) {
-				encode(b)
-				buf := make([]byte, 0, n)
-				b.SetBytes(int64(len(f.Data)))
-				b.ReportAllocs()
-				for b.Loop() {
-					for i := range lines {
-						buf, _ = c.Decompress(buf[:0], encoded.Line(i))
-					}
-				}
-				b.ReportMetric(ratio, "ratio")
-			})
 		}
 	}
+}
+
+// benchWork is one codec on one file, set up on first use so that
+// sub-benchmarks filtered out by -bench cost nothing.
+type benchWork struct {
+	name    string
+	data    []byte
+	c       linecomp.Codec
+	encoded linecomp.Lines // the Decompress input
+	ratio   float64
+}
+
+// prepare makes the codec (a trainable one trained on the file's first
+// tenth, at least 256 lines, as the linecomp command does by default) and
+// encodes the file once.
+func (w *benchWork) prepare(b *testing.B) linecomp.Codec {
+	if w.c != nil {
+		return w.c
+	}
+	c, err := linecomp.New(w.name, *benchLine)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := c.LineSize()
+	if t, ok := c.(linecomp.Trainer); ok {
+		lines := len(w.data) / n
+		for i := 0; i < min(max(lines/10, 256), lines); i++ {
+			t.Observe(w.data[i*n : (i+1)*n])
+		}
+		if err := t.Rebuild(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := linecomp.CompressLines(c, &w.encoded, w.data); err != nil {
+		b.Fatal(err)
+	}
+	bits := 0
+	for _, nb := range w.encoded.Bits {
+		bits += nb
+	}
+	w.c, w.ratio = c, float64(8*len(w.data))/float64(bits)
+	return c
+}
+
+// run times pass, one pass over the file per iteration.
+func (w *benchWork) run(b *testing.B, pass func()) {
+	b.SetBytes(int64(len(w.data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		pass()
+	}
+	b.ReportMetric(w.ratio, "ratio")
 }
 
 // BenchmarkSizes runs the batch entry point linecomp.Sizes of every codec
