@@ -9,7 +9,6 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
-	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 // line32 builds a line of n little-endian 32-bit words w(i).
@@ -335,127 +334,6 @@ func TestGarbage(t *testing.T) {
 			if err := codectest.CheckGarbage(c, enc); err != nil {
 				t.Fatal(err)
 			}
-		}
-	}
-}
-
-func benchLines(b *testing.B, n int) (*Codec, [][]byte) {
-	c, _ := New(n)
-	var lines [][]byte
-	for _, f := range codectest.Sample() {
-		for off := 0; off+n <= len(f.Data); off += n {
-			lines = append(lines, f.Data[off:off+n])
-		}
-	}
-	b.SetBytes(int64(n))
-	return c, lines
-}
-
-func BenchmarkSize128(b *testing.B) {
-	c, lines := benchLines(b, 128)
-	for i := 0; b.Loop(); i++ {
-		c.Size(lines[i%len(lines)])
-	}
-}
-
-func BenchmarkCompress128(b *testing.B) {
-	c, lines := benchLines(b, 128)
-	dst := make([]byte, 0, 256)
-	for i := 0; b.Loop(); i++ {
-		c.Compress(dst[:0], lines[i%len(lines)])
-	}
-}
-
-func BenchmarkDecompress128(b *testing.B) {
-	c, lines := benchLines(b, 128)
-	encs := make([][]byte, len(lines))
-	for i, l := range lines {
-		encs[i], _, _ = c.Compress(nil, l)
-	}
-	dst := make([]byte, 0, 128)
-	for i := 0; b.Loop(); i++ {
-		c.Decompress(dst[:0], encs[i%len(encs)])
-	}
-}
-
-// FuzzDecompress feeds arbitrary streams to Decompress; whatever it
-// accepts must be a line that the codec compresses and decompresses back.
-func FuzzDecompress(f *testing.F) {
-	f.Add(32, []byte{0x93, 0x1B, 0x79, 0x85, 0x86})
-	f.Add(128, []byte{0x87, 0xE0})
-	f.Fuzz(func(t *testing.T, size int, enc []byte) {
-		c, err := New([]int{32, 64, 128}[uint(size)%3])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := codectest.CheckGarbage(c, enc); err != nil {
-			t.Fatal(err)
-		}
-		line, err := c.Decompress(nil, enc)
-		if err != nil {
-			return
-		}
-		var s codectest.Scratch
-		if err := codectest.Conform(c, "", line, &s); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
-
-// BenchmarkFiles runs Size, Compress and Decompress line by line over the
-// corpus files the speed issue names, at every kernel level, with a memcpy
-// of the same file for reference (the root BenchmarkCodecs, per package).
-func BenchmarkFiles(b *testing.B) {
-	names := map[string]bool{"mem_core_py.bin": true, "img_astronaut.rgba8": true, "graph_mesh_copter2.colidx.i32": true, "rand_aes256ctr.bin": true}
-	const n = 128
-	c, _ := New(n)
-	for _, f := range codectest.Files(b) {
-		if !names[f.Name] {
-			continue
-		}
-		data := f.Data[:len(f.Data)/n*n]
-		lines := len(data) / n
-		var enc linecomp.Lines
-		if err := linecomp.CompressLines(c, &enc, data); err != nil {
-			b.Fatal(err)
-		}
-		b.Run(f.Name+"/memcpy", func(b *testing.B) {
-			dst := make([]byte, len(data))
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				copy(dst, data)
-			}
-		})
-		for _, level := range cpu.Levels() {
-			b.Run(f.Name+"/"+level.String(), func(b *testing.B) {
-				defer cpu.Set(level)()
-				b.Run("Size", func(b *testing.B) {
-					b.SetBytes(int64(len(data)))
-					for b.Loop() {
-						for i := range lines {
-							c.Size(data[i*n : (i+1)*n])
-						}
-					}
-				})
-				b.Run("Compress", func(b *testing.B) {
-					buf := make([]byte, 0, 2*n+16)
-					b.SetBytes(int64(len(data)))
-					for b.Loop() {
-						for i := range lines {
-							buf, _, _ = c.Compress(buf[:0], data[i*n:(i+1)*n])
-						}
-					}
-				})
-				b.Run("Decompress", func(b *testing.B) {
-					buf := make([]byte, 0, n)
-					b.SetBytes(int64(len(data)))
-					for b.Loop() {
-						for i := range lines {
-							buf, _ = c.Decompress(buf[:0], enc.Line(i))
-						}
-					}
-				})
-			})
 		}
 	}
 }
