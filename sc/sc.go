@@ -169,8 +169,14 @@ func (c *Codec) Size(line []byte) int {
 	if len(line) != c.lineSize {
 		return -1
 	}
-	var e [32]uint64
-	if n := c.codes(line, &e); n < 8*c.lineSize {
+	var n int
+	if t := c.table; t.enc != nil {
+		n = c.sizeFast(t, line)
+	} else {
+		var e [32]uint64
+		n = c.codes(line, &e)
+	}
+	if n < 8*c.lineSize {
 		return tagBits + n
 	}
 	return tagBits + 8*c.lineSize
@@ -181,6 +187,19 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
+	var enc []byte
+	var bits int
+	if t := c.table; t.enc != nil {
+		enc, bits = c.compressFast(t, dst, line)
+	} else {
+		enc, bits = c.compressRef(dst, line)
+	}
+	return enc, bits, nil
+}
+
+// compressRef is the reference encoder: the generic hash lookup and a
+// bitstream.Writer.
+func (c *Codec) compressRef(dst, line []byte) ([]byte, int) {
 	var e [32]uint64
 	n := c.codes(line, &e)
 	var w bitstream.Writer
@@ -188,8 +207,7 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if n >= 8*c.lineSize {
 		w.Write(0, tagBits)
 		w.Bytes(line)
-		enc, bits := w.Finish()
-		return enc, bits, nil
+		return w.Finish()
 	}
 	w.Write(1, tagBits)
 	esc := c.table.escape
@@ -199,8 +217,7 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 			w.Write(uint64(binary.LittleEndian.Uint32(line[4*i:])), 32)
 		}
 	}
-	enc, bits := w.Finish()
-	return enc, bits, nil
+	return w.Finish()
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
@@ -208,6 +225,18 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // ones Compress would not choose (an escaped word that has a codeword, a
 // coded line no shorter than the raw one).
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	if t := c.table; t.lut != nil {
+		var line [128]byte
+		if c.decompressFast(t, line[:c.lineSize], enc) {
+			return append(dst, line[:c.lineSize]...), nil
+		}
+	}
+	return c.decompressRef(dst, enc)
+}
+
+// decompressRef is the reference decoder: a bitstream.Reader and the
+// DeLUT's per-length scan. It gives the exact error for a malformed stream.
+func (c *Codec) decompressRef(dst, enc []byte) ([]byte, error) {
 	var line [128]byte
 	out := line[:c.lineSize]
 	t := c.table

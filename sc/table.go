@@ -62,6 +62,14 @@ type Table struct {
 	hmask  uint32
 	hshift uint
 	escape uint64 // code<<8 | length of the escape symbol
+
+	// Fast paths (fast.go), built only when maxLen ≤ fastMaxLen.
+	enc      []uint64              // cuckoo hash: value<<32 | code<<6 | length
+	encMul   uint64                // its multiplier
+	encShift uint                  // 64 − log2(len(enc))
+	encEsc   uint32                // code<<6 | length of the escape
+	lut      *[1 << lutBits]uint64 // decoder: one or two codewords
+	vals     []uint32              // value of each symbol, 0 for the escape
 }
 
 // BuildTable returns the optimal canonical prefix code, with codewords of
@@ -241,6 +249,7 @@ func (t *Table) init() int {
 		}
 		t.hkeys[h], t.hvals[h] = v, packed
 	}
+	t.initFast()
 	return -1
 }
 
