@@ -35,6 +35,19 @@ func Register(name string, f func(lineSize int) (Codec, error)) {
 	registry.m[name] = f
 }
 
+// RegisterNew is Register for a codec package's own constructor, which
+// returns its concrete type. It turns a failed construction into a nil
+// Codec, never an interface holding a nil pointer.
+func RegisterNew[C Codec](name string, newCodec func(lineSize int) (C, error)) {
+	Register(name, func(n int) (Codec, error) {
+		c, err := newCodec(n)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	})
+}
+
 // New returns the codec registered under name, configured for lines of
 // lineSize bytes.
 func New(name string, lineSize int) (Codec, error) {

@@ -67,13 +67,13 @@ type Codec struct {
 
 // New returns a BDI codec for lines of 32, 64 or 128 bytes.
 func New(lineSize int, opts ...Option) (*Codec, error) {
-	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
-		return nil, linecomp.LineSizeError("bdi", lineSize, "32, 64 or 128 bytes")
-	}
 	lat, _ := linecomp.DefaultLatency(linecomp.SourceBDIPaper, "bdi")
 	c := &Codec{name: "bdi", lineSize: lineSize, latency: lat}
 	for _, o := range opts {
 		o(c)
+	}
+	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
+		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
 	}
 	for _, d := range []int{1, 2, 4} {
 		half := uint64(1) << (8*d - 1)
@@ -87,20 +87,17 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	return c, nil
 }
 
+// named sets the registry name a codec reports, for the registered variants.
+func named(name string) Option { return func(c *Codec) { c.name = name } }
+
 func init() {
-	reg := func(name string, opts ...Option) {
-		linecomp.Register(name, func(n int) (linecomp.Codec, error) {
-			c, err := New(n, opts...)
-			if err != nil {
-				return nil, err
-			}
-			c.name = name
-			return c, nil
-		})
+	for name, opt := range map[string]Option{
+		"bdi":           named("bdi"),
+		"bdi-symmetric": WithSymmetricDeltas(),
+		"bdi-single":    WithSingleBase(),
+	} {
+		linecomp.RegisterNew(name, func(n int) (*Codec, error) { return New(n, named(name), opt) })
 	}
-	reg("bdi")
-	reg("bdi-symmetric", WithSymmetricDeltas())
-	reg("bdi-single", WithSingleBase())
 }
 
 func (c *Codec) Name() string              { return c.name }

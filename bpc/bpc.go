@@ -48,9 +48,6 @@ type Codec struct {
 // New returns a BPC codec for lines of 32, 64 or 128 bytes (8, 16 or 32
 // words).
 func New(lineSize int, opts ...Option) (*Codec, error) {
-	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
-		return nil, linecomp.LineSizeError("bpc", lineSize, "32, 64 or 128 bytes")
-	}
 	lat, _ := linecomp.DefaultLatency("", "bpc")
 	m := lineSize/4 - 1
 	var pos uint
@@ -68,22 +65,22 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	for _, o := range opts {
 		o(c)
 	}
+	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
+		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
+	}
 	return c, nil
 }
 
+// named sets the registry name a codec reports, for the registered variants.
+func named(name string) Option { return func(c *Codec) { c.name = name } }
+
 func init() {
-	reg := func(name string, opts ...Option) {
-		linecomp.Register(name, func(n int) (linecomp.Codec, error) {
-			c, err := New(n, opts...)
-			if err != nil {
-				return nil, err
-			}
-			c.name = name
-			return c, nil
-		})
+	for name, opt := range map[string]Option{
+		"bpc":          named("bpc"),
+		"bpc-unsigned": WithUnsignedPlane(),
+	} {
+		linecomp.RegisterNew(name, func(n int) (*Codec, error) { return New(n, named(name), opt) })
 	}
-	reg("bpc")
-	reg("bpc-unsigned", WithUnsignedPlane())
 }
 
 func (c *Codec) Name() string              { return c.name }

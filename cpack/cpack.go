@@ -124,9 +124,6 @@ type Codec struct {
 // New returns a C-Pack codec for lines of 32, 64 or 128 bytes: by default
 // "cpack", Chen et al.'s code table, pushing only new words.
 func New(lineSize int, opts ...Option) (*Codec, error) {
-	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
-		return nil, linecomp.LineSizeError("cpack", lineSize, "32, 64 or 128 bytes")
-	}
 	c := &Codec{lineSize: lineSize}
 	for _, o := range opts {
 		o(c)
@@ -137,6 +134,9 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	}
 	if c.gem5Push {
 		c.name += "-gem5"
+	}
+	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
+		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
 	}
 	if !c.latencySet {
 		if c.zeroBlock {
@@ -168,20 +168,16 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 }
 
 func init() {
-	reg := func(name string, opts ...Option) {
-		linecomp.Register(name, func(n int) (linecomp.Codec, error) {
-			c, err := New(n, opts...)
-			if err != nil {
-				return nil, err
-			}
-			c.name = name
-			return c, nil
-		})
+	// New names each variant from its options; TestRegistry checks that
+	// the names agree.
+	for name, opts := range map[string][]Option{
+		"cpack":        nil,
+		"cpack-gem5":   {WithGem5PushRule()},
+		"cpack-z":      {WithCPackZ()},
+		"cpack-z-gem5": {WithCPackZ(), WithGem5PushRule()},
+	} {
+		linecomp.RegisterNew(name, func(n int) (*Codec, error) { return New(n, opts...) })
 	}
-	reg("cpack")
-	reg("cpack-gem5", WithGem5PushRule())
-	reg("cpack-z", WithCPackZ())
-	reg("cpack-z-gem5", WithCPackZ(), WithGem5PushRule())
 }
 
 func (c *Codec) Name() string              { return c.name }

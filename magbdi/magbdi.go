@@ -22,6 +22,9 @@ type Option func(*Codec)
 // measures what signed deltas would add.
 func WithSignedDeltas() Option { return func(c *Codec) { c.signed = true } }
 
+// named sets the registry name a codec reports, for the registered variants.
+func named(name string) Option { return func(c *Codec) { c.name = name } }
+
 // WithLatency replaces the default latency (the paper's 1/1 cycles).
 func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
 
@@ -54,15 +57,17 @@ type level struct {
 // multiples of mag below lineSize; if there are none, or none leaves room
 // for a one-bit delta, the error wraps linecomp.ErrLineSize.
 func New(lineSize, mag int, opts ...Option) (*Codec, error) {
-	name := fmt.Sprintf("magbdi-%d", mag)
+	lat, _ := linecomp.DefaultLatency(linecomp.SourceMAG, "magbdi")
+	c := &Codec{name: fmt.Sprintf("magbdi-%d", mag), lineSize: lineSize, mag: mag, latency: lat, words: lineSize / 4}
+	for _, o := range opts {
+		o(c)
+	}
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
-		return nil, linecomp.LineSizeError(name, lineSize, "32, 64 or 128 bytes")
+		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
 	}
 	if mag <= 0 {
-		return nil, fmt.Errorf("magbdi: memory access granularity must be positive, got %d", mag)
+		return nil, fmt.Errorf("%s: memory access granularity must be positive, got %d", c.name, mag)
 	}
-	lat, _ := linecomp.DefaultLatency(linecomp.SourceMAG, "magbdi")
-	c := &Codec{name: name, lineSize: lineSize, mag: mag, latency: lat, words: lineSize / 4}
 	header := baseBits + c.words
 	for size := mag; size < lineSize; size += mag {
 		w := (8*size - header) / c.words // Eq. (1)
@@ -72,12 +77,9 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 		c.levels = append(c.levels, level{size, uint(w)})
 	}
 	if len(c.levels) == 0 {
-		return nil, linecomp.LineSizeError(name, lineSize, fmt.Sprintf("a line larger than one %d-byte MAG with room for deltas", mag))
+		return nil, linecomp.LineSizeError(c.name, lineSize, fmt.Sprintf("a line larger than one %d-byte MAG with room for deltas", mag))
 	}
 	c.codeBits = uint(bits.Len(uint(len(c.levels))))
-	for _, o := range opts {
-		o(c)
-	}
 	for _, l := range c.levels {
 		off := uint32(0)
 		if c.signed {
@@ -98,13 +100,8 @@ func init() {
 				name += "-signed"
 				opts = append(opts, WithSignedDeltas())
 			}
-			linecomp.Register(name, func(n int) (linecomp.Codec, error) {
-				c, err := New(n, mag, opts...)
-				if err != nil {
-					return nil, err
-				}
-				c.name = name
-				return c, nil
+			linecomp.RegisterNew(name, func(n int) (*Codec, error) {
+				return New(n, mag, append(opts, named(name))...)
 			})
 		}
 	}
