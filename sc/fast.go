@@ -3,6 +3,7 @@ package sc
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // Fast paths. A Table with L ≤ fastMaxLen also carries two lookup
@@ -63,7 +64,6 @@ func (t *Table) initFast() {
 	for t.lookup(empty) != t.escape {
 		empty++
 	}
-	esc := uint32(t.escape>>8)<<6 | uint32(t.escape&0xFF)
 	var entries []uint64
 	for i, k := range t.keys {
 		if k == escapeKey {
@@ -71,7 +71,7 @@ func (t *Table) initFast() {
 		}
 		l := t.lens[i]
 		c := t.first[l] + uint64(i) - t.offset[l]
-		entries = append(entries, k<<32|c<<6|uint64(l))
+		entries = append(entries, k<<32|c<<8|uint64(l))
 	}
 	size := 2
 	for size < 4*len(entries) {
@@ -79,8 +79,9 @@ func (t *Table) initFast() {
 	}
 	for ; size <= 64*len(entries)+64 && t.enc == nil; size *= 2 {
 		for _, m := range hashMul {
-			if slots := cuckoo(entries, size, m, uint64(empty)<<32|uint64(esc)); slots != nil {
-				t.enc, t.encMul, t.encShift, t.encEsc = slots, m, uint(64-bits.TrailingZeros(uint(size))), esc
+			if slots := cuckoo(entries, size, m, uint64(empty)<<32|(t.escape&0xFF+32)); slots != nil {
+				t.enc, t.encMul, t.encShift = slots, m, uint(64-bits.TrailingZeros(uint(size)))
+				t.encEsc = t.escape>>8<<40 | (t.escape&0xFF + 32)
 				break
 			}
 		}
@@ -192,83 +193,108 @@ func cuckooSlots(v uint32, m uint64, shift uint) (int, int) {
 	return int(p >> shift), int(p >> (shift - (64 - shift)) & mask)
 }
 
-// fastCode returns code<<6 | length for v, or the escape's when v has no
-// code.
-func fastCode(enc []uint64, m uint64, shift uint, esc uint32, v uint32) uint32 {
+// fastField returns the field of v: code<<8 | length for a value with a
+// codeword (at most 24+8 bits), else the escape's codeword and v, as
+// (escape<<32 | v)<<8 | length. Empty slots hold the escape's length (plus
+// 32) under a value that is no symbol.
+func fastField(enc []uint64, m uint64, shift uint, esc uint64, v uint32) uint64 {
 	p := uint64(v) * m
 	mask := uint64(len(enc) - 1)
-	e1 := enc[p>>shift&mask]
-	e2 := enc[p>>(shift-(64-shift))&mask]
-	r := esc
+	e1 := enc[p>>(shift&63)&mask]
+	e2 := enc[p>>((2*shift-64)&63)&mask]
+	escLen := esc & 0xFF
+	r := escLen
 	if uint32(e1>>32) == v {
-		r = uint32(e1)
+		r = uint64(uint32(e1))
 	}
 	if uint32(e2>>32) == v {
-		r = uint32(e2)
+		r = uint64(uint32(e2))
+	}
+	if r == escLen {
+		r = esc | uint64(v)<<8
 	}
 	return r
 }
 
 // sizeFast is Size's payload length with the fast hash.
 func (c *Codec) sizeFast(t *Table, line []byte) int {
-	enc, m, shift, esc := t.enc, t.encMul, t.encShift, t.encEsc
-	n := 0
+	enc, m, shift := t.enc, t.encMul, t.encShift
+	escLen := t.encEsc & 0xFF
+	mask := uint64(len(enc) - 1)
+	n := uint64(0)
 	for i := 0; i+4 <= len(line); i += 4 {
-		e := fastCode(enc, m, shift, esc, binary.LittleEndian.Uint32(line[i:]))
-		n += int(e & 63)
-		if e == esc {
-			n += 32
+		v := binary.LittleEndian.Uint32(line[i:])
+		p := uint64(v) * m
+		e1 := enc[p>>(shift&63)&mask]
+		e2 := enc[p>>((2*shift-64)&63)&mask]
+		r := escLen
+		if uint32(e1>>32) == v {
+			r = e1
 		}
+		if uint32(e2>>32) == v {
+			r = e2
+		}
+		n += r & 0xFF
 	}
-	return n
+	return int(n)
 }
 
 // compressFast is Compress with the fast hash and a 64-bit accumulator
-// storing 8 bytes at a time.
+// storing 8 bytes at a time. A first pass finds every word's field and the
+// payload length, a second packs the fields.
 func (c *Codec) compressFast(t *Table, dst, line []byte) ([]byte, int) {
-	var buf [128 + 8]byte
+	var fields [32]uint64
+	total := fieldsOf(t, line, &fields)
+	if total >= uint(8*len(line)) {
+		return compressRaw(dst, line)
+	}
+	return packFields(dst, fields[:len(line)/4]), int(1 + total)
+}
+
+// fieldsOf stores every word's field in fields and returns the payload
+// length.
+func fieldsOf(t *Table, line []byte, fields *[32]uint64) uint {
 	enc, m, shift, esc := t.enc, t.encMul, t.encShift, t.encEsc
-	limit := 8 * len(line)
-	acc, nacc := uint64(1)<<63, uint(1)
-	p, total := 0, 0
+	total := uint(0)
 	for i := 0; i+4 <= len(line); i += 4 {
-		v := binary.LittleEndian.Uint32(line[i:])
-		e := fastCode(enc, m, shift, esc, v)
-		var mask uint64
-		if e == esc {
-			mask = ^uint64(0)
-		}
-		sh := uint(mask & 32)
-		n := uint(e&63) + sh
-		code := uint64(e>>6)<<sh | uint64(v)&mask
-		total += int(n)
-		if total >= limit {
-			return compressRaw(dst, line)
-		}
-		acc |= code << (64 - nacc - n)
-		nacc += n
-		binary.BigEndian.PutUint64(buf[p:], acc)
-		p += int(nacc >> 3)
-		acc <<= nacc &^ 7
+		f := fastField(enc, m, shift, esc, binary.LittleEndian.Uint32(line[i:]))
+		total += uint(f & 0xFF)
+		fields[i>>2&31] = f
+	}
+	return total
+}
+
+// packFields appends the flag 1 and the fields (field<<8 | length, at
+// most 56 bits each, fewer than 1024 bits in all) to dst.
+func packFields(dst []byte, fields []uint64) []byte {
+	var buf [128 + 8]byte
+	acc, nacc := uint64(1)<<63, uint(1)
+	p := uint(0)
+	for _, f := range fields {
+		nacc += uint(f & 0xFF)
+		acc |= f >> 8 << ((64 - nacc) & 63)
+		binary.BigEndian.PutUint64(buf[p&127:], acc)
+		p += nacc >> 3
+		acc <<= nacc & 56
 		nacc &= 7
 	}
-	bits := 1 + total
-	return append(dst, buf[:(bits+7)/8]...), bits
+	return append(dst, buf[:p+(nacc+7)/8]...)
 }
 
 // compressRaw appends the raw form: flag 0, then the line shifted by one
 // bit.
 func compressRaw(dst, line []byte) ([]byte, int) {
-	var buf [128 + 1]byte
 	n := len(line)
+	dst = slices.Grow(dst, n+1)
+	out := dst[len(dst) : len(dst)+n+1]
 	var carry uint64
-	for j := 0; j+8 <= n; j += 8 {
+	for j := 0; j+8 <= n && j+8 <= len(out); j += 8 {
 		v := binary.BigEndian.Uint64(line[j:])
-		binary.BigEndian.PutUint64(buf[j:], carry<<63|v>>1)
+		binary.BigEndian.PutUint64(out[j:], carry<<63|v>>1)
 		carry = v & 1
 	}
-	buf[n] = byte(carry << 7)
-	return append(dst, buf[:n+1]...), 1 + 8*n
+	out[n] = byte(carry << 7)
+	return dst[:len(dst)+n+1], 1 + 8*n
 }
 
 // decompressFast decodes a well-formed stream into out and reports

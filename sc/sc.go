@@ -99,7 +99,13 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 }
 
 func init() {
-	linecomp.RegisterNew("sc2", func(n int) (*Codec, error) { return New(n) })
+	linecomp.Register("sc2", func(n int) (linecomp.Codec, error) {
+		c, err := New(n)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	})
 }
 
 func (c *Codec) Name() string              { return c.name }
