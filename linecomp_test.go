@@ -56,8 +56,11 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s has no literal reference encoder in internal/ref", name)
 		}
 		for _, n := range []int{0, 16, 48, 256} {
-			if _, err := linecomp.New(name, n); !errors.Is(err, linecomp.ErrLineSize) {
-				t.Errorf("New(%s, %d): %v, want ErrLineSize", name, n, err)
+			c, err := linecomp.New(name, n)
+			if !errors.Is(err, linecomp.ErrLineSize) || c != nil {
+				t.Errorf("New(%s, %d): %v, %v; want a nil Codec and ErrLineSize", name, n, c, err)
+			} else if !strings.Contains(err.Error(), name+" ") {
+				t.Errorf("New(%s, %d): error %q does not name the codec", name, n, err)
 			}
 		}
 		for _, n := range []int{32, 64, 128} {

@@ -196,12 +196,15 @@ type Codec struct {
 
 // New returns an FPC codec for lines of 32, 64 or 128 bytes.
 func New(lineSize int, opts ...Option) (*Codec, error) {
-	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
-		return nil, linecomp.LineSizeError("fpc", lineSize, "32, 64 or 128 bytes")
-	}
 	c := &Codec{name: "fpc", lineSize: lineSize, tab: tableTR, allWords: uint32(1<<(lineSize/4) - 1)}
 	for _, o := range opts {
 		o(c)
+	}
+	if c.tab.tavana {
+		c.name = "fpc-tavana"
+	}
+	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
+		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
 	}
 	if !c.latencySet {
 		if c.tab.tavana {
@@ -214,18 +217,10 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 }
 
 func init() {
-	reg := func(name string, opts ...Option) {
-		linecomp.Register(name, func(n int) (linecomp.Codec, error) {
-			c, err := New(n, opts...)
-			if err != nil {
-				return nil, err
-			}
-			c.name = name
-			return c, nil
-		})
-	}
-	reg("fpc")
-	reg("fpc-tavana", WithTavanaTable())
+	// New names the variant from its options; TestRegistry checks that the
+	// names agree.
+	linecomp.RegisterNew("fpc", func(n int) (*Codec, error) { return New(n) })
+	linecomp.RegisterNew("fpc-tavana", func(n int) (*Codec, error) { return New(n, WithTavanaTable()) })
 }
 
 func (c *Codec) Name() string              { return c.name }
