@@ -36,6 +36,20 @@
 // not travel with the data, which is why [EffectiveBits] is applied to
 // Size − TagBits when a study counts memory bursts.
 //
+// # Batches and kernels
+//
+// [Sizes], [CompressLines] and [DecompressLines] work on many consecutive
+// lines at once and use a codec's batch kernel when it has one (BDI, MAG-aware
+// BDI and FPC classify whole batches with AVX2 or AVX-512 assembly, chosen at
+// run time from the CPU's features; the pure-Go path is always there and is
+// the only one under the purego and noasm build tags). Every kernel level
+// produces the same bits.
+//
+// # Training
+//
+// A codec whose code book is learned from the data (SC²) implements
+// [Trainer]: Observe the lines of a sampling phase, then Rebuild.
+//
 // # Concurrency
 //
 // Codecs without trainable state (all but SC²) are immutable after

@@ -1,6 +1,5 @@
-// Package magbdi implements MAG-aware BDI (Lal et al., "MAG-aware BDI:
-// compressing GPU cache lines to exact multiples of the memory access
-// granularity"): BDI with a 4-byte base whose delta width is chosen so that
+// Package magbdi implements MAG-aware BDI (Lal et al., "Memory Access
+// Granularity Aware Lossless Compression for GPUs"): BDI with a 4-byte base whose delta width is chosen so that
 // every compressed block is an exact multiple of the DRAM memory access
 // granularity (MAG), so the raw and the effective compression ratio agree.
 // It registers "magbdi-16", "magbdi-32" and "magbdi-64" (the MAG in bytes)
