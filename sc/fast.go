@@ -114,30 +114,54 @@ func (t *Table) initFast() {
 			single[j] = e
 		}
 	}
-	t.lut = new([1 << lutBits]uint64)
-	for x := range t.lut {
+	var lut [1 << lutBits]uint64
+	for x := range lut {
 		e1 := single[x]
 		l1 := e1 & 63
 		if l1 == 0 {
 			continue // a longer codeword, or none
 		}
 		if e1&lutEsc != 0 {
-			t.lut[x] = lutEntry(l1+32, l1, true, false, e1>>16, 0)
+			lut[x] = lutEntry(l1+32, l1, true, false, e1>>16, 0)
 			continue
 		}
 		e2 := single[x<<l1&(1<<lutBits-1)]
 		l2 := e2 & 63
 		if l2 == 0 || l1+l2 > lutBits {
-			t.lut[x] = lutEntry(l1, 0, false, false, e1>>16, 0)
+			lut[x] = lutEntry(l1, 0, false, false, e1>>16, 0)
 			continue
 		}
 		if e2&lutEsc != 0 {
-			t.lut[x] = lutEntry(l1+l2+32, l1+l2, true, true, e1>>16, e2>>16)
+			lut[x] = lutEntry(l1+l2+32, l1+l2, true, true, e1>>16, e2>>16)
 		} else {
-			t.lut[x] = lutEntry(l1+l2, 0, false, true, e1>>16, e2>>16)
+			lut[x] = lutEntry(l1+l2, 0, false, true, e1>>16, e2>>16)
 		}
 	}
+	t.lut = new([1 << lutBits]lutPair)
+	for x, e := range lut {
+		if e&0xFF == 0 {
+			continue
+		}
+		nsym := 1 + e>>15&1
+		p := lutPair{meta: e&0x3FFF | nsym<<16 | (nsym-1)*32<<24}
+		if e&lutEsc != 0 {
+			p.meta |= 0xFFFFFFFF << 32
+		}
+		p.vals = uint64(t.vals[e>>16&(1<<24-1)])
+		if nsym == 2 {
+			p.vals |= uint64(t.vals[e>>40]) << 32
+		}
+		t.lut[x] = p
+	}
 }
+
+// lutPair is the decoder table's entry: meta holds the bits consumed
+// (bits 0–7; 0: a codeword longer than lutBits bits, or none), the
+// codeword bits before the escape's raw word (8–13), the number of words
+// (16–17), where the raw word goes in vals (24–29: 0 or 32) and the mask
+// of the raw word (32–63: all ones when the last symbol is the escape);
+// vals holds the words, the first in the low half.
+type lutPair struct{ meta, vals uint64 }
 
 // lutEntry packs a decoder table entry: the bits consumed, the codeword
 // bits before the escape's raw word, whether the last symbol is the escape,
@@ -320,41 +344,32 @@ func (c *Codec) decompressFast(t *Table, out, enc []byte) bool {
 	}
 	var b [256 + 8]byte
 	copy(b[:], enc)
-	var words [64]uint32
+	var ob [256 + 8]byte // the line; 8 bytes of slack
 	L := uint(t.maxLen)
 	lut, vals := t.lut, t.vals
 	nw := n / 4
-	pos := uint(1)
 	// s holds at least lutBits bits from pos, taken from the previous
 	// load: the table lookup does not wait for the load at pos, which
 	// supplies the raw words and the next s.
+	pos := uint(1)
 	s := binary.BigEndian.Uint64(b[:]) << 1
 	i := 0
-	for i+2 <= nw {
-		f := binary.BigEndian.Uint64(b[pos>>3&255:]) << (pos & 7)
-		e := lut[s>>(64-lutBits)]
-		if e&0xFF == 0 {
-			if e = t.decodeAny(f>>(64-L), lutBits+1, L); e == 0 {
-				return false
-			}
-			c := uint(e & 0xFF)
-			raw := uint32(f << (e >> 8 & 63) >> 32)
-			words[i&63] = vals[e>>16&(1<<24-1)] | raw&-uint32(e>>14&1)
-			i++
-			pos += c
-			s = binary.BigEndian.Uint64(b[pos>>3&255:]) << (pos & 7)
-			continue
+	for {
+		i, pos, s = decodeShort(lut, &b, &ob, i, nw, pos, s)
+		if i+2 > nw {
+			break
 		}
-		c := uint(e & 0xFF)
-		// The escape's raw word follows the codewords; f holds at
-		// least 57 bits from pos.
-		r := uint32(f<<(e>>8&63)>>32) & -uint32(e>>14&1)
-		two := -uint32(e >> 15 & 1)
-		words[i&63] = vals[e>>16&(1<<24-1)] | r&^two
-		words[(i+1)&63] = vals[e>>40] | r&two
-		i += 1 + int(e>>15&1)
-		pos += c
-		s = f << c
+		// A codeword longer than lutBits bits, or none: the DeLUT.
+		f := binary.BigEndian.Uint64(b[pos>>3&255:]) << (pos & 7)
+		e := t.decodeAny(f>>(64-L), lutBits+1, L)
+		if e == 0 {
+			return false
+		}
+		raw := uint32(f << (e >> 8 & 63) >> 32)
+		binary.LittleEndian.PutUint32(ob[4*i&255:], vals[e>>16&(1<<24-1)]|raw&-uint32(e>>14&1))
+		i++
+		pos += uint(e & 0xFF)
+		s = binary.BigEndian.Uint64(b[pos>>3&255:]) << (pos & 7)
 	}
 	if i < nw {
 		f := binary.BigEndian.Uint64(b[pos>>3&255:]) << (pos & 7)
@@ -363,12 +378,10 @@ func (c *Codec) decompressFast(t *Table, out, enc []byte) bool {
 			return false
 		}
 		raw := uint32(f << (e >> 8 & 63) >> 32)
-		words[i&63] = vals[e>>16&(1<<24-1)] | raw&-uint32(e>>14&1)
+		binary.LittleEndian.PutUint32(ob[4*i&255:], vals[e>>16&(1<<24-1)]|raw&-uint32(e>>14&1))
 		pos += uint(e & 0xFF)
 	}
-	for j := range nw {
-		binary.LittleEndian.PutUint32(out[4*j:], words[j])
-	}
+	copy(out, ob[:n])
 	end := uint(8 * len(enc))
 	if pos > end || uint(len(enc)) != (pos+7)/8 {
 		return false
@@ -377,6 +390,31 @@ func (c *Codec) decompressFast(t *Table, out, enc []byte) bool {
 		return false
 	}
 	return true
+}
+
+// decodeShort decodes symbols, two words at a time or fewer, from bit pos
+// of b (s holding its next bits) into ob from word i, while at least two
+// words remain and the table knows the codewords. It returns the next
+// word, position and s. It calls nothing, so that its loop keeps
+// everything in registers.
+func decodeShort(lut *[1 << lutBits]lutPair, b, ob *[256 + 8]byte, i, nw int, pos uint, s uint64) (int, uint, uint64) {
+	for i+2 <= nw {
+		f := binary.BigEndian.Uint64(b[pos>>3&255:]) << (pos & 7)
+		e := &lut[s>>(64-lutBits)]
+		m := e.meta
+		if m&0xFF == 0 {
+			break
+		}
+		c := uint(m & 0xFF)
+		// The escape's raw word follows the codewords; f holds at
+		// least 57 bits from pos.
+		r := uint64(uint32(f<<(m>>8&63)>>32)&uint32(m>>32)) << (m >> 24 & 63)
+		binary.LittleEndian.PutUint64(ob[4*i&255:], e.vals|r)
+		i += int(m >> 16 & 3)
+		pos += c
+		s = f << (c & 63)
+	}
+	return i, pos, s
 }
 
 // decodeAny decodes the codeword at the start of window, the next L bits,

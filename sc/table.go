@@ -64,12 +64,12 @@ type Table struct {
 	escape uint64 // code<<8 | length of the escape symbol
 
 	// Fast paths (fast.go), built only when maxLen ≤ fastMaxLen.
-	enc      []uint64              // cuckoo hash: value<<32 | code<<8 | length
-	encMul   uint64                // its multiplier
-	encShift uint                  // 64 − log2(len(enc))
-	encEsc   uint64                // escape code<<40 | length+32
-	lut      *[1 << lutBits]uint64 // decoder: one or two codewords
-	vals     []uint32              // value of each symbol, 0 for the escape
+	enc      []uint64               // cuckoo hash: value<<32 | code<<8 | length
+	encMul   uint64                 // its multiplier
+	encShift uint                   // 64 − log2(len(enc))
+	encEsc   uint64                 // escape code<<40 | length+32
+	lut      *[1 << lutBits]lutPair // decoder: one or two codewords
+	vals     []uint32               // value of each symbol, 0 for the escape
 }
 
 // BuildTable returns the optimal canonical prefix code, with codewords of
