@@ -70,7 +70,7 @@ func checkFast(t *testing.T, c *Codec, name string, data []byte, mutateEvery int
 // DeLUT for long codewords, and the reference path above fastMaxLen are
 // all taken, and cross-checks the fast paths on every line.
 func TestFastPaths(t *testing.T) {
-	files := append(codectest.Sample(), codectest.Corpora(t)...)
+	files := codectest.Files(t) // the sample, and the corpora when present
 	for _, f := range files {
 		data := f.Data[:len(f.Data)/128*128]
 		for _, n := range codectest.LineSizes {

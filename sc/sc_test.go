@@ -208,7 +208,7 @@ func trained(t *testing.T, data []byte, lineSize int) *Codec {
 // Each file is cut to whole 128-byte lines, so that training sees the same
 // words at every line size and the reference's slow VFT replay runs once.
 func TestTrainedConformance(t *testing.T) {
-	files := append(codectest.Sample(), codectest.Corpora(t)...)
+	files := codectest.Files(t) // the sample, and the corpora when present
 	for i := range files {
 		files[i].Data = files[i].Data[:len(files[i].Data)/128*128]
 	}
