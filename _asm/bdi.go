@@ -46,17 +46,14 @@ func bdiFit(size int) {
 	for _, kd := range [][2]int{{8, 1}, {8, 2}, {8, 4}, {4, 1}, {4, 2}, {2, 1}} {
 		consts[kd] = vconst(kd[0], 1<<(8*kd[1]-1))
 	}
-	line := Load(Param("data").Base(), GP64())
-	out := Load(Param("out").Base(), GP64())
-	n := Load(Param("out").Len(), GP64())
 	zero := YMM()
-	VPXOR(zero, zero, zero)
-	done := label("done_bdi")
-	TESTQ(n, n)
-	JZ(LabelRef(done))
-	loop := label("loop")
-	Label(loop)
-	vecs := loadLine(line, size)
+	lineLoop(size, func() { VPXOR(zero, zero, zero) }, func(line, out Register, _ string) {
+		bdiFitLine(loadLine(line, size), line, out, zero, consts)
+	})
+}
+
+// bdiFitLine emits the AVX2 fit mask of the line held in vecs.
+func bdiFitLine(vecs []VecVirtual, line, out Register, zero VecVirtual, consts map[[2]int]Mem) {
 	res := GP32()
 
 	// All-zero line.
@@ -128,13 +125,6 @@ func bdiFit(size int) {
 
 	Label(store)
 	MOVB(res.As8(), Mem{Base: out})
-	ADDQ(U32(size), line)
-	INCQ(out)
-	DECQ(n)
-	JNZ(LabelRef(loop))
-	Label(done)
-	VZEROUPPER()
-	RET()
 }
 
 // bdiFit512 emits bdiFit<size>AVX512, the AVX-512 version of bdiFit.
@@ -143,26 +133,26 @@ func bdiFit512(size int) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("bdiFit%dAVX512 writes the BDI fit mask of each %d-byte line of data to out.", size, size),
 		"len(data) must be at least len(out)*"+fmt.Sprint(size)+".")
-	line := Load(Param("data").Base(), GP64())
-	out := Load(Param("out").Base(), GP64())
-	n := Load(Param("out").Len(), GP64())
-	done := label("done_bdi512")
-	TESTQ(n, n)
-	JZ(LabelRef(done))
 	// Loop-invariant offsets and spans: x fits d bytes when
 	// x + 2^(8d−1) < 2^(8d).
-	var like VecVirtual = ZMM()
-	if size == 32 {
-		like = YMM()
-	}
 	consts := map[[2]int][2]VecVirtual{}
-	for _, kd := range [][2]int{{8, 1}, {8, 2}, {8, 4}, {4, 1}, {4, 2}, {2, 1}} {
-		k, d := kd[0], kd[1]
-		consts[kd] = [2]VecVirtual{broadcastConst(like, k, 1<<(8*d-1)), broadcastConst(like, k, 1<<(8*d))}
+	setup := func() {
+		var like VecVirtual = ZMM()
+		if size == 32 {
+			like = YMM()
+		}
+		for _, kd := range [][2]int{{8, 1}, {8, 2}, {8, 4}, {4, 1}, {4, 2}, {2, 1}} {
+			k, d := kd[0], kd[1]
+			consts[kd] = [2]VecVirtual{broadcastConst(like, k, 1<<(8*d-1)), broadcastConst(like, k, 1<<(8*d))}
+		}
 	}
-	loop := label("loop")
-	Label(loop)
-	vecs := vectors512(line, size)
+	lineLoop(size, setup, func(line, out Register, _ string) {
+		bdiFitLine512(vectors512(line, size), line, out, consts)
+	})
+}
+
+// bdiFitLine512 emits the AVX-512 fit mask of the line held in vecs.
+func bdiFitLine512(vecs []VecVirtual, line, out Register, consts map[[2]int][2]VecVirtual) {
 	res := GP32()
 
 	notZero, store := label("notzero"), label("store")
@@ -229,11 +219,4 @@ func bdiFit512(size int) {
 
 	Label(store)
 	MOVB(res.As8(), Mem{Base: out})
-	ADDQ(U32(size), line)
-	INCQ(out)
-	DECQ(n)
-	JNZ(LabelRef(loop))
-	Label(done)
-	VZEROUPPER()
-	RET()
 }

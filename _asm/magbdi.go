@@ -7,6 +7,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
 )
 
 func init() {
@@ -29,32 +30,37 @@ func magFit(size int) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("magFit%dAVX2 writes the MAG-aware BDI level of each %d-byte line of data to out.", size, size),
 		"len(data) must be at least len(out)*"+fmt.Sprint(size)+" and len(shifts) at least len(offs).")
-	line := Load(Param("data").Base(), GP64())
-	out := Load(Param("out").Base(), GP64())
-	n := Load(Param("out").Len(), GP64())
-	offs := Load(Param("offs").Base(), GP64())
-	shifts := Load(Param("shifts").Base(), GP64())
-	levels := Load(Param("offs").Len(), GP64())
+	var offs, shifts, levels Register
 	zero := YMM()
-	VPXOR(zero, zero, zero)
-	done := label("done_mag")
-	TESTQ(n, n)
-	JZ(LabelRef(done))
-	loop := label("loop")
-	Label(loop)
-	vecs := loadLine(line, size)
+	setup := func() {
+		offs = Load(Param("offs").Base(), GP64())
+		shifts = Load(Param("shifts").Base(), GP64())
+		levels = Load(Param("offs").Len(), GP64())
+		VPXOR(zero, zero, zero)
+	}
+	lineLoop(size, setup, func(line, out Register, advance string) {
+		vecs := loadLine(line, size)
+		firstLevel(out, levels, advance, func(j Register, next string) {
+			off := YMM()
+			VPBROADCASTD(Mem{Base: offs, Index: j, Scale: 4}, off)
+			cnt := XMM()
+			VMOVQ(Mem{Base: shifts, Index: j, Scale: 8}, cnt)
+			fitTest(vecs, line, zero, 4, off, cnt, next)
+		})
+	})
+}
+
+// firstLevel emits the search for the first of levels levels whose test
+// passes: test(j, next) falls through when level j fits and jumps to next
+// otherwise. The level, or 0xFF for none, is stored at out.
+func firstLevel(out, levels Register, advance string, test func(j Register, next string)) {
 	j := GP64()
 	XORQ(j, j)
-	next, none, advance := label("level"), label("none"), label("advance")
-	levelLoop := label("levels")
+	next, none, levelLoop := label("level"), label("none"), label("levels")
 	Label(levelLoop)
 	CMPQ(j, levels)
 	JAE(LabelRef(none))
-	off := YMM()
-	VPBROADCASTD(Mem{Base: offs, Index: j, Scale: 4}, off)
-	cnt := XMM()
-	VMOVQ(Mem{Base: shifts, Index: j, Scale: 8}, cnt)
-	fitTest(vecs, line, zero, 4, off, cnt, next)
+	test(j, next)
 	MOVB(j.As8(), Mem{Base: out})
 	JMP(LabelRef(advance))
 	Label(next)
@@ -62,14 +68,6 @@ func magFit(size int) {
 	JMP(LabelRef(levelLoop))
 	Label(none)
 	MOVB(U8(0xFF), Mem{Base: out})
-	Label(advance)
-	ADDQ(U32(size), line)
-	INCQ(out)
-	DECQ(n)
-	JNZ(LabelRef(loop))
-	Label(done)
-	VZEROUPPER()
-	RET()
 }
 
 // magFit512 emits magFit<size>AVX512, the AVX-512 version of magFit.
@@ -78,48 +76,24 @@ func magFit512(size int) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("magFit%dAVX512 writes the MAG-aware BDI level of each %d-byte line of data to out.", size, size),
 		"len(data) must be at least len(out)*"+fmt.Sprint(size)+" and len(shifts) at least len(offs).")
-	line := Load(Param("data").Base(), GP64())
-	out := Load(Param("out").Base(), GP64())
-	n := Load(Param("out").Len(), GP64())
-	offs := Load(Param("offs").Base(), GP64())
-	shifts := Load(Param("shifts").Base(), GP64())
-	levels := Load(Param("offs").Len(), GP64())
-	done := label("done_mag512")
-	TESTQ(n, n)
-	JZ(LabelRef(done))
-	loop := label("loop")
-	Label(loop)
-	vecs := vectors512(line, size)
-	j := GP64()
-	XORQ(j, j)
-	next, none, advance := label("level"), label("none"), label("advance")
-	levelLoop := label("levels")
-	Label(levelLoop)
-	CMPQ(j, levels)
-	JAE(LabelRef(none))
-	off := vec512(vecs[0])
-	VPBROADCASTD(Mem{Base: offs, Index: j, Scale: 4}, off)
-	// span = 1 << shift
-	sh, one := GP64(), GP64()
-	MOVQ(Mem{Base: shifts, Index: j, Scale: 8}, sh)
-	MOVQ(U64(1), one)
-	SHLXQ(sh, one, one)
-	span := vec512(vecs[0])
-	VPBROADCASTD(one.As32(), span)
-	fitTest512(vecs, line, 4, off, span, next)
-	MOVB(j.As8(), Mem{Base: out})
-	JMP(LabelRef(advance))
-	Label(next)
-	INCQ(j)
-	JMP(LabelRef(levelLoop))
-	Label(none)
-	MOVB(U8(0xFF), Mem{Base: out})
-	Label(advance)
-	ADDQ(U32(size), line)
-	INCQ(out)
-	DECQ(n)
-	JNZ(LabelRef(loop))
-	Label(done)
-	VZEROUPPER()
-	RET()
+	var offs, shifts, levels Register
+	lineLoop(size, func() {
+		offs = Load(Param("offs").Base(), GP64())
+		shifts = Load(Param("shifts").Base(), GP64())
+		levels = Load(Param("offs").Len(), GP64())
+	}, func(line, out Register, advance string) {
+		vecs := vectors512(line, size)
+		firstLevel(out, levels, advance, func(j Register, next string) {
+			off := vec512(vecs[0])
+			VPBROADCASTD(Mem{Base: offs, Index: j, Scale: 4}, off)
+			// span = 1 << shift
+			sh, one := GP64(), GP64()
+			MOVQ(Mem{Base: shifts, Index: j, Scale: 8}, sh)
+			MOVQ(U64(1), one)
+			SHLXQ(sh, one, one)
+			span := vec512(vecs[0])
+			VPBROADCASTD(one.As32(), span)
+			fitTest512(vecs, line, 4, off, span, next)
+		})
+	})
 }

@@ -35,6 +35,32 @@ func main() {
 	Generate()
 }
 
+// lineLoop emits the loop of a kernel that writes one result byte per line:
+// it loads the data and out parameters, runs setup once for loop-invariant
+// registers, then body once per line with the line's address and out's
+// current byte. body stores its result and either falls through or jumps
+// to the advance label it is given; lineLoop then steps to the next line.
+func lineLoop(size int, setup func(), body func(line, out Register, advance string)) {
+	line := Load(Param("data").Base(), GP64())
+	out := Load(Param("out").Base(), GP64())
+	n := Load(Param("out").Len(), GP64())
+	setup()
+	done := label("done")
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	loop, advance := label("loop"), label("advance")
+	Label(loop)
+	body(line, out, advance)
+	Label(advance)
+	ADDQ(U32(size), line)
+	INCQ(out)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
 // lane holds the AVX2 instructions that work on k-byte lanes.
 type lane struct {
 	add, sub, cmpeq, srl, bcast func(...Op)

@@ -12,25 +12,25 @@ TEXT ·bdiFit32AVX2(SB), NOSPLIT, $0-48
 	MOVQ  out_len+32(FP), DX
 	VPXOR Y0, Y0, Y0
 	TESTQ DX, DX
-	JZ    done_bdi_1
+	JZ    done_1
 
 loop_2:
 	VMOVDQU (AX), Y1
 	VPTEST  Y1, Y1
-	JNZ     notzero_3
+	JNZ     notzero_4
 	MOVL    $0x00000001, BX
-	JMP     store_4
+	JMP     store_5
 
-notzero_3:
+notzero_4:
 	VPBROADCASTQ (AX), Y2
 	VPCMPEQQ     Y2, Y1, Y2
 	VPMOVMSKB    Y2, BX
 	CMPL         BX, $0xffffffff
-	JNE          notrep_5
+	JNE          notrep_6
 	MOVL         $0x00000002, BX
-	JMP          store_4
+	JMP          store_5
 
-notrep_5:
+notrep_6:
 	XORL      BX, BX
 	VPADDQ    rep8_80000000<>+0(SB), Y1, Y2
 	VPSRLQ    $0x20, Y2, Y2
@@ -40,13 +40,13 @@ notrep_5:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_11
-	JMP       base_10
+	JCS       half_12
+	JMP       base_11
 
-half_11:
-	JMP fits_9
+half_12:
+	JMP fits_10
 
-base_10:
+base_11:
 	VPBROADCASTQ (AX)(SI*1), Y3
 	VPSUBQ       Y3, Y1, Y3
 	VPADDQ       rep8_80000000<>+0(SB), Y3, Y3
@@ -55,9 +55,9 @@ base_10:
 	VPOR         Y3, Y2, Y2
 	VPMOVMSKB    Y2, SI
 	CMPL         SI, $0xffffffff
-	JNE          k4_6
+	JNE          k4_7
 
-fits_9:
+fits_10:
 	VPADDQ    rep8_8000<>+0(SB), Y1, Y2
 	VPSRLQ    $0x10, Y2, Y2
 	VPCMPEQQ  Y0, Y2, Y2
@@ -66,13 +66,13 @@ fits_9:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_14
-	JMP       base_13
+	JCS       half_15
+	JMP       base_14
 
-half_14:
-	JMP fits_12
+half_15:
+	JMP fits_13
 
-base_13:
+base_14:
 	VPBROADCASTQ (AX)(SI*1), Y3
 	VPSUBQ       Y3, Y1, Y3
 	VPADDQ       rep8_8000<>+0(SB), Y3, Y3
@@ -81,9 +81,9 @@ base_13:
 	VPOR         Y3, Y2, Y2
 	VPMOVMSKB    Y2, SI
 	CMPL         SI, $0xffffffff
-	JNE          b8d4_8
+	JNE          b8d4_9
 
-fits_12:
+fits_13:
 	VPADDQ    rep8_80<>+0(SB), Y1, Y2
 	VPSRLQ    $0x08, Y2, Y2
 	VPCMPEQQ  Y0, Y2, Y2
@@ -92,13 +92,13 @@ fits_12:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_17
-	JMP       base_16
+	JCS       half_18
+	JMP       base_17
 
-half_17:
-	JMP fits_15
+half_18:
+	JMP fits_16
 
-base_16:
+base_17:
 	VPBROADCASTQ (AX)(SI*1), Y3
 	VPSUBQ       Y3, Y1, Y3
 	VPADDQ       rep8_80<>+0(SB), Y3, Y3
@@ -107,20 +107,20 @@ base_16:
 	VPOR         Y3, Y2, Y2
 	VPMOVMSKB    Y2, SI
 	CMPL         SI, $0xffffffff
-	JNE          b8d2_7
+	JNE          b8d2_8
 
-fits_15:
+fits_16:
 	MOVL $0x00000004, BX
-	JMP  store_4
+	JMP  store_5
 
-b8d2_7:
+b8d2_8:
 	ORL $0x00000008, BX
-	JMP k4_6
+	JMP k4_7
 
-b8d4_8:
+b8d4_9:
 	ORL $0x00000010, BX
 
-k4_6:
+k4_7:
 	VPADDD    rep4_8000<>+0(SB), Y1, Y2
 	VPSRLD    $0x10, Y2, Y2
 	VPCMPEQD  Y0, Y2, Y2
@@ -129,13 +129,13 @@ k4_6:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_22
-	JMP       base_21
+	JCS       half_23
+	JMP       base_22
 
-half_22:
-	JMP fits_20
+half_23:
+	JMP fits_21
 
-base_21:
+base_22:
 	VPBROADCASTD (AX)(SI*1), Y3
 	VPSUBD       Y3, Y1, Y3
 	VPADDD       rep4_8000<>+0(SB), Y3, Y3
@@ -144,9 +144,9 @@ base_21:
 	VPOR         Y3, Y2, Y2
 	VPMOVMSKB    Y2, SI
 	CMPL         SI, $0xffffffff
-	JNE          k2_18
+	JNE          k2_19
 
-fits_20:
+fits_21:
 	VPADDD    rep4_80<>+0(SB), Y1, Y2
 	VPSRLD    $0x08, Y2, Y2
 	VPCMPEQD  Y0, Y2, Y2
@@ -155,13 +155,13 @@ fits_20:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_25
-	JMP       base_24
+	JCS       half_26
+	JMP       base_25
 
-half_25:
-	JMP fits_23
+half_26:
+	JMP fits_24
 
-base_24:
+base_25:
 	VPBROADCASTD (AX)(SI*1), Y3
 	VPSUBD       Y3, Y1, Y3
 	VPADDD       rep4_80<>+0(SB), Y3, Y3
@@ -170,16 +170,16 @@ base_24:
 	VPOR         Y3, Y2, Y2
 	VPMOVMSKB    Y2, SI
 	CMPL         SI, $0xffffffff
-	JNE          b4d2_19
+	JNE          b4d2_20
 
-fits_23:
+fits_24:
 	ORL $0x00000020, BX
-	JMP k2_18
+	JMP k2_19
 
-b4d2_19:
+b4d2_20:
 	ORL $0x00000040, BX
 
-k2_18:
+k2_19:
 	VPADDW    rep2_80<>+0(SB), Y1, Y2
 	VPSRLW    $0x08, Y2, Y2
 	VPCMPEQW  Y0, Y2, Y2
@@ -188,13 +188,13 @@ k2_18:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_28
-	JMP       base_27
+	JCS       half_29
+	JMP       base_28
 
-half_28:
-	JMP fits_26
+half_29:
+	JMP fits_27
 
-base_27:
+base_28:
 	VPBROADCASTW (AX)(SI*1), Y3
 	VPSUBW       Y3, Y1, Y1
 	VPADDW       rep2_80<>+0(SB), Y1, Y1
@@ -203,19 +203,19 @@ base_27:
 	VPOR         Y1, Y2, Y2
 	VPMOVMSKB    Y2, SI
 	CMPL         SI, $0xffffffff
-	JNE          store_4
+	JNE          store_5
 
-fits_26:
+fits_27:
 	ORL $0x00000080, BX
 
-store_4:
+store_5:
 	MOVB BL, (CX)
 	ADDQ $0x00000020, AX
 	INCQ CX
 	DECQ DX
 	JNZ  loop_2
 
-done_bdi_1:
+done_1:
 	VZEROUPPER
 	RET
 
@@ -283,29 +283,29 @@ TEXT ·bdiFit64AVX2(SB), NOSPLIT, $0-48
 	MOVQ  out_len+32(FP), DX
 	VPXOR Y0, Y0, Y0
 	TESTQ DX, DX
-	JZ    done_bdi_29
+	JZ    done_30
 
-loop_30:
+loop_31:
 	VMOVDQU (AX), Y1
 	VMOVDQU 32(AX), Y2
 	VPOR    Y2, Y1, Y3
 	VPTEST  Y3, Y3
-	JNZ     notzero_31
+	JNZ     notzero_33
 	MOVL    $0x00000001, BX
-	JMP     store_32
+	JMP     store_34
 
-notzero_31:
+notzero_33:
 	VPBROADCASTQ (AX), Y3
 	VPCMPEQQ     Y3, Y1, Y4
 	VPCMPEQQ     Y3, Y2, Y3
 	VPAND        Y3, Y4, Y4
 	VPMOVMSKB    Y4, BX
 	CMPL         BX, $0xffffffff
-	JNE          notrep_33
+	JNE          notrep_35
 	MOVL         $0x00000002, BX
-	JMP          store_32
+	JMP          store_34
 
-notrep_33:
+notrep_35:
 	XORL      BX, BX
 	VPADDQ    rep8_80000000<>+0(SB), Y1, Y3
 	VPSRLQ    $0x20, Y3, Y3
@@ -319,13 +319,13 @@ notrep_33:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_39
-	JMP       base_38
+	JCS       half_41
+	JMP       base_40
 
-half_39:
-	JMP fits_37
+half_41:
+	JMP fits_39
 
-base_38:
+base_40:
 	VPBROADCASTQ (AX)(SI*1), Y5
 	VPSUBQ       Y5, Y1, Y6
 	VPADDQ       rep8_80000000<>+0(SB), Y6, Y6
@@ -340,9 +340,9 @@ base_38:
 	VPAND        Y4, Y3, Y3
 	VPMOVMSKB    Y3, SI
 	CMPL         SI, $0xffffffff
-	JNE          k4_34
+	JNE          k4_36
 
-fits_37:
+fits_39:
 	VPADDQ    rep8_8000<>+0(SB), Y1, Y3
 	VPSRLQ    $0x10, Y3, Y3
 	VPCMPEQQ  Y0, Y3, Y3
@@ -355,13 +355,13 @@ fits_37:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_42
-	JMP       base_41
+	JCS       half_44
+	JMP       base_43
 
-half_42:
-	JMP fits_40
+half_44:
+	JMP fits_42
 
-base_41:
+base_43:
 	VPBROADCASTQ (AX)(SI*1), Y5
 	VPSUBQ       Y5, Y1, Y6
 	VPADDQ       rep8_8000<>+0(SB), Y6, Y6
@@ -376,9 +376,9 @@ base_41:
 	VPAND        Y4, Y3, Y3
 	VPMOVMSKB    Y3, SI
 	CMPL         SI, $0xffffffff
-	JNE          b8d4_36
+	JNE          b8d4_38
 
-fits_40:
+fits_42:
 	VPADDQ    rep8_80<>+0(SB), Y1, Y3
 	VPSRLQ    $0x08, Y3, Y3
 	VPCMPEQQ  Y0, Y3, Y3
@@ -391,13 +391,13 @@ fits_40:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_45
-	JMP       base_44
+	JCS       half_47
+	JMP       base_46
 
-half_45:
-	JMP fits_43
+half_47:
+	JMP fits_45
 
-base_44:
+base_46:
 	VPBROADCASTQ (AX)(SI*1), Y5
 	VPSUBQ       Y5, Y1, Y6
 	VPADDQ       rep8_80<>+0(SB), Y6, Y6
@@ -412,20 +412,20 @@ base_44:
 	VPAND        Y4, Y3, Y3
 	VPMOVMSKB    Y3, SI
 	CMPL         SI, $0xffffffff
-	JNE          b8d2_35
+	JNE          b8d2_37
 
-fits_43:
+fits_45:
 	MOVL $0x00000004, BX
-	JMP  store_32
+	JMP  store_34
 
-b8d2_35:
+b8d2_37:
 	ORL $0x00000008, BX
-	JMP k4_34
+	JMP k4_36
 
-b8d4_36:
+b8d4_38:
 	ORL $0x00000010, BX
 
-k4_34:
+k4_36:
 	VPADDD    rep4_8000<>+0(SB), Y1, Y3
 	VPSRLD    $0x10, Y3, Y3
 	VPCMPEQD  Y0, Y3, Y3
@@ -438,13 +438,13 @@ k4_34:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_50
-	JMP       base_49
+	JCS       half_52
+	JMP       base_51
 
-half_50:
-	JMP fits_48
+half_52:
+	JMP fits_50
 
-base_49:
+base_51:
 	VPBROADCASTD (AX)(SI*1), Y5
 	VPSUBD       Y5, Y1, Y6
 	VPADDD       rep4_8000<>+0(SB), Y6, Y6
@@ -459,9 +459,9 @@ base_49:
 	VPAND        Y4, Y3, Y3
 	VPMOVMSKB    Y3, SI
 	CMPL         SI, $0xffffffff
-	JNE          k2_46
+	JNE          k2_48
 
-fits_48:
+fits_50:
 	VPADDD    rep4_80<>+0(SB), Y1, Y3
 	VPSRLD    $0x08, Y3, Y3
 	VPCMPEQD  Y0, Y3, Y3
@@ -474,13 +474,13 @@ fits_48:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_53
-	JMP       base_52
+	JCS       half_55
+	JMP       base_54
 
-half_53:
-	JMP fits_51
+half_55:
+	JMP fits_53
 
-base_52:
+base_54:
 	VPBROADCASTD (AX)(SI*1), Y5
 	VPSUBD       Y5, Y1, Y6
 	VPADDD       rep4_80<>+0(SB), Y6, Y6
@@ -495,16 +495,16 @@ base_52:
 	VPAND        Y4, Y3, Y3
 	VPMOVMSKB    Y3, SI
 	CMPL         SI, $0xffffffff
-	JNE          b4d2_47
+	JNE          b4d2_49
 
-fits_51:
+fits_53:
 	ORL $0x00000020, BX
-	JMP k2_46
+	JMP k2_48
 
-b4d2_47:
+b4d2_49:
 	ORL $0x00000040, BX
 
-k2_46:
+k2_48:
 	VPADDW    rep2_80<>+0(SB), Y1, Y3
 	VPSRLW    $0x08, Y3, Y3
 	VPCMPEQW  Y0, Y3, Y3
@@ -517,13 +517,13 @@ k2_46:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_56
-	JMP       base_55
+	JCS       half_58
+	JMP       base_57
 
-half_56:
-	JMP fits_54
+half_58:
+	JMP fits_56
 
-base_55:
+base_57:
 	VPBROADCASTW (AX)(SI*1), Y5
 	VPSUBW       Y5, Y1, Y1
 	VPADDW       rep2_80<>+0(SB), Y1, Y1
@@ -538,19 +538,19 @@ base_55:
 	VPAND        Y4, Y3, Y3
 	VPMOVMSKB    Y3, SI
 	CMPL         SI, $0xffffffff
-	JNE          store_32
+	JNE          store_34
 
-fits_54:
+fits_56:
 	ORL $0x00000080, BX
 
-store_32:
+store_34:
 	MOVB BL, (CX)
 	ADDQ $0x00000040, AX
 	INCQ CX
 	DECQ DX
-	JNZ  loop_30
+	JNZ  loop_31
 
-done_bdi_29:
+done_30:
 	VZEROUPPER
 	RET
 
@@ -562,9 +562,9 @@ TEXT ·bdiFit128AVX2(SB), NOSPLIT, $0-48
 	MOVQ  out_len+32(FP), DX
 	VPXOR Y0, Y0, Y0
 	TESTQ DX, DX
-	JZ    done_bdi_57
+	JZ    done_59
 
-loop_58:
+loop_60:
 	VMOVDQU (AX), Y1
 	VMOVDQU 32(AX), Y2
 	VMOVDQU 64(AX), Y3
@@ -573,11 +573,11 @@ loop_58:
 	VPOR    Y3, Y5, Y5
 	VPOR    Y4, Y5, Y5
 	VPTEST  Y5, Y5
-	JNZ     notzero_59
+	JNZ     notzero_62
 	MOVL    $0x00000001, BX
-	JMP     store_60
+	JMP     store_63
 
-notzero_59:
+notzero_62:
 	VPBROADCASTQ (AX), Y5
 	VPCMPEQQ     Y5, Y1, Y6
 	VPCMPEQQ     Y5, Y2, Y7
@@ -588,11 +588,11 @@ notzero_59:
 	VPAND        Y5, Y6, Y6
 	VPMOVMSKB    Y6, BX
 	CMPL         BX, $0xffffffff
-	JNE          notrep_61
+	JNE          notrep_64
 	MOVL         $0x00000002, BX
-	JMP          store_60
+	JMP          store_63
 
-notrep_61:
+notrep_64:
 	XORL      BX, BX
 	VPADDQ    rep8_80000000<>+0(SB), Y1, Y5
 	VPSRLQ    $0x20, Y5, Y5
@@ -614,23 +614,23 @@ notrep_61:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_67
-	JMP       base_66
+	JCS       half_70
+	JMP       base_69
 
-half_67:
+half_70:
 	MOVL   R9, SI
 	SHLQ   $0x20, SI
 	ORQ    R8, SI
 	NOTQ   SI
 	TZCNTQ SI, SI
-	JCS    half_68
+	JCS    half_71
 	ADDQ   $0x00000040, SI
-	JMP    base_66
+	JMP    base_69
 
-half_68:
-	JMP fits_65
+half_71:
+	JMP fits_68
 
-base_66:
+base_69:
 	VPBROADCASTQ (AX)(SI*1), Y9
 	VPSUBQ       Y9, Y1, Y10
 	VPADDQ       rep8_80000000<>+0(SB), Y10, Y10
@@ -657,9 +657,9 @@ base_66:
 	VPAND        Y8, Y5, Y5
 	VPMOVMSKB    Y5, SI
 	CMPL         SI, $0xffffffff
-	JNE          k4_62
+	JNE          k4_65
 
-fits_65:
+fits_68:
 	VPADDQ    rep8_8000<>+0(SB), Y1, Y5
 	VPSRLQ    $0x10, Y5, Y5
 	VPCMPEQQ  Y0, Y5, Y5
@@ -680,23 +680,23 @@ fits_65:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_71
-	JMP       base_70
+	JCS       half_74
+	JMP       base_73
 
-half_71:
+half_74:
 	MOVL   R9, SI
 	SHLQ   $0x20, SI
 	ORQ    R8, SI
 	NOTQ   SI
 	TZCNTQ SI, SI
-	JCS    half_72
+	JCS    half_75
 	ADDQ   $0x00000040, SI
-	JMP    base_70
+	JMP    base_73
 
-half_72:
-	JMP fits_69
+half_75:
+	JMP fits_72
 
-base_70:
+base_73:
 	VPBROADCASTQ (AX)(SI*1), Y9
 	VPSUBQ       Y9, Y1, Y10
 	VPADDQ       rep8_8000<>+0(SB), Y10, Y10
@@ -723,9 +723,9 @@ base_70:
 	VPAND        Y8, Y5, Y5
 	VPMOVMSKB    Y5, SI
 	CMPL         SI, $0xffffffff
-	JNE          b8d4_64
+	JNE          b8d4_67
 
-fits_69:
+fits_72:
 	VPADDQ    rep8_80<>+0(SB), Y1, Y5
 	VPSRLQ    $0x08, Y5, Y5
 	VPCMPEQQ  Y0, Y5, Y5
@@ -746,23 +746,23 @@ fits_69:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_75
-	JMP       base_74
+	JCS       half_78
+	JMP       base_77
 
-half_75:
+half_78:
 	MOVL   R9, SI
 	SHLQ   $0x20, SI
 	ORQ    R8, SI
 	NOTQ   SI
 	TZCNTQ SI, SI
-	JCS    half_76
+	JCS    half_79
 	ADDQ   $0x00000040, SI
-	JMP    base_74
+	JMP    base_77
 
-half_76:
-	JMP fits_73
+half_79:
+	JMP fits_76
 
-base_74:
+base_77:
 	VPBROADCASTQ (AX)(SI*1), Y9
 	VPSUBQ       Y9, Y1, Y10
 	VPADDQ       rep8_80<>+0(SB), Y10, Y10
@@ -789,20 +789,20 @@ base_74:
 	VPAND        Y8, Y5, Y5
 	VPMOVMSKB    Y5, SI
 	CMPL         SI, $0xffffffff
-	JNE          b8d2_63
+	JNE          b8d2_66
 
-fits_73:
+fits_76:
 	MOVL $0x00000004, BX
-	JMP  store_60
+	JMP  store_63
 
-b8d2_63:
+b8d2_66:
 	ORL $0x00000008, BX
-	JMP k4_62
+	JMP k4_65
 
-b8d4_64:
+b8d4_67:
 	ORL $0x00000010, BX
 
-k4_62:
+k4_65:
 	VPADDD    rep4_8000<>+0(SB), Y1, Y5
 	VPSRLD    $0x10, Y5, Y5
 	VPCMPEQD  Y0, Y5, Y5
@@ -823,23 +823,23 @@ k4_62:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_81
-	JMP       base_80
+	JCS       half_84
+	JMP       base_83
 
-half_81:
+half_84:
 	MOVL   R9, SI
 	SHLQ   $0x20, SI
 	ORQ    R8, SI
 	NOTQ   SI
 	TZCNTQ SI, SI
-	JCS    half_82
+	JCS    half_85
 	ADDQ   $0x00000040, SI
-	JMP    base_80
+	JMP    base_83
 
-half_82:
-	JMP fits_79
+half_85:
+	JMP fits_82
 
-base_80:
+base_83:
 	VPBROADCASTD (AX)(SI*1), Y9
 	VPSUBD       Y9, Y1, Y10
 	VPADDD       rep4_8000<>+0(SB), Y10, Y10
@@ -866,9 +866,9 @@ base_80:
 	VPAND        Y8, Y5, Y5
 	VPMOVMSKB    Y5, SI
 	CMPL         SI, $0xffffffff
-	JNE          k2_77
+	JNE          k2_80
 
-fits_79:
+fits_82:
 	VPADDD    rep4_80<>+0(SB), Y1, Y5
 	VPSRLD    $0x08, Y5, Y5
 	VPCMPEQD  Y0, Y5, Y5
@@ -889,23 +889,23 @@ fits_79:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_85
-	JMP       base_84
+	JCS       half_88
+	JMP       base_87
 
-half_85:
+half_88:
 	MOVL   R9, SI
 	SHLQ   $0x20, SI
 	ORQ    R8, SI
 	NOTQ   SI
 	TZCNTQ SI, SI
-	JCS    half_86
+	JCS    half_89
 	ADDQ   $0x00000040, SI
-	JMP    base_84
+	JMP    base_87
 
-half_86:
-	JMP fits_83
+half_89:
+	JMP fits_86
 
-base_84:
+base_87:
 	VPBROADCASTD (AX)(SI*1), Y9
 	VPSUBD       Y9, Y1, Y10
 	VPADDD       rep4_80<>+0(SB), Y10, Y10
@@ -932,16 +932,16 @@ base_84:
 	VPAND        Y8, Y5, Y5
 	VPMOVMSKB    Y5, SI
 	CMPL         SI, $0xffffffff
-	JNE          b4d2_78
+	JNE          b4d2_81
 
-fits_83:
+fits_86:
 	ORL $0x00000020, BX
-	JMP k2_77
+	JMP k2_80
 
-b4d2_78:
+b4d2_81:
 	ORL $0x00000040, BX
 
-k2_77:
+k2_80:
 	VPADDW    rep2_80<>+0(SB), Y1, Y5
 	VPSRLW    $0x08, Y5, Y5
 	VPCMPEQW  Y0, Y5, Y5
@@ -962,23 +962,23 @@ k2_77:
 	ORQ       SI, DI
 	NOTQ      DI
 	TZCNTQ    DI, SI
-	JCS       half_89
-	JMP       base_88
+	JCS       half_92
+	JMP       base_91
 
-half_89:
+half_92:
 	MOVL   R9, SI
 	SHLQ   $0x20, SI
 	ORQ    R8, SI
 	NOTQ   SI
 	TZCNTQ SI, SI
-	JCS    half_90
+	JCS    half_93
 	ADDQ   $0x00000040, SI
-	JMP    base_88
+	JMP    base_91
 
-half_90:
-	JMP fits_87
+half_93:
+	JMP fits_90
 
-base_88:
+base_91:
 	VPBROADCASTW (AX)(SI*1), Y9
 	VPSUBW       Y9, Y1, Y1
 	VPADDW       rep2_80<>+0(SB), Y1, Y1
@@ -1005,19 +1005,19 @@ base_88:
 	VPAND        Y8, Y5, Y5
 	VPMOVMSKB    Y5, SI
 	CMPL         SI, $0xffffffff
-	JNE          store_60
+	JNE          store_63
 
-fits_87:
+fits_90:
 	ORL $0x00000080, BX
 
-store_60:
+store_63:
 	MOVB BL, (CX)
 	ADDQ $0x00000080, AX
 	INCQ CX
 	DECQ DX
-	JNZ  loop_58
+	JNZ  loop_60
 
-done_bdi_57:
+done_59:
 	VZEROUPPER
 	RET
 
@@ -1027,8 +1027,6 @@ TEXT ·bdiFit32AVX512(SB), NOSPLIT, $0-48
 	MOVQ         data_base+0(FP), AX
 	MOVQ         out_base+24(FP), CX
 	MOVQ         out_len+32(FP), DX
-	TESTQ        DX, DX
-	JZ           done_bdi512_91
 	MOVQ         $0x0000000000000080, BX
 	VPBROADCASTQ BX, Y0
 	MOVQ         $0x0000000000000100, BX
@@ -1053,24 +1051,26 @@ TEXT ·bdiFit32AVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTW BX, Y10
 	MOVQ         $0x0000000000000100, BX
 	VPBROADCASTW BX, Y11
+	TESTQ        DX, DX
+	JZ           done_94
 
-loop_92:
+loop_95:
 	VMOVDQU  (AX), Y12
 	VPTESTMQ Y12, Y12, K1
 	KORTESTB K1, K1
-	JNZ      notzero_93
+	JNZ      notzero_97
 	MOVL     $0x00000001, BX
-	JMP      store_94
+	JMP      store_98
 
-notzero_93:
+notzero_97:
 	VPBROADCASTQ (AX), Y13
 	VPCMPQ       $0x04, Y13, Y12, K1
 	KORTESTB     K1, K1
-	JNZ          notrep_95
+	JNZ          notrep_99
 	MOVL         $0x00000002, BX
-	JMP          store_94
+	JMP          store_98
 
-notrep_95:
+notrep_99:
 	XORL         BX, BX
 	VPADDQ       Y4, Y12, Y13
 	VPCMPUQ      $0x01, Y5, Y13, K1
@@ -1080,7 +1080,7 @@ notrep_95:
 	MOVQ         $0x000000000000000f, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_99
+	JCS          fits_103
 	VPBROADCASTQ (AX)(DI*8), Y13
 	VPSUBQ       Y4, Y13, Y13
 	VPSUBQ       Y13, Y12, Y13
@@ -1089,9 +1089,9 @@ notrep_95:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000000f, SI
 	CMPQ         DI, SI
-	JNE          k4_96
+	JNE          k4_100
 
-fits_99:
+fits_103:
 	VPADDQ       Y2, Y12, Y13
 	VPCMPUQ      $0x01, Y3, Y13, K1
 	KMOVQ        K1, SI
@@ -1100,7 +1100,7 @@ fits_99:
 	MOVQ         $0x000000000000000f, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_100
+	JCS          fits_104
 	VPBROADCASTQ (AX)(DI*8), Y13
 	VPSUBQ       Y2, Y13, Y13
 	VPSUBQ       Y13, Y12, Y13
@@ -1109,9 +1109,9 @@ fits_99:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000000f, SI
 	CMPQ         DI, SI
-	JNE          b8d4_98
+	JNE          b8d4_102
 
-fits_100:
+fits_104:
 	VPADDQ       Y0, Y12, Y13
 	VPCMPUQ      $0x01, Y1, Y13, K1
 	KMOVQ        K1, SI
@@ -1120,7 +1120,7 @@ fits_100:
 	MOVQ         $0x000000000000000f, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_101
+	JCS          fits_105
 	VPBROADCASTQ (AX)(DI*8), Y13
 	VPSUBQ       Y0, Y13, Y13
 	VPSUBQ       Y13, Y12, Y13
@@ -1129,20 +1129,20 @@ fits_100:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000000f, SI
 	CMPQ         DI, SI
-	JNE          b8d2_97
+	JNE          b8d2_101
 
-fits_101:
+fits_105:
 	MOVL $0x00000004, BX
-	JMP  store_94
+	JMP  store_98
 
-b8d2_97:
+b8d2_101:
 	ORL $0x00000008, BX
-	JMP k4_96
+	JMP k4_100
 
-b8d4_98:
+b8d4_102:
 	ORL $0x00000010, BX
 
-k4_96:
+k4_100:
 	VPADDD       Y8, Y12, Y13
 	VPCMPUD      $0x01, Y9, Y13, K1
 	KMOVQ        K1, SI
@@ -1151,7 +1151,7 @@ k4_96:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_104
+	JCS          fits_108
 	VPBROADCASTD (AX)(DI*4), Y13
 	VPSUBD       Y8, Y13, Y13
 	VPSUBD       Y13, Y12, Y13
@@ -1160,9 +1160,9 @@ k4_96:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          k2_102
+	JNE          k2_106
 
-fits_104:
+fits_108:
 	VPADDD       Y6, Y12, Y13
 	VPCMPUD      $0x01, Y7, Y13, K1
 	KMOVQ        K1, SI
@@ -1171,7 +1171,7 @@ fits_104:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_105
+	JCS          fits_109
 	VPBROADCASTD (AX)(DI*4), Y13
 	VPSUBD       Y6, Y13, Y13
 	VPSUBD       Y13, Y12, Y13
@@ -1180,16 +1180,16 @@ fits_104:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          b4d2_103
+	JNE          b4d2_107
 
-fits_105:
+fits_109:
 	ORL $0x00000020, BX
-	JMP k2_102
+	JMP k2_106
 
-b4d2_103:
+b4d2_107:
 	ORL $0x00000040, BX
 
-k2_102:
+k2_106:
 	VPADDW       Y10, Y12, Y13
 	VPCMPUW      $0x01, Y11, Y13, K1
 	KMOVQ        K1, SI
@@ -1198,7 +1198,7 @@ k2_102:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_106
+	JCS          fits_110
 	VPBROADCASTW (AX)(DI*2), Y13
 	VPSUBW       Y10, Y13, Y13
 	VPSUBW       Y13, Y12, Y12
@@ -1207,19 +1207,19 @@ k2_102:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          store_94
+	JNE          store_98
 
-fits_106:
+fits_110:
 	ORL $0x00000080, BX
 
-store_94:
+store_98:
 	MOVB BL, (CX)
 	ADDQ $0x00000020, AX
 	INCQ CX
 	DECQ DX
-	JNZ  loop_92
+	JNZ  loop_95
 
-done_bdi512_91:
+done_94:
 	VZEROUPPER
 	RET
 
@@ -1229,8 +1229,6 @@ TEXT ·bdiFit64AVX512(SB), NOSPLIT, $0-48
 	MOVQ         data_base+0(FP), AX
 	MOVQ         out_base+24(FP), CX
 	MOVQ         out_len+32(FP), DX
-	TESTQ        DX, DX
-	JZ           done_bdi512_107
 	MOVQ         $0x0000000000000080, BX
 	VPBROADCASTQ BX, Z0
 	MOVQ         $0x0000000000000100, BX
@@ -1255,24 +1253,26 @@ TEXT ·bdiFit64AVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTW BX, Z10
 	MOVQ         $0x0000000000000100, BX
 	VPBROADCASTW BX, Z11
+	TESTQ        DX, DX
+	JZ           done_111
 
-loop_108:
+loop_112:
 	VMOVDQU64 (AX), Z12
 	VPTESTMQ  Z12, Z12, K1
 	KORTESTB  K1, K1
-	JNZ       notzero_109
+	JNZ       notzero_114
 	MOVL      $0x00000001, BX
-	JMP       store_110
+	JMP       store_115
 
-notzero_109:
+notzero_114:
 	VPBROADCASTQ (AX), Z13
 	VPCMPQ       $0x04, Z13, Z12, K1
 	KORTESTB     K1, K1
-	JNZ          notrep_111
+	JNZ          notrep_116
 	MOVL         $0x00000002, BX
-	JMP          store_110
+	JMP          store_115
 
-notrep_111:
+notrep_116:
 	XORL         BX, BX
 	VPADDQ       Z4, Z12, Z13
 	VPCMPUQ      $0x01, Z5, Z13, K1
@@ -1282,7 +1282,7 @@ notrep_111:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_115
+	JCS          fits_120
 	VPBROADCASTQ (AX)(DI*8), Z13
 	VPSUBQ       Z4, Z13, Z13
 	VPSUBQ       Z13, Z12, Z13
@@ -1291,9 +1291,9 @@ notrep_111:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          k4_112
+	JNE          k4_117
 
-fits_115:
+fits_120:
 	VPADDQ       Z2, Z12, Z13
 	VPCMPUQ      $0x01, Z3, Z13, K1
 	KMOVQ        K1, SI
@@ -1302,7 +1302,7 @@ fits_115:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_116
+	JCS          fits_121
 	VPBROADCASTQ (AX)(DI*8), Z13
 	VPSUBQ       Z2, Z13, Z13
 	VPSUBQ       Z13, Z12, Z13
@@ -1311,9 +1311,9 @@ fits_115:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          b8d4_114
+	JNE          b8d4_119
 
-fits_116:
+fits_121:
 	VPADDQ       Z0, Z12, Z13
 	VPCMPUQ      $0x01, Z1, Z13, K1
 	KMOVQ        K1, SI
@@ -1322,7 +1322,7 @@ fits_116:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_117
+	JCS          fits_122
 	VPBROADCASTQ (AX)(DI*8), Z13
 	VPSUBQ       Z0, Z13, Z13
 	VPSUBQ       Z13, Z12, Z13
@@ -1331,20 +1331,20 @@ fits_116:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          b8d2_113
+	JNE          b8d2_118
 
-fits_117:
+fits_122:
 	MOVL $0x00000004, BX
-	JMP  store_110
+	JMP  store_115
 
-b8d2_113:
+b8d2_118:
 	ORL $0x00000008, BX
-	JMP k4_112
+	JMP k4_117
 
-b8d4_114:
+b8d4_119:
 	ORL $0x00000010, BX
 
-k4_112:
+k4_117:
 	VPADDD       Z8, Z12, Z13
 	VPCMPUD      $0x01, Z9, Z13, K1
 	KMOVQ        K1, SI
@@ -1353,7 +1353,7 @@ k4_112:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_120
+	JCS          fits_125
 	VPBROADCASTD (AX)(DI*4), Z13
 	VPSUBD       Z8, Z13, Z13
 	VPSUBD       Z13, Z12, Z13
@@ -1362,9 +1362,9 @@ k4_112:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          k2_118
+	JNE          k2_123
 
-fits_120:
+fits_125:
 	VPADDD       Z6, Z12, Z13
 	VPCMPUD      $0x01, Z7, Z13, K1
 	KMOVQ        K1, SI
@@ -1373,7 +1373,7 @@ fits_120:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_121
+	JCS          fits_126
 	VPBROADCASTD (AX)(DI*4), Z13
 	VPSUBD       Z6, Z13, Z13
 	VPSUBD       Z13, Z12, Z13
@@ -1382,16 +1382,16 @@ fits_120:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          b4d2_119
+	JNE          b4d2_124
 
-fits_121:
+fits_126:
 	ORL $0x00000020, BX
-	JMP k2_118
+	JMP k2_123
 
-b4d2_119:
+b4d2_124:
 	ORL $0x00000040, BX
 
-k2_118:
+k2_123:
 	VPADDW       Z10, Z12, Z13
 	VPCMPUW      $0x01, Z11, Z13, K1
 	KMOVQ        K1, SI
@@ -1400,7 +1400,7 @@ k2_118:
 	MOVQ         $0x00000000ffffffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_122
+	JCS          fits_127
 	VPBROADCASTW (AX)(DI*2), Z13
 	VPSUBW       Z10, Z13, Z13
 	VPSUBW       Z13, Z12, Z12
@@ -1409,19 +1409,19 @@ k2_118:
 	ORQ          SI, DI
 	MOVQ         $0x00000000ffffffff, SI
 	CMPQ         DI, SI
-	JNE          store_110
+	JNE          store_115
 
-fits_122:
+fits_127:
 	ORL $0x00000080, BX
 
-store_110:
+store_115:
 	MOVB BL, (CX)
 	ADDQ $0x00000040, AX
 	INCQ CX
 	DECQ DX
-	JNZ  loop_108
+	JNZ  loop_112
 
-done_bdi512_107:
+done_111:
 	VZEROUPPER
 	RET
 
@@ -1431,8 +1431,6 @@ TEXT ·bdiFit128AVX512(SB), NOSPLIT, $0-48
 	MOVQ         data_base+0(FP), AX
 	MOVQ         out_base+24(FP), CX
 	MOVQ         out_len+32(FP), DX
-	TESTQ        DX, DX
-	JZ           done_bdi512_123
 	MOVQ         $0x0000000000000080, BX
 	VPBROADCASTQ BX, Z0
 	MOVQ         $0x0000000000000100, BX
@@ -1457,28 +1455,30 @@ TEXT ·bdiFit128AVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTW BX, Z10
 	MOVQ         $0x0000000000000100, BX
 	VPBROADCASTW BX, Z11
+	TESTQ        DX, DX
+	JZ           done_128
 
-loop_124:
+loop_129:
 	VMOVDQU64 (AX), Z12
 	VMOVDQU64 64(AX), Z13
 	VPORQ     Z13, Z12, Z14
 	VPTESTMQ  Z14, Z14, K1
 	KORTESTB  K1, K1
-	JNZ       notzero_125
+	JNZ       notzero_131
 	MOVL      $0x00000001, BX
-	JMP       store_126
+	JMP       store_132
 
-notzero_125:
+notzero_131:
 	VPBROADCASTQ (AX), Z14
 	VPCMPQ       $0x04, Z14, Z12, K1
 	VPCMPQ       $0x04, Z14, Z13, K2
 	KORB         K2, K1, K1
 	KORTESTB     K1, K1
-	JNZ          notrep_127
+	JNZ          notrep_133
 	MOVL         $0x00000002, BX
-	JMP          store_126
+	JMP          store_132
 
-notrep_127:
+notrep_133:
 	XORL         BX, BX
 	VPADDQ       Z4, Z12, Z14
 	VPCMPUQ      $0x01, Z5, Z14, K1
@@ -1493,7 +1493,7 @@ notrep_127:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_131
+	JCS          fits_137
 	VPBROADCASTQ (AX)(DI*8), Z14
 	VPSUBQ       Z4, Z14, Z14
 	VPSUBQ       Z14, Z12, Z15
@@ -1507,9 +1507,9 @@ notrep_127:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          k4_128
+	JNE          k4_134
 
-fits_131:
+fits_137:
 	VPADDQ       Z2, Z12, Z14
 	VPCMPUQ      $0x01, Z3, Z14, K1
 	VPADDQ       Z2, Z13, Z14
@@ -1523,7 +1523,7 @@ fits_131:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_132
+	JCS          fits_138
 	VPBROADCASTQ (AX)(DI*8), Z14
 	VPSUBQ       Z2, Z14, Z14
 	VPSUBQ       Z14, Z12, Z15
@@ -1537,9 +1537,9 @@ fits_131:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          b8d4_130
+	JNE          b8d4_136
 
-fits_132:
+fits_138:
 	VPADDQ       Z0, Z12, Z14
 	VPCMPUQ      $0x01, Z1, Z14, K1
 	VPADDQ       Z0, Z13, Z14
@@ -1553,7 +1553,7 @@ fits_132:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_133
+	JCS          fits_139
 	VPBROADCASTQ (AX)(DI*8), Z14
 	VPSUBQ       Z0, Z14, Z14
 	VPSUBQ       Z14, Z12, Z15
@@ -1567,20 +1567,20 @@ fits_132:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          b8d2_129
+	JNE          b8d2_135
 
-fits_133:
+fits_139:
 	MOVL $0x00000004, BX
-	JMP  store_126
+	JMP  store_132
 
-b8d2_129:
+b8d2_135:
 	ORL $0x00000008, BX
-	JMP k4_128
+	JMP k4_134
 
-b8d4_130:
+b8d4_136:
 	ORL $0x00000010, BX
 
-k4_128:
+k4_134:
 	VPADDD       Z8, Z12, Z14
 	VPCMPUD      $0x01, Z9, Z14, K1
 	VPADDD       Z8, Z13, Z14
@@ -1594,7 +1594,7 @@ k4_128:
 	MOVQ         $0x00000000ffffffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_136
+	JCS          fits_142
 	VPBROADCASTD (AX)(DI*4), Z14
 	VPSUBD       Z8, Z14, Z14
 	VPSUBD       Z14, Z12, Z15
@@ -1608,9 +1608,9 @@ k4_128:
 	ORQ          SI, DI
 	MOVQ         $0x00000000ffffffff, SI
 	CMPQ         DI, SI
-	JNE          k2_134
+	JNE          k2_140
 
-fits_136:
+fits_142:
 	VPADDD       Z6, Z12, Z14
 	VPCMPUD      $0x01, Z7, Z14, K1
 	VPADDD       Z6, Z13, Z14
@@ -1624,7 +1624,7 @@ fits_136:
 	MOVQ         $0x00000000ffffffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_137
+	JCS          fits_143
 	VPBROADCASTD (AX)(DI*4), Z14
 	VPSUBD       Z6, Z14, Z14
 	VPSUBD       Z14, Z12, Z15
@@ -1638,16 +1638,16 @@ fits_136:
 	ORQ          SI, DI
 	MOVQ         $0x00000000ffffffff, SI
 	CMPQ         DI, SI
-	JNE          b4d2_135
+	JNE          b4d2_141
 
-fits_137:
+fits_143:
 	ORL $0x00000020, BX
-	JMP k2_134
+	JMP k2_140
 
-b4d2_135:
+b4d2_141:
 	ORL $0x00000040, BX
 
-k2_134:
+k2_140:
 	VPADDW       Z10, Z12, Z14
 	VPCMPUW      $0x01, Z11, Z14, K1
 	VPADDW       Z10, Z13, Z14
@@ -1659,7 +1659,7 @@ k2_134:
 	MOVQ         SI, DI
 	NOTQ         DI
 	TZCNTQ       DI, DI
-	JCS          fits_138
+	JCS          fits_144
 	VPBROADCASTW (AX)(DI*2), Z14
 	VPSUBW       Z10, Z14, Z14
 	VPSUBW       Z14, Z12, Z12
@@ -1672,18 +1672,18 @@ k2_134:
 	ORQ          R8, DI
 	ORQ          SI, DI
 	CMPQ         DI, $-1
-	JNE          store_126
+	JNE          store_132
 
-fits_138:
+fits_144:
 	ORL $0x00000080, BX
 
-store_126:
+store_132:
 	MOVB BL, (CX)
 	ADDQ $0x00000080, AX
 	INCQ CX
 	DECQ DX
-	JNZ  loop_124
+	JNZ  loop_129
 
-done_bdi512_123:
+done_128:
 	VZEROUPPER
 	RET

@@ -15,7 +15,7 @@ TEXT ·magFit32AVX2(SB), NOSPLIT, $0-96
 	MOVQ  offs_len+56(FP), DI
 	VPXOR Y0, Y0, Y0
 	TESTQ DX, DX
-	JZ    done_mag_1
+	JZ    done_1
 
 loop_2:
 	VMOVDQU (AX), Y1
@@ -23,7 +23,7 @@ loop_2:
 
 levels_6:
 	CMPQ         R8, DI
-	JAE          none_4
+	JAE          none_5
 	VPBROADCASTD (BX)(R8*4), Y2
 	VMOVQ        (SI)(R8*8), X3
 	VPADDD       Y2, Y1, Y4
@@ -49,26 +49,26 @@ base_8:
 	VPOR         Y5, Y4, Y4
 	VPMOVMSKB    Y4, R9
 	CMPL         R9, $0xffffffff
-	JNE          level_3
+	JNE          level_4
 
 fits_7:
 	MOVB R8, (CX)
-	JMP  advance_5
+	JMP  advance_3
 
-level_3:
+level_4:
 	INCQ R8
 	JMP  levels_6
 
-none_4:
+none_5:
 	MOVB $0xff, (CX)
 
-advance_5:
+advance_3:
 	ADDQ $0x00000020, AX
 	INCQ CX
 	DECQ DX
 	JNZ  loop_2
 
-done_mag_1:
+done_1:
 	VZEROUPPER
 	RET
 
@@ -83,7 +83,7 @@ TEXT ·magFit64AVX2(SB), NOSPLIT, $0-96
 	MOVQ  offs_len+56(FP), DI
 	VPXOR Y0, Y0, Y0
 	TESTQ DX, DX
-	JZ    done_mag_10
+	JZ    done_10
 
 loop_11:
 	VMOVDQU (AX), Y1
@@ -92,7 +92,7 @@ loop_11:
 
 levels_15:
 	CMPQ         R8, DI
-	JAE          none_13
+	JAE          none_14
 	VPBROADCASTD (BX)(R8*4), Y3
 	VMOVQ        (SI)(R8*8), X4
 	VPADDD       Y3, Y1, Y5
@@ -128,26 +128,26 @@ base_17:
 	VPAND        Y6, Y5, Y5
 	VPMOVMSKB    Y5, R9
 	CMPL         R9, $0xffffffff
-	JNE          level_12
+	JNE          level_13
 
 fits_16:
 	MOVB R8, (CX)
-	JMP  advance_14
+	JMP  advance_12
 
-level_12:
+level_13:
 	INCQ R8
 	JMP  levels_15
 
-none_13:
+none_14:
 	MOVB $0xff, (CX)
 
-advance_14:
+advance_12:
 	ADDQ $0x00000040, AX
 	INCQ CX
 	DECQ DX
 	JNZ  loop_11
 
-done_mag_10:
+done_10:
 	VZEROUPPER
 	RET
 
@@ -162,7 +162,7 @@ TEXT ·magFit128AVX2(SB), NOSPLIT, $0-96
 	MOVQ  offs_len+56(FP), DI
 	VPXOR Y0, Y0, Y0
 	TESTQ DX, DX
-	JZ    done_mag_19
+	JZ    done_19
 
 loop_20:
 	VMOVDQU (AX), Y1
@@ -173,7 +173,7 @@ loop_20:
 
 levels_24:
 	CMPQ         R8, DI
-	JAE          none_22
+	JAE          none_23
 	VPBROADCASTD (BX)(R8*4), Y5
 	VMOVQ        (SI)(R8*8), X6
 	VPADDD       Y5, Y1, Y7
@@ -239,26 +239,26 @@ base_26:
 	VPAND        Y10, Y7, Y7
 	VPMOVMSKB    Y7, R9
 	CMPL         R9, $0xffffffff
-	JNE          level_21
+	JNE          level_22
 
 fits_25:
 	MOVB R8, (CX)
-	JMP  advance_23
+	JMP  advance_21
 
-level_21:
+level_22:
 	INCQ R8
 	JMP  levels_24
 
-none_22:
+none_23:
 	MOVB $0xff, (CX)
 
-advance_23:
+advance_21:
 	ADDQ $0x00000080, AX
 	INCQ CX
 	DECQ DX
 	JNZ  loop_20
 
-done_mag_19:
+done_19:
 	VZEROUPPER
 	RET
 
@@ -272,7 +272,7 @@ TEXT ·magFit32AVX512(SB), NOSPLIT, $0-96
 	MOVQ  shifts_base+72(FP), SI
 	MOVQ  offs_len+56(FP), DI
 	TESTQ DX, DX
-	JZ    done_mag512_29
+	JZ    done_29
 
 loop_30:
 	VMOVDQU (AX), Y0
@@ -280,7 +280,7 @@ loop_30:
 
 levels_34:
 	CMPQ         R8, DI
-	JAE          none_32
+	JAE          none_33
 	VPBROADCASTD (BX)(R8*4), Y1
 	MOVQ         (SI)(R8*8), R9
 	MOVQ         $0x0000000000000001, R10
@@ -303,26 +303,26 @@ levels_34:
 	ORQ          R9, R10
 	MOVQ         $0x00000000000000ff, R9
 	CMPQ         R10, R9
-	JNE          level_31
+	JNE          level_32
 
 fits_35:
 	MOVB R8, (CX)
-	JMP  advance_33
+	JMP  advance_31
 
-level_31:
+level_32:
 	INCQ R8
 	JMP  levels_34
 
-none_32:
+none_33:
 	MOVB $0xff, (CX)
 
-advance_33:
+advance_31:
 	ADDQ $0x00000020, AX
 	INCQ CX
 	DECQ DX
 	JNZ  loop_30
 
-done_mag512_29:
+done_29:
 	VZEROUPPER
 	RET
 
@@ -336,7 +336,7 @@ TEXT ·magFit64AVX512(SB), NOSPLIT, $0-96
 	MOVQ  shifts_base+72(FP), SI
 	MOVQ  offs_len+56(FP), DI
 	TESTQ DX, DX
-	JZ    done_mag512_36
+	JZ    done_36
 
 loop_37:
 	VMOVDQU64 (AX), Z0
@@ -344,7 +344,7 @@ loop_37:
 
 levels_41:
 	CMPQ         R8, DI
-	JAE          none_39
+	JAE          none_40
 	VPBROADCASTD (BX)(R8*4), Z1
 	MOVQ         (SI)(R8*8), R9
 	MOVQ         $0x0000000000000001, R10
@@ -367,26 +367,26 @@ levels_41:
 	ORQ          R9, R10
 	MOVQ         $0x000000000000ffff, R9
 	CMPQ         R10, R9
-	JNE          level_38
+	JNE          level_39
 
 fits_42:
 	MOVB R8, (CX)
-	JMP  advance_40
+	JMP  advance_38
 
-level_38:
+level_39:
 	INCQ R8
 	JMP  levels_41
 
-none_39:
+none_40:
 	MOVB $0xff, (CX)
 
-advance_40:
+advance_38:
 	ADDQ $0x00000040, AX
 	INCQ CX
 	DECQ DX
 	JNZ  loop_37
 
-done_mag512_36:
+done_36:
 	VZEROUPPER
 	RET
 
@@ -400,7 +400,7 @@ TEXT ·magFit128AVX512(SB), NOSPLIT, $0-96
 	MOVQ  shifts_base+72(FP), SI
 	MOVQ  offs_len+56(FP), DI
 	TESTQ DX, DX
-	JZ    done_mag512_43
+	JZ    done_43
 
 loop_44:
 	VMOVDQU64 (AX), Z0
@@ -409,7 +409,7 @@ loop_44:
 
 levels_48:
 	CMPQ         R8, DI
-	JAE          none_46
+	JAE          none_47
 	VPBROADCASTD (BX)(R8*4), Z2
 	MOVQ         (SI)(R8*8), R9
 	MOVQ         $0x0000000000000001, R10
@@ -442,25 +442,25 @@ levels_48:
 	ORQ          R9, R10
 	MOVQ         $0x00000000ffffffff, R9
 	CMPQ         R10, R9
-	JNE          level_45
+	JNE          level_46
 
 fits_49:
 	MOVB R8, (CX)
-	JMP  advance_47
+	JMP  advance_45
 
-level_45:
+level_46:
 	INCQ R8
 	JMP  levels_48
 
-none_46:
+none_47:
 	MOVB $0xff, (CX)
 
-advance_47:
+advance_45:
 	ADDQ $0x00000080, AX
 	INCQ CX
 	DECQ DX
 	JNZ  loop_44
 
-done_mag512_43:
+done_43:
 	VZEROUPPER
 	RET
