@@ -93,35 +93,9 @@ func bdiFitLine(vecs []VecVirtual, line, out Register, zero VecVirtual, consts m
 	Label(notRep)
 	XORL(res, res)
 
-	// For each element width, only the smallest delta that fits is
-	// recorded: a line that fits d-byte deltas also fits wider ones, so the
-	// widest is tried first and a failure skips the narrower.
-	k4 := label("k4")
-	set8d2, set8d4 := label("b8d2"), label("b8d4")
-	fitTest(vecs, line, zero, 8, consts[[2]int{8, 4}], U8(32), k4)
-	fitTest(vecs, line, zero, 8, consts[[2]int{8, 2}], U8(16), set8d4)
-	fitTest(vecs, line, zero, 8, consts[[2]int{8, 1}], U8(8), set8d2)
-	MOVL(U32(bitB8D1), res) // the smallest base-delta encoding at every line size
-	JMP(LabelRef(store))
-	Label(set8d2)
-	ORL(U32(bitB8D2), res)
-	JMP(LabelRef(k4))
-	Label(set8d4)
-	ORL(U32(bitB8D4), res)
-	Label(k4)
-
-	k2 := label("k2")
-	set4d2 := label("b4d2")
-	fitTest(vecs, line, zero, 4, consts[[2]int{4, 2}], U8(16), k2)
-	fitTest(vecs, line, zero, 4, consts[[2]int{4, 1}], U8(8), set4d2)
-	ORL(U32(bitB4D1), res)
-	JMP(LabelRef(k2))
-	Label(set4d2)
-	ORL(U32(bitB4D2), res)
-	Label(k2)
-
-	fitTest(vecs, line, zero, 2, consts[[2]int{2, 1}], U8(8), store)
-	ORL(U32(bitB2D1), res)
+	baseDeltaTree(res, store, func(k, d int, fail string) {
+		fitTest(vecs, line, zero, k, consts[[2]int{k, d}], U8(uint8(8*d)), fail)
+	})
 
 	Label(store)
 	MOVB(res.As8(), Mem{Base: out})
@@ -186,10 +160,23 @@ func bdiFitLine512(vecs []VecVirtual, line, out Register, consts map[[2]int][2]V
 	Label(notRep)
 	XORL(res, res)
 
-	test := func(k, d int, fail string) {
+	baseDeltaTree(res, store, func(k, d int, fail string) {
 		c := consts[[2]int{k, d}]
 		fitTest512(vecs, line, k, c[0], c[1], fail)
-	}
+	})
+
+	Label(store)
+	MOVB(res.As8(), Mem{Base: out})
+}
+
+// baseDeltaTree emits the base-delta part of the fit mask into res, with
+// test(k, d, fail) emitting one fit check that falls through when the line
+// fits base k, delta d and jumps to fail otherwise. For each element width
+// only the smallest delta that fits is recorded: a line that fits d-byte
+// deltas also fits wider ones, so the widest is tried first and a failure
+// skips the narrower. A line that fits base8-Δ1, the smallest base-delta
+// encoding at every line size, jumps straight to store.
+func baseDeltaTree(res Register, store string, test func(k, d int, fail string)) {
 	k4 := label("k4")
 	set8d2, set8d4 := label("b8d2"), label("b8d4")
 	test(8, 4, k4)
@@ -216,7 +203,4 @@ func bdiFitLine512(vecs []VecVirtual, line, out Register, consts map[[2]int][2]V
 
 	test(2, 1, store)
 	ORL(U32(bitB2D1), res)
-
-	Label(store)
-	MOVB(res.As8(), Mem{Base: out})
 }
