@@ -58,56 +58,26 @@ func bdi(line []byte, o bdiOptions) string {
 
 	// 0010..0111: base k bytes, delta d bytes.
 	for _, e := range []struct{ id, k, d int }{{2, 8, 1}, {3, 8, 2}, {4, 8, 4}, {5, 4, 1}, {6, 4, 2}, {7, 2, 1}} {
-		n := L / e.k
 		mod := func(x uint64) uint64 { // reduce mod 2^(8k)
 			if e.k == 8 {
 				return x
 			}
 			return x & (1<<(8*e.k) - 1)
 		}
-		useBase := make([]bool, n)
-		var base uint64
-		haveBase := false
-		ok := true
-		if o.singleBase {
-			base, haveBase = word(line, e.k, 0), true
-		}
-		for i := 0; i < n; i++ {
-			v := word(line, e.k, i)
-			if !o.singleBase && bdiFits(signed(v, e.k), e.d, o) {
-				continue // implicit zero base
-			}
-			if !haveBase {
-				base, haveBase = v, true
-			}
-			if !bdiFits(signed(mod(v-base), e.k), e.d, o) {
-				ok = false
-				break
-			}
-			useBase[i] = true
-		}
+		values := words(line, e.k)
+		useBase, base, ok := twoBases(values,
+			func(v uint64) bool { return !o.singleBase && bdiFits(signed(v, e.k), e.d, o) },
+			func(v, base uint64) bool { return bdiFits(signed(mod(v-base), e.k), e.d, o) })
 		if !ok {
 			continue
 		}
 		var s bits
 		s.put(uint64(e.id), 4)
 		if !o.singleBase {
-			for i := 0; i < n; i++ {
-				if useBase[i] {
-					s.put(1, 1)
-				} else {
-					s.put(0, 1)
-				}
-			}
+			s.flags(useBase)
 		}
 		s.put(base, 8*e.k) // zero when no element needs it
-		for i := 0; i < n; i++ {
-			v := word(line, e.k, i)
-			if useBase[i] {
-				v -= base
-			}
-			s.put(v, 8*e.d)
-		}
+		s.deltas(values, useBase, base, 8*e.d)
 		cands = append(cands, candidate{e.id, s.String()})
 	}
 

@@ -42,43 +42,16 @@ func magbdi(line []byte, mag int, signedDeltas bool) string {
 			}
 			return v >= base && v-base < 1<<w
 		}
-		var base uint64
-		haveBase, ok := false, true
-		useBase := make([]bool, n)
-		for i := 0; i < n; i++ {
-			v := word(line, 4, i)
-			if fitsZero(v) {
-				continue
-			}
-			if !haveBase {
-				base, haveBase = v, true
-			}
-			if !fitsBase(v, base) {
-				ok = false
-				break
-			}
-			useBase[i] = true
-		}
+		values := words(line, 4)
+		useBase, base, ok := twoBases(values, fitsZero, fitsBase)
 		if !ok {
 			continue
 		}
 		var s bits
 		s.put(uint64(code), codeBits)
 		s.put(base, 32)
-		for i := 0; i < n; i++ {
-			if useBase[i] {
-				s.put(1, 1)
-			} else {
-				s.put(0, 1)
-			}
-		}
-		for i := 0; i < n; i++ {
-			v := word(line, 4, i)
-			if useBase[i] {
-				v -= base
-			}
-			s.put(v, w)
-		}
+		s.flags(useBase)
+		s.deltas(values, useBase, base, w)
 		s.zeros(codeBits + 8*size - s.Len())
 		return s.String()
 	}

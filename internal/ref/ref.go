@@ -92,3 +92,59 @@ func fitsSigned(x int64, n int) bool {
 	}
 	return x >= -(int64(1)<<(n-1)) && x < int64(1)<<(n-1)
 }
+
+// twoBases applies the base rule BDI and MAG-aware BDI share: element i
+// (value values[i]) uses the implicit zero base when fitsZero holds;
+// otherwise the first such element becomes the explicit base and every
+// later one must satisfy fitsBase. It reports which elements use the base,
+// the base (zero if none does) and whether the line fits. A single-base
+// scheme is the same rule with fitsZero always false: element 0 becomes
+// the base.
+func twoBases(values []uint64, fitsZero func(v uint64) bool, fitsBase func(v, base uint64) bool) (useBase []bool, base uint64, ok bool) {
+	useBase = make([]bool, len(values))
+	haveBase := false
+	for i, v := range values {
+		if fitsZero(v) {
+			continue
+		}
+		if !haveBase {
+			base, haveBase = v, true
+		}
+		if !fitsBase(v, base) {
+			return nil, 0, false
+		}
+		useBase[i] = true
+	}
+	return useBase, base, true
+}
+
+// flags appends one bit per element, element 0 first: 1 = uses the base.
+func (s *bits) flags(useBase []bool) {
+	for _, b := range useBase {
+		if b {
+			s.put(1, 1)
+		} else {
+			s.put(0, 1)
+		}
+	}
+}
+
+// deltas appends each element's width-bit delta: its value less the base
+// where it uses the base, else its value (against the zero base).
+func (s *bits) deltas(values []uint64, useBase []bool, base uint64, width int) {
+	for i, v := range values {
+		if useBase[i] {
+			v -= base
+		}
+		s.put(v, width)
+	}
+}
+
+// words returns the n little-endian k-byte elements of line.
+func words(line []byte, k int) []uint64 {
+	out := make([]uint64, len(line)/k)
+	for i := range out {
+		out[i] = word(line, k, i)
+	}
+	return out
+}
