@@ -208,9 +208,7 @@ func (c *Codec) decompressSlow(dst, enc []byte) ([]byte, error) {
 	var r bitstream.Reader
 	r.Reset(enc)
 	if r.Read(flagBits) == 0 {
-		for i := 0; i < c.lineSize; i += 4 {
-			binary.BigEndian.PutUint32(out[i:], uint32(r.Read(32)))
-		}
+		r.ReadBytes(out)
 	} else {
 		var dict [dictSlots]uint32
 		pushes := 0

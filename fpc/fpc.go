@@ -302,9 +302,7 @@ func (c *Codec) decompressSlow(dst, enc []byte) ([]byte, error) {
 	var r bitstream.Reader
 	r.Reset(enc)
 	if r.Read(flagBits) == 0 {
-		for i := 0; i < len(out); i += 4 {
-			binary.BigEndian.PutUint32(out[i:], uint32(r.Read(32))) // raw bytes, in order
-		}
+		r.ReadBytes(out)
 	} else if err := c.decodeWords(&r, out); err != nil {
 		return dst, err
 	}
