@@ -80,6 +80,9 @@ func Sizes(c Codec, dst []int, data []byte) ([]int, error) {
 // not a whole number of lines is an error wrapping ErrPartialLine, and dst
 // is left unchanged.
 func CompressLines(c Codec, dst *Lines, data []byte) error {
+	if dst == nil {
+		return fmt.Errorf("%w: CompressLines given a nil *Lines", ErrConfig)
+	}
 	if err := wholeLines(c, data); err != nil {
 		return err
 	}
@@ -105,6 +108,9 @@ func CompressLines(c Codec, dst *Lines, data []byte) error {
 // lines decoded before it and an error that names the line and wraps
 // ErrCorrupt.
 func DecompressLines(c Codec, dst []byte, src *Lines) ([]byte, error) {
+	if src == nil {
+		return dst, fmt.Errorf("%w: DecompressLines given a nil *Lines", ErrConfig)
+	}
 	if len(src.End) != len(src.Bits) {
 		return dst, fmt.Errorf("%w: Lines has %d ends but %d sizes", ErrCorrupt, len(src.End), len(src.Bits))
 	}

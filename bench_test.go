@@ -117,7 +117,7 @@ func (w *benchWork) prepare(b *testing.B) linecomp.Codec {
 		for i := 0; i < min(max(lines/10, 256), lines); i++ {
 			t.Observe(w.data[i*n : (i+1)*n])
 		}
-		if err := t.Rebuild(); err != nil {
+		if c, err = t.Rebuild(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,16 +2,37 @@ package linecomp
 
 // Latency is a codec's hardware latency in cycles, as a source paper gives
 // it. A field is [LatencyUnknown] where the paper gives only the other one.
+//
+// A model that charges a latency as a cost must read it through
+// [Latency.CompressCycles] and [Latency.DecompressCycles], which report
+// whether it is known, and reject an unknown one when it is configured: the
+// fields are plain integers so that presets can be written as literals.
 type Latency struct{ Compress, Decompress int }
 
 // LatencyUnknown marks a latency that no source paper gives. It is negative
 // so that a simulator that forgets to check cannot mistake it for a cost.
 const LatencyUnknown = -1
 
+// CompressCycles returns the compression latency and whether it is known.
+func (l Latency) CompressCycles() (int, bool) { return l.Compress, l.Compress >= 0 }
+
+// DecompressCycles returns the decompression latency and whether it is
+// known.
+func (l Latency) DecompressCycles() (int, bool) { return l.Decompress, l.Decompress >= 0 }
+
+// Known reports whether both latencies are known.
+func (l Latency) Known() bool { return l.Compress >= 0 && l.Decompress >= 0 }
+
 // Codec is one configured cache-line compressor: a fixed algorithm, variant
 // and line size. All lengths are exact: a study counts bits, not bytes.
+//
+// Every Codec is safe for concurrent use by several goroutines, and
+// Compress and Decompress read all of their input before they write to dst,
+// so dst may overlap the input (e.g. Decompress(enc[:0], enc)).
 type Codec interface {
-	// Name is the registry name, e.g. "bdi".
+	// Name is the registry name of the configuration, e.g.
+	// "bdi-symmetric", however the codec was built: New(Name(),
+	// LineSize()) makes a codec that produces the same bits.
 	Name() string
 	// LineSize is the uncompressed line size in bytes that this instance takes.
 	LineSize() int
@@ -21,7 +42,7 @@ type Codec interface {
 	// Compress appends the encoding of line to dst and returns the extended
 	// buffer and the exact length of the encoding in bits. The encoding
 	// occupies (bits+7)/8 bytes. len(line) must be LineSize(), otherwise the
-	// error wraps ErrLineSize. dst and line must not overlap.
+	// error wraps ErrLineSize and dst is returned unchanged.
 	Compress(dst, line []byte) (enc []byte, bits int, err error)
 	// Decompress appends the LineSize() bytes that enc encodes to dst. A
 	// malformed enc gives an error wrapping ErrCorrupt; then dst is returned
@@ -36,9 +57,19 @@ type Codec interface {
 
 // Trainer is implemented by codecs whose code book is learned from the data
 // (SC²). A simulator calls Observe for the lines of a sampling phase, then
-// Rebuild to derive a new code book from what it observed. Lines compressed
-// before a Rebuild must be decompressed by the codec state that made them.
+// Rebuild, which returns a new codec with the code book built from what was
+// observed. A built code book never changes: the receiver of Rebuild keeps
+// its own, so it still decodes every line it compressed, and lines
+// compressed by the new codec must be decompressed by the new codec.
+//
+// Observe may run concurrently with every other method.
 type Trainer interface {
+	Codec
+	// Observe counts the words of line (of any length) for the next code
+	// book.
 	Observe(line []byte)
-	Rebuild() error
+	// Rebuild returns a codec with the code book built from every line
+	// observed since this codec was made, and nothing observed yet. The
+	// receiver is unchanged.
+	Rebuild() (Trainer, error)
 }

@@ -23,6 +23,12 @@ var (
 
 	// ErrPartialLine means a batch of data is not a whole number of lines.
 	ErrPartialLine = errors.New("linecomp: data is not a whole number of lines")
+
+	// ErrConfig means a configuration or argument cannot work: an option
+	// out of range (a MAG that is not a power of two below the line size,
+	// a negative latency field other than LatencyUnknown), a nil *Lines, a
+	// set of codecs of different line sizes. The error names the field.
+	ErrConfig = errors.New("linecomp: invalid configuration")
 )
 
 // CorruptError reports where and why an encoding was rejected.
@@ -45,4 +51,10 @@ func (e *CorruptError) Unwrap() error { return ErrCorrupt }
 // codec words this error the same way.
 func LineSizeError(codec string, got int, want string) error {
 	return fmt.Errorf("%w: %s takes %s, got %d bytes", ErrLineSize, codec, want, got)
+}
+
+// ConfigError returns an error wrapping ErrConfig that names the codec (or
+// component) and says what is wrong with which field.
+func ConfigError(component, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrConfig, component, fmt.Sprintf(format, args...))
 }

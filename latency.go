@@ -1,35 +1,38 @@
 package linecomp
 
-// A LatencySource names a publication (or simulator) whose latency numbers
-// a preset reproduces.
-type LatencySource string
+// A Source names a publication (or simulator) whose latency or energy
+// numbers a preset reproduces.
+type Source string
 
-// The sources of the latency presets, in the order a codec consults them for
-// its default when its own paper gives none.
+// LatencySource is the former name of [Source].
+type LatencySource = Source
+
+// The sources of the latency and energy presets, in the order a codec
+// consults them for its default latency when its own paper gives none.
 const (
 	// SourceBDIPaper: Pekhimenko et al., PACT 2012, as CABA (Vijaykumar et
 	// al.) quotes it: "decompression/compression latencies of 1/5 cycles".
-	SourceBDIPaper LatencySource = "bdi-pact12"
+	SourceBDIPaper Source = "bdi-pact12"
 	// SourceFPCReport: Alameldeen & Wood, UW-CS TR-1500, 2004: a 64-byte
 	// line compresses in three cycles and decompresses in five.
-	SourceFPCReport LatencySource = "fpc-tr1500"
+	SourceFPCReport Source = "fpc-tr1500"
 	// SourceLatteCC: Arunkumar et al., HPCA 2018, Table I (decompression
 	// only) and Section IV (BDI 2/2, SC 6/14 cycles).
-	SourceLatteCC LatencySource = "latte-cc"
+	SourceLatteCC Source = "latte-cc"
 	// SourceTavana: Tavana et al., multi-GPU adaptive compression, Table III.
-	SourceTavana LatencySource = "tavana"
+	SourceTavana Source = "tavana"
 	// SourceMAG: Lal et al., MAG-aware BDI, Section V (simulation setup).
-	SourceMAG LatencySource = "mag-bdi"
+	SourceMAG Source = "mag-bdi"
 	// SourceCABA: Vijaykumar et al., CABA, Section 6 (BDI only).
-	SourceCABA LatencySource = "caba"
+	SourceCABA Source = "caba"
 	// SourceGem5: gem5's compressor defaults for 64-byte lines
 	// (extra + chunks/chunks-per-cycle, Compressors.py).
-	SourceGem5 LatencySource = "gem5"
+	SourceGem5 Source = "gem5"
 )
 
 // LatencyPreset is one published latency of one algorithm.
 type LatencyPreset struct {
-	Source    LatencySource
+	Source    Source
 	Algorithm string // "bdi", "fpc", "cpack", "cpack-z", "bpc", "sc2", "magbdi"
 	Latency   Latency
 }
@@ -80,7 +83,7 @@ var LatencyPresets = []LatencyPreset{
 
 // PresetLatency returns the latency that source gives for algorithm, and
 // false if it gives none.
-func PresetLatency(source LatencySource, algorithm string) (Latency, bool) {
+func PresetLatency(source Source, algorithm string) (Latency, bool) {
 	for _, p := range LatencyPresets {
 		if p.Source == source && p.Algorithm == algorithm {
 			return p.Latency, true
@@ -94,8 +97,8 @@ func PresetLatency(source LatencySource, algorithm string) (Latency, bool) {
 // when that paper is not among the sources), else the first of LATTE-CC,
 // Tavana, MAG-aware BDI, CABA and gem5 that has the algorithm. It reports
 // false when none does.
-func DefaultLatency(own LatencySource, algorithm string) (Latency, bool) {
-	for _, s := range []LatencySource{own, SourceLatteCC, SourceTavana, SourceMAG, SourceCABA, SourceGem5} {
+func DefaultLatency(own Source, algorithm string) (Latency, bool) {
+	for _, s := range []Source{own, SourceLatteCC, SourceTavana, SourceMAG, SourceCABA, SourceGem5} {
 		if l, ok := PresetLatency(s, algorithm); ok {
 			return l, true
 		}

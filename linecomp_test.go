@@ -49,13 +49,20 @@ func TestRegistry(t *testing.T) {
 				t.Error("registering bdi twice did not panic")
 			}
 		}()
-		linecomp.Register("bdi", func(int) (linecomp.Codec, error) { return nil, nil })
+		linecomp.Register(linecomp.Info{Name: "bdi", LineSizes: []int{64}}, func(int) (linecomp.Codec, error) { return nil, nil })
 	}()
 	for _, name := range names {
 		if _, ok := ref.Lookup(name); !ok {
 			t.Errorf("%s has no literal reference encoder in internal/ref", name)
 		}
-		for _, n := range []int{0, 16, 48, 256} {
+		info, err := linecomp.Lookup(name)
+		if err != nil {
+			t.Fatalf("Lookup(%s): %v", name, err)
+		}
+		for _, n := range []int{-4, 0, 16, 48, 100, 256, 8192} {
+			if slices.Contains(info.LineSizes, n) {
+				continue
+			}
 			c, err := linecomp.New(name, n)
 			if !errors.Is(err, linecomp.ErrLineSize) || c != nil {
 				t.Errorf("New(%s, %d): %v, %v; want a nil Codec and ErrLineSize", name, n, c, err)

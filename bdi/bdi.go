@@ -91,12 +91,17 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 func named(name string) Option { return func(c *Codec) { c.name = name } }
 
 func init() {
-	for name, opt := range map[string]Option{
-		"bdi":           named("bdi"),
-		"bdi-symmetric": WithSymmetricDeltas(),
-		"bdi-single":    WithSingleBase(),
+	const paper = "Pekhimenko et al., Base-Delta-Immediate Compression: Practical Data Compression for On-Chip Caches, PACT 2012 (encodings as Tavana et al. Table II)"
+	for _, v := range []struct {
+		name, variant string
+		opt           Option
+	}{
+		{"bdi", "", named("bdi")},
+		{"bdi-symmetric", "gem5's symmetric delta range, to reproduce gem5's compressed sizes", WithSymmetricDeltas()},
+		{"bdi-single", "B+Δ: one base and no zero base, as the BDI paper's size table", WithSingleBase()},
 	} {
-		linecomp.RegisterNew(name, func(n int) (*Codec, error) { return New(n, named(name), opt) })
+		linecomp.RegisterNew(linecomp.Info{Name: v.name, Algorithm: "bdi", Paper: paper, Variant: v.variant, LineSizes: []int{32, 64, 128}},
+			func(n int) (*Codec, error) { return New(n, named(v.name), v.opt) })
 	}
 }
 

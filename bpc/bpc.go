@@ -75,11 +75,16 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 func named(name string) Option { return func(c *Codec) { c.name = name } }
 
 func init() {
-	for name, opt := range map[string]Option{
-		"bpc":          named("bpc"),
-		"bpc-unsigned": WithUnsignedPlane(),
+	const paper = "Kim et al., Bit-Plane Compression: Transforming Data for Better Compression in Many-core Architectures, ISCA 2016"
+	for _, v := range []struct {
+		name, variant string
+		opt           Option
+	}{
+		{"bpc", "", named("bpc")},
+		{"bpc-unsigned", "unsigned delta plane, as the BPC authors' code variant", WithUnsignedPlane()},
 	} {
-		linecomp.RegisterNew(name, func(n int) (*Codec, error) { return New(n, named(name), opt) })
+		linecomp.RegisterNew(linecomp.Info{Name: v.name, Algorithm: "bpc", Paper: paper, Variant: v.variant, LineSizes: []int{32, 64, 128}},
+			func(n int) (*Codec, error) { return New(n, named(v.name), v.opt) })
 	}
 }
 

@@ -170,13 +170,23 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 func init() {
 	// New names each variant from its options; TestRegistry checks that
 	// the names agree.
-	for name, opts := range map[string][]Option{
-		"cpack":        nil,
-		"cpack-gem5":   {WithGem5PushRule()},
-		"cpack-z":      {WithCPackZ()},
-		"cpack-z-gem5": {WithCPackZ(), WithGem5PushRule()},
+	const paper = "Chen et al., C-Pack: A High-Performance Microprocessor Cache Compression Algorithm, IEEE TVLSI 2010"
+	const gem5 = "gem5's dictionary push rule, to reproduce gem5's compressed sizes"
+	for _, v := range []struct {
+		name, algorithm, variant string
+		opts                     []Option
+	}{
+		{"cpack", "cpack", "", nil},
+		{"cpack-gem5", "cpack", gem5, []Option{WithGem5PushRule()}},
+		{"cpack-z", "cpack-z", "", []Option{WithCPackZ()}},
+		{"cpack-z-gem5", "cpack-z", gem5, []Option{WithCPackZ(), WithGem5PushRule()}},
 	} {
-		linecomp.RegisterNew(name, func(n int) (*Codec, error) { return New(n, opts...) })
+		p := paper
+		if v.algorithm == "cpack-z" {
+			p += "; C-Pack+Z as Tavana et al. Table II"
+		}
+		linecomp.RegisterNew(linecomp.Info{Name: v.name, Algorithm: v.algorithm, Paper: p, Variant: v.variant, LineSizes: []int{32, 64, 128}},
+			func(n int) (*Codec, error) { return New(n, v.opts...) })
 	}
 }
 

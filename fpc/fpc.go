@@ -219,8 +219,12 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 func init() {
 	// New names the variant from its options; TestRegistry checks that the
 	// names agree.
-	linecomp.RegisterNew("fpc", func(n int) (*Codec, error) { return New(n) })
-	linecomp.RegisterNew("fpc-tavana", func(n int) (*Codec, error) { return New(n, WithTavanaTable()) })
+	const paper = "Alameldeen & Wood, Frequent Pattern Compression: A Significance-Based Compression Scheme for L2 Caches, UW-CS TR-1500, 2004"
+	linecomp.RegisterNew(linecomp.Info{Name: "fpc", Paper: paper, LineSizes: []int{32, 64, 128}},
+		func(n int) (*Codec, error) { return New(n) })
+	linecomp.RegisterNew(linecomp.Info{Name: "fpc-tavana", Algorithm: "fpc", Paper: paper,
+		Variant: "the prefix table of Tavana et al. Table II, for the inter-GPU link study", LineSizes: []int{32, 64, 128}},
+		func(n int) (*Codec, error) { return New(n, WithTavanaTable()) })
 }
 
 func (c *Codec) Name() string              { return c.name }

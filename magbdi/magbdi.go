@@ -92,6 +92,7 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 }
 
 func init() {
+	const paper = "Lal et al., Memory Access Granularity Aware Lossless Compression for GPUs (MAG-aware BDI)"
 	for _, mag := range []int{16, 32, 64} {
 		for _, signed := range []bool{false, true} {
 			name := fmt.Sprintf("magbdi-%d", mag)
@@ -100,7 +101,18 @@ func init() {
 				name += "-signed"
 				opts = append(opts, WithSignedDeltas())
 			}
-			linecomp.RegisterNew(name, func(n int) (*Codec, error) {
+			variant := ""
+			if signed {
+				variant = "signed deltas, the conventional BDI delta range"
+			}
+			sizes := []int{64, 128}
+			if mag == 16 {
+				sizes = []int{32, 64, 128}
+			} else if mag == 64 {
+				sizes = []int{128}
+			}
+			info := linecomp.Info{Name: name, Algorithm: "magbdi", Paper: paper, Variant: variant, LineSizes: sizes}
+			linecomp.RegisterNew(info, func(n int) (*Codec, error) {
 				return New(n, mag, append(opts, named(name))...)
 			})
 		}

@@ -25,9 +25,11 @@ func Example() {
 	for range 100 {
 		tr.Observe(line)
 	}
-	if err := tr.Rebuild(); err != nil {
+	trained, err := tr.Rebuild()
+	if err != nil {
 		panic(err)
 	}
+	c = trained
 	for _, s := range c.(*sc.Codec).Table().Symbols() {
 		fmt.Printf("value %#x escape %v: %0*b\n", s.Value, s.Escape, s.Len, s.Code)
 	}

@@ -86,9 +86,7 @@ func TestFastPaths(t *testing.T) {
 				for off := 0; off+n <= len(train); off += n {
 					c.Observe(train[off : off+n])
 				}
-				if err := c.Rebuild(); err != nil {
-					t.Fatal(err)
-				}
+				c = rebuilt(t, c)
 				name := fmt.Sprintf("%s n=%d L=%d E=%d", f.Name, n, cfg.L, cfg.E)
 				every := 0
 				if n == 128 || cfg.L == 3 {

@@ -73,9 +73,7 @@ func FuzzTrainedRoundTrip(f *testing.F) {
 				m[fr.Value] = fr.Count
 			}
 			r := ref.SC2(m, c.VFT().Escapes(), L)
-			if err := c.Rebuild(); err != nil {
-				t.Fatal(err)
-			}
+			c = rebuilt(t, c)
 			padded := append([]byte(nil), data...)
 			for len(padded)%n != 0 || len(padded) == 0 {
 				padded = append(padded, 0)

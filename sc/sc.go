@@ -99,13 +99,8 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 }
 
 func init() {
-	linecomp.Register("sc2", func(n int) (linecomp.Codec, error) {
-		c, err := New(n)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	})
+	linecomp.RegisterNew(linecomp.Info{Name: "sc2", Paper: "Arelakis & Stenström, SC²: A Statistical Compression Cache Scheme, ISCA 2014", LineSizes: []int{32, 64, 128}},
+		func(n int) (*Codec, error) { return New(n) })
 }
 
 func (c *Codec) Name() string              { return c.name }
@@ -137,14 +132,18 @@ func (c *Codec) Observe(line []byte) { c.vft.Observe(line) }
 // codewords of at most the codec's maximum code length, and then empties
 // the VFT, so that each sampling phase starts afresh as LATTE-CC rebuilds
 // the code every period. It implements linecomp.Trainer.
-func (c *Codec) Rebuild() error {
+func (c *Codec) Rebuild() (linecomp.Trainer, error) {
 	t, err := c.vft.Table(c.maxLen)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	c.table = t
-	c.vft.Reset()
-	return nil
+	next := *c
+	next.table = t
+	next.vft, err = NewVFT(c.entries, c.counterBits)
+	if err != nil {
+		return nil, err
+	}
+	return &next, nil
 }
 
 // codes looks up the codeword of every word of line into out and returns

@@ -112,9 +112,7 @@ func TestGolden(t *testing.T) {
 		if got := c.VFT().Freqs(); fmt.Sprint(got) != fmt.Sprint(wantFreqs) || c.VFT().Escapes() != 4 {
 			t.Fatalf("VFT %v escape %d, want %v escape 4", got, c.VFT().Escapes(), wantFreqs)
 		}
-		if err := c.Rebuild(); err != nil {
-			t.Fatal(err)
-		}
+		c = rebuilt(t, c)
 		if got := c.Table().Symbols(); fmt.Sprint(got) != fmt.Sprint(tc.syms) {
 			t.Errorf("L=%d: code book %v, want %v", tc.maxLen, got, tc.syms)
 		}
@@ -196,9 +194,7 @@ func trained(t *testing.T, data []byte, lineSize int) *Codec {
 	for off := 0; off+lineSize <= len(data); off += lineSize {
 		c.Observe(data[off : off+lineSize])
 	}
-	if err := c.Rebuild(); err != nil {
-		t.Fatal(err)
-	}
+	c = rebuilt(t, c)
 	return c
 }
 
@@ -259,7 +255,7 @@ func TestBadInput(t *testing.T) {
 	for _, l := range goldenTraining() {
 		c.Observe(l)
 	}
-	c.Rebuild() // A 0, C 100, D 101, B 110, escape 111; no codeword is free
+	c = rebuilt(t, c) // A 0, C 100, D 101, B 110, escape 111; no codeword is free
 	if _, _, err := c.Compress(nil, make([]byte, 31)); !errors.Is(err, linecomp.ErrLineSize) {
 		t.Errorf("Compress of 31 bytes: %v", err)
 	}

@@ -486,20 +486,35 @@ func TestVFT(t *testing.T) {
 	}
 }
 
-// TestRebuildResets: Rebuild empties the VFT, so the next Rebuild without
-// new observations gives the empty code book again.
+// TestRebuildResets: the codec Rebuild returns starts with an empty VFT,
+// so rebuilding it without new observations gives the empty code book,
+// and the receiver keeps its code book and its observations.
 func TestRebuildResets(t *testing.T) {
 	c, _ := New(32)
 	for _, l := range goldenTraining() {
 		c.Observe(l)
 	}
-	if err := c.Rebuild(); err != nil || c.Table().Len() != 5 {
-		t.Fatalf("first rebuild: %v, %d symbols", err, c.Table().Len())
+	first := rebuilt(t, c)
+	if first.Table().Len() != 5 {
+		t.Fatalf("first rebuild: %d symbols, want 5", first.Table().Len())
 	}
-	if len(c.VFT().Freqs()) != 0 {
-		t.Fatal("VFT not reset")
+	if len(first.VFT().Freqs()) != 0 {
+		t.Fatal("the rebuilt codec's VFT is not empty")
 	}
-	if err := c.Rebuild(); err != nil || c.Table().Len() != 1 {
-		t.Fatalf("second rebuild: %v, %d symbols", err, c.Table().Len())
+	if c.Table().Len() != 1 || len(c.VFT().Freqs()) == 0 {
+		t.Fatalf("Rebuild changed its receiver: %d symbols, %d VFT entries", c.Table().Len(), len(c.VFT().Freqs()))
 	}
+	if second := rebuilt(t, first); second.Table().Len() != 1 {
+		t.Fatalf("second rebuild: %d symbols, want 1", second.Table().Len())
+	}
+}
+
+// rebuilt returns the codec that c.Rebuild makes, failing the test on error.
+func rebuilt(t testing.TB, c *Codec) *Codec {
+	t.Helper()
+	next, err := c.Rebuild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next.(*Codec)
 }

@@ -89,7 +89,7 @@ func bench(args []string, stdout, stderr io.Writer) error {
 			for i := 0; i < max(lines/10, min(256, lines)); i++ {
 				t.Observe(data[i**line : (i+1)**line])
 			}
-			if err := t.Rebuild(); err != nil {
+			if c, err = t.Rebuild(); err != nil {
 				return fmt.Errorf("training %s: %w", name, err)
 			}
 		}

@@ -234,7 +234,7 @@ func measure(name string, in input, lines int, f ratioFlags) (result, error) {
 		for i := 0; i < n; i++ {
 			t.Observe(in.data[i*f.line : (i+1)*f.line])
 		}
-		if err := t.Rebuild(); err != nil {
+		if c, err = t.Rebuild(); err != nil {
 			return result{}, fmt.Errorf("%s: training %s: %w", in.name, name, err)
 		}
 		r.Trained = n
