@@ -194,3 +194,68 @@ func (r *Reader) Problem() (offset int, reason string, ok bool) {
 func Field(buf []byte, pos, n uint) uint64 {
 	return binary.BigEndian.Uint64(buf[pos>>3:]) << (pos & 7) >> (64 - n)
 }
+
+// MaxRawBytes is the longest raw part that AppendRaw and ReadRaw take: the
+// largest line of any codec.
+const MaxRawBytes = 128
+
+// AppendRaw appends to dst the stream that stores an incompressible line
+// as it is: the low k bits of tag (k ≤ 8), then the bytes of raw, MSB-first
+// and zero-padded to a whole byte. It returns the extended buffer and the
+// stream length, k + 8·len(raw) bits. Every codec with a "tag, then the raw
+// line" encoding writes it with AppendRaw and reads it with ReadRaw.
+//
+// AppendRaw reads all of raw before it writes to dst, so the two may
+// overlap. len(raw) must be at most MaxRawBytes.
+func AppendRaw(dst []byte, tag uint64, k uint, raw []byte) ([]byte, int) {
+	if len(raw) > MaxRawBytes || k > 8 {
+		panic("bitstream: AppendRaw of more than MaxRawBytes or a tag over 8 bits")
+	}
+	// in is the tag's byte, then raw. The stream is in without the tag
+	// byte's 8 − k unused high bits: in shifted left by 8 − k bits as a
+	// whole, eight bytes at a time.
+	var in, out [MaxRawBytes + 16]byte
+	in[0] = byte(tag & (1<<k - 1))
+	copy(in[1:], raw)
+	bits := int(k) + 8*len(raw)
+	m := (bits + 7) / 8
+	for i := 0; i < m; i += 8 {
+		v := binary.BigEndian.Uint64(in[i:])<<(8-k) | uint64(in[i+8])>>k
+		binary.BigEndian.PutUint64(out[i:], v)
+	}
+	return append(dst, out[:m]...), bits
+}
+
+// ReadRaw reads the raw part of a stream that AppendRaw made with a k-bit
+// tag (k ≤ 8) into line, all len(line) bytes of it. It does not look at the
+// tag, which the caller has read to choose this encoding. It checks that
+// enc is exactly the tag, the line and zero padding; if not, it writes
+// nothing and returns the bit offset and the reason, worded as
+// Reader.Problem words them, for a linecomp.CorruptError.
+//
+// ReadRaw reads all of enc before it writes to line, so the two may
+// overlap. len(line) must be at most MaxRawBytes.
+func ReadRaw(line, enc []byte, k uint) (offset int, reason string, ok bool) {
+	if len(line) > MaxRawBytes || k > 8 {
+		panic("bitstream: ReadRaw of more than MaxRawBytes or a tag over 8 bits")
+	}
+	bits := int(k) + 8*len(line)
+	switch m := (bits + 7) / 8; {
+	case len(enc) < m:
+		return 8 * len(enc), "stream ends inside a field", false
+	case len(enc) > m:
+		return bits, "stream has trailing bytes after the last field", false
+	}
+	if pad := uint(8*len(enc) - bits); pad > 0 && enc[len(enc)-1]&(1<<pad-1) != 0 {
+		return bits, "non-zero padding bits", false
+	}
+	// Line byte j is the eight stream bits from 8j + k on.
+	var in, out [MaxRawBytes + 16]byte
+	copy(in[:], enc)
+	for i := 0; i < len(line); i += 8 {
+		v := binary.BigEndian.Uint64(in[i:])<<k | uint64(in[i+8])>>(8-k)
+		binary.BigEndian.PutUint64(out[i:], v)
+	}
+	copy(line, out[:len(line)])
+	return 0, "", true
+}

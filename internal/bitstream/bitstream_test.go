@@ -150,3 +150,122 @@ func BenchmarkWriter(b *testing.B) {
 		buf, _ = w.Finish()
 	}
 }
+
+// TestRaw checks AppendRaw against the Writer (the tag, then the bytes) and
+// ReadRaw against the bytes, for every tag width and every length.
+func TestRaw(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for k := uint(0); k <= 8; k++ {
+		for n := 0; n <= MaxRawBytes; n++ {
+			raw := make([]byte, n)
+			for i := range raw {
+				raw[i] = byte(rng.Uint32())
+			}
+			tag := rng.Uint64() // only the low k bits count
+			var w Writer
+			w.Reset([]byte{0xEE})
+			w.Write(tag, k)
+			w.Bytes(raw)
+			want, wantBits := w.Finish()
+			got, bits := AppendRaw([]byte{0xEE}, tag, k, raw)
+			if !bytes.Equal(got, want) || bits != wantBits || bits != int(k)+8*n {
+				t.Fatalf("k=%d n=%d: AppendRaw % X (%d bits), Writer % X (%d bits)", k, n, got, bits, want, wantBits)
+			}
+			line := make([]byte, n)
+			if off, why, ok := ReadRaw(line, got[1:], k); !ok || !bytes.Equal(line, raw) {
+				t.Fatalf("k=%d n=%d: ReadRaw % X, ok %v (%d: %s), want % X", k, n, line, ok, off, why, raw)
+			}
+		}
+	}
+}
+
+// TestRawProblems: a stream that is short, long or has non-zero padding is
+// rejected with Reader.Problem's offset and reason, and line is left alone.
+func TestRawProblems(t *testing.T) {
+	raw := bytes.Repeat([]byte{0xFF}, 16)
+	enc, bits := AppendRaw(nil, 1, 3, raw) // 3 + 128 = 131 bits, 17 bytes, 5 pad bits
+	padded := bytes.Clone(enc)
+	padded[16] |= 1
+	cases := []struct {
+		name   string
+		enc    []byte
+		offset int
+		reason string
+	}{
+		{"empty", nil, 0, "stream ends inside a field"},
+		{"one byte short", enc[:16], 128, "stream ends inside a field"},
+		{"one byte long", append(bytes.Clone(enc), 0), 131, "stream has trailing bytes after the last field"},
+		{"padding", padded, 131, "non-zero padding bits"},
+	}
+	if bits != 131 || len(enc) != 17 {
+		t.Fatalf("%d bits in %d bytes, want 131 in 17", bits, len(enc))
+	}
+	for _, tc := range cases {
+		line := make([]byte, 16)
+		off, why, ok := ReadRaw(line, tc.enc, 3)
+		if ok || off != tc.offset || why != tc.reason {
+			t.Errorf("%s: ok %v at %d: %q; want %d: %q", tc.name, ok, off, why, tc.offset, tc.reason)
+		}
+		if !bytes.Equal(line, make([]byte, 16)) {
+			t.Errorf("%s: ReadRaw wrote to line", tc.name)
+		}
+		// The Reader agrees on the same stream.
+		var r Reader
+		r.Reset(tc.enc)
+		r.Read(3)
+		r.ReadBytes(make([]byte, 16))
+		if _, why2, ok2 := r.Problem(); ok2 || why2 != tc.reason {
+			t.Errorf("%s: Reader.Problem says %q", tc.name, why2)
+		}
+	}
+}
+
+// TestRawOverlap: AppendRaw and ReadRaw read all of their input before they
+// write, so the output may start at, before or after the input inside one
+// buffer.
+func TestRawOverlap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, k := range []uint{1, 3, 4, 8} {
+		for _, n := range []int{32, 64, 128} {
+			raw := make([]byte, n)
+			for i := range raw {
+				raw[i] = byte(rng.Uint32())
+			}
+			want, _ := AppendRaw(nil, 1, k, raw)
+			for _, shift := range []int{0, 1, 7, 8, 9, n / 2, n - 1} {
+				// Output starting shift bytes into the input.
+				buf := make([]byte, 2*n+16)
+				copy(buf[shift:], raw)
+				got, _ := AppendRaw(buf[:0], 1, k, buf[shift:shift+n])
+				if !bytes.Equal(got, want) {
+					t.Fatalf("AppendRaw k=%d n=%d, output %d bytes before the input: % X, want % X", k, n, shift, got, want)
+				}
+				copy(buf, raw)
+				got, _ = AppendRaw(buf[:shift], 1, k, buf[:n])
+				if !bytes.Equal(got[shift:], want) {
+					t.Fatalf("AppendRaw k=%d n=%d, output %d bytes into the input: % X, want % X", k, n, shift, got[shift:], want)
+				}
+				copy(buf[shift:], want)
+				if _, _, ok := ReadRaw(buf[:n], buf[shift:shift+len(want)], k); !ok || !bytes.Equal(buf[:n], raw) {
+					t.Fatalf("ReadRaw k=%d n=%d, line %d bytes before the stream: % X, want % X", k, n, shift, buf[:n], raw)
+				}
+				copy(buf, want)
+				if _, _, ok := ReadRaw(buf[shift:shift+n], buf[:len(want)], k); !ok || !bytes.Equal(buf[shift:shift+n], raw) {
+					t.Fatalf("ReadRaw k=%d n=%d, line %d bytes into the stream: % X, want % X", k, n, shift, buf[shift:shift+n], raw)
+				}
+			}
+		}
+	}
+}
+
+func TestRawZeroAllocs(t *testing.T) {
+	raw := make([]byte, MaxRawBytes)
+	dst := make([]byte, 0, MaxRawBytes+1)
+	enc, _ := AppendRaw(nil, 0, 1, raw)
+	if a := testing.AllocsPerRun(50, func() { AppendRaw(dst, 0, 1, raw) }); a != 0 {
+		t.Errorf("AppendRaw: %v allocs", a)
+	}
+	if a := testing.AllocsPerRun(50, func() { ReadRaw(raw, enc, 1) }); a != 0 {
+		t.Errorf("ReadRaw: %v allocs", a)
+	}
+}
