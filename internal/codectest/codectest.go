@@ -344,3 +344,51 @@ func ForEachLevel(t *testing.T, f func(t *testing.T)) {
 		})
 	}
 }
+
+// CrossCheck checks a kernel against its pure-Go definition, as
+// hash/crc32's tests check each implementation against the simple one. On
+// every line of lineSize bytes of the sample, of the corpora when present,
+// of EdgeLines(lineSize) and of extra, at every kernel level this machine
+// and build support, kernel must give generic's result both for a batch of
+// lines and for each line on its own. kernel writes one result per line of
+// data, a whole number of lines, to out; a kernel of one line is wrapped in
+// a loop. generic is computed once per line and must not depend on the
+// kernel level.
+func CrossCheck[T comparable](t *testing.T, lineSize int, extra [][]byte, kernel func(data []byte, out []T), generic func(line []byte) T) {
+	t.Helper()
+	n := lineSize
+	sets := []File{{"edge lines", bytes.Join(EdgeLines(n), nil)}, {"extra lines", bytes.Join(extra, nil)}}
+	for _, l := range extra {
+		if len(l) != n {
+			t.Fatalf("CrossCheck: an extra line is %d bytes, not %d", len(l), n)
+		}
+	}
+	const chunk = 4096 // lines per batch: the wanted results stay small
+	want := make([]T, chunk)
+	got := make([]T, chunk)
+	levels := cpu.Levels()
+	defer cpu.Set(cpu.Active())()
+	for _, f := range append(Files(t), sets...) {
+		data := f.Data[:len(f.Data)/n*n]
+		for first := 0; first < len(data)/n; first += chunk {
+			batch := data[first*n : min(len(data), (first+chunk)*n)]
+			lines := len(batch) / n
+			for i := range lines {
+				want[i] = generic(batch[i*n : (i+1)*n])
+			}
+			for _, level := range levels {
+				cpu.Set(level)
+				kernel(batch, got[:lines])
+				for i := range lines {
+					line := batch[i*n : (i+1)*n]
+					var one [1]T
+					kernel(line, one[:])
+					if got[i] != want[i] || one[0] != want[i] {
+						t.Fatalf("%s, %d-byte line %d, level %v: batch kernel %+v, one-line kernel %+v, pure Go %+v\nline %X",
+							f.Name, n, first+i, level, got[i], one[0], want[i], line)
+					}
+				}
+			}
+		}
+	}
+}
