@@ -196,7 +196,7 @@ type Codec struct {
 
 // New returns an FPC codec for lines of 32, 64 or 128 bytes.
 func New(lineSize int, opts ...Option) (*Codec, error) {
-	c := &Codec{name: "fpc", lineSize: lineSize, tab: tableTR, allWords: uint32(1<<(lineSize/4) - 1)}
+	c := &Codec{name: "fpc", lineSize: lineSize, tab: tableTR}
 	for _, o := range opts {
 		o(c)
 	}
@@ -206,6 +206,8 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
 		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
 	}
+	// Only now is the shift known to be in range.
+	c.allWords = uint32(1<<(lineSize/4) - 1)
 	if !c.latencySet {
 		if c.tab.tavana {
 			c.latency, _ = linecomp.PresetLatency(linecomp.SourceTavana, "fpc")
