@@ -19,7 +19,17 @@ const (
 	Uncompressed = 0b1111 // the raw line
 )
 
-const idBits = 4
+// tagBits is the length of the id: the leading stream bits that hardware
+// keeps in the tag.
+const tagBits = 4
+
+// encodingIDs are the ids of the encodings in the order Encodings lists
+// them, and encodingNames their names: an encoding's number is its id,
+// except the raw line's, which is 8.
+var (
+	encodingIDs   = [...]int{Zeros, Repeated, Base8Delta1, Base8Delta2, Base8Delta4, Base4Delta1, Base4Delta2, Base2Delta1, Uncompressed}
+	encodingNames = [...]string{"zeros", "repeated", "b8d1", "b8d2", "b8d4", "b4d1", "b4d2", "b2d1", "raw"}
+)
 
 // baseDelta lists the base-delta encodings in id order.
 var baseDelta = [...]struct{ id, k, d int }{
@@ -42,7 +52,8 @@ func WithSymmetricDeltas() Option { return func(c *Codec) { c.symmetric = true }
 func WithSingleBase() Option { return func(c *Codec) { c.singleBase = true } }
 
 // WithLatency replaces the default latency (the BDI paper's 5/1 cycles),
-// e.g. with linecomp.PresetLatency(linecomp.SourceLatteCC, "bdi").
+// e.g. with linecomp.PresetLatency(linecomp.SourceLatteCC, "bdi"). A field
+// may be linecomp.LatencyUnknown; other negative values are an error.
 func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
 
 // Codec is a BDI compressor for one line size. It is immutable and safe for
@@ -55,8 +66,9 @@ type Codec struct {
 	latency    linecomp.Latency
 	// best and bestBits map a fit mask (see fit.go) to the smallest
 	// encoding it allows and that encoding's length in bits.
-	best     [256]uint8
-	bestBits [256]uint16
+	best      [256]uint8
+	bestBits  [256]uint16
+	encodings [len(encodingIDs)]linecomp.Encoding // what Encodings returns
 	// kernel is set when the SIMD kernels apply: they implement the
 	// default delta rules only.
 	kernel bool
@@ -65,12 +77,31 @@ type Codec struct {
 	deltaOffset, deltaSpan [5]uint64
 }
 
-// New returns a BDI codec for lines of 32, 64 or 128 bytes.
+// New returns a BDI codec for lines of 32, 64 or 128 bytes. Its Name is
+// the registry name of the configuration: "bdi", "bdi-symmetric" with
+// WithSymmetricDeltas or "bdi-single" with WithSingleBase. Both options
+// together have no registry name and give an error wrapping
+// linecomp.ErrConfig, as does a latency with a negative field other than
+// linecomp.LatencyUnknown; a line size it does not take gives
+// linecomp.ErrLineSize.
 func New(lineSize int, opts ...Option) (*Codec, error) {
 	lat, _ := linecomp.DefaultLatency(linecomp.SourceBDIPaper, "bdi")
-	c := &Codec{name: "bdi", lineSize: lineSize, latency: lat}
+	c := &Codec{lineSize: lineSize, latency: lat}
 	for _, o := range opts {
 		o(c)
+	}
+	switch {
+	case c.symmetric && c.singleBase:
+		return nil, linecomp.ConfigError("bdi", "WithSymmetricDeltas and WithSingleBase together are no registered variant")
+	case c.symmetric:
+		c.name = "bdi-symmetric"
+	case c.singleBase:
+		c.name = "bdi-single"
+	default:
+		c.name = "bdi"
+	}
+	if err := checkLatency(c.name, c.latency); err != nil {
+		return nil, err
 	}
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
 		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
@@ -84,30 +115,42 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	}
 	c.kernel = !c.symmetric && !c.singleBase
 	c.buildTables()
+	c.buildEncodings()
 	return c, nil
 }
 
-// named sets the registry name a codec reports, for the registered variants.
-func named(name string) Option { return func(c *Codec) { c.name = name } }
+// checkLatency rejects a latency field that is negative but not
+// linecomp.LatencyUnknown.
+func checkLatency(name string, l linecomp.Latency) error {
+	for _, f := range []struct {
+		field  string
+		cycles int
+	}{{"compression", l.Compress}, {"decompression", l.Decompress}} {
+		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
+			return linecomp.ConfigError(name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
+		}
+	}
+	return nil
+}
 
 func init() {
 	const paper = "Pekhimenko et al., Base-Delta-Immediate Compression: Practical Data Compression for On-Chip Caches, PACT 2012 (encodings as Tavana et al. Table II)"
 	for _, v := range []struct {
 		name, variant string
-		opt           Option
+		opts          []Option
 	}{
-		{"bdi", "", named("bdi")},
-		{"bdi-symmetric", "gem5's symmetric delta range, to reproduce gem5's compressed sizes", WithSymmetricDeltas()},
-		{"bdi-single", "B+Δ: one base and no zero base, as the BDI paper's size table", WithSingleBase()},
+		{"bdi", "", nil},
+		{"bdi-symmetric", "gem5's symmetric delta range, to reproduce gem5's compressed sizes", []Option{WithSymmetricDeltas()}},
+		{"bdi-single", "B+Δ: one base and no zero base, as the BDI paper's size table", []Option{WithSingleBase()}},
 	} {
 		linecomp.RegisterNew(linecomp.Info{Name: v.name, Algorithm: "bdi", Paper: paper, Variant: v.variant, LineSizes: []int{32, 64, 128}},
-			func(n int) (*Codec, error) { return New(n, named(v.name), v.opt) })
+			func(n int) (*Codec, error) { return New(n, v.opts...) })
 	}
 }
 
 func (c *Codec) Name() string              { return c.name }
 func (c *Codec) LineSize() int             { return c.lineSize }
-func (c *Codec) TagBits() int              { return idBits }
+func (c *Codec) TagBits() int              { return tagBits }
 func (c *Codec) Latency() linecomp.Latency { return c.latency }
 
 // maskBits is the length of the base-select mask of an encoding with
@@ -123,15 +166,15 @@ func (c *Codec) maskBits(k int) int {
 func (c *Codec) encodedBits(id int) int {
 	switch id {
 	case Zeros:
-		return idBits
+		return tagBits
 	case Repeated:
-		return idBits + 64
+		return tagBits + 64
 	case Uncompressed:
-		return idBits + 8*c.lineSize
+		return tagBits + 8*c.lineSize
 	}
 	e := baseDelta[id-Base8Delta1]
 	n := c.lineSize / e.k
-	return idBits + c.maskBits(e.k) + 8*e.k + 8*e.d*n
+	return tagBits + c.maskBits(e.k) + 8*e.k + 8*e.d*n
 }
 
 // element reads little-endian element i of k bytes.
@@ -193,11 +236,8 @@ func (c *Codec) Size(line []byte) int {
 // maxPayload is the longest payload after the id: the raw 128-byte line.
 const maxPayload = 128
 
-// Compress appends the encoding of line to dst.
-//
-// Every field after the 4-bit id is a whole number of bytes except a 4-bit
-// mask (8-byte elements in a 32-byte line), so the payload is assembled
-// byte-aligned and then shifted right by the id's four bits as a whole.
+// Compress appends the encoding of line to dst. It reads all of line
+// before it writes to dst, so the two may overlap.
 func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
@@ -325,21 +365,46 @@ func unpackDeltas(out, p []byte, k, d int, mask, base uint64) {
 	}
 }
 
+// buildEncodings fills the list that Encodings returns.
+func (c *Codec) buildEncodings() {
+	for i, id := range encodingIDs {
+		c.encodings[i] = linecomp.Encoding{Name: encodingNames[i], Bits: c.encodedBits(id)}
+	}
+}
+
+// Encodings lists the nine encodings: "zeros", "repeated", "b8d1", "b8d2",
+// "b8d4", "b4d1", "b4d2", "b2d1" (base k bytes, deltas d bytes) and "raw".
+// Each has one size at the codec's line size, so the 4-bit id alone tells
+// a stream's length (linecomp.TagGivesSize). An encoding's number is its
+// id, except the raw line's (id 1111), which is 8.
+func (c *Codec) Encodings() []linecomp.Encoding { return c.encodings[:] }
+
+// EncodingOf returns the number of the encoding of enc, from its id. An
+// empty stream or an unassigned id (1000 to 1110) gives a
+// *linecomp.CorruptError.
+func (c *Codec) EncodingOf(enc []byte) (int, error) {
+	if len(enc) == 0 {
+		return 0, c.corrupt(0, "stream ends inside a field")
+	}
+	switch id := int(enc[0] >> 4); {
+	case id <= Base2Delta1:
+		return id, nil
+	case id == Uncompressed:
+		return len(encodingIDs) - 1, nil
+	}
+	return 0, c.corrupt(0, "unknown encoding id")
+}
+
 // Decompress appends the line that enc encodes to dst. It accepts every
 // stream of the documented layout, including ones Compress would not
-// choose.
+// choose. It reads all of enc before it writes to dst, so the two may
+// overlap.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
-	if len(enc) == 0 {
-		return dst, c.corrupt(0, "stream ends inside a field")
+	num, err := c.EncodingOf(enc)
+	if err != nil {
+		return dst, err
 	}
-	id := int(enc[0] >> 4)
-	var bits int
-	switch id {
-	case Zeros, Repeated, Uncompressed, Base8Delta1, Base8Delta2, Base8Delta4, Base4Delta1, Base4Delta2, Base2Delta1:
-		bits = c.encodedBits(id)
-	default:
-		return dst, c.corrupt(0, "unknown encoding id")
-	}
+	id, bits := encodingIDs[num], c.encodings[num].Bits
 	if want := (bits + 7) / 8; len(enc) != want {
 		if len(enc) < want {
 			return dst, c.corrupt(8*len(enc), "stream ends inside a field")

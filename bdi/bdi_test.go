@@ -137,7 +137,7 @@ func TestSafecracker(t *testing.T) {
 		if len(tc.line) != 64 {
 			t.Fatalf("%s: pattern is %d bytes", tc.name, len(tc.line))
 		}
-		dataBytes := (tc.single - idBits) / 8
+		dataBytes := (tc.single - tagBits) / 8
 		if tc.name != "B1D0" && dataBytes != tc.safecracker {
 			t.Fatalf("%s: arithmetic %d bytes disagrees with Safecracker %d", tc.name, dataBytes, tc.safecracker)
 		}

@@ -48,8 +48,24 @@
 //   - "bdi-single" (WithSingleBase): B+Δ, the single-base scheme of the BDI
 //     paper's size table: element 0 is the base, no zero base, no mask.
 //
+// A codec's Name is the registry name of its options however it was built,
+// so linecomp.New(c.Name(), c.LineSize()) makes the same codec. The two
+// options together have no registry name, and New rejects them with an
+// error wrapping linecomp.ErrConfig.
+//
+// # Encodings
+//
+// The codec implements linecomp.EncodingReporter: its nine encodings, in
+// id order with the raw line last, are named zeros, repeated, b8d1, b8d2,
+// b8d4, b4d1, b4d2, b2d1 and raw, and each has one size at a line size, so
+// the 4-bit id alone tells a memory controller how long a line is.
+//
+// Compress and Decompress read all of their input before they write to
+// dst, so dst may overlap it.
+//
 // # Latency
 //
 // 5 cycles to compress, 1 to decompress: the BDI paper's numbers as CABA
-// quotes them. Other papers' numbers are in linecomp.LatencyPresets.
+// quotes them. Other papers' numbers are in linecomp.LatencyPresets;
+// WithLatency sets one of them.
 package bdi
