@@ -137,7 +137,7 @@ func (c *Codec) codeBits(s summary) int {
 // sizeOf returns the stream length of a line with summary s.
 func (c *Codec) sizeOf(s summary) int {
 	if b := c.codeBits(s); c.fits(b) {
-		return flagBits + b
+		return tagBits + b
 	}
-	return flagBits + 8*c.lineSize
+	return tagBits + 8*c.lineSize
 }

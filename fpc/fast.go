@@ -3,7 +3,6 @@ package fpc
 import (
 	"encoding/binary"
 	"math/bits"
-	"slices"
 )
 
 // The hot paths below code and decode a word with table lookups and
@@ -87,7 +86,7 @@ func (t *table) buildSteps() {
 // the flag, 141 bytes. The scratch buffers have room for an 8-byte store or
 // load at any byte of such a stream.
 const (
-	maxCodeBytes = (flagBits + maxWords*(prefixBits+32) + 7) / 8
+	maxCodeBytes = (tagBits + maxWords*(prefixBits+32) + 7) / 8
 	scratchBytes = maxCodeBytes + 8
 )
 
@@ -101,7 +100,7 @@ func (c *Codec) appendCodes(dst, line []byte, kinds []uint8, zeros uint32, codeB
 	}
 	var buf [scratchBytes]byte
 	c.tab.pack(&buf, line, kinds, zeros, emit)
-	return append(dst, buf[:(flagBits+codeBits+7)/8]...)
+	return append(dst, buf[:(tagBits+codeBits+7)/8]...)
 }
 
 // pack writes flag 1 and the codes of the words of line marked in emit to
@@ -128,7 +127,7 @@ func (t *table) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros,
 	}
 	// acc holds the pending bits right-aligned; the 8-byte store writes
 	// them left-aligned at byte p, and only the whole bytes are kept.
-	acc, nacc := uint64(1), uint(flagBits)
+	acc, nacc := uint64(1), uint(tagBits)
 	p := 0
 	for _, code := range codes[:j] {
 		n := uint(code & 63)
@@ -144,42 +143,6 @@ func (t *table) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros,
 // appendZeroBlock appends Tavana's all-zero line: flag 1, prefix 000.
 func appendZeroBlock(dst []byte) []byte {
 	return append(dst, 1<<7|TavanaZeroBlock<<4)
-}
-
-// appendRaw appends flag 0 and the raw line to dst: the line shifted right
-// by one bit, 8 bytes at a time.
-func appendRaw(dst, line []byte) []byte {
-	n := len(line)
-	at := len(dst)
-	dst = slices.Grow(dst, n+1)[:at+n+1]
-	out := dst[at:]
-	carry := uint64(0) // the bit shifted out of the previous 8 bytes
-	for len(line) >= 8 && len(out) >= 8 {
-		x := binary.BigEndian.Uint64(line)
-		binary.BigEndian.PutUint64(out, carry<<63|x>>1)
-		carry = x & 1
-		line, out = line[8:], out[8:]
-	}
-	out[0] = byte(carry << 7)
-	return dst
-}
-
-// decodeRaw decodes a raw stream (flag 0) into dst if it is exactly the
-// flag, the line and zero padding, and reports whether it was.
-func (c *Codec) decodeRaw(dst, enc []byte) ([]byte, bool) {
-	n := c.lineSize
-	if len(enc) != n+1 || enc[n]&0x7F != 0 {
-		return dst, false
-	}
-	at := len(dst)
-	dst = slices.Grow(dst, n)[:at+n]
-	out := dst[at:]
-	for len(out) >= 8 && len(enc) >= 9 {
-		x := binary.BigEndian.Uint64(enc)
-		binary.BigEndian.PutUint64(out, x<<1|uint64(enc[8]>>7))
-		enc, out = enc[8:], out[8:]
-	}
-	return dst, true
 }
 
 // decodeCodes decodes a stream of word codes (flag 1) into out and reports
@@ -205,7 +168,7 @@ func (c *Codec) decodeCodes(out *[128]byte, enc []byte) bool {
 // until they cover at least n words. It returns the bit position after the
 // last code and the number of words covered.
 func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
-	pos = flagBits
+	pos = tagBits
 	for i < n {
 		// A code is at most 35 bits and pos&7 ≤ 7, so the 8 bytes from
 		// pos's byte hold it; the loop runs at most maxWords times, so

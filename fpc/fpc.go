@@ -32,7 +32,8 @@ const (
 )
 
 const (
-	flagBits   = 1 // TagBits: 1 = word codes follow, 0 = raw line follows
+	tagBits    = 1 // the flag: 1 = word codes follow, 0 = raw line follows
+	rawFlag    = 0
 	prefixBits = 3
 	runBits    = 3            // the ZeroRun data field, count − 1
 	maxRun     = 1 << runBits // longest zero run one ZeroRun code holds
@@ -231,7 +232,7 @@ func init() {
 
 func (c *Codec) Name() string              { return c.name }
 func (c *Codec) LineSize() int             { return c.lineSize }
-func (c *Codec) TagBits() int              { return flagBits }
+func (c *Codec) TagBits() int              { return tagBits }
 func (c *Codec) Latency() linecomp.Latency { return c.latency }
 
 // fits reports whether word codes of the given length are used.
@@ -269,11 +270,11 @@ func (c *Codec) encode(dst, line []byte, kinds []uint8, s summary) ([]byte, int)
 	codeBits := c.codeBits(s)
 	switch {
 	case !c.fits(codeBits):
-		return appendRaw(dst, line), flagBits + 8*c.lineSize
+		return bitstream.AppendRaw(dst, rawFlag, tagBits, line)
 	case c.tab.tavana && codeBits == prefixBits:
-		return appendZeroBlock(dst), flagBits + prefixBits
+		return appendZeroBlock(dst), tagBits + prefixBits
 	}
-	return c.appendCodes(dst, line, kinds, s.zeros(), codeBits), flagBits + codeBits
+	return c.appendCodes(dst, line, kinds, s.zeros(), codeBits), tagBits + codeBits
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
@@ -283,10 +284,8 @@ func (c *Codec) encode(dst, line []byte, kinds []uint8, s summary) ([]byte, int)
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	switch {
 	case len(enc) == 0:
-	case enc[0]&0x80 == 0:
-		if out, ok := c.decodeRaw(dst, enc); ok {
-			return out, nil
-		}
+	case enc[0]>>7 == rawFlag:
+		return c.decodeRaw(dst, enc)
 	case c.tab.tavana && len(enc) == 1 && enc[0] == 1<<7|TavanaZeroBlock<<4:
 		var zero [128]byte
 		return append(dst, zero[:c.lineSize]...), nil
@@ -299,16 +298,42 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	return c.decompressSlow(dst, enc)
 }
 
-// decompressSlow decodes enc field by field with the bit reader. It is the
-// decoder of record for malformed streams: the fast paths hand it every
-// stream they do not accept, and it says what is wrong and where.
+// decodeRaw decodes a raw stream (flag 0), which must be exactly the flag,
+// the line and zero padding. bitstream.ReadRaw defines the decoding and
+// reports what is wrong with a malformed stream; the loop here is the same
+// decoding for a well-formed one, reading enc in place where ReadRaw first
+// copies it into a padded buffer: on a raw 128-byte line 20 ns instead of
+// 27 ns, 12% of Decompress on a mostly raw image. It decodes into a local
+// array so that dst may overlap enc.
+func (c *Codec) decodeRaw(dst, enc []byte) ([]byte, error) {
+	n := c.lineSize
+	if len(enc) == n+1 && enc[n]&0x7F == 0 {
+		var line [128]byte
+		for i := 0; i < n; i += 8 {
+			x := binary.BigEndian.Uint64(enc[i : i+8])
+			binary.BigEndian.PutUint64(line[i:i+8], x<<tagBits|uint64(enc[i+8]>>(8-tagBits)))
+		}
+		return append(dst, line[:n]...), nil
+	}
+	var line [128]byte
+	if off, why, ok := bitstream.ReadRaw(line[:n], enc, tagBits); !ok {
+		return dst, &linecomp.CorruptError{Codec: c.name, Offset: off, Reason: why}
+	}
+	return append(dst, line[:n]...), nil
+}
+
+// decompressSlow decodes a stream of word codes (flag 1) or an empty
+// stream field by field with the bit reader. It is the decoder of record
+// for malformed streams: the fast path hands it every stream it does not
+// accept, and it says what is wrong and where.
 func (c *Codec) decompressSlow(dst, enc []byte) ([]byte, error) {
 	var line [128]byte
 	out := line[:c.lineSize]
 	var r bitstream.Reader
 	r.Reset(enc)
-	if r.Read(flagBits) == 0 {
-		r.ReadBytes(out)
+	if r.Read(tagBits) == 0 {
+		// Only an empty stream gets here with a 0 flag: the reader has
+		// run past its end, which Problem reports.
 	} else if err := c.decodeWords(&r, out); err != nil {
 		return dst, err
 	}

@@ -432,7 +432,7 @@ func TestBadInput(t *testing.T) {
 		offset int // bit offset the error must report
 	}{
 		{"fpc", 32, nil, 0},                                               // no flag bit
-		{"fpc", 32, raw32[:32], 1 + 7*32},                                 // raw line cut short: its last word starts at bit 225
+		{"fpc", 32, raw32[:32], 8 * 32},                                   // raw line cut short: the 32-byte stream ends at bit 256, inside the line's last byte
 		{"fpc", 32, append(raw32[:33:33], 0), 257},                        // trailing byte after the raw line
 		{"fpc", 32, append(raw32[:32:32], 0x01), 257},                     // non-zero padding after the raw line
 		{"fpc", 32, packBits("1 000111 1"), 7},                            // zero line, non-zero padding
