@@ -247,7 +247,7 @@ type Reader struct {
 	time     uint64
 	src, dst uint32
 	line     uint64
-	data     []byte
+	data     []byte // the returned record's payload: a copy, so that a caller cannot alter the dictionary
 	err      error
 }
 
@@ -268,7 +268,6 @@ func NewReader(r io.Reader) (*Reader, error) {
 		ring:     tracefile.NewRing(h.LineSize, h.DictEntries),
 		header:   Header{LineSize: h.LineSize, Source: h.Source},
 		lineSize: uint64(h.LineSize),
-		data:     make([]byte, h.LineSize),
 	}, nil
 }
 
@@ -355,6 +354,11 @@ func (r *Reader) Read() (Record, error) {
 		return Record{}, err
 	}
 	r.left--
+	if r.data == nil {
+		// Allocated only now that a payload has arrived, so that a
+		// header's line size alone costs nothing.
+		r.data = make([]byte, r.lineSize)
+	}
 	copy(r.data, payload)
 	return Record{Time: r.time, Src: r.src, Dst: r.dst, Op: op, Addr: line * r.lineSize, Data: r.data}, nil
 }
