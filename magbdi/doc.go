@@ -21,14 +21,20 @@
 // no compressed size (magbdi-64 on 64-byte lines, magbdi-32 on 32-byte
 // lines) is linecomp.ErrLineSize.
 //
+// The MAG is 16, 32 or 64 bytes (MAGs), as in the paper: a power of two
+// smaller than the line. For these MAGs and line sizes the base, mask and
+// deltas fill every compressed size exactly, and the sizes take every code
+// of the encoding field but the raw line's. Any other MAG has no registry
+// name, and New rejects it with an error wrapping linecomp.ErrConfig.
+//
 // # Stream
 //
 // An encoding field of ceil(log2(sizes + 1)) bits (TagBits: 2 for a 32-byte
 // MAG on 128-byte lines, 3 for 16, 1 for 64): 0 is the smallest size,
 // counting up, and all ones means uncompressed. A compressed block follows
-// as base (32 bits), mask (element 0 first, 1 = uses the base), one delta
-// per word, then zero bits up to exactly the compressed size; an
-// uncompressed one as the raw line. A 128-byte line at a 32-byte MAG is
+// as base (32 bits), mask (element 0 first, 1 = uses the base) and one
+// delta per word, exactly the compressed size; an uncompressed one as the
+// raw line. A 128-byte line at a 32-byte MAG is
 // therefore 2+256, 2+512, 2+768 or 2+1024 bits.
 //
 // Deltas are unsigned by default, as the paper evaluates them (leading
@@ -48,7 +54,19 @@
 //	   00000000000000 00000000000011 … 00000001011101 (32 deltas: 512 bits exactly)
 //	= 40 00 48 D0 3F FF FF FF C0 00 00 0C …, 514 bits
 //
+// # Names and encodings
+//
+// A codec's Name is the registry name of its configuration however it was
+// built: New(128, 32, WithSignedDeltas()) is "magbdi-32-signed", and
+// linecomp.New(c.Name(), c.LineSize()) makes the same codec. The codec
+// implements linecomp.EncodingReporter: one encoding per compressed size,
+// named by its size ("32B", "64B", "96B"), then "raw", each of one size,
+// so the tag bits alone tell a memory controller how many bursts to fetch.
+// Compress and Decompress read all of their input before they write to
+// dst, so dst may overlap it.
+//
 // # Latency
 //
-// 1 cycle to compress and 1 to decompress, the paper's §V setting.
+// 1 cycle to compress and 1 to decompress, the paper's §V setting;
+// WithLatency sets another.
 package magbdi

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/bitstream"
@@ -22,10 +23,8 @@ type Option func(*Codec)
 // measures what signed deltas would add.
 func WithSignedDeltas() Option { return func(c *Codec) { c.signed = true } }
 
-// named sets the registry name a codec reports, for the registered variants.
-func named(name string) Option { return func(c *Codec) { c.name = name } }
-
-// WithLatency replaces the default latency (the paper's 1/1 cycles).
+// WithLatency replaces the default latency (the paper's 1/1 cycles). A
+// field may be linecomp.LatencyUnknown; other negative values are an error.
 func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
 
 // Codec is a MAG-aware BDI compressor for one line size and one memory
@@ -36,9 +35,11 @@ type Codec struct {
 	mag      int
 	signed   bool
 	latency  linecomp.Latency
-	codeBits uint
+	tagBits  uint // the encoding field, which hardware keeps in the tag
 	words    int
 	levels   []level // the compressed sizes, ascending; code i = levels[i]
+	// encodings is what Encodings returns: the levels, then the raw line.
+	encodings []linecomp.Encoding
 	// kernelOffs and kernelShifts give the kernels each level's test: a
 	// value x fits a delta when (x + off) >> shift == 0 in 32-bit
 	// arithmetic (off = 2^(w−1) for signed deltas, 0 for unsigned).
@@ -52,34 +53,63 @@ type level struct {
 	width uint
 }
 
+// MAGs are the memory access granularities in bytes that New takes: the
+// powers of two below the line sizes that the paper evaluates (16, 32 and
+// 64 bytes), each registered as "magbdi-<MAG>" and "magbdi-<MAG>-signed".
+var MAGs = []int{16, 32, 64}
+
 // New returns a codec for lines of lineSize bytes (32, 64 or 128) and a
-// memory access granularity of mag bytes. The compressed sizes are the
-// multiples of mag below lineSize; if there are none, or none leaves room
-// for a one-bit delta, the error wraps linecomp.ErrLineSize.
+// memory access granularity of mag bytes, one of MAGs. The compressed
+// sizes are the multiples of mag below lineSize. Its Name is the registry
+// name of the configuration, "magbdi-<mag>" or, with WithSignedDeltas,
+// "magbdi-<mag>-signed".
+//
+// Another mag, or a latency with a negative field other than
+// linecomp.LatencyUnknown, gives an error wrapping linecomp.ErrConfig. A
+// line size that leaves no compressed size (a MAG of 64 bytes on 64- or
+// 32-byte lines, of 32 bytes on 32-byte lines) gives an error wrapping
+// linecomp.ErrLineSize, as linecomp.New does for that name and size.
 func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 	lat, _ := linecomp.DefaultLatency(linecomp.SourceMAG, "magbdi")
-	c := &Codec{name: fmt.Sprintf("magbdi-%d", mag), lineSize: lineSize, mag: mag, latency: lat, words: lineSize / 4}
+	c := &Codec{lineSize: lineSize, mag: mag, latency: lat, words: lineSize / 4}
 	for _, o := range opts {
 		o(c)
 	}
-	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
-		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
+	c.name = fmt.Sprintf("magbdi-%d", mag)
+	if c.signed {
+		c.name += "-signed"
 	}
-	if mag <= 0 {
-		return nil, fmt.Errorf("%s: memory access granularity must be positive, got %d", c.name, mag)
+	if !slices.Contains(MAGs, mag) {
+		return nil, linecomp.ConfigError("magbdi", "memory access granularity of %d bytes: it must be a power of two smaller than the line, one of %v bytes", mag, MAGs)
 	}
+	for _, f := range []struct {
+		field  string
+		cycles int
+	}{{"compression", c.latency.Compress}, {"decompression", c.latency.Decompress}} {
+		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
+			return nil, linecomp.ConfigError(c.name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
+		}
+	}
+	if sizes := lineSizes(mag); !slices.Contains(sizes, lineSize) {
+		want := map[int]string{16: "32, 64 or 128 bytes", 32: "64 or 128 bytes", 64: "128 bytes"}[mag]
+		return nil, linecomp.LineSizeError(c.name, lineSize, want)
+	}
+	// Every MAG multiple below a line leaves room for deltas of at least
+	// two bits (2 for 16 bytes of a 128-byte line), and the header and
+	// deltas fill it exactly: with words = lineSize/4, 8·size/words =
+	// 32·mag·k/lineSize and header/words = 128/lineSize + 1 are whole
+	// numbers for every MAG and line size New takes.
 	header := baseBits + c.words
 	for size := mag; size < lineSize; size += mag {
 		w := (8*size - header) / c.words // Eq. (1)
-		if w < 1 {
-			continue
-		}
 		c.levels = append(c.levels, level{size, uint(w)})
+		c.encodings = append(c.encodings, linecomp.Encoding{Name: fmt.Sprintf("%dB", size)})
 	}
-	if len(c.levels) == 0 {
-		return nil, linecomp.LineSizeError(c.name, lineSize, fmt.Sprintf("a line larger than one %d-byte MAG with room for deltas", mag))
+	c.encodings = append(c.encodings, linecomp.Encoding{Name: "raw"})
+	c.tagBits = uint(bits.Len(uint(len(c.levels))))
+	for i := range c.encodings {
+		c.encodings[i].Bits = c.encodedBits(min(i, int(c.uncompressedCode())))
 	}
-	c.codeBits = uint(bits.Len(uint(len(c.levels))))
 	for _, l := range c.levels {
 		off := uint32(0)
 		if c.signed {
@@ -91,37 +121,39 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 	return c, nil
 }
 
+// lineSizes returns the line sizes that leave a MAG of mag bytes a
+// compressed size: 32, 64 and 128 bytes above the MAG.
+func lineSizes(mag int) []int {
+	var sizes []int
+	for _, n := range []int{32, 64, 128} {
+		if mag < n {
+			sizes = append(sizes, n)
+		}
+	}
+	return sizes
+}
+
 func init() {
 	const paper = "Lal et al., Memory Access Granularity Aware Lossless Compression for GPUs (MAG-aware BDI)"
-	for _, mag := range []int{16, 32, 64} {
-		for _, signed := range []bool{false, true} {
-			name := fmt.Sprintf("magbdi-%d", mag)
-			var opts []Option
-			if signed {
-				name += "-signed"
-				opts = append(opts, WithSignedDeltas())
+	for _, mag := range MAGs {
+		for _, opts := range [][]Option{nil, {WithSignedDeltas()}} {
+			c, err := New(128, mag, opts...) // every MAG takes 128-byte lines
+			if err != nil {
+				panic(err)
 			}
 			variant := ""
-			if signed {
+			if c.signed {
 				variant = "signed deltas, the conventional BDI delta range"
 			}
-			sizes := []int{64, 128}
-			if mag == 16 {
-				sizes = []int{32, 64, 128}
-			} else if mag == 64 {
-				sizes = []int{128}
-			}
-			info := linecomp.Info{Name: name, Algorithm: "magbdi", Paper: paper, Variant: variant, LineSizes: sizes}
-			linecomp.RegisterNew(info, func(n int) (*Codec, error) {
-				return New(n, mag, append(opts, named(name))...)
-			})
+			info := linecomp.Info{Name: c.Name(), Algorithm: "magbdi", Paper: paper, Variant: variant, LineSizes: lineSizes(mag)}
+			linecomp.RegisterNew(info, func(n int) (*Codec, error) { return New(n, mag, opts...) })
 		}
 	}
 }
 
 func (c *Codec) Name() string              { return c.name }
 func (c *Codec) LineSize() int             { return c.lineSize }
-func (c *Codec) TagBits() int              { return int(c.codeBits) }
+func (c *Codec) TagBits() int              { return int(c.tagBits) }
 func (c *Codec) Latency() linecomp.Latency { return c.latency }
 
 // MAG returns the memory access granularity in bytes.
@@ -137,7 +169,7 @@ func (c *Codec) Levels() (sizes []int, widths []uint) {
 	return sizes, widths
 }
 
-func (c *Codec) uncompressedCode() uint64 { return 1<<c.codeBits - 1 }
+func (c *Codec) uncompressedCode() uint64 { return 1<<c.tagBits - 1 }
 
 // fit checks delta width w. It returns the base-select mask (word 0 in the
 // most significant of the words bits) and the explicit base.
@@ -183,9 +215,9 @@ func (c *Codec) choose(line []byte) int {
 
 func (c *Codec) encodedBits(code int) int {
 	if code == int(c.uncompressedCode()) {
-		return int(c.codeBits) + 8*c.lineSize
+		return int(c.tagBits) + 8*c.lineSize
 	}
-	return int(c.codeBits) + 8*c.levels[code].bytes
+	return int(c.tagBits) + 8*c.levels[code].bytes
 }
 
 // Size returns the length in bits of the encoding of line, or -1 if line is
@@ -197,7 +229,8 @@ func (c *Codec) Size(line []byte) int {
 	return c.encodedBits(c.choose(line))
 }
 
-// Compress appends the encoding of line to dst.
+// Compress appends the encoding of line to dst. It reads all of line
+// before it writes to dst, so the two may overlap.
 func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
@@ -208,41 +241,67 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 
 // encode appends the encoding code of line, which must fit it, to dst.
 func (c *Codec) encode(dst, line []byte, code int) []byte {
+	if code == int(c.uncompressedCode()) {
+		enc, _ := bitstream.AppendRaw(dst, uint64(code), c.tagBits, line)
+		return enc
+	}
+	// The Writer appends to dst as it goes, so the words are read first.
+	var words [32]uint32
+	for i := range c.words {
+		words[i] = binary.LittleEndian.Uint32(line[4*i:])
+	}
+	width := c.levels[code].width
+	mask, base, _ := c.fit(line, width)
 	var w bitstream.Writer
 	w.Reset(dst)
-	w.Write(uint64(code), c.codeBits)
-	if code == int(c.uncompressedCode()) {
-		w.Bytes(line)
-	} else {
-		width := c.levels[code].width
-		mask, base, _ := c.fit(line, width)
-		w.Write(uint64(base), baseBits)
-		w.Write64(mask, uint(c.words))
-		for i := 0; i < c.words; i++ {
-			v := binary.LittleEndian.Uint32(line[4*i:])
-			if mask>>uint(c.words-1-i)&1 == 1 {
-				v -= base
-			}
-			w.Write(uint64(v), width)
-		}
-		w.Zeros(c.encodedBits(code) - w.Bits())
+	w.Write(uint64(code), c.tagBits)
+	w.Write(uint64(base), baseBits)
+	w.Write64(mask, uint(c.words))
+	// The deltas fill the block exactly (see New): no padding follows.
+	for i, v := range words[:c.words] {
+		v -= base & -uint32(mask>>uint(c.words-1-i)&1)
+		w.Write(uint64(v), width)
 	}
 	enc, _ := w.Finish()
 	return enc
 }
 
+// Encodings lists the compressed sizes, named by their size in bytes
+// ("32B", "64B", "96B" for a 32-byte MAG on 128-byte lines), then "raw".
+// Encoding i < len(levels) has code i, the raw line the all-ones code. Each
+// has one size, so the code alone tells a memory controller how many MAG
+// bursts to fetch (linecomp.TagGivesSize).
+func (c *Codec) Encodings() []linecomp.Encoding { return c.encodings }
+
+// EncodingOf returns the number of the encoding of enc, which is its code
+// except for the raw line's all-ones code. Every code is assigned: a line
+// is a power-of-two number of MAGs, so there are 2^TagBits − 1 compressed
+// sizes. Only an empty stream gives a *linecomp.CorruptError.
+func (c *Codec) EncodingOf(enc []byte) (int, error) {
+	if len(enc) == 0 {
+		return 0, c.corrupt(0, "stream ends inside a field")
+	}
+	return min(int(enc[0]>>(8-c.tagBits)), len(c.levels)), nil
+}
+
 // Decompress appends the line that enc encodes to dst. It accepts every
 // stream of the documented layout, including ones Compress would not
-// choose, but rejects non-zero padding inside a compressed block.
+// choose. It reads all of enc before it writes to dst, so the two may
+// overlap.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
-	if len(enc) == 0 {
-		return dst, c.corrupt(0, "stream ends inside a field")
+	num, err := c.EncodingOf(enc)
+	if err != nil {
+		return dst, err
 	}
-	code := int(enc[0] >> (8 - c.codeBits))
-	if code != int(c.uncompressedCode()) && code >= len(c.levels) {
-		return dst, c.corrupt(0, fmt.Sprintf("encoding %d is not assigned", code))
+	var buf [128]byte
+	out := buf[:c.lineSize]
+	if num == len(c.levels) {
+		if off, why, ok := bitstream.ReadRaw(out, enc, c.tagBits); !ok {
+			return dst, c.corrupt(off, why)
+		}
+		return append(dst, out...), nil
 	}
-	bits := c.encodedBits(code)
+	bits := c.encodings[num].Bits
 	if want := (bits + 7) / 8; len(enc) != want {
 		if len(enc) < want {
 			return dst, c.corrupt(8*len(enc), "stream ends inside a field")
@@ -255,17 +314,8 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	// The length is right: read the fields from a zero-padded copy.
 	var p [128 + 16]byte
 	copy(p[:], enc)
-	var buf [128]byte
-	out := buf[:c.lineSize]
-	pos := c.codeBits
-	if code == int(c.uncompressedCode()) {
-		for i := 0; i < c.lineSize; i += 4 {
-			binary.BigEndian.PutUint32(out[i:], uint32(bitstream.Field(p[:], pos, 32)))
-			pos += 32
-		}
-		return append(dst, out...), nil
-	}
-	width := c.levels[code].width
+	pos := c.tagBits
+	width := c.levels[num].width
 	shift := 32 - width
 	base := uint32(bitstream.Field(p[:], pos, baseBits))
 	pos += baseBits
@@ -279,14 +329,6 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 		}
 		d += base & -uint32(mask>>uint(c.words-1-i)&1)
 		binary.LittleEndian.PutUint32(out[4*i:], d)
-	}
-	// The block's own zero padding, up to its MAG multiple.
-	for end := uint(bits); pos < end; {
-		n := min(end-pos, 32)
-		if bitstream.Field(p[:], pos, n) != 0 {
-			return dst, c.corrupt(int(pos), "non-zero padding inside the compressed block")
-		}
-		pos += n
 	}
 	return append(dst, out...), nil
 }

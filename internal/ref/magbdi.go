@@ -22,11 +22,11 @@ func magbdi(line []byte, mag int, signedDeltas bool) string {
 	for s := mag; s < L; s += mag {
 		sizes = append(sizes, s)
 	}
-	codeBits := 0
-	for 1<<codeBits < len(sizes)+1 {
-		codeBits++
+	tagBits := 0
+	for 1<<tagBits < len(sizes)+1 {
+		tagBits++
 	}
-	uncompressed := 1<<codeBits - 1
+	uncompressed := 1<<tagBits - 1
 
 	for code, size := range sizes {
 		w := (8*size - header) / n
@@ -48,15 +48,15 @@ func magbdi(line []byte, mag int, signedDeltas bool) string {
 			continue
 		}
 		var s bits
-		s.put(uint64(code), codeBits)
+		s.put(uint64(code), tagBits)
 		s.put(base, 32)
 		s.flags(useBase)
 		s.deltas(values, useBase, base, w)
-		s.zeros(codeBits + 8*size - s.Len())
+		s.zeros(tagBits + 8*size - s.Len())
 		return s.String()
 	}
 	var s bits
-	s.put(uint64(uncompressed), codeBits)
+	s.put(uint64(uncompressed), tagBits)
 	s.raw(line)
 	return s.String()
 }
