@@ -94,9 +94,13 @@ const (
 	Fill                        // a line was inserted
 	Evict                       // a valid line was removed to make room
 	Invalidate                  // a line was removed by a store or by the policy
+	// AccessEnd closes every access (Lookup, Load, Store), after its
+	// other events, with the cache consistent: handling it, and only it, a
+	// policy may call InvalidateMode and SetMode.
+	AccessEnd
 )
 
-var eventNames = [...]string{"load-hit", "load-miss", "store-hit", "store-miss", "fill", "evict", "invalidate"}
+var eventNames = [...]string{"load-hit", "load-miss", "store-hit", "store-miss", "fill", "evict", "invalidate", "access-end"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {
@@ -124,6 +128,9 @@ type Event struct {
 	// through the decompression queue.
 	Wait, Latency int
 	Compressed    bool
+	// Data is the line of a Fill, valid only while Observe runs (a
+	// policy trains a code book on it).
+	Data []byte
 }
 
 // Policy decides the mode of each fill by set and sees every event.
@@ -342,6 +349,10 @@ func (c *Cache) SetMode(m int, codec linecomp.Codec) error {
 	return nil
 }
 
+// SetPolicy replaces the policy (nil: every line in mode 0). A policy that
+// needs the cache it serves is made after it and installed here.
+func (c *Cache) SetPolicy(p Policy) { c.policy = p; c.cfg.Policy = p }
+
 // Sets returns the number of sets.
 func (c *Cache) Sets() int { return c.cfg.Sets }
 
@@ -403,11 +414,12 @@ func (c *Cache) touch(ws []way, i int) {
 	ws[i].stamp = c.clock
 }
 
-// endAccess counts one access and samples the valid lines for the
-// effective capacity.
-func (c *Cache) endAccess() {
+// endAccess counts one access, samples the valid lines for the effective
+// capacity and tells the policy the access is over.
+func (c *Cache) endAccess(now uint64) {
 	c.stats.Accesses++
 	c.stats.ValidLineSum += uint64(c.valid)
+	c.observe(Event{Kind: AccessEnd, Now: now, Mode: -1})
 }
 
 // Lookup is a load arriving at cycle now: on a hit the line becomes MRU and,
@@ -415,7 +427,7 @@ func (c *Cache) endAccess() {
 // filled (call Fill when the line arrives).
 func (c *Cache) Lookup(now, addr uint64) Result {
 	r := c.lookup(now, addr)
-	c.endAccess()
+	c.endAccess(now)
 	return r
 }
 
@@ -469,7 +481,7 @@ func (c *Cache) Load(now, addr uint64, line []byte) (Result, error) {
 		}
 		r.Mode, r.Evicted, r.WriteBacks = f.Mode, f.Evicted, f.WriteBacks
 	}
-	c.endAccess()
+	c.endAccess(now)
 	return r, nil
 }
 
@@ -506,7 +518,7 @@ func (c *Cache) Store(now, addr uint64, line []byte) (Result, error) {
 			}
 			r = f
 		}
-		c.endAccess()
+		c.endAccess(now)
 		return r, nil
 	}
 	c.stats.StoreHits++
@@ -525,7 +537,7 @@ func (c *Cache) Store(now, addr uint64, line []byte) (Result, error) {
 		f.Hit = true
 		r = f
 	}
-	c.endAccess()
+	c.endAccess(now)
 	return r, nil
 }
 
@@ -600,7 +612,7 @@ func (c *Cache) fill(now, addr uint64, line []byte, dirty bool) (Result, error) 
 	c.valid++
 	c.stats.Fills++
 	c.stats.FillsByMode[m]++
-	c.observe(Event{Kind: Fill, Now: now, Addr: l * uint64(c.cfg.LineSize), Set: s, Mode: m, SubBlocks: k, Compressed: compressed})
+	c.observe(Event{Kind: Fill, Now: now, Addr: l * uint64(c.cfg.LineSize), Set: s, Mode: m, SubBlocks: k, Compressed: compressed, Data: line})
 	return r, nil
 }
 

@@ -49,8 +49,10 @@
 // Config.Modes gives the codec of each mode, e.g. none, BDI and SC² for
 // LATTE-CC. A [Policy] chooses the mode of every fill by set, which is how
 // set sampling works (dedicated sets always use their own mode), and sees
-// every event of the cache. A policy can also replace a mode's codec (a new
-// SC² code book) and invalidate the lines stored in that mode.
+// every event of the cache, the line's data with each fill (to train a code
+// book on). Every access ends with an AccessEnd event, when the cache is
+// consistent: there, and only there, a policy may replace a mode's codec (a
+// new SC² code book) and invalidate the lines stored in that mode.
 //
 // # Counters
 //

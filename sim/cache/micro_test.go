@@ -115,8 +115,12 @@ func TestSubBlockPool(t *testing.T) {
 // events.
 type recorder struct{ events *[]cache.Event }
 
-func (r recorder) FillMode(int) int      { return 0 }
-func (r recorder) Observe(e cache.Event) { *r.events = append(*r.events, e) }
+func (r recorder) FillMode(int) int { return 0 }
+func (r recorder) Observe(e cache.Event) {
+	if e.Kind != cache.AccessEnd {
+		*r.events = append(*r.events, e)
+	}
+}
 
 // TestDecompressionQueue: four hits in one cycle to compressed lines with
 // D = 3 and a hit latency of 20 wait 0, 3, 6 and 9 cycles for the one
@@ -330,3 +334,27 @@ type badPolicy struct{}
 
 func (badPolicy) FillMode(int) int    { return 7 }
 func (badPolicy) Observe(cache.Event) {}
+
+// allEvents keeps every event, AccessEnd included.
+type allEvents struct{ kinds *[]cache.EventKind }
+
+func (a allEvents) FillMode(int) int      { return 0 }
+func (a allEvents) Observe(e cache.Event) { *a.kinds = append(*a.kinds, e.Kind) }
+
+// TestEventOrder: a load that misses in a full set reports the miss, the
+// eviction, the fill and then the end of the access; a hit, its hit and
+// the end; a write-evict store hit, the hit, the invalidation and the end.
+func TestEventOrder(t *testing.T) {
+	var kinds []cache.EventKind
+	c := newCache(t, cache.Config{Sets: 1, Ways: 1, LineSize: 128, Modes: []linecomp.Codec{codec(t, "none", 128)}, Policy: allEvents{&kinds}})
+	must(c.Load(0, 0, zeroLine()))
+	kinds = kinds[:0]
+	must(c.Load(1, 128, zeroLine()))
+	must(c.Load(2, 128, zeroLine()))
+	must(c.Store(3, 128, zeroLine()))
+	want := []cache.EventKind{cache.LoadMiss, cache.Evict, cache.Fill, cache.AccessEnd,
+		cache.LoadHit, cache.AccessEnd, cache.StoreHit, cache.Invalidate, cache.AccessEnd}
+	if fmt.Sprint(kinds) != fmt.Sprint(want) {
+		t.Errorf("events %v, want %v", kinds, want)
+	}
+}
