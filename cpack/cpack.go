@@ -30,7 +30,8 @@ const (
 const (
 	dictSlots = 16 // dictionary entries; the index field is 4 bits
 	indexBits = 4
-	flagBits  = 1 // the compressed/raw flag, the codec's TagBits
+	tagBits   = 1 // the flag: 1 = word codes follow, 0 = the raw line
+	rawFlag   = 0
 	maxWords  = 128 / 4
 )
 
@@ -192,7 +193,7 @@ func init() {
 
 func (c *Codec) Name() string              { return c.name }
 func (c *Codec) LineSize() int             { return c.lineSize }
-func (c *Codec) TagBits() int              { return flagBits }
+func (c *Codec) TagBits() int              { return tagBits }
 func (c *Codec) Latency() linecomp.Latency { return c.latency }
 
 // op is one word's coding: its wordKind in the low 3 bits, the dictionary
@@ -209,16 +210,18 @@ const (
 	layoutZeroBlock
 )
 
-// decompressSlow is the field-by-field decoder: Decompress falls back to
-// it when its fast path finds the stream malformed, so that the error (its
+// decompressSlow is the field-by-field decoder of word codes (flag 1) and
+// of the empty stream: Decompress falls back to it when its fast path
+// finds the stream malformed, so that the error (its
 // bit offset and reason) is exactly this reader's.
 func (c *Codec) decompressSlow(dst, enc []byte) ([]byte, error) {
 	var line [128]byte
 	out := line[:c.lineSize]
 	var r bitstream.Reader
 	r.Reset(enc)
-	if r.Read(flagBits) == 0 {
-		r.ReadBytes(out)
+	if r.Read(tagBits) == 0 {
+		// Only an empty stream gets here with a 0 flag: the reader has
+		// run past its end, which Problem reports.
 	} else {
 		var dict [dictSlots]uint32
 		pushes := 0

@@ -60,11 +60,11 @@ func (c *Codec) plan(line []byte, ops *[maxWords]op) (layout, total int) {
 	// Every other kind is longer than a zero word, so the codes are all
 	// zero-word codes exactly when the line is zero.
 	case c.zeroBlock && codeBits == c.size[zeroWord]*(c.lineSize/4):
-		return layoutZeroBlock, flagBits + zeroBlockBits
+		return layoutZeroBlock, tagBits + zeroBlockBits
 	case codeBits < 8*c.lineSize:
-		return layoutWords, flagBits + codeBits
+		return layoutWords, tagBits + codeBits
 	}
-	return layoutRaw, flagBits + 8*c.lineSize
+	return layoutRaw, tagBits + 8*c.lineSize
 }
 
 // Size returns the length in bits of the encoding of line, or -1 if line is

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/bitstream"
 )
 
 // The fast stream paths write and read whole 64-bit words at any bit
@@ -11,7 +12,7 @@ import (
 
 // maxStreamBytes is the longest stream Compress writes or the fast decoder
 // accepts: 1 flag bit and 32 new words of 34 bits, 1089 bits.
-const maxStreamBytes = (flagBits + maxWords*34 + 7) / 8
+const maxStreamBytes = (tagBits + maxWords*34 + 7) / 8
 
 // streamBuf holds a stream with room for an 8-byte load or store at any of
 // its bytes.
@@ -97,20 +98,15 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	}
 	var ops [maxWords]op
 	layout, total := c.plan(line, &ops)
+	if layout == layoutRaw {
+		dst, total = bitstream.AppendRaw(dst, rawFlag, tagBits, line)
+		return dst, total, nil
+	}
+	// The stream is built in buf, so dst may overlap line.
 	var buf streamBuf
-	switch layout {
-	case layoutRaw:
-		// The 0 flag, then the line shifted right by one bit.
-		var carry uint64
-		for j := 0; j < c.lineSize; j += 8 {
-			v := binary.BigEndian.Uint64(line[j:])
-			binary.BigEndian.PutUint64(buf[j:], carry<<63|v>>1)
-			carry = v
-		}
-		buf[c.lineSize] = byte(carry << 7)
-	case layoutZeroBlock:
+	if layout == layoutZeroBlock {
 		buf[0] = 1<<7 | zeroBlockCode<<(7-zeroBlockBits)
-	default:
+	} else {
 		c.emit(&buf, line, &ops)
 	}
 	return append(dst, buf[:(total+7)/8]...), total, nil
@@ -124,7 +120,7 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // It is only called for the word layout, whose stream is at most 8 ×
 // LineSize bits: every store is at a byte offset below 128.
 func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) {
-	acc, nacc, o := uint64(1)<<63, uint(flagBits), uint(0)
+	acc, nacc, o := uint64(1)<<63, uint(tagBits), uint(0)
 	tab := &c.emitTab
 	for i := 0; len(line) >= 4; i++ {
 		op := ops[i&(maxWords-1)]
@@ -144,41 +140,38 @@ func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) {
 
 // Decompress appends the line that enc encodes to dst. It accepts every
 // stream of the documented layout, including ones Compress would not
-// choose (e.g. a compressed stream longer than the raw one).
+// choose (e.g. a compressed stream longer than the raw one). It decodes
+// into a local array, so dst may overlap enc.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	var line [128]byte
+	out := line[:c.lineSize]
+	if len(enc) > 0 && enc[0]>>7 == rawFlag {
+		if off, why, ok := bitstream.ReadRaw(out, enc, tagBits); !ok {
+			return dst, &linecomp.CorruptError{Codec: c.name, Offset: off, Reason: why}
+		}
+		return append(dst, out...), nil
+	}
 	if c.decodeFast(&line, enc) {
-		return append(dst, line[:c.lineSize]...), nil
+		return append(dst, out...), nil
 	}
 	return c.decompressSlow(dst, enc)
 }
 
-// decodeFast decodes a well-formed stream into line and reports whether it
-// was one. It reads the stream from a zero-padded copy, one 8-byte load per
-// word, and checks the index, code and length rules without saying which
-// failed: decompressSlow does that.
+// decodeFast decodes a well-formed stream of word codes (flag 1) into line
+// and reports whether it was one. It reads the stream from a zero-padded
+// copy, one 8-byte load per word, and checks the index, code and length
+// rules without saying which failed: decompressSlow does that.
 func (c *Codec) decodeFast(line *[128]byte, enc []byte) bool {
 	n := len(enc)
-	if n == 0 || n > maxStreamBytes {
+	if n == 0 || n > maxStreamBytes || enc[0]>>7 != 1 {
 		return false
 	}
 	var buf decodeBuf
 	copy(buf[:], enc)
-	if buf[0]&0x80 == 0 {
-		// Raw: the flag and exactly the line, with a zero pad bit pattern.
-		if n != c.lineSize+1 || buf[n-1]&0x7F != 0 {
-			return false
-		}
-		for j := 0; j < c.lineSize; j += 8 {
-			v := binary.BigEndian.Uint64(buf[j:])<<1 | uint64(buf[j+8]>>7)
-			binary.BigEndian.PutUint64(line[j:], v)
-		}
-		return true
-	}
 	// Slots 16 to 31 are scratch: every word is stored, where it counts
 	// only if it is pushed.
 	var dict [2 * dictSlots]uint32
-	pushes, pos := uint(0), uint(flagBits)
+	pushes, pos := uint(0), uint(tagBits)
 	nw := c.lineSize / 4
 	peek := &c.peek
 	for i := 0; i < nw; i++ {
