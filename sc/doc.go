@@ -9,7 +9,13 @@
 // Unlike the other codecs, an SC² codec learns: it implements
 // linecomp.Trainer. A codec from the registry starts with the empty code
 // book, in which every word escapes, so it stores every line raw until a
-// simulator has called Observe for a sampling phase and then Rebuild.
+// simulator has called Observe for a sampling phase and then Rebuild, which
+// returns a new codec with the learned code book.
+//
+// A code book (Table) never changes once built, and a codec never changes
+// its code book: a codec decodes every line it ever compressed, whatever
+// else is trained, rebuilt or parsed, and every method of a Codec may run
+// concurrently with every other.
 //
 // # Stream
 //
@@ -23,7 +29,7 @@
 // The coded form is used when its payload is strictly shorter than the
 // line (fewer than 8·LineSize bits); otherwise the line is stored raw. The
 // stream is therefore 1 + payload bits or 1 + 8·LineSize bits. Decompress
-// accepts every stream of this layout under the codec's current code book,
+// accepts every stream of this layout under the codec's code book,
 // including ones Compress would not choose (an escaped word that has a
 // codeword of its own, a coded payload no shorter than the line). It
 // rejects, with a *linecomp.CorruptError carrying the bit offset, a stream
@@ -93,19 +99,47 @@
 // # Training
 //
 // Observe (linecomp.Trainer) counts every whole 32-bit word of the line it
-// is given in the VFT. Rebuild builds the code book from the VFT and then
-// empties the VFT: LATTE-CC rebuilds the code every period of experimental
-// phases from that period's sample, so each period starts counting afresh.
-// Lines compressed under a code book must be decompressed under the same
-// one; Table returns the current book, SetTable or WithTable installs one.
+// is given in the VFT. Rebuild builds a code book from the VFT and returns
+// a new codec that has it and an empty VFT: LATTE-CC rebuilds the code
+// every period of experimental phases from that period's sample, so each
+// period starts counting afresh. The receiver of Rebuild keeps its code
+// book and its VFT.
 //
-// Compress, Size and Decompress allocate nothing and may run concurrently
-// with each other, but not with Observe, Rebuild or SetTable, which change
-// the codec's state. Building a table allocates.
+// Lines compressed under a code book must be decompressed under the same
+// one. The codec that compressed them always can, since its code book
+// never changes. To decompress them elsewhere (another process, a stored
+// trace), keep the code book: Table returns it, MarshalBinary writes it,
+// ParseTable reads it back, and New(n, WithTable(t)) makes a codec with it.
+// Tables have no method that modifies them; ParseTable and BuildTable make
+// new ones.
+//
+// Compress, Size and Decompress only read the code book: they take no lock
+// and allocate nothing. Observe, VFT and Rebuild share the VFT under the
+// codec's lock, so training may run beside use. Building a table allocates.
+//
+// # Name
+//
+// Every SC² codec is named "sc2", whatever its options. The VFT size, the
+// counter width and the maximum code length change only how the next code
+// book is learned, and the empty code book, in which every line is raw, is
+// the same under all of them; a learned code book is data, like the lines,
+// not configuration. So linecomp.New(c.Name(), c.LineSize()) makes the
+// untrained codec, and New(c.LineSize(), WithTable(c.Table())) makes one
+// that produces the same bits as c on every line.
+//
+// # Encodings
+//
+// The codec implements linecomp.EncodingReporter with two encodings, told
+// apart by the flag: "compressed" (flag 1, number 0), whose length depends
+// on the words, and "raw" (flag 0, number 1), always 1 + 8·LineSize bits.
+// The flag alone therefore does not give a line's length.
+//
+// Compress and Decompress read all of their input before they write to
+// dst, so dst may overlap the input.
 //
 // # Table format
 //
-// Table.MarshalBinary writes a code book as bytes:
+// Table.MarshalBinary (or AppendBinary) writes a code book as bytes:
 //
 //	offset  bytes       field
 //	0       1           L, 1..32
@@ -116,11 +150,13 @@
 //	                    ascending), 32-bit big-endian; the escape is not
 //	                    stored: it is the last symbol of length e
 //
-// UnmarshalBinary accepts exactly the encodings MarshalBinary produces: it
+// ParseTable accepts exactly the encodings MarshalBinary produces: it
 // rejects an over-subscribed code (Kraft sum above 1), a length group out of
 // order, a value listed twice, no codeword of length e for the escape, a
 // non-minimal varint, and missing or trailing bytes, with a
-// *linecomp.CorruptError. Incomplete codes are accepted.
+// *linecomp.CorruptError. Incomplete codes are accepted. Table has no
+// UnmarshalBinary: decoding into an existing table would change the code
+// book of every codec that holds it.
 //
 // # Worked example
 //
@@ -140,5 +176,6 @@
 //
 // 6 cycles to compress, 14 to decompress: LATTE-CC's numbers for SC
 // (§IV-A2), the default linecomp.DefaultLatency gives when the algorithm's
-// own paper is not among the sources. WithLatency replaces them.
+// own paper is not among the sources. WithLatency replaces them; a field
+// may be linecomp.LatencyUnknown.
 package sc

@@ -3,7 +3,8 @@ package sc
 import (
 	"encoding/binary"
 	"math/bits"
-	"slices"
+
+	"github.com/linecomp/linecomp/internal/bitstream"
 )
 
 // Fast paths. A Table with L ≤ fastMaxLen also carries two lookup
@@ -21,10 +22,11 @@ import (
 //     follows) and the escape flag; longer codewords fall back to the
 //     DeLUT limits.
 //
-// Decompress's fast path only accepts well-formed streams: on anything
+// Decompress's fast path only takes well-formed coded streams: on anything
 // else (a bit string that starts no codeword, a read past the end,
 // trailing bytes, non-zero padding, an oversized stream) it defers to the
-// reference decoder, which produces the exact error.
+// reference decoder, which produces the exact error. Raw lines (flag 0)
+// are written and read by bitstream.AppendRaw and ReadRaw on both paths.
 
 // fastMaxLen is the largest L with fast paths: an escape codeword plus its
 // raw word, ≤ 24+32 bits, fits one 56-bit write of the encoder.
@@ -270,7 +272,7 @@ func (c *Codec) compressFast(t *Table, dst, line []byte) ([]byte, int) {
 	var fields [32]uint64
 	total := fieldsOf(t, line, &fields)
 	if total >= uint(8*len(line)) {
-		return compressRaw(dst, line)
+		return bitstream.AppendRaw(dst, 0, tagBits, line)
 	}
 	return packFields(dst, fields[:len(line)/4]), int(1 + total)
 }
@@ -305,40 +307,10 @@ func packFields(dst []byte, fields []uint64) []byte {
 	return append(dst, buf[:p+(nacc+7)/8]...)
 }
 
-// compressRaw appends the raw form: flag 0, then the line shifted by one
-// bit.
-func compressRaw(dst, line []byte) ([]byte, int) {
-	n := len(line)
-	dst = slices.Grow(dst, n+1)
-	out := dst[len(dst) : len(dst)+n+1]
-	var carry uint64
-	for j := 0; j+8 <= n && j+8 <= len(out); j += 8 {
-		v := binary.BigEndian.Uint64(line[j:])
-		binary.BigEndian.PutUint64(out[j:], carry<<63|v>>1)
-		carry = v & 1
-	}
-	out[n] = byte(carry << 7)
-	return dst[:len(dst)+n+1], 1 + 8*n
-}
-
-// decompressFast decodes a well-formed stream into out and reports
-// whether it was one.
+// decompressFast decodes a well-formed coded stream (flag 1) into out and
+// reports whether it was one.
 func (c *Codec) decompressFast(t *Table, out, enc []byte) bool {
 	n := len(out)
-	if len(enc) == 0 {
-		return false
-	}
-	if enc[0]&0x80 == 0 {
-		if len(enc) != n+1 || enc[n]&0x7F != 0 {
-			return false
-		}
-		raw := enc[:n+1]
-		for j := 0; j+8 <= n; j += 8 {
-			v := binary.BigEndian.Uint64(raw[j:])<<1 | uint64(raw[j+8]>>7)
-			binary.BigEndian.PutUint64(out[j:], v)
-		}
-		return true
-	}
 	if len(enc) > maxFastEnc {
 		return false
 	}
@@ -355,7 +327,7 @@ func (c *Codec) decompressFast(t *Table, out, enc []byte) bool {
 	s := binary.BigEndian.Uint64(b[:]) << 1
 	i := 0
 	for {
-		i, pos, s = decodeShort(lut, &b, &ob, i, nw, pos, s)
+		i, pos = decodeShort(lut, &b, &ob, i, nw, pos, s)
 		if i+2 > nw {
 			break
 		}
@@ -395,9 +367,9 @@ func (c *Codec) decompressFast(t *Table, out, enc []byte) bool {
 // decodeShort decodes symbols, two words at a time or fewer, from bit pos
 // of b (s holding its next bits) into ob from word i, while at least two
 // words remain and the table knows the codewords. It returns the next
-// word, position and s. It calls nothing, so that its loop keeps
-// everything in registers.
-func decodeShort(lut *[1 << lutBits]lutPair, b, ob *[256 + 8]byte, i, nw int, pos uint, s uint64) (int, uint, uint64) {
+// word and position. It calls nothing, so that its loop keeps everything
+// in registers.
+func decodeShort(lut *[1 << lutBits]lutPair, b, ob *[256 + 8]byte, i, nw int, pos uint, s uint64) (int, uint) {
 	for i+2 <= nw {
 		f := binary.BigEndian.Uint64(b[pos>>3&255:]) << (pos & 7)
 		e := &lut[s>>(64-lutBits)]
@@ -414,7 +386,7 @@ func decodeShort(lut *[1 << lutBits]lutPair, b, ob *[256 + 8]byte, i, nw int, po
 		pos += c
 		s = f << (c & 63)
 	}
-	return i, pos, s
+	return i, pos
 }
 
 // decodeAny decodes the codeword at the start of window, the next L bits,

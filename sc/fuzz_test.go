@@ -8,17 +8,17 @@ import (
 	"github.com/linecomp/linecomp/internal/ref"
 )
 
-// FuzzTableUnmarshal: arbitrary bytes are either rejected with a
-// *CorruptError or are a table that marshals back to exactly those bytes;
-// a codec with an accepted table round-trips lines and survives garbage.
-func FuzzTableUnmarshal(f *testing.F) {
+// FuzzParseTable: arbitrary bytes are either rejected with a *CorruptError
+// or are a table that marshals back to exactly those bytes; a codec with an
+// accepted table round-trips lines and survives garbage.
+func FuzzParseTable(f *testing.F) {
 	golden, _ := BuildTable([]Freq{{valA, 13}, {valB, 7}, {valC, 3}, {valD, 1}}, 4, 3)
 	g, _ := golden.MarshalBinary()
 	f.Add(g)
 	f.Add([]byte{2, 2, 1, 2, 0, 0, 0, 5, 0, 0, 0, 7})
 	f.Add([]byte{16, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tab := checkUnmarshal(t, data)
+		tab := checkParse(t, data)
 		if tab == nil {
 			return
 		}

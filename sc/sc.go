@@ -2,7 +2,7 @@ package sc
 
 import (
 	"encoding/binary"
-	"fmt"
+	"sync"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/bitstream"
@@ -18,11 +18,12 @@ const (
 // 0 = the raw line.
 const tagBits = 1
 
-// Option configures a Codec.
+// Option configures a Codec at New.
 type Option func(*Codec)
 
-// WithVFTEntries sets E, the number of values the VFT holds (default 1024).
-// E+1 symbols must fit a code of the maximum code length: E < 2^L.
+// WithVFTEntries sets E, the number of values the VFT holds (default 1024,
+// at most MaxVFTEntries). E+1 symbols must fit a code of the maximum code
+// length: E < 2^L.
 func WithVFTEntries(n int) Option { return func(c *Codec) { c.entries = n } }
 
 // WithCounterBits sets c, the width of the VFT's saturating counters
@@ -34,39 +35,51 @@ func WithCounterBits(n int) Option { return func(c *Codec) { c.counterBits = n }
 func WithMaxCodeLen(n int) Option { return func(c *Codec) { c.maxLen = n } }
 
 // WithTable makes the codec start with code book t instead of the empty
-// one (in which every word escapes). t is shared, not copied.
+// one (in which every word escapes): a simulator that stored a code book
+// (Table.MarshalBinary, ParseTable) makes a codec that decodes what was
+// compressed under it. t is shared, not copied; Tables never change. The
+// table's own maximum code length governs its codewords; WithMaxCodeLen
+// only limits the code books that Rebuild makes.
 func WithTable(t *Table) Option { return func(c *Codec) { c.table = t } }
 
-// WithLatency replaces the default latency (LATTE-CC's 6/14 cycles).
+// WithLatency replaces the default latency (LATTE-CC's 6/14 cycles). A
+// field may be linecomp.LatencyUnknown; other negative values are an error.
 func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
 
-// Codec is an SC² compressor for one line size: a current code book, which
-// Compress, Size and Decompress use, and a VFT that Observe feeds and
-// Rebuild turns into the next code book.
+// name is the registry name of every SC² codec; see Codec.Name.
+const name = "sc2"
+
+// Codec is an SC² compressor for one line size: a code book, which
+// Compress, Size and Decompress use and which never changes, and a VFT that
+// Observe feeds and from which Rebuild makes the code book of a new codec.
 //
-// Compress, Size and Decompress may run concurrently with each other, but
-// not with Observe, Rebuild or SetTable.
+// A Codec is safe for concurrent use: Compress, Size, Decompress and
+// EncodingOf only read the immutable code book (they take no lock and
+// allocate nothing), and Observe, VFT and Rebuild share the VFT under a
+// lock.
 type Codec struct {
-	name        string
 	lineSize    int
 	entries     int
 	counterBits int
 	maxLen      int
 	latency     linecomp.Latency
-	table       *Table
-	vft         *VFT
+	table       *Table // set by New, never reassigned
+	encodings   []linecomp.Encoding
+
+	mu  sync.Mutex // guards vft
+	vft *VFT
 }
 
 // New returns an SC² codec for lines of 32, 64 or 128 bytes. Unless
 // WithTable is given it starts with the empty code book: only the escape
-// symbol, codeword "0", so every line is stored raw until a Rebuild.
+// symbol, codeword "0", so every line is stored raw until a Rebuild. A bad
+// option gives an error wrapping linecomp.ErrConfig.
 func New(lineSize int, opts ...Option) (*Codec, error) {
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
-		return nil, linecomp.LineSizeError("sc2", lineSize, "32, 64 or 128 bytes")
+		return nil, linecomp.LineSizeError(name, lineSize, "32, 64 or 128 bytes")
 	}
-	lat, _ := linecomp.DefaultLatency("", "sc2")
+	lat, _ := linecomp.DefaultLatency("", name)
 	c := &Codec{
-		name:        "sc2",
 		lineSize:    lineSize,
 		entries:     DefaultVFTEntries,
 		counterBits: DefaultCounterBits,
@@ -77,73 +90,126 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		o(c)
 	}
 	if c.maxLen < 1 || c.maxLen > MaxCodeLen {
-		return nil, fmt.Errorf("sc2: maximum code length must be 1..%d, got %d", MaxCodeLen, c.maxLen)
+		return nil, linecomp.ConfigError(name, "maximum code length must be 1..%d, got %d", MaxCodeLen, c.maxLen)
 	}
-	if c.entries < 1 || uint64(c.entries) >= uint64(1)<<uint(c.maxLen) {
-		return nil, fmt.Errorf("sc2: %d VFT entries plus the escape do not fit codes of at most %d bits", c.entries, c.maxLen)
+	if c.entries >= 1 && uint64(c.entries) >= uint64(1)<<uint(c.maxLen) {
+		return nil, linecomp.ConfigError(name, "%d VFT entries plus the escape do not fit codes of at most %d bits", c.entries, c.maxLen)
+	}
+	for _, f := range []struct {
+		field  string
+		cycles int
+	}{{"compression", c.latency.Compress}, {"decompression", c.latency.Decompress}} {
+		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
+			return nil, linecomp.ConfigError(name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
+		}
+	}
+	var err error
+	if c.vft, err = NewVFT(c.entries, c.counterBits); err != nil {
+		return nil, err
+	}
+	if c.table == nil {
+		if c.table, err = BuildTable(nil, 0, c.maxLen); err != nil {
+			return nil, err
+		}
+	} else if len(c.table.keys) == 0 {
+		return nil, linecomp.ConfigError(name, "WithTable given the zero Table, which has no symbols")
+	}
+	c.encodings = []linecomp.Encoding{
+		encCompressed: {Name: "compressed", Bits: -1},
+		encRaw:        {Name: "raw", Bits: tagBits + 8*lineSize},
+	}
+	return c, nil
+}
+
+// The numbers of the encodings, as Encodings lists them.
+const (
+	encCompressed = iota // flag 1: a codeword (and raw word) per word
+	encRaw               // flag 0: the line as it is
+)
+
+func init() {
+	linecomp.RegisterNew(linecomp.Info{Name: name, Paper: "Arelakis & Stenström, SC²: A Statistical Compression Cache Scheme, ISCA 2014", LineSizes: []int{32, 64, 128}},
+		func(n int) (*Codec, error) { return New(n) })
+}
+
+// Name returns "sc2" whatever the options. The options that New takes
+// besides the line size and the latency change only how the next code
+// book is learned, and a code book is data, not configuration: New("sc2",
+// LineSize()) makes the untrained codec, and New(LineSize(),
+// WithTable(Table())) one that produces the same bits as this codec on
+// every line.
+func (c *Codec) Name() string              { return name }
+func (c *Codec) LineSize() int             { return c.lineSize }
+func (c *Codec) TagBits() int              { return tagBits }
+func (c *Codec) Latency() linecomp.Latency { return c.latency }
+
+// Table returns the codec's code book, which never changes.
+func (c *Codec) Table() *Table { return c.table }
+
+// VFT returns a copy of the value-frequency table that Observe feeds: what
+// the next Rebuild would build its code book from. Changing the copy does
+// not change the codec.
+func (c *Codec) VFT() *VFT {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.vft.clone()
+}
+
+// Observe counts every whole 32-bit word of line in the VFT (a line of any
+// length is accepted). It implements linecomp.Trainer and may run
+// concurrently with every other method.
+func (c *Codec) Observe(line []byte) {
+	c.mu.Lock()
+	c.vft.Observe(line)
+	c.mu.Unlock()
+}
+
+// Rebuild returns a new codec, configured as c, whose code book is built
+// from c's VFT with codewords of at most the maximum code length, and whose
+// VFT is empty, so that each sampling phase starts afresh as LATTE-CC
+// rebuilds the code every period. c is unchanged: it keeps its code book,
+// and so decodes every line it compressed, and its VFT. It implements
+// linecomp.Trainer.
+func (c *Codec) Rebuild() (linecomp.Trainer, error) {
+	c.mu.Lock()
+	freqs, escapes := c.vft.Freqs(), c.vft.Escapes()
+	c.mu.Unlock()
+	t, err := BuildTable(freqs, escapes, c.maxLen)
+	if err != nil {
+		return nil, err
 	}
 	vft, err := NewVFT(c.entries, c.counterBits)
 	if err != nil {
 		return nil, err
 	}
-	c.vft = vft
-	if c.table == nil {
-		c.table, err = BuildTable(nil, 0, c.maxLen)
-		if err != nil {
-			return nil, err
-		}
-	} else if len(c.table.keys) == 0 {
-		return nil, fmt.Errorf("sc2: WithTable given an empty Table")
-	}
-	return c, nil
+	return &Codec{
+		lineSize:    c.lineSize,
+		entries:     c.entries,
+		counterBits: c.counterBits,
+		maxLen:      c.maxLen,
+		latency:     c.latency,
+		table:       t,
+		encodings:   c.encodings,
+		vft:         vft,
+	}, nil
 }
 
-func init() {
-	linecomp.RegisterNew(linecomp.Info{Name: "sc2", Paper: "Arelakis & Stenström, SC²: A Statistical Compression Cache Scheme, ISCA 2014", LineSizes: []int{32, 64, 128}},
-		func(n int) (*Codec, error) { return New(n) })
-}
+// Encodings lists SC²'s two encodings: "compressed" (flag 1; its length
+// depends on the words) and "raw" (flag 0; 1 + 8·LineSize bits). It
+// implements linecomp.EncodingReporter.
+func (c *Codec) Encodings() []linecomp.Encoding { return c.encodings }
 
-func (c *Codec) Name() string              { return c.name }
-func (c *Codec) LineSize() int             { return c.lineSize }
-func (c *Codec) TagBits() int              { return tagBits }
-func (c *Codec) Latency() linecomp.Latency { return c.latency }
-
-// Table returns the current code book.
-func (c *Codec) Table() *Table { return c.table }
-
-// SetTable replaces the current code book with t.
-func (c *Codec) SetTable(t *Table) error {
-	if t == nil || len(t.keys) == 0 {
-		return fmt.Errorf("sc2: SetTable given an empty Table")
+// EncodingOf returns the encoding that the flag of enc selects. An empty
+// enc gives a *linecomp.CorruptError. It implements
+// linecomp.EncodingReporter.
+func (c *Codec) EncodingOf(enc []byte) (int, error) {
+	if len(enc) == 0 {
+		return 0, &linecomp.CorruptError{Codec: name, Offset: 0, Reason: "stream ends inside a field"}
 	}
-	c.table = t
-	return nil
-}
-
-// VFT returns the value-frequency table that Observe feeds. It is the
-// codec's own: reading it is fine, changing it changes the next Rebuild.
-func (c *Codec) VFT() *VFT { return c.vft }
-
-// Observe counts every whole 32-bit word of line in the VFT (a line of any
-// length is accepted). It implements linecomp.Trainer.
-func (c *Codec) Observe(line []byte) { c.vft.Observe(line) }
-
-// Rebuild replaces the code book with the one built from the VFT, with
-// codewords of at most the codec's maximum code length, and then empties
-// the VFT, so that each sampling phase starts afresh as LATTE-CC rebuilds
-// the code every period. It implements linecomp.Trainer.
-func (c *Codec) Rebuild() (linecomp.Trainer, error) {
-	t, err := c.vft.Table(c.maxLen)
-	if err != nil {
-		return nil, err
+	if enc[0]>>7 == 1 {
+		return encCompressed, nil
 	}
-	next := *c
-	next.table = t
-	next.vft, err = NewVFT(c.entries, c.counterBits)
-	if err != nil {
-		return nil, err
-	}
-	return &next, nil
+	return encRaw, nil
 }
 
 // codes looks up the codeword of every word of line into out and returns
@@ -181,10 +247,11 @@ func (c *Codec) Size(line []byte) int {
 	return tagBits + 8*c.lineSize
 }
 
-// Compress appends the encoding of line to dst.
+// Compress appends the encoding of line to dst. It reads all of line
+// before it writes to dst, so the two may overlap.
 func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
-		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
+		return dst, 0, linecomp.LineSizeError(name, len(line), "lines of its configured size")
 	}
 	var enc []byte
 	var bits int
@@ -201,84 +268,103 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 func (c *Codec) compressRef(dst, line []byte) ([]byte, int) {
 	var e [32]uint64
 	n := c.codes(line, &e)
+	if n >= 8*c.lineSize {
+		return bitstream.AppendRaw(dst, 0, tagBits, line)
+	}
+	// The escaped words are read from a copy: dst may overlap line.
+	var words [32]uint32
+	for i := range c.lineSize / 4 {
+		words[i] = binary.LittleEndian.Uint32(line[4*i:])
+	}
 	var w bitstream.Writer
 	w.Reset(dst)
-	if n >= 8*c.lineSize {
-		w.Write(0, tagBits)
-		w.Bytes(line)
-		return w.Finish()
-	}
 	w.Write(1, tagBits)
 	esc := c.table.escape
 	for i := range c.lineSize / 4 {
 		w.Write(e[i]>>8, uint(e[i]&0xFF))
 		if e[i] == esc {
-			w.Write(uint64(binary.LittleEndian.Uint32(line[4*i:])), 32)
+			w.Write(uint64(words[i]), 32)
 		}
 	}
 	return w.Finish()
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
-// stream of the documented layout under the current code book, including
+// stream of the documented layout under the codec's code book, including
 // ones Compress would not choose (an escaped word that has a codeword, a
-// coded line no shorter than the raw one).
+// coded line no shorter than the raw one). It reads all of enc before it
+// writes to dst, so the two may overlap.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
-	if t := c.table; t.lut != nil {
-		var line [128]byte
-		if c.decompressFast(t, line[:c.lineSize], enc) {
-			return append(dst, line[:c.lineSize]...), nil
+	var line [128]byte
+	out := line[:c.lineSize]
+	if len(enc) > 0 && enc[0]>>7 == 1 {
+		if t := c.table; t.lut != nil && c.decompressFast(t, out, enc) {
+			return append(dst, out...), nil
 		}
 	}
-	return c.decompressRef(dst, enc)
+	if err := c.decodeRef(out, enc); err != nil {
+		return dst, err
+	}
+	return append(dst, out...), nil
 }
 
-// decompressRef is the reference decoder: a bitstream.Reader and the
-// DeLUT's per-length scan. It gives the exact error for a malformed stream.
+// decompressRef is Decompress on the reference path alone.
 func (c *Codec) decompressRef(dst, enc []byte) ([]byte, error) {
 	var line [128]byte
 	out := line[:c.lineSize]
+	if err := c.decodeRef(out, enc); err != nil {
+		return dst, err
+	}
+	return append(dst, out...), nil
+}
+
+// decodeRef is the reference decoder: bitstream.ReadRaw for a raw line,
+// else a bitstream.Reader and the DeLUT's per-length scan. It decodes enc
+// into out and gives the exact error for a malformed stream.
+func (c *Codec) decodeRef(out, enc []byte) error {
+	if len(enc) == 0 || enc[0]>>7 == 0 {
+		if off, why, ok := bitstream.ReadRaw(out, enc, tagBits); !ok {
+			return &linecomp.CorruptError{Codec: name, Offset: off, Reason: why}
+		}
+		return nil
+	}
 	t := c.table
 	L := uint(t.maxLen)
 	end := 8 * len(enc)
 	var r bitstream.Reader
 	r.Reset(enc)
-	if r.Read(tagBits) == 0 {
-		for i := range out {
-			out[i] = byte(r.Read(8))
-		}
-	} else {
-		for i := range c.lineSize / 4 {
-			// Peek at the next L bits on a copy of the reader; near the
-			// end of the stream the window is zero-filled.
-			pos := r.Pos()
-			peek := r
-			avail := uint(min(int(L), end-pos))
-			window := peek.Read(avail) << (L - avail)
-			idx, n, ok := t.decode(window)
-			if !ok {
-				if avail < L {
-					return dst, &linecomp.CorruptError{Codec: c.name, Offset: end, Reason: "stream ends inside a codeword"}
-				}
-				return dst, &linecomp.CorruptError{Codec: c.name, Offset: pos, Reason: "no codeword starts here"}
+	r.Read(tagBits)
+	for i := range c.lineSize / 4 {
+		// Peek at the next L bits on a copy of the reader; near the
+		// end of the stream the window is zero-filled.
+		pos := r.Pos()
+		peek := r
+		avail := uint(min(int(L), end-pos))
+		window := peek.Read(avail) << (L - avail)
+		idx, n, ok := t.decode(window)
+		if !ok {
+			if avail < L {
+				return &linecomp.CorruptError{Codec: name, Offset: end, Reason: "stream ends inside a codeword"}
 			}
-			r.Read(n)
-			var w uint32
-			if k := t.keys[idx]; k == escapeKey {
-				w = uint32(r.Read(32))
-			} else {
-				w = uint32(k)
-			}
-			binary.LittleEndian.PutUint32(out[4*i:], w)
+			return &linecomp.CorruptError{Codec: name, Offset: pos, Reason: "no codeword starts here"}
 		}
+		r.Read(n)
+		var w uint32
+		if k := t.keys[idx]; k == escapeKey {
+			w = uint32(r.Read(32))
+		} else {
+			w = uint32(k)
+		}
+		binary.LittleEndian.PutUint32(out[4*i:], w)
 	}
 	if off, why, ok := r.Problem(); !ok {
-		return dst, &linecomp.CorruptError{Codec: c.name, Offset: off, Reason: why}
+		return &linecomp.CorruptError{Codec: name, Offset: off, Reason: why}
 	}
-	return append(dst, out...), nil
+	return nil
 }
 
 var (
-	_ linecomp.Codec   = (*Codec)(nil)
-	_ linecomp.Trainer = (*Codec)(nil)
+	_ linecomp.Codec            = (*Codec)(nil)
+	_ linecomp.Trainer          = (*Codec)(nil)
+	_ linecomp.EncodingReporter = (*Codec)(nil)
 )

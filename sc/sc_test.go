@@ -238,17 +238,49 @@ func TestBadInput(t *testing.T) {
 	if _, err := New(48); !errors.Is(err, linecomp.ErrLineSize) {
 		t.Errorf("New(48): %v", err)
 	}
-	for _, opts := range [][]Option{
-		{WithMaxCodeLen(0)}, {WithMaxCodeLen(33)}, {WithVFTEntries(0)},
-		{WithVFTEntries(16), WithMaxCodeLen(4)}, {WithCounterBits(0)}, {WithCounterBits(33)},
-		{WithTable(&Table{})},
+	unknown := linecomp.LatencyUnknown
+	for name, opts := range map[string][]Option{
+		"L 0":                        {WithMaxCodeLen(0)},
+		"L 33":                       {WithMaxCodeLen(33)},
+		"no VFT entries":             {WithVFTEntries(0)},
+		"negative VFT entries":       {WithVFTEntries(-1)},
+		"VFT too large":              {WithVFTEntries(MaxVFTEntries + 1), WithMaxCodeLen(32)},
+		"16 entries + escape, L 4":   {WithVFTEntries(16), WithMaxCodeLen(4)},
+		"counter bits 0":             {WithCounterBits(0)},
+		"counter bits 33":            {WithCounterBits(33)},
+		"zero Table":                 {WithTable(&Table{})},
+		"compress latency -2":        {WithLatency(linecomp.Latency{Compress: -2, Decompress: 1})},
+		"decompress latency -5":      {WithLatency(linecomp.Latency{Compress: 1, Decompress: -5})},
+		"both latencies bad, table ": {WithLatency(linecomp.Latency{Compress: -3, Decompress: -3})},
 	} {
-		if _, err := New(64, opts...); err == nil {
-			t.Errorf("New with bad options succeeded")
+		if c, err := New(64, opts...); !errors.Is(err, linecomp.ErrConfig) || c != nil {
+			t.Errorf("New with %s: %v, %v; want an error wrapping ErrConfig", name, c, err)
 		}
 	}
-	if _, err := New(64, WithVFTEntries(15), WithMaxCodeLen(4)); err != nil {
-		t.Errorf("15 entries + escape fit 4-bit codes: %v", err)
+	for name, opts := range map[string][]Option{
+		"15 entries + escape fit 4-bit codes": {WithVFTEntries(15), WithMaxCodeLen(4)},
+		"the largest VFT":                     {WithVFTEntries(MaxVFTEntries), WithMaxCodeLen(21)},
+		"unknown latencies":                   {WithLatency(linecomp.Latency{Compress: unknown, Decompress: unknown})},
+		"zero latencies":                      {WithLatency(linecomp.Latency{})},
+	} {
+		if _, err := New(64, opts...); err != nil {
+			t.Errorf("New with %s: %v", name, err)
+		}
+	}
+	if _, err := NewVFT(MaxVFTEntries+1, 12); !errors.Is(err, linecomp.ErrConfig) {
+		t.Errorf("NewVFT(MaxVFTEntries+1): %v, want ErrConfig", err)
+	}
+	for name, build := range map[string]func() (*Table, error){
+		"L 0":                  func() (*Table, error) { return BuildTable(nil, 1, 0) },
+		"L 33":                 func() (*Table, error) { return BuildTable(nil, 1, 33) },
+		"4 symbols at L 1":     func() (*Table, error) { return BuildTable([]Freq{{1, 1}, {2, 1}, {3, 1}}, 1, 1) },
+		"a value twice":        func() (*Table, error) { return BuildTable([]Freq{{1, 1}, {1, 2}}, 1, 4) },
+		"a value twice, apart": func() (*Table, error) { return BuildTable([]Freq{{1, 1}, {2, 5}, {1, 9}}, 1, 4) },
+		"frequencies > 2^58":   func() (*Table, error) { return BuildTable([]Freq{{1, 1 << 57}, {2, 1 << 57}}, 1, 4) },
+	} {
+		if tab, err := build(); !errors.Is(err, linecomp.ErrConfig) || tab != nil {
+			t.Errorf("BuildTable with %s: %v, %v; want an error wrapping ErrConfig", name, tab, err)
+		}
 	}
 
 	c, _ := New(32, WithMaxCodeLen(3), WithVFTEntries(4))

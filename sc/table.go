@@ -38,9 +38,12 @@ type Symbol struct {
 
 // Table is a canonical, length-limited prefix code over 32-bit values plus
 // one escape symbol: the code book of an SC² compressor (its code table)
-// and decompressor (its DeLUT). A Table is immutable once built and may be
-// shared by any number of codecs. The zero Table is empty and usable only
-// as the receiver of UnmarshalBinary.
+// and decompressor (its DeLUT).
+//
+// A Table is made by BuildTable, ParseTable or a codec's Rebuild, and never
+// changes afterwards: no method modifies it, so any number of codecs and
+// goroutines may share one, and a codec keeps decoding every line it
+// compressed. The zero Table has no symbols; no codec takes it.
 type Table struct {
 	maxLen int
 	keys   []uint64 // symbols in canonical order; escapeKey is the escape
@@ -75,10 +78,13 @@ type Table struct {
 // BuildTable returns the optimal canonical prefix code, with codewords of
 // at most maxLen bits, for values with the given frequencies plus an escape
 // symbol of frequency max(escape, 1). Values of frequency zero get no code.
-// The construction is deterministic; the package doc gives every rule.
+// The construction is deterministic; the package doc gives every rule. A
+// maxLen outside 1..MaxCodeLen, more symbols than codes of maxLen bits, a
+// value listed twice or frequencies summing to more than 2^58 give an error
+// wrapping linecomp.ErrConfig.
 func BuildTable(freqs []Freq, escape uint64, maxLen int) (*Table, error) {
 	if maxLen < 1 || maxLen > MaxCodeLen {
-		return nil, fmt.Errorf("sc2: maximum code length must be 1..%d, got %d", MaxCodeLen, maxLen)
+		return nil, linecomp.ConfigError("sc2 table", "maximum code length must be 1..%d, got %d", MaxCodeLen, maxLen)
 	}
 	type leaf struct{ weight, key uint64 }
 	leaves := make([]leaf, 0, len(freqs)+1)
@@ -88,14 +94,20 @@ func BuildTable(freqs []Freq, escape uint64, maxLen int) (*Table, error) {
 			continue
 		}
 		if f.Count > maxWeightSum || sum+f.Count > maxWeightSum {
-			return nil, fmt.Errorf("sc2: frequencies sum to more than 2^58")
+			return nil, linecomp.ConfigError("sc2 table", "frequencies sum to more than 2^58")
 		}
 		sum += f.Count
 		leaves = append(leaves, leaf{f.Count, uint64(f.Value)})
 	}
 	leaves = append(leaves, leaf{max(escape, 1), escapeKey})
 	if maxLen < 64 && uint64(len(leaves)) > uint64(1)<<uint(maxLen) {
-		return nil, fmt.Errorf("sc2: %d symbols do not fit a code of maximum length %d", len(leaves), maxLen)
+		return nil, linecomp.ConfigError("sc2 table", "%d symbols do not fit a code of maximum length %d", len(leaves), maxLen)
+	}
+	slices.SortFunc(leaves, func(a, b leaf) int { return cmp(a.key, b.key) })
+	for i := 1; i < len(leaves); i++ {
+		if leaves[i].key == leaves[i-1].key {
+			return nil, linecomp.ConfigError("sc2 table", "value %#08x listed twice", leaves[i].key)
+		}
 	}
 	// Package-merge wants the leaves by increasing weight; equal weights
 	// are ordered by symbol (value, then the escape).
@@ -105,11 +117,6 @@ func BuildTable(freqs []Freq, escape uint64, maxLen int) (*Table, error) {
 		}
 		return cmp(a.key, b.key)
 	})
-	for i := 1; i < len(leaves); i++ {
-		if leaves[i].key == leaves[i-1].key {
-			return nil, fmt.Errorf("sc2: value %#08x listed twice", leaves[i].key)
-		}
-	}
 	weights := make([]uint64, len(leaves))
 	for i, l := range leaves {
 		weights[i] = l.weight
@@ -135,9 +142,7 @@ func BuildTable(freqs []Freq, escape uint64, maxLen int) (*Table, error) {
 	for i, s := range syms {
 		t.keys[i], t.lens[i] = s.key, s.len
 	}
-	if dup := t.init(); dup >= 0 {
-		return nil, fmt.Errorf("sc2: internal error: duplicate symbol")
-	}
+	t.init() // finds no duplicate: the leaves were checked above
 	return t, nil
 }
 
@@ -295,8 +300,11 @@ func (t *Table) Symbols() []Symbol {
 
 // Code returns the codeword of v and its length; escaped reports that v
 // has none, and the codeword returned is the escape's, which the raw word
-// follows.
+// follows. The zero Table has no codewords: it returns length 0.
 func (t *Table) Code(v uint32) (code uint32, length int, escaped bool) {
+	if len(t.keys) == 0 {
+		return 0, 0, true
+	}
 	e := t.lookup(v)
 	return uint32(e >> 8), int(e & 0xFF), e == t.escape
 }
@@ -313,43 +321,52 @@ func (t *Table) decode(window uint64) (index uint64, length uint, ok bool) {
 	return 0, 0, false
 }
 
-// MarshalBinary encodes the table in the format of the package doc.
-func (t *Table) MarshalBinary() ([]byte, error) {
+// MarshalBinary encodes the table in the format of the package doc. It is
+// AppendBinary(nil).
+func (t *Table) MarshalBinary() ([]byte, error) { return t.AppendBinary(nil) }
+
+// AppendBinary appends the encoding of the table, in the format of the
+// package doc, to dst. The zero Table, which has no symbols, has no
+// encoding: it gives an error wrapping linecomp.ErrConfig.
+func (t *Table) AppendBinary(dst []byte) ([]byte, error) {
 	if len(t.keys) == 0 {
-		return nil, fmt.Errorf("sc2: marshalling an empty Table")
+		return dst, linecomp.ConfigError("sc2 table", "the zero Table has no encoding")
 	}
 	escLen := byte(t.escape & 0xFF)
-	b := []byte{byte(t.maxLen), escLen}
+	dst = append(dst, byte(t.maxLen), escLen)
 	for l := 1; l <= t.maxLen; l++ {
-		b = binary.AppendUvarint(b, t.count[l])
+		dst = binary.AppendUvarint(dst, t.count[l])
 	}
 	for _, k := range t.keys {
 		if k != escapeKey {
-			b = binary.BigEndian.AppendUint32(b, uint32(k))
+			dst = binary.BigEndian.AppendUint32(dst, uint32(k))
 		}
 	}
-	return b, nil
+	return dst, nil
 }
 
-// UnmarshalBinary replaces t with the table that data encodes. It accepts
-// exactly the encodings MarshalBinary produces: anything else, including a
-// code that is over-subscribed (Kraft sum above 1), symbols out of
-// canonical order or repeated, no escape, or bytes left over, gives a
-// *linecomp.CorruptError (wrapping linecomp.ErrCorrupt) whose Offset is a
-// bit offset into data, and leaves t unchanged.
-func (t *Table) UnmarshalBinary(data []byte) error {
+// ParseTable returns the table that data encodes. It accepts exactly the
+// encodings MarshalBinary produces: anything else, including a code that is
+// over-subscribed (Kraft sum above 1), symbols out of canonical order or
+// repeated, no escape, or bytes left over, gives a *linecomp.CorruptError
+// (wrapping linecomp.ErrCorrupt) whose Offset is a bit offset into data.
+//
+// ParseTable is the only way to decode a table, and it makes a new one:
+// a Table never changes once built, so that every codec holding it keeps
+// decoding the lines it compressed.
+func ParseTable(data []byte) (*Table, error) {
 	bad := func(byteOff int, reason string) error {
 		return &linecomp.CorruptError{Codec: "sc2 table", Offset: 8 * byteOff, Reason: reason}
 	}
 	if len(data) < 2 {
-		return bad(len(data), "table shorter than its two header bytes")
+		return nil, bad(len(data), "table shorter than its two header bytes")
 	}
 	maxLen, escLen := int(data[0]), int(data[1])
 	if maxLen < 1 || maxLen > MaxCodeLen {
-		return bad(0, fmt.Sprintf("maximum code length %d outside 1..%d", maxLen, MaxCodeLen))
+		return nil, bad(0, fmt.Sprintf("maximum code length %d outside 1..%d", maxLen, MaxCodeLen))
 	}
 	if escLen < 1 || escLen > maxLen {
-		return bad(1, fmt.Sprintf("escape length %d outside 1..%d", escLen, maxLen))
+		return nil, bad(1, fmt.Sprintf("escape length %d outside 1..%d", escLen, maxLen))
 	}
 	var count [MaxCodeLen + 1]uint64
 	off := 2
@@ -357,34 +374,34 @@ func (t *Table) UnmarshalBinary(data []byte) error {
 	for l := 1; l <= maxLen; l++ {
 		c, k := binary.Uvarint(data[off:])
 		if k <= 0 {
-			return bad(off, fmt.Sprintf("count of length %d truncated or overlong", l))
+			return nil, bad(off, fmt.Sprintf("count of length %d truncated or overlong", l))
 		}
 		if k != uvarintLen(c) {
-			return bad(off, fmt.Sprintf("count of length %d not minimally encoded", l))
+			return nil, bad(off, fmt.Sprintf("count of length %d not minimally encoded", l))
 		}
 		if c > uint64(1)<<uint(l) {
-			return bad(off, fmt.Sprintf("%d codewords of length %d over-subscribe the code", c, l))
+			return nil, bad(off, fmt.Sprintf("%d codewords of length %d over-subscribe the code", c, l))
 		}
 		kraft += c << uint(maxLen-l)
 		if kraft > uint64(1)<<uint(maxLen) {
-			return bad(off, fmt.Sprintf("codewords up to length %d over-subscribe the code (Kraft sum above 1)", l))
+			return nil, bad(off, fmt.Sprintf("codewords up to length %d over-subscribe the code (Kraft sum above 1)", l))
 		}
 		count[l] = c
 		n += c
 		off += k
 	}
 	if count[escLen] == 0 {
-		return bad(1, fmt.Sprintf("no codeword of length %d for the escape", escLen))
+		return nil, bad(1, fmt.Sprintf("no codeword of length %d for the escape", escLen))
 	}
 	rest := uint64(len(data) - off)
 	if want := 4 * (n - 1); rest != want {
 		if rest < want {
-			return bad(len(data), fmt.Sprintf("%d values truncated", n-1))
+			return nil, bad(len(data), fmt.Sprintf("%d values truncated", n-1))
 		}
-		return bad(off+int(want), "trailing bytes after the last value")
+		return nil, bad(off+int(want), "trailing bytes after the last value")
 	}
 	valuesOff := off
-	nt := Table{maxLen: maxLen, keys: make([]uint64, 0, n), lens: make([]uint8, 0, n)}
+	t := &Table{maxLen: maxLen, keys: make([]uint64, 0, n), lens: make([]uint8, 0, n)}
 	for l := 1; l <= maxLen; l++ {
 		stored := count[l]
 		if l == escLen {
@@ -392,25 +409,24 @@ func (t *Table) UnmarshalBinary(data []byte) error {
 		}
 		for i := uint64(0); i < stored; i++ {
 			v := uint64(binary.BigEndian.Uint32(data[off:]))
-			if i > 0 && v <= nt.keys[len(nt.keys)-1] {
-				return bad(off, fmt.Sprintf("values of length %d not in strictly increasing order", l))
+			if i > 0 && v <= t.keys[len(t.keys)-1] {
+				return nil, bad(off, fmt.Sprintf("values of length %d not in strictly increasing order", l))
 			}
-			nt.keys, nt.lens = append(nt.keys, v), append(nt.lens, uint8(l))
+			t.keys, t.lens = append(t.keys, v), append(t.lens, uint8(l))
 			off += 4
 		}
 		if l == escLen {
-			nt.keys, nt.lens = append(nt.keys, escapeKey), append(nt.lens, uint8(l))
+			t.keys, t.lens = append(t.keys, escapeKey), append(t.lens, uint8(l))
 		}
 	}
-	if dup := nt.init(); dup >= 0 {
+	if dup := t.init(); dup >= 0 {
 		stored := dup // index among the stored values: the escape is not stored
-		if slices.Index(nt.keys, escapeKey) < dup {
+		if slices.Index(t.keys, escapeKey) < dup {
 			stored--
 		}
-		return bad(valuesOff+4*stored, fmt.Sprintf("value %#08x has two codewords", nt.keys[dup]))
+		return nil, bad(valuesOff+4*stored, fmt.Sprintf("value %#08x has two codewords", t.keys[dup]))
 	}
-	*t = nt
-	return nil
+	return t, nil
 }
 
 // uvarintLen is the length of the minimal unsigned varint encoding of x.

@@ -294,8 +294,13 @@ func TestTableMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var back Table
-			if err := back.UnmarshalBinary(b); err != nil {
+			// AppendBinary appends exactly those bytes after a prefix.
+			prefix := []byte("prefix")
+			if a, err := tab.AppendBinary(prefix); err != nil || !bytes.Equal(a, slices.Concat([]byte("prefix"), b)) {
+				t.Fatalf("%s L=%d: AppendBinary(prefix) = % X, %v; want the prefix and % X", f.Name, maxLen, a, err, b)
+			}
+			back, err := ParseTable(b)
+			if err != nil {
 				t.Fatalf("%s L=%d: %v", f.Name, maxLen, err)
 			}
 			if fmt.Sprint(back.Symbols()) != fmt.Sprint(tab.Symbols()) || back.MaxLen() != maxLen {
@@ -307,7 +312,7 @@ func TestTableMarshal(t *testing.T) {
 			}
 			// A codec given the unmarshalled table encodes like the original.
 			c1, _ := New(64, WithTable(tab))
-			c2, _ := New(64, WithTable(&back))
+			c2, _ := New(64, WithTable(back))
 			for off := 0; off+64 <= len(f.Data) && off < 64*200; off += 64 {
 				e1, n1, _ := c1.Compress(nil, f.Data[off:off+64])
 				e2, n2, _ := c2.Compress(nil, f.Data[off:off+64])
@@ -320,7 +325,7 @@ func TestTableMarshal(t *testing.T) {
 			for range 50 {
 				bad := slices.Clone(b)
 				bad[rng.IntN(len(bad))] ^= byte(1 + rng.IntN(255))
-				checkUnmarshal(t, bad)
+				checkParse(t, bad)
 			}
 		}
 	}
@@ -336,31 +341,30 @@ func TestTableMarshal(t *testing.T) {
 	}
 }
 
-// checkUnmarshal: data either is rejected with a *CorruptError (and does
-// not panic) or is a table that marshals back to data.
-func checkUnmarshal(t *testing.T, data []byte) *Table {
+// checkParse: data either is rejected with a *CorruptError and no table
+// (and does not panic) or is a table that marshals back to data.
+func checkParse(t *testing.T, data []byte) *Table {
 	t.Helper()
-	var tab Table
-	err := tab.UnmarshalBinary(data)
+	tab, err := ParseTable(data)
 	if err != nil {
 		var ce *linecomp.CorruptError
-		if !errors.Is(err, linecomp.ErrCorrupt) || !errors.As(err, &ce) || ce.Offset < 0 || ce.Offset > 8*len(data) {
-			t.Fatalf("UnmarshalBinary(% X): %v, want a *CorruptError within the data", data, err)
+		if !errors.Is(err, linecomp.ErrCorrupt) || !errors.As(err, &ce) || ce.Offset < 0 || ce.Offset > 8*len(data) || tab != nil {
+			t.Fatalf("ParseTable(% X): %v, %v; want a *CorruptError within the data and no table", data, tab, err)
 		}
 		return nil
 	}
 	b, err := tab.MarshalBinary()
 	if err != nil || !bytes.Equal(b, data) {
-		t.Fatalf("UnmarshalBinary accepted % X but it marshals to % X (%v)", data, b, err)
+		t.Fatalf("ParseTable accepted % X but it marshals to % X (%v)", data, b, err)
 	}
-	return &tab
+	return tab
 }
 
-func TestTableUnmarshalBad(t *testing.T) {
+func TestParseTableBad(t *testing.T) {
 	be := func(v uint32) []byte { return binary.BigEndian.AppendUint32(nil, v) }
 	cat := func(parts ...[]byte) []byte { return slices.Concat(parts...) }
 	good := cat([]byte{2, 2, 1, 2}, be(5), be(7)) // L 2: 5 = 0, 7 = 10, escape 11
-	if checkUnmarshal(t, good) == nil {
+	if checkParse(t, good) == nil {
 		t.Fatal("valid table rejected")
 	}
 	bad := map[string][]byte{
@@ -383,14 +387,10 @@ func TestTableUnmarshalBad(t *testing.T) {
 		"L 32 count 2^33":       cat([]byte{32, 1}, binary.AppendUvarint(nil, 1<<33)),
 	}
 	for name, data := range bad {
-		var tab Table
-		err := tab.UnmarshalBinary(data)
+		tab, err := ParseTable(data)
 		var ce *linecomp.CorruptError
-		if !errors.Is(err, linecomp.ErrCorrupt) || !errors.As(err, &ce) {
-			t.Errorf("%s: UnmarshalBinary(% X) = %v, want a *CorruptError", name, data, err)
-		}
-		if tab.Len() != 0 {
-			t.Errorf("%s: failed UnmarshalBinary changed the table", name)
+		if !errors.Is(err, linecomp.ErrCorrupt) || !errors.As(err, &ce) || tab != nil {
+			t.Errorf("%s: ParseTable(% X) = %v, %v; want a *CorruptError", name, data, tab, err)
 		}
 	}
 	// Garbage never panics, and what is accepted is exact.
@@ -407,7 +407,7 @@ func TestTableUnmarshalBad(t *testing.T) {
 		if n > 1 && rng.IntN(2) == 0 {
 			data[1] = byte(1 + rng.IntN(int(max(data[0], 1))))
 		}
-		if tab := checkUnmarshal(t, data); tab != nil {
+		if tab := checkParse(t, data); tab != nil {
 			c, err := New(32, WithTable(tab))
 			if err != nil {
 				t.Fatal(err)

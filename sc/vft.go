@@ -2,8 +2,10 @@ package sc
 
 import (
 	"encoding/binary"
-	"fmt"
+	"maps"
 	"slices"
+
+	"github.com/linecomp/linecomp"
 )
 
 // Freq is one value of a value-frequency table and how often it was seen.
@@ -19,7 +21,12 @@ type Freq struct {
 // A word that hits increments its entry's counter. A word that misses
 // increments the escape counter and takes a free entry, or else replaces the
 // entry with the smallest count (ties to the one inserted longest ago), with
-// a count of 1. The zero value is not usable; call NewVFT.
+// a count of 1.
+//
+// A VFT is a plain data structure, not safe for concurrent use; a Codec
+// guards the one that its Observe feeds. The zero VFT is an empty table of
+// the default size, DefaultVFTEntries values with DefaultCounterBits-bit
+// counters.
 type VFT struct {
 	entries  int
 	maxCount uint64
@@ -34,16 +41,27 @@ type VFT struct {
 	pos  []int32  // position of each slot in heap
 }
 
-// NewVFT returns an empty table of entries values with counterBits-bit
-// counters (1 ≤ counterBits ≤ 32, entries ≥ 1).
+// MaxVFTEntries is the largest VFT that NewVFT makes. A VFT allocates
+// its entries up front; a million is a thousand times LATTE-CC's table.
+const MaxVFTEntries = 1 << 20
+
+// NewVFT returns an empty table of entries values (1..MaxVFTEntries) with
+// counterBits-bit counters (1..32). Other sizes give an error wrapping
+// linecomp.ErrConfig.
 func NewVFT(entries, counterBits int) (*VFT, error) {
-	if entries < 1 {
-		return nil, fmt.Errorf("sc2: VFT needs at least one entry, got %d", entries)
+	if entries < 1 || entries > MaxVFTEntries {
+		return nil, linecomp.ConfigError("sc2", "VFT entries must be 1..%d, got %d", MaxVFTEntries, entries)
 	}
 	if counterBits < 1 || counterBits > 32 {
-		return nil, fmt.Errorf("sc2: counter width must be 1..32 bits, got %d", counterBits)
+		return nil, linecomp.ConfigError("sc2", "VFT counter width must be 1..32 bits, got %d", counterBits)
 	}
-	return &VFT{
+	v := &VFT{}
+	v.init(entries, counterBits)
+	return v, nil
+}
+
+func (v *VFT) init(entries, counterBits int) {
+	*v = VFT{
 		entries:  entries,
 		maxCount: 1<<uint(counterBits) - 1,
 		slot:     make(map[uint32]int32, entries),
@@ -52,7 +70,23 @@ func NewVFT(entries, counterBits int) (*VFT, error) {
 		ins:      make([]uint64, 0, entries),
 		heap:     make([]int32, 0, entries),
 		pos:      make([]int32, 0, entries),
-	}, nil
+	}
+}
+
+// clone returns a deep copy of v.
+func (v *VFT) clone() *VFT {
+	return &VFT{
+		entries:  v.entries,
+		maxCount: v.maxCount,
+		escape:   v.escape,
+		seq:      v.seq,
+		slot:     maps.Clone(v.slot),
+		val:      slices.Clone(v.val),
+		cnt:      slices.Clone(v.cnt),
+		ins:      slices.Clone(v.ins),
+		heap:     slices.Clone(v.heap),
+		pos:      slices.Clone(v.pos),
+	}
 }
 
 // Observe counts every whole little-endian 32-bit word of data, in order.
@@ -65,6 +99,9 @@ func (v *VFT) Observe(data []byte) {
 
 // ObserveWord counts one word.
 func (v *VFT) ObserveWord(w uint32) {
+	if v.entries == 0 {
+		v.init(DefaultVFTEntries, DefaultCounterBits)
+	}
 	if s, ok := v.slot[w]; ok {
 		if v.cnt[s] < v.maxCount {
 			v.cnt[s]++
@@ -169,7 +206,12 @@ func (v *VFT) Freqs() []Freq {
 func (v *VFT) Escapes() uint64 { return v.escape }
 
 // Entries returns the table's capacity E.
-func (v *VFT) Entries() int { return v.entries }
+func (v *VFT) Entries() int {
+	if v.entries == 0 {
+		return DefaultVFTEntries
+	}
+	return v.entries
+}
 
 // Table builds the length-limited canonical code of the table's contents,
 // with codes no longer than maxLen bits. See BuildTable.
