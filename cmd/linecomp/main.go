@@ -2,27 +2,27 @@
 //
 // Usage:
 //
-//	linecomp                          every codec on the embedded sample
-//	linecomp ratio [flags] [FILE|DIR …] compression ratios of real files
-//	linecomp bench [flags] [FILE|DIR …] MB/s of every operation and kernel
-//	                                  level, against memcpy of the same data
-//	linecomp codecs                   the registered codecs
+//	linecomp                               every codec on the embedded sample
+//	linecomp ratio [flags] [FILE|DIR|-]…   compression ratios of memory images
+//	linecomp bench [flags] [FILE|DIR|-]…   MB/s of each operation and kernel
+//	                                       level, against memcpy of the same data
+//	linecomp codecs [-format F]            the registered codecs
+//	linecomp version                       build and platform
+//	linecomp help [COMMAND]                these synopses, or a command's flags
 //
-// ratio flags:
+// Inputs: a FILE is read in chunks of whole lines, never all at once and
+// never memory-mapped, so it may be a regular file, a FIFO, a pipe or a
+// device; "-" is standard input; a DIR stands for the entries directly
+// inside it, in name order, of which those that are not regular files are
+// reported as skipped. Without inputs, ratio and bench use the embedded
+// sample. A failed input (unreadable, empty, shorter than a line, changed
+// while being read) is reported on standard error in one line naming it,
+// and the others are still measured. Flags may come before or after the
+// inputs; "--" ends the flags.
 //
-//	-codecs a,b   codecs to run (default: all registered)
-//	-line N       line size in bytes (default 128)
-//	-mag N        memory access granularity in bytes for the effective
-//	              ratio (default 32)
-//	-format F     text, csv or json (default text)
-//	-train N|all  lines that train a trainable codec (SC²): the first N of
-//	              each input; default the first tenth, at least 256; "all"
-//	              trains on everything (an optimistic upper bound)
-//
-// Every input is cut into lines of -line bytes; a trailing partial line is
-// reported on standard error and ignored. The raw ratio is line bits / Size;
-// the effective ratio is line bits / EffectiveBits(Size − TagBits, mag),
-// since tag bits do not travel with the data.
+// Exit status: 0 when every input was measured, 1 when some failed, 2 for a
+// usage error (a bad flag, codec or line size), which is reported before any
+// input is read.
 package main
 
 import (
@@ -32,74 +32,251 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 
-	"github.com/linecomp/linecomp"
-	_ "github.com/linecomp/linecomp/all"
+	_ "github.com/linecomp/linecomp/all" // registers every codec
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "linecomp:", err)
-		}
-		os.Exit(2)
+// A command is one subcommand of linecomp. A new subcommand is a file that
+// defines its run function and one entry in the commands table; a command
+// with subcommands of its own (linecomp sim cache …) lists them in sub and
+// leaves run nil.
+type command struct {
+	name     string
+	args     string // synopsis of the arguments, e.g. "[flags] [FILE|DIR|-]…"
+	summary  string // one line for the overview
+	run      func(e *env, c *command, args []string) error
+	sub      []*command
+	hideHelp bool // not listed in the overview (help itself)
+}
+
+// commands is the subcommand table, in the order the overview lists it.
+// It is filled in init because help refers to it.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		ratioCommand,
+		benchCommand,
+		codecsCommand,
+		versionCommand,
+		{name: "help", args: "[COMMAND]", summary: "this overview, or a command's synopsis and flags", run: runHelp, hideHelp: true},
 	}
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+// defaultArgs is what linecomp runs without arguments.
+var defaultArgs = []string{"ratio"}
+
+// env is what a command runs in: its standard streams, and the progress
+// line on standard error when that is a terminal.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	progress       *progress // nil: no progress shown
+}
+
+// warnf reports a problem that does not stop the command (a skipped entry,
+// a failed input, an ignored partial line) on standard error, prefixed once.
+func (e *env) warnf(format string, args ...any) {
+	e.progress.clear()
+	fmt.Fprintln(e.stderr, "linecomp: "+stripPrefix(fmt.Sprintf(format, args...)))
+}
+
+// Exit statuses.
+const (
+	exitOK     = 0
+	exitFailed = 1 // some inputs failed, or the output could not be written
+	exitUsage  = 2
+)
+
+// usageError is a mistake in the command line: status 2.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// usagef returns a usage error.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// errInputsFailed says that some inputs failed; each was reported when it
+// failed.
+var errInputsFailed = errors.New("some inputs failed")
+
+func main() {
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	if isTerminal(os.Stderr) {
+		e.progress = newProgress(os.Stderr)
+	}
+	os.Exit(run(e, os.Args[1:]))
+}
+
+// run runs the command line args and returns the exit status.
+func run(e *env, args []string) int {
 	if len(args) == 0 {
-		return ratio(nil, stdout, stderr)
+		args = defaultArgs
+	}
+	err := dispatch(e, commands, "linecomp", args)
+	e.progress.clear()
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errInputsFailed):
+		return exitFailed
+	}
+	fmt.Fprintln(e.stderr, "linecomp: "+stripPrefix(err.Error()))
+	var u usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitFailed
+}
+
+// stripPrefix removes the "linecomp: " that the library's errors carry, so
+// that a message printed with the command's own prefix has it once.
+func stripPrefix(msg string) string {
+	return strings.ReplaceAll(msg, "linecomp: ", "")
+}
+
+// dispatch runs the command of table named by args[0]; path is the command
+// line so far, for messages.
+func dispatch(e *env, table []*command, path string, args []string) error {
+	if len(args) == 0 {
+		overview(e.stderr, table, path)
+		return usagef("%s: which command? (see above)", path)
 	}
 	switch args[0] {
-	case "ratio":
-		return ratio(args[1:], stdout, stderr)
-	case "bench":
-		return bench(args[1:], stdout, stderr)
-	case "codecs":
-		return codecs(stdout)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+	case "-h", "-help", "--help":
+		overview(e.stdout, table, path)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q (commands: ratio, bench, codecs, help)", args[0])
-}
-
-const usage = `linecomp measures cache-line compression codecs on memory images.
-
-  linecomp                            every codec on the embedded sample
-  linecomp ratio [flags] [FILE|DIR …] compression ratios of real files
-  linecomp bench [flags] [FILE|DIR …] speed of each codec and kernel level vs memcpy
-  linecomp codecs                     the registered codecs
-
-Run 'linecomp ratio -h' or 'linecomp bench -h' for their flags.
-`
-
-// codecs lists every registered codec with its line sizes, tag bits and
-// default latency.
-func codecs(stdout io.Writer) error {
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "codec\tline sizes\ttag bits\tcompress\tdecompress")
-	for _, name := range linecomp.Names() {
-		var sizes []string
-		var tag int
-		var lat linecomp.Latency
-		for _, n := range []int{32, 64, 128} {
-			c, err := linecomp.New(name, n)
-			if err != nil {
-				continue
-			}
-			sizes = append(sizes, fmt.Sprint(n))
-			tag, lat = c.TagBits(), c.Latency() // as at the largest size
+	for _, c := range table {
+		if c.name != args[0] {
+			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", name, strings.Join(sizes, ","), tag, cycles(lat.Compress), cycles(lat.Decompress))
+		if c.sub != nil {
+			return dispatch(e, c.sub, path+" "+c.name, args[1:])
+		}
+		return c.run(e, c, args[1:])
 	}
-	return tw.Flush()
+	return usagef("unknown command %q (commands: %s; run '%s -h')", args[0], strings.Join(names(table), ", "), path)
 }
 
-func cycles(n int) string {
-	if n == linecomp.LatencyUnknown {
-		return "–"
+func names(table []*command) []string {
+	var out []string
+	for _, c := range table {
+		if !c.hideHelp {
+			out = append(out, c.name)
+		}
 	}
-	return fmt.Sprint(n)
+	return out
+}
+
+// overview prints a synopsis line for each command of table.
+func overview(w io.Writer, table []*command, path string) {
+	if path == "linecomp" {
+		fmt.Fprint(w, "linecomp measures cache-line compression codecs on memory images.\n\n")
+		fmt.Fprint(w, "  linecomp                 every codec on the embedded sample (linecomp ratio)\n")
+	}
+	for _, c := range table {
+		fmt.Fprintf(w, "  %s\n      %s\n", strings.TrimSpace(path+" "+c.name+" "+c.args), c.summary)
+	}
+	fmt.Fprintf(w, "\nRun '%s COMMAND -h' for a command's flags.\n", path)
+	if path == "linecomp" {
+		fmt.Fprint(w, `
+Inputs are files, FIFOs, pipes, devices, directories (their entries) and "-"
+(standard input), read in bounded memory; without inputs the embedded sample
+is used. Exit status: 0 all inputs measured, 1 some failed, 2 usage error.
+`)
+	}
+}
+
+// runHelp prints the overview, or the synopsis of one command.
+func runHelp(e *env, _ *command, args []string) error {
+	table, path := commands, "linecomp"
+	for _, a := range args {
+		var found *command
+		for _, c := range table {
+			if c.name == a {
+				found = c
+			}
+		}
+		if found == nil {
+			return usagef("help: unknown command %q (commands: %s)", a, strings.Join(names(table), ", "))
+		}
+		if found.sub == nil {
+			return found.run(e, found, []string{"-h"})
+		}
+		table, path = found.sub, path+" "+found.name
+	}
+	overview(e.stdout, table, path)
+	return nil
+}
+
+// flagSet is a command's flags and its help text.
+type flagSet struct {
+	*flag.FlagSet
+	help func() // prints the synopsis, description and flags on standard output
+}
+
+// newFlags returns a flag set for command c whose errors go through the
+// command's own error path (one line, status 2) and whose help, asked for
+// with -h, goes to standard output.
+func newFlags(e *env, c *command, description string) *flagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {} // the flag package calls it on every error too
+	help := func() {
+		fmt.Fprintf(e.stdout, "usage: %s\n\n%s\n", strings.TrimSpace("linecomp "+c.name+" "+c.args), strings.TrimSpace(description))
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprint(e.stdout, "\nflags:\n")
+			fs.SetOutput(e.stdout)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+	}
+	return &flagSet{fs, help}
+}
+
+// parse parses args, allowing flags after the positional arguments (until
+// "--"), and returns the positional arguments. A bad flag is a usage error;
+// -h prints the command's help and returns flag.ErrHelp.
+func (fs *flagSet) parse(args []string) ([]string, error) {
+	var positional []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.help()
+			return nil, err
+		}
+		if err != nil {
+			return nil, usagef("%s: %v (run 'linecomp %s -h')", fs.Name(), err, fs.Name())
+		}
+		rest := fs.Args()
+		consumed := len(args) - len(rest)
+		if len(rest) == 0 || (consumed > 0 && args[consumed-1] == "--") {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// noArgs rejects positional arguments for commands that take none.
+func noArgs(name string, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments, got %q", name, args)
+	}
+	return nil
+}
+
+// parseFormat checks an output format flag.
+func parseFormat(format string) error {
+	switch format {
+	case "text", "csv", "json":
+		return nil
+	}
+	return usagef("-format %q: want text, csv or json", format)
 }

@@ -1,156 +1,223 @@
 package main
 
+// In-process tests of the pieces: the input API, training, progress.
+
 import (
 	"bytes"
-	"encoding/csv"
-	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/linecomp/linecomp"
+	"time"
 )
 
-func runCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
+// testEnv returns an env writing to buffers.
+func testEnv(stdin io.Reader) (*env, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
-	err = run(args, &out, &errOut)
-	return out.String(), errOut.String(), err
+	return &env{stdin: stdin, stdout: &out, stderr: &errOut}, &out, &errOut
 }
 
-func TestDefaultRunsEveryCodecOnSample(t *testing.T) {
-	out, _, err := runCmd(t)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range linecomp.Names() {
-		if !strings.Contains(out, " "+name+" ") {
-			t.Errorf("no row for %s in:\n%s", name, out)
+// TestTruncatedAfterOpen: a file that shrinks between its stat at opening
+// and its reading is an error naming it, and the other inputs are still
+// measured.
+func TestTruncatedAfterOpen(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, filepath.Join(dir, "shrinks.bin"), sampleData(t, 64*1024))
+	good := writeFile(t, filepath.Join(dir, "good.bin"), sampleData(t, 4096))
+	e, _, errOut := testEnv(nil)
+	srcs := expandArgs([]string{path, good}, nil)
+	open := srcs[0].open
+	srcs[0].open = func() (*input, error) {
+		in, err := open()
+		if err == nil {
+			err = os.Truncate(path, 1000)
 		}
+		return in, err
 	}
-	if !strings.Contains(out, "sample(8 files)") {
-		t.Errorf("output does not name the sample:\n%s", out)
+	m := &ratioMeter{e: e, f: ratioFlags{line: 128, mag: 32, train: trainAuto}, names: []string{"bdi", "sc2"}}
+	var measured []string
+	err := e.eachInput(srcs, func(in *input) error {
+		rows, err := m.measure(in)
+		if err == nil {
+			measured = append(measured, rows[0].Input)
+		}
+		return err
+	})
+	if !errors.Is(err, errInputsFailed) {
+		t.Errorf("eachInput: %v, want errInputsFailed", err)
 	}
-}
-
-func TestJSONAndCSV(t *testing.T) {
-	out, _, err := runCmd(t, "ratio", "-codecs", "bdi", "-format", "json")
-	if err != nil {
-		t.Fatal(err)
+	want := "linecomp: " + path + ": changed while being read: it ended after 1000 of the 65536 bytes"
+	if !strings.Contains(errOut.String(), want) {
+		t.Errorf("stderr %q, want it to say %q", errOut.String(), want)
 	}
-	var rows []result
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatalf("json: %v\n%s", err, out)
-	}
-	if len(rows) != 1 || rows[0].Codec != "bdi" || rows[0].Lines != 2048 || rows[0].Raw == nil || *rows[0].Raw <= 1 || rows[0].Input != "sample(8 files)" {
-		t.Fatalf("unexpected rows %+v", rows)
-	}
-	// ratio is the line bits over the summed sizes
-	if want := float64(rows[0].LineBits) / float64(rows[0].SizeBits); *rows[0].Raw != want {
-		t.Errorf("ratio %v, want %v", *rows[0].Raw, want)
-	}
-	out, _, err = runCmd(t, "ratio", "-codecs", "bdi,magbdi-32", "-format", "csv", "-line", "64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(recs) != 3 || recs[1][2] != "64" {
-		t.Fatalf("csv: %v %q", err, recs)
+	if len(measured) != 1 || measured[0] != good {
+		t.Errorf("measured %q, want only %s", measured, good)
 	}
 }
 
-func TestFilesAndTrailingBytes(t *testing.T) {
+// TestShrinksMidRead: a file cut shorter after its first chunk was read,
+// and one that grows, are errors.
+func TestShrinksMidRead(t *testing.T) {
 	dir := t.TempDir()
-	data := bytes.Repeat([]byte{1, 0, 0, 0}, 64) // 256 bytes: two 128-byte lines
-	if err := os.WriteFile(filepath.Join(dir, "a.bin"), append(data, 9, 9, 9), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "b.bin"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, errOut, err := runCmd(t, "ratio", "-codecs", "bdi", dir)
+	path := writeFile(t, filepath.Join(dir, "big.bin"), make([]byte, 2*chunkBytes+128))
+	in, err := openPath(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(errOut, "a.bin: trailing 3 bytes") {
-		t.Errorf("trailing bytes not reported: %q", errOut)
+	defer in.Close()
+	e, _, _ := testEnv(nil)
+	lr := e.newLineReader(in, 128)
+	if _, err := lr.next(); err != nil {
+		t.Fatal(err)
 	}
-	if strings.Count(out, "bdi") != 2 {
-		t.Errorf("want a row per file:\n%s", out)
+	if err := os.Truncate(path, chunkBytes+chunkBytes/2); err != nil {
+		t.Fatal(err)
+	}
+	var last error
+	for last == nil {
+		_, last = lr.next()
+	}
+	if last == io.EOF || !strings.Contains(last.Error(), "changed while being read") {
+		t.Errorf("after truncation: %v, want a change error", last)
+	}
+
+	grows := writeFile(t, filepath.Join(dir, "grows.bin"), make([]byte, 1024))
+	in2, err := openPath(grows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in2.Close()
+	writeFile(t, grows, make([]byte, 4096))
+	_, err = io.ReadAll(in2)
+	if err == nil || !strings.Contains(err.Error(), "grew past the 1024 bytes") {
+		t.Errorf("after growth: %v", err)
 	}
 }
 
-func TestBadInput(t *testing.T) {
-	dir := t.TempDir()
-	empty := filepath.Join(dir, "empty.bin")
-	os.WriteFile(empty, nil, 0o644)
-	short := filepath.Join(dir, "short.bin")
-	os.WriteFile(short, []byte{1, 2, 3}, 0o644)
-	cases := []struct {
-		args []string
-		want string
+// TestPeekReadOnce: peek on an input that can be read only once keeps what
+// it read, and next returns every line in order after it.
+func TestPeekReadOnce(t *testing.T) {
+	data := sampleData(t, 128*1000+7)
+	for _, tc := range []struct {
+		name   string
+		in     func() *input
+		wantIn int64 // lines peek passes for a request of 300
 	}{
-		{[]string{"ratio", "-codecs", "nope"}, `unknown codec "nope"`},
-		{[]string{"ratio", "-codecs", "magbdi-64", "-line", "64"}, "magbdi-64"},
-		{[]string{"ratio", "-line", "0"}, "line size must be positive"},
-		{[]string{"ratio", "-format", "xml"}, "want text, csv or json"},
-		{[]string{"ratio", "-train", "some"}, `-train "some"`},
-		{[]string{"ratio", filepath.Join(dir, "missing.bin")}, "missing.bin: no such file or directory"},
-		{[]string{"ratio", empty}, "empty.bin: file is empty"},
-		{[]string{"ratio", short}, "short.bin: 3 bytes hold no whole 128-byte line"},
-		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
-	}
-	for _, tc := range cases {
-		_, _, err := runCmd(t, tc.args...)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: error %v, want it to mention %q", tc.args, err, tc.want)
+		{"stream", func() *input { return &input{name: "s", size: -1, r: bytes.NewBufferString(string(data))} }, 300},
+		{"file", func() *input {
+			r := bytes.NewReader(data)
+			return &input{name: "f", size: int64(len(data)), r: r, seeker: r}
+		}, 300},
+	} {
+		e, _, errOut := testEnv(nil)
+		lr := e.newLineReader(tc.in(), 128)
+		var peeked []byte
+		n, err := lr.peek(300, func(lines []byte) { peeked = append(peeked, lines...) })
+		if err != nil || n != tc.wantIn || !bytes.Equal(peeked, data[:300*128]) {
+			t.Errorf("%s: peek passed %d lines (%v), want 300 equal to the first", tc.name, n, err)
 		}
-		if err != nil && strings.Contains(err.Error(), "\n") {
-			t.Errorf("%v: error is not one line: %q", tc.args, err)
+		var all []byte
+		for {
+			chunk, err := lr.next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			all = append(all, chunk...)
+		}
+		if !bytes.Equal(all, data[:1000*128]) || lr.lines != 1000 {
+			t.Errorf("%s: next gave %d bytes in %d lines, want the 1000 whole lines", tc.name, len(all), lr.lines)
+		}
+		if !strings.Contains(errOut.String(), "trailing 7 bytes") {
+			t.Errorf("%s: partial line not noted: %q", tc.name, errOut.String())
+		}
+	}
+	// Peeking past the end of a short stream.
+	e, _, _ := testEnv(nil)
+	lr := e.newLineReader(&input{name: "short", size: -1, r: bytes.NewReader(data[:128*3])}, 128)
+	if n, err := lr.peek(256, func([]byte) {}); n != 3 || err != nil {
+		t.Errorf("short stream: peek passed %d (%v), want 3", n, err)
+	}
+	if chunk, err := lr.next(); len(chunk) != 3*128 || err != nil {
+		t.Errorf("short stream: next %d bytes (%v)", len(chunk), err)
+	}
+	if _, err := lr.next(); err != io.EOF {
+		t.Errorf("short stream: %v, want EOF", err)
+	}
+}
+
+// TestTrainingRule: the first lines that train a trainable codec.
+func TestTrainingRule(t *testing.T) {
+	m := &ratioMeter{f: ratioFlags{train: trainAuto}}
+	for _, tc := range []struct{ known, want int64 }{
+		{-1, 256},     // a pipe: size-independent
+		{1000, 256},   // at least 256
+		{10000, 1000}, // a tenth
+		{100, 256},    // more than the input: peek stops at its end
+		{123456, 12345},
+	} {
+		if got := m.trainLines(tc.known); got != tc.want {
+			t.Errorf("trainLines(%d) = %d, want %d", tc.known, got, tc.want)
 		}
 	}
 }
 
-func TestCodecsList(t *testing.T) {
-	out, _, err := runCmd(t, "codecs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out, "bdi") || !strings.Contains(out, "32,64,128") {
-		t.Errorf("codecs output:\n%s", out)
+// TestTrainAllOnStream: -train all cannot be honoured in bounded memory on
+// an input read once, and says so.
+func TestTrainAllOnStream(t *testing.T) {
+	e, _, errOut := testEnv(bytes.NewReader(sampleData(t, 128*10)))
+	code := run(e, []string{"ratio", "-codecs", "sc2", "-train", "all", "-"})
+	if code != exitFailed || !strings.Contains(errOut.String(), "stdin: -train all needs to read the input twice") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 }
 
-// TestTraining: SC² trains on the first lines of each input, the report
-// says how many, and training on every line is labelled optimistic.
-func TestTraining(t *testing.T) {
-	out, _, err := runCmd(t, "ratio", "-codecs", "sc2", "-format", "json", "-line", "64")
+// TestProgress: the status line is rate-limited, rewritten in place and
+// erased before other output; a nil progress shows nothing.
+func TestProgress(t *testing.T) {
+	var buf bytes.Buffer
+	now := time.Unix(0, 0)
+	p := newProgress(&buf)
+	p.now = func() time.Time { return now }
+	p.next = now
+	p.show("a %d", 1)
+	p.show("b %d", 2) // too soon: dropped
+	now = now.Add(time.Second)
+	p.show("c %d", 3)
+	e := &env{stderr: &buf, progress: p}
+	e.warnf("note")
+	want := "\ra 1\x1b[K\rc 3\x1b[K\r\x1b[Klinecomp: note\n"
+	if buf.String() != want {
+		t.Errorf("progress wrote %q, want %q", buf.String(), want)
+	}
+	var none *progress
+	none.show("x")
+	none.clear()
+	f, err := os.CreateTemp(t.TempDir(), "notty")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []result
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatal(err)
+	defer f.Close()
+	if isTerminal(f) {
+		t.Error("a regular file taken for a terminal")
 	}
-	// 8 sample files of 512 64-byte lines: each trains on max(512/10, 256) = 256
-	if len(rows) != 1 || rows[0].Trained != 8*256 || rows[0].TrainedAll || *rows[0].Raw <= 1 {
-		t.Fatalf("rows %+v", rows)
+}
+
+// TestParseFlags: flags after positional arguments, and "--".
+func TestParseFlags(t *testing.T) {
+	e, _, _ := testEnv(nil)
+	fs := newFlags(e, ratioCommand, "")
+	codecs := fs.String("codecs", "", "")
+	pos, err := fs.parse([]string{"a", "-codecs", "bdi", "b", "--", "-c", "-codecs"})
+	if err != nil || *codecs != "bdi" || strings.Join(pos, " ") != "a b -c -codecs" {
+		t.Errorf("positional %q codecs %q err %v", pos, *codecs, err)
 	}
-	out, _, err = runCmd(t, "ratio", "-codecs", "sc2", "-train", "all")
-	if err != nil || !strings.Contains(out, "(all lines: optimistic)") {
-		t.Fatalf("-train all: %v\n%s", err, out)
-	}
-	out, _, err = runCmd(t, "ratio", "-codecs", "sc2,bdi", "-train", "10", "-format", "json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows = nil
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatal(err)
-	}
-	// 10 lines of each of the 8 files train SC²; BDI does not train
-	if len(rows) != 2 || rows[0].Trained != 80 || rows[1].Trained != 0 {
-		t.Fatalf("-train 10: %+v", rows)
+	pos, err = fs.parse([]string{"-", "x"})
+	if err != nil || strings.Join(pos, " ") != "- x" {
+		t.Errorf("positional %q err %v", pos, err)
 	}
 }

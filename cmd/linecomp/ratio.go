@@ -3,67 +3,84 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/linecomp/linecomp"
 )
 
+var ratioCommand = &command{
+	name:    "ratio",
+	args:    "[flags] [FILE|DIR|-]…",
+	summary: "compression ratios of memory images (the embedded sample without inputs)",
+	run:     runRatio,
+}
+
+const ratioHelp = `
+Cuts every input into lines of -line bytes and prints, per input and
+codec: lines, the raw ratio (line bits / Size), the effective ratio at the
+MAG (line bits / EffectiveBits(Size − TagBits, MAG), since tag bits do not
+travel with the data), the share of lines stored compressed, and for a
+trainable codec (SC²) what trained it. A trailing partial line is noted and
+not measured. Without inputs it measures the embedded sample, one file at a
+time, and sums the files per codec.
+
+Training: a trainable codec is trained on the first lines of each input
+and then scores every line, training lines included. By default that is a
+tenth of the lines, at least 256, when the input's size is known (a file),
+and 256 lines when it is not (a pipe, a FIFO, standard input), whose lines
+are then held in memory for scoring. On the embedded sample it is instead
+trained on the other sample files and scored on lines it never saw
+(leave-one-out). "-train all" trains on every line: an optimistic bound.
+
+Speed is not measured here (run linecomp bench): a single pass over data
+being read would charge page faults and cache misses to whichever codec
+happened to run first.`
+
 // result is one row of the ratio report.
 type result struct {
-	Input      string   `json:"input"`
-	Codec      string   `json:"codec"`
-	LineSize   int      `json:"line_size"`
-	Lines      int      `json:"lines"`
-	Trained    int      `json:"trained_lines"`   // lines that trained the codec; 0 if it does not train
-	TrainedAll bool     `json:"trained_on_all"`  // trained on every line: an optimistic upper bound
-	LineBits   int64    `json:"line_bits"`       // uncompressed bits
-	SizeBits   int64    `json:"compressed_bits"` // sum of Size
-	EffBits    int64    `json:"effective_bits"`  // sum of EffectiveBits(Size − TagBits, mag)
-	MAG        int      `json:"mag"`
-	Raw        *float64 `json:"ratio"`           // nil when no bits remain (infinite)
-	Effective  *float64 `json:"effective_ratio"` // nil when no bits remain
-	Compressed float64  `json:"compressed_fraction"`
-	MBps       float64  `json:"compress_mb_per_s"`
+	Input           string   `json:"input"`
+	Codec           string   `json:"codec"`
+	LineSize        int      `json:"line_size"`
+	Lines           int64    `json:"lines"`
+	LineBits        int64    `json:"line_bits"`       // uncompressed bits
+	SizeBits        int64    `json:"compressed_bits"` // sum of Size
+	EffBits         int64    `json:"effective_bits"`  // sum of EffectiveBits(Size − TagBits, MAG)
+	MAG             int      `json:"mag"`
+	Raw             *float64 `json:"ratio"`           // nil when no bits remain (infinite)
+	Effective       *float64 `json:"effective_ratio"` // nil when no bits remain
+	CompressedLines int64    `json:"compressed_lines"`
+	Compressed      float64  `json:"compressed_fraction"`
+	Trained         int64    `json:"trained_lines"`        // lines that trained the codec; 0 if it does not train
+	TrainedOn       string   `json:"trained_on,omitempty"` // what those lines were
+	TrainedAll      bool     `json:"trained_on_all"`       // scored only on its training lines: optimistic
 
-	compressedLines int
-	seconds         float64
+	// With -encodings: whether the codec names its encodings, and how many
+	// lines used each.
+	EncodingsReported *bool           `json:"encodings_reported,omitempty"`
+	Encodings         []encodingCount `json:"encodings,omitempty"`
+
+	trainable bool
+	looFiles  int // > 0: trained leave-one-out on this many other sample files
 }
 
-// finish derives the ratios and rates from the sums.
-func (r *result) finish() {
-	r.Raw = ratioOf(r.LineBits, r.SizeBits)
-	r.Effective = ratioOf(r.LineBits, r.EffBits)
-	r.Compressed = float64(r.compressedLines) / float64(r.Lines)
-	if r.seconds > 0 {
-		r.MBps = float64(r.LineBits/8) / r.seconds / 1e6
-	}
-}
-
-// add sums another input's measurement of the same codec into r.
-func (r *result) add(o result) {
-	r.Lines += o.Lines
-	r.Trained += o.Trained
-	r.TrainedAll = r.TrainedAll && o.TrainedAll
-	r.LineBits += o.LineBits
-	r.SizeBits += o.SizeBits
-	r.EffBits += o.EffBits
-	r.compressedLines += o.compressedLines
-	r.seconds += o.seconds
+type encodingCount struct {
+	Name  string  `json:"name"`
+	Lines int64   `json:"lines"`
+	Share float64 `json:"share"` // of the row's lines
 }
 
 type ratioFlags struct {
-	codecs []string
-	line   int
-	mag    int
-	format string
-	train  int // lines; trainAll for every line; trainAuto for the default
+	codecs    string
+	line      int
+	mag       int
+	format    string
+	train     int64 // lines; trainAll; trainAuto for the default
+	encodings bool
 }
 
 const (
@@ -71,129 +88,297 @@ const (
 	trainAll  = -2
 )
 
-func parseRatioFlags(args []string, stderr io.Writer) (ratioFlags, []string, error) {
-	fs := flag.NewFlagSet("ratio", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	codecList := fs.String("codecs", "", "comma-separated codecs to run (default: all registered)")
-	line := fs.Int("line", 128, "line size in bytes")
-	mag := fs.Int("mag", 32, "memory access granularity in bytes, for the effective ratio")
-	format := fs.String("format", "text", "output format: text, csv or json")
-	train := fs.String("train", "", `lines that train a trainable codec: N, or "all" (default: the first tenth, at least 256)`)
-	if err := fs.Parse(args); err != nil {
-		return ratioFlags{}, nil, err
+func parseRatioFlags(e *env, c *command, args []string) (ratioFlags, []string, error) {
+	fs := newFlags(e, c, ratioHelp)
+	var f ratioFlags
+	fs.StringVar(&f.codecs, "codecs", "", "comma-separated codecs to run (default: every codec that takes -line)")
+	fs.IntVar(&f.line, "line", 128, "line size in bytes")
+	fs.IntVar(&f.mag, "mag", 32, "memory access granularity in bytes, for the effective ratio")
+	fs.StringVar(&f.format, "format", "text", "output format: text, csv or json")
+	train := fs.String("train", "", `lines that train a trainable codec: N, or "all" (default: see above)`)
+	fs.BoolVar(&f.encodings, "encodings", false, "also count the lines of each encoding, for codecs that name their encodings")
+	inputs, err := fs.parse(args)
+	if err != nil {
+		return f, nil, err
 	}
-	f := ratioFlags{line: *line, mag: *mag, format: *format, train: trainAuto}
 	if f.line <= 0 {
-		return f, nil, fmt.Errorf("-line %d: line size must be positive", f.line)
+		return f, nil, usagef("-line %d: the line size must be positive", f.line)
 	}
 	if f.mag <= 0 {
-		return f, nil, fmt.Errorf("-mag %d: granularity must be positive", f.mag)
+		return f, nil, usagef("-mag %d: the granularity must be positive", f.mag)
 	}
-	switch f.format {
-	case "text", "csv", "json":
-	default:
-		return f, nil, fmt.Errorf("-format %q: want text, csv or json", f.format)
+	if err := parseFormat(f.format); err != nil {
+		return f, nil, err
 	}
+	f.train = trainAuto
 	switch *train {
 	case "":
 	case "all":
 		f.train = trainAll
 	default:
-		n, err := strconv.Atoi(*train)
+		n, err := strconv.ParseInt(*train, 10, 64)
 		if err != nil || n < 0 {
-			return f, nil, fmt.Errorf(`-train %q: want a number of lines or "all"`, *train)
+			return f, nil, usagef(`-train %q: want a number of lines or "all"`, *train)
 		}
 		f.train = n
 	}
-	if *codecList != "" {
-		f.codecs = strings.Split(*codecList, ",")
-	}
-	return f, fs.Args(), nil
+	return f, inputs, nil
 }
 
-// codecNames resolves a -codecs list: the named codecs, each of which must
-// take lines of lineSize bytes, or, for an empty list, every registered
-// codec that does (saying which are skipped).
-func codecNames(list string, lineSize int, stderr io.Writer) ([]string, error) {
-	var names []string
-	if list != "" {
-		for _, name := range strings.Split(list, ",") {
-			name = strings.TrimSpace(name)
-			if _, err := linecomp.New(name, lineSize); err != nil {
-				return nil, fmt.Errorf("-codecs %s: %w", name, err)
-			}
-			names = append(names, name)
-		}
-		return names, nil
-	}
-	for _, name := range linecomp.Names() {
-		if _, err := linecomp.New(name, lineSize); errors.Is(err, linecomp.ErrLineSize) {
-			fmt.Fprintf(stderr, "linecomp: %s skipped: it has no encoding for %d-byte lines\n", name, lineSize)
-			continue
-		} else if err != nil {
-			return nil, err
-		}
-		names = append(names, name)
-	}
-	return names, nil
-}
-
-func ratio(args []string, stdout, stderr io.Writer) error {
-	f, files, err := parseRatioFlags(args, stderr)
+func runRatio(e *env, c *command, args []string) error {
+	f, inputs, err := parseRatioFlags(e, c, args)
 	if err != nil {
 		return err
 	}
-	names, err := codecNames(strings.Join(f.codecs, ","), f.line, stderr)
+	names, err := e.selectCodecs(f.codecs, f.line)
 	if err != nil {
 		return err
 	}
-	var inputs []func() (input, error)
-	if len(files) == 0 {
-		// The sample files are measured one by one, so that a trainable
-		// codec trains on each, and summed into one row per codec.
-		for _, in := range sampleInputs() {
-			inputs = append(inputs, func() (input, error) { return in, nil })
-		}
-	} else {
-		paths, err := expand(files)
-		if err != nil {
-			return err
-		}
-		for _, p := range paths {
-			inputs = append(inputs, func() (input, error) { return open(p) })
+	m := &ratioMeter{e: e, f: f, names: names}
+	srcs := expandArgs(inputs, e.stdin)
+	if len(inputs) == 0 {
+		srcs = sampleSources()
+		if f.train == trainAuto {
+			m.leaveOneOut = srcs
 		}
 	}
 	var rows []result
-	for _, load := range inputs {
-		in, err := load()
-		if err != nil {
-			return err
-		}
-		lines := len(in.data) / f.line
-		if rest := len(in.data) % f.line; rest != 0 {
-			fmt.Fprintf(stderr, "linecomp: %s: trailing %d bytes are not a whole %d-byte line; ignored\n", in.name, rest, f.line)
-		}
-		if lines == 0 {
-			in.release()
-			return fmt.Errorf("%s: %d bytes hold no whole %d-byte line", in.name, len(in.data), f.line)
-		}
-		for _, name := range names {
-			r, err := measure(name, in, lines, f)
-			if err != nil {
-				in.release()
-				return err
-			}
-			rows = append(rows, r)
-		}
-		in.release()
-	}
-	if len(files) == 0 {
-		rows = sumByCodec(rows, fmt.Sprintf("sample(%d files)", len(inputs)))
+	failed := e.eachInput(srcs, func(in *input) error {
+		r, err := m.measure(in)
+		rows = append(rows, r...)
+		return err
+	})
+	if len(inputs) == 0 {
+		rows = sumByCodec(rows, fmt.Sprintf("sample(%d files)", len(srcs)))
 	}
 	for i := range rows {
 		rows[i].finish()
 	}
-	return report(stdout, rows, f.format)
+	if err := ratioReport(e.stdout, rows, f); err != nil {
+		return err
+	}
+	return failed
+}
+
+// ratioMeter measures inputs with a list of codecs.
+type ratioMeter struct {
+	e     *env
+	f     ratioFlags
+	names []string
+	// leaveOneOut, when set, trains a trainable codec on every source but
+	// the one measured.
+	leaveOneOut []source
+}
+
+// trainLines is how many first lines of an input train a trainable codec;
+// see ratioHelp.
+func (m *ratioMeter) trainLines(known int64) int64 {
+	switch {
+	case m.f.train >= 0:
+		return m.f.train
+	case m.f.train == trainAll:
+		return math.MaxInt64
+	case known < 0:
+		return 256
+	}
+	return max(known/10, 256)
+}
+
+// measure scores every line of in with each codec, after training the
+// trainable ones.
+func (m *ratioMeter) measure(in *input) ([]result, error) {
+	lr := m.e.newLineReader(in, m.f.line)
+	codecs := make([]linecomp.Codec, len(m.names))
+	var trainers []int // indexes of the trainable codecs
+	for i, name := range m.names {
+		c, err := linecomp.New(name, m.f.line)
+		if err != nil {
+			return nil, err
+		}
+		codecs[i] = c
+		if _, ok := c.(linecomp.Trainer); ok {
+			trainers = append(trainers, i)
+		}
+	}
+	var trained int64
+	if len(trainers) > 0 {
+		observe := func(lines []byte) {
+			for _, i := range trainers {
+				t := codecs[i].(linecomp.Trainer)
+				for off := 0; off < len(lines); off += m.f.line {
+					t.Observe(lines[off : off+m.f.line])
+				}
+			}
+		}
+		var err error
+		if m.leaveOneOut != nil {
+			trained, err = m.trainOnOthers(in.name, observe)
+		} else {
+			if m.f.train == trainAll && in.seeker == nil {
+				return nil, fmt.Errorf("-train all needs to read the input twice, and it %v; give -train N", errReadOnce)
+			}
+			trained, err = lr.peek(m.trainLines(lr.knownLines()), observe)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range trainers {
+			if codecs[i], err = codecs[i].(linecomp.Trainer).Rebuild(); err != nil {
+				return nil, fmt.Errorf("training %s: %w", m.names[i], err)
+			}
+		}
+	}
+	tallies := make([]tally, len(codecs))
+	for {
+		chunk, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, c := range codecs {
+			if err := tallies[i].add(c, chunk, m.f); err != nil {
+				return nil, fmt.Errorf("%s: %w", m.names[i], err)
+			}
+		}
+		m.e.progress.show("ratio: %s: %s", in.name, progressBytes(lr.lines*int64(m.f.line), in.size))
+	}
+	rows := make([]result, len(codecs))
+	for i, c := range codecs {
+		rows[i] = tallies[i].result(in.name, c, lr.lines, m.f)
+		if _, ok := c.(linecomp.Trainer); ok {
+			rows[i].trainable = true
+			rows[i].Trained = trained
+			rows[i].TrainedAll = trained >= lr.lines && m.leaveOneOut == nil
+			if m.leaveOneOut != nil {
+				rows[i].looFiles = len(m.leaveOneOut) - 1
+			}
+		}
+	}
+	return rows, nil
+}
+
+// trainOnOthers passes every line of every leave-one-out source except the
+// one named skip to observe, and returns how many.
+func (m *ratioMeter) trainOnOthers(skip string, observe func([]byte)) (int64, error) {
+	var n int64
+	for _, s := range m.leaveOneOut {
+		if s.name == skip {
+			continue
+		}
+		in, err := s.open()
+		if err != nil {
+			return n, fmt.Errorf("training on %s: %w", s.name, err)
+		}
+		passed, err := m.e.newLineReader(in, m.f.line).peek(math.MaxInt64, observe)
+		in.Close()
+		if err != nil {
+			return n, fmt.Errorf("training on %s: %w", s.name, err)
+		}
+		n += passed
+	}
+	return n, nil
+}
+
+// progressBytes says how far a read has come.
+func progressBytes(done, size int64) string {
+	if size > 0 {
+		return fmt.Sprintf("%d%% of %.1f MB", 100*done/size, float64(size)/1e6)
+	}
+	return fmt.Sprintf("%.1f MB", float64(done)/1e6)
+}
+
+// tally sums one codec's sizes over the chunks of an input.
+type tally struct {
+	sizeBits, effBits, compressed int64
+	perEncoding                   []int64 // lines per encoding number, with -encodings
+	sizes                         []int   // scratch
+	enc                           []byte  // scratch
+}
+
+func (t *tally) add(c linecomp.Codec, chunk []byte, f ratioFlags) error {
+	rep, withEncodings := c.(linecomp.EncodingReporter)
+	withEncodings = withEncodings && f.encodings
+	t.sizes = t.sizes[:0]
+	if withEncodings {
+		if t.perEncoding == nil {
+			t.perEncoding = make([]int64, len(rep.Encodings()))
+		}
+		for off := 0; off < len(chunk); off += f.line {
+			var bits int
+			var err error
+			t.enc, bits, err = c.Compress(t.enc[:0], chunk[off:off+f.line])
+			if err != nil {
+				return err
+			}
+			k, err := rep.EncodingOf(t.enc)
+			if err != nil {
+				return fmt.Errorf("the encoding of a stream it made: %w", err)
+			}
+			if k < 0 || k >= len(t.perEncoding) {
+				return fmt.Errorf("EncodingOf gave encoding %d of %d", k, len(t.perEncoding))
+			}
+			t.perEncoding[k]++
+			t.sizes = append(t.sizes, bits)
+		}
+	} else {
+		var err error
+		if t.sizes, err = linecomp.Sizes(c, t.sizes, chunk); err != nil {
+			return err
+		}
+	}
+	stored := c.TagBits() + 8*f.line // a line stored raw
+	for _, bits := range t.sizes {
+		if bits < 0 {
+			return fmt.Errorf("its Size gave %d bits", bits)
+		}
+		t.sizeBits += int64(bits)
+		t.effBits += int64(linecomp.EffectiveBits(bits-c.TagBits(), f.mag))
+		if bits < stored {
+			t.compressed++
+		}
+	}
+	return nil
+}
+
+func (t *tally) result(input string, c linecomp.Codec, lines int64, f ratioFlags) result {
+	r := result{Input: input, Codec: c.Name(), LineSize: f.line, Lines: lines, MAG: f.mag,
+		LineBits: lines * int64(8*f.line), SizeBits: t.sizeBits, EffBits: t.effBits, CompressedLines: t.compressed}
+	if f.encodings {
+		rep, ok := c.(linecomp.EncodingReporter)
+		r.EncodingsReported = &ok
+		if ok {
+			for k, enc := range rep.Encodings() {
+				var n int64
+				if k < len(t.perEncoding) {
+					n = t.perEncoding[k]
+				}
+				r.Encodings = append(r.Encodings, encodingCount{Name: enc.Name, Lines: n})
+			}
+		}
+	}
+	return r
+}
+
+// finish derives the ratios, shares and labels from the sums.
+func (r *result) finish() {
+	r.Raw = ratioOf(r.LineBits, r.SizeBits)
+	r.Effective = ratioOf(r.LineBits, r.EffBits)
+	r.Compressed = float64(r.CompressedLines) / float64(r.Lines)
+	for i := range r.Encodings {
+		r.Encodings[i].Share = float64(r.Encodings[i].Lines) / float64(r.Lines)
+	}
+	switch {
+	case r.looFiles > 0:
+		r.TrainedOn = fmt.Sprintf("the other %d sample files (leave-one-out)", r.looFiles)
+	case r.TrainedAll:
+		r.TrainedOn = "all its lines (optimistic)"
+	case r.Trained > 0:
+		r.TrainedOn = "the first lines of each input"
+	case r.trainable:
+		r.TrainedOn = "nothing (-train 0)"
+	}
 }
 
 // sumByCodec merges the rows of each codec into one row named input.
@@ -205,58 +390,23 @@ func sumByCodec(rows []result, input string) []result {
 		if !ok {
 			index[r.Codec] = len(out)
 			r.Input = input
+			r.Encodings = append([]encodingCount(nil), r.Encodings...)
 			out = append(out, r)
 			continue
 		}
-		out[i].add(r)
+		s := &out[i]
+		s.Lines += r.Lines
+		s.LineBits += r.LineBits
+		s.SizeBits += r.SizeBits
+		s.EffBits += r.EffBits
+		s.CompressedLines += r.CompressedLines
+		s.Trained += r.Trained
+		s.TrainedAll = s.TrainedAll && r.TrainedAll
+		for k := range s.Encodings {
+			s.Encodings[k].Lines += r.Encodings[k].Lines
+		}
 	}
 	return out
-}
-
-// measure compresses every line of in with a fresh codec, trained first if
-// it is trainable.
-func measure(name string, in input, lines int, f ratioFlags) (result, error) {
-	c, err := linecomp.New(name, f.line)
-	if err != nil {
-		return result{}, err
-	}
-	r := result{Input: in.name, Codec: name, LineSize: f.line, Lines: lines, MAG: f.mag}
-	if t, ok := c.(linecomp.Trainer); ok {
-		n := f.train
-		switch n {
-		case trainAuto:
-			n = max(lines/10, 256)
-		case trainAll:
-			n = lines
-		}
-		n = min(n, lines)
-		r.TrainedAll = n == lines // scored on its own training data
-		for i := 0; i < n; i++ {
-			t.Observe(in.data[i*f.line : (i+1)*f.line])
-		}
-		if c, err = t.Rebuild(); err != nil {
-			return result{}, fmt.Errorf("%s: training %s: %w", in.name, name, err)
-		}
-		r.Trained = n
-	}
-	uncompressed := c.TagBits() + 8*f.line // the size of a line stored raw
-	buf := make([]byte, 0, 2*f.line+16)
-	start := time.Now()
-	for i := 0; i < lines; i++ {
-		var bits int
-		buf, bits, err = c.Compress(buf[:0], in.data[i*f.line:(i+1)*f.line])
-		if err != nil {
-			return result{}, fmt.Errorf("%s: %s line %d: %w", in.name, name, i, err)
-		}
-		r.SizeBits += int64(bits)
-		r.EffBits += int64(linecomp.EffectiveBits(bits-c.TagBits(), f.mag))
-		if bits < uncompressed {
-			r.compressedLines++
-		}
-	}
-	r.seconds = time.Since(start).Seconds()
-	r.LineBits = int64(lines) * int64(8*f.line)
-	return r, nil
 }
 
 func ratioOf(num, den int64) *float64 {
@@ -274,42 +424,80 @@ func fmtRatio(v *float64) string {
 	return strconv.FormatFloat(*v, 'f', 3, 64)
 }
 
+// trainedLabel is the text report's training column.
 func trainedLabel(r result) string {
 	switch {
-	case r.TrainedAll:
-		return fmt.Sprintf("%d (all lines: optimistic)", r.Trained)
-	case r.Trained > 0:
-		return fmt.Sprint(r.Trained)
+	case r.TrainedOn == "":
+		return "-"
+	case r.looFiles > 0: // a count summed over the files would mislead
+		return r.TrainedOn
 	}
-	return "-"
+	return fmt.Sprintf("%d lines: %s", r.Trained, r.TrainedOn)
 }
 
-func report(w io.Writer, rows []result, format string) error {
-	switch format {
+// encodingsLabel is the CSV encodings column: name=lines;… or "not
+// reported".
+func encodingsLabel(r result) string {
+	if r.EncodingsReported == nil || !*r.EncodingsReported {
+		return "not reported"
+	}
+	s := make([]string, len(r.Encodings))
+	for i, e := range r.Encodings {
+		s[i] = fmt.Sprintf("%s=%d", e.Name, e.Lines)
+	}
+	return strings.Join(s, ";")
+}
+
+func ratioReport(w io.Writer, rows []result, f ratioFlags) error {
+	switch f.format {
 	case "json":
+		if rows == nil {
+			rows = []result{}
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	case "csv":
 		cw := csv.NewWriter(w)
-		cw.Write([]string{"input", "codec", "line_size", "lines", "ratio", "effective_ratio", "mag", "compressed_fraction", "compress_mb_per_s", "trained_lines", "trained_on_all"})
+		header := []string{"input", "codec", "line_size", "lines", "ratio", "effective_ratio", "mag", "compressed_fraction", "trained_lines", "trained_on", "trained_on_all"}
+		if f.encodings {
+			header = append(header, "encodings")
+		}
+		cw.Write(header)
 		for _, r := range rows {
-			cw.Write([]string{r.Input, r.Codec, fmt.Sprint(r.LineSize), fmt.Sprint(r.Lines), fmtRatio(r.Raw), fmtRatio(r.Effective),
-				fmt.Sprint(r.MAG), strconv.FormatFloat(r.Compressed, 'f', 4, 64), strconv.FormatFloat(r.MBps, 'f', 1, 64),
-				fmt.Sprint(r.Trained), fmt.Sprint(r.TrainedAll)})
+			rec := []string{r.Input, r.Codec, fmt.Sprint(r.LineSize), fmt.Sprint(r.Lines), fmtRatio(r.Raw), fmtRatio(r.Effective),
+				fmt.Sprint(r.MAG), strconv.FormatFloat(r.Compressed, 'f', 4, 64), fmt.Sprint(r.Trained), r.TrainedOn, fmt.Sprint(r.TrainedAll)}
+			if f.encodings {
+				rec = append(rec, encodingsLabel(r))
+			}
+			cw.Write(rec)
 		}
 		cw.Flush()
 		return cw.Error()
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	mag := 0
-	if len(rows) > 0 {
-		mag = rows[0].MAG
-	}
-	fmt.Fprintf(tw, "input\tcodec\tline\tlines\tratio\teff@%dB\tcompressed\tMB/s\ttrained\t\n", mag)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "input\tcodec\tline\tlines\tratio\teff@%dB\tcompressed\ttrained\n", f.mag)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%.1f%%\t%.0f\t%s\t\n", r.Input, r.Codec, r.LineSize, r.Lines,
-			fmtRatio(r.Raw), fmtRatio(r.Effective), 100*r.Compressed, r.MBps, trainedLabel(r))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%.1f%%\t%s\n", r.Input, r.Codec, r.LineSize, r.Lines,
+			fmtRatio(r.Raw), fmtRatio(r.Effective), 100*r.Compressed, trainedLabel(r))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if !f.encodings {
+		return nil
+	}
+	fmt.Fprint(w, "\nshare of lines per encoding\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "input\tcodec\tencoding\tlines\tshare")
+	for _, r := range rows {
+		if !*r.EncodingsReported {
+			fmt.Fprintf(tw, "%s\t%s\t(does not report its encodings)\t\t\n", r.Input, r.Codec)
+			continue
+		}
+		for _, enc := range r.Encodings {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.1f%%\n", r.Input, r.Codec, enc.Name, enc.Lines, 100*enc.Share)
+		}
 	}
 	return tw.Flush()
 }

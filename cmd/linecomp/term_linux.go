@@ -1,0 +1,16 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// isTerminal reports whether f is a terminal: only a terminal answers the
+// request for its settings.
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
