@@ -173,50 +173,65 @@ type Option func(*Codec)
 // WithTavanaTable selects the prefix table of Table II of Tavana et al.: a
 // line-wide zero-block code, one code per zero word and no per-word
 // uncompressed code, so a line with any word that fits no pattern is stored
-// raw. It exists to reproduce that paper's link-compression study. Its
-// default latency is Tavana's Table III.
+// raw. It exists to reproduce that paper's link-compression study. The
+// codec is "fpc-tavana".
 func WithTavanaTable() Option { return func(c *Codec) { c.tab = tableTavana } }
 
-// WithLatency replaces the default latency (3/5 cycles, from the FPC report
-// or from Tavana's Table III), e.g. with
-// linecomp.PresetLatency(linecomp.SourceMAG, "fpc").
-func WithLatency(l linecomp.Latency) Option {
-	return func(c *Codec) { c.latency, c.latencySet = l, true }
-}
+// WithLatency replaces the default latency (3/5 cycles, which the FPC
+// report and Tavana's Table III both give), e.g. with
+// linecomp.PresetLatency(linecomp.SourceLatteCC, "fpc"). A field may be
+// linecomp.LatencyUnknown; other negative values are an error.
+func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
 
 // Codec is an FPC compressor for one line size. It is immutable and safe for
 // concurrent use.
 type Codec struct {
-	name       string
-	lineSize   int
-	tab        *table
-	latency    linecomp.Latency
-	latencySet bool
-	allWords   uint32 // the zero mask of an all-zero line: one bit per word
+	name     string
+	lineSize int
+	tab      *table
+	latency  linecomp.Latency
+	allWords uint32 // the zero mask of an all-zero line: one bit per word
 }
 
-// New returns an FPC codec for lines of 32, 64 or 128 bytes.
+// New returns an FPC codec for lines of 32, 64 or 128 bytes. Its Name is
+// the registry name of the configuration: "fpc", or "fpc-tavana" with
+// WithTavanaTable. A latency with a negative field other than
+// linecomp.LatencyUnknown gives an error wrapping linecomp.ErrConfig; a
+// line size it does not take gives linecomp.ErrLineSize.
 func New(lineSize int, opts ...Option) (*Codec, error) {
-	c := &Codec{name: "fpc", lineSize: lineSize, tab: tableTR}
+	// One default serves both tables: TestRegistryAndLatency checks that
+	// Tavana's Table III gives the report's numbers.
+	lat, _ := linecomp.DefaultLatency(linecomp.SourceFPCReport, "fpc")
+	c := &Codec{name: "fpc", lineSize: lineSize, tab: tableTR, latency: lat}
 	for _, o := range opts {
 		o(c)
 	}
 	if c.tab.tavana {
 		c.name = "fpc-tavana"
 	}
+	if err := checkLatency(c.name, c.latency); err != nil {
+		return nil, err
+	}
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
 		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
 	}
 	// Only now is the shift known to be in range.
 	c.allWords = uint32(1<<(lineSize/4) - 1)
-	if !c.latencySet {
-		if c.tab.tavana {
-			c.latency, _ = linecomp.PresetLatency(linecomp.SourceTavana, "fpc")
-		} else {
-			c.latency, _ = linecomp.DefaultLatency(linecomp.SourceFPCReport, "fpc")
+	return c, nil
+}
+
+// checkLatency rejects a latency field that is negative but not
+// linecomp.LatencyUnknown.
+func checkLatency(name string, l linecomp.Latency) error {
+	for _, f := range []struct {
+		field  string
+		cycles int
+	}{{"compression", l.Compress}, {"decompression", l.Decompress}} {
+		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
+			return linecomp.ConfigError(name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
 		}
 	}
-	return c, nil
+	return nil
 }
 
 func init() {

@@ -347,6 +347,9 @@ func TestZeroAllocs(t *testing.T) {
 	}
 }
 
+// TestRegistryAndLatency: both registered codecs default to 3/5 cycles,
+// which the FPC report gives for "fpc" and Tavana's Table III for
+// "fpc-tavana": New relies on the two presets being equal.
 func TestRegistryAndLatency(t *testing.T) {
 	fpcTR, _ := linecomp.PresetLatency(linecomp.SourceFPCReport, "fpc")
 	tavana, _ := linecomp.PresetLatency(linecomp.SourceTavana, "fpc")
@@ -357,13 +360,6 @@ func TestRegistryAndLatency(t *testing.T) {
 		c := mustNew(t, name, 64)
 		if c.Name() != name || c.LineSize() != 64 || c.TagBits() != 1 || c.Latency() != want {
 			t.Errorf("%s: name %q, line size %d, tag bits %d, latency %v", name, c.Name(), c.LineSize(), c.TagBits(), c.Latency())
-		}
-	}
-	mag := linecomp.Latency{Compress: 6, Decompress: 10}
-	for _, opts := range [][]Option{{WithLatency(mag)}, {WithLatency(mag), WithTavanaTable()}, {WithTavanaTable(), WithLatency(mag)}} {
-		c, err := New(32, opts...)
-		if err != nil || c.Latency() != mag {
-			t.Errorf("WithLatency: %v, %v", c.Latency(), err)
 		}
 	}
 }
