@@ -9,7 +9,7 @@ import (
 )
 
 const (
-	flagBits   = 1  // 1 = bit-plane stream, 0 = raw line
+	tagBits    = 1  // the flag, which hardware keeps in the tag: 1 = bit-plane stream, 0 = raw line
 	runBits    = 5  // length − 2 of a run of zero DBX planes
 	planeCount = 33 // DBP/DBX planes of 33-bit deltas: bits 0…32
 )
@@ -30,7 +30,8 @@ func WithUnsignedPlane() Option { return func(c *Codec) { c.unsigned = true } }
 
 // WithLatency replaces the default latency (LATTE-CC's decompression
 // latency of 11 cycles; compression unknown), e.g. with a number from a
-// simulator configuration.
+// simulator configuration. A field may be linecomp.LatencyUnknown; other
+// negative values are an error.
 func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
 
 // Codec is a BPC compressor for one line size. It is immutable and safe for
@@ -43,54 +44,58 @@ type Codec struct {
 	posBits   uint   // ceil(log2(planeBits))
 	unsigned  bool
 	latency   linecomp.Latency
+	encodings [2]linecomp.Encoding // what Encodings returns
 }
 
 // New returns a BPC codec for lines of 32, 64 or 128 bytes (8, 16 or 32
-// words).
+// words). Its Name is the registry name of the configuration: "bpc", or
+// "bpc-unsigned" with WithUnsignedPlane. A latency with a negative field
+// other than linecomp.LatencyUnknown gives an error wrapping
+// linecomp.ErrConfig; a line size it does not take, linecomp.ErrLineSize.
 func New(lineSize int, opts ...Option) (*Codec, error) {
 	lat, _ := linecomp.DefaultLatency("", "bpc")
-	m := lineSize/4 - 1
-	var pos uint
-	for 1<<pos < m {
-		pos++
-	}
-	c := &Codec{
-		name:      "bpc",
-		lineSize:  lineSize,
-		planeBits: m,
-		planeMask: 1<<uint(m) - 1,
-		posBits:   pos,
-		latency:   lat,
-	}
+	c := &Codec{name: "bpc", lineSize: lineSize, latency: lat}
 	for _, o := range opts {
 		o(c)
+	}
+	if c.unsigned {
+		c.name = "bpc-unsigned"
+	}
+	for _, f := range []struct {
+		field  string
+		cycles int
+	}{{"compression", c.latency.Compress}, {"decompression", c.latency.Decompress}} {
+		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
+			return nil, linecomp.ConfigError(c.name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
+		}
 	}
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
 		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
 	}
+	c.planeBits = lineSize/4 - 1
+	c.planeMask = 1<<uint(c.planeBits) - 1
+	c.posBits = uint(bits.Len(uint(c.planeBits - 1))) // ceil(log2(planeBits))
+	c.encodings = [2]linecomp.Encoding{{Name: "compressed", Bits: -1}, {Name: "raw", Bits: tagBits + 8*lineSize}}
 	return c, nil
 }
-
-// named sets the registry name a codec reports, for the registered variants.
-func named(name string) Option { return func(c *Codec) { c.name = name } }
 
 func init() {
 	const paper = "Kim et al., Bit-Plane Compression: Transforming Data for Better Compression in Many-core Architectures, ISCA 2016"
 	for _, v := range []struct {
 		name, variant string
-		opt           Option
+		opts          []Option
 	}{
-		{"bpc", "", named("bpc")},
-		{"bpc-unsigned", "unsigned delta plane, as the BPC authors' code variant", WithUnsignedPlane()},
+		{"bpc", "", nil},
+		{"bpc-unsigned", "unsigned delta plane, as the BPC authors' code variant", []Option{WithUnsignedPlane()}},
 	} {
 		linecomp.RegisterNew(linecomp.Info{Name: v.name, Algorithm: "bpc", Paper: paper, Variant: v.variant, LineSizes: []int{32, 64, 128}},
-			func(n int) (*Codec, error) { return New(n, named(v.name), v.opt) })
+			func(n int) (*Codec, error) { return New(n, v.opts...) })
 	}
 }
 
 func (c *Codec) Name() string              { return c.name }
 func (c *Codec) LineSize() int             { return c.lineSize }
-func (c *Codec) TagBits() int              { return flagBits }
+func (c *Codec) TagBits() int              { return tagBits }
 func (c *Codec) Latency() linecomp.Latency { return c.latency }
 
 // baseCode returns the code and code length of the base word w_0 and the
@@ -156,10 +161,11 @@ func (c *Codec) sizeOf(line []byte, ps *planeSet) int {
 	if c.rawPayload(size) {
 		size = 8 * c.lineSize
 	}
-	return flagBits + size
+	return tagBits + size
 }
 
-// Compress appends the encoding of line to dst.
+// Compress appends the encoding of line to dst. It reads all of line
+// before it writes to dst, so the two may overlap.
 func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
@@ -174,22 +180,14 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // builds the stream in a stack buffer from whole 32-bit words of an
 // MSB-first accumulator and appends it with one copy.
 func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
-	// A stream Compress emits is at most the raw line and the flag, 129
-	// bytes; the last 8-byte store may reach 7 bytes further.
-	var out [136]byte
+	// A bit-plane stream Compress emits is shorter than the line; the
+	// last 8-byte store may reach 7 bytes further.
+	var out [128 + 8]byte
 	base := binary.LittleEndian.Uint32(line)
 	m := c.masks(ps)
 	size := c.payloadBits(base, m)
 	if c.rawPayload(size) {
-		// The flag 0 shifts the line right by one bit.
-		var carry uint64
-		for i := 0; i < c.lineSize; i += 8 {
-			v := binary.BigEndian.Uint64(line[i:])
-			binary.BigEndian.PutUint64(out[i:], carry<<63|v>>1)
-			carry = v & 1
-		}
-		out[c.lineSize] = byte(carry << 7)
-		return append(dst, out[:c.lineSize+1]...), flagBits + 8*c.lineSize
+		return bitstream.AppendRaw(dst, 0, tagBits, line)
 	}
 
 	var acc uint64 // pending bits, left-aligned
@@ -208,7 +206,7 @@ func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
 		nacc &= 31
 	}
 	code, codeBits, fieldBits := baseCode(base)
-	put(1<<codeBits|code, flagBits+codeBits)
+	put(1<<codeBits|code, tagBits+codeBits)
 	if fieldBits > 0 {
 		put(uint64(base)&(1<<fieldBits-1), fieldBits)
 	}
@@ -238,34 +236,37 @@ func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
 	}
 	binary.BigEndian.PutUint64(out[o:], acc)
 	o += int(nacc+7) / 8
-	return append(dst, out[:o]...), flagBits + size
+	return append(dst, out[:o]...), tagBits + size
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
 // stream of the documented layout, including ones Compress would not
 // choose (a raw line that would have compressed, a raw DBX symbol where a
-// shorter one applies, a zero DBP plane coded as 00001).
+// shorter one applies, a zero DBP plane coded as 00001). It reads all of
+// enc before it writes to dst, so the two may overlap.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	if len(enc) == 0 || enc[0]>>7 == 0 {
+		var line [128]byte
+		if off, why, ok := bitstream.ReadRaw(line[:c.lineSize], enc, tagBits); !ok {
+			return dst, &linecomp.CorruptError{Codec: c.name, Offset: off, Reason: why}
+		}
+		return append(dst, line[:c.lineSize]...), nil
+	}
 	if out, ok := c.decodeFast(dst, enc); ok {
 		return out, nil
 	}
 	return c.decodeChecked(dst, enc)
 }
 
-// decodeChecked is the field-by-field decoder: it finds and reports the
-// first problem of a malformed stream. Decompress runs it only when the
+// decodeChecked is the field-by-field decoder of a bit-plane stream (flag
+// 1): it finds and reports the first problem of a malformed one. Decompress runs it only when the
 // fast decoder gives up.
 func (c *Codec) decodeChecked(dst, enc []byte) ([]byte, error) {
 	var buf [128]byte
 	out := buf[:c.lineSize]
 	var r bitstream.Reader
 	r.Reset(enc)
-	if r.Read(flagBits) == 0 {
-		for i := range out {
-			out[i] = byte(r.Read(8))
-		}
-		return c.finish(dst, out, &r)
-	}
+	r.Read(tagBits)
 
 	var base uint32
 	switch {
@@ -341,6 +342,21 @@ func (c *Codec) decodeChecked(dst, enc []byte) ([]byte, error) {
 		binary.LittleEndian.PutUint32(out[4*k+4:], w)
 	}
 	return c.finish(dst, out, &r)
+}
+
+// Encodings lists the bit-plane stream ("compressed"), whose length varies
+// with the line, and the flag with the raw line ("raw"): the flag alone
+// does not tell a stream's length (linecomp.TagGivesSize is false).
+func (c *Codec) Encodings() []linecomp.Encoding { return c.encodings[:] }
+
+// EncodingOf returns the number of the encoding of enc, from its flag: 0
+// for a bit-plane stream, 1 for a raw line. An empty stream gives a
+// *linecomp.CorruptError.
+func (c *Codec) EncodingOf(enc []byte) (int, error) {
+	if len(enc) == 0 {
+		return 0, &linecomp.CorruptError{Codec: c.name, Offset: 0, Reason: "stream ends inside a field"}
+	}
+	return int(1 - enc[0]>>7), nil
 }
 
 // corrupt reports a bad field at bit offset at, unless the stream had

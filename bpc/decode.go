@@ -3,60 +3,39 @@ package bpc
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/linecomp/linecomp/internal/bitstream"
 )
 
-// peek returns the stream from bit pos on, left-aligned in 64 bits (at
-// least 57 valid bits), with zeros past the end of enc.
-func peek(enc []byte, pos uint) uint64 {
-	i := pos >> 3
-	var v uint64
-	if i+8 <= uint(len(enc)) {
-		v = binary.BigEndian.Uint64(enc[i:])
-	} else {
-		for k := uint(0); k < 8; k++ {
-			v <<= 8
-			if i+k < uint(len(enc)) {
-				v |= uint64(enc[i+k])
-			}
-		}
-	}
-	return v << (pos & 7)
-}
+// maxStreamBytes is the longest stream of the layout: the flag, a 33-bit
+// base and 33 raw planes of at most 1 + 31 bits, 1090 bits.
+const maxStreamBytes = (tagBits + 1 + 32 + planeCount*(1+31) + 7) / 8
 
-// decodeFast decodes a well-formed stream one symbol per step from 64-bit
-// peeks. It reports false, having written nothing, on anything unusual
-// (any malformed stream among them), and Decompress then runs the checked
-// decoder, which finds the exact problem.
+// decodeFast decodes a well-formed bit-plane stream (flag 1) one symbol
+// per step from 64-bit peeks. It reports false, having written nothing, on
+// anything unusual (any malformed stream among them), and Decompress then
+// runs the checked decoder, which finds the exact problem. It reads all of
+// enc before it writes to dst.
 func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	n := c.lineSize
-	if len(enc) == 0 {
+	if len(enc) > maxStreamBytes {
 		return dst, false
 	}
-	if enc[0]>>7 == 0 {
-		// Raw: the line shifted right by one bit behind the flag.
-		if len(enc) != n+1 || enc[n]&0x7F != 0 {
-			return dst, false
-		}
-		start := len(dst)
-		dst = append(dst, enc[1:]...)
-		out := dst[start:]
-		for i := 0; i < n; i += 8 {
-			v := binary.BigEndian.Uint64(enc[i:])
-			binary.BigEndian.PutUint64(out[i:], v<<1|uint64(enc[i+8]>>7))
-		}
-		return dst, true
-	}
+	// in is enc zero-padded, so that every peek can load eight bytes: the
+	// last symbol starts at bit 1058 at the latest.
+	var in [maxStreamBytes + 8]byte
+	copy(in[:], enc)
 
-	v := peek(enc, 0) << flagBits
+	v := bitstream.Peek(in[:], 0) << tagBits
 	var base uint32
 	var pos uint
 	switch {
 	case v>>63 != 0:
 		base = uint32(v >> 31)
-		pos = flagBits + 1 + 32
+		pos = tagBits + 1 + 32
 	default:
 		width := [4]uint{0, 4, 8, 16}[v>>61&3]
-		pos = flagBits + 3 + width
+		pos = tagBits + 3 + width
 		if width > 0 {
 			base = uint32(int32(v<<3>>(64-width)<<(32-width)) >> (32 - width))
 		}
@@ -68,7 +47,7 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	mask := c.planeMask
 	posBits := c.posBits
 	for j := planeCount - 1; j >= 0; {
-		v := peek(enc, pos)
+		v := bitstream.Peek(in[:], pos)
 		var dbp uint32
 		switch bits.LeadingZeros64(v) {
 		case 0: // 1 + raw DBX

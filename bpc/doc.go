@@ -81,6 +81,17 @@
 //     unsigned). Only the plane changes: the symbol priority stays the
 //     authors'.
 //
+// A codec's Name is the registry name of its configuration however it was
+// built (New(n, WithUnsignedPlane()) is "bpc-unsigned"), so
+// linecomp.New(c.Name(), c.LineSize()) makes the same codec.
+//
+// # Encodings
+//
+// The codec implements linecomp.EncodingReporter with two encodings:
+// "compressed", the bit-plane stream, whose length varies with the line,
+// and "raw", 1 + 8 × LineSize bits. The flag alone does not give a line's
+// length (linecomp.TagGivesSize is false).
+//
 // # Decoding
 //
 // Decompress rebuilds the DBX planes, the DBP planes by the XOR chain from
@@ -89,7 +100,8 @@
 // It accepts any stream of the layout above, including ones Compress would
 // not produce, and rejects runs longer than the planes left, positions
 // outside the plane (p ≥ n−1 for one one, p+1 ≥ n−1 for two), truncation,
-// trailing bytes and non-zero padding.
+// trailing bytes and non-zero padding. Compress and Decompress read all of
+// their input before they write to dst, so dst may overlap it.
 //
 // # Latency
 //

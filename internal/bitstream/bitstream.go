@@ -191,8 +191,15 @@ func (r *Reader) Problem() (offset int, reason string, ok bool) {
 // have at least eight bytes from pos/8 on: a decoder that has checked a
 // stream's length copies it into a zero-padded array and reads its fields
 // with Field, one inlined word load each.
-func Field(buf []byte, pos, n uint) uint64 {
-	return binary.BigEndian.Uint64(buf[pos>>3:]) << (pos & 7) >> (64 - n)
+func Field(buf []byte, pos, n uint) uint64 { return Peek(buf, pos) >> (64 - n) }
+
+// Peek returns the stream from bit offset pos of buf on, left-aligned in 64
+// bits of which at least the top 57 are the stream's; buf must have at
+// least eight bytes from pos/8 on, as for Field. A decoder whose next
+// field's length depends on its leading bits (a prefix code) peeks once and
+// takes the field from the word.
+func Peek(buf []byte, pos uint) uint64 {
+	return binary.BigEndian.Uint64(buf[pos>>3:]) << (pos & 7)
 }
 
 // MaxRawBytes is the longest raw part that AppendRaw and ReadRaw take: the
