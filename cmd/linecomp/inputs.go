@@ -133,11 +133,12 @@ func sampleSources() []source {
 // fn returned an error. It tries every source, and returns errInputsFailed
 // if any failed.
 func (e *env) eachInput(srcs []source, fn func(in *input) error) error {
-	failed := 0
+	failed, skipped := 0, 0
 	for _, s := range srcs {
 		switch {
 		case s.skip != "":
 			e.warnf("%s: skipped: %s", s.name, s.skip)
+			skipped++
 			continue
 		case s.err != nil:
 			e.warnf("%s: %v", s.name, s.err)
@@ -155,8 +156,8 @@ func (e *env) eachInput(srcs []source, fn func(in *input) error) error {
 		}
 	}
 	if failed > 0 {
-		if len(srcs) > 1 {
-			e.warnf("%d of %d inputs failed", failed, len(srcs))
+		if tried := len(srcs) - skipped; tried > 1 {
+			e.warnf("%d of %d inputs failed", failed, tried)
 		}
 		return errInputsFailed
 	}
