@@ -89,8 +89,10 @@ func WithCPackZ() Option { return func(c *Codec) { c.zeroBlock = true } }
 // gem5's compressed sizes.
 func WithGem5PushRule() Option { return func(c *Codec) { c.gem5Push = true } }
 
-// WithLatency replaces the default latency, e.g. with
-// linecomp.PresetLatency(linecomp.SourceGem5, "cpack").
+// WithLatency replaces the default latency (12/13 cycles for C-Pack, from
+// MAG-aware BDI §V; 16/9 for C-Pack+Z, from Tavana's Table III), e.g. with
+// linecomp.PresetLatency(linecomp.SourceGem5, "cpack"). A field may be
+// linecomp.LatencyUnknown; other negative values are an error.
 func WithLatency(l linecomp.Latency) Option {
 	return func(c *Codec) { c.latency, c.latencySet = l, true }
 }
@@ -123,7 +125,12 @@ type Codec struct {
 }
 
 // New returns a C-Pack codec for lines of 32, 64 or 128 bytes: by default
-// "cpack", Chen et al.'s code table, pushing only new words.
+// "cpack", Chen et al.'s code table, pushing only new words. Its Name is
+// the registry name of the configuration: "cpack-z" with WithCPackZ,
+// "cpack-gem5" with WithGem5PushRule, "cpack-z-gem5" with both. A latency
+// with a negative field other than linecomp.LatencyUnknown gives an error
+// wrapping linecomp.ErrConfig; a line size it does not take gives
+// linecomp.ErrLineSize.
 func New(lineSize int, opts ...Option) (*Codec, error) {
 	c := &Codec{lineSize: lineSize}
 	for _, o := range opts {
@@ -136,9 +143,14 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	if c.gem5Push {
 		c.name += "-gem5"
 	}
+	if err := checkLatency(c.name, c.latency); err != nil {
+		return nil, err
+	}
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
 		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
 	}
+	// The default depends on the code table, which an option given after
+	// WithLatency may choose: hence the flag.
 	if !c.latencySet {
 		if c.zeroBlock {
 			c.latency, _ = linecomp.DefaultLatency(linecomp.SourceTavana, "cpack-z")
@@ -166,6 +178,20 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	}
 	c.buildFastTables()
 	return c, nil
+}
+
+// checkLatency rejects a latency field that is negative but not
+// linecomp.LatencyUnknown.
+func checkLatency(name string, l linecomp.Latency) error {
+	for _, f := range []struct {
+		field  string
+		cycles int
+	}{{"compression", l.Compress}, {"decompression", l.Decompress}} {
+		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
+			return linecomp.ConfigError(name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
+		}
+	}
+	return nil
 }
 
 func init() {

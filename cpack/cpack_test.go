@@ -337,24 +337,6 @@ func TestLatency(t *testing.T) {
 	}
 }
 
-func TestNames(t *testing.T) {
-	for _, tc := range []struct {
-		opts []Option
-		name string
-	}{
-		{nil, "cpack"}, {[]Option{WithGem5PushRule()}, "cpack-gem5"},
-		{[]Option{WithCPackZ()}, "cpack-z"}, {[]Option{WithGem5PushRule(), WithCPackZ()}, "cpack-z-gem5"},
-	} {
-		c, _ := New(32, tc.opts...)
-		if c.Name() != tc.name || c.TagBits() != 1 || c.LineSize() != 32 {
-			t.Errorf("%s: Name %q TagBits %d", tc.name, c.Name(), c.TagBits())
-		}
-		if r := mustNew(t, tc.name, 32); r.Name() != tc.name {
-			t.Errorf("registry %s: Name %q", tc.name, r.Name())
-		}
-	}
-}
-
 func TestConformance(t *testing.T) {
 	codectest.ForEachLevel(t, func(t *testing.T) {
 		for _, name := range names {

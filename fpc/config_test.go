@@ -46,8 +46,8 @@ func TestNames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Name() != v.name {
-				t.Errorf("New(%d, %s options).Name() = %q", n, v.name, c.Name())
+			if c.Name() != v.name || c.LineSize() != n || c.TagBits() != 1 {
+				t.Errorf("New(%d, %s options): Name %q, LineSize %d, TagBits %d", n, v.name, c.Name(), c.LineSize(), c.TagBits())
 			}
 			r, err := linecomp.New(c.Name(), n)
 			if err != nil {
@@ -75,7 +75,7 @@ func TestWithLatency(t *testing.T) {
 	for _, opts := range [][]Option{{WithLatency(mag)}, {WithLatency(mag), WithTavanaTable()}, {WithTavanaTable(), WithLatency(mag)}} {
 		c, err := New(32, opts...)
 		if err != nil || c.Latency() != mag {
-			t.Errorf("WithLatency(%v) among %d options: %v, %v", mag, len(opts), c, err)
+			t.Errorf("WithLatency(%v) among %d options: error %v", mag, len(opts), err)
 		}
 	}
 	for _, l := range []linecomp.Latency{
@@ -87,7 +87,7 @@ func TestWithLatency(t *testing.T) {
 		for _, v := range variants {
 			c, err := New(64, append(slices.Clone(v.opts), WithLatency(l))...)
 			if err != nil || c.Latency() != l {
-				t.Errorf("%s WithLatency(%v): %v, %v", v.name, l, c, err)
+				t.Errorf("%s WithLatency(%v): error %v", v.name, l, err)
 			}
 		}
 	}
@@ -99,7 +99,7 @@ func TestWithLatency(t *testing.T) {
 		for _, v := range variants {
 			c, err := New(64, append(slices.Clone(v.opts), WithLatency(l))...)
 			if !errors.Is(err, linecomp.ErrConfig) || errors.Is(err, linecomp.ErrLineSize) || c != nil {
-				t.Errorf("%s WithLatency(%v): %v, %v; want an ErrConfig", v.name, l, c, err)
+				t.Errorf("%s WithLatency(%v): codec %v, error %v; want no codec and an ErrConfig", v.name, l, c != nil, err)
 			} else if !strings.Contains(err.Error(), v.name) || !strings.Contains(err.Error(), "latency") {
 				t.Errorf("%s WithLatency(%v): %q does not name the codec and the field", v.name, l, err)
 			}
