@@ -54,18 +54,19 @@ func TestNames(t *testing.T) {
 			if own.Name() != name {
 				t.Errorf("New(%d, %s options).Name() = %q", n, name, own.Name())
 			}
+			if byName, err := linecomp.New(name, n); err != nil || byName.Name() != name {
+				t.Fatalf("linecomp.New(%q, %d): %v", name, n, err)
+			}
+			// New(c.Name(), c.LineSize()) rebuilds the same codec.
 			reg, err := linecomp.New(own.Name(), n)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if reg.Name() != name {
-				t.Errorf("linecomp.New(%q, %d).Name() = %q", name, n, reg.Name())
 			}
 			for _, line := range sampleLines(n) {
 				a, abits, _ := own.Compress(nil, line)
 				b, bbits, _ := reg.Compress(nil, line)
 				if abits != bbits || !bytes.Equal(a, b) {
-					t.Fatalf("%s/%d: package-built % X (%d bits), registry-built % X (%d bits)", name, n, a, abits, b, bbits)
+					t.Fatalf("%s/%d: package-built % X (%d bits), rebuilt by its name %q % X (%d bits)", name, n, a, abits, own.Name(), b, bbits)
 				}
 			}
 		}
