@@ -2,7 +2,6 @@ package trace
 
 import (
 	"compress/flate"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -55,15 +54,15 @@ var (
 	// write: a line size outside 1…MaxLineSize, a Source longer than
 	// MaxSourceLen, a dictionary beyond MaxDictBytes, an unknown
 	// compression level.
-	ErrHeader = errors.New("trace: invalid header")
+	ErrHeader = tracefile.ErrHeader
 
 	// ErrRecord means Write was given a record it cannot write: an op
 	// other than Read and Write, an address that is not a multiple of the
 	// line size, a payload of the wrong length. Nothing is written.
-	ErrRecord = errors.New("trace: invalid record")
+	ErrRecord = tracefile.ErrRecord
 
 	// ErrClosed means Write was called after Close.
-	ErrClosed = errors.New("trace: writer closed")
+	ErrClosed = tracefile.ErrClosed
 )
 
 // FormatError says where and why a trace was rejected; errors.Is(err,
@@ -99,30 +98,6 @@ type Options struct {
 	DictEntries int
 }
 
-// headerConfig checks a header and options shared by both trace kinds and
-// returns the container header (without Extra).
-func headerConfig(lineSize int, source string, o Options, maxLineSize int) (tracefile.Header, error) {
-	if lineSize <= 0 || lineSize > maxLineSize {
-		return tracefile.Header{}, fmt.Errorf("%w: line size %d outside 1…%d", ErrHeader, lineSize, maxLineSize)
-	}
-	if len(source) > MaxSourceLen {
-		return tracefile.Header{}, fmt.Errorf("%w: source of %d bytes exceeds %d", ErrHeader, len(source), MaxSourceLen)
-	}
-	if o.Level < flate.HuffmanOnly || o.Level > flate.BestCompression {
-		return tracefile.Header{}, fmt.Errorf("%w: compression level %d outside %d…%d", ErrHeader, o.Level, flate.HuffmanOnly, flate.BestCompression)
-	}
-	entries := o.DictEntries
-	switch {
-	case entries == 0:
-		entries = max(1, tracefile.DefaultDictBytes/lineSize)
-	case entries < 0:
-		entries = 0
-	case entries > MaxDictBytes/lineSize:
-		return tracefile.Header{}, fmt.Errorf("%w: dictionary of %d entries of %d bytes exceeds %d bytes", ErrHeader, entries, lineSize, MaxDictBytes)
-	}
-	return tracefile.Header{LineSize: lineSize, DictEntries: entries, Source: source}, nil
-}
-
 // Writer writes a line-traffic trace. It is not safe for concurrent use.
 type Writer struct {
 	c        *tracefile.Writer
@@ -143,7 +118,7 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 
 // NewWriterOptions is NewWriter with explicit options.
 func NewWriterOptions(w io.Writer, h Header, o Options) (*Writer, error) {
-	th, err := headerConfig(h.LineSize, h.Source, o, MaxLineSize)
+	th, err := tracefile.HeaderConfig(h.LineSize, h.Source, o.Level, o.DictEntries, MaxLineSize)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +229,7 @@ type Reader struct {
 // NewReader reads the header of a line-traffic trace. Malformed input,
 // including an empty one, is an error wrapping ErrFormat.
 func NewReader(r io.Reader) (*Reader, error) {
-	c, err := tracefile.NewReader(r, 'L', "line-traffic")
+	c, err := tracefile.NewReader(r, 'L', "line-traffic", MaxLineSize)
 	if err != nil {
 		return nil, err
 	}

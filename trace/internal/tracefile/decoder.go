@@ -135,3 +135,11 @@ func AppendVarint(b []byte, v int64) []byte { return binary.AppendVarint(b, v) }
 
 // AppendUvarint appends v as Decoder.Uvarint reads it.
 func AppendUvarint(b []byte, v uint64) []byte { return binary.AppendUvarint(b, v) }
+
+// Peek returns the next byte without reading it; ok is false at the end.
+func (d *Decoder) Peek() (b byte, ok bool) {
+	if d.err != nil || d.pos >= len(d.buf) {
+		return 0, false
+	}
+	return d.buf[d.pos], true
+}

@@ -30,8 +30,9 @@ type Reader struct {
 }
 
 // NewReader reads the magic and the header block. kind is the trace kind
-// the caller expects; name names it in errors ("line", "warp").
-func NewReader(r io.Reader, kind byte, name string) (*Reader, error) {
+// the caller expects, name names it in errors ("line-traffic", "warp") and
+// maxLineSize is its largest line size.
+func NewReader(r io.Reader, kind byte, name string, maxLineSize int) (*Reader, error) {
 	cr := &Reader{br: bufio.NewReaderSize(r, 64<<10)}
 	var magic [9]byte
 	n, err := io.ReadFull(cr.br, magic[:])
@@ -69,8 +70,8 @@ func NewReader(r io.Reader, kind byte, name string) (*Reader, error) {
 	}
 	pos := d.Pos()
 	lineSize := d.Uvarint()
-	if d.Err() == nil && (lineSize == 0 || lineSize > MaxLineSize) {
-		d.Failf(pos, "line size %d outside 1…%d", lineSize, MaxLineSize)
+	if d.Err() == nil && (lineSize == 0 || lineSize > uint64(maxLineSize)) {
+		d.Failf(pos, "line size %d outside 1…%d", lineSize, maxLineSize)
 	}
 	pos = d.Pos()
 	entries := d.Uvarint()
@@ -310,6 +311,9 @@ func (r *Reader) inflate(body []byte, bodyStart int64) ([]byte, error) {
 	}
 	return buf, nil
 }
+
+// Offset is the file offset of the next byte the reader will read.
+func (r *Reader) Offset() int64 { return r.off }
 
 func (r *Reader) ioErr(err error) error {
 	return fmt.Errorf("trace: reading byte %d: %w", r.off, err)
