@@ -119,12 +119,18 @@ func describeMode(m fs.FileMode) string {
 func sampleSources() []source {
 	var srcs []source
 	for _, f := range sample.Files() {
-		srcs = append(srcs, source{name: "sample/" + f.Name, open: func() (*input, error) {
-			r := bytes.NewReader(f.Data)
-			return &input{name: "sample/" + f.Name, size: int64(len(f.Data)), r: r, seeker: r}, nil
-		}})
+		srcs = append(srcs, bytesSource("sample/"+f.Name, f.Data))
 	}
 	return srcs
+}
+
+// bytesSource is a source of data held in memory, such as an embedded
+// file: it has a known size and can be read more than once.
+func bytesSource(name string, data []byte) source {
+	return source{name: name, open: func() (*input, error) {
+		r := bytes.NewReader(data)
+		return &input{name: name, size: int64(len(data)), r: r, seeker: r}, nil
+	}}
 }
 
 // eachInput opens each source in turn and calls fn with it, then closes

@@ -37,16 +37,33 @@ import (
 )
 
 // A command is one subcommand of linecomp. A new subcommand is a file that
-// defines its run function and one entry in the commands table; a command
-// with subcommands of its own (linecomp sim cache …) lists them in sub and
-// leaves run nil.
+// defines its *command and run function, plus one entry in the commands
+// table; a command with subcommands of its own (linecomp sim cache …) lists
+// them in sub and leaves run nil. A run function typically:
+//
+//	fs := newFlags(e, c, helpText)            // -h prints c's usage and helpText
+//	format := fs.String("format", "text", …)
+//	inputs, err := fs.parse(args)             // flags may follow the inputs
+//	if err != nil { return err }              // already a usage error (status 2)
+//	if err := parseFormat(*format); err != nil { return err }
+//	names, err := e.selectCodecs(list, line)  // a -codecs flag, checked
+//	srcs := expandArgs(inputs, e.stdin)       // or its own sources without inputs
+//	failed := e.eachInput(srcs, func(in *input) error {
+//		// read in (an io.Reader), or e.newLineReader(in, line).next() …
+//		return err // reported as "linecomp: NAME: err"; the run goes on
+//	})
+//	// print the report of the inputs that worked, then
+//	return failed // errInputsFailed gives status 1
+//
+// Usage errors come from usagef; other errors end the run with status 1.
 type command struct {
 	name     string
 	args     string // synopsis of the arguments, e.g. "[flags] [FILE|DIR|-]…"
 	summary  string // one line for the overview
 	run      func(e *env, c *command, args []string) error
 	sub      []*command
-	hideHelp bool // not listed in the overview (help itself)
+	hideHelp bool   // not listed in the overview (help itself)
+	path     string // the full command, e.g. "linecomp sim cache", set by init
 }
 
 // commands is the subcommand table, in the order the overview lists it.
@@ -60,6 +77,16 @@ func init() {
 		codecsCommand,
 		versionCommand,
 		{name: "help", args: "[COMMAND]", summary: "this overview, or a command's synopsis and flags", run: runHelp, hideHelp: true},
+	}
+	setPaths(commands, "linecomp")
+}
+
+// setPaths records the full command line of each command, for its help
+// and its messages.
+func setPaths(table []*command, parent string) {
+	for _, c := range table {
+		c.path = parent + " " + c.name
+		setPaths(c.sub, c.path)
 	}
 }
 
@@ -159,6 +186,9 @@ func dispatch(e *env, table []*command, path string, args []string) error {
 		}
 		return c.run(e, c, args[1:])
 	}
+	if strings.HasPrefix(args[0], "-") {
+		return usagef("%s: flags go after the command, as in '%s %s %s'", args[0], path, table[0].name, args[0])
+	}
 	return usagef("unknown command %q (commands: %s; run '%s -h')", args[0], strings.Join(names(table), ", "), path)
 }
 
@@ -223,11 +253,11 @@ type flagSet struct {
 // command's own error path (one line, status 2) and whose help, asked for
 // with -h, goes to standard output.
 func newFlags(e *env, c *command, description string) *flagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs := flag.NewFlagSet(strings.TrimPrefix(c.path, "linecomp "), flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {} // the flag package calls it on every error too
 	help := func() {
-		fmt.Fprintf(e.stdout, "usage: %s\n\n%s\n", strings.TrimSpace("linecomp "+c.name+" "+c.args), strings.TrimSpace(description))
+		fmt.Fprintf(e.stdout, "usage: %s\n\n%s\n", strings.TrimSpace(c.path+" "+c.args), strings.TrimSpace(description))
 		hasFlags := false
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {

@@ -5,6 +5,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -219,5 +221,42 @@ func TestParseFlags(t *testing.T) {
 	pos, err = fs.parse([]string{"-", "x"})
 	if err != nil || strings.Join(pos, " ") != "- x" {
 		t.Errorf("positional %q err %v", pos, err)
+	}
+}
+
+// TestCommandGroup: a command with subcommands dispatches to them, gives
+// each its full path in help and messages, and lists them for -h.
+func TestCommandGroup(t *testing.T) {
+	var got []string
+	leaf := &command{name: "leaf", args: "[flags] FILE…", summary: "a leaf", run: func(e *env, c *command, args []string) error {
+		fs := newFlags(e, c, "Does nothing.")
+		n := fs.Int("n", 1, "a number")
+		inputs, err := fs.parse(args)
+		if err != nil {
+			return err
+		}
+		got = append(inputs, fmt.Sprint(*n))
+		return nil
+	}}
+	table := []*command{{name: "grp", summary: "a group", sub: []*command{leaf}}}
+	setPaths(table, "linecomp")
+	e, out, _ := testEnv(nil)
+	if err := dispatch(e, table, "linecomp", []string{"grp", "leaf", "a", "-n", "3"}); err != nil || strings.Join(got, " ") != "a 3" {
+		t.Errorf("grp leaf: %v, ran with %q", err, got)
+	}
+	if err := dispatch(e, table, "linecomp", []string{"grp", "leaf", "-h"}); !errors.Is(err, flag.ErrHelp) || !strings.HasPrefix(out.String(), "usage: linecomp grp leaf [flags] FILE…") {
+		t.Errorf("grp leaf -h: %v\n%s", err, out.String())
+	}
+	err := dispatch(e, table, "linecomp", []string{"grp", "leaf", "-x"})
+	var u usageError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "grp leaf: flag provided but not defined: -x (run 'linecomp grp leaf -h')") {
+		t.Errorf("grp leaf -x: %v", err)
+	}
+	out.Reset()
+	if err := dispatch(e, table, "linecomp", []string{"grp", "-h"}); err != nil || !strings.Contains(out.String(), "linecomp grp leaf [flags] FILE…\n      a leaf") {
+		t.Errorf("grp -h: %v\n%s", err, out.String())
+	}
+	if err := dispatch(e, table, "linecomp", []string{"grp", "nope"}); !errors.As(err, &u) {
+		t.Errorf("grp nope: %v, want a usage error", err)
 	}
 }
