@@ -191,6 +191,8 @@ type Codec struct {
 	tab      *table
 	latency  linecomp.Latency
 	allWords uint32 // the zero mask of an all-zero line: one bit per word
+	// encodings is what Encodings returns.
+	encodings []linecomp.Encoding
 }
 
 // New returns an FPC codec for lines of 32, 64 or 128 bytes. Its Name is
@@ -217,6 +219,13 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	}
 	// Only now is the shift known to be in range.
 	c.allWords = uint32(1<<(lineSize/4) - 1)
+	c.encodings = []linecomp.Encoding{
+		encCompressed: {Name: "compressed", Bits: -1},
+		encRaw:        {Name: "raw", Bits: tagBits + 8*lineSize},
+	}
+	if c.tab.tavana {
+		c.encodings = append(c.encodings, linecomp.Encoding{Name: "zeros", Bits: tagBits + prefixBits})
+	}
 	return c, nil
 }
 

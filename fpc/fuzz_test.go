@@ -1,6 +1,7 @@
 package fpc
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/linecomp/linecomp"
@@ -42,6 +43,35 @@ func FuzzDecode(f *testing.F) {
 		// for the layout: no stream that decodes to the line is shorter.
 		if bits := c.Size(line); bits > 8*len(enc) {
 			t.Fatalf("%s: %X decodes to %X, which Compress codes in %d bits, more than %d", name, enc, line, bits, 8*len(enc))
+		}
+	})
+}
+
+// FuzzEncodingOf: EncodingOf never panics, names an encoding of the list
+// or fails with ErrCorrupt on an empty stream, and a stream that decodes
+// and whose encoding has a fixed size is exactly that long.
+func FuzzEncodingOf(f *testing.F) {
+	f.Add([]byte{}, uint8(0))
+	f.Add([]byte{0x80}, uint8(1))
+	f.Add([]byte{0x8E}, uint8(0))
+	f.Add(append([]byte{0x00}, make([]byte, 32)...), uint8(1))
+	f.Fuzz(func(t *testing.T, enc []byte, sel uint8) {
+		name := fuzzNames[int(sel)%len(fuzzNames)]
+		n := codectest.LineSizes[int(sel/2)%len(codectest.LineSizes)]
+		c := mustNew(t, name, n).(*Codec)
+		e, err := c.EncodingOf(enc)
+		if err != nil {
+			if !errors.Is(err, linecomp.ErrCorrupt) || len(enc) != 0 {
+				t.Fatalf("%s/%d EncodingOf(%X): %v", name, n, enc, err)
+			}
+			return
+		}
+		encs := c.Encodings()
+		if e < 0 || e >= len(encs) {
+			t.Fatalf("%s/%d EncodingOf(%X) = %d of %d", name, n, enc, e, len(encs))
+		}
+		if _, err := c.Decompress(nil, enc); err == nil && encs[e].Bits >= 0 && len(enc) != (encs[e].Bits+7)/8 {
+			t.Fatalf("%s/%d: %X decodes as %q of %d bits but is %d bytes", name, n, enc, encs[e].Name, encs[e].Bits, len(enc))
 		}
 	})
 }
