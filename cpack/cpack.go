@@ -106,6 +106,7 @@ type Codec struct {
 	gem5Push   bool
 	latency    linecomp.Latency
 	latencySet bool
+	encodings  []linecomp.Encoding // what Encodings returns
 
 	codes    [numKinds]code
 	size     [numKinds]int // code + payload bits of each kind
@@ -177,6 +178,13 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		}
 	}
 	c.buildFastTables()
+	c.encodings = []linecomp.Encoding{
+		encCompressed: {Name: "compressed", Bits: -1},
+		encRaw:        {Name: "raw", Bits: tagBits + 8*lineSize},
+	}
+	if c.zeroBlock {
+		c.encodings = append(c.encodings, linecomp.Encoding{Name: "zeros", Bits: tagBits + zeroBlockBits})
+	}
 	return c, nil
 }
 
