@@ -439,8 +439,8 @@ func TestWriterRejects(t *testing.T) {
 	}
 }
 
-// TestUnclosedKernelIsNotATrace: a capture that stops with warps running
-// and never closes leaves no end marker; the reader says so.
+// TestTruncatedAndFlipped: a trace cut at any byte, or with any byte
+// changed, is an ErrFormat error.
 func TestTruncatedAndFlipped(t *testing.T) {
 	files := [][]byte{workedExample, encode(t, Header{LineSize: 16, WarpSize: 8}, Options{Level: trace.DefaultLevel}, synthTrace(3, 2, 16, 8)[:1])}
 	for fi, f := range files {
