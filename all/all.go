@@ -10,5 +10,6 @@ import (
 	_ "github.com/linecomp/linecomp/cpack"
 	_ "github.com/linecomp/linecomp/fpc"
 	_ "github.com/linecomp/linecomp/magbdi"
+	_ "github.com/linecomp/linecomp/multi"
 	_ "github.com/linecomp/linecomp/sc"
 )

@@ -66,7 +66,8 @@ type Codec struct {
 	lineSize  int
 	k         int
 	members   []linecomp.Codec
-	decLat    []int // each member's decompression latency; unknown sorts last
+	reporters []linecomp.EncodingReporter // members[i] as a reporter, or nil
+	decLat    []int                       // each member's decompression latency; unknown sorts last
 	chooser   Chooser
 	latency   linecomp.Latency
 	encodings []linecomp.Encoding
@@ -123,6 +124,8 @@ func New(members []linecomp.Codec, opts ...Option) (*Codec, error) {
 		c.latency = slowest(members)
 	}
 	for _, m := range members {
+		rep, _ := m.(linecomp.EncodingReporter)
+		c.reporters = append(c.reporters, rep)
 		d, ok := m.Latency().DecompressCycles()
 		if !ok {
 			d = math.MaxInt
@@ -404,31 +407,59 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	}
 	// A member stream of b bits takes ceil(b/8) bytes: len(enc) or one
 	// fewer, and only b tells which. One fewer is possible only when the
-	// last shifted byte is all padding; a strict member accepts at most
-	// one of the two.
+	// last shifted byte holds nothing but zeros.
 	last := len(sc.inner) - 1
-	ok, sure := false, false
-	if sc.inner[last] == 0 {
-		sc.line, err = m.Decompress(sc.line[:0], sc.inner[:last])
-		// If enc's last byte has a one among its first k bits, that bit
-		// is the member's (it checked that its padding is zero), so enc
-		// is exactly as long as k + b bits need.
-		ok, sure = err == nil, err == nil && enc[last] != 0
-	}
-	if !ok {
-		if sc.line, err = m.Decompress(sc.line[:0], sc.inner); err != nil {
-			return dst, err
+	shorter := sc.inner[last] == 0
+	// A member that reports a fixed size for the stream's encoding tells b.
+	// EncodingOf reads the leading bits, but none's also wants the exact
+	// length: give it the shorter stream when that is possible and not
+	// empty, as a raw line always is.
+	if rep := c.reporters[i]; rep != nil {
+		probe := sc.inner
+		if shorter && last > 0 {
+			probe = sc.inner[:last]
+		}
+		if e, err := rep.EncodingOf(probe); err == nil && rep.Encodings()[e].Bits >= 0 {
+			b := rep.Encodings()[e].Bits
+			if want := (c.k + b + 7) / 8; want != len(enc) {
+				return dst, c.lengthError(want, len(enc))
+			}
+			return m.Decompress(dst, sc.inner[:(b+7)/8])
 		}
 	}
+	// Otherwise try the full length, then the shorter one; a strict member
+	// accepts at most one of the two. A failed try costs the member's
+	// error, an allocation; the full length comes first because it is the
+	// right one for every b whose last k bits do not spill into a new
+	// byte, most of the streams in practice.
+	sc.line, err = m.Decompress(sc.line[:0], sc.inner)
+	sure := false
+	if err != nil && shorter {
+		var err2 error
+		if sc.line, err2 = m.Decompress(sc.line[:0], sc.inner[:last]); err2 == nil {
+			err = nil
+			// enc's last byte has a one among its first k bits: that
+			// bit is the member's, so enc is as long as k + b needs.
+			sure = enc[last] != 0
+		}
+	}
+	if err != nil {
+		return dst, err
+	}
 	if !sure {
-		// Otherwise enc may be a longer or shorter stream than Compress
-		// makes (trailing zeros, or a tail of zero bits cut off), which
-		// the member cannot see: compare with the length of the stream
-		// Compress makes for the line, before anything goes to dst.
-		want := (c.k + m.Size(sc.line) + 7) / 8
-		if want != len(enc) {
-			return dst, &linecomp.CorruptError{Codec: c.name, Offset: 8 * min(want, len(enc)), Reason: "stream is not as long as its member's stream makes it"}
+		// enc may be longer or shorter than Compress makes it (a trailing
+		// zero byte, or a tail of zero bits cut off), which the member
+		// cannot see: compare with the length of the stream Compress makes
+		// for the line, before anything goes to dst.
+		if want := (c.k + m.Size(sc.line) + 7) / 8; want != len(enc) {
+			return dst, c.lengthError(want, len(enc))
 		}
 	}
 	return append(dst, sc.line...), nil
+}
+
+// lengthError reports a stream of got bytes whose field and member's part
+// make want bytes, at the bit where it ends early or its surplus starts.
+func (c *Codec) lengthError(want, got int) error {
+	return &linecomp.CorruptError{Codec: c.name, Offset: 8 * min(want, got), Reason: "stream is not as long as its member's part makes it"}
 }

@@ -1,24 +1,35 @@
-// Package codectest is the shared conformance harness for linecomp codecs:
-// it finds the test data (the embedded sample, and the full corpora when
-// present), checks a codec against its literal reference line by line, and
-// checks that Decompress survives arbitrary input.
+// Package codectest is the conformance harness of this repository's codec
+// packages. It finds the test data (the embedded sample, and the full
+// corpora when present), checks a codec against its literal reference in
+// internal/ref line by line, runs the contract checks of linecomptest, and
+// switches kernel levels. The checks that hold for any codec live in
+// linecomptest; this package adds what needs our references and data.
+//
+// # Corpora
+//
+// The full corpora are read from $LINECOMP_CORPORA, else from
+// ../shared/corpora beside the module root. A LINECOMP_CORPORA that names
+// no readable directory of corpus files fails every test that wants the
+// corpora (a mistyped path must not pass by skipping); only when it is
+// unset and ../shared/corpora does not exist do those tests skip, so that
+// a clone without the corpora still runs every sample check. With -short
+// the corpora are not read at all: the tests run on the sample only, which
+// is what the CI's -race run uses.
 package codectest
 
 import (
 	"bytes"
-	"encoding/binary"
+	"errors"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"testing"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
 	"github.com/linecomp/linecomp/internal/ref"
+	"github.com/linecomp/linecomp/linecomptest"
 	"github.com/linecomp/linecomp/sample"
 )
 
@@ -40,8 +51,13 @@ func Sample() []File {
 	return out
 }
 
+// errNoCorpora means LINECOMP_CORPORA is unset and ../shared/corpora does
+// not exist: the corpus tests skip.
+var errNoCorpora = errors.New("LINECOMP_CORPORA is unset and there is no ../shared/corpora beside the module root")
+
 // CorporaDir returns the directory of the full corpora: $LINECOMP_CORPORA,
-// else ../shared/corpora beside the module root when it exists.
+// else ../shared/corpora beside the module root. The error wraps
+// errNoCorpora only in the second case, when that directory is absent.
 func CorporaDir() (string, error) {
 	if d := os.Getenv("LINECOMP_CORPORA"); d != "" {
 		if _, err := os.Stat(d); err != nil {
@@ -56,14 +72,16 @@ func CorporaDir() (string, error) {
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			d := filepath.Join(dir, "..", "shared", "corpora")
-			if _, err := os.Stat(d); err != nil {
-				return "", fmt.Errorf("no LINECOMP_CORPORA and no %s", d)
+			if _, err := os.Stat(d); errors.Is(err, os.ErrNotExist) {
+				return "", errNoCorpora
+			} else if err != nil {
+				return "", err
 			}
 			return d, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("no LINECOMP_CORPORA and no module root above the working directory")
+			return "", fmt.Errorf("%w (no module root above the working directory)", errNoCorpora)
 		}
 		dir = parent
 	}
@@ -106,59 +124,62 @@ func loadCorpora() ([]File, error) {
 	return corpora.files, corpora.err
 }
 
-// Corpora returns every file of the full corpora, or skips the test with a
-// message saying how to provide them.
+// Corpora returns every file of the full corpora. It skips the test with
+// -short or when the corpora are absent and were not asked for, and fails
+// it when they were asked for (LINECOMP_CORPORA) and cannot be read.
 func Corpora(t testing.TB) []File {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the sample only, not the full corpora")
+	}
 	files, err := loadCorpora()
-	if err != nil {
+	if errors.Is(err, errNoCorpora) {
 		t.Skipf("full corpora not available (%v); set LINECOMP_CORPORA to run this test", err)
+	}
+	if err != nil {
+		t.Fatalf("full corpora: %v", err)
 	}
 	return files
 }
 
-// Files returns the embedded sample and, when present, the full corpora;
-// without them it logs that only the sample is used.
+// Files returns the embedded sample and, unless -short is set or the
+// corpora are absent and were not asked for, the full corpora; it fails
+// the test when LINECOMP_CORPORA is set and cannot be read.
 func Files(t testing.TB) []File {
 	t.Helper()
+	if testing.Short() {
+		return Sample()
+	}
 	files, err := loadCorpora()
-	if err != nil {
+	if errors.Is(err, errNoCorpora) {
 		t.Logf("full corpora not available (%v): sample only", err)
+	} else if err != nil {
+		t.Fatalf("full corpora: %v", err)
 	}
 	return append(Sample(), files...)
 }
 
-// BitString renders the first bits bits of enc as '0'/'1' characters.
-func BitString(enc []byte, bits int) string {
-	s := make([]byte, bits)
-	for i := range s {
-		s[i] = '0' + enc[i/8]>>(7-uint(i%8))&1
-	}
-	return string(s)
-}
+// BitString is linecomptest.BitString, for the codec packages' golden
+// tests.
+func BitString(enc []byte, bits int) string { return linecomptest.BitString(enc, bits) }
+
+// EdgeLines is linecomptest.EdgeLines.
+func EdgeLines(n int) [][]byte { return linecomptest.EdgeLines(n) }
+
+// CheckGarbage is linecomptest.CheckGarbage.
+func CheckGarbage(c linecomp.Codec, enc []byte) error { return linecomptest.CheckGarbage(c, enc) }
 
 // Scratch holds the reusable buffers of Conform, so a corpus run allocates
 // nothing per line.
-type Scratch struct{ enc, dec []byte }
+type Scratch = linecomptest.Scratch
 
-// Conform checks one line: Size equals the bits of Compress, the stream is
-// exactly the reference's bit string (if want is non-empty) in
-// (bits+7)/8 bytes, and Decompress returns the line. It returns a
-// description of the first difference, or nil.
+// Conform checks one line: the stream is exactly the reference's bit
+// string (if want is non-empty), and it passes linecomptest's round trip
+// (Size, length, padding, Decompress). It returns a description of the
+// first difference, or nil.
 func Conform(c linecomp.Codec, want string, line []byte, s *Scratch) error {
-	size := c.Size(line)
-	enc, bits, err := c.Compress(s.enc[:0], line)
-	s.enc = enc
-	if err != nil {
-		return fmt.Errorf("Compress: %v", err)
-	}
-	if size != bits {
-		return fmt.Errorf("Size = %d, Compress wrote %d bits", size, bits)
-	}
-	if len(enc) != (bits+7)/8 {
-		return fmt.Errorf("Compress returned %d bytes for %d bits", len(enc), bits)
-	}
-	if want != "" {
+	enc, bits, err := s.RoundTrip(c, line)
+	if enc != nil && want != "" {
 		if got := BitString(enc, bits); got != want {
 			i := 0
 			for i < len(got) && i < len(want) && got[i] == want[i] {
@@ -167,15 +188,7 @@ func Conform(c linecomp.Codec, want string, line []byte, s *Scratch) error {
 			return fmt.Errorf("stream differs from the reference at bit %d:\n got %s (%d bits)\nwant %s (%d bits)", i, got, len(got), want, len(want))
 		}
 	}
-	dec, err := c.Decompress(s.dec[:0], enc)
-	s.dec = dec
-	if err != nil {
-		return fmt.Errorf("Decompress of own stream %X: %v", enc, err)
-	}
-	if !bytes.Equal(dec, line) {
-		return fmt.Errorf("round trip changed the line:\n got %X\nwant %X", dec, line)
-	}
-	return nil
+	return err
 }
 
 // CheckData runs Conform on every whole line of data (a trailing partial
@@ -200,135 +213,45 @@ func CheckData(t *testing.T, c linecomp.Codec, r ref.Encoder, name string, data 
 	}
 }
 
-// CheckAll checks c against its registered reference on the edge lines, the
-// embedded sample and, when present, every line of the full corpora.
+// CheckAll checks c against its registered reference on the edge lines,
+// the embedded sample and, when present, every line of the full corpora,
+// and runs linecomptest.TestCodec on the edge lines and the sample.
 func CheckAll(t *testing.T, c linecomp.Codec) {
 	t.Helper()
 	r, ok := ref.Lookup(c.Name())
 	if !ok {
 		t.Fatalf("no reference encoder registered for %q", c.Name())
 	}
-	for i, line := range EdgeLines(c.LineSize()) {
+	n := c.LineSize()
+	lines := EdgeLines(n)
+	for i, line := range lines {
 		CheckData(t, c, r, fmt.Sprintf("edge line %d", i), line)
 	}
 	for _, f := range Sample() {
 		CheckData(t, c, r, "sample/"+f.Name, f.Data)
+		for off := 0; off+n <= len(f.Data); off += n {
+			lines = append(lines, f.Data[off:off+n])
+		}
+	}
+	if err := linecomptest.TestCodec(c, lines); err != nil {
+		t.Errorf("linecomptest on the edge lines and the sample:\n%v", err)
 	}
 	// Only this subtest skips without the corpora: the checks above still
 	// run for every codec and line size on a clone without them.
-	t.Run(fmt.Sprintf("%s/%d/corpora", c.Name(), c.LineSize()), func(t *testing.T) {
+	t.Run(fmt.Sprintf("%s/%d/corpora", c.Name(), n), func(t *testing.T) {
 		for _, f := range Corpora(t) {
 			CheckData(t, c, r, f.Name, f.Data)
 		}
 	})
 }
 
-// EdgeLines returns synthetic lines that sit on the boundaries of the
-// common encodings: zeros, all ones, repeated words, narrow and sign-boundary
-// values at every width, ramps, and seeded random data.
-func EdgeLines(n int) [][]byte {
-	var out [][]byte
-	fill32 := func(f func(i int) uint32) []byte {
-		b := make([]byte, n)
-		for i := 0; i < n/4; i++ {
-			binary.LittleEndian.PutUint32(b[4*i:], f(i))
-		}
-		return b
-	}
-	fill64 := func(f func(i int) uint64) []byte {
-		b := make([]byte, n)
-		for i := 0; i < n/8; i++ {
-			binary.LittleEndian.PutUint64(b[8*i:], f(i))
-		}
-		return b
-	}
-	out = append(out, make([]byte, n), bytes.Repeat([]byte{0xFF}, n), bytes.Repeat([]byte{0xAB}, n))
-	for _, v := range []uint32{1, 7, 8, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0x12345678, 0xFFFFFFF8, 0xFFFFFF80, 0xFFFF8000, 0x80000000, 0x00AB0000, 0x00050003, 0xFFF0FFF0} {
-		out = append(out,
-			fill32(func(int) uint32 { return v }),
-			fill32(func(i int) uint32 { return v * uint32(i&1) }),
-			fill32(func(i int) uint32 { return v + uint32(i) }),
-			fill32(func(i int) uint32 { return v - uint32(i) }))
-	}
-	for _, step := range []uint64{1, 4, 8, 0x7F, 0x80, 0x7FFF, 0x8000, 0x7FFFFFFF, 0x80000000} {
-		out = append(out,
-			fill64(func(i int) uint64 { return 0x00007F0012345678 + step*uint64(i) }),
-			fill64(func(i int) uint64 { return uint64(i&1) * (0xC0403900 + step*uint64(i)) }))
-	}
-	out = append(out,
-		fill32(func(i int) uint32 { return math.Float32bits(float32(i) * 0.25) }),
-		fill32(func(i int) uint32 { return uint32(int32(-i)) }),
-		fill32(func(i int) uint32 { return uint32(i) }))
-	rng := rand.New(rand.NewPCG(uint64(n), 42))
-	for range 8 {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
-// CheckGarbage decompresses enc, which need not be a valid stream, into a
-// buffer guarded by sentinel bytes. It returns an error if Decompress
-// panics, returns a line of the wrong length, returns a different buffer
-// than it was given, or writes past what it returns.
-func CheckGarbage(c linecomp.Codec, enc []byte) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("Decompress(%X) panicked: %v", enc, p)
-		}
-	}()
-	const sentinel = 0xA5
-	prefix := []byte{1, 2, 3}
-	buf := make([]byte, len(prefix), len(prefix)+c.LineSize()+64)
-	copy(buf, prefix)
-	full := buf[:cap(buf)]
-	for i := len(prefix); i < len(full); i++ {
-		full[i] = sentinel
-	}
-	in := slices.Clone(enc)
-	out, derr := c.Decompress(buf, enc)
-	if !bytes.Equal(in, enc) {
-		return fmt.Errorf("Decompress modified its input")
-	}
-	want := len(prefix)
-	if derr == nil {
-		want += c.LineSize()
-	}
-	if len(out) != want {
-		return fmt.Errorf("Decompress(%X) returned %d bytes (err %v), want %d", enc, len(out), derr, want)
-	}
-	if !bytes.Equal(out[:len(prefix)], prefix) || &out[0] != &buf[0] {
-		return fmt.Errorf("Decompress did not append to dst")
-	}
-	for i := want; i < len(full); i++ {
-		if full[i] != sentinel {
-			return fmt.Errorf("Decompress(%X) wrote byte %d past what it returned (err %v)", enc, i, derr)
-		}
-	}
-	return nil
-}
-
 // CheckZeroAllocs fails the test if Size, Compress into a reused dst or
-// Decompress into a reused dst allocates for line.
+// Decompress into a reused dst allocates for line
+// (linecomptest.CheckZeroAllocs).
 func CheckZeroAllocs(t *testing.T, c linecomp.Codec, line []byte) {
 	t.Helper()
-	enc := make([]byte, 0, 2*c.LineSize()+16)
-	dec := make([]byte, 0, c.LineSize())
-	e, _, err := c.Compress(enc, line)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a := testing.AllocsPerRun(50, func() { c.Size(line) }); a != 0 {
-		t.Errorf("%s Size: %v allocs per line", c.Name(), a)
-	}
-	if a := testing.AllocsPerRun(50, func() { c.Compress(enc[:0], line) }); a != 0 {
-		t.Errorf("%s Compress: %v allocs per line", c.Name(), a)
-	}
-	if a := testing.AllocsPerRun(50, func() { c.Decompress(dec[:0], e) }); a != 0 {
-		t.Errorf("%s Decompress: %v allocs per line", c.Name(), a)
+	if err := linecomptest.CheckZeroAllocs(c, line); err != nil {
+		t.Errorf("%s/%d: %v", c.Name(), c.LineSize(), err)
 	}
 }
 
