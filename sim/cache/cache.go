@@ -128,6 +128,8 @@ type Event struct {
 	// through the decompression queue.
 	Wait, Latency int
 	Compressed    bool
+	// Dirty: an evicted or invalidated line was dirty (write-back).
+	Dirty bool
 	// Data is the line of a Fill, valid only while Observe runs (a
 	// policy trains a code book on it).
 	Data []byte
@@ -176,8 +178,9 @@ type Stats struct {
 	ValidLineSum uint64
 	// Lines is Sets × Ways, the lines an uncompressed cache holds.
 	Lines uint64
-	// FillsByMode and HitsByMode count fills and load hits per mode.
-	FillsByMode, HitsByMode []uint64
+	// FillsByMode, HitsByMode and DecompressionsByMode count fills, load
+	// hits and decompressions per mode.
+	FillsByMode, HitsByMode, DecompressionsByMode []uint64
 }
 
 // EffectiveCapacity returns the mean, over accesses, of the bytes of valid
@@ -316,18 +319,21 @@ func (c *Cache) Stats() Stats {
 	s := c.stats
 	s.FillsByMode = append([]uint64(nil), s.FillsByMode...)
 	s.HitsByMode = append([]uint64(nil), s.HitsByMode...)
+	s.DecompressionsByMode = append([]uint64(nil), s.DecompressionsByMode...)
 	return s
 }
 
 // ResetStats zeroes the counters; the cache's contents stay.
 func (c *Cache) ResetStats() {
-	fills, hits := c.stats.FillsByMode, c.stats.HitsByMode
+	fills, hits, dec := c.stats.FillsByMode, c.stats.HitsByMode, c.stats.DecompressionsByMode
 	if len(fills) != len(c.cfg.Modes) {
-		fills, hits = make([]uint64, len(c.cfg.Modes)), make([]uint64, len(c.cfg.Modes))
+		n := len(c.cfg.Modes)
+		fills, hits, dec = make([]uint64, n), make([]uint64, n), make([]uint64, n)
 	}
 	clear(fills)
 	clear(hits)
-	c.stats = Stats{Lines: uint64(c.cfg.Sets) * uint64(c.cfg.Ways), FillsByMode: fills, HitsByMode: hits}
+	clear(dec)
+	c.stats = Stats{Lines: uint64(c.cfg.Sets) * uint64(c.cfg.Ways), FillsByMode: fills, HitsByMode: hits, DecompressionsByMode: dec}
 }
 
 // Mode returns the codec of mode m.
@@ -459,6 +465,7 @@ func (c *Cache) lookup(now, addr uint64) Result {
 		e.Wait = int(start - now)
 		e.Latency += e.Wait + d
 		c.stats.Decompressions++
+		c.stats.DecompressionsByMode[w.mode]++
 		c.stats.QueueWait += uint64(e.Wait)
 	}
 	c.stats.LoadHits++
@@ -633,7 +640,7 @@ func (c *Cache) remove(now uint64, s, i int, kind EventKind) {
 	c.free[s] += int(w.blocks)
 	c.valid--
 	c.observe(Event{Kind: kind, Now: now, Addr: w.line * uint64(c.cfg.LineSize), Set: s, Mode: int(w.mode),
-		SubBlocks: int(w.blocks), Compressed: w.compressed})
+		SubBlocks: int(w.blocks), Compressed: w.compressed, Dirty: w.dirty})
 }
 
 // InvalidateMode removes every line stored in mode m, e.g. when its code

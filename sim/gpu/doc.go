@@ -1,0 +1,62 @@
+// Package gpu is a trace-driven timing model of a GPU's streaming
+// multiprocessors (SMs) and their memory path: warps issuing from recorded
+// instruction streams under a GTO or loose round-robin scheduler, coalesced
+// line accesses entering a (possibly compressed) L1 data cache one per
+// cycle, MSHRs that merge misses to the same line, and a shared L2 cache in
+// front of a memory whose latency a caller can model. It is the machine of
+// LATTE-CC (Arunkumar et al., HPCA 2018, Table II) as linecomp's model
+// specification (model-spec §3) fixes it, and it measures what LATTE-CC
+// needs: the latency tolerance of each SM in each experimental phase
+// (Eq. 4).
+//
+// # Execution
+//
+// A workload is a sequence of kernels from a warp trace
+// (github.com/linecomp/linecomp/trace/warp); kernels run one after another.
+// A kernel's blocks are dispatched to SMs round-robin as an SM has room (at
+// most BlocksPerSM blocks and WarpsPerSM warps). Each warp runs its stream:
+// Compute n issues n instructions, one a cycle, with no dependence stalls;
+// Load and Store issue in one cycle and queue their line accesses, which
+// enter the L1 one per cycle per SM in order; a warp that issued a load
+// waits until all its lines have returned, a store does not block it;
+// Barrier waits for the block's other live warps; Exit ends the warp.
+//
+// Each SM has Schedulers schedulers (warp slot w belongs to scheduler w mod
+// Schedulers), each issuing at most one instruction per cycle. GTO keeps
+// issuing from the warp it issued last while that warp is ready, otherwise
+// it picks the oldest ready warp (the earliest dispatched); loose
+// round-robin picks the first ready warp after the last one issued.
+//
+// # Memory path
+//
+// A load that hits in the L1 returns after the cache's hit latency,
+// decompression included (sim/cache). A miss takes an MSHR (MSHRs per SM;
+// a miss to a line that already has one merges into it, and with all taken
+// the access waits in the queue), goes to the L2 (an uncompressed
+// sim/cache, shared): an L2 hit returns after L2HitLatency cycles, a miss
+// after L2HitLatency plus the Memory's latency. When the line returns, it
+// is filled into the L1 (in the mode its policy chooses) and every merged
+// load gets it. Stores go through the L1's write policy (write-evict by
+// default) and to the L2 (write-back, write-allocate) and the Memory when
+// the L2 writes back. Compression happens at the fill, off the load's
+// critical path [ours].
+//
+// # Latency tolerance (Eq. 4)
+//
+// Per SM and per EP (the span between two calls of [Probe.EndEP], which a
+// policy such as policy/latte makes every 256 L1 accesses):
+// average_warp_available is the mean over the EP's cycles of the number of
+// ready warps, average_execution_cycles_per_schedule is the issue cycles
+// (instructions issued by the SM's schedulers) over the times a scheduler
+// switched to another warp; their product is the tolerance. With no switch
+// in an EP, the issue cycles are one schedule [ours].
+//
+// # Embedding and driving
+//
+// The model is passive and has no goroutines or I/O: [New] builds it, and
+// [GPU.Run] replays a kernel given as per-warp instruction streams,
+// advancing its own cycle count; each SM's L1 policy is attached by the
+// caller through Config.AttachL1, so the model depends on no policy
+// package. Drivers that read trace files and run several configurations in
+// parallel live elsewhere (cmd/linecomp).
+package gpu

@@ -1,0 +1,756 @@
+package gpu
+
+import (
+	"fmt"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/sim/cache"
+	"github.com/linecomp/linecomp/trace/warp"
+)
+
+// Scheduling is a warp scheduler's policy.
+type Scheduling uint8
+
+const (
+	GTO Scheduling = iota // greedy then oldest (the default)
+	LRR                   // loose round-robin
+)
+
+func (s Scheduling) String() string {
+	switch s {
+	case GTO:
+		return "gto"
+	case LRR:
+		return "lrr"
+	}
+	return fmt.Sprintf("Scheduling(%d)", uint8(s))
+}
+
+// Memory is what lies below the L2: DRAM behind memory controllers.
+type Memory interface {
+	// Access returns the latency in cycles of a request arriving at cycle
+	// now: a read of the line at addr that missed the L2, or a write-back
+	// of it (write), with its payload.
+	Access(now uint64, write bool, addr uint64, line []byte) (int, error)
+}
+
+// FixedLatency is a Memory whose every request takes the same time.
+type FixedLatency int
+
+// Access implements Memory.
+func (f FixedLatency) Access(uint64, bool, uint64, []byte) (int, error) { return int(f), nil }
+
+// Config describes the GPU. LatteConfig gives LATTE-CC's Table II machine.
+type Config struct {
+	SMs         int
+	WarpsPerSM  int
+	BlocksPerSM int
+	Schedulers  int // per SM
+	Scheduling  Scheduling
+	MSHRs       int // per SM
+
+	// L1 is every SM's L1 data cache (its Modes decide what it can store;
+	// its Policy is set by AttachL1). L2 is one slice of the shared L2.
+	L1, L2 cache.Config
+	// L2Slices slices make up the L2 (GPGPU-Sim banks it per memory
+	// partition); a line belongs to slice (addr / L2Interleave) mod
+	// L2Slices and is indexed there by its slice-local line number, as a
+	// memory controller numbers its lines (sim/mem). Zero means 1 slice.
+	L2Slices, L2Interleave int
+
+	L2HitLatency int    // cycles from an L1 miss to an L2 hit's data
+	Memory       Memory // below the L2; the default is FixedLatency(100)
+
+	// AttachL1, if set, is called once per SM with its L1 and its Probe,
+	// to install the L1's policy (e.g. latte.New(l1, probe, …)).
+	AttachL1 func(sm int, l1 *cache.Cache, probe *Probe) error
+}
+
+// LatteConfig returns LATTE-CC's machine (Table II; model-spec §3): 15 SMs,
+// 48 warps and 8 blocks per SM, 2 GTO schedulers, 32 MSHRs, the L1 of
+// cache.LatteL1 with the given modes, a 768 KB 8-way L2 of 128-byte lines
+// (write-back), an L2 hit after 120 cycles and a miss after 220. The L2 is
+// 6 slices of 128 KB (128 sets) interleaved by 4 KB, one per memory
+// controller of MAG-aware BDI's Table IV [ours: 768 KB is not a power of
+// two of sets, and GPGPU-Sim banks its L2 by memory partition].
+func LatteConfig(l1Modes ...linecomp.Codec) (Config, error) {
+	none, err := linecomp.New("none", 128)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{
+		SMs: 15, WarpsPerSM: 48, BlocksPerSM: 8, Schedulers: 2, MSHRs: 32,
+		L1: cache.LatteL1(l1Modes...),
+		L2: cache.Config{Sets: 128 << 10 / 128 / 8, Ways: 8, LineSize: 128, Write: cache.WriteBack,
+			Modes: []linecomp.Codec{none}},
+		L2Slices: 6, L2Interleave: 4096,
+		L2HitLatency: 120,
+		Memory:       FixedLatency(100),
+	}, nil
+}
+
+// Stats are the counters of a run.
+type Stats struct {
+	Cycles       uint64
+	Instructions uint64      // issued: Compute counts, memory instructions, barriers, exits
+	Loads        uint64      // line accesses of loads
+	Stores       uint64      // line accesses of stores
+	L1           cache.Stats // summed over SMs
+	L2           cache.Stats
+	// L1MissLatency sums the cycles from an L1 miss (a new MSHR) to its
+	// fill; L1MissFills counts those fills, MergedMisses the loads that
+	// joined an existing MSHR.
+	L1MissLatency, L1MissFills, MergedMisses uint64
+	MemReads, MemWrites                      uint64
+	Kernels                                  []KernelStats
+}
+
+// KernelStats are the cycles and instructions of one kernel.
+type KernelStats struct {
+	Name         string
+	Cycles       uint64
+	Instructions uint64
+}
+
+// IPC returns instructions per cycle.
+func (s *Stats) IPC() float64 {
+	if s.Cycles == 0 {
+		return 0
+	}
+	return float64(s.Instructions) / float64(s.Cycles)
+}
+
+// Probe measures one SM for its L1 policy: LATTE-CC's latency tolerance
+// (Eq. 4) and the mean L1 miss latency of each EP. It implements
+// policy/latte's Machine interface.
+type Probe struct {
+	g        *GPU
+	start    uint64 // cycle the EP began
+	ready    uint64 // ready warps summed over the EP's simulated cycles
+	issues   uint64
+	switches uint64
+	missSum  uint64
+	misses   uint64
+	lastMiss float64
+}
+
+// EndEP returns the latency tolerance (average_warp_available ×
+// average_execution_cycles_per_schedule) and the mean L1 miss latency
+// measured since the previous call, and starts a new measurement. With no
+// miss in the EP the mean is the previous EP's, or the L2 hit latency
+// before the first miss.
+func (p *Probe) EndEP() (tolerance, missLatency float64) {
+	cycles := p.g.now - p.start + 1
+	avail := float64(p.ready) / float64(cycles)
+	perSchedule := float64(p.issues)
+	if p.switches > 0 {
+		perSchedule /= float64(p.switches)
+	}
+	tolerance = avail * perSchedule
+	if p.misses > 0 {
+		p.lastMiss = float64(p.missSum) / float64(p.misses)
+	}
+	missLatency = p.lastMiss
+	*p = Probe{g: p.g, start: p.g.now + 1, lastMiss: p.lastMiss}
+	return tolerance, missLatency
+}
+
+type warpState struct {
+	live    bool
+	insts   []Inst
+	pc      int
+	left    uint32 // instructions left of the current Compute
+	pending int    // load lines not yet returned
+	barrier bool
+	block   int // block slot
+	age     uint64
+}
+
+func (w *warpState) ready() bool {
+	return w.live && !w.barrier && w.pending == 0 && w.pc < len(w.insts)
+}
+
+type blockState struct {
+	live      bool
+	warps     []int // warp slots
+	atBarrier int
+	exited    int
+}
+
+type lsuItem struct {
+	store bool
+	warp  int
+	line  Line
+}
+
+type mshr struct {
+	line    Line
+	start   uint64
+	waiters []int // warp slots, one entry per load line
+}
+
+type sm struct {
+	id     int
+	l1     *cache.Cache
+	probe  Probe
+	warps  []warpState
+	blocks []blockState
+	last   []int // per scheduler: the warp slot issued last, or -1
+	lsu    []lsuItem
+	head   int
+	mshrs  map[uint64]*mshr
+}
+
+// event kinds
+const (
+	evWake = iota // a load line returns to a warp
+	evFill        // an L1 miss returns: fill and wake the merged loads
+)
+
+type event struct {
+	t    uint64
+	seq  uint64
+	kind uint8
+	sm   int32
+	warp int32
+	addr uint64
+}
+
+// GPU is the timing model. See the package doc.
+type GPU struct {
+	cfg    Config
+	sms    []sm
+	l2     []*cache.Cache
+	now    uint64
+	seq    uint64
+	events []event // a binary min-heap on (t, seq)
+	age    uint64
+	rr     int // next SM for block dispatch
+	stats  Stats
+}
+
+// New builds the GPU, its caches and, through AttachL1, the L1 policies.
+// A configuration that cannot work is an error wrapping linecomp.ErrConfig
+// that names the field.
+func New(cfg Config) (*GPU, error) {
+	if cfg.Memory == nil {
+		cfg.Memory = FixedLatency(100)
+	}
+	if cfg.L2Slices == 0 {
+		cfg.L2Slices = 1
+	}
+	if cfg.L2Interleave == 0 {
+		cfg.L2Interleave = cfg.L2.LineSize
+	}
+	bad := func(format string, args ...any) (*GPU, error) {
+		return nil, linecomp.ConfigError("gpu", format, args...)
+	}
+	switch {
+	case cfg.SMs <= 0:
+		return bad("SMs must be positive, got %d", cfg.SMs)
+	case cfg.WarpsPerSM <= 0 || cfg.BlocksPerSM <= 0:
+		return bad("WarpsPerSM and BlocksPerSM must be positive, got %d and %d", cfg.WarpsPerSM, cfg.BlocksPerSM)
+	case cfg.Schedulers <= 0:
+		return bad("Schedulers must be positive, got %d", cfg.Schedulers)
+	case cfg.Scheduling > LRR:
+		return bad("unknown Scheduling %d", cfg.Scheduling)
+	case cfg.MSHRs <= 0:
+		return bad("MSHRs must be positive, got %d", cfg.MSHRs)
+	case cfg.L2HitLatency < 0:
+		return bad("L2HitLatency must not be negative, got %d", cfg.L2HitLatency)
+	case cfg.L1.LineSize != cfg.L2.LineSize:
+		return bad("the L1 (%d-byte lines) and L2 (%d) must have one LineSize", cfg.L1.LineSize, cfg.L2.LineSize)
+	case cfg.L2Slices < 0 || cfg.L2Interleave < 0 || cfg.L2.LineSize <= 0 || cfg.L2Interleave%cfg.L2.LineSize != 0:
+		return bad("L2Slices (%d) must be positive and L2Interleave (%d) a multiple of the line size", cfg.L2Slices, cfg.L2Interleave)
+	}
+	g := &GPU{cfg: cfg, sms: make([]sm, cfg.SMs)}
+	for i := 0; i < cfg.L2Slices; i++ {
+		l2, err := cache.New(cfg.L2)
+		if err != nil {
+			return nil, fmt.Errorf("L2: %w", err)
+		}
+		g.l2 = append(g.l2, l2)
+	}
+	var err error
+	for i := range g.sms {
+		s := &g.sms[i]
+		s.id = i
+		if s.l1, err = cache.New(cfg.L1); err != nil {
+			return nil, fmt.Errorf("L1: %w", err)
+		}
+		s.probe = Probe{g: g, lastMiss: float64(cfg.L2HitLatency)}
+		s.warps = make([]warpState, cfg.WarpsPerSM)
+		s.blocks = make([]blockState, cfg.BlocksPerSM)
+		s.last = make([]int, cfg.Schedulers)
+		for j := range s.last {
+			s.last[j] = -1
+		}
+		s.mshrs = make(map[uint64]*mshr, cfg.MSHRs)
+		if cfg.AttachL1 != nil {
+			if err := cfg.AttachL1(i, s.l1, &s.probe); err != nil {
+				return nil, fmt.Errorf("SM %d: attaching the L1 policy: %w", i, err)
+			}
+		}
+	}
+	return g, nil
+}
+
+// L1 returns SM i's L1 cache.
+func (g *GPU) L1(i int) *cache.Cache { return g.sms[i].l1 }
+
+// L2 returns slice i of the shared L2.
+func (g *GPU) L2(i int) *cache.Cache { return g.l2[i] }
+
+// l2Slice returns the L2 slice of addr and the line's slice-local address.
+func (g *GPU) l2Slice(addr uint64) (*cache.Cache, uint64) {
+	il, n, ls := uint64(g.cfg.L2Interleave), uint64(g.cfg.L2Slices), uint64(g.cfg.L2.LineSize)
+	stripe := addr / il
+	local := stripe/n*(il/ls) + addr%il/ls
+	return g.l2[stripe%n], local * ls
+}
+
+// Now returns the current cycle.
+func (g *GPU) Now() uint64 { return g.now }
+
+// Stats returns the counters so far, with the caches' counters summed.
+func (g *GPU) Stats() Stats {
+	s := g.stats
+	s.Kernels = append([]KernelStats(nil), s.Kernels...)
+	s.Cycles = g.now
+	s.L1 = cache.Stats{}
+	for i := range g.sms {
+		addCache(&s.L1, g.sms[i].l1.Stats())
+	}
+	s.L2 = cache.Stats{}
+	for _, l2 := range g.l2 {
+		addCache(&s.L2, l2.Stats())
+	}
+	return s
+}
+
+// addCache adds the counters of b to a.
+func addCache(a *cache.Stats, b cache.Stats) {
+	a.Accesses += b.Accesses
+	a.LoadHits += b.LoadHits
+	a.LoadMisses += b.LoadMisses
+	a.StoreHits += b.StoreHits
+	a.StoreMisses += b.StoreMisses
+	a.Evictions += b.Evictions
+	a.Fills += b.Fills
+	a.Invalidations += b.Invalidations
+	a.WriteBacks += b.WriteBacks
+	a.Decompressions += b.Decompressions
+	a.QueueWait += b.QueueWait
+	a.ValidLineSum += b.ValidLineSum
+	a.Lines = b.Lines // per cache: the effective capacity stays a per-cache mean
+	a.FillsByMode = addSlice(a.FillsByMode, b.FillsByMode)
+	a.HitsByMode = addSlice(a.HitsByMode, b.HitsByMode)
+	a.DecompressionsByMode = addSlice(a.DecompressionsByMode, b.DecompressionsByMode)
+}
+
+func addSlice(a, b []uint64) []uint64 {
+	if a == nil {
+		a = make([]uint64, len(b))
+	}
+	for i := range b {
+		a[i] += b[i]
+	}
+	return a
+}
+
+// Run replays one kernel to completion and returns its cycles and
+// instructions. The caches keep their contents for the next kernel.
+func (g *GPU) Run(k *Kernel) (KernelStats, error) {
+	ks := KernelStats{Name: k.Name}
+	start, startInst := g.now, g.stats.Instructions
+	for b, blk := range k.Blocks {
+		if len(blk.Warps) > g.cfg.WarpsPerSM {
+			return ks, linecomp.ConfigError("gpu", "kernel %s: block %d has %d warps, more than WarpsPerSM (%d)", k.Name, b, len(blk.Warps), g.cfg.WarpsPerSM)
+		}
+		for _, w := range blk.Warps {
+			for _, in := range w {
+				for _, l := range in.Lines {
+					if len(l.Data) != g.cfg.L1.LineSize {
+						return ks, fmt.Errorf("%w: kernel %s: a %d-byte payload for %d-byte lines", linecomp.ErrLineSize, k.Name, len(l.Data), g.cfg.L1.LineSize)
+					}
+				}
+			}
+		}
+	}
+	next := 0 // next block to dispatch
+	for {
+		if err := g.drainEvents(); err != nil {
+			return ks, err
+		}
+		next = g.dispatch(k, next)
+		if next == len(k.Blocks) && g.idle() {
+			break
+		}
+		// Something happens next cycle if anything happened in this one (an
+		// issue or an access may free a block slot, a warp or an MSHR) or
+		// some SM still has work it can do without an event.
+		work := false
+		for i := range g.sms {
+			s := &g.sms[i]
+			head, issued := s.head, g.stats.Instructions
+			if err := g.lsuStep(s); err != nil {
+				return ks, err
+			}
+			g.issue(s)
+			work = work || s.head != head || g.stats.Instructions != issued || s.busy()
+		}
+		if work {
+			g.now++
+			continue
+		}
+		if len(g.events) == 0 {
+			return ks, fmt.Errorf("gpu: kernel %s stalls at cycle %d with no event pending (a barrier some warp never reaches)", k.Name, g.now)
+		}
+		g.now = g.events[0].t // nothing can happen before the next event
+	}
+	ks.Cycles = g.now - start
+	ks.Instructions = g.stats.Instructions - startInst
+	g.stats.Kernels = append(g.stats.Kernels, ks)
+	return ks, nil
+}
+
+// idle reports that no warp, queued access or event is left.
+func (g *GPU) idle() bool {
+	if len(g.events) > 0 {
+		return false
+	}
+	for i := range g.sms {
+		s := &g.sms[i]
+		if s.head < len(s.lsu) {
+			return false
+		}
+		for j := range s.blocks {
+			if s.blocks[j].live {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// busy reports whether the SM can do something next cycle without an
+// event: a ready warp or a queued access that is not waiting for an MSHR.
+func (s *sm) busy() bool {
+	for i := range s.warps {
+		if s.warps[i].ready() {
+			return true
+		}
+	}
+	return s.head < len(s.lsu)
+}
+
+// dispatch gives blocks, from next on, to SMs round-robin while they have
+// room, and returns the next block not dispatched.
+func (g *GPU) dispatch(k *Kernel, next int) int {
+	for next < len(k.Blocks) {
+		blk := &k.Blocks[next]
+		placed := false
+		for tries := 0; tries < len(g.sms) && !placed; tries++ {
+			s := &g.sms[g.rr]
+			g.rr = (g.rr + 1) % len(g.sms)
+			placed = s.place(blk, &g.age)
+		}
+		if !placed {
+			return next
+		}
+		next++
+	}
+	return next
+}
+
+// place puts blk on s if a block slot and enough warp slots are free.
+func (s *sm) place(blk *Block, age *uint64) bool {
+	slot := -1
+	for i := range s.blocks {
+		if !s.blocks[i].live {
+			slot = i
+			break
+		}
+	}
+	if slot < 0 {
+		return false
+	}
+	free := 0
+	for i := range s.warps {
+		if !s.warps[i].live {
+			free++
+		}
+	}
+	if free < len(blk.Warps) {
+		return false
+	}
+	b := &s.blocks[slot]
+	*b = blockState{live: true, warps: b.warps[:0]}
+	for _, insts := range blk.Warps {
+		for i := range s.warps {
+			if !s.warps[i].live {
+				*age++
+				s.warps[i] = warpState{live: true, insts: insts, block: slot, age: *age}
+				b.warps = append(b.warps, i)
+				if len(insts) == 0 { // a warp with no instruction has finished
+					s.warps[i].live = false
+					b.exited++
+				}
+				break
+			}
+		}
+	}
+	if b.exited == len(b.warps) {
+		b.live = false
+	}
+	return true
+}
+
+// issue lets each scheduler of s issue one instruction.
+func (g *GPU) issue(s *sm) {
+	nready := 0
+	for i := range s.warps {
+		if s.warps[i].ready() {
+			nready++
+		}
+	}
+	s.probe.ready += uint64(nready)
+	if nready == 0 {
+		return
+	}
+	n := g.cfg.Schedulers
+	for sc := 0; sc < n; sc++ {
+		w := g.pick(s, sc)
+		if w < 0 {
+			continue
+		}
+		if w != s.last[sc] {
+			s.probe.switches++
+		}
+		s.last[sc] = w
+		s.probe.issues++
+		g.stats.Instructions++
+		g.step(s, w)
+	}
+}
+
+// pick returns the warp scheduler sc of s issues from, or -1.
+func (g *GPU) pick(s *sm, sc int) int {
+	n := g.cfg.Schedulers
+	last := s.last[sc]
+	if g.cfg.Scheduling == GTO {
+		if last >= 0 && s.warps[last].ready() {
+			return last
+		}
+		best := -1
+		for w := sc; w < len(s.warps); w += n {
+			if s.warps[w].ready() && (best < 0 || s.warps[w].age < s.warps[best].age) {
+				best = w
+			}
+		}
+		return best
+	}
+	// Loose round-robin: the first ready warp after the last one.
+	slots := (len(s.warps) - sc + n - 1) / n
+	first := 0
+	if last >= 0 {
+		first = (last-sc)/n + 1
+	}
+	for i := 0; i < slots; i++ {
+		w := sc + (first+i)%slots*n
+		if s.warps[w].ready() {
+			return w
+		}
+	}
+	return -1
+}
+
+// step issues warp w's next instruction.
+func (g *GPU) step(s *sm, w int) {
+	ws := &s.warps[w]
+	in := &ws.insts[ws.pc]
+	switch in.Kind {
+	case warp.Compute:
+		if ws.left == 0 {
+			ws.left = in.Count
+		}
+		if ws.left--; ws.left == 0 {
+			ws.pc++
+		}
+	case warp.Load, warp.Store:
+		for _, l := range in.Lines {
+			s.lsu = append(s.lsu, lsuItem{store: in.Kind == warp.Store, warp: w, line: l})
+		}
+		if in.Kind == warp.Load {
+			ws.pending += len(in.Lines)
+			g.stats.Loads += uint64(len(in.Lines))
+		} else {
+			g.stats.Stores += uint64(len(in.Lines))
+		}
+		ws.pc++
+	case warp.Barrier:
+		ws.pc++
+		ws.barrier = true
+		b := &s.blocks[ws.block]
+		b.atBarrier++
+		s.release(b)
+	case warp.Exit:
+		ws.pc = len(ws.insts)
+		ws.live = false
+		s.last[w%g.cfg.Schedulers] = -1 // the slot's next warp is another warp
+		b := &s.blocks[ws.block]
+		b.exited++
+		s.release(b)
+		if b.exited == len(b.warps) {
+			b.live = false
+		}
+	default:
+		ws.pc++ // unknown kinds are rejected by the trace reader
+	}
+}
+
+// release lets a block's warps past the barrier once every live one is at
+// it.
+func (s *sm) release(b *blockState) {
+	if b.atBarrier == 0 || b.atBarrier < len(b.warps)-b.exited {
+		return
+	}
+	for _, w := range b.warps {
+		s.warps[w].barrier = false
+	}
+	b.atBarrier = 0
+}
+
+// lsuStep lets the head of s's access queue enter the L1.
+func (g *GPU) lsuStep(s *sm) error {
+	if s.head == len(s.lsu) {
+		s.lsu, s.head = s.lsu[:0], 0
+		return nil
+	}
+	it := s.lsu[s.head]
+	addr, data := it.line.Addr, it.line.Data
+	if it.store {
+		if _, err := s.l1.Store(g.now, addr, data); err != nil {
+			return err
+		}
+		l2, local := g.l2Slice(addr)
+		r, err := l2.Store(g.now, local, data)
+		if err != nil {
+			return err
+		}
+		g.countMemWrites(r)
+		s.head++
+		return nil
+	}
+	m := s.mshrs[addr]
+	if m == nil {
+		if _, _, ok := s.l1.Contains(addr); !ok && len(s.mshrs) == g.cfg.MSHRs {
+			return nil // every MSHR busy: wait
+		}
+	}
+	r := s.l1.Lookup(g.now, addr)
+	s.head++
+	switch {
+	case r.Hit:
+		g.push(event{t: g.now + uint64(r.Latency), kind: evWake, sm: int32(s.id), warp: int32(it.warp)})
+	case m != nil:
+		m.waiters = append(m.waiters, it.warp)
+		g.stats.MergedMisses++
+	default:
+		lat := g.cfg.L2HitLatency
+		l2, local := g.l2Slice(addr)
+		r2 := l2.Lookup(g.now, local)
+		if !r2.Hit {
+			ml, err := g.cfg.Memory.Access(g.now+uint64(lat), false, addr, data)
+			if err != nil {
+				return err
+			}
+			g.stats.MemReads++
+			lat += ml
+			f, err := l2.Fill(g.now+uint64(lat), local, data)
+			if err != nil {
+				return err
+			}
+			g.countMemWrites(f)
+		}
+		s.mshrs[addr] = &mshr{line: it.line, start: g.now, waiters: []int{it.warp}}
+		g.push(event{t: g.now + uint64(lat), kind: evFill, sm: int32(s.id), addr: addr})
+	}
+	return nil
+}
+
+// countMemWrites counts the L2's write-backs of r as memory writes. Their
+// latency is off every load's path; the fixed-latency memory needs no
+// payload.
+func (g *GPU) countMemWrites(r cache.Result) {
+	g.stats.MemWrites += uint64(r.WriteBacks)
+}
+
+// drainEvents handles every event due at or before now.
+func (g *GPU) drainEvents() error {
+	for len(g.events) > 0 && g.events[0].t <= g.now {
+		e := g.pop()
+		s := &g.sms[e.sm]
+		switch e.kind {
+		case evWake:
+			s.warps[e.warp].pending--
+		case evFill:
+			m := s.mshrs[e.addr]
+			delete(s.mshrs, e.addr)
+			if _, err := s.l1.Fill(e.t, e.addr, m.line.Data); err != nil {
+				return err
+			}
+			lat := e.t - m.start
+			s.probe.missSum += lat
+			s.probe.misses++
+			g.stats.L1MissLatency += lat
+			g.stats.L1MissFills++
+			for _, w := range m.waiters {
+				s.warps[w].pending--
+			}
+		}
+	}
+	return nil
+}
+
+func (g *GPU) push(e event) {
+	g.seq++
+	e.seq = g.seq
+	g.events = append(g.events, e)
+	i := len(g.events) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !less(g.events[i], g.events[p]) {
+			break
+		}
+		g.events[i], g.events[p] = g.events[p], g.events[i]
+		i = p
+	}
+}
+
+func (g *GPU) pop() event {
+	h := g.events
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	i := 0
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && less(h[l], h[m]) {
+			m = l
+		}
+		if r < n && less(h[r], h[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	g.events = h
+	return top
+}
+
+func less(a, b event) bool { return a.t < b.t || (a.t == b.t && a.seq < b.seq) }
