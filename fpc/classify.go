@@ -49,9 +49,10 @@ var seKind = func() (t [33]kind) {
 	return t
 }()
 
-// classifyWord is classify in fewer steps: kinds are numbered in order of
-// preference, so a word's kind is the minimum over the patterns it
-// matches, and the three nested sign-extended patterns come from one
+// classifyWord returns the cheapest pattern of a word, ties to the lower
+// prefix (the tests check it against classify, a plain switch over the
+// patterns' definitions). Kinds are numbered in order of preference, so a
+// word's kind is the minimum over the patterns it matches, and the three nested sign-extended patterns come from one
 // leading-zero count. (Fully branch-free forms measured slower here: the
 // compiler turns min of small integers into branches anyway, and the
 // pattern branches predict well on real data.)

@@ -7,9 +7,9 @@ import (
 
 // The hot paths below code and decode a word with table lookups and
 // arithmetic instead of a switch on its kind, and move bits through a 64-bit
-// accumulator written 8 bytes at a time. classify, data and word in fpc.go
-// remain the readable definitions (and the slow decoder, which reports
-// errors, uses them).
+// accumulator written 8 bytes at a time. The slow decoder in fpc.go, which
+// reports errors, reads one field at a time with the bit reader and
+// rebuilds words with word, the readable definition of each data field.
 
 // encStep codes one word of a kind: its code is
 // pre | (w>>shift)&maskShifted | w&maskLow | run&maskRun, bits long, where

@@ -56,54 +56,6 @@ const (
 	kNone kind = 0xFF // the prefix has no per-word meaning in this table
 )
 
-// classify returns the cheapest pattern of a word, ties to the lower
-// prefix. The order below is that of increasing code length, and both
-// tables put the equal-length patterns SE16 < low-zero < two-halves in that
-// prefix order. SE8 and repeated bytes are equally long and the tables order
-// them differently, but the only words matching both (0 and 0xFFFFFFFF)
-// are taken earlier, by zero and SE4.
-func classify(w uint32) kind {
-	switch {
-	case w == 0:
-		return kZero
-	case w+8 < 16:
-		return kSE4
-	case w+0x80 < 0x100:
-		return kSE8
-	case w == w&0xFF*0x01010101:
-		return kRep
-	case w+0x8000 < 0x10000:
-		return kSE16
-	case w&0xFFFF == 0:
-		return kLowZero
-	case (w+0x80)&0xFF00 == 0 && (w+0x80_0000)&0xFF00_0000 == 0:
-		// Each half + 0x80, taken mod 2^16, is below 0x100. A carry out
-		// of the low half into bit 16 only happens when the low half
-		// fails the test itself.
-		return kTwo
-	}
-	return kRaw
-}
-
-// data returns the data field of word w coded as kind k.
-func data(k kind, w uint32) uint64 {
-	switch k {
-	case kSE4:
-		return uint64(w & 0xF)
-	case kSE8, kRep:
-		return uint64(w & 0xFF)
-	case kSE16:
-		return uint64(w & 0xFFFF)
-	case kLowZero:
-		return uint64(w >> 16)
-	case kTwo:
-		return uint64(w>>8&0xFF00 | w&0xFF)
-	case kRaw:
-		return uint64(w)
-	}
-	return 0
-}
-
 // word rebuilds the word that data field v of kind k encodes.
 func word(k kind, v uint64) uint32 {
 	switch k {
