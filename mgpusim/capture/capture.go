@@ -1,0 +1,357 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/trace"
+	"github.com/sarchlab/akita/v4/mem/mem"
+	"github.com/sarchlab/akita/v4/sim"
+	"github.com/sarchlab/akita/v4/simulation"
+	"github.com/sarchlab/mgpusim/v4/amd/driver"
+)
+
+// Versions of the simulator this package is built and checked against;
+// every trace header names them.
+const (
+	MGPUSimVersion = "github.com/sarchlab/mgpusim/v4 v4.2.0"
+	AkitaVersion   = "github.com/sarchlab/akita/v4 v4.9.0"
+)
+
+// The streams a capture can record.
+const (
+	StreamRDMA  = "rdma"  // payloads RDMA engines send to other GPUs (timing)
+	StreamDRAM  = "dram"  // lines moving between L2 caches and DRAM (timing)
+	StreamL1    = "l1"    // accesses reaching the L1 vector caches (timing)
+	StreamWarps = "warps" // per-wavefront instruction streams (emulation)
+)
+
+// Streams lists the stream names in the order the documentation gives them.
+func Streams() []string { return []string{StreamRDMA, StreamDRAM, StreamL1, StreamWarps} }
+
+// WireLineSize is the block size of every cache in MGPUSim's R9 Nano model
+// (log2 6 in amd/samples/runner/timingconfig/r9nano/builder.go), hence the
+// size of every message between L1, L2, RDMA engines and DRAM.
+const WireLineSize = 64
+
+// ErrConfig is linecomp.ErrConfig: a configuration the capture cannot run.
+var ErrConfig = linecomp.ErrConfig
+
+// ErrVerify means the benchmark's own verification of its GPU results
+// failed (for benchmarks that panic on a mismatch; those that call
+// log.Fatal end the process with status 1 before Run can return).
+var ErrVerify = errors.New("capture: benchmark verification failed")
+
+// ErrCapture means the simulator produced traffic the capture does not
+// expect (a message size or alignment other than the documented one, a
+// response without its request); the message says which.
+var ErrCapture = errors.New("capture: unexpected simulator traffic")
+
+func configError(format string, args ...any) error {
+	return linecomp.ConfigError("capture", format, args...)
+}
+
+// Config is one capture.
+type Config struct {
+	Bench   *Benchmark
+	GPUs    int    // number of GPUs, 1..MaxGPUs; they are GPU[1]..GPU[GPUs]
+	Unified bool   // one unified GPU over all of them, else discrete GPUs
+	Timing  bool   // detailed timing model; rdma, dram and l1 need it, warps must not
+	Stream  string // StreamRDMA, StreamDRAM, StreamL1 or StreamWarps
+	// LineSize is the payload size of l1 and warps records (a power of two
+	// from 4 to 4096); rdma and dram records carry the 64-byte wire lines
+	// and accept only 0 or 64 here. 0 means 64 for rdma and dram and 128
+	// for l1 and warps.
+	LineSize int
+
+	// Observe, when set, is called synchronously for every record as it
+	// is captured, before it is written, with the simulator still at that
+	// moment: tests use it to compare payloads with MGPUSim's own state.
+	// The record's Data is only valid during the call.
+	Observe func(trace.Record)
+	// ObserveWarp is the same for warp-stream events.
+	ObserveWarp func(WarpEvent)
+	// Setup, when set, is called after the platform is built and the
+	// capture hooks are attached, before the benchmark runs: tests attach
+	// their own independent counters there.
+	Setup func(*Platform)
+}
+
+// MaxGPUs bounds -gpus: MGPUSim's timing platform puts each GPU's 4 GB in
+// one global storage and numbers GPUs in PCIe switches of two.
+const MaxGPUs = 16
+
+// Result summarises a finished capture.
+type Result struct {
+	Records          int // records (for warps: line accesses) written
+	Reads, Writes    int // records by op (for warps: load and store lines)
+	DistinctPayloads int // different payloads among the records
+
+	// The warp stream's instruction counts: wavefronts, instructions
+	// executed, vector memory instructions (Load and Store), scalar memory
+	// loads (written as Compute).
+	Warps, Instructions, MemInstructions, ScalarLoads int
+	SimTimePS                                         uint64 // simulated time at the end, in picoseconds
+	Source                                            string // the header's Source text
+	LineSize                                          int
+}
+
+// Platform is the simulated machine a capture runs, for Config.Setup.
+type Platform struct {
+	Simulation *simulation.Simulation
+	Driver     *driver.Driver
+	Storage    *mem.Storage // MGPUSim's global storage: every GPU's DRAM
+	GPUs       int
+	Timing     bool
+}
+
+// Check reports whether the configuration can run: an error wrapping
+// ErrConfig says what is wrong.
+func (c *Config) Check() error {
+	_, err := c.lineSize()
+	return err
+}
+
+// lineSize is the checked configuration's payload size.
+func (c *Config) lineSize() (lineSize int, err error) {
+	if c.Bench == nil {
+		return 0, configError("no benchmark")
+	}
+	if c.GPUs < 1 || c.GPUs > MaxGPUs {
+		return 0, configError("-gpus=%d must be in 1..%d", c.GPUs, MaxGPUs)
+	}
+	switch c.Stream {
+	case StreamRDMA, StreamDRAM:
+		if !c.Timing {
+			return 0, configError("stream %s needs -timing: only the timing model has caches, DRAM controllers and RDMA engines", c.Stream)
+		}
+		if c.LineSize != 0 && c.LineSize != WireLineSize {
+			return 0, configError("stream %s carries MGPUSim's %d-byte lines as they move; -line=%d is not available", c.Stream, WireLineSize, c.LineSize)
+		}
+		return WireLineSize, nil
+	case StreamL1:
+		if !c.Timing {
+			return 0, configError("stream l1 needs -timing: the emulator has no L1 caches")
+		}
+	case StreamWarps:
+		if c.Timing {
+			return 0, configError("stream warps is captured in emulation; drop -timing")
+		}
+	case "":
+		return 0, configError("no stream (want one of %s)", strings.Join(Streams(), ", "))
+	default:
+		return 0, configError("unknown stream %q (want one of %s)", c.Stream, strings.Join(Streams(), ", "))
+	}
+	lineSize = c.LineSize
+	if lineSize == 0 {
+		lineSize = 128
+	}
+	if lineSize < 4 || lineSize > 4096 || lineSize&(lineSize-1) != 0 {
+		return 0, configError("-line=%d must be a power of two from 4 to 4096", c.LineSize)
+	}
+	return lineSize, nil
+}
+
+// Describe is the trace header's Source text for the configuration.
+func (c *Config) Describe(lineSize int) string {
+	mode := "discrete"
+	if c.Unified {
+		mode = "unified"
+	}
+	model := "emulation"
+	if c.Timing {
+		model = "timing r9nano"
+	}
+	return fmt.Sprintf("%s (%s); bench=%s %s; gpus=%d %s; %s; stream=%s line=%d",
+		MGPUSimVersion, AkitaVersion, c.Bench.Name(), c.Bench.Describe(),
+		c.GPUs, mode, model, c.Stream, lineSize)
+}
+
+// Run builds the platform, attaches the stream's hooks, runs the benchmark
+// and its verification, and writes the trace to out. It returns an error
+// wrapping ErrConfig for a configuration that cannot run, ErrVerify when
+// the benchmark's results are wrong, ErrCapture for traffic the capture
+// does not understand, or the trace writer's error.
+//
+// Run uses process-wide state of MGPUSim (its ID generator and the
+// math/rand global source the benchmarks draw their inputs from): run one
+// capture at a time.
+func Run(cfg Config, out io.Writer) (res Result, err error) {
+	lineSize, err := cfg.lineSize()
+	if err != nil {
+		return res, err
+	}
+	res.LineSize = lineSize
+	res.Source = cfg.Describe(lineSize)
+
+	// Akita's simulation always opens an SQLite recorder; keep it out of
+	// the working directory and remove it afterwards.
+	tmp, err := os.MkdirTemp("", "linecomp-capture-")
+	if err != nil {
+		return res, err
+	}
+	defer os.RemoveAll(tmp)
+
+	s := simulation.MakeBuilder().
+		WithoutMonitoring().
+		WithOutputFileName(filepath.Join(tmp, "akita")).
+		Build()
+
+	p := &Platform{Simulation: s, GPUs: cfg.GPUs, Timing: cfg.Timing}
+	var hooks *warpCapture
+	if cfg.Timing {
+		p.buildTiming()
+	} else {
+		hooks = newWarpCapture(lineSize)
+		p.buildEmulation(hooks.aluFactory)
+	}
+
+	var (
+		sk     *sink
+		finish func() error
+	)
+	if cfg.Stream == StreamWarps {
+		finish, err = hooks.attach(p, out, res.Source, cfg.ObserveWarp)
+	} else {
+		w, werr := trace.NewWriter(out, trace.Header{LineSize: lineSize, Source: res.Source})
+		if werr != nil {
+			return res, werr
+		}
+		sk = &sink{w: w, observe: cfg.Observe, distinct: make(map[string]struct{})}
+		switch cfg.Stream {
+		case StreamRDMA:
+			finish, err = attachRDMA(p, sk)
+		case StreamDRAM:
+			finish, err = attachDRAM(p, sk)
+		case StreamL1:
+			finish, err = attachL1(p, sk, lineSize)
+		}
+	}
+	if err != nil {
+		return res, err
+	}
+	if cfg.Setup != nil {
+		cfg.Setup(p)
+	}
+
+	if err := p.run(cfg); err != nil {
+		return res, err
+	}
+	if err := finish(); err != nil {
+		return res, err
+	}
+	if sk == nil {
+		res.Records, res.Reads, res.Writes = hooks.counts()
+		res.DistinctPayloads = len(hooks.distinct)
+		res.Warps, res.Instructions, res.MemInstructions, res.ScalarLoads =
+			hooks.warps, hooks.insts, hooks.memInsts, hooks.scalarLoads
+	} else {
+		if sk.err != nil {
+			return res, sk.err
+		}
+		if err := sk.w.Close(); err != nil {
+			return res, err
+		}
+		res.Records, res.Reads, res.Writes = sk.n, sk.reads, sk.writes
+		res.DistinctPayloads = len(sk.distinct)
+	}
+	res.SimTimePS = picoseconds(s.GetEngine().CurrentTime())
+	return res, nil
+}
+
+// run does what MGPUSim's sample runner does (amd/samples/runner/runner.go,
+// Run): start the driver, run the benchmark, verify it, stop.
+func (p *Platform) run(cfg Config) (err error) {
+	gpuIDs := make([]int, cfg.GPUs)
+	for i := range gpuIDs {
+		gpuIDs[i] = i + 1
+	}
+	if cfg.Unified {
+		gpuIDs = []int{p.Driver.CreateUnifiedGPU(nil, gpuIDs)}
+	}
+	bm, err := cfg.Bench.build(p.Driver)
+	if err != nil {
+		return err
+	}
+	bm.SelectGPU(gpuIDs)
+
+	p.Driver.Run()
+	defer func() {
+		p.Driver.Terminate()
+		p.Simulation.Terminate()
+	}()
+	bm.Run()
+
+	// Benchmarks report a wrong result by panicking (most) or by
+	// log.Fatal (fir, kmeans, bitonicsort: the process exits with
+	// status 1). Turn the panics into an error.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %s: %v\n%s", ErrVerify, cfg.Bench.Name(), r, debug.Stack())
+		}
+	}()
+	bm.Verify()
+	return nil
+}
+
+// sink writes line records, remembering the first error: hooks run inside
+// the simulator and cannot return one.
+type sink struct {
+	w             *trace.Writer
+	observe       func(trace.Record)
+	err           error
+	n             int
+	reads, writes int
+	distinct      map[string]struct{}
+}
+
+func (s *sink) put(r trace.Record) {
+	if s.err != nil {
+		return
+	}
+	if s.observe != nil {
+		s.observe(r)
+	}
+	if err := s.w.Write(r); err != nil {
+		s.err = err
+		return
+	}
+	s.n++
+	if _, seen := s.distinct[string(r.Data)]; !seen {
+		s.distinct[string(r.Data)] = struct{}{}
+	}
+	if r.Op == trace.Read {
+		s.reads++
+	} else {
+		s.writes++
+	}
+}
+
+func (s *sink) fail(format string, args ...any) {
+	if s.err == nil {
+		s.err = fmt.Errorf("%w: "+format, append([]any{ErrCapture}, args...)...)
+	}
+}
+
+// picoseconds converts Akita's time (float64 seconds) to integer
+// picoseconds. Every clock in the R9 Nano model runs at 1 GHz or 500 MHz,
+// so event times are whole nanoseconds and the rounding is exact.
+func picoseconds(t sim.VTimeInSec) uint64 {
+	return uint64(math.Round(float64(t) * 1e12))
+}
+
+// gpuOf returns the N of a component or port name that starts "GPU[N]".
+func gpuOf(name string) (uint32, bool) {
+	var n uint32
+	if _, err := fmt.Sscanf(name, "GPU[%d]", &n); err != nil {
+		return 0, false
+	}
+	return n, true
+}
