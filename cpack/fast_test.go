@@ -36,36 +36,33 @@ func poolLines(n, count int) [][]byte {
 	return out
 }
 
+// planned is what the plan kernels give for one line: the op of each word
+// (zero past the line's words) and the length of the word codes.
+type planned struct {
+	ops  [maxWords]op
+	bits int
+}
+
 // TestPlanLevels checks the plan kernels against planGeneric, op for op
 // and in the total, on every corpus line, the edge lines and pool lines,
-// for every variant and line size.
+// for every variant and line size, at every kernel level.
 func TestPlanLevels(t *testing.T) {
-	files := codectest.Files(t)
-	codectest.ForEachLevel(t, func(t *testing.T) {
-		for _, name := range names {
-			for _, n := range codectest.LineSizes {
-				c := mustNew(t, name, n).(*Codec)
-				check := func(what string, line []byte) {
-					var got, want [maxWords]op
-					gb, wb := c.planOps(line, &got), c.planGeneric(line, &want)
-					if gb != wb || got != want {
-						t.Fatalf("%s %d-byte %s: %d bits %v, generic %d bits %v\n%X", name, n, what, gb, got[:n/4], wb, want[:n/4], line)
-					}
-				}
-				for _, f := range files {
-					for off := 0; off+n <= len(f.Data); off += n {
-						check(f.Name, f.Data[off:off+n])
-					}
-				}
-				for _, l := range codectest.EdgeLines(n) {
-					check("edge line", l)
-				}
-				for _, l := range poolLines(n, 3000) {
-					check("pool line", l)
+	for _, name := range names {
+		for _, n := range codectest.LineSizes {
+			c := mustNew(t, name, n).(*Codec)
+			kernel := func(data []byte, out []planned) {
+				for i := range out {
+					out[i] = planned{}
+					out[i].bits = c.planOps(data[i*n:(i+1)*n], &out[i].ops)
 				}
 			}
+			generic := func(line []byte) (p planned) {
+				p.bits = c.planGeneric(line, &p.ops)
+				return p
+			}
+			codectest.CrossCheck(t, n, poolLines(n, 3000), kernel, generic)
 		}
-	})
+	}
 }
 
 // TestDecodeFast checks that Decompress's fast path for word codes accepts
