@@ -144,7 +144,7 @@ func TestHostileLengthsAllocateLittle(t *testing.T) {
 			if !errors.Is(err, ErrFormat) {
 				t.Fatalf("%v, want ErrFormat", err)
 			}
-			// bufio's 64 KiB, one 64 KiB chunk of block buffer, and the
+			// bufio's 4 KiB, one 64 KiB chunk of block buffer, and the
 			// decompressor's state (about 45 KiB) — far below 1 MiB.
 			if got := after.TotalAlloc - before.TotalAlloc; got > 512<<10 {
 				t.Fatalf("allocated %d bytes", got)

@@ -19,12 +19,13 @@ type Dict struct {
 	hashes  []uint64 // hash of each slot's payload, to unindex it on eviction
 	index   map[uint64]uint64
 	next    uint64 // insertion number of the next literal = literals so far
+	hash    func([]byte) uint64
 }
 
 // NewDict returns a dictionary of the given capacity for payloads of size
 // bytes. Memory grows with the distinct payloads actually inserted.
 func NewDict(size, entries int) *Dict {
-	return &Dict{size: size, entries: uint64(entries), index: make(map[uint64]uint64)}
+	return &Dict{size: size, entries: uint64(entries), index: make(map[uint64]uint64), hash: hashPayload}
 }
 
 // Lookup returns the distance of a stored payload equal to p. When there is
@@ -34,7 +35,7 @@ func (d *Dict) Lookup(p []byte) (distance uint64, ok bool) {
 	if d.entries == 0 {
 		return 0, false
 	}
-	h := hashPayload(p)
+	h := d.hash(p)
 	if seq, found := d.index[h]; found && d.next-seq <= d.entries {
 		slot := int(seq % d.entries)
 		if bytes.Equal(d.ring[slot*d.size:(slot+1)*d.size], p) {

@@ -33,7 +33,7 @@ type Reader struct {
 // the caller expects, name names it in errors ("line-traffic", "warp") and
 // maxLineSize is its largest line size.
 func NewReader(r io.Reader, kind byte, name string, maxLineSize int) (*Reader, error) {
-	cr := &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+	cr := &Reader{br: bufio.NewReader(r)}
 	var magic [9]byte
 	n, err := io.ReadFull(cr.br, magic[:])
 	cr.off += int64(n)
