@@ -61,7 +61,7 @@ func TestNames(t *testing.T) {
 			if r.Name() != v.name {
 				t.Errorf("linecomp.New(%q, %d).Name() = %q", v.name, n, r.Name())
 			}
-			for _, line := range overlapLines(n) {
+			for _, line := range sampleLines(n) {
 				a, abits, _ := c.Compress(nil, line)
 				b, bbits, _ := r.Compress(nil, line)
 				if abits != bbits || !bytes.Equal(a, b) {
@@ -112,4 +112,16 @@ func TestWithLatency(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sampleLines returns the edge lines and the first 64 lines of every
+// sample file.
+func sampleLines(n int) [][]byte {
+	lines := codectest.EdgeLines(n)
+	for _, f := range codectest.Sample() {
+		for off := 0; off+n <= len(f.Data) && off < 64*n; off += n {
+			lines = append(lines, f.Data[off:off+n])
+		}
+	}
+	return lines
 }

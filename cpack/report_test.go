@@ -37,7 +37,7 @@ func TestEncodings(t *testing.T) {
 			if linecomp.TagGivesSize(c) {
 				t.Errorf("%s/%d: TagGivesSize, but compressed lines vary", name, n)
 			}
-			for _, line := range append(overlapLines(n), poolLines(n, 200)...) {
+			for _, line := range append(sampleLines(n), poolLines(n, 200)...) {
 				enc, bits, _ := c.Compress(nil, line)
 				e, err := r.EncodingOf(enc)
 				if err != nil {

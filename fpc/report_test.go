@@ -36,7 +36,7 @@ func TestEncodings(t *testing.T) {
 			}
 			// Every line's stream: its encoding's fixed size, if any, is its
 			// length; a raw stream is the only one of 1 + 8n bits with flag 0.
-			for _, line := range overlapLines(n) {
+			for _, line := range sampleLines(n) {
 				enc, bits, _ := c.Compress(nil, line)
 				e, err := r.EncodingOf(enc)
 				if err != nil {
