@@ -73,6 +73,16 @@
 //   - "cpack-z" (WithCPackZ): Tavana et al.'s code table with the zero-block
 //     code, for their multi-GPU study.
 //
+// # Encodings and pattern counts
+//
+// Codec implements linecomp.EncodingReporter with the line-level
+// encodings "compressed" (flag 1 and word codes, of varying length), "raw"
+// (1 + 8·LineSize bits) and, for C-Pack+Z, "zeros" (the zero block, 3
+// bits). CountPatterns counts the words of many lines per Pattern, the
+// shape of Tavana et al.'s Table VI: pattern p is their C-Pack+Z pattern
+// p + 1 (zero block, zzzz, xxxx, mmmm, mmxx, zzzx, mmmx, uncompressed
+// line) in every variant.
+//
 // # Latency
 //
 // C-Pack's own paper is not among the latency sources, so "cpack" takes
@@ -80,5 +90,6 @@
 // (Lal et al., §V), 12 cycles to compress and 13 to decompress. "cpack-z"
 // takes its own paper's, Tavana et al.'s Table III: 16 and 9 cycles. The
 // gem5 variants keep these; gem5's own 13/9 is
-// linecomp.PresetLatency(linecomp.SourceGem5, "cpack"), for WithLatency.
+// linecomp.PresetLatency(linecomp.SourceGem5, "cpack"), for WithLatency,
+// whose fields may be linecomp.LatencyUnknown but no other negative value.
 package cpack

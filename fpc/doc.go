@@ -98,11 +98,23 @@
 // in a compressed cache, the report's lines occupy 8-byte segments; apply
 // linecomp.EffectiveBits to Size − TagBits for that.
 //
+// # Encodings and pattern counts
+//
+// Codec implements linecomp.EncodingReporter with the line-level
+// encodings "compressed" (flag 1 and word codes, of varying length), "raw"
+// (1 + 8·LineSize bits) and, for "fpc-tavana", "zeros" (the zero block, 4
+// bits). CountPatterns counts the words of many lines per Pattern, the
+// shape of Tavana et al.'s Table VI: pattern p is their pattern p + 1 (zero
+// block, zero word, repeated bytes, the three sign-extended widths, zero
+// low halfword, two halves, uncompressed line), then the "fpc" table's
+// uncompressed word.
+//
 // # Latency
 //
 // 3 cycles to compress and 5 to decompress, for "fpc" from the FPC report
 // and for "fpc-tavana" from Tavana's Table III (the same numbers). Other
-// papers' numbers are in linecomp.LatencyPresets; use WithLatency.
+// papers' numbers are in linecomp.LatencyPresets; use WithLatency, whose
+// fields may be linecomp.LatencyUnknown but no other negative value.
 //
 // # Speed
 //
