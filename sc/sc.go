@@ -18,21 +18,31 @@ const (
 // 0 = the raw line.
 const tagBits = 1
 
-// Option configures a Codec at New.
-type Option func(*Codec)
+// Option configures a Codec at New. Options act on New's configuration,
+// not on a Codec, so nothing can change a Codec once made.
+type Option func(*config)
+
+// config is what New's options set.
+type config struct {
+	entries     int
+	counterBits int
+	maxLen      int
+	latency     linecomp.Latency
+	table       *Table // WithTable's code book; New stores it in Codec.table
+}
 
 // WithVFTEntries sets E, the number of values the VFT holds (default 1024,
 // at most MaxVFTEntries). E+1 symbols must fit a code of the maximum code
 // length: E < 2^L.
-func WithVFTEntries(n int) Option { return func(c *Codec) { c.entries = n } }
+func WithVFTEntries(n int) Option { return func(c *config) { c.entries = n } }
 
 // WithCounterBits sets c, the width of the VFT's saturating counters
 // (default 12, 1..32).
-func WithCounterBits(n int) Option { return func(c *Codec) { c.counterBits = n } }
+func WithCounterBits(n int) Option { return func(c *config) { c.counterBits = n } }
 
 // WithMaxCodeLen sets L, the longest codeword that Rebuild may assign
 // (default DefaultMaxCodeLen, 1..MaxCodeLen).
-func WithMaxCodeLen(n int) Option { return func(c *Codec) { c.maxLen = n } }
+func WithMaxCodeLen(n int) Option { return func(c *config) { c.maxLen = n } }
 
 // WithTable makes the codec start with code book t instead of the empty
 // one (in which every word escapes): a simulator that stored a code book
@@ -40,11 +50,11 @@ func WithMaxCodeLen(n int) Option { return func(c *Codec) { c.maxLen = n } }
 // compressed under it. t is shared, not copied; Tables never change. The
 // table's own maximum code length governs its codewords; WithMaxCodeLen
 // only limits the code books that Rebuild makes.
-func WithTable(t *Table) Option { return func(c *Codec) { c.table = t } }
+func WithTable(t *Table) Option { return func(c *config) { c.table = t } }
 
 // WithLatency replaces the default latency (LATTE-CC's 6/14 cycles). A
 // field may be linecomp.LatencyUnknown; other negative values are an error.
-func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
+func WithLatency(l linecomp.Latency) Option { return func(c *config) { c.latency = l } }
 
 // name is the registry name of every SC² codec; see Codec.Name.
 const name = "sc2"
@@ -58,13 +68,10 @@ const name = "sc2"
 // allocate nothing), and Observe, VFT and Rebuild share the VFT under a
 // lock.
 type Codec struct {
-	lineSize    int
-	entries     int
-	counterBits int
-	maxLen      int
-	latency     linecomp.Latency
-	table       *Table // set by New, never reassigned
-	encodings   []linecomp.Encoding
+	lineSize  int
+	cfg       config
+	table     *Table // the code book: set when the codec is made, never changed
+	encodings []linecomp.Encoding
 
 	mu  sync.Mutex // guards vft
 	vft *VFT
@@ -79,46 +86,52 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		return nil, linecomp.LineSizeError(name, lineSize, "32, 64 or 128 bytes")
 	}
 	lat, _ := linecomp.DefaultLatency("", name)
-	c := &Codec{
-		lineSize:    lineSize,
+	cfg := config{
 		entries:     DefaultVFTEntries,
 		counterBits: DefaultCounterBits,
 		maxLen:      DefaultMaxCodeLen,
 		latency:     lat,
 	}
 	for _, o := range opts {
-		o(c)
+		o(&cfg)
 	}
-	if c.maxLen < 1 || c.maxLen > MaxCodeLen {
-		return nil, linecomp.ConfigError(name, "maximum code length must be 1..%d, got %d", MaxCodeLen, c.maxLen)
+	if cfg.maxLen < 1 || cfg.maxLen > MaxCodeLen {
+		return nil, linecomp.ConfigError(name, "maximum code length must be 1..%d, got %d", MaxCodeLen, cfg.maxLen)
 	}
-	if c.entries >= 1 && uint64(c.entries) >= uint64(1)<<uint(c.maxLen) {
-		return nil, linecomp.ConfigError(name, "%d VFT entries plus the escape do not fit codes of at most %d bits", c.entries, c.maxLen)
+	if cfg.entries >= 1 && uint64(cfg.entries) >= uint64(1)<<uint(cfg.maxLen) {
+		return nil, linecomp.ConfigError(name, "%d VFT entries plus the escape do not fit codes of at most %d bits", cfg.entries, cfg.maxLen)
 	}
 	for _, f := range []struct {
 		field  string
 		cycles int
-	}{{"compression", c.latency.Compress}, {"decompression", c.latency.Decompress}} {
+	}{{"compression", cfg.latency.Compress}, {"decompression", cfg.latency.Decompress}} {
 		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
 			return nil, linecomp.ConfigError(name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
 		}
 	}
-	var err error
-	if c.vft, err = NewVFT(c.entries, c.counterBits); err != nil {
-		return nil, err
-	}
-	if c.table == nil {
-		if c.table, err = BuildTable(nil, 0, c.maxLen); err != nil {
+	table := cfg.table
+	if table == nil {
+		var err error
+		if table, err = BuildTable(nil, 0, cfg.maxLen); err != nil {
 			return nil, err
 		}
-	} else if len(c.table.keys) == 0 {
+	} else if len(table.keys) == 0 {
 		return nil, linecomp.ConfigError(name, "WithTable given the zero Table, which has no symbols")
 	}
-	c.encodings = []linecomp.Encoding{
+	return newCodec(lineSize, cfg, table, []linecomp.Encoding{
 		encCompressed: {Name: "compressed", Bits: -1},
 		encRaw:        {Name: "raw", Bits: tagBits + 8*lineSize},
+	})
+}
+
+// newCodec makes a codec of a checked configuration with code book table
+// and an empty VFT.
+func newCodec(lineSize int, cfg config, table *Table, encodings []linecomp.Encoding) (*Codec, error) {
+	vft, err := NewVFT(cfg.entries, cfg.counterBits)
+	if err != nil {
+		return nil, err
 	}
-	return c, nil
+	return &Codec{lineSize: lineSize, cfg: cfg, table: table, encodings: encodings, vft: vft}, nil
 }
 
 // The numbers of the encodings, as Encodings lists them.
@@ -141,7 +154,7 @@ func init() {
 func (c *Codec) Name() string              { return name }
 func (c *Codec) LineSize() int             { return c.lineSize }
 func (c *Codec) TagBits() int              { return tagBits }
-func (c *Codec) Latency() linecomp.Latency { return c.latency }
+func (c *Codec) Latency() linecomp.Latency { return c.cfg.latency }
 
 // Table returns the codec's code book, which never changes.
 func (c *Codec) Table() *Table { return c.table }
@@ -174,24 +187,15 @@ func (c *Codec) Rebuild() (linecomp.Trainer, error) {
 	c.mu.Lock()
 	freqs, escapes := c.vft.Freqs(), c.vft.Escapes()
 	c.mu.Unlock()
-	t, err := BuildTable(freqs, escapes, c.maxLen)
+	t, err := BuildTable(freqs, escapes, c.cfg.maxLen)
 	if err != nil {
 		return nil, err
 	}
-	vft, err := NewVFT(c.entries, c.counterBits)
+	next, err := newCodec(c.lineSize, c.cfg, t, c.encodings)
 	if err != nil {
 		return nil, err
 	}
-	return &Codec{
-		lineSize:    c.lineSize,
-		entries:     c.entries,
-		counterBits: c.counterBits,
-		maxLen:      c.maxLen,
-		latency:     c.latency,
-		table:       t,
-		encodings:   c.encodings,
-		vft:         vft,
-	}, nil
+	return next, nil
 }
 
 // Encodings lists SC²'s two encodings: "compressed" (flag 1; its length
