@@ -3,6 +3,7 @@ package linecomp_test
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/linecomp/linecomp"
@@ -15,6 +16,9 @@ var benchLine = flag.Int("linecomp.line", 128, "line size for the codec benchmar
 // benchFiles returns the full corpora when present, else the embedded
 // sample, each trimmed to whole lines.
 func benchFiles(b *testing.B) []codectest.File {
+	if *benchLine <= 0 {
+		b.Fatalf("-linecomp.line %d: a line size must be positive", *benchLine)
+	}
 	files := codectest.Files(b)
 	if len(files) > len(codectest.Sample()) {
 		files = files[len(codectest.Sample()):] // the corpora contain the sample
@@ -23,6 +27,25 @@ func benchFiles(b *testing.B) []codectest.File {
 		files[i].Data = files[i].Data[:len(files[i].Data) / *benchLine * *benchLine]
 	}
 	return files
+}
+
+// benchCodecs returns the registered codecs that take -linecomp.line,
+// and fails the benchmark when there is none: a line size that no codec
+// takes is a mistake, not an empty run that passes.
+func benchCodecs(b *testing.B) []string {
+	var names []string
+	var sizes []int
+	for _, in := range linecomp.Infos() {
+		if slices.Contains(in.LineSizes, *benchLine) {
+			names = append(names, in.Name)
+		}
+		sizes = append(sizes, in.LineSizes...)
+	}
+	if len(names) == 0 {
+		slices.Sort(sizes)
+		b.Fatalf("-linecomp.line %d: no registered codec takes %d-byte lines (they take %v bytes)", *benchLine, *benchLine, slices.Compact(sizes))
+	}
+	return names
 }
 
 // BenchmarkMemcpy copies each benchmark buffer: the physical limit the
@@ -48,10 +71,7 @@ func BenchmarkMemcpy(b *testing.B) {
 func BenchmarkCodecs(b *testing.B) {
 	files := benchFiles(b)
 	n := *benchLine
-	for _, name := range linecomp.Names() {
-		if _, err := linecomp.New(name, n); err != nil {
-			continue
-		}
+	for _, name := range benchCodecs(b) {
 		for _, f := range files {
 			w := &benchWork{name: name, data: f.Data}
 			for _, level := range cpu.Levels() {
@@ -147,10 +167,10 @@ func (w *benchWork) run(b *testing.B, pass func()) {
 func BenchmarkSizes(b *testing.B) {
 	files := benchFiles(b)
 	n := *benchLine
-	for _, name := range linecomp.Names() {
+	for _, name := range benchCodecs(b) {
 		c, err := linecomp.New(name, n)
 		if err != nil {
-			continue
+			b.Fatal(err)
 		}
 		for _, f := range files {
 			sizes := make([]int, 0, len(f.Data)/n)

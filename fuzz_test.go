@@ -19,10 +19,18 @@ type instance struct {
 	ref ref.Encoder
 }
 
+// exampleCodec is registered by ExampleRegister, which runs after the
+// tests (and before the fuzz coordinator when -run does not exclude it).
+// It is a user's configuration with no literal reference.
+const exampleCodec = "none-or-bdi"
+
 // allInstances makes every registered codec at every line size it takes.
 func allInstances(tb testing.TB) []instance {
 	var out []instance
 	for _, name := range linecomp.Names() {
+		if name == exampleCodec {
+			continue
+		}
 		r, ok := ref.Lookup(name)
 		if !ok {
 			tb.Fatalf("%s has no reference encoder", name)
@@ -147,6 +155,27 @@ func TestDecompressGarbageAllocs(t *testing.T) {
 		bad := append(enc, 0xFF) // trailing byte
 		if a := testing.AllocsPerRun(20, func() { in.c.Decompress(dst[:0], bad) }); a > 1 {
 			t.Errorf("%s/%d: rejecting a stream allocates %v (more than its error)", in.c.Name(), in.c.LineSize(), a)
+		}
+	}
+}
+
+// TestFuzzCoversRegistry: the fuzz targets reach every registered codec
+// (each at one of codectest.LineSizes at least), the root's none and the
+// multi package's tavana-best included.
+func TestFuzzCoversRegistry(t *testing.T) {
+	insts := allInstances(t)
+	covered := map[string]bool{}
+	for _, in := range insts {
+		covered[in.c.Name()] = true
+	}
+	for _, in := range linecomp.Infos() {
+		if !covered[in.Name] && in.Name != exampleCodec {
+			t.Errorf("%s (line sizes %v) is not fuzzed", in.Name, in.LineSizes)
+		}
+	}
+	for _, name := range []string{"none", "tavana-best", "bdi", "sc2"} {
+		if !covered[name] {
+			t.Errorf("%s is not registered in the root's test binary", name)
 		}
 	}
 }
