@@ -175,7 +175,7 @@ func (c *Codec) decodeFast(line *[128]byte, enc []byte) bool {
 	nw := c.lineSize / 4
 	peek := &c.peek
 	for i := 0; i < nw; i++ {
-		v := binary.BigEndian.Uint64(buf[(pos>>3)&255:]) << (pos & 7)
+		v := bitstream.Peek(buf[:], pos&2047)
 		e := &peek[v>>60]
 		if e.kind >= numKinds {
 			if e.kind != zeroBlockKind || i != 0 {

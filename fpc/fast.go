@@ -3,6 +3,8 @@ package fpc
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/linecomp/linecomp/internal/bitstream"
 )
 
 // The hot paths below code and decode a word with table lookups and
@@ -173,7 +175,7 @@ func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint,
 		// A code is at most 35 bits and pos&7 ≤ 7, so the 8 bytes from
 		// pos's byte hold it; the loop runs at most maxWords times, so
 		// pos stays inside the scratch buffer.
-		v := binary.BigEndian.Uint64(in[pos>>3:]) << (pos & 7)
+		v := bitstream.Peek(in[:], pos)
 		d := &t.dec[v>>(64-prefixBits)]
 		db := uint(d.dataBits)
 		x := v >> ((64 - prefixBits - db) & 63) & (1<<db - 1)
