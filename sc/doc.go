@@ -37,6 +37,9 @@
 // code leaves some unassigned; a code longer than L is one of them), has
 // bytes after the last field or non-zero padding.
 //
+// Compress and Decompress read all of their input before they write to
+// dst, so dst may overlap the input.
+//
 // # Value-frequency table
 //
 // The VFT is fully associative with E entries (WithVFTEntries, default
@@ -133,9 +136,6 @@
 // apart by the flag: "compressed" (flag 1, number 0), whose length depends
 // on the words, and "raw" (flag 0, number 1), always 1 + 8·LineSize bits.
 // The flag alone therefore does not give a line's length.
-//
-// Compress and Decompress read all of their input before they write to
-// dst, so dst may overlap the input.
 //
 // # Table format
 //
