@@ -2,6 +2,7 @@ package sc
 
 import (
 	"encoding/binary"
+	"slices"
 	"sync"
 
 	"github.com/linecomp/linecomp"
@@ -299,15 +300,22 @@ func (c *Codec) compressRef(dst, line []byte) ([]byte, int) {
 // coded line no shorter than the raw one). It reads all of enc before it
 // writes to dst, so the two may overlap.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
-	var line [128]byte
-	out := line[:c.lineSize]
-	if len(enc) > 0 && enc[0]>>7 == 1 {
-		if t := c.table; t.lut != nil && c.decompressFast(t, out, enc) {
-			return append(dst, out...), nil
+	n := c.lineSize
+	if len(enc) == 0 || enc[0]>>7 == 0 {
+		// ReadRaw reads all of enc before it writes and writes nothing
+		// on error, so the line can go straight to dst's spare room.
+		grown := slices.Grow(dst, n)
+		if off, why, ok := bitstream.ReadRaw(grown[len(dst):len(dst)+n], enc, tagBits); !ok {
+			return dst, &linecomp.CorruptError{Codec: name, Offset: off, Reason: why}
 		}
+		return grown[:len(dst)+n], nil
 	}
-	if err := c.decodeRef(out, enc); err != nil {
-		return dst, err
+	var line [128]byte
+	out := line[:n]
+	if t := c.table; t.lut == nil || !c.decompressFast(t, out, enc) {
+		if err := c.decodeRef(out, enc); err != nil {
+			return dst, err
+		}
 	}
 	return append(dst, out...), nil
 }
