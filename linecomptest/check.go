@@ -25,22 +25,22 @@ func (s *Scratch) RoundTrip(c linecomp.Codec, line []byte) (enc []byte, bits int
 	enc, bits, err = c.Compress(s.enc[:0], line)
 	s.enc = enc
 	if err != nil {
-		return nil, 0, fmt.Errorf("Compress: %w", err)
+		return nil, 0, fmt.Errorf("compressing: %w", err)
 	}
 	switch {
 	case size != bits:
-		return enc, bits, fmt.Errorf("Size = %d, Compress wrote %d bits", size, bits)
+		return enc, bits, fmt.Errorf("size %d from Size, but Compress wrote %d bits", size, bits)
 	case len(enc) != (bits+7)/8:
-		return enc, bits, fmt.Errorf("Compress returned %d bytes for %d bits", len(enc), bits)
+		return enc, bits, fmt.Errorf("%d bytes from Compress for %d bits", len(enc), bits)
 	case bits < c.TagBits():
-		return enc, bits, fmt.Errorf("Compress wrote %d bits, fewer than the %d tag bits", bits, c.TagBits())
+		return enc, bits, fmt.Errorf("%d bits from Compress, fewer than the %d tag bits", bits, c.TagBits())
 	case bits%8 != 0 && enc[len(enc)-1]<<(bits%8) != 0:
 		return enc, bits, fmt.Errorf("stream %X of %d bits has non-zero padding", enc, bits)
 	}
 	dec, err := c.Decompress(s.dec[:0], enc)
 	s.dec = dec
 	if err != nil {
-		return enc, bits, fmt.Errorf("Decompress of its own stream %X: %w", enc, err)
+		return enc, bits, fmt.Errorf("decompressing its own stream %X: %w", enc, err)
 	}
 	if !bytes.Equal(dec, line) {
 		return enc, bits, fmt.Errorf("round trip changed the line:\n got %X\nwant %X", dec, line)
@@ -111,17 +111,17 @@ func CheckZeroAllocs(c linecomp.Codec, line []byte) error {
 	dec := make([]byte, 0, c.LineSize())
 	e, _, err := c.Compress(nil, line)
 	if err != nil {
-		return fmt.Errorf("Compress: %w", err)
+		return fmt.Errorf("compressing: %w", err)
 	}
 	var errs []error
 	if a := testing.AllocsPerRun(50, func() { c.Size(line) }); a != 0 {
-		errs = append(errs, fmt.Errorf("Size: %v allocations per line", a))
+		errs = append(errs, fmt.Errorf("%v allocations per line in Size", a))
 	}
 	if a := testing.AllocsPerRun(50, func() { c.Compress(enc[:0], line) }); a != 0 {
-		errs = append(errs, fmt.Errorf("Compress into a reused dst: %v allocations per line", a))
+		errs = append(errs, fmt.Errorf("%v allocations per line in Compress into a reused dst", a))
 	}
 	if a := testing.AllocsPerRun(50, func() { c.Decompress(dec[:0], e) }); a != 0 {
-		errs = append(errs, fmt.Errorf("Decompress into a reused dst: %v allocations per line", a))
+		errs = append(errs, fmt.Errorf("%v allocations per line in Decompress into a reused dst", a))
 	}
 	return errors.Join(errs...)
 }

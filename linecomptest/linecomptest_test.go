@@ -81,10 +81,10 @@ func (f *faulty) Decompress(dst, enc []byte) ([]byte, error) {
 func TestTestCodecFindsFaults(t *testing.T) {
 	lines := linecomptest.EdgeLines(lineSize)
 	for _, tc := range []struct{ fault, want string }{
-		{"size off by one", "Size = 2, Compress wrote 1 bits"},
+		{"size off by one", "size 2 from Size, but Compress wrote 1 bits"},
 		{"size ignores length", "Size of a 63-byte line = 513, want -1"},
 		{"padding", "non-zero padding"},
-		{"compress allocates", "Compress into a reused dst: 1 allocations"},
+		{"compress allocates", "1 allocations per line in Compress into a reused dst"},
 		{"compress ignores dst", "Compress did not append to dst"},
 		{"unsafe overlap", "Decompress of 80"},
 		{"writes past", "past the 3 it returned"},
