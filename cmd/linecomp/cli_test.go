@@ -17,7 +17,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -73,11 +72,7 @@ func execute(t *testing.T, cmd *exec.Cmd) outcome {
 		<-done
 		t.Fatalf("%v did not end within a minute; stderr:\n%s", cmd.Args, errOut.String())
 	}
-	o := outcome{code: cmd.ProcessState.ExitCode(), stdout: out.String(), stderr: errOut.String()}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		o.maxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
-	}
-	return o
+	return outcome{code: cmd.ProcessState.ExitCode(), stdout: out.String(), stderr: errOut.String(), maxRSS: maxRSS(cmd.ProcessState)}
 }
 
 // linecompRun runs linecomp with args and an empty standard input.
@@ -256,41 +251,6 @@ func TestPipePath(t *testing.T) {
 	}
 }
 
-// TestFIFO: a named pipe given on the command line is read as it is
-// written.
-func TestFIFO(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	fifo := filepath.Join(t.TempDir(), "lines.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	data := sampleData(t, 128*300)
-	writeErr := make(chan error, 1)
-	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			writeErr <- err
-			return
-		}
-		_, err = f.Write(data)
-		f.Close()
-		writeErr <- err
-	}()
-	o := linecompRun(t, "ratio", "-codecs", "bdi,sc2", "-format", "csv", fifo)
-	if err := <-writeErr; err != nil {
-		t.Fatal(err)
-	}
-	if o.code != 0 {
-		t.Fatalf("%v", o)
-	}
-	recs := csvRows(t, o)
-	if len(recs) != 2 || recs[0][3] != "300" || recs[1][1] != "sc2" || recs[1][3] != "300" {
-		t.Errorf("want rows of 300 lines for bdi and sc2:\n%v", o)
-	}
-}
-
 // TestBadFileAmongGood: an empty and a too-short file are reported, one line
 // each, and the good files still get their rows.
 func TestBadFileAmongGood(t *testing.T) {
@@ -315,36 +275,6 @@ func TestBadFileAmongGood(t *testing.T) {
 	o = linecompRun(t, "ratio", "-codecs", "bdi", "-format", "csv", dir)
 	if got := inputsOf(csvRows(t, o)); o.code != 1 || !slices.Equal(got, []string{a, b}) {
 		t.Errorf("directory: rows for %q, want %q\n%v", got, []string{a, b}, o)
-	}
-}
-
-// TestDirectoryWithFIFOAndSubdir: non-regular entries of a directory are
-// reported as skipped (a FIFO is not opened, which would block), and the
-// regular files are measured.
-func TestDirectoryWithFIFOAndSubdir(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	dir := t.TempDir()
-	a := writeFile(t, filepath.Join(dir, "a.bin"), sampleData(t, 1024))
-	if err := syscall.Mkfifo(filepath.Join(dir, "f.fifo"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(dir, "sub", "inner.bin"), sampleData(t, 1024))
-	o := linecompRun(t, "ratio", "-codecs", "bdi", "-format", "csv", dir)
-	if o.code != 0 {
-		t.Fatalf("%v", o)
-	}
-	if got := inputsOf(csvRows(t, o)); !slices.Equal(got, []string{a}) {
-		t.Errorf("rows for %q, want %q", got, []string{a})
-	}
-	for _, want := range []string{"f.fifo: skipped", "sub: skipped"} {
-		if !strings.Contains(o.stderr, want) {
-			t.Errorf("stderr does not say %q:\n%s", want, o.stderr)
-		}
 	}
 }
 
