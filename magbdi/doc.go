@@ -21,7 +21,7 @@
 // no compressed size (magbdi-64 on 64-byte lines, magbdi-32 on 32-byte
 // lines) is linecomp.ErrLineSize.
 //
-// The MAG is 16, 32 or 64 bytes (MAGs), as in the paper: a power of two
+// The MAG is 16, 32 or 64 bytes, as in the paper: a power of two
 // smaller than the line. For these MAGs and line sizes the base, mask and
 // deltas fill every compressed size exactly, and the sizes take every code
 // of the encoding field but the raw line's. Any other MAG has no registry

@@ -53,13 +53,13 @@ type level struct {
 	width uint
 }
 
-// MAGs are the memory access granularities in bytes that New takes: the
-// powers of two below the line sizes that the paper evaluates (16, 32 and
-// 64 bytes), each registered as "magbdi-<MAG>" and "magbdi-<MAG>-signed".
-var MAGs = []int{16, 32, 64}
+// mags are the memory access granularities in bytes that New takes: the
+// powers of two below the line sizes that the paper evaluates, each
+// registered as "magbdi-<MAG>" and "magbdi-<MAG>-signed".
+var mags = []int{16, 32, 64}
 
 // New returns a codec for lines of lineSize bytes (32, 64 or 128) and a
-// memory access granularity of mag bytes, one of MAGs. The compressed
+// memory access granularity of mag bytes: 16, 32 or 64. The compressed
 // sizes are the multiples of mag below lineSize. Its Name is the registry
 // name of the configuration, "magbdi-<mag>" or, with WithSignedDeltas,
 // "magbdi-<mag>-signed".
@@ -79,8 +79,8 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 	if c.signed {
 		c.name += "-signed"
 	}
-	if !slices.Contains(MAGs, mag) {
-		return nil, linecomp.ConfigError("magbdi", "memory access granularity of %d bytes: it must be a power of two smaller than the line, one of %v bytes", mag, MAGs)
+	if !slices.Contains(mags, mag) {
+		return nil, linecomp.ConfigError("magbdi", "memory access granularity of %d bytes: it must be a power of two smaller than the line, one of %v bytes", mag, mags)
 	}
 	for _, f := range []struct {
 		field  string
@@ -107,9 +107,10 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 	}
 	c.encodings = append(c.encodings, linecomp.Encoding{Name: "raw"})
 	c.tagBits = uint(bits.Len(uint(len(c.levels))))
-	for i := range c.encodings {
-		c.encodings[i].Bits = c.encodedBits(min(i, int(c.uncompressedCode())))
+	for i := range c.levels {
+		c.encodings[i].Bits = c.encodedBits(i)
 	}
+	c.encodings[len(c.levels)].Bits = c.encodedBits(int(c.uncompressedCode()))
 	for _, l := range c.levels {
 		off := uint32(0)
 		if c.signed {
@@ -135,7 +136,7 @@ func lineSizes(mag int) []int {
 
 func init() {
 	const paper = "Lal et al., Memory Access Granularity Aware Lossless Compression for GPUs (MAG-aware BDI)"
-	for _, mag := range MAGs {
+	for _, mag := range mags {
 		for _, opts := range [][]Option{nil, {WithSignedDeltas()}} {
 			c, err := New(128, mag, opts...) // every MAG takes 128-byte lines
 			if err != nil {
