@@ -113,6 +113,15 @@ type Link struct {
 	last  int // the last sender granted, for round robin
 	seq   uint64
 	stats Stats
+
+	// next caches nextGrant's answer until a Send, Receive or grant
+	// changes what it depends on (Advance's move of now cannot: it only
+	// moves now up to a cycle no grant is left before).
+	next struct {
+		cycle      uint64
+		src        int
+		ok, cached bool
+	}
 }
 
 // New returns an idle link at cycle 0.
@@ -284,7 +293,7 @@ func (l *Link) Send(m Message) error {
 	src := &l.nodes[m.Src]
 	if src.outUsed+bytes > l.cfg.OutputBuffer {
 		l.stats.Refused++
-		return fmt.Errorf("%w: endpoint %d holds %d of %d bytes, the %v needs %d", ErrFull, m.Src, src.outUsed, l.cfg.OutputBuffer, m.Kind, bytes)
+		return ErrFull // bare: a sender retrying every cycle must not allocate
 	}
 	ready := l.now
 	if m.Kind.CarriesPayload() {
@@ -297,6 +306,7 @@ func (l *Link) Send(m Message) error {
 	}
 	cycles := (bytes + l.cfg.BytesPerCycle - 1) / l.cfg.BytesPerCycle
 	src.out.push(queued{msg: m, bytes: bytes, cycles: cycles, sent: l.now, ready: ready})
+	l.next.cached = false
 	src.outUsed += bytes
 	l.stats.Messages[m.Kind]++
 	l.stats.HeaderBits += uint64(l.header[m.Kind])
@@ -309,18 +319,30 @@ func (l *Link) Send(m Message) error {
 // cycle (the earliest delivery first, then the earliest granted), and frees
 // its room in node's input buffer. It reports false when there is none.
 func (l *Link) Receive(node int) (Delivery, bool) {
+	if !l.due(node) {
+		return Delivery{}, false
+	}
+	return l.receive(node), true
+}
+
+// due reports whether node has a message to hand out.
+func (l *Link) due(node int) bool {
 	if node < 0 || node >= len(l.nodes) {
-		return Delivery{}, false
+		return false
 	}
+	in := l.nodes[node].in
+	return len(in) > 0 && in[0].d.Delivered <= l.now
+}
+
+// receive hands out node's next message, which is due.
+func (l *Link) receive(node int) Delivery {
 	e := &l.nodes[node]
-	if len(e.in) == 0 || e.in[0].d.Delivered > l.now {
-		return Delivery{}, false
-	}
 	top := popInbound(&e.in)
 	e.inUsed -= top.bytes
+	l.next.cached = false
 	l.stats.Delivered[top.d.Kind]++
 	l.stats.LastDelivery = max(l.stats.LastDelivery, top.d.Delivered)
-	return top.d, true
+	return top.d
 }
 
 // Next returns the earliest cycle, not before the current one, at which
@@ -355,6 +377,15 @@ func (l *Link) Next() (uint64, bool) {
 // its destination's input buffer; among the senders eligible then, the
 // first after the last one granted.
 func (l *Link) nextGrant() (cycle uint64, src int, ok bool) {
+	if l.next.cached {
+		return l.next.cycle, l.next.src, l.next.ok
+	}
+	cycle, src, ok = l.findGrant()
+	l.next.cycle, l.next.src, l.next.ok, l.next.cached = cycle, src, ok, true
+	return cycle, src, ok
+}
+
+func (l *Link) findGrant() (cycle uint64, src int, ok bool) {
 	for i := range l.nodes {
 		if head, eligible := l.eligible(i); eligible && (!ok || head.ready < cycle) {
 			cycle, src, ok = head.ready, i, true
@@ -364,9 +395,11 @@ func (l *Link) nextGrant() (cycle uint64, src int, ok bool) {
 		return 0, 0, false
 	}
 	cycle = max(cycle, l.busFree, l.now)
-	n := len(l.nodes)
-	for k := 1; k <= n; k++ {
-		s := (l.last + k) % n
+	s := l.last
+	for range l.nodes {
+		if s++; s == len(l.nodes) {
+			s = 0
+		}
 		if head, eligible := l.eligible(s); eligible && head.ready <= cycle {
 			return cycle, s, true
 		}
@@ -388,6 +421,7 @@ func (l *Link) eligible(s int) (*queued, bool) {
 // grant starts the head message of src on the bus at cycle c.
 func (l *Link) grant(c uint64, src int) {
 	q := l.nodes[src].out.pop()
+	l.next.cached = false
 	if l.onBus.busy { // it ended at busFree ≤ c
 		l.nodes[l.onBus.src].outUsed -= l.onBus.bytes
 	}
@@ -441,6 +475,7 @@ func (l *Link) Reset() {
 	}
 	l.now, l.busFree, l.last, l.seq = 0, 0, -1, 0
 	l.onBus.busy = false
+	l.next.cached = false
 	l.stats = Stats{}
 }
 

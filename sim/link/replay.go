@@ -251,18 +251,21 @@ func (r *Replay) count(t Transfer, data Message, alg int) {
 	if t.Op == Read {
 		other = ReadReq
 	}
-	for _, m := range []struct {
-		kind          Kind
-		bits, rawBits int
-	}{{data.Kind, data.PayloadBits, r.lineBits}, {other, 0, 0}} {
-		b := uint64(WireBytes(r.header[m.kind], m.bits))
-		raw := uint64(WireBytes(r.header[m.kind], m.rawBits))
-		res.HeaderBits += uint64(r.header[m.kind])
-		res.WireBytes += b
-		res.BusCycles += (b + r.perCycle - 1) / r.perCycle
-		res.UncompressedWireBytes += raw
-		res.UncompressedBusCycles += (raw + r.perCycle - 1) / r.perCycle
-	}
+	r.countMessage(data.Kind, data.PayloadBits, r.lineBits)
+	r.countMessage(other, 0, 0)
+}
+
+// countMessage counts one message with its payload, and as it would be
+// with an uncompressed payload of rawBits.
+func (r *Replay) countMessage(k Kind, bits, rawBits int) {
+	res := &r.res
+	b := uint64(WireBytes(r.header[k], bits))
+	raw := uint64(WireBytes(r.header[k], rawBits))
+	res.HeaderBits += uint64(r.header[k])
+	res.WireBytes += b
+	res.BusCycles += (b + r.perCycle - 1) / r.perCycle
+	res.UncompressedWireBytes += raw
+	res.UncompressedBusCycles += (raw + r.perCycle - 1) / r.perCycle
 }
 
 func (r *Replay) chooser(src int) (Chooser, error) {
@@ -309,11 +312,8 @@ func (r *Replay) step(c uint64) error {
 		return err
 	}
 	for node := range r.link.nodes {
-		for {
-			d, ok := r.link.Receive(node)
-			if !ok {
-				break
-			}
+		for r.link.due(node) {
+			d := r.link.receive(node)
 			r.res.CompletionCycle = max(r.res.CompletionCycle, d.Delivered)
 			switch d.Kind {
 			case ReadReq:
