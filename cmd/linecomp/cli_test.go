@@ -223,6 +223,27 @@ func TestStdin(t *testing.T) {
 			t.Errorf("stdin row %q differs from file row %q", recs[i], fileRecs[i])
 		}
 	}
+	// Standard input redirected from the file (< same.bin), with SC², which
+	// reads its first lines twice.
+	in, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	cmd = lcCommand(t, "ratio", "-codecs", "bdi,fpc,sc2", "-format", "csv", "-")
+	cmd.Stdin = in
+	o = execute(t, cmd)
+	redirected := csvRows(t, o)
+	f = linecompRun(t, "ratio", "-codecs", "bdi,fpc,sc2", "-format", "csv", file)
+	fileRecs = csvRows(t, f)
+	if o.code != 0 || len(redirected) != 3 || redirected[0][0] != "stdin" {
+		t.Fatalf("redirected:\n%v", o)
+	}
+	for i := range redirected {
+		if !slices.Equal(redirected[i][1:], fileRecs[i][1:]) {
+			t.Errorf("redirected stdin row %q differs from file row %q", redirected[i], fileRecs[i])
+		}
+	}
 }
 
 // TestPipePath: a pipe named by a path (/dev/fd/3), whose stat size is 0.

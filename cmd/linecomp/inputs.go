@@ -178,6 +178,7 @@ type input struct {
 	size   int64     // bytes, known before reading; -1 if not known
 	r      io.Reader // the data
 	seeker io.Seeker // nil if the input can be read only once
+	start  int64     // where reading starts and Rewind returns to
 	closer io.Closer // nil if the input is not ours to close
 
 	// A regular file's state at opening, to notice a change by the end.
@@ -221,13 +222,20 @@ func fileInput(name string, f *os.File) (*input, error) {
 		return nil, errors.New("is a directory")
 	}
 	in := &input{name: name, size: -1, r: f}
-	if st.Mode().IsRegular() {
-		in.seeker, in.file, in.opened = f, f, st
-		// A regular file of size 0 may still hold data: procfs and sysfs
-		// files report 0 and are read to their end.
-		if st.Size() > 0 {
-			in.size = st.Size()
-		}
+	if !st.Mode().IsRegular() {
+		return in, nil
+	}
+	// Standard input redirected from a file may start past its first byte,
+	// where an earlier command stopped reading it.
+	start, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return in, nil // read it once, to its end
+	}
+	in.seeker, in.start, in.file, in.opened = f, start, f, st
+	// A regular file of size 0 may still hold data: procfs and sysfs files
+	// report 0 and are read to their end.
+	if st.Size() > 0 {
+		in.size = max(st.Size()-start, 0)
 	}
 	return in, nil
 }
@@ -260,13 +268,13 @@ func (in *input) Read(p []byte) (int, error) {
 // errReadOnce says that an input cannot be read a second time.
 var errReadOnce = errors.New("can be read only once (a pipe, FIFO, device or standard input)")
 
-// Rewind starts the input again from its first byte, or returns
+// Rewind starts the input again from where it started, or returns
 // errReadOnce.
 func (in *input) Rewind() error {
 	if in.seeker == nil {
 		return errReadOnce
 	}
-	if _, err := in.seeker.Seek(0, io.SeekStart); err != nil {
+	if _, err := in.seeker.Seek(in.start, io.SeekStart); err != nil {
 		return err
 	}
 	in.read = 0

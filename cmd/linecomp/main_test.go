@@ -260,3 +260,46 @@ func TestCommandGroup(t *testing.T) {
 		t.Errorf("grp nope: %v, want a usage error", err)
 	}
 }
+
+// TestStdinFromFile: standard input redirected from a regular file is read
+// from where it stands, can be read twice for training, and its size is
+// what is left of the file.
+func TestStdinFromFile(t *testing.T) {
+	data := sampleData(t, 128*50)
+	path := writeFile(t, filepath.Join(t.TempDir(), "in.bin"), data)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(128*10, io.SeekStart); err != nil { // an earlier reader took 10 lines
+		t.Fatal(err)
+	}
+	in, err := openStdin(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.size != 128*40 || in.seeker == nil {
+		t.Fatalf("size %d, seekable %v; want 5120 and true", in.size, in.seeker != nil)
+	}
+	e, _, errOut := testEnv(nil)
+	lr := e.newLineReader(in, 128)
+	var peeked []byte
+	if n, err := lr.peek(5, func(b []byte) { peeked = append(peeked, b...) }); n != 5 || err != nil || !bytes.Equal(peeked, data[128*10:128*15]) {
+		t.Errorf("peek: %d lines, %v", n, err)
+	}
+	var all []byte
+	for {
+		chunk, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%v (%s)", err, errOut.String())
+		}
+		all = append(all, chunk...)
+	}
+	if !bytes.Equal(all, data[128*10:]) {
+		t.Errorf("read %d bytes, want the last 40 lines", len(all))
+	}
+}
