@@ -246,7 +246,7 @@ func (m *ratioMeter) measure(in *input) ([]result, error) {
 	}
 	rows := make([]result, len(codecs))
 	for i, c := range codecs {
-		rows[i] = tallies[i].result(in.name, c, lr.lines, m.f)
+		rows[i] = tallies[i].result(in.name, m.names[i], c, lr.lines, m.f)
 		if _, ok := c.(linecomp.Trainer); ok {
 			rows[i].trainable = true
 			rows[i].Trained = trained
@@ -342,8 +342,8 @@ func (t *tally) add(c linecomp.Codec, chunk []byte, f ratioFlags) error {
 	return nil
 }
 
-func (t *tally) result(input string, c linecomp.Codec, lines int64, f ratioFlags) result {
-	r := result{Input: input, Codec: c.Name(), LineSize: f.line, Lines: lines, MAG: f.mag,
+func (t *tally) result(input, name string, c linecomp.Codec, lines int64, f ratioFlags) result {
+	r := result{Input: input, Codec: name, LineSize: f.line, Lines: lines, MAG: f.mag,
 		LineBits: lines * int64(8*f.line), SizeBits: t.sizeBits, EffBits: t.effBits, CompressedLines: t.compressed}
 	if f.encodings {
 		rep, ok := c.(linecomp.EncodingReporter)
