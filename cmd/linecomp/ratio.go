@@ -375,7 +375,7 @@ func (r *result) finish() {
 	case r.TrainedAll:
 		r.TrainedOn = "all its lines (optimistic)"
 	case r.Trained > 0:
-		r.TrainedOn = "the first lines of each input"
+		r.TrainedOn = "the first lines of the input"
 	case r.trainable:
 		r.TrainedOn = "nothing (-train 0)"
 	}
