@@ -253,9 +253,14 @@ func (c *Codec) Latency() linecomp.Latency { return c.latency }
 // Members returns the members in field order (a copy).
 func (c *Codec) Members() []linecomp.Codec { return append([]linecomp.Codec(nil), c.members...) }
 
-// Member returns the member that field value i names; it panics if i is
-// not below len(Members()), like a slice index.
-func (c *Codec) Member(i int) linecomp.Codec { return c.members[i] }
+// Member returns the member that field value i names, or nil if i names
+// none (MemberOf never returns such an i).
+func (c *Codec) Member(i int) linecomp.Codec {
+	if i < 0 || i >= len(c.members) {
+		return nil
+	}
+	return c.members[i]
+}
 
 // Choose returns the index of the member that stores line, or -1 if the
 // line has the wrong length or a custom chooser returns an index out of

@@ -294,6 +294,9 @@ func TestCustomChooser(t *testing.T) {
 	if enc, bits, err := c.Compress(nil, zero); err != nil || bits != 513 || !bytes.Equal(enc, make([]byte, 65)) {
 		t.Errorf("chooser 0: %X, %d bits, %v", enc, bits, err)
 	}
+	if c.Member(2) != nil || c.Member(-1) != nil {
+		t.Error("Member out of range is not nil")
+	}
 	bad, _ := New([]linecomp.Codec{none, b}, WithChooser(func([]byte) int { return 2 }))
 	dst := []byte{9}
 	out, _, err := bad.Compress(dst, zero)
