@@ -48,10 +48,13 @@
 // # Training
 //
 // A codec whose code book is learned from the data (SC²) implements
-// [Trainer]: Observe the lines of a sampling phase, then Rebuild.
+// [Trainer]: Observe the lines of a sampling phase, then Rebuild, which
+// returns a new codec with the new code book. A built code book never
+// changes, so a codec always decodes what it compressed.
 //
 // # Concurrency
 //
-// Codecs without trainable state (all but SC²) are immutable after
-// construction and safe for concurrent use.
+// Every Codec is safe for concurrent use by several goroutines; training
+// (Observe, Rebuild) may run beside use. Compress and Decompress read all of
+// their input before writing to dst, so dst may overlap the input.
 package linecomp
