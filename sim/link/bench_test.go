@@ -15,22 +15,11 @@ import (
 // traffic with 64-byte lines (Tavana's line size). "vote" is the penalty
 // vote at λ = 6 over none, BDI, FPC and C-Pack+Z; "static-<name>" carries
 // every transfer with one codec, so Size runs on every transfer (cpack-z is
-// the slowest).
+// the slowest). "saturated" offers more than the bus carries, so the record
+// stream keeps waiting for room (as on an untimed trace); "light" offers
+// about a quarter of what it carries.
 func BenchmarkReplay(b *testing.B) {
 	cands := tavanaCandidates(b, 64)
-	var ts []link.Transfer
-	for i, f := range sample.Files() {
-		var offset uint64 // one timeline through all the files
-		if len(ts) > 0 {
-			offset = ts[len(ts)-1].Time
-		}
-		for _, tr := range syntheticTraffic(f.Data, 64, uint64(i)) {
-			tr.Time += offset
-			ts = append(ts, tr)
-		}
-	}
-	// Times run on across passes over ts, so the replay never goes back.
-	span := ts[len(ts)-1].Time + 1000
 	factories := []struct {
 		name string
 		f    link.ChooserFactory
@@ -39,29 +28,47 @@ func BenchmarkReplay(b *testing.B) {
 		{"static-none", link.Static(0)},
 		{"static-cpack-z", link.Static(3)},
 	}
-	for _, fc := range factories {
-		b.Run(fc.name, func(b *testing.B) {
-			r := mustReplay(b, link.ReplayConfig{Link: link.Config{Candidates: cands, Nodes: 5}, NewChooser: fc.f})
-			b.ReportAllocs()
-			b.SetBytes(64)
-			k := 0
-			var base uint64
-			cpu0 := cpuSeconds()
-			for b.Loop() {
-				tr := ts[k]
-				tr.Time += base
-				if err := r.Add(tr); err != nil {
+	for _, load := range []struct {
+		name     string
+		maxGapPS uint64
+	}{{"saturated", 8000}, {"light", 32000}} {
+		var ts []link.Transfer
+		for i, f := range sample.Files() {
+			var offset uint64 // one timeline through all the files
+			if len(ts) > 0 {
+				offset = ts[len(ts)-1].Time
+			}
+			for _, tr := range syntheticTraffic(f.Data, 64, uint64(i), load.maxGapPS) {
+				tr.Time += offset
+				ts = append(ts, tr)
+			}
+		}
+		// Times run on across passes over ts, so the replay never goes back.
+		span := ts[len(ts)-1].Time + 1000
+		for _, fc := range factories {
+			b.Run(load.name+"/"+fc.name, func(b *testing.B) {
+				r := mustReplay(b, link.ReplayConfig{Link: link.Config{Candidates: cands, Nodes: 5}, NewChooser: fc.f})
+				b.ReportAllocs()
+				b.SetBytes(64)
+				k := 0
+				var base uint64
+				cpu0 := cpuSeconds()
+				for b.Loop() {
+					tr := ts[k]
+					tr.Time += base
+					if err := r.Add(tr); err != nil {
+						b.Fatal(err)
+					}
+					if k++; k == len(ts) {
+						k, base = 0, base+span
+					}
+				}
+				if _, err := r.Finish(); err != nil {
 					b.Fatal(err)
 				}
-				if k++; k == len(ts) {
-					k, base = 0, base+span
-				}
-			}
-			if _, err := r.Finish(); err != nil {
-				b.Fatal(err)
-			}
-			reportRate(b, cpu0, "transfers")
-		})
+				reportRate(b, cpu0, "transfers")
+			})
+		}
 	}
 }
 

@@ -315,6 +315,18 @@ func (l *Link) Send(m Message) error {
 	return nil
 }
 
+// Room returns the free bytes of node's output buffer at the current
+// cycle: Send refuses a message of more wire bytes with ErrFull.
+func (l *Link) Room(node int) int {
+	if node < 0 || node >= l.cfg.Nodes {
+		return 0
+	}
+	if node >= len(l.nodes) {
+		return l.cfg.OutputBuffer
+	}
+	return l.cfg.OutputBuffer - l.nodes[node].outUsed
+}
+
 // Receive hands out the next message delivered at node by the current
 // cycle (the earliest delivery first, then the earliest granted), and frees
 // its room in node's input buffer. It reports false when there is none.
@@ -352,21 +364,20 @@ func (l *Link) receive(node int) Delivery {
 // output buffer. It reports false when the link is empty.
 func (l *Link) Next() (uint64, bool) {
 	t, ok := uint64(0), false
-	take := func(c uint64) {
-		if !ok || c < t {
-			t, ok = c, true
-		}
-	}
 	for i := range l.nodes {
 		if in := l.nodes[i].in; len(in) > 0 {
-			take(max(in[0].d.Delivered, l.now))
+			if d := max(in[0].d.Delivered, l.now); !ok || d < t {
+				t, ok = d, true
+			}
 		}
 	}
-	if l.onBus.busy {
-		take(l.onBus.end)
+	if l.onBus.busy && (!ok || l.onBus.end < t) {
+		t, ok = l.onBus.end, true
 	}
 	if c, src, found := l.nextGrant(); found {
-		take(c + uint64(l.nodes[src].out.peek().cycles))
+		if end := c + uint64(l.nodes[src].out.peek().cycles); !ok || end < t {
+			t, ok = end, true
+		}
 	}
 	return t, ok
 }

@@ -241,6 +241,9 @@ func TestBuffersFill(t *testing.T) {
 	l := mustLink(t, link.Config{Candidates: cands, Nodes: 3, OutputBuffer: 45, InputBuffer: 45})
 	raw := link.Message{Kind: link.DataReady, Src: 0, Dst: 2, PayloadBits: 256} // 36 bytes, 2 cycles
 	mustSend(t, l, raw)
+	if l.Room(0) != 9 || l.Room(1) != 45 || l.Room(3) != 0 {
+		t.Fatalf("room %d, %d, %d; want 9, 45 and 0 (no endpoint 3)", l.Room(0), l.Room(1), l.Room(3))
+	}
 	// 36 of 45 bytes used: another 36 does not fit, a 4-byte ack does.
 	if err := l.Send(raw); !errors.Is(err, link.ErrFull) {
 		t.Fatalf("second message: %v, want ErrFull", err)

@@ -48,9 +48,11 @@ func tavanaCandidates(t testing.TB, lineSize int) []linecomp.Codec {
 }
 
 // syntheticTraffic turns a payload stream into transfers among GPUs 1–4
-// (80% reads, 20% writes, a few hundred ps apart). The payloads are real
-// data (memory images, not captured link traffic); the pattern is made up.
-func syntheticTraffic(data []byte, lineSize int, seed uint64) []link.Transfer {
+// (80% reads, 20% writes, uniformly 0 to maxGapPS apart). The payloads are
+// real data (memory images, not captured link traffic); the pattern is
+// made up. With 64-byte lines, maxGapPS = 8000 (4 cycles apart on
+// average) saturates the bus even with the vote compressing.
+func syntheticTraffic(data []byte, lineSize int, seed, maxGapPS uint64) []link.Transfer {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	var out []link.Transfer
 	var at uint64
@@ -61,7 +63,7 @@ func syntheticTraffic(data []byte, lineSize int, seed uint64) []link.Transfer {
 		if rng.IntN(5) == 0 {
 			op = link.Write
 		}
-		at += uint64(rng.IntN(8000))
+		at += rng.Uint64N(maxGapPS)
 		out = append(out, link.Transfer{Time: at, Src: src, Dst: dst, Op: op, Data: data[off : off+lineSize]})
 	}
 	return out
@@ -169,7 +171,7 @@ func (r recorder) Choose(line []byte) int {
 func TestReplayAgainstReference(t *testing.T) {
 	cands := tavanaCandidates(t, 64)
 	for fi, f := range codectest.Files(t) {
-		ts := syntheticTraffic(f.Data, 64, uint64(fi))
+		ts := syntheticTraffic(f.Data, 64, uint64(fi), 8000)
 		for _, lambda := range []float64{0, 6, 32} {
 			name := fmt.Sprintf("%s/λ=%v", f.Name, lambda)
 			want := referenceReplay(cands, lambda, ts)
@@ -212,7 +214,7 @@ func TestReplayAgainstReference(t *testing.T) {
 func TestReplayStatic(t *testing.T) {
 	cands := tavanaCandidates(t, 64)
 	f := codectest.Sample()[0]
-	ts := syntheticTraffic(f.Data, 64, 1)
+	ts := syntheticTraffic(f.Data, 64, 1, 8000)
 	for i, c := range cands {
 		r := mustReplay(t, link.ReplayConfig{Link: link.Config{Candidates: cands}, NewChooser: link.Static(i)})
 		var bits uint64

@@ -327,6 +327,9 @@ func (r *Replay) step(c uint64) error {
 		}
 	}
 	for node := range r.queues {
+		if r.queues[node].len() == 0 {
+			continue
+		}
 		if err := r.flush(node); err != nil {
 			return err
 		}
@@ -334,16 +337,17 @@ func (r *Replay) step(c uint64) error {
 	return nil
 }
 
-// flush sends node's waiting messages in order until its output buffer is
-// full.
+// flush sends node's waiting messages in order while its output buffer
+// has room. (Asking Room first rather than being refused keeps a blocked
+// sender cheap: it is retried at every event.)
 func (r *Replay) flush(node int) error {
 	q := &r.queues[node]
 	for q.len() > 0 {
-		err := r.link.Send(*q.peek())
-		if errors.Is(err, ErrFull) {
+		m := q.peek()
+		if WireBytes(r.header[m.Kind], m.PayloadBits) > r.link.Room(node) {
 			return nil
 		}
-		if err != nil {
+		if err := r.link.Send(*m); err != nil {
 			return err
 		}
 		q.pop()
