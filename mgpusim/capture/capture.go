@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/trace"
@@ -268,7 +269,7 @@ func Run(cfg Config, out io.Writer) (res Result, err error) {
 
 // run does what MGPUSim's sample runner does (amd/samples/runner/runner.go,
 // Run): start the driver, run the benchmark, verify it, stop.
-func (p *Platform) run(cfg Config) (err error) {
+func (p *Platform) run(cfg Config) (runErr error) {
 	gpuIDs := make([]int, cfg.GPUs)
 	for i := range gpuIDs {
 		gpuIDs[i] = i + 1
@@ -283,7 +284,16 @@ func (p *Platform) run(cfg Config) (err error) {
 	bm.SelectGPU(gpuIDs)
 
 	p.Driver.Run()
+	stop := make(chan struct{})
+	go p.rescueStalls(stop)
 	defer func() {
+		close(stop)
+		// Let the engine finish whatever it still runs, so that no hook
+		// fires after Run returns; Run takes the engine's run lock, which
+		// also orders the hooks' writes before our reads.
+		if err := p.Simulation.GetEngine().Run(); err != nil && runErr == nil {
+			runErr = err
+		}
 		p.Driver.Terminate()
 		p.Simulation.Terminate()
 	}()
@@ -294,11 +304,39 @@ func (p *Platform) run(cfg Config) (err error) {
 	// status 1). Turn the panics into an error.
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %s: %v\n%s", ErrVerify, cfg.Bench.Name(), r, debug.Stack())
+			runErr = fmt.Errorf("%w: %s: %v\n%s", ErrVerify, cfg.Bench.Name(), r, debug.Stack())
 		}
 	}()
 	bm.Verify()
 	return nil
+}
+
+// stallCheckInterval is how often rescueStalls looks at the engine.
+const stallCheckInterval = 5 * time.Second
+
+// rescueStalls works around a race in MGPUSim's driver
+// (amd/driver/driver.go:94-136): runAsync schedules the driver's tick for
+// a new command and starts the engine only if runEngine has not yet
+// marked it stopped; when the command arrives just after Engine.Run
+// returned but before runEngine cleared engineRunning, the tick stays in
+// the queue with nothing to run it, and the benchmark waits forever (it
+// happened once in our first few dozen captures, on a heavily loaded
+// machine: a floydwarshall run idle at 0% CPU). Every few
+// seconds this runs the engine itself: Akita's serial engine lets one Run
+// at a time proceed (singleRunLock), so the call waits for a running one,
+// returns at once on an empty queue, and otherwise runs the stranded
+// events exactly as runEngine would have.
+func (p *Platform) rescueStalls(stop <-chan struct{}) {
+	t := time.NewTicker(stallCheckInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			_ = p.Simulation.GetEngine().Run()
+		}
+	}
 }
 
 // sink writes line records, remembering the first error: hooks run inside
