@@ -73,3 +73,18 @@ type Trainer interface {
 	// receiver is unchanged.
 	Rebuild() (Trainer, error)
 }
+
+// Check returns an error wrapping ErrConfig, naming component, if a field
+// of l is negative but not LatencyUnknown: a latency no paper and no
+// simulator can mean. Codec packages check their WithLatency option with it.
+func (l Latency) Check(component string) error {
+	for _, f := range []struct {
+		field  string
+		cycles int
+	}{{"compression", l.Compress}, {"decompression", l.Decompress}} {
+		if f.cycles < 0 && f.cycles != LatencyUnknown {
+			return ConfigError(component, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
+		}
+	}
+	return nil
+}

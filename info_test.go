@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/linecomp/linecomp"
@@ -156,5 +157,19 @@ func TestNilLines(t *testing.T) {
 	}
 	if _, err := linecomp.DecompressLines(c, nil, nil); !errors.Is(err, linecomp.ErrConfig) {
 		t.Errorf("DecompressLines(nil): %v", err)
+	}
+}
+
+// TestLatencyCheck: only a negative field other than LatencyUnknown is an
+// error, and it names the component and the field.
+func TestLatencyCheck(t *testing.T) {
+	for _, l := range []linecomp.Latency{{}, {Compress: 5, Decompress: 1}, {Compress: linecomp.LatencyUnknown, Decompress: 11}} {
+		if err := l.Check("x"); err != nil {
+			t.Errorf("%v: %v", l, err)
+		}
+	}
+	err := linecomp.Latency{Compress: 1, Decompress: -2}.Check("mycodec")
+	if !errors.Is(err, linecomp.ErrConfig) || !strings.Contains(err.Error(), "mycodec") || !strings.Contains(err.Error(), "decompression") {
+		t.Errorf("-2 cycles: %v", err)
 	}
 }

@@ -61,13 +61,8 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	if c.unsigned {
 		c.name = "bpc-unsigned"
 	}
-	for _, f := range []struct {
-		field  string
-		cycles int
-	}{{"compression", c.latency.Compress}, {"decompression", c.latency.Decompress}} {
-		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
-			return nil, linecomp.ConfigError(c.name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
-		}
+	if err := c.latency.Check(c.name); err != nil {
+		return nil, err
 	}
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
 		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")

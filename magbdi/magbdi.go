@@ -82,13 +82,8 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 	if !slices.Contains(mags, mag) {
 		return nil, linecomp.ConfigError("magbdi", "memory access granularity of %d bytes: it must be a power of two smaller than the line, one of %v bytes", mag, mags)
 	}
-	for _, f := range []struct {
-		field  string
-		cycles int
-	}{{"compression", c.latency.Compress}, {"decompression", c.latency.Decompress}} {
-		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
-			return nil, linecomp.ConfigError(c.name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
-		}
+	if err := c.latency.Check(c.name); err != nil {
+		return nil, err
 	}
 	if sizes := lineSizes(mag); !slices.Contains(sizes, lineSize) {
 		want := map[int]string{16: "32, 64 or 128 bytes", 32: "64 or 128 bytes", 64: "128 bytes"}[mag]

@@ -102,13 +102,8 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	if cfg.entries >= 1 && uint64(cfg.entries) >= uint64(1)<<uint(cfg.maxLen) {
 		return nil, linecomp.ConfigError(name, "%d VFT entries plus the escape do not fit codes of at most %d bits", cfg.entries, cfg.maxLen)
 	}
-	for _, f := range []struct {
-		field  string
-		cycles int
-	}{{"compression", cfg.latency.Compress}, {"decompression", cfg.latency.Decompress}} {
-		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
-			return nil, linecomp.ConfigError(name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
-		}
+	if err := cfg.latency.Check(name); err != nil {
+		return nil, err
 	}
 	table := cfg.table
 	if table == nil {
