@@ -203,8 +203,8 @@ func checkLatency(name string, l linecomp.Latency) error {
 }
 
 func init() {
-	// New names each variant from its options; TestRegistry checks that
-	// the names agree.
+	// New names each variant from its options; Register checks that the
+	// names agree, and TestNames that the streams do.
 	const paper = "Chen et al., C-Pack: A High-Performance Microprocessor Cache Compression Algorithm, IEEE TVLSI 2010"
 	const gem5 = "gem5's dictionary push rule, to reproduce gem5's compressed sizes"
 	for _, v := range []struct {

@@ -196,8 +196,8 @@ func checkLatency(name string, l linecomp.Latency) error {
 }
 
 func init() {
-	// New names the variant from its options; TestRegistry checks that the
-	// names agree.
+	// New names the variant from its options; Register checks that the
+	// names agree, and TestNames that the streams do.
 	const paper = "Alameldeen & Wood, Frequent Pattern Compression: A Significance-Based Compression Scheme for L2 Caches, UW-CS TR-1500, 2004"
 	linecomp.RegisterNew(linecomp.Info{Name: "fpc", Paper: paper, LineSizes: []int{32, 64, 128}},
 		func(n int) (*Codec, error) { return New(n) })
