@@ -51,9 +51,10 @@
 // buffer sizes but not when room is taken and freed.]
 //
 // Backpressure: Send refuses a message that does not fit the free room of
-// its sender's output buffer with [ErrFull] and changes nothing; the sender
-// keeps it and offers it again after the sender's next transfer ends.
-// [Link.Next] says when that, or the next delivery, happens.
+// its sender's output buffer ([Link.Room]) with [ErrFull] and changes
+// nothing but Stats.Refused; the sender keeps it and offers it again after
+// the sender's next transfer ends. [Link.Next] says when that, or the next
+// delivery, happens.
 //
 // # Driving it
 //
@@ -91,7 +92,8 @@
 //   - The sender's [Chooser] (one per sending endpoint, made by
 //     ReplayConfig.NewChooser: a *vote.Selector, or [Static] for one fixed
 //     codec) picks the carrying candidate; the payload is its Size in bits.
-//     The choice does not depend on timing.
+//     The choice does not depend on timing. Add keeps nothing of Data, so
+//     a trace reader may reuse the buffer.
 //   - A Read (data from Src to Dst) is a DataReady that implies a ReadReq
 //     from Dst to Src before it; a Write is a WriteReq from Src to Dst that
 //     implies a WriteAck after it. All four count on the wire.

@@ -72,5 +72,5 @@ func codecEnergy(c linecomp.Codec, source linecomp.Source) CodecEnergy {
 		return CodecEnergy{Note: fmt.Sprintf("%s gives %s's energy for %d-bit lines, not %d", source, info.Algorithm, p.LineBits, 8*c.LineSize())}
 	}
 	return CodecEnergy{PicoJoule: p.PicoJoule, Source: source, Priced: true,
-		Note: fmt.Sprintf("%s: %s %s %.1f pJ per %d-bit line", source, info.Algorithm, linecomp.EnergyRoundTrip, p.PicoJoule, p.LineBits)}
+		Note: fmt.Sprintf("%s: %s %s %g pJ per line", source, info.Algorithm, linecomp.EnergyRoundTrip, p.PicoJoule)}
 }

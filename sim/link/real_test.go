@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/linecomp/linecomp"
@@ -116,9 +117,9 @@ func (s *refSelector) choose(cands []linecomp.Codec, lambda float64, line []byte
 }
 
 type refResult struct {
-	choices                                      []int
-	payload, uncompressed, wire, bus, rawWireSum uint64
-	uses                                         map[string]uint64
+	choices                          []int
+	payload, uncompressed, wire, bus uint64
+	uses                             map[string]uint64
 }
 
 // referenceReplay computes model-spec §6's replay counters directly: per
@@ -203,6 +204,9 @@ func TestReplayAgainstReference(t *testing.T) {
 			}
 			// Energy: Tavana Table III per 512-bit line, once per transfer.
 			wantPJ := float64(res.Uses["bdi"])*1.3 + float64(res.Uses["fpc-tavana"])*36.9 + float64(res.Uses["cpack-z"])*40.0
+			if !strings.HasPrefix(res.CodecEnergyNotes["cpack-z"], "tavana: cpack-z compress+decompress 40 pJ") {
+				t.Fatalf("%s: energy notes %v", name, res.CodecEnergyNotes)
+			}
 			if math.Abs(res.CodecEnergyPJ-wantPJ) > 1e-6*wantPJ || res.UnpricedTransfers != 0 {
 				t.Fatalf("%s: codec energy %v pJ (%d unpriced), want %v", name, res.CodecEnergyPJ, res.UnpricedTransfers, wantPJ)
 			}
