@@ -106,6 +106,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		"capture: %s: %d records (%d read, %d write), %d distinct payloads, %d bytes (%.2f bytes/record), simulated %.3f us, wall %.1f s\n",
 		*out, res.Records, res.Reads, res.Writes, res.DistinctPayloads, size, perRecord,
 		float64(res.SimTimePS)/1e6, time.Since(start).Seconds())
+	if cfg.Stream == capture.StreamWarps {
+		fmt.Fprintf(stderr, "capture: %d warps, %d instructions: %d vector memory, %d scalar loads (as compute)\n",
+			res.Warps, res.Instructions, res.MemInstructions, res.ScalarLoads)
+	}
 	return exitOK
 }
 
