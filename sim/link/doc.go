@@ -105,7 +105,8 @@
 //     WriteReq) is sent at that cycle, but not before the previous record's
 //     first message and only when its sending endpoint has room and nothing
 //     older waiting; until then the record stream waits, which keeps the
-//     replay's memory bounded on untimed traces. A delivered ReadReq makes
+//     replay's memory bounded on untimed traces. Within a cycle the link's
+//     deliveries (and the responses they cause) come before the record. A delivered ReadReq makes
 //     its owner send the DataReady, a delivered WriteReq makes its target
 //     send the WriteAck; these responses wait in their endpoint's queue for
 //     output-buffer room. The completion time is the cycle the last message
