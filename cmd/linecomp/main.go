@@ -75,6 +75,7 @@ func init() {
 		ratioCommand,
 		benchCommand,
 		codecsCommand,
+		simCommand,
 		versionCommand,
 		{name: "help", args: "[COMMAND]", summary: "this overview, or a command's synopsis and flags", run: runHelp, hideHelp: true},
 	}

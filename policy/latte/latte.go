@@ -81,7 +81,11 @@ type Config struct {
 
 // Decision is one EP's choice.
 type Decision struct {
-	SM, Period, EP         int
+	SM, Period, EP int
+	// Cycle is when the EP started; Capacity is the cache's effective
+	// capacity over the EP before it (mean valid lines over Sets × Ways).
+	Cycle                  uint64
+	Capacity               float64
 	Tolerance, MissLatency float64
 	HitLatency, AMAT       [modes]float64
 	NHit, NMiss            [modes]uint64
@@ -109,6 +113,9 @@ type Policy struct {
 	// queue positions of this EP's hits, per mode
 	posSum   [modes]float64
 	posCount [modes]uint64
+
+	// the cache's counters at the start of the EP, for its capacity
+	epAccesses, epValid uint64
 
 	trainers  [modes]bool
 	observe   bool // feed fills to the trainers this EP
@@ -259,6 +266,12 @@ func (p *Policy) endEP(now uint64) {
 	}
 	p.missLat = miss
 	p.modeEPs[p.winner]++
+	st := p.c.Stats()
+	capacity := 0.0
+	if n := st.Accesses - p.epAccesses; n > 0 && st.Lines > 0 {
+		capacity = float64(st.ValidLineSum-p.epValid) / float64(st.Lines) / float64(n)
+	}
+	p.epAccesses, p.epValid = st.Accesses, st.ValidLineSum
 	hitLat := p.hitLatencies()
 	clear(p.posSum[:])
 	clear(p.posCount[:])
@@ -278,7 +291,7 @@ func (p *Policy) endEP(now uint64) {
 	}
 	p.observe = p.ep == p.cfg.PeriodEPs-1 && p.anyTrainer()
 	if p.ep >= 1 && p.cfg.Kind != Static {
-		p.decide(tol, miss, hitLat)
+		p.decide(now, capacity, tol, miss, hitLat)
 	}
 }
 
@@ -334,8 +347,8 @@ func (p *Policy) hitLatencies() [modes]float64 {
 }
 
 // decide chooses the winner for the EP that starts now.
-func (p *Policy) decide(tol, miss float64, hitLat [modes]float64) {
-	d := Decision{SM: p.cfg.SM, Period: p.period, EP: p.ep, Tolerance: tol, MissLatency: miss,
+func (p *Policy) decide(now uint64, capacity, tol, miss float64, hitLat [modes]float64) {
+	d := Decision{SM: p.cfg.SM, Period: p.period, EP: p.ep, Cycle: now, Capacity: capacity, Tolerance: tol, MissLatency: miss,
 		HitLatency: hitLat, NHit: p.nHit, NMiss: p.nMiss, CMP: p.cmp}
 	for m := 0; m < modes; m++ {
 		n := float64(p.nHit[m] + p.nMiss[m])
@@ -405,7 +418,7 @@ func (p *Policy) Err() error { return p.err }
 
 // WriteCSV writes decisions as CSV with a header row.
 func WriteCSV(w io.Writer, ds []Decision) error {
-	b := []byte("sm,period,ep,tolerance,miss_latency,hit_none,hit_low,hit_high,amat_none,amat_low,amat_high,nhit_none,nhit_low,nhit_high,nmiss_none,nmiss_low,nmiss_high,cmp_low,cmp_high,mode\n")
+	b := []byte("sm,period,ep,cycle,capacity,tolerance,miss_latency,hit_none,hit_low,hit_high,amat_none,amat_low,amat_high,nhit_none,nhit_low,nhit_high,nmiss_none,nmiss_low,nmiss_high,cmp_low,cmp_high,mode\n")
 	f := func(v float64) { b = strconv.AppendFloat(b, v, 'g', 6, 64); b = append(b, ',') }
 	u := func(v uint64) { b = strconv.AppendUint(b, v, 10); b = append(b, ',') }
 	for _, d := range ds {
@@ -413,6 +426,8 @@ func WriteCSV(w io.Writer, ds []Decision) error {
 		b = append(b, ',')
 		u(uint64(d.Period))
 		u(uint64(d.EP))
+		u(d.Cycle)
+		f(d.Capacity)
 		f(d.Tolerance)
 		f(d.MissLatency)
 		for _, v := range d.HitLatency {

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/policy/latte"
+	"github.com/linecomp/linecomp/sim/cache"
+	"github.com/linecomp/linecomp/trace"
+)
+
+var simCacheCommand = &command{
+	name:    "cache",
+	args:    "[flags] [TRACE…]",
+	summary: "replay line traces through one compressed cache",
+	run:     runSimCache,
+}
+
+const simCacheHelp = `
+Replays line traces (linecomp's trace format: Read records are loads,
+Write records stores, in record order) through one set-associative cache
+whose lines are stored with one codec, as model-spec §1 specifies: -tags
+tags per way and a pool of -subblock-byte sub-blocks per set, true LRU,
+the write policy of -write. Prints, per trace, the accesses, load and store
+hits and misses, evictions, fills, invalidations, write-backs and the
+effective capacity (the mean over accesses of the valid lines' bytes over
+the data capacity; 1.0 is a full uncompressed cache).
+
+-tags 1 with -codec none is an ordinary LRU cache. A trainable codec (sc2)
+learns its code book as LATTE-CC does: from the lines filled in the first
+EP (256 accesses), rebuilt from those of the last EP of every period of 10
+EPs, with its old lines invalidated. Without traces it replays the
+committed sample L1 traces.`
+
+// cacheJSON is one trace's row; the counters are integers.
+type cacheJSON struct {
+	Trace             string  `json:"trace"`
+	Codec             string  `json:"codec"`
+	Accesses          uint64  `json:"accesses"`
+	LoadHits          uint64  `json:"load_hits"`
+	LoadMisses        uint64  `json:"load_misses"`
+	StoreHits         uint64  `json:"store_hits"`
+	StoreMisses       uint64  `json:"store_misses"`
+	Evictions         uint64  `json:"evictions"`
+	Fills             uint64  `json:"fills"`
+	Invalidations     uint64  `json:"invalidations"`
+	WriteBacks        uint64  `json:"write_backs"`
+	EffectiveCapacity float64 `json:"effective_capacity"`
+}
+
+func runSimCache(e *env, c *command, args []string) error {
+	fs := newFlags(e, c, simCacheHelp)
+	codecName := fs.String("codec", "bdi", "codec of every line")
+	sets := fs.Int("sets", 32, "sets (a power of two)")
+	ways := fs.Int("ways", 4, "ways: lines of data per set uncompressed")
+	tags := fs.Int("tags", 4, "tag factor: tags per set = tags × ways")
+	subBlock := fs.Int("subblock", 32, "bytes of a data sub-block")
+	line := fs.Int("line", 0, "line size in bytes (default: the trace's; another value is an error)")
+	write := fs.String("write", "evict", "write policy: evict, through or back")
+	format := fs.String("format", "text", "output: text, csv or json")
+	inputs, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if err := parseFormat(*format); err != nil {
+		return err
+	}
+	policy, ok := map[string]cache.WritePolicy{"evict": cache.WriteEvict, "through": cache.WriteThrough, "back": cache.WriteBack}[*write]
+	if !ok {
+		return usagef("-write %q: want evict, through or back", *write)
+	}
+	if _, err := linecomp.Lookup(*codecName); err != nil {
+		return usageError{err}
+	}
+	// Check the geometry once, at a size the codec takes, so that a bad
+	// flag is a usage error before any trace is read.
+	probe := *line
+	if probe == 0 {
+		info, _ := linecomp.Lookup(*codecName)
+		probe = info.LineSizes[len(info.LineSizes)-1]
+	}
+	cfgFor := func(n int) (cache.Config, error) {
+		cd, err := linecomp.New(*codecName, n)
+		if err != nil {
+			return cache.Config{}, err
+		}
+		return cache.Config{Sets: *sets, Ways: *ways, LineSize: n, TagFactor: *tags, SubBlock: *subBlock, Write: policy,
+			Modes: []linecomp.Codec{cd}, HitLatency: 20}, nil
+	}
+	cfg, err := cfgFor(probe)
+	if err == nil {
+		_, err = cache.New(cfg)
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	srcs := lineTraceSources(e, inputs, "l1")
+	if len(srcs) == 0 {
+		return usagef("no trace given, and no sample L1 trace is embedded")
+	}
+	var rows []cacheJSON
+	failed := e.eachInput(srcs, func(in *input) error {
+		var cc *cache.Cache
+		var n uint64
+		_, err := eachRecord(in, *line, func(h trace.Header, r trace.Record) error {
+			if cc == nil {
+				cfg, err := cfgFor(h.LineSize)
+				if err != nil {
+					return err
+				}
+				if cc, err = cache.New(cfg); err != nil {
+					return err
+				}
+				if _, ok := cfg.Modes[0].(linecomp.Trainer); ok {
+					if _, err := latte.New(cc, nil, latte.Config{Kind: latte.Static}); err != nil {
+						return err
+					}
+				}
+			}
+			var err error
+			if r.Op == trace.Write {
+				_, err = cc.Store(n, r.Addr, r.Data)
+			} else {
+				_, err = cc.Load(n, r.Addr, r.Data)
+			}
+			n++
+			if n%(1<<16) == 0 {
+				e.progress.show("%s: %d records", in.name, n)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if cc == nil {
+			return fmt.Errorf("the trace has no record")
+		}
+		s := cc.Stats()
+		rows = append(rows, cacheJSON{Trace: in.name, Codec: *codecName, Accesses: s.Accesses,
+			LoadHits: s.LoadHits, LoadMisses: s.LoadMisses, StoreHits: s.StoreHits, StoreMisses: s.StoreMisses,
+			Evictions: s.Evictions, Fills: s.Fills, Invalidations: s.Invalidations, WriteBacks: s.WriteBacks,
+			EffectiveCapacity: s.EffectiveCapacity()})
+		return nil
+	})
+	e.progress.clear()
+	if err := printCacheRows(e, rows, *format); err != nil {
+		return err
+	}
+	return failed
+}
+
+func printCacheRows(e *env, rows []cacheJSON, format string) error {
+	if format == "json" {
+		if rows == nil {
+			rows = []cacheJSON{}
+		}
+		return writeJSON(e.stdout, rows)
+	}
+	t := table{header: []string{"trace", "codec", "accesses", "load_hits", "load_misses", "store_hits", "store_misses",
+		"evictions", "fills", "invalidations", "write_backs", "effective_capacity"}}
+	for _, r := range rows {
+		t.add(r.Trace, r.Codec, itoa(r.Accesses), itoa(r.LoadHits), itoa(r.LoadMisses), itoa(r.StoreHits), itoa(r.StoreMisses),
+			itoa(r.Evictions), itoa(r.Fills), itoa(r.Invalidations), itoa(r.WriteBacks), ffmt(r.EffectiveCapacity, 4))
+	}
+	return t.write(e.stdout, format)
+}
