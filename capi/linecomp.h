@@ -72,8 +72,8 @@
  * is success. On failure, the out-parameters are left unchanged unless the
  * function says otherwise, and linecomp_last_error() returns a message that
  * names the function and the cause (e.g. "linecomp_compress: line_len is
- * 63: linecomp: unsupported line size: bdi takes lines of its configured
- * size, got 63 bytes"). The message is kept per thread: it describes the
+ * 63: linecomp: unsupported line size: bdi takes 64-byte lines, got 63
+ * bytes"). The message is kept per thread: it describes the
  * last call that failed on the calling thread, and calls on other threads
  * do not disturb it. Successful calls do not clear it.
  *
