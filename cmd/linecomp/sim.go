@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -15,9 +16,9 @@ import (
 // simCommand groups the simulator models' trace replays.
 var simCommand = &command{
 	name:    "sim",
-	args:    "cache|mem|gpu [flags] [TRACE…]",
-	summary: "replay traces through the cache, memory-controller and GPU models",
-	sub:     []*command{simCacheCommand, simMemCommand, simGPUCommand},
+	args:    "cache|mem|gpu|link [flags] [TRACE…]",
+	summary: "replay traces through the cache, memory-controller, GPU and inter-GPU link models",
+	sub:     []*command{simCacheCommand, simMemCommand, simGPUCommand, simLinkCommand},
 }
 
 // lineTraceSources returns the sources named by args, or the committed
@@ -91,6 +92,6 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func itoa(v uint64) string { return fmt.Sprint(v) }
+func utoa(v uint64) string { return strconv.FormatUint(v, 10) }
 
 func ffmt(v float64, prec int) string { return fmt.Sprintf("%.*f", prec, v) }

@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/policy/vote"
 	"github.com/linecomp/linecomp/sample"
 	"github.com/linecomp/linecomp/sim/cache"
+	"github.com/linecomp/linecomp/sim/link"
 	"github.com/linecomp/linecomp/sim/mem"
 	"github.com/linecomp/linecomp/trace"
 	"github.com/linecomp/linecomp/trace/warp"
@@ -217,5 +219,90 @@ func TestSimGPU(t *testing.T) {
 	}
 	if b, err := os.ReadFile(svg); err != nil || !bytes.HasPrefix(b, []byte("<svg")) {
 		t.Errorf("svg: %v", err)
+	}
+}
+
+// TestSimLinkJSON: one object per trace and λ with the spec's integer
+// counters, equal to a replay made directly with the library, and a static
+// configuration that uses its one codec for every transfer.
+func TestSimLinkJSON(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	w, err := trace.NewWriter(&buf, trace.Header{LineSize: 64, Source: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := sample.Files()[2].Data
+	var recs []link.Transfer
+	for i := 0; i < 700; i++ {
+		l := (i * 5) % (len(data) / 64)
+		r := trace.Record{Time: uint64(i) * 3000, Src: uint32(1 + i%2), Dst: uint32(2 - i%2), Op: trace.Read, Addr: uint64(l * 64), Data: data[l*64 : (l+1)*64]}
+		if i%3 == 0 {
+			r.Op = trace.Write
+		}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, link.Transfer{Time: r.Time, Src: r.Src, Dst: r.Dst, Op: link.Op(r.Op), Data: r.Data})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := writeFile(t, filepath.Join(dir, "r.lctrace"), buf.Bytes())
+	e, out, errOut := testEnv(nil)
+	if st := run(e, []string{"sim", "link", "-lambda", "0,6", "-format", "json", path}); st != 0 {
+		t.Fatalf("status %d: %s", st, errOut)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 2 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for i, lambda := range []float64{0, 6} {
+		cands, err := linkCandidates([]string{"none", "bdi", "fpc-tavana", "cpack-z"}, 64, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := link.NewReplay(link.ReplayConfig{Link: link.Config{Candidates: cands}, NewChooser: func(c []linecomp.Codec) (link.Chooser, error) {
+			return vote.New(vote.Config{Candidates: c, Lambda: lambda})
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range recs {
+			if err := r.Add(rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := r.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := rows[i]
+		if got["lambda"].(float64) != lambda {
+			t.Errorf("row %d: lambda %v", i, got["lambda"])
+		}
+		for name, w := range map[string]uint64{"transfers": want.Transfers, "payload_bits": want.PayloadBits,
+			"uncompressed_payload_bits": want.UncompressedPayloadBits, "wire_bytes": want.WireBytes, "bus_cycles": want.BusCycles} {
+			if g, ok := got[name].(float64); !ok || uint64(g) != w {
+				t.Errorf("λ=%v: %s = %v, want %d", lambda, name, got[name], w)
+			}
+		}
+		uses := got["uses"].(map[string]any)
+		for n, w := range want.Uses {
+			if uint64(uses[n].(float64)) != w {
+				t.Errorf("λ=%v: uses[%s] = %v, want %d", lambda, n, uses[n], w)
+			}
+		}
+	}
+	e, out, errOut = testEnv(nil)
+	if st := run(e, []string{"sim", "link", "-static", "fpc-tavana", "-format", "json", path}); st != 0 {
+		t.Fatalf("status %d: %s", st, errOut)
+	}
+	rows = nil
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if uses := rows[0]["uses"].(map[string]any); uses["fpc-tavana"].(float64) != 700 {
+		t.Errorf("static fpc-tavana: uses %v", uses)
 	}
 }

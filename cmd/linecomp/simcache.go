@@ -159,8 +159,8 @@ func printCacheRows(e *env, rows []cacheJSON, format string) error {
 	t := table{header: []string{"trace", "codec", "accesses", "load_hits", "load_misses", "store_hits", "store_misses",
 		"evictions", "fills", "invalidations", "write_backs", "effective_capacity"}}
 	for _, r := range rows {
-		t.add(r.Trace, r.Codec, itoa(r.Accesses), itoa(r.LoadHits), itoa(r.LoadMisses), itoa(r.StoreHits), itoa(r.StoreMisses),
-			itoa(r.Evictions), itoa(r.Fills), itoa(r.Invalidations), itoa(r.WriteBacks), ffmt(r.EffectiveCapacity, 4))
+		t.add(r.Trace, r.Codec, utoa(r.Accesses), utoa(r.LoadHits), utoa(r.LoadMisses), utoa(r.StoreHits), utoa(r.StoreMisses),
+			utoa(r.Evictions), utoa(r.Fills), utoa(r.Invalidations), utoa(r.WriteBacks), ffmt(r.EffectiveCapacity, 4))
 	}
 	return t.write(e.stdout, format)
 }

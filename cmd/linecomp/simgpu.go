@@ -487,7 +487,7 @@ func printGPURows(w io.Writer, rows []gpuRow, format string) error {
 			energy = ffmt(*r.EnergyNJ, 1)
 		}
 		if r.oracle {
-			t.add(r.Workload, r.Policy, itoa(r.Cycles), ffmt(r.IPC, 3), ffmt(r.Speedup, 3), "–", "–", "–", "–", "–", "–", "")
+			t.add(r.Workload, r.Policy, utoa(r.Cycles), ffmt(r.IPC, 3), ffmt(r.Speedup, 3), "–", "–", "–", "–", "–", "–", "")
 			continue
 		}
 		var share []string
@@ -495,8 +495,8 @@ func printGPURows(w io.Writer, rows []gpuRow, format string) error {
 			share = append(share, fmt.Sprintf("%s:%.2f", m, v))
 		}
 		sort.Strings(share)
-		t.add(r.Workload, r.Policy, itoa(r.Cycles), ffmt(r.IPC, 3), ffmt(r.Speedup, 3), ffmt(r.L1MissRate, 3),
-			ffmt(r.MissReduction, 3), ffmt(r.EffectiveCapacity, 3), itoa(r.Decompressions), ffmt(r.MeanQueueWait, 2),
+		t.add(r.Workload, r.Policy, utoa(r.Cycles), ffmt(r.IPC, 3), ffmt(r.Speedup, 3), ffmt(r.L1MissRate, 3),
+			ffmt(r.MissReduction, 3), ffmt(r.EffectiveCapacity, 3), utoa(r.Decompressions), ffmt(r.MeanQueueWait, 2),
 			energy, strings.Join(share, " "))
 	}
 	if err := t.write(w, format); err != nil {

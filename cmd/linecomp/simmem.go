@@ -153,8 +153,8 @@ func runSimMem(e *env, c *command, args []string) error {
 		for i, v := range r.BurstHistogram {
 			hist[i] = fmt.Sprintf("%d:%.3f", i, float64(v)/float64(max(r.Requests, 1)))
 		}
-		t.add(r.Trace, r.Codec, fmt.Sprint(r.MAG), itoa(r.Requests), itoa(r.Bursts), itoa(r.UncompressedBursts), itoa(r.MetadataBursts),
-			itoa(r.MDHits), itoa(r.MDMisses), itoa(r.MDWriteBacks), ffmt(r.EffectiveRatio, 3), ffmt(r.RatioWithMetadata, 3),
+		t.add(r.Trace, r.Codec, fmt.Sprint(r.MAG), utoa(r.Requests), utoa(r.Bursts), utoa(r.UncompressedBursts), utoa(r.MetadataBursts),
+			utoa(r.MDHits), utoa(r.MDMisses), utoa(r.MDWriteBacks), ffmt(r.EffectiveRatio, 3), ffmt(r.RatioWithMetadata, 3),
 			ffmt(r.MDHitRate, 4), strings.Join(hist, " "))
 	}
 	if err := t.write(e.stdout, *format); err != nil {
