@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/sample"
 )
 
@@ -52,6 +53,14 @@ func TestCLibrary(t *testing.T) {
 	linkStatic := []string{static, "-lpthread"}
 
 	cFlags := []string{"-std=c99", "-D_POSIX_C_SOURCE=200809L", "-pedantic", "-Wall", "-Wextra", "-Werror", "-I."}
+	runCTest := func(t *testing.T, bin, expectPath, dataPath string, configs, dataLen int) {
+		out := run(t, bin, expectPath, dataPath)
+		want := fmt.Sprintf("%d codec configurations on %d bytes, 0 failures", configs, dataLen)
+		if !strings.Contains(out, want) {
+			t.Errorf("output does not say %q:\n%s", want, out)
+		}
+	}
+	cTest := map[string]string{}
 	for _, link := range []struct {
 		name string
 		args []string
@@ -59,13 +68,31 @@ func TestCLibrary(t *testing.T) {
 		t.Run("c-test/"+link.name, func(t *testing.T) {
 			bin := filepath.Join(dir, "linecomp_test_"+link.name)
 			compile(t, "gcc", append(append(cFlags, "-o", bin, "test/linecomp_test.c"), link.args...)...)
-			out := run(t, bin, expectPath, dataPath)
-			want := fmt.Sprintf("%d codec configurations on %d bytes, 0 failures", configs, len(data))
-			if !strings.Contains(out, want) {
-				t.Errorf("output does not say %q:\n%s", want, out)
-			}
+			cTest[link.name] = bin
+			runCTest(t, bin, expectPath, dataPath, configs, len(data))
 		})
 	}
+
+	// The same on slices of the full corpora, which the sample does not
+	// contain: the held-out data closest to what a simulator sees.
+	t.Run("c-test/corpora", func(t *testing.T) {
+		bin, ok := cTest["shared"]
+		if !ok {
+			t.Fatal("the C test did not build")
+		}
+		corpus := corporaSlices(codectest.Corpora(t), 32<<10)
+		path := filepath.Join(dir, "corpora.bin")
+		if err := os.WriteFile(path, corpus, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var expect bytes.Buffer
+		configs := writeExpect(t, &expect, corpus)
+		expectPath := filepath.Join(dir, "expect-corpora.txt")
+		if err := os.WriteFile(expectPath, expect.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		runCTest(t, bin, expectPath, path, configs, len(corpus))
+	})
 
 	t.Run("hello", func(t *testing.T) {
 		src := filepath.Join(dir, "hello.c")
@@ -208,6 +235,18 @@ func helloExample(t *testing.T) string {
 	}
 	t.Fatal("linecomp.h has no hello example")
 	return ""
+}
+
+// corporaSlices takes up to n bytes, whole 4 KiB pages, from the middle
+// of each corpus file and concatenates them.
+func corporaSlices(files []codectest.File, n int) []byte {
+	var out []byte
+	for _, f := range files {
+		k := min(n, len(f.Data)) &^ 4095
+		start := (len(f.Data)/2 - k/2) &^ 4095
+		out = append(out, f.Data[start:start+k]...)
+	}
+	return out
 }
 
 // testData is the embedded sample followed by synthetic lines of the kinds
