@@ -7,6 +7,11 @@
 //	linecomp bench [flags] [FILE|DIR|-]…   MB/s of each operation and kernel
 //	                                       level, against memcpy of the same data
 //	linecomp codecs [-format F]            the registered codecs
+//	linecomp trace info [-format F] FILE…  a trace's header, counts and
+//	                                       distinct payloads
+//	linecomp trace cat [-format F] FILE…   a trace's records as text or CSV
+//	linecomp trace lines [-o OUT] FILE…    a trace's payloads as a flat file
+//	                                       of lines, which ratio reads
 //	linecomp version                       build and platform
 //	linecomp help [COMMAND]                these synopses, or a command's flags
 //
@@ -75,6 +80,7 @@ func init() {
 		ratioCommand,
 		benchCommand,
 		codecsCommand,
+		traceCommand,
 		simCommand,
 		versionCommand,
 		{name: "help", args: "[COMMAND]", summary: "this overview, or a command's synopsis and flags", run: runHelp, hideHelp: true},
