@@ -120,8 +120,8 @@ Writes the payloads of the traces as one flat file of whole lines: by
 default every record's payload (for a warp trace every line access of its
 loads and stores), in trace order, inputs one after another, so the file is
 the traffic itself and a payload appears as often as it travelled; with
--dedup each distinct payload once, at its first appearance (distinct by
-the 128-bit digest of trace info). The file is what 'linecomp ratio -line
+-dedup each distinct payload once, at its first appearance in the output
+(distinct by the 128-bit digest of trace info, over all the inputs). The file is what 'linecomp ratio -line
 SIZE FILE' and bench read, SIZE being the traces' line size; every input
 must have the same line size.
 
@@ -683,7 +683,8 @@ func traceInfoText(w io.Writer, infos []*traceInfo) error {
 			}
 		}
 		if s := in.Warp; s != nil {
-			fmt.Fprintf(tw, "  kernels\t%d launches of %d kernels (by name, grid and block)\n", s.Launches, len(s.Kernels)+btoi(s.OtherKernels != nil))
+			groups := int64(len(s.Kernels) + btoi(s.OtherKernels != nil))
+			fmt.Fprintf(tw, "  kernels\t%s of %s (by name, grid and block)\n", plural(s.Launches, "launch", "launches"), plural(groups, "kernel", "kernels"))
 			fmt.Fprintf(tw, "  warps\t%d ran; the grids hold %d\n", s.WarpsRun, s.GridWarps)
 			n := s.Insts
 			fmt.Fprintf(tw, "  instructions\tcompute %d, load %d, store %d, barrier %d, exit %d\n", n.Compute, n.Loads, n.Stores, n.Barriers, n.Exits)
@@ -743,6 +744,14 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// plural writes n and the noun, singular or plural.
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return decimal(n) + " " + many
 }
 
 // dims writes a grid or block size as x,y,z.
