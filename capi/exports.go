@@ -38,33 +38,34 @@ func checkLength(what string, n C.size_t) error {
 }
 
 // inBytes returns the n bytes at p, a caller's input buffer, as a slice of
-// C memory. p may be NULL only when n is 0.
-func inBytes(what string, p *C.uint8_t, n C.size_t) ([]byte, error) {
-	if err := checkLength(what+"_len", n); err != nil {
+// C memory. p may be NULL only when n is 0. The names, of the pointer and
+// the length parameter, are for the error message only.
+func inBytes(pName, nName string, p *C.uint8_t, n C.size_t) ([]byte, error) {
+	if err := checkLength(nName, n); err != nil {
 		return nil, err
 	}
 	if p == nil {
 		if n != 0 {
-			return nil, argError("%s is NULL but its length is %d", what, uint64(n))
+			return nil, argError("%s is NULL but %s is %d", pName, nName, uint64(n))
 		}
 		return nil, nil
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n)), nil
 }
 
-// outBytes returns the caller's output buffer of capacity n at p as an
-// empty slice of C memory with capacity n, for a codec to append to.
-func outBytes(what string, p *C.uint8_t, n C.size_t) ([]byte, error) {
-	if err := checkLength(what+"_cap", n); err != nil {
+// outBytes returns the caller's output buffer out of capacity outCap as an
+// empty slice of C memory with that capacity, for a codec to append to.
+func outBytes(out *C.uint8_t, outCap C.size_t) ([]byte, error) {
+	if err := checkLength("out_cap", outCap); err != nil {
 		return nil, err
 	}
-	if p == nil {
-		if n != 0 {
-			return nil, argError("%s is NULL but out_cap is %d", what, uint64(n))
+	if out == nil {
+		if outCap != 0 {
+			return nil, argError("out is NULL but out_cap is %d", uint64(outCap))
 		}
 		return nil, nil
 	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))[:0], nil
+	return unsafe.Slice((*byte)(unsafe.Pointer(out)), int(outCap))[:0], nil
 }
 
 // sameBuffer reports whether b starts at the start of buf's array, i.e.
@@ -304,7 +305,7 @@ func linecompgo_size(codec C.linecomp_codec, line *C.uint8_t, lineLen C.size_t, 
 	if bits == nil {
 		return fail(fn, nullArg("bits"))
 	}
-	in, err := inBytes("line", line, lineLen)
+	in, err := inBytes("line", "line_len", line, lineLen)
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -330,14 +331,14 @@ func linecompgo_compress(codec C.linecomp_codec, line *C.uint8_t, lineLen C.size
 	if bits == nil {
 		return fail(fn, nullArg("bits"))
 	}
-	in, err := inBytes("line", line, lineLen)
+	in, err := inBytes("line", "line_len", line, lineLen)
 	if err != nil {
 		return fail(fn, err)
 	}
 	if len(in) != c.LineSize() {
 		return fail(fn, lineSizeError(c, len(in)))
 	}
-	dst, err := outBytes("out", out, outCap)
+	dst, err := outBytes(out, outCap)
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -368,11 +369,11 @@ func linecompgo_decompress(codec C.linecomp_codec, enc *C.uint8_t, encLen C.size
 	if outLen == nil {
 		return fail(fn, nullArg("out_len"))
 	}
-	in, err := inBytes("enc", enc, encLen)
+	in, err := inBytes("enc", "enc_len", enc, encLen)
 	if err != nil {
 		return fail(fn, err)
 	}
-	dst, err := outBytes("out", out, outCap)
+	dst, err := outBytes(out, outCap)
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -413,7 +414,7 @@ func linecompgo_sizes(codec C.linecomp_codec, data *C.uint8_t, dataLen C.size_t,
 	if nLines == nil {
 		return fail(fn, nullArg("n_lines"))
 	}
-	in, err := inBytes("data", data, dataLen)
+	in, err := inBytes("data", "data_len", data, dataLen)
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -520,7 +521,7 @@ func linecompgo_encoding_of(codec C.linecomp_codec, enc *C.uint8_t, encLen C.siz
 	if err != nil {
 		return fail(fn, err)
 	}
-	in, err := inBytes("enc", enc, encLen)
+	in, err := inBytes("enc", "enc_len", enc, encLen)
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -571,7 +572,7 @@ func linecompgo_observe(codec C.linecomp_codec, data *C.uint8_t, dataLen C.size_
 	if err != nil {
 		return fail(fn, err)
 	}
-	in, err := inBytes("data", data, dataLen)
+	in, err := inBytes("data", "data_len", data, dataLen)
 	if err != nil {
 		return fail(fn, err)
 	}
