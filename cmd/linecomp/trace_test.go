@@ -284,6 +284,45 @@ func TestTraceInfoWarp(t *testing.T) {
 	if code != 0 || out != wantText {
 		t.Errorf("text:\n%s\nwant:\n%s", out, wantText)
 	}
+	code, out, _ = runTrace(t, nil, "trace", "info", "-format", "csv", path)
+	wantRow := fmt.Sprintf("%s,warp,8,4,wx,%d,7,3,%.2f,,,,,,,,,3,5,16,4,3,2,2,5,5,2,\"k grid=6,1,1 block=4,1,1 launches=2;t grid=5,3,2 block=2,2,1 launches=1\"\n", path, len(data), per)
+	if _, row, _ := strings.Cut(out, "\n"); code != 0 || row != wantRow {
+		t.Errorf("csv row:\n%s\nwant:\n%s", row, wantRow)
+	}
+}
+
+// TestTraceInfoCaps: past maxPairs sender-receiver pairs and
+// maxKernelGroups kernels, the rest are summed into one row.
+func TestTraceInfoCaps(t *testing.T) {
+	dir := t.TempDir()
+	recs := make([]trace.Record, maxPairs+5)
+	for i := range recs {
+		recs[i] = trace.Record{Src: uint32(len(recs) - i), Op: trace.Read, Data: zeros8} // pairs seen in descending src order
+	}
+	recs[len(recs)-1].Op = trace.Write
+	lp := writeFile(t, filepath.Join(dir, "l.lct"), encodeLineTrace(t, trace.Header{LineSize: 8}, trace.Options{}, recs))
+	var kernels []kernelInsts
+	for i := range maxKernelGroups + 3 {
+		kernels = append(kernels, kernelInsts{k: warp.Kernel{Name: fmt.Sprint("k", i), Grid: [3]uint32{8, 1, 1}, Block: [3]uint32{8, 1, 1}}})
+	}
+	wp := writeFile(t, filepath.Join(dir, "w.lct"), encodeWarpTrace(t, exampleWarpHeader, kernels))
+	infos := infoJSON(t, nil, lp, wp)
+	if len(infos) != 2 {
+		t.Fatalf("%d reports", len(infos))
+	}
+	s := infos[0].Line
+	// The first maxPairs records made the pairs maxPairs+5 … 6, sorted
+	// ascending; the last five (srcs 5 … 1, the last a write) are other.
+	if len(s.Pairs) != maxPairs || s.Pairs[0].Src != 6 || s.Pairs[maxPairs-1].Src != maxPairs+5 ||
+		s.OtherPairs == nil || *s.OtherPairs != (pairCount{Reads: 4, Writes: 1}) {
+		t.Errorf("pairs: %d, first %+v, last %+v, other %+v", len(s.Pairs), s.Pairs[0], s.Pairs[len(s.Pairs)-1], s.OtherPairs)
+	}
+	w := infos[1].Warp
+	// Each launch: one block of 8 threads, two warps of 4.
+	if w.Launches != maxKernelGroups+3 || len(w.Kernels) != maxKernelGroups || w.Kernels[maxKernelGroups-1].Name != fmt.Sprint("k", maxKernelGroups-1) ||
+		w.OtherKernels == nil || w.OtherKernels.Launches != 3 || w.OtherKernels.GridWarps != 6 || w.GridWarps != 2*(maxKernelGroups+3) {
+		t.Errorf("kernels: %d groups of %d launches, other %+v", len(w.Kernels), w.Launches, w.OtherKernels)
+	}
 }
 
 // TestGridWarps: the count by kinds of block equals the sum over every
