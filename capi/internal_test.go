@@ -130,6 +130,13 @@ type newOut struct{}
 // out-parameter, []byte a pointer to its first byte, and a number is
 // converted to the parameter's type. It returns the status.
 func callExport(fn any, args ...any) uint32 {
+	st, _ := callExportOut(fn, args...)
+	return st
+}
+
+// callExportOut is callExport that also returns the arguments passed, so
+// that out-parameters can be read (in[i].Elem()).
+func callExportOut(fn any, args ...any) (uint32, []reflect.Value) {
 	f := reflect.ValueOf(fn)
 	in := make([]reflect.Value, f.Type().NumIn())
 	for i := range in {
@@ -145,7 +152,7 @@ func callExport(fn any, args ...any) uint32 {
 			in[i] = reflect.ValueOf(a).Convert(pt)
 		}
 	}
-	return uint32(f.Call(in)[0].Uint())
+	return uint32(f.Call(in)[0].Uint()), in
 }
 
 // TestPanicsAndBrokenPromisesBecomeInternal: whatever a codec does, the C
@@ -218,4 +225,61 @@ func TestHandles(t *testing.T) {
 		t.Error("the other handle was disturbed")
 	}
 	handles.remove(b)
+}
+
+// TestConcurrentExports calls the exports from many goroutines at once, as
+// C threads would: making, using and freeing handles, and reading the
+// registry and interned names. Run with -race to check the Go side.
+func TestConcurrentExports(t *testing.T) {
+	line := make([]byte, 64)
+	for i := range line {
+		line[i] = byte(i * 7)
+	}
+	name := []byte("fpc\x00")
+	const workers, rounds = 8, 200
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			errs <- func() error {
+				for r := range rounds {
+					st, in := callExportOut(linecompgo_new, name, 64, newOut{})
+					if st != statusOK {
+						return fmt.Errorf("worker %d: new: status %d", w, st)
+					}
+					h := in[2].Elem().Uint()
+					enc := make([]byte, 72)
+					st, in = callExportOut(linecompgo_compress, h, line, 64, enc, 72, newOut{}, newOut{})
+					if st != statusOK {
+						return fmt.Errorf("worker %d: compress: status %d", w, st)
+					}
+					n := in[5].Elem().Uint()
+					out := make([]byte, 64)
+					if st := callExport(linecompgo_decompress, h, enc, n, out, 64, newOut{}); st != statusOK || string(out) != string(line) {
+						return fmt.Errorf("worker %d: decompress: status %d", w, st)
+					}
+					if st := callExport(linecompgo_name, h, newOut{}); st != statusOK {
+						return fmt.Errorf("worker %d: name: status %d", w, st)
+					}
+					if st := callExport(linecompgo_encoding_info, h, r%2, newOut{}); st != statusOK {
+						return fmt.Errorf("worker %d: encoding_info: status %d", w, st)
+					}
+					if st := callExport(linecompgo_codec_info, r%len(linecomp.Infos()), newOut{}); st != statusOK {
+						return fmt.Errorf("worker %d: codec_info: status %d", w, st)
+					}
+					if st := callExport(linecompgo_free, h); st != statusOK {
+						return fmt.Errorf("worker %d: free: status %d", w, st)
+					}
+					if st := callExport(linecompgo_free, h); st != statusHandle {
+						return fmt.Errorf("worker %d: second free: status %d", w, st)
+					}
+				}
+				return nil
+			}()
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }

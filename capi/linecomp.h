@@ -40,7 +40,8 @@
  *             fprintf(stderr, "%s\n", linecomp_last_error());
  *             return 1;
  *         }
- *         printf("%d bits in %zu bytes\n", bits, enc_len);  // 4 bits in 1 byte
+ *         // A zero line is BDI's "zeros" encoding: its 4 tag bits alone.
+ *         printf("%d bits in a %zu-byte stream\n", bits, enc_len);
  *         linecomp_free(c);
  *         return 0;
  *     }
