@@ -7,6 +7,7 @@ package all
 import (
 	_ "github.com/linecomp/linecomp/bdi"
 	_ "github.com/linecomp/linecomp/bpc"
+	_ "github.com/linecomp/linecomp/caba"
 	_ "github.com/linecomp/linecomp/cpack"
 	_ "github.com/linecomp/linecomp/fpc"
 	_ "github.com/linecomp/linecomp/magbdi"

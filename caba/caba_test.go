@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/bdi"
 	"github.com/linecomp/linecomp/internal/codectest"
 )
 
@@ -347,5 +348,66 @@ func TestZeroAllocs(t *testing.T) {
 				t.Errorf("%s: %v allocations in the instruction counts", name, a)
 			}
 		}
+	}
+}
+
+// TestSameAsBDI: caba-bdi chooses bdi's encoding for every line; at 64
+// and 128 bytes the streams are identical, at 32 bytes the 8-byte
+// encodings carry 4 more bits of mask padding.
+func TestSameAsBDI(t *testing.T) {
+	for _, n := range codectest.LineSizes {
+		c, _ := NewBDI(n)
+		ref, _ := bdi.New(n)
+		for _, f := range append(codectest.Sample(), codectest.File{Name: "edge", Data: bytes.Join(codectest.EdgeLines(n), nil)}) {
+			for off := 0; off+n <= len(f.Data); off += n {
+				line := f.Data[off : off+n]
+				enc, bits, _ := c.Compress(nil, line)
+				want, wbits, _ := ref.Compress(nil, line)
+				id := enc[0] >> 4
+				if id != want[0]>>4 {
+					t.Fatalf("%d B %s at %d: id %04b, bdi %04b", n, f.Name, off, id, want[0]>>4)
+				}
+				pad := 0
+				if n == 32 && id >= BDIBase8Delta1 && id <= BDIBase8Delta4 {
+					pad = 4
+				}
+				if bits != wbits+pad || pad == 0 && !bytes.Equal(enc, want) {
+					t.Fatalf("%d B %s at %d: % X (%d bits), bdi % X (%d bits)", n, f.Name, off, enc, bits, want, wbits)
+				}
+			}
+		}
+	}
+}
+
+// TestTwoWarpRegisters: b2d1 of a 128-byte line has 64 elements, two warp
+// registers, so every vector instruction issues twice.
+func TestTwoWarpRegisters(t *testing.T) {
+	line := make([]byte, 128)
+	for i := range 64 {
+		binary.LittleEndian.PutUint16(line[2*i:], 0x1000+uint16(i)) // base 0x1000, deltas 0 … 63
+	}
+	c, _ := NewBDI(128)
+	if s := c.Size(line); s != 4+8*(8+2+64) { // mask 64 bits, base 2 bytes, 64 deltas
+		t.Fatalf("Size %d", s)
+	}
+	// Decompression: 5 + 3×2 = 11 (set mask, load mask, load base, set
+	// mask, reset mask; load deltas, add, store in each register).
+	// Compression at 128 bytes tries zeros (5), repeated (6), b8d1, b4d1,
+	// b8d2, b4d2 and b8d4 (5 + 9 = 14 each, one register), then b2d1
+	// (5 + 9×2 = 23) and stores it (2 + 2×2 = 6):
+	// 5 + 6 + 5×14 + 23 + 6 = 110.
+	enc, _, _ := c.Compress(nil, line)
+	if n, _ := c.DecompressInstructions(enc); n != 11 {
+		t.Errorf("decompress: %d instructions, want 11", n)
+	}
+	if n, _ := c.CompressInstructions(line); n != 110 {
+		t.Errorf("compress: %d instructions, want 110", n)
+	}
+	m := modelOf(c)
+	if _, n := m.decompress(enc); n != 11 {
+		t.Errorf("lane model decompress: %d", n)
+	}
+	if _, n := m.compress(line); n != 110 {
+		t.Errorf("lane model compress: %d", n)
 	}
 }

@@ -2,6 +2,7 @@ package caba
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -40,3 +41,60 @@ func instructionTable() string {
 }
 
 func TestPrintInstructionTable(t *testing.T) { t.Log("\n" + instructionTable()) }
+
+// TestDocTable: the instruction tables in the package doc are the cost
+// tables' numbers, which TestLaneModels checks against the lane model.
+func TestDocTable(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(src)
+	want := func(row string) {
+		t.Helper()
+		if !strings.Contains(doc, row) {
+			t.Errorf("the package doc lacks the row %q", row)
+		}
+	}
+	// fields returns the fields of the doc's table row that starts with
+	// name, after the name.
+	fields := func(name string) []string {
+		for _, l := range strings.Split(doc, "\n") {
+			if strings.HasPrefix(l, "//\t"+name+" ") {
+				return strings.Fields(l)[2:]
+			}
+		}
+		return nil
+	}
+	var cs [3]*BDI
+	for i, n := range []int{32, 64, 128} {
+		cs[i], _ = NewBDI(n)
+	}
+	for e := range bdiIDs {
+		dec := fmt.Sprint(cs[0].decompressCost(e))
+		if d := cs[2].decompressCost(e); d != cs[0].decompressCost(e) {
+			dec = fmt.Sprintf("%s (%d at 128 B)", dec, d)
+		}
+		row := fmt.Sprintf("%s %d / %d / %d", dec, cs[0].compressCost(e), cs[1].compressCost(e), cs[2].compressCost(e))
+		if got := strings.Join(fields(bdiNames[e]), " "); got != row {
+			t.Errorf("doc: caba-bdi %s row %q, want %q", bdiNames[e], got, row)
+		}
+	}
+	var dec, comp []string
+	for p := range fpcPatterns {
+		dec = append(dec, fmt.Sprint(fpcDecompressSegment[p]))
+		comp = append(comp, fmt.Sprint(fpcCompressSegment(p)))
+	}
+	dec = append(dec, fmt.Sprint(fpcDecompressFixed))
+	comp = append(comp, fmt.Sprint(fpcCompressFixed+fpcCompressEnd), "(+1)")
+	if got := fields("decompress"); strings.Join(got, " ") != strings.Join(dec, " ") {
+		t.Errorf("doc: caba-fpc decompress %v, want %v", got, dec)
+	}
+	if got := fields("compress"); strings.Join(got, " ") != strings.Join(comp, " ") {
+		t.Errorf("doc: caba-fpc compress %v, want %v", got, comp)
+	}
+	for _, n := range []int{cpackDecompressFixed, cpackCompressFixed, cpackCompressValue, cpackCompressStore, cpackCompressFixed + cpackDict*cpackCompressValue} {
+		want(fmt.Sprint(n))
+	}
+	want(fmt.Sprintf("2\n// for zzzz, zzzx and mmmm and %d for mmmx", cpackDecompressUsed[CPackMMMX]))
+}
