@@ -92,8 +92,7 @@ func (m misbehaving) Size(line []byte) int {
 
 func (m misbehaving) Compress(dst, line []byte) ([]byte, int, error) {
 	if m.panics {
-		var nilMap map[int]int
-		nilMap[0] = 1 // a runtime error, not just a panic value
+		_ = line[len(line)] // a runtime error, not just a panic value
 	}
 	return m.Codec.Compress(dst, line)
 }
