@@ -139,12 +139,12 @@ var version = sync.OnceValue(func() *C.char {
 func linecompgo_effective_bits(bits, granularity C.int) (eff C.int) {
 	defer func() {
 		if recover() != nil {
-			eff = bits
+			eff = -1
 		}
 	}()
 	e := linecomp.EffectiveBits(int(bits), int(granularity))
 	if e > math.MaxInt32 {
-		return bits // cannot happen: rounding up to a C int granularity stays in range
+		return -1 // a granularity of hundreds of megabytes: linecomp.h documents -1
 	}
 	return C.int(e)
 }

@@ -349,7 +349,8 @@ linecomp_status linecomp_sizes(linecomp_codec codec, const uint8_t *data,
  * bytes (a DRAM burst, a sector): what the data cost to move or store.
  * Pass bits minus the codec's tag bits, since tag bits do not travel with
  * the data. 0 bits cost 0; a granularity of 1 or less rounds to whole
- * bytes; a negative bits is returned unchanged. */
+ * bytes; a negative bits is returned unchanged; a result above INT_MAX
+ * (a granularity of hundreds of megabytes) is returned as -1. */
 int linecomp_effective_bits(int bits, int granularity_bytes);
 
 /* ---- Encodings -------------------------------------------------------- */

@@ -831,7 +831,8 @@ static void check_bad_arguments(void) {
               linecomp_effective_bits(300, 32) == 512 &&
               linecomp_effective_bits(0, 32) == 0 &&
               linecomp_effective_bits(-1, 32) == -1 &&
-              linecomp_effective_bits(9, 0) == 16,
+              linecomp_effective_bits(9, 0) == 16 &&
+              linecomp_effective_bits(1, 1 << 30) == -1,
           "effective bits");
 }
 
