@@ -19,7 +19,8 @@ var (
 // n elements: ⌈n/32⌉.
 func groups(n int) int { return (n + 31) / 32 }
 
-// bdiDecompressCost is the decompression subroutine of encoding e.
+// decompressCost is the instructions of the decompression subroutine of
+// encoding e (Algorithm 1).
 func (c *BDI) decompressCost(e int) int {
 	switch e {
 	case 0:

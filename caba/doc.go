@@ -249,7 +249,8 @@
 // # For a GPU model
 //
 // DecompressInstructions(enc) and CompressInstructions(line) return these
-// counts for one line in constant time, allocating nothing: the issue
+// counts for one line from one decode of the stream or one pass over the
+// line (the work of Decompress or Size), allocating nothing: the issue
 // slots a decompression assist warp takes (at high priority, blocking its
 // parent warp) and those of a compression assist warp (at low priority, in
 // idle slots), including the encodings it tries and rejects. A model that
