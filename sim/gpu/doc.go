@@ -41,6 +41,26 @@
 // the L2 writes back. Compression happens at the fill, off the load's
 // critical path [ours].
 //
+// # Memory side and CABA (model-spec §5, §7)
+//
+// The Memory below the L2 may be sim/mem's memory controllers
+// ([MemoryController]): every L2 miss and every dirty line the L2 evicts
+// is then a request with the line's latest content, moving the bursts its
+// codec gives, and DRAM bandwidth limits performance. The GPU keeps the
+// latest content of every line it has seen for those write-backs.
+//
+// The interconnect between the L2 slices and the SMs may have a limited
+// bandwidth (Interconnect.FlitBytes per cycle per slice's response port;
+// the request path is not limited [ours]) and may carry lines compressed
+// (Interconnect.Codec): HW-BDI, CABA-BDI and Ideal-BDI of CABA §7. The L1
+// always holds lines uncompressed then. A compressed fill is decompressed
+// at the SM by hardware (Interconnect.DecompressCycles) or, with Assist,
+// by a high-priority assist warp whose instructions take issue slots before
+// any warp's and whose parent loads wait until it is done; a store waits in
+// a small store buffer for a low-priority assist warp that runs in issue
+// slots no warp used, and goes out uncompressed (and stays uncompressed in
+// DRAM until written again) when the buffer is full (CABA §5.2).
+//
 // # Latency tolerance (Eq. 4)
 //
 // Per SM and per EP (the span between two calls of [Probe.EndEP], which a

@@ -29,16 +29,26 @@ func (s Scheduling) String() string {
 // Memory is what lies below the L2: DRAM behind memory controllers.
 type Memory interface {
 	// Access returns the latency in cycles of a request arriving at cycle
-	// now: a read of the line at addr that missed the L2, or a write-back
-	// of it (write), with its payload.
-	Access(now uint64, write bool, addr uint64, line []byte) (int, error)
+	// now: a read of a line that missed the L2, or the L2's write-back of
+	// a dirty line.
+	Access(now uint64, req MemRequest) (int, error)
+}
+
+// MemRequest is one request to the Memory.
+type MemRequest struct {
+	Write bool
+	// Raw: the line is stored in DRAM uncompressed whatever its content
+	// (a CABA store that overflowed the store buffer, §5.2.2).
+	Raw  bool
+	Addr uint64 // line-aligned
+	Line []byte // the line's current content
 }
 
 // FixedLatency is a Memory whose every request takes the same time.
 type FixedLatency int
 
 // Access implements Memory.
-func (f FixedLatency) Access(uint64, bool, uint64, []byte) (int, error) { return int(f), nil }
+func (f FixedLatency) Access(uint64, MemRequest) (int, error) { return int(f), nil }
 
 // Config describes the GPU. LatteConfig gives LATTE-CC's Table II machine.
 type Config struct {
@@ -64,6 +74,41 @@ type Config struct {
 	// AttachL1, if set, is called once per SM with its L1 and its Probe,
 	// to install the L1's policy (e.g. latte.New(l1, probe, …)).
 	AttachL1 func(sm int, l1 *cache.Cache, probe *Probe) error
+
+	// Interconnect is the path between the L2 slices and the SMs; its
+	// zero value has unlimited bandwidth and carries lines uncompressed.
+	Interconnect Interconnect
+	// Assist, if set, decompresses lines that arrive compressed and
+	// compresses stores with CABA's assist warps (§5.2).
+	Assist *Assist
+}
+
+// Interconnect is the crossbar between the L2 slices and the SMs.
+type Interconnect struct {
+	// FlitBytes is what an L2 slice's response port moves per cycle; a
+	// line's flits occupy it in turn and later lines wait. 0: unlimited.
+	FlitBytes int
+	// Codec, if set, compresses the lines the interconnect carries (fills
+	// and stores); they then occupy ceil(payload / FlitBytes) flits, at
+	// least one. The L1 still holds lines uncompressed.
+	Codec linecomp.Codec
+	// DecompressCycles is the hardware decompression of a compressed fill
+	// at the SM, added to its latency (HW-BDI: 1). With Assist set,
+	// decompression is the assist warp's instead.
+	DecompressCycles int
+}
+
+// Assist is CABA's assist-warp cost model (§5.2): a fill that arrives
+// compressed wakes its loads only after a high-priority assist warp has
+// issued Decompress(line) instructions, each taking an issue slot before
+// any warp; a store waits in a store buffer of StoreBuffer lines until a
+// low-priority assist warp has issued Compress(line) instructions in issue
+// slots no warp used, then goes out compressed; a store that finds the
+// buffer full goes out uncompressed at once.
+type Assist struct {
+	Decompress  func(line []byte) int // instructions to decompress line as it travels (0: stored raw)
+	Compress    func(line []byte) int // instructions to compress it
+	StoreBuffer int                   // lines; default 8 [ours: "a few dedicated sets"]
 }
 
 // LatteConfig returns LATTE-CC's machine (Table II; model-spec §3): 15 SMs,
@@ -102,7 +147,15 @@ type Stats struct {
 	// joined an existing MSHR.
 	L1MissLatency, L1MissFills, MergedMisses uint64
 	MemReads, MemWrites                      uint64
-	Kernels                                  []KernelStats
+	// Flits on the interconnect (fills and stores), and what they would
+	// be with every line uncompressed.
+	Flits, UncompressedFlits uint64
+	// Assist warps (CABA): instructions of high-priority decompression
+	// and low-priority compression, and stores that overflowed the store
+	// buffer and went out uncompressed.
+	AssistDecompressInstructions, AssistCompressInstructions uint64
+	UncompressedStores                                       uint64
+	Kernels                                                  []KernelStats
 }
 
 // KernelStats are the cycles and instructions of one kernel.
@@ -184,6 +237,7 @@ type lsuItem struct {
 }
 
 type mshr struct {
+	addr    uint64
 	line    Line
 	start   uint64
 	waiters []int // warp slots, one entry per load line
@@ -199,6 +253,18 @@ type sm struct {
 	lsu    []lsuItem
 	head   int
 	mshrs  map[uint64]*mshr
+	// CABA assist warps: decompression (high priority) and compression
+	// (low priority) tasks in arrival order, and stores buffered.
+	high, low []assistTask
+	buffered  int
+}
+
+// assistTask is one assist warp: its instructions left and what to do when
+// it is done (wake an MSHR's loads, or send a store).
+type assistTask struct {
+	left  int
+	mshr  *mshr
+	store Line
 }
 
 // event kinds
@@ -206,6 +272,13 @@ const (
 	evWake = iota // a load line returns to a warp
 	evFill        // an L1 miss returns: fill and wake the merged loads
 )
+
+// lineState is the latest content of a line the GPU has seen, and whether
+// DRAM holds it uncompressed.
+type lineState struct {
+	data []byte
+	raw  bool
+}
 
 type event struct {
 	t    uint64
@@ -227,6 +300,11 @@ type GPU struct {
 	age    uint64
 	rr     int // next SM for block dispatch
 	stats  Stats
+	// image holds every line's latest content, for the memory's
+	// write-backs; ports holds when each L2 slice's response port is free.
+	image map[uint64]*lineState
+	ports []uint64
+	err   error // the first error met inside a cache callback
 }
 
 // New builds the GPU, its caches and, through AttachL1, the L1 policies.
@@ -263,9 +341,26 @@ func New(cfg Config) (*GPU, error) {
 	case cfg.L2Slices < 0 || cfg.L2Interleave < 0 || cfg.L2.LineSize <= 0 || cfg.L2Interleave%cfg.L2.LineSize != 0:
 		return bad("L2Slices (%d) must be positive and L2Interleave (%d) a multiple of the line size", cfg.L2Slices, cfg.L2Interleave)
 	}
-	g := &GPU{cfg: cfg, sms: make([]sm, cfg.SMs)}
+	switch ic := cfg.Interconnect; {
+	case ic.FlitBytes < 0 || ic.DecompressCycles < 0:
+		return bad("Interconnect FlitBytes (%d) and DecompressCycles (%d) must not be negative", ic.FlitBytes, ic.DecompressCycles)
+	case ic.Codec != nil && ic.Codec.LineSize() != cfg.L2.LineSize:
+		return bad("the Interconnect codec %s takes %d-byte lines, the L2 has %d", ic.Codec.Name(), ic.Codec.LineSize(), cfg.L2.LineSize)
+	case cfg.Assist != nil && (cfg.Assist.Decompress == nil || cfg.Assist.Compress == nil || cfg.Assist.StoreBuffer < 0):
+		return bad("Assist needs Decompress and Compress and a StoreBuffer ≥ 0")
+	case cfg.Assist != nil && ic.Codec == nil:
+		return bad("Assist needs an Interconnect codec: assist warps handle lines that travel compressed")
+	}
+	if cfg.Assist != nil && cfg.Assist.StoreBuffer == 0 {
+		a := *cfg.Assist
+		a.StoreBuffer = 8
+		cfg.Assist = &a
+	}
+	g := &GPU{cfg: cfg, sms: make([]sm, cfg.SMs), image: map[uint64]*lineState{}, ports: make([]uint64, cfg.L2Slices)}
 	for i := 0; i < cfg.L2Slices; i++ {
-		l2, err := cache.New(cfg.L2)
+		l2cfg := cfg.L2
+		l2cfg.Policy = writeBacks{g, i}
+		l2, err := cache.New(l2cfg)
 		if err != nil {
 			return nil, fmt.Errorf("L2: %w", err)
 		}
@@ -301,12 +396,13 @@ func (g *GPU) L1(i int) *cache.Cache { return g.sms[i].l1 }
 // L2 returns slice i of the shared L2.
 func (g *GPU) L2(i int) *cache.Cache { return g.l2[i] }
 
-// l2Slice returns the L2 slice of addr and the line's slice-local address.
-func (g *GPU) l2Slice(addr uint64) (*cache.Cache, uint64) {
+// l2Slice returns the L2 slice of addr, its number and the line's
+// slice-local address.
+func (g *GPU) l2Slice(addr uint64) (int, *cache.Cache, uint64) {
 	il, n, ls := uint64(g.cfg.L2Interleave), uint64(g.cfg.L2Slices), uint64(g.cfg.L2.LineSize)
 	stripe := addr / il
 	local := stripe/n*(il/ls) + addr%il/ls
-	return g.l2[stripe%n], local * ls
+	return int(stripe % n), g.l2[stripe%n], local * ls
 }
 
 // Now returns the current cycle.
@@ -392,12 +488,17 @@ func (g *GPU) Run(k *Kernel) (KernelStats, error) {
 		work := false
 		for i := range g.sms {
 			s := &g.sms[i]
-			head, issued := s.head, g.stats.Instructions
+			head, issued, assisted := s.head, g.stats.Instructions, len(s.high)+len(s.low)
 			if err := g.lsuStep(s); err != nil {
 				return ks, err
 			}
-			g.issue(s)
-			work = work || s.head != head || g.stats.Instructions != issued || s.busy()
+			if err := g.issue(s); err != nil {
+				return ks, err
+			}
+			work = work || s.head != head || g.stats.Instructions != issued || len(s.high)+len(s.low) != assisted || s.busy()
+		}
+		if g.err != nil {
+			return ks, g.err
 		}
 		if work {
 			g.now++
@@ -421,7 +522,7 @@ func (g *GPU) idle() bool {
 	}
 	for i := range g.sms {
 		s := &g.sms[i]
-		if s.head < len(s.lsu) {
+		if s.head < len(s.lsu) || len(s.high) > 0 || len(s.low) > 0 {
 			return false
 		}
 		for j := range s.blocks {
@@ -441,7 +542,7 @@ func (s *sm) busy() bool {
 			return true
 		}
 	}
-	return s.head < len(s.lsu)
+	return s.head < len(s.lsu) || len(s.high) > 0 || len(s.low) > 0
 }
 
 // dispatch gives blocks, from next on, to SMs round-robin while they have
@@ -506,8 +607,10 @@ func (s *sm) place(blk *Block, age *uint64) bool {
 	return true
 }
 
-// issue lets each scheduler of s issue one instruction.
-func (g *GPU) issue(s *sm) {
+// issue lets each scheduler of s issue one instruction: a high-priority
+// assist warp's first, then a warp's, then, in a slot no warp used, a
+// low-priority assist warp's.
+func (g *GPU) issue(s *sm) error {
 	nready := 0
 	for i := range s.warps {
 		if s.warps[i].ready() {
@@ -515,13 +618,33 @@ func (g *GPU) issue(s *sm) {
 		}
 	}
 	s.probe.ready += uint64(nready)
-	if nready == 0 {
-		return
-	}
 	n := g.cfg.Schedulers
 	for sc := 0; sc < n; sc++ {
-		w := g.pick(s, sc)
+		if len(s.high) > 0 {
+			g.stats.AssistDecompressInstructions++
+			if s.high[0].left--; s.high[0].left <= 0 {
+				t := s.high[0]
+				s.high = s.high[1:]
+				g.wake(s, t.mshr)
+			}
+			continue
+		}
+		w := -1
+		if nready > 0 {
+			w = g.pick(s, sc)
+		}
 		if w < 0 {
+			if len(s.low) > 0 {
+				g.stats.AssistCompressInstructions++
+				if s.low[0].left--; s.low[0].left <= 0 {
+					t := s.low[0]
+					s.low = s.low[1:]
+					s.buffered--
+					if err := g.storeToL2(t.store, false); err != nil {
+						return err
+					}
+				}
+			}
 			continue
 		}
 		if w != s.last[sc] {
@@ -532,6 +655,7 @@ func (g *GPU) issue(s *sm) {
 		g.stats.Instructions++
 		g.step(s, w)
 	}
+	return nil
 }
 
 // pick returns the warp scheduler sc of s issues from, or -1.
@@ -633,14 +757,8 @@ func (g *GPU) lsuStep(s *sm) error {
 		if _, err := s.l1.Store(g.now, addr, data); err != nil {
 			return err
 		}
-		l2, local := g.l2Slice(addr)
-		r, err := l2.Store(g.now, local, data)
-		if err != nil {
-			return err
-		}
-		g.countMemWrites(r)
 		s.head++
-		return nil
+		return g.store(s, it.line)
 	}
 	m := s.mshrs[addr]
 	if m == nil {
@@ -648,6 +766,7 @@ func (g *GPU) lsuStep(s *sm) error {
 			return nil // every MSHR busy: wait
 		}
 	}
+	g.see(it.line, false)
 	r := s.l1.Lookup(g.now, addr)
 	s.head++
 	switch {
@@ -657,33 +776,157 @@ func (g *GPU) lsuStep(s *sm) error {
 		m.waiters = append(m.waiters, it.warp)
 		g.stats.MergedMisses++
 	default:
-		lat := g.cfg.L2HitLatency
-		l2, local := g.l2Slice(addr)
-		r2 := l2.Lookup(g.now, local)
-		if !r2.Hit {
-			ml, err := g.cfg.Memory.Access(g.now+uint64(lat), false, addr, data)
-			if err != nil {
-				return err
-			}
-			g.stats.MemReads++
-			lat += ml
-			f, err := l2.Fill(g.now+uint64(lat), local, data)
-			if err != nil {
-				return err
-			}
-			g.countMemWrites(f)
+		t, err := g.fetch(it.line)
+		if err != nil {
+			return err
 		}
-		s.mshrs[addr] = &mshr{line: it.line, start: g.now, waiters: []int{it.warp}}
-		g.push(event{t: g.now + uint64(lat), kind: evFill, sm: int32(s.id), addr: addr})
+		s.mshrs[addr] = &mshr{addr: addr, line: it.line, start: g.now, waiters: []int{it.warp}}
+		g.push(event{t: t, kind: evFill, sm: int32(s.id), addr: addr})
 	}
 	return nil
 }
 
-// countMemWrites counts the L2's write-backs of r as memory writes. Their
-// latency is off every load's path; the fixed-latency memory needs no
-// payload.
-func (g *GPU) countMemWrites(r cache.Result) {
-	g.stats.MemWrites += uint64(r.WriteBacks)
+// see records the latest content of a line; a load leaves a raw line raw.
+func (g *GPU) see(l Line, raw bool) *lineState {
+	st := g.image[l.Addr]
+	if st == nil {
+		st = &lineState{}
+		g.image[l.Addr] = st
+	}
+	st.data = l.Data
+	st.raw = st.raw || raw
+	return st
+}
+
+// fetch sends an L1 miss to the L2 (and the memory on an L2 miss) and over
+// the interconnect, and returns the cycle its line reaches the SM, the
+// hardware decompression included.
+func (g *GPU) fetch(l Line) (uint64, error) {
+	lat := uint64(g.cfg.L2HitLatency)
+	slice, l2, local := g.l2Slice(l.Addr)
+	if !l2.Lookup(g.now, local).Hit {
+		st := g.image[l.Addr]
+		ml, err := g.cfg.Memory.Access(g.now+lat, MemRequest{Addr: l.Addr, Line: l.Data, Raw: st.raw})
+		if err != nil {
+			return 0, err
+		}
+		g.stats.MemReads++
+		lat += uint64(ml)
+		if _, err := l2.Fill(g.now+lat, local, l.Data); err != nil {
+			return 0, err
+		}
+	}
+	t := g.transfer(slice, g.now+lat, l.Data, g.image[l.Addr].raw)
+	if g.compressed(l.Data, g.image[l.Addr].raw) && g.cfg.Assist == nil {
+		t += uint64(g.cfg.Interconnect.DecompressCycles)
+	}
+	return t, g.err
+}
+
+// compressed reports whether line travels compressed on the interconnect.
+func (g *GPU) compressed(line []byte, raw bool) bool {
+	c := g.cfg.Interconnect.Codec
+	return c != nil && !raw && c.Size(line) < 8*len(line)+c.TagBits()
+}
+
+// transfer puts line on the response port of an L2 slice at cycle t and
+// returns when it arrives: after the flits queued before it, its own
+// included in the port's time but not in its latency (the L2 latency
+// counts one line's transfer).
+func (g *GPU) transfer(slice int, t uint64, line []byte, raw bool) uint64 {
+	flits, full := g.flits(line, raw)
+	g.stats.Flits += uint64(flits)
+	g.stats.UncompressedFlits += uint64(full)
+	fb := g.cfg.Interconnect.FlitBytes
+	if fb == 0 {
+		return t
+	}
+	start := max(t, g.ports[slice])
+	g.ports[slice] = start + uint64(flits)
+	return start
+}
+
+// flits returns the flits line takes on the interconnect, and the flits it
+// takes uncompressed (with unlimited bandwidth, 32-byte flits are counted).
+func (g *GPU) flits(line []byte, raw bool) (flits, full int) {
+	fb := g.cfg.Interconnect.FlitBytes
+	if fb == 0 {
+		fb = 32
+	}
+	full = (len(line) + fb - 1) / fb
+	if !g.compressed(line, raw) {
+		return full, full
+	}
+	c := g.cfg.Interconnect.Codec
+	bytes := (c.Size(line) - c.TagBits() + 7) / 8
+	return max(1, (bytes+fb-1)/fb), full
+}
+
+// store sends a store's line towards the L2: through the store buffer and
+// a compression assist warp with CABA, compressed by hardware with an
+// interconnect codec, or as it is.
+func (g *GPU) store(s *sm, l Line) error {
+	a := g.cfg.Assist
+	if a == nil || !g.compressed(l.Data, false) {
+		return g.storeToL2(l, false)
+	}
+	if s.buffered == a.StoreBuffer {
+		g.stats.UncompressedStores++
+		return g.storeToL2(l, true)
+	}
+	s.buffered++
+	s.low = append(s.low, assistTask{left: max(1, a.Compress(l.Data)), store: l})
+	return nil
+}
+
+// storeToL2 writes l into its L2 slice; raw marks it stored uncompressed.
+func (g *GPU) storeToL2(l Line, raw bool) error {
+	st := g.see(l, false)
+	st.raw = raw
+	_, l2, local := g.l2Slice(l.Addr)
+	flits, full := g.flits(l.Data, raw)
+	g.stats.Flits += uint64(flits)
+	g.stats.UncompressedFlits += uint64(full)
+	if _, err := l2.Store(g.now, local, l.Data); err != nil {
+		return err
+	}
+	return g.err
+}
+
+// writeBacks is the policy of an L2 slice: it sends every dirty line the
+// slice evicts to the memory, with the line's latest content.
+type writeBacks struct {
+	g     *GPU
+	slice int
+}
+
+func (w writeBacks) FillMode(int) int { return 0 }
+
+func (w writeBacks) Observe(e cache.Event) {
+	if e.Kind != cache.Evict || !e.Dirty {
+		return
+	}
+	g := w.g
+	addr := g.globalAddr(w.slice, e.Addr)
+	st := g.image[addr]
+	if st == nil { // cannot happen: every line the L2 holds was seen
+		if g.err == nil {
+			g.err = fmt.Errorf("gpu: the L2 wrote back line %#x, which no access brought", addr)
+		}
+		return
+	}
+	if _, err := g.cfg.Memory.Access(e.Now, MemRequest{Write: true, Raw: st.raw, Addr: addr, Line: st.data}); err != nil && g.err == nil {
+		g.err = err
+	}
+	g.stats.MemWrites++
+}
+
+// globalAddr turns a slice-local line address back into the global one.
+func (g *GPU) globalAddr(slice int, local uint64) uint64 {
+	il, n, ls := uint64(g.cfg.L2Interleave), uint64(g.cfg.L2Slices), uint64(g.cfg.L2.LineSize)
+	perStripe := il / ls
+	line := local / ls
+	return (line/perStripe*n+uint64(slice))*il + line%perStripe*ls
 }
 
 // drainEvents handles every event due at or before now.
@@ -705,12 +948,23 @@ func (g *GPU) drainEvents() error {
 			s.probe.misses++
 			g.stats.L1MissLatency += lat
 			g.stats.L1MissFills++
-			for _, w := range m.waiters {
-				s.warps[w].pending--
+			if a := g.cfg.Assist; a != nil && g.compressed(m.line.Data, g.image[e.addr].raw) {
+				if n := a.Decompress(m.line.Data); n > 0 {
+					s.high = append(s.high, assistTask{left: n, mshr: m})
+					continue
+				}
 			}
+			g.wake(s, m)
 		}
 	}
 	return nil
+}
+
+// wake gives an MSHR's line to every load waiting for it.
+func (g *GPU) wake(s *sm, m *mshr) {
+	for _, w := range m.waiters {
+		s.warps[w].pending--
+	}
 }
 
 func (g *GPU) push(e event) {

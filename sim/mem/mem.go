@@ -268,15 +268,27 @@ func (m *Memory) Bursts(line []byte) int {
 // the request did; a line of the wrong length or an unknown op is an error
 // and changes nothing.
 func (m *Memory) Access(now uint64, op Op, addr uint64, line []byte) (Result, error) {
-	if op != Read && op != Write {
-		return Result{}, linecomp.ConfigError("mem", "unknown op %d", op)
-	}
 	if len(line) != m.cfg.LineSize {
 		return Result{}, linecomp.LineSizeError("mem", len(line), fmt.Sprintf("%d-byte lines", m.cfg.LineSize))
 	}
+	return m.access(now, op, addr, m.Bursts(line))
+}
+
+// AccessUncompressed is Access for a line stored, or to be stored,
+// uncompressed whatever its content: it moves LineSize / MAG bursts, and
+// its metadata is looked up and updated as for any line. CABA's stores
+// that overflow the store buffer go to memory this way (§5.2.2).
+func (m *Memory) AccessUncompressed(now uint64, op Op, addr uint64) (Result, error) {
+	return m.access(now, op, addr, m.lineBursts)
+}
+
+func (m *Memory) access(now uint64, op Op, addr uint64, bursts int) (Result, error) {
+	if op != Read && op != Write {
+		return Result{}, linecomp.ConfigError("mem", "unknown op %d", op)
+	}
 	ci, local := m.Place(addr)
 	ctrl := &m.ctrls[ci]
-	r := Result{Controller: ci, Bursts: m.Bursts(line)}
+	r := Result{Controller: ci, Bursts: bursts}
 	m.stats.Requests++
 	if op == Read {
 		m.stats.Reads++

@@ -323,3 +323,22 @@ func TestAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessUncompressed: a line stored uncompressed moves 128/32 = 4
+// bursts whatever its content, and its metadata is looked up as any line's.
+func TestAccessUncompressed(t *testing.T) {
+	m := newMem(t, mem.Config{LineSize: 128, Codec: codec(t, "bdi", 128)})
+	r, err := m.AccessUncompressed(0, mem.Write, 0)
+	if err != nil || r.Bursts != 4 || !r.MDMiss {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	if r := access(t, m, 0, mem.Read, 128, make([]byte, 128)); r.Bursts != 0 || !r.MDHit {
+		t.Errorf("a zero line after it: %+v", r)
+	}
+	if s := m.Stats(); s.Bursts != 4 || s.UncompressedBursts != 8 || s.Requests != 2 {
+		t.Errorf("stats %+v", s)
+	}
+	if _, err := m.AccessUncompressed(0, 9, 0); !errors.Is(err, linecomp.ErrConfig) {
+		t.Errorf("op 9: %v", err)
+	}
+}
