@@ -51,7 +51,7 @@
 //
 // A base-delta payload splits the line into n = LineSize/k little-endian
 // elements and holds: the mask, n bits, element 0 first, 1 = the element
-// uses the explicit base, then zero bits to a whole byte; the base, k
+// uses the explicit base, then zero bits to a whole byte [ours]; the base, k
 // bytes; one d-byte delta per element. Element i uses the implicit zero
 // base when its value, as a signed k-byte integer, fits in d signed bytes;
 // otherwise the first such element is the explicit base and every later
@@ -59,7 +59,8 @@
 // two's-complement range. With no element on the base the base field is
 // zero. The smallest encoding wins, ties to the lower id: the compressor
 // tries the encodings from the shortest (CABA's Algorithm 2 with the
-// encodings in that order) and takes the first that fits. The sizes in
+// encodings in that order [ours]; the paper leaves the order open) and
+// takes the first that fits. The sizes in
 // bits, id included:
 //
 //	          zeros repeated b8d1 b8d2 b8d4 b4d1 b4d2 b2d1  raw
@@ -87,10 +88,11 @@
 //
 // A 1-bit flag (TagBits = 1): 0 = the raw line follows; 1 = the prefixes
 // and the segments' data follow. The W = LineSize/4 words form N = W/S
-// segments of S words (S = 4; 2 or 8 with WithSegmentWords). The payload
-// of flag 1 is the N 3-bit prefixes, segment 0 first, then zero bits to a
-// whole byte, then each segment's data in order: one field per word, word
-// 0 of the segment first. The patterns are those of the "fpc" table of
+// segments of S words (S = 4 [ours]; 2 or 8 with WithSegmentWords). The
+// payload of flag 1 is the N 3-bit prefixes, segment 0 first, then zero
+// bits to a whole byte [ours: the data stays byte-addressed], then each
+// segment's data in order: one field per word, word 0 of the segment
+// first. The patterns are those of the "fpc" table of
 // package fpc (Alameldeen & Wood, UW-CS TR-1500), with the zero run
 // replaced by the zero segment:
 //
@@ -108,7 +110,8 @@
 // A segment takes the first pattern in prefix order that fits every word
 // of it. 4-bit fields pack two to a byte, the even word in the high
 // nibble; S is even, so every segment's data is whole bytes. The flag is 1
-// only when the payload is shorter than the line; Decompress rejects a
+// only when the payload is shorter than the line [ours, as in package
+// fpc]; Decompress rejects a
 // flag-1 stream that is not, which Compress never makes. A 64-byte line of
 // zero words is 1 + 16 bits; one of uncompressed words is stored raw.
 //
@@ -121,8 +124,8 @@
 //	= 83 38 1F AC 09 1A 55 E6 80 00 00 00 89 1A 2B 3C 00 00 00 03
 //	  EF 56 DF 77 FF FF FF FF 80 (1 + 8×(2 + 2 + 8 + 16) = 225 bits)
 //
-// The variants exist for CABA's trade-off "between simplicity/
-// parallelizability versus compressibility": shorter segments let more
+// The variants exist for CABA's trade-off "between
+// simplicity/parallelizability versus compressibility": shorter segments let more
 // words take a short pattern but cost the assist warp a step each, as the
 // segments are decoded one after another (Algorithm 3).
 //
