@@ -220,6 +220,30 @@ func TestSimGPU(t *testing.T) {
 	if b, err := os.ReadFile(svg); err != nil || !bytes.HasPrefix(b, []byte("<svg")) {
 		t.Errorf("svg: %v", err)
 	}
+
+	// The CABA designs on the same trace: base is the reference, only the
+	// CABA designs run assist warps, and a design that compresses DRAM
+	// traffic moves fewer bursts than base.
+	e, out, errOut = testEnv(nil)
+	if st := run(e, []string{"sim", "gpu", "-design", "all", "-format", "json", path}); st != 0 {
+		t.Fatalf("status %d: %s", st, errOut)
+	}
+	var drows []designRow
+	if err := json.Unmarshal(out.Bytes(), &drows); err != nil || len(drows) != len(gpuDesigns) {
+		t.Fatalf("%v: %d rows", err, len(drows))
+	}
+	for _, r := range drows {
+		caba := strings.HasPrefix(r.Design, "caba-")
+		if (r.AssistDecompress+r.AssistCompress > 0) != caba {
+			t.Errorf("%s: %d + %d assist instructions", r.Design, r.AssistDecompress, r.AssistCompress)
+		}
+		if r.Design == "base" && (r.Speedup != 1 || r.Bursts != r.UncompressedBursts) {
+			t.Errorf("base: %+v", r)
+		}
+		if r.Design == "hw-bdi" && r.Bursts >= r.UncompressedBursts {
+			t.Errorf("hw-bdi moved %d of %d bursts", r.Bursts, r.UncompressedBursts)
+		}
+	}
 }
 
 // TestSimLinkJSON: one object per trace and λ with the spec's integer

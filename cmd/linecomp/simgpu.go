@@ -55,7 +55,17 @@ and for the adaptive policies the share of EPs in each mode. -config
 changes the machine (a JSON object; see -h of the README); -timeline
 writes LATTE-CC's decisions as CSV and -svg draws them (effective capacity
 and mode over time of SM 0, the shape of LATTE-CC Fig. 16). Without traces
-it replays the committed sample warp traces.`
+it replays the committed sample warp traces.
+
+-design runs CABA §7's designs instead (an uncompressed L1; sim/mem's six
+GDDR5 controllers below the L2; a 32-byte-per-cycle interconnect):
+base (nothing compressed), hw-bdi-mem (DRAM only, 1-cycle decompression at
+the controller), hw-bdi (DRAM and interconnect, 1 cycle at the SM),
+caba-bdi, caba-fpc, caba-cpack (DRAM and interconnect in CABA's formats,
+assist warps decompressing and compressing) and ideal-bdi (hw-bdi at no
+latency). It prints IPC, speedup over base, DRAM bandwidth utilisation,
+the compression ratio in bursts, the metadata cache's hit rate, flits,
+assist-warp instructions and their share of issue slots.`
 
 // gpuPolicy is one L1 configuration of the study.
 type gpuPolicy struct {
@@ -156,6 +166,7 @@ func runSimGPU(e *env, c *command, args []string) error {
 	format := fs.String("format", "text", "output: text, csv or json")
 	timeline := fs.String("timeline", "", "write LATTE-CC's decisions (every SM, every EP) to this CSV file")
 	svg := fs.String("svg", "", "draw SM 0's LATTE-CC timeline into this SVG file")
+	designList := fs.String("design", "", "instead of L1 policies, CABA §7's designs, comma-separated, or all: base, hw-bdi-mem, hw-bdi, caba-bdi, caba-fpc, caba-cpack, ideal-bdi")
 	inputs, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -166,6 +177,12 @@ func runSimGPU(e *env, c *command, args []string) error {
 	policies, oracle, err := selectPolicies(*policyList)
 	if err != nil {
 		return err
+	}
+	var designs []gpuDesign
+	if *designList != "" {
+		if designs, err = selectDesigns(*designList); err != nil {
+			return err
+		}
 	}
 	var over gpuOverrides
 	if *configFile != "" {
@@ -187,10 +204,16 @@ func runSimGPU(e *env, c *command, args []string) error {
 		return usagef("no trace given, and no sample warp trace is embedded")
 	}
 	var rows []gpuRow
+	var drows []designRow
 	failed := e.eachInput(srcs, func(in *input) error {
 		e.progress.show("%s: reading", in.name)
 		kernels, err := readKernels(in)
 		if err != nil {
+			return err
+		}
+		if designs != nil {
+			got, err := runDesigns(e, in.name, kernels, designs, over)
+			drows = append(drows, got...)
 			return err
 		}
 		got, err := runPolicies(e, in.name, kernels, policies, over)
@@ -205,6 +228,12 @@ func runSimGPU(e *env, c *command, args []string) error {
 		return nil
 	})
 	e.progress.clear()
+	if designs != nil {
+		if err := printDesignRows(e.stdout, drows, *format); err != nil {
+			return err
+		}
+		return failed
+	}
 	if err := writeTimeline(rows, *timeline, *svg); err != nil {
 		return err
 	}
