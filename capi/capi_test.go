@@ -141,7 +141,7 @@ func TestCLibrary(t *testing.T) {
 			unknownPhras string
 		}{
 			{"bdi", 64, 5, 1, ""},
-			{"bpc", 128, 1, 11, "compress unknown"},
+			{"bpc", 128, 1, 11, "compression latency unknown (charging 1), decompression latency published"},
 			{"tavana-best", 32, 16, 9, ""},
 		} {
 			out := run(t, bin, tc.codec, strconv.Itoa(tc.lineSize), dataPath, "16")

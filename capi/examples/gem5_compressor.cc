@@ -184,11 +184,13 @@ int main(int argc, char **argv) {
             lines = data.size() / lineSize;
 
         LinecompCompressor comp(codec, lineSize, Cycles(1));
-        std::printf("%s, %zu-byte lines, %d tag bits; latency %s%s\n",
+        std::printf("%s, %zu-byte lines, %d tag bits; compression latency "
+                    "%s, decompression latency %s\n",
                     codec.c_str(), lineSize, comp.tagBitsPerBlock(),
-                    comp.compressionLatencyKnown() ? "" : "compress unknown ",
-                    comp.decompressionLatencyKnown() ? ""
-                                                     : "decompress unknown");
+                    comp.compressionLatencyKnown() ? "published"
+                                                   : "unknown (charging 1)",
+                    comp.decompressionLatencyKnown() ? "published"
+                                                     : "unknown (charging 1)");
         std::vector<Chunk> chunks(lineSize / sizeof(Chunk));
         std::vector<std::uint64_t> back(lineSize / sizeof(Chunk));
         for (std::size_t i = 0; i < lines; i++) {
