@@ -89,8 +89,19 @@
 // global source (aes, bitonicsort, spmv, pagerank unseeded; kmeans,
 // matrixmultiplication, floydwarshall after rand.Seed), which Go 1.20+
 // seeds randomly and Go 1.24+ makes unseedable; the module's go.mod sets
-// godebug randautoseed=0 and randseednop=0, so the same command gives
-// the same trace, byte for byte (TestDeterministic). A program that
-// imports this package keeps that only if its own main module sets the
-// same godebug lines. fir's inputs do not depend on random numbers.
+// godebug randautoseed=0 and randseednop=0 (a program importing this
+// package needs the same lines in its own go.mod). With that, captures
+// repeat byte for byte (TestDeterministic; the held-out FIR command on 4
+// GPUs; most committed traces), with two exceptions from MGPUSim's
+// driver, which takes commands from the benchmark's goroutine and
+// schedules its tick at whatever time the engine has reached when it
+// notices them (amd/driver/driver.go:94-115): a timing capture can come
+// out shifted by whole cycles (seen once: every record of a dram capture
+// 2,000 ps later, same records in the same order), and in emulation the
+// order of a kernel's workgroups can change (the emulated compute units
+// run them all at one whole-second event time, computeunit.go:115), and
+// with it the bytes of lines several workgroups write (floydwarshall
+// -node 64). Making the driver notice commands only when the engine is
+// idle (a wrapper around the engine held in the driver's exported Engine
+// field) would remove the first; it is not done.
 package capture
