@@ -330,3 +330,38 @@ func TestSimLinkJSON(t *testing.T) {
 		t.Errorf("static fpc-tavana: uses %v", uses)
 	}
 }
+
+// TestSimMemImage: a memory image gives the counters of a trace that reads
+// each of its lines once, in order, at its offset.
+func TestSimMemImage(t *testing.T) {
+	dir := t.TempDir()
+	data := sample.Files()[3].Data
+	img := writeFile(t, filepath.Join(dir, "img.bin"), data)
+	var buf bytes.Buffer
+	w, err := trace.NewWriter(&buf, trace.Header{LineSize: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for off := 0; off+64 <= len(data); off += 64 {
+		if err := w.Write(trace.Record{Op: trace.Read, Addr: uint64(off), Data: data[off : off+64]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tr := writeFile(t, filepath.Join(dir, "img.lctrace"), buf.Bytes())
+	outs := make([]string, 2)
+	for i, args := range [][]string{{"sim", "mem", "-codec", "fpc", "-line", "64", "-format", "csv", "-image", img},
+		{"sim", "mem", "-codec", "fpc", "-format", "csv", tr}} {
+		e, out, errOut := testEnv(nil)
+		if st := run(e, args); st != 0 {
+			t.Fatalf("%v: status %d: %s", args, st, errOut)
+		}
+		rows := strings.Split(strings.TrimSpace(out.String()), "\n")
+		outs[i] = rows[1][strings.Index(rows[1], ","):] // without the input's name
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("image %s\ntrace %s", outs[0], outs[1])
+	}
+}

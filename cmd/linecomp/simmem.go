@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/linecomp/linecomp"
@@ -28,7 +29,9 @@ write-backs, the effective ratio (uncompressed bursts over data bursts,
 then with metadata bursts too), and the distribution of data bursts per
 request (MAG-aware BDI Fig. 12). Dirty MD blocks still cached at the end
 are not written back. Without traces it replays the committed sample DRAM
-traces.`
+traces. With -image the inputs are memory images instead (files,
+directories, -; the embedded sample without inputs): each line is read
+once, in address order, as a fill of the image laid out from address 0.`
 
 // memJSON is one trace's row; the counters are integers.
 type memJSON struct {
@@ -61,6 +64,7 @@ func runSimMem(e *env, c *command, args []string) error {
 	mdKB := fs.Int("md-kb", 16, "MD cache KB per controller")
 	mdWays := fs.Int("md-ways", 4, "MD cache ways")
 	format := fs.String("format", "text", "output: text, csv or json")
+	image := fs.Bool("image", false, "the inputs are memory images, not traces: every line is read once, in order, at its offset")
 	inputs, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -95,6 +99,12 @@ func runSimMem(e *env, c *command, args []string) error {
 		return usageError{err}
 	}
 	srcs := lineTraceSources(e, inputs, "dram")
+	if *image && len(inputs) == 0 {
+		srcs = sampleSources()
+	}
+	if *image && *line == 0 {
+		*line = probe
+	}
 	if len(srcs) == 0 {
 		return usagef("no trace given, and no sample DRAM trace is embedded")
 	}
@@ -102,7 +112,30 @@ func runSimMem(e *env, c *command, args []string) error {
 	failed := e.eachInput(srcs, func(in *input) error {
 		var m *mem.Memory
 		var n uint64
-		_, err := eachRecord(in, *line, func(h trace.Header, r trace.Record) error {
+		each := func(fn func(h trace.Header, r trace.Record) error) error {
+			if !*image {
+				_, err := eachRecord(in, *line, fn)
+				return err
+			}
+			lr := e.newLineReader(in, *line)
+			h := trace.Header{LineSize: *line}
+			for {
+				chunk, err := lr.next()
+				if err == io.EOF {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				for off := 0; off < len(chunk); off += *line {
+					addr := uint64(n) * uint64(*line)
+					if err := fn(h, trace.Record{Op: trace.Read, Addr: addr, Data: chunk[off : off+*line]}); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		err := each(func(h trace.Header, r trace.Record) error {
 			if m == nil {
 				cfg, err := cfgFor(h.LineSize)
 				if err != nil {
