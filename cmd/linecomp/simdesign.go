@@ -47,26 +47,26 @@ const designFlitBytes = 32
 
 // designRow is one (workload, design) result.
 type designRow struct {
-	Workload             string  `json:"workload"`
-	Design               string  `json:"design"`
-	Cycles               uint64  `json:"cycles"`
-	IPC                  float64 `json:"ipc"`
-	Speedup              float64 `json:"speedup"`
-	DRAMUtilisation      float64 `json:"dram_bandwidth_utilisation"` // bus-busy cycles over cycles × controllers
-	Bursts               uint64  `json:"bursts"`
-	UncompressedBursts   uint64  `json:"uncompressed_bursts"`
-	MetadataBursts       uint64  `json:"metadata_bursts"`
-	BurstRatio           float64 `json:"burst_ratio"` // uncompressed bursts over data bursts
-	MDHitRate            float64 `json:"md_hit_rate"`
-	Flits                uint64  `json:"interconnect_flits"`
-	UncompressedFlits    uint64  `json:"uncompressed_flits"`
-	AssistDecompress     uint64  `json:"assist_decompress_instructions"`
-	AssistCompress       uint64  `json:"assist_compress_instructions"`
-	AssistSlotShare      float64 `json:"assist_issue_slot_share"` // of all issue slots used
-	UncompressedStores   uint64  `json:"uncompressed_stores"`
-	MDEnergyPJ           float64 `json:"md_energy_pj"`
-	MemReads, MemWrites  uint64
-	memBusy, controllers uint64
+	Workload           string  `json:"workload"`
+	Design             string  `json:"design"`
+	Cycles             uint64  `json:"cycles"`
+	IPC                float64 `json:"ipc"`
+	Speedup            float64 `json:"speedup"`
+	DRAMUtilisation    float64 `json:"dram_bandwidth_utilisation"` // bus-busy cycles over cycles × controllers
+	Bursts             uint64  `json:"bursts"`
+	UncompressedBursts uint64  `json:"uncompressed_bursts"`
+	MetadataBursts     uint64  `json:"metadata_bursts"`
+	BurstRatio         float64 `json:"burst_ratio"` // uncompressed bursts over data bursts
+	MDHitRate          float64 `json:"md_hit_rate"`
+	Flits              uint64  `json:"interconnect_flits"`
+	UncompressedFlits  uint64  `json:"uncompressed_flits"`
+	AssistDecompress   uint64  `json:"assist_decompress_instructions"`
+	AssistCompress     uint64  `json:"assist_compress_instructions"`
+	AssistSlotShare    float64 `json:"assist_issue_slot_share"` // of all issue slots used
+	UncompressedStores uint64  `json:"uncompressed_stores"`
+	MDEnergyPJ         float64 `json:"md_energy_pj"`
+	MemReads           uint64  `json:"mem_reads"`
+	MemWrites          uint64  `json:"mem_writes"`
 }
 
 func selectDesigns(list string) ([]gpuDesign, error) {
