@@ -384,12 +384,3 @@ func (s *sink) fail(format string, args ...any) {
 func picoseconds(t sim.VTimeInSec) uint64 {
 	return uint64(math.Round(float64(t) * 1e12))
 }
-
-// gpuOf returns the N of a component or port name that starts "GPU[N]".
-func gpuOf(name string) (uint32, bool) {
-	var n uint32
-	if _, err := fmt.Sscanf(name, "GPU[%d]", &n); err != nil {
-		return 0, false
-	}
-	return n, true
-}

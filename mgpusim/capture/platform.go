@@ -135,13 +135,3 @@ func (p *Platform) component(name string) sim.Component {
 	}
 	return c
 }
-
-// hasComponent reports whether the platform has the named component.
-func (p *Platform) hasComponent(name string) bool {
-	for _, c := range p.Simulation.Components() {
-		if c.Name() == name {
-			return true
-		}
-	}
-	return false
-}
