@@ -1,7 +1,10 @@
-// Package sample holds a small embedded set of real memory images (256 KiB,
-// eight workloads: graph, mesh, image, heap, NN weights, features, grid and
-// ciphertext) for demos, examples and tests that must run without the full
-// corpora. testdata/README.md names the source and licence of every file.
+// Package sample holds a small embedded set of real data for demos,
+// examples, tests and the command's default runs, which must work without
+// the full corpora: memory images (256 KiB, eight workloads: graph, mesh,
+// image, heap, NN weights, features, grid and ciphertext; testdata/README.md
+// names the source and licence of every file) and traces captured from
+// MGPUSim running real GPU kernels (Traces; testdata/traces/README.md gives
+// the command that made each).
 package sample
 
 import "embed"

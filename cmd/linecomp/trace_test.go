@@ -622,7 +622,7 @@ func TestTraceUsage(t *testing.T) {
 // repository, and trace lines writes as many lines as info counts payloads.
 func TestCommittedTraces(t *testing.T) {
 	var paths []string
-	for _, pattern := range []string{"../../testdata/traces/*", "../../mgpusim/testdata/*.lct*", "../../mgpusim/testdata/traces/*"} {
+	for _, pattern := range []string{"../../sample/testdata/traces/*"} {
 		m, _ := filepath.Glob(pattern)
 		for _, p := range m {
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && !strings.HasSuffix(p, ".md") && !strings.HasSuffix(p, ".txt") && !strings.HasSuffix(p, ".sh") {
@@ -631,7 +631,7 @@ func TestCommittedTraces(t *testing.T) {
 		}
 	}
 	if len(paths) == 0 {
-		t.Skip("no committed traces under testdata/traces or mgpusim/testdata")
+		t.Fatal("no committed traces under sample/testdata/traces")
 	}
 	for _, p := range paths {
 		infos := infoJSON(t, nil, p)

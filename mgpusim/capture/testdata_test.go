@@ -12,10 +12,10 @@ import (
 	"github.com/linecomp/linecomp/trace/warp"
 )
 
-// TestCommittedTraces reads every trace in ../../testdata/traces to the
+// TestCommittedTraces reads every trace in ../../sample/testdata/traces to the
 // end: each must be a complete trace of its kind whose header names the
 // simulator versions and its stream, with the record counts that
-// testdata/traces/README.md gives for it.
+// sample/testdata/traces/README.md gives for it.
 func TestCommittedTraces(t *testing.T) {
 	want := map[string][3]int{ // records, reads, writes
 		"warps-fir.lct":                  {25088, 24064, 1024},
@@ -33,8 +33,13 @@ func TestCommittedTraces(t *testing.T) {
 		"dram-fir.lct":                   {1035, 523, 512},
 		"dram-matrixtranspose.lct":       {8209, 4113, 4096},
 		"dram-kmeans.lct":                {14770, 12402, 2368},
+		"l1-fir.lct":                     {1328, 1264, 64},
+		"l1-kmeans.lct":                  {21584, 20992, 592},
+		"l1-matrixtranspose.lct":         {512, 256, 256},
+		"l1-bfs.lct":                     {793, 715, 78},
+		"l1-floydwarshall.lct":           {1540, 1152, 388},
 	}
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "traces", "*.lct"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "sample", "testdata", "traces", "*.lct"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no traces found (%v)", err)
 	}
