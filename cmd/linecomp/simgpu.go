@@ -39,6 +39,8 @@ each L1 policy of -policy:
              SC² learns its code book as LATTE-CC does
   latte      LATTE-CC: none, BDI or SC² per EP, least AMAT_GPU
   latte-bpc  LATTE-CC-BDI-BPC: none, BDI or BPC
+  latte-own  LATTE-CC counting only hits to a dedicated set's own mode's
+             lines (not in "all"; see policy/latte's OwnLinesOnly)
   hitcount   Adaptive-Hit-Count: most hits in the dedicated sets
   cmp        Adaptive-CMP: Alameldeen & Wood's cost-benefit counters
   kernelopt  Kernel-OPT: per kernel the fastest of none, bdi and sc2 (an
@@ -69,10 +71,12 @@ assist-warp instructions and their share of issue slots.`
 
 // gpuPolicy is one L1 configuration of the study.
 type gpuPolicy struct {
-	name   string
-	modes  []string // codec per mode
-	kind   latte.Kind
-	policy bool // attach a latte policy (adaptive, or static with a trainable codec)
+	name     string
+	modes    []string // codec per mode
+	kind     latte.Kind
+	policy   bool // attach a latte policy (adaptive, or static with a trainable codec)
+	ownLines bool // latte.Config.OwnLinesOnly
+	extra    bool // not part of -policy all
 }
 
 var gpuPolicies = []gpuPolicy{
@@ -84,6 +88,9 @@ var gpuPolicies = []gpuPolicy{
 	{name: "latte-bpc", modes: []string{"none", "bdi", "bpc"}, kind: latte.LatteCC, policy: true},
 	{name: "hitcount", modes: []string{"none", "bdi", "sc2"}, kind: latte.HitCount, policy: true},
 	{name: "cmp", modes: []string{"none", "bdi", "sc2"}, kind: latte.CMP, policy: true},
+	// The variant that counts only a dedicated set's own mode's lines
+	// (latte.Config.OwnLinesOnly), to measure what the literal rule costs.
+	{name: "latte-own", modes: []string{"none", "bdi", "sc2"}, kind: latte.LatteCC, policy: true, ownLines: true, extra: true},
 }
 
 // gpuOverrides is the -config file: fields left out keep LATTE-CC's value.
@@ -247,14 +254,19 @@ func runSimGPU(e *env, c *command, args []string) error {
 func selectPolicies(list string) ([]gpuPolicy, bool, error) {
 	byName := map[string]gpuPolicy{}
 	var all []string
+	var every []string
 	for _, p := range gpuPolicies {
 		byName[p.name] = p
-		all = append(all, p.name)
+		every = append(every, p.name)
+		if !p.extra {
+			all = append(all, p.name)
+		}
 	}
 	want := strings.Split(list, ",")
 	if list == "all" {
 		want = append(all, "kernelopt")
 	}
+	all = every
 	seen := map[string]bool{}
 	var out []gpuPolicy
 	oracle := false
@@ -375,7 +387,7 @@ func runPolicy(workload string, kernels []*gpu.Kernel, p gpuPolicy, over gpuOver
 	var pols []*latte.Policy
 	if p.policy {
 		cfg.AttachL1 = func(sm int, l1 *cache.Cache, probe *gpu.Probe) error {
-			pol, err := latte.New(l1, probe, latte.Config{Kind: p.kind, SM: sm, InitialMissLatency: float64(cfg.L2HitLatency)})
+			pol, err := latte.New(l1, probe, latte.Config{Kind: p.kind, SM: sm, InitialMissLatency: float64(cfg.L2HitLatency), OwnLinesOnly: p.ownLines})
 			pols = append(pols, pol)
 			return err
 		}
