@@ -144,7 +144,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	if c.gem5Push {
 		c.name += "-gem5"
 	}
-	if err := checkLatency(c.name, c.latency); err != nil {
+	if err := c.latency.Check(c.name); err != nil {
 		return nil, err
 	}
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
@@ -186,20 +186,6 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		c.encodings = append(c.encodings, linecomp.Encoding{Name: "zeros", Bits: tagBits + zeroBlockBits})
 	}
 	return c, nil
-}
-
-// checkLatency rejects a latency field that is negative but not
-// linecomp.LatencyUnknown.
-func checkLatency(name string, l linecomp.Latency) error {
-	for _, f := range []struct {
-		field  string
-		cycles int
-	}{{"compression", l.Compress}, {"decompression", l.Decompress}} {
-		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
-			return linecomp.ConfigError(name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
-		}
-	}
-	return nil
 }
 
 func init() {

@@ -163,7 +163,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	if c.tab.tavana {
 		c.name = "fpc-tavana"
 	}
-	if err := checkLatency(c.name, c.latency); err != nil {
+	if err := c.latency.Check(c.name); err != nil {
 		return nil, err
 	}
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
@@ -179,20 +179,6 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		c.encodings = append(c.encodings, linecomp.Encoding{Name: "zeros", Bits: tagBits + prefixBits})
 	}
 	return c, nil
-}
-
-// checkLatency rejects a latency field that is negative but not
-// linecomp.LatencyUnknown.
-func checkLatency(name string, l linecomp.Latency) error {
-	for _, f := range []struct {
-		field  string
-		cycles int
-	}{{"compression", l.Compress}, {"decompression", l.Decompress}} {
-		if f.cycles < 0 && f.cycles != linecomp.LatencyUnknown {
-			return linecomp.ConfigError(name, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
-		}
-	}
-	return nil
 }
 
 func init() {
