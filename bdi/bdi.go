@@ -37,24 +37,32 @@ var baseDelta = [...]struct{ id, k, d int }{
 	{Base4Delta1, 4, 1}, {Base4Delta2, 4, 2}, {Base2Delta1, 2, 1},
 }
 
-// Option configures a Codec.
-type Option func(*Codec)
+// Option configures a Codec at New. Options act on New's configuration,
+// not on a Codec, so nothing can change a Codec once made.
+type Option func(*config)
+
+// config is what New's options set.
+type config struct {
+	symmetric  bool
+	singleBase bool
+	latency    linecomp.Latency
+}
 
 // WithSymmetricDeltas makes a d-byte delta cover −(2^(8d−1)−1) … 2^(8d−1)−1,
 // excluding −2^(8d−1), as gem5's BaseDelta compressors check it. It exists
 // to reproduce gem5's compressed sizes.
-func WithSymmetricDeltas() Option { return func(c *Codec) { c.symmetric = true } }
+func WithSymmetricDeltas() Option { return func(c *config) { c.symmetric = true } }
 
 // WithSingleBase makes the base-delta encodings B+Δ: element 0 is the only
 // base, there is no implicit zero base and no bitmask. It exists to
 // reproduce the BDI paper's size table and tools built on it (e.g. the
 // Safecracker test patterns).
-func WithSingleBase() Option { return func(c *Codec) { c.singleBase = true } }
+func WithSingleBase() Option { return func(c *config) { c.singleBase = true } }
 
 // WithLatency replaces the default latency (the BDI paper's 5/1 cycles),
 // e.g. with linecomp.PresetLatency(linecomp.SourceLatteCC, "bdi"). A field
 // may be linecomp.LatencyUnknown; other negative values are an error.
-func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
+func WithLatency(l linecomp.Latency) Option { return func(c *config) { c.latency = l } }
 
 // Codec is a BDI compressor for one line size. It is immutable and safe for
 // concurrent use.
@@ -86,10 +94,11 @@ type Codec struct {
 // linecomp.ErrLineSize.
 func New(lineSize int, opts ...Option) (*Codec, error) {
 	lat, _ := linecomp.DefaultLatency(linecomp.SourceBDIPaper, "bdi")
-	c := &Codec{lineSize: lineSize, latency: lat}
+	cfg := config{latency: lat}
 	for _, o := range opts {
-		o(c)
+		o(&cfg)
 	}
+	c := &Codec{lineSize: lineSize, symmetric: cfg.symmetric, singleBase: cfg.singleBase, latency: cfg.latency}
 	switch {
 	case c.symmetric && c.singleBase:
 		return nil, linecomp.ConfigError("bdi", "WithSymmetricDeltas and WithSingleBase together are no registered variant")

@@ -14,8 +14,15 @@ const (
 	planeCount = 33 // DBP/DBX planes of 33-bit deltas: bits 0…32
 )
 
-// Option configures a Codec.
-type Option func(*Codec)
+// Option configures a Codec at New. Options act on New's configuration,
+// not on a Codec, so nothing can change a Codec once made.
+type Option func(*config)
+
+// config is what New's options set.
+type config struct {
+	unsigned bool
+	latency  linecomp.Latency
+}
 
 // WithUnsignedPlane makes the 33rd bit plane the borrow of an unsigned
 // subtraction (w_i < w_{i−1} as unsigned), as the bit-exact C
@@ -26,13 +33,13 @@ type Option func(*Codec)
 // signed/unsigned boundary (e.g. 0, −1, …, −31: 15 bits signed, 52
 // unsigned). The decoder is the same for both: it reconstructs words
 // modulo 2^32 and never needs plane 32 beyond the XOR chain.
-func WithUnsignedPlane() Option { return func(c *Codec) { c.unsigned = true } }
+func WithUnsignedPlane() Option { return func(c *config) { c.unsigned = true } }
 
 // WithLatency replaces the default latency (LATTE-CC's decompression
 // latency of 11 cycles; compression unknown), e.g. with a number from a
 // simulator configuration. A field may be linecomp.LatencyUnknown; other
 // negative values are an error.
-func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
+func WithLatency(l linecomp.Latency) Option { return func(c *config) { c.latency = l } }
 
 // Codec is a BPC compressor for one line size. It is immutable and safe for
 // concurrent use.
@@ -54,10 +61,11 @@ type Codec struct {
 // linecomp.ErrConfig; a line size it does not take, linecomp.ErrLineSize.
 func New(lineSize int, opts ...Option) (*Codec, error) {
 	lat, _ := linecomp.DefaultLatency("", "bpc")
-	c := &Codec{name: "bpc", lineSize: lineSize, latency: lat}
+	cfg := config{latency: lat}
 	for _, o := range opts {
-		o(c)
+		o(&cfg)
 	}
+	c := &Codec{name: "bpc", lineSize: lineSize, unsigned: cfg.unsigned, latency: cfg.latency}
 	if c.unsigned {
 		c.name = "bpc-unsigned"
 	}

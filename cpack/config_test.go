@@ -125,3 +125,13 @@ func sampleLines(n int) [][]byte {
 	}
 	return lines
 }
+
+// TestOptionsConfigureNewOnly: an option acts on the configuration New is
+// building, never on a built codec, which other goroutines may share
+// (codectest.CheckOptions; with the old func(*Codec) options,
+// WithLatency(l)(c) changed a shared c).
+func TestOptionsConfigureNewOnly(t *testing.T) {
+	if err := codectest.CheckOptions[Option, *Codec](); err != nil {
+		t.Fatal(err)
+	}
+}

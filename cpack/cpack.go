@@ -75,38 +75,46 @@ var payloadBits = [numKinds]uint{
 	newWord:    32,
 }
 
-// Option configures a Codec.
-type Option func(*Codec)
+// Option configures a Codec at New. Options act on New's configuration,
+// not on a Codec, so nothing can change a Codec once made.
+type Option func(*config)
+
+// config is what New's options set.
+type config struct {
+	zeroBlock  bool
+	gem5Push   bool
+	latency    linecomp.Latency
+	latencySet bool // the default depends on the code table, which an option after WithLatency may choose
+}
 
 // WithCPackZ selects C-Pack+Z: the code table of Tavana et al.'s Table II,
 // which adds a 2-bit code for an all-zero line. Its default latency is
 // Tavana's 16/9 cycles.
-func WithCPackZ() Option { return func(c *Codec) { c.zeroBlock = true } }
+func WithCPackZ() Option { return func(c *config) { c.zeroBlock = true } }
 
 // WithGem5PushRule pushes every word into the dictionary that is not coded
 // as a zero or narrow word (also full and partial matches), as gem5's CPack
 // does, instead of only the words coded as new. It exists to reproduce
 // gem5's compressed sizes.
-func WithGem5PushRule() Option { return func(c *Codec) { c.gem5Push = true } }
+func WithGem5PushRule() Option { return func(c *config) { c.gem5Push = true } }
 
 // WithLatency replaces the default latency (12/13 cycles for C-Pack, from
 // MAG-aware BDI §V; 16/9 for C-Pack+Z, from Tavana's Table III), e.g. with
 // linecomp.PresetLatency(linecomp.SourceGem5, "cpack"). A field may be
 // linecomp.LatencyUnknown; other negative values are an error.
 func WithLatency(l linecomp.Latency) Option {
-	return func(c *Codec) { c.latency, c.latencySet = l, true }
+	return func(c *config) { c.latency, c.latencySet = l, true }
 }
 
 // Codec is a C-Pack or C-Pack+Z compressor for one line size. It is
 // immutable and safe for concurrent use.
 type Codec struct {
-	name       string
-	lineSize   int
-	zeroBlock  bool
-	gem5Push   bool
-	latency    linecomp.Latency
-	latencySet bool
-	encodings  []linecomp.Encoding // what Encodings returns
+	name      string
+	lineSize  int
+	zeroBlock bool
+	gem5Push  bool
+	latency   linecomp.Latency
+	encodings []linecomp.Encoding // what Encodings returns
 
 	codes    [numKinds]code
 	size     [numKinds]int // code + payload bits of each kind
@@ -133,10 +141,11 @@ type Codec struct {
 // wrapping linecomp.ErrConfig; a line size it does not take gives
 // linecomp.ErrLineSize.
 func New(lineSize int, opts ...Option) (*Codec, error) {
-	c := &Codec{lineSize: lineSize}
+	var cfg config
 	for _, o := range opts {
-		o(c)
+		o(&cfg)
 	}
+	c := &Codec{lineSize: lineSize, zeroBlock: cfg.zeroBlock, gem5Push: cfg.gem5Push, latency: cfg.latency}
 	c.name, c.codes = "cpack", cpackCodes
 	if c.zeroBlock {
 		c.name, c.codes = "cpack-z", cpackZCodes
@@ -150,9 +159,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	if lineSize != 32 && lineSize != 64 && lineSize != 128 {
 		return nil, linecomp.LineSizeError(c.name, lineSize, "32, 64 or 128 bytes")
 	}
-	// The default depends on the code table, which an option given after
-	// WithLatency may choose: hence the flag.
-	if !c.latencySet {
+	if !cfg.latencySet {
 		if c.zeroBlock {
 			c.latency, _ = linecomp.DefaultLatency(linecomp.SourceTavana, "cpack-z")
 		} else {

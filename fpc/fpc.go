@@ -119,21 +119,28 @@ var (
 	}, true)
 )
 
-// Option configures a Codec.
-type Option func(*Codec)
+// Option configures a Codec at New. Options act on New's configuration,
+// not on a Codec, so nothing can change a Codec once made.
+type Option func(*config)
+
+// config is what New's options set.
+type config struct {
+	tab     *table
+	latency linecomp.Latency
+}
 
 // WithTavanaTable selects the prefix table of Table II of Tavana et al.: a
 // line-wide zero-block code, one code per zero word and no per-word
 // uncompressed code, so a line with any word that fits no pattern is stored
 // raw. It exists to reproduce that paper's link-compression study. The
 // codec is "fpc-tavana".
-func WithTavanaTable() Option { return func(c *Codec) { c.tab = tableTavana } }
+func WithTavanaTable() Option { return func(c *config) { c.tab = tableTavana } }
 
 // WithLatency replaces the default latency (3/5 cycles, which the FPC
 // report and Tavana's Table III both give), e.g. with
 // linecomp.PresetLatency(linecomp.SourceLatteCC, "fpc"). A field may be
 // linecomp.LatencyUnknown; other negative values are an error.
-func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
+func WithLatency(l linecomp.Latency) Option { return func(c *config) { c.latency = l } }
 
 // Codec is an FPC compressor for one line size. It is immutable and safe for
 // concurrent use.
@@ -156,10 +163,11 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	// One default serves both tables: TestRegistryAndLatency checks that
 	// Tavana's Table III gives the report's numbers.
 	lat, _ := linecomp.DefaultLatency(linecomp.SourceFPCReport, "fpc")
-	c := &Codec{name: "fpc", lineSize: lineSize, tab: tableTR, latency: lat}
+	cfg := config{tab: tableTR, latency: lat}
 	for _, o := range opts {
-		o(c)
+		o(&cfg)
 	}
+	c := &Codec{name: "fpc", lineSize: lineSize, tab: cfg.tab, latency: cfg.latency}
 	if c.tab.tavana {
 		c.name = "fpc-tavana"
 	}

@@ -12,18 +12,18 @@ import (
 	"github.com/linecomp/linecomp/internal/codectest"
 )
 
-// config is one registered configuration: its MAG and options.
-type config struct {
+// variant is one registered configuration: its MAG and options.
+type variant struct {
 	mag  int
 	opts []Option
 }
 
 // variants maps every registry name of this package to its configuration.
-var variants = func() map[string]config {
-	m := map[string]config{}
+var variants = func() map[string]variant {
+	m := map[string]variant{}
 	for _, mag := range []int{16, 32, 64} {
-		m[fmt.Sprintf("magbdi-%d", mag)] = config{mag, nil}
-		m[fmt.Sprintf("magbdi-%d-signed", mag)] = config{mag, []Option{WithSignedDeltas()}}
+		m[fmt.Sprintf("magbdi-%d", mag)] = variant{mag, nil}
+		m[fmt.Sprintf("magbdi-%d-signed", mag)] = variant{mag, []Option{WithSignedDeltas()}}
 	}
 	return m
 }()
@@ -226,4 +226,14 @@ func FuzzEncodingOf(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestOptionsConfigureNewOnly: an option acts on the configuration New is
+// building, never on a built codec, which other goroutines may share
+// (codectest.CheckOptions; with the old func(*Codec) options,
+// WithLatency(l)(c) changed a shared c).
+func TestOptionsConfigureNewOnly(t *testing.T) {
+	if err := codectest.CheckOptions[Option, *Codec](); err != nil {
+		t.Fatal(err)
+	}
 }

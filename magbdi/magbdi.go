@@ -12,8 +12,15 @@ import (
 
 const baseBits = 32 // the paper's 4-byte base
 
-// Option configures a Codec.
-type Option func(*Codec)
+// Option configures a Codec at New. Options act on New's configuration,
+// not on a Codec, so nothing can change a Codec once made.
+type Option func(*config)
+
+// config is what New's options set.
+type config struct {
+	signed  bool
+	latency linecomp.Latency
+}
 
 // WithSignedDeltas makes deltas two's-complement: a word uses the zero base
 // when, read as int32, it fits in w signed bits, and a later word fits the
@@ -21,11 +28,11 @@ type Option func(*Codec)
 // exists because the paper evaluates leading-zero (unsigned) deltas only,
 // while BDI proper and other implementations use signed ones; the option
 // measures what signed deltas would add.
-func WithSignedDeltas() Option { return func(c *Codec) { c.signed = true } }
+func WithSignedDeltas() Option { return func(c *config) { c.signed = true } }
 
 // WithLatency replaces the default latency (the paper's 1/1 cycles). A
 // field may be linecomp.LatencyUnknown; other negative values are an error.
-func WithLatency(l linecomp.Latency) Option { return func(c *Codec) { c.latency = l } }
+func WithLatency(l linecomp.Latency) Option { return func(c *config) { c.latency = l } }
 
 // Codec is a MAG-aware BDI compressor for one line size and one memory
 // access granularity. It is immutable and safe for concurrent use.
@@ -71,10 +78,11 @@ var mags = []int{16, 32, 64}
 // linecomp.ErrLineSize, as linecomp.New does for that name and size.
 func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 	lat, _ := linecomp.DefaultLatency(linecomp.SourceMAG, "magbdi")
-	c := &Codec{lineSize: lineSize, mag: mag, latency: lat, words: lineSize / 4}
+	cfg := config{latency: lat}
 	for _, o := range opts {
-		o(c)
+		o(&cfg)
 	}
+	c := &Codec{lineSize: lineSize, mag: mag, signed: cfg.signed, latency: cfg.latency, words: lineSize / 4}
 	c.name = fmt.Sprintf("magbdi-%d", mag)
 	if c.signed {
 		c.name += "-signed"

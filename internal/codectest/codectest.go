@@ -23,8 +23,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
@@ -323,4 +325,35 @@ func CrossCheck[T comparable](t *testing.T, lineSize int, extra [][]byte, kernel
 			}
 		}
 	}
+}
+
+// CheckOptions checks that a codec package's options cannot change a built
+// codec, which the Codec contract promises is immutable: Option must be a
+// function type whose one parameter is a pointer to an unexported struct
+// (New's configuration) that is not Codec, and Codec (a struct, or a
+// pointer to one) must hold no pointer to that struct, only, if anything,
+// a copy. Then WithX()(c) does not compile for a *Codec c, and a
+// configuration New has read cannot reach the codec it built. It returns
+// what is wrong, or nil.
+func CheckOptions[Option, Codec any]() error {
+	opt, codec := reflect.TypeFor[Option](), reflect.TypeFor[Codec]()
+	if codec.Kind() == reflect.Pointer {
+		codec = codec.Elem()
+	}
+	if opt.Kind() != reflect.Func || opt.NumIn() != 1 || opt.NumOut() != 0 || opt.In(0).Kind() != reflect.Pointer {
+		return fmt.Errorf("option type %v is not a function of one pointer", opt)
+	}
+	cfg := opt.In(0).Elem()
+	if cfg.Kind() != reflect.Struct || cfg == codec || cfg.Name() == "" || !unicode.IsLower([]rune(cfg.Name())[0]) {
+		return fmt.Errorf("option type %v acts on %v, not on an unexported configuration struct other than %v", opt, cfg, codec)
+	}
+	if codec.Kind() != reflect.Struct {
+		return fmt.Errorf("codec type %v is not a struct", codec)
+	}
+	for i := range codec.NumField() {
+		if f := codec.Field(i); f.Type == reflect.PointerTo(cfg) {
+			return fmt.Errorf("%v.%s points to the configuration %v that options write", codec, f.Name, cfg)
+		}
+	}
+	return nil
 }

@@ -8,6 +8,46 @@ import (
 	"testing"
 )
 
+// Types for TestCheckOptions: options of the right shape, and three that
+// could change a built codec. The fields are blank: only their types
+// matter.
+type (
+	goodConfig struct{ _ int }
+	goodCodec  struct {
+		_ goodConfig // a copy: fine
+		_ int
+	}
+	goodOption func(*goodConfig)
+
+	openCodec  struct{ _ int }
+	openOption func(*openCodec) // acts on the codec itself
+
+	sharedCodec struct{ _ *goodConfig } // keeps the configuration options wrote
+
+	Exported       struct{ _ int }
+	exportedOption func(*Exported) // a user can make one and apply it
+)
+
+// TestCheckOptions: the shape sc, multi and every codec package use
+// passes; an option on the codec, a codec keeping a pointer to the
+// configuration and an exported configuration fail.
+func TestCheckOptions(t *testing.T) {
+	if err := CheckOptions[goodOption, *goodCodec](); err != nil {
+		t.Errorf("good options: %v", err)
+	}
+	for name, err := range map[string]error{
+		"option on the codec":      CheckOptions[openOption, *openCodec](),
+		"codec keeps the config":   CheckOptions[goodOption, *sharedCodec](),
+		"exported configuration":   CheckOptions[exportedOption, *goodCodec](),
+		"option is not a func":     CheckOptions[int, *goodCodec](),
+		"option of a value, not *": CheckOptions[func(goodConfig), *goodCodec](),
+	} {
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
 // TestHelperCorpora is run by TestCorporaSetting in a child process (the
 // corpora are loaded once per process) and does nothing otherwise.
 func TestHelperCorpora(t *testing.T) {
