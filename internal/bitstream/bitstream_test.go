@@ -2,6 +2,7 @@ package bitstream
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -267,5 +268,26 @@ func TestRawZeroAllocs(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(50, func() { ReadRaw(raw, enc, 1) }); a != 0 {
 		t.Errorf("ReadRaw: %v allocs", a)
+	}
+}
+
+// BenchmarkReadRaw reads a raw 128-byte line behind a 1-bit tag, which
+// takes the path that reads enc in place, and a 100-byte one, which does
+// not (a load would reach past enc).
+func BenchmarkReadRaw(b *testing.B) {
+	for _, n := range []int{128, 100} {
+		raw := make([]byte, n)
+		for i := range raw {
+			raw[i] = byte(7*i + 1)
+		}
+		enc, _ := AppendRaw(nil, 0, 1, raw)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			line := make([]byte, n)
+			for b.Loop() {
+				ReadRaw(line, enc, 1)
+			}
+		})
 	}
 }
