@@ -1,117 +1,35 @@
 package cpack
 
 import (
-	"bytes"
-	"errors"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
 )
 
-// variants are the registered configurations and the options that build
+// variants are the registered configurations and the options that make
 // each one.
-var variants = []struct {
-	name string
-	opts []Option
-}{
-	{"cpack", nil},
-	{"cpack-gem5", []Option{WithGem5PushRule()}},
-	{"cpack-z", []Option{WithCPackZ()}},
-	{"cpack-z-gem5", []Option{WithCPackZ(), WithGem5PushRule()}},
-	{"cpack-z-gem5", []Option{WithGem5PushRule(), WithCPackZ()}},
+var variants = []codectest.Variant[Option]{
+	{Name: "cpack", New: newCodec},
+	{Name: "cpack-gem5", Opts: []Option{WithGem5PushRule()}, New: newCodec},
+	{Name: "cpack-z", Opts: []Option{WithCPackZ()}, New: newCodec},
+	{Name: "cpack-z-gem5", Opts: []Option{WithCPackZ(), WithGem5PushRule()}, New: newCodec},
+	{Name: "cpack-z-gem5", Opts: []Option{WithGem5PushRule(), WithCPackZ()}, New: newCodec},
 }
 
-// TestNames: every codec is named by the registry name of its
-// configuration however it was built, the registry holds exactly these
-// names for this package, and a codec rebuilt from its Name produces the
-// same bits as the one built with the package options, on every sample
-// and edge line.
-func TestNames(t *testing.T) {
-	var registered []string
-	for _, in := range linecomp.Infos() {
-		if strings.HasPrefix(in.Name, "cpack") {
-			registered = append(registered, in.Name)
-		}
+// newCodec is New returning a linecomp.Codec, nil with an error.
+func newCodec(n int, opts ...Option) (linecomp.Codec, error) {
+	c, err := New(n, opts...)
+	if err != nil {
+		return nil, err
 	}
-	var want []string
-	for _, v := range variants {
-		if !slices.Contains(want, v.name) {
-			want = append(want, v.name)
-		}
-	}
-	if !slices.Equal(registered, want) {
-		t.Fatalf("registered C-Pack codecs %q, this test knows %q", registered, want)
-	}
-	for _, v := range variants {
-		for _, n := range codectest.LineSizes {
-			c, err := New(n, v.opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.Name() != v.name || c.LineSize() != n || c.TagBits() != 1 {
-				t.Errorf("New(%d, %s options): Name %q, LineSize %d, TagBits %d", n, v.name, c.Name(), c.LineSize(), c.TagBits())
-			}
-			r, err := linecomp.New(c.Name(), n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Name() != v.name {
-				t.Errorf("linecomp.New(%q, %d).Name() = %q", v.name, n, r.Name())
-			}
-			for _, line := range sampleLines(n) {
-				a, abits, _ := c.Compress(nil, line)
-				b, bbits, _ := r.Compress(nil, line)
-				if abits != bbits || !bytes.Equal(a, b) {
-					t.Fatalf("%s/%d: options give %X (%d bits), registry %X (%d bits)", v.name, n, a, abits, b, bbits)
-				}
-			}
-		}
-	}
+	return c, nil
 }
 
-// TestWithLatency: a latency replaces the default whatever the order of
-// the options; a field may be LatencyUnknown; any other negative field is
-// a configuration error (ErrConfig, not ErrLineSize) naming the codec.
-func TestWithLatency(t *testing.T) {
-	gem5, _ := linecomp.PresetLatency(linecomp.SourceGem5, "cpack")
-	for _, v := range variants {
-		for _, opts := range [][]Option{append([]Option{WithLatency(gem5)}, v.opts...), append(slices.Clone(v.opts), WithLatency(gem5))} {
-			c, err := New(32, opts...)
-			if err != nil || c.Latency() != gem5 {
-				t.Errorf("%s WithLatency(%v) among %d options: error %v", v.name, gem5, len(opts), err)
-			}
-		}
-	}
-	for _, l := range []linecomp.Latency{
-		{Compress: linecomp.LatencyUnknown, Decompress: 5},
-		{Compress: 3, Decompress: linecomp.LatencyUnknown},
-		{Compress: linecomp.LatencyUnknown, Decompress: linecomp.LatencyUnknown},
-		{Compress: 0, Decompress: 0},
-	} {
-		for _, v := range variants {
-			c, err := New(64, append(slices.Clone(v.opts), WithLatency(l))...)
-			if err != nil || c.Latency() != l {
-				t.Errorf("%s WithLatency(%v): error %v", v.name, l, err)
-			}
-		}
-	}
-	for _, l := range []linecomp.Latency{
-		{Compress: -2, Decompress: 5},
-		{Compress: 3, Decompress: -2},
-		{Compress: -100, Decompress: -1},
-	} {
-		for _, v := range variants {
-			c, err := New(64, append(slices.Clone(v.opts), WithLatency(l))...)
-			if !errors.Is(err, linecomp.ErrConfig) || errors.Is(err, linecomp.ErrLineSize) || c != nil {
-				t.Errorf("%s WithLatency(%v): codec %v, error %v; want no codec and an ErrConfig", v.name, l, c != nil, err)
-			} else if !strings.Contains(err.Error(), v.name) || !strings.Contains(err.Error(), "latency") {
-				t.Errorf("%s WithLatency(%v): %q does not name the codec and the field", v.name, l, err)
-			}
-		}
-	}
+// TestVariants: names, the registry, line sizes and WithLatency
+// (codectest.CheckVariants).
+func TestVariants(t *testing.T) {
+	codectest.CheckVariants(t, "cpack", variants, WithLatency)
 }
 
 // sampleLines returns the edge lines and the first 64 lines of every

@@ -364,41 +364,6 @@ func TestRegistryAndLatency(t *testing.T) {
 	}
 }
 
-// TestBadLineSizes: every size other than 32, 64 and 128, negative ones
-// included, gives an error wrapping ErrLineSize, never a panic (a size of
-// -4 or less once made New shift by a negative count).
-func TestBadLineSizes(t *testing.T) {
-	for n := -300; n <= 300; n++ {
-		if n == 32 || n == 64 || n == 128 {
-			continue
-		}
-		for _, name := range []string{"fpc", "fpc-tavana"} {
-			func() {
-				defer func() {
-					if p := recover(); p != nil {
-						t.Errorf("linecomp.New(%s, %d) panicked: %v", name, n, p)
-					}
-				}()
-				if c, err := linecomp.New(name, n); !errors.Is(err, linecomp.ErrLineSize) || c != nil {
-					t.Errorf("linecomp.New(%s, %d): %v, %v", name, n, c, err)
-				}
-			}()
-		}
-		for _, opts := range [][]Option{nil, {WithTavanaTable()}} {
-			func() {
-				defer func() {
-					if p := recover(); p != nil {
-						t.Errorf("New(%d, %d options) panicked: %v", n, len(opts), p)
-					}
-				}()
-				if c, err := New(n, opts...); !errors.Is(err, linecomp.ErrLineSize) || c != nil {
-					t.Errorf("New(%d, %d options): %v, %v", n, len(opts), c, err)
-				}
-			}()
-		}
-	}
-}
-
 func TestBadInput(t *testing.T) {
 	for _, n := range []int{0, 16, 48, 63, 256} {
 		if _, err := New(n); !errors.Is(err, linecomp.ErrLineSize) {

@@ -55,7 +55,8 @@ func (s *Scratch) RoundTrip(c linecomp.Codec, line []byte) (enc []byte, bits int
 // when it does, returns a line of the wrong length, does not append to dst,
 // or writes past what it returns. If c reports encodings, EncodingOf must
 // not panic either, must name an encoding or fail with ErrCorrupt, and
-// must accept every stream that Decompress accepts.
+// must accept every stream that Decompress accepts, naming an encoding
+// whose fixed size, if it has one, is the stream's.
 func CheckGarbage(c linecomp.Codec, enc []byte) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -93,6 +94,8 @@ func CheckGarbage(c linecomp.Codec, enc []byte) (err error) {
 			return fmt.Errorf("%X: EncodingOf = %d, of %d encodings", enc, e, len(rep.Encodings()))
 		case err != nil && derr == nil:
 			return fmt.Errorf("%X: Decompress accepts it, EncodingOf says %v", enc, err)
+		case err == nil && derr == nil && rep.Encodings()[e].Bits >= 0 && len(enc) != (rep.Encodings()[e].Bits+7)/8:
+			return fmt.Errorf("%X: Decompress accepts it as encoding %s of %d bits, but it is %d bytes", enc, rep.Encodings()[e].Name, rep.Encodings()[e].Bits, len(enc))
 		}
 	}
 	return nil

@@ -224,7 +224,7 @@ func checkAppend(r *report, c linecomp.Codec, i int, line, enc []byte) {
 
 // checkOverlap: the Codec doc promises that Compress and Decompress read
 // all their input before writing, so dst may overlap it: starting at the
-// input, inside it, or before it.
+// input, at its second, sixth, middle or last byte, or before it.
 func checkOverlap(r *report, c linecomp.Codec, i int, line, enc []byte, bits int) {
 	n := len(line)
 	room := 2*n + len(enc) + 64 // dst never needs to grow
@@ -233,7 +233,10 @@ func checkOverlap(r *report, c linecomp.Codec, i int, line, enc []byte, bits int
 		in, dst int // offsets of the input and of dst in one buffer
 	}{
 		{"at the input", 0, 0},
+		{"1 byte into the input", 0, 1},
+		{"5 bytes into the input", 0, min(5, n-1)},
 		{"inside the input", 0, n / 2},
+		{"at the input's last byte", 0, n - 1},
 		{"just before the input", 8, 0},
 	} {
 		buf := make([]byte, room)
@@ -249,7 +252,10 @@ func checkOverlap(r *report, c linecomp.Codec, i int, line, enc []byte, bits int
 		in, dst int
 	}{
 		{"at the input", 0, 0},
+		{"1 byte into the input", 0, 1},
+		{"5 bytes into the input", 0, min(5, m-1)},
 		{"inside the input", 0, m / 2},
+		{"at the input's last byte", 0, m - 1},
 		{"just before the input", 8, 0},
 	} {
 		buf := make([]byte, room)

@@ -24,6 +24,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"unicode"
@@ -356,4 +358,119 @@ func CheckOptions[Option, Codec any]() error {
 		}
 	}
 	return nil
+}
+
+// Variant is one configuration of a codec package, for CheckVariants: its
+// registry name, the options that make it, and the package's New with any
+// other arguments fixed (e.g. magbdi's MAG), which must return a nil
+// Codec with its error.
+type Variant[O any] struct {
+	Name string
+	Opts []O
+	New  func(lineSize int, opts ...O) (linecomp.Codec, error)
+}
+
+// CheckVariants checks what every codec package promises of its options
+// and names, for the variants of one package, whose registry names are
+// pkg and pkg-…:
+//   - the registry holds exactly the names of variants;
+//   - at every size the registry lists, a variant built with its options
+//     is named as registered, and linecomp.New(c.Name(), c.LineSize())
+//     produces the same bits on the edge lines and the sample's first 64
+//     lines of each file;
+//   - at every other size from -300 to 300, the package's New and
+//     linecomp.New fail with ErrLineSize only and no codec, never a panic;
+//   - withLatency's latency replaces the default before or after the other
+//     options; a field may be LatencyUnknown; any other negative field is
+//     an ErrConfig (not ErrLineSize) naming the codec and the latency.
+func CheckVariants[O any](t *testing.T, pkg string, variants []Variant[O], withLatency func(linecomp.Latency) O) {
+	t.Helper()
+	var registered, want []string
+	for _, in := range linecomp.Infos() {
+		if in.Name == pkg || strings.HasPrefix(in.Name, pkg+"-") {
+			registered = append(registered, in.Name)
+		}
+	}
+	for _, v := range variants {
+		if !slices.Contains(want, v.Name) {
+			want = append(want, v.Name)
+		}
+	}
+	slices.Sort(want)
+	if !slices.Equal(registered, want) {
+		t.Fatalf("registered %q, the test knows %q", registered, want)
+	}
+	build := func(v Variant[O], n int, more ...O) (linecomp.Codec, error) {
+		return v.New(n, append(slices.Clone(v.Opts), more...)...)
+	}
+	for _, v := range variants {
+		info, _ := linecomp.Lookup(v.Name)
+		for n := -300; n <= 300; n++ {
+			if !slices.Contains(info.LineSizes, n) {
+				checkBadSize(t, v.Name, n, func() (linecomp.Codec, error) { return build(v, n) })
+				checkBadSize(t, v.Name, n, func() (linecomp.Codec, error) { return linecomp.New(v.Name, n) })
+				continue
+			}
+			own, err := build(v, n)
+			if err != nil {
+				t.Fatalf("%s/%d built with its options: %v", v.Name, n, err)
+			}
+			if own.Name() != v.Name || own.LineSize() != n {
+				t.Errorf("%s/%d built with its options is named %q for %d bytes", v.Name, n, own.Name(), own.LineSize())
+			}
+			reg, err := linecomp.New(own.Name(), n)
+			if err != nil {
+				t.Fatalf("linecomp.New(%q, %d): %v", own.Name(), n, err)
+			}
+			lines := linecomptest.EdgeLines(n)
+			for _, f := range Sample() {
+				for off := 0; off+n <= len(f.Data) && off < 64*n; off += n {
+					lines = append(lines, f.Data[off:off+n])
+				}
+			}
+			for _, line := range lines {
+				a, abits, _ := own.Compress(nil, line)
+				b, bbits, _ := reg.Compress(nil, line)
+				if abits != bbits || !bytes.Equal(a, b) {
+					t.Fatalf("%s/%d: built with its options % X (%d bits), rebuilt by its name % X (%d bits)\nline %X", v.Name, n, a, abits, b, bbits, line)
+				}
+			}
+		}
+		n := info.LineSizes[0]
+		for _, l := range []linecomp.Latency{
+			{Compress: 6, Decompress: 10},
+			{Compress: linecomp.LatencyUnknown, Decompress: 5},
+			{Compress: 3, Decompress: linecomp.LatencyUnknown},
+			{Compress: linecomp.LatencyUnknown, Decompress: linecomp.LatencyUnknown},
+			{Compress: 0, Decompress: 0},
+		} {
+			before, err1 := v.New(n, append([]O{withLatency(l)}, v.Opts...)...)
+			after, err2 := build(v, n, withLatency(l))
+			if err1 != nil || err2 != nil || before.Latency() != l || after.Latency() != l {
+				t.Errorf("%s WithLatency(%v) before and after the other options: %v, %v", v.Name, l, err1, err2)
+			}
+		}
+		for _, l := range []linecomp.Latency{{Compress: -2, Decompress: 5}, {Compress: 3, Decompress: -2}, {Compress: -100, Decompress: -1}} {
+			c, err := build(v, n, withLatency(l))
+			if !errors.Is(err, linecomp.ErrConfig) || errors.Is(err, linecomp.ErrLineSize) || c != nil {
+				t.Errorf("%s WithLatency(%v): codec %v, error %v; want no codec and an ErrConfig", v.Name, l, c != nil, err)
+			} else if !strings.Contains(err.Error(), v.Name) || !strings.Contains(err.Error(), "latency") {
+				t.Errorf("%s WithLatency(%v): %q does not name the codec and the field", v.Name, l, err)
+			}
+		}
+	}
+}
+
+// checkBadSize: newCodec, for a size name does not take, fails with
+// ErrLineSize only and no codec, and does not panic.
+func checkBadSize(t *testing.T, name string, n int, newCodec func() (linecomp.Codec, error)) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Errorf("%s at %d bytes: panic %v", name, n, p)
+		}
+	}()
+	if c, err := newCodec(); !errors.Is(err, linecomp.ErrLineSize) || errors.Is(err, linecomp.ErrConfig) || c != nil {
+		t.Errorf("%s at %d bytes: codec %v, error %v; want no codec and an ErrLineSize only", name, n, c != nil, err)
+	}
 }
