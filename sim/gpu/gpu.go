@@ -257,6 +257,22 @@ type sm struct {
 	// (low priority) tasks in arrival order, and stores buffered.
 	high, low []assistTask
 	buffered  int
+	// isReady caches each warp slot's ready(), and nready counts the
+	// ready warps; refresh keeps them right after every change of a warp.
+	isReady []bool
+	nready  int
+}
+
+// refresh updates the ready count after warp slot w changed.
+func (s *sm) refresh(w int) {
+	if r := s.warps[w].ready(); r != s.isReady[w] {
+		s.isReady[w] = r
+		if r {
+			s.nready++
+		} else {
+			s.nready--
+		}
+	}
 }
 
 // assistTask is one assist warp: its instructions left and what to do when
@@ -375,6 +391,7 @@ func New(cfg Config) (*GPU, error) {
 		}
 		s.probe = Probe{g: g, lastMiss: float64(cfg.L2HitLatency)}
 		s.warps = make([]warpState, cfg.WarpsPerSM)
+		s.isReady = make([]bool, cfg.WarpsPerSM)
 		s.blocks = make([]blockState, cfg.BlocksPerSM)
 		s.last = make([]int, cfg.Schedulers)
 		for j := range s.last {
@@ -488,6 +505,9 @@ func (g *GPU) Run(k *Kernel) (KernelStats, error) {
 		work := false
 		for i := range g.sms {
 			s := &g.sms[i]
+			if !s.busy() {
+				continue // nothing to issue or to send: the cycle changes nothing here
+			}
 			head, issued, assisted := s.head, g.stats.Instructions, len(s.high)+len(s.low)
 			if err := g.lsuStep(s); err != nil {
 				return ks, err
@@ -537,12 +557,7 @@ func (g *GPU) idle() bool {
 // busy reports whether the SM can do something next cycle without an
 // event: a ready warp or a queued access that is not waiting for an MSHR.
 func (s *sm) busy() bool {
-	for i := range s.warps {
-		if s.warps[i].ready() {
-			return true
-		}
-	}
-	return s.head < len(s.lsu) || len(s.high) > 0 || len(s.low) > 0
+	return s.nready > 0 || s.head < len(s.lsu) || len(s.high) > 0 || len(s.low) > 0
 }
 
 // dispatch gives blocks, from next on, to SMs round-robin while they have
@@ -597,6 +612,7 @@ func (s *sm) place(blk *Block, age *uint64) bool {
 					s.warps[i].live = false
 					b.exited++
 				}
+				s.refresh(i)
 				break
 			}
 		}
@@ -611,12 +627,7 @@ func (s *sm) place(blk *Block, age *uint64) bool {
 // assist warp's first, then a warp's, then, in a slot no warp used, a
 // low-priority assist warp's.
 func (g *GPU) issue(s *sm) error {
-	nready := 0
-	for i := range s.warps {
-		if s.warps[i].ready() {
-			nready++
-		}
-	}
+	nready := s.nready
 	s.probe.ready += uint64(nready)
 	n := g.cfg.Schedulers
 	for sc := 0; sc < n; sc++ {
@@ -731,6 +742,7 @@ func (g *GPU) step(s *sm, w int) {
 	default:
 		ws.pc++ // unknown kinds are rejected by the trace reader
 	}
+	s.refresh(w)
 }
 
 // release lets a block's warps past the barrier once every live one is at
@@ -741,6 +753,7 @@ func (s *sm) release(b *blockState) {
 	}
 	for _, w := range b.warps {
 		s.warps[w].barrier = false
+		s.refresh(w)
 	}
 	b.atBarrier = 0
 }
@@ -937,6 +950,7 @@ func (g *GPU) drainEvents() error {
 		switch e.kind {
 		case evWake:
 			s.warps[e.warp].pending--
+			s.refresh(int(e.warp))
 		case evFill:
 			m := s.mshrs[e.addr]
 			delete(s.mshrs, e.addr)
@@ -964,6 +978,7 @@ func (g *GPU) drainEvents() error {
 func (g *GPU) wake(s *sm, m *mshr) {
 	for _, w := range m.waiters {
 		s.warps[w].pending--
+		s.refresh(w)
 	}
 }
 
