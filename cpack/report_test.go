@@ -140,15 +140,6 @@ func TestCountPatterns(t *testing.T) {
 	if PatternNewWord.String() != "xxxx" || PatternRaw.String() != "raw" || Pattern(-1).String() != "Pattern(-1)" {
 		t.Errorf("pattern names: %q %q %q", PatternNewWord, PatternRaw, Pattern(-1))
 	}
-	c := mustNew(t, "cpack", 32).(*Codec)
-	short := make([]int, NumPatterns-1)
-	if err := c.CountPatterns(short, make([]byte, 32)); !errors.Is(err, linecomp.ErrConfig) || slices.ContainsFunc(short, func(k int) bool { return k != 0 }) {
-		t.Errorf("%d counts: %v, %v", len(short), err, short)
-	}
-	all := make([]int, NumPatterns)
-	if err := c.CountPatterns(all, make([]byte, 33)); !errors.Is(err, linecomp.ErrPartialLine) || slices.ContainsFunc(all, func(k int) bool { return k != 0 }) {
-		t.Errorf("33 bytes: %v, %v", err, all)
-	}
 }
 
 // TestCountPatternsSizes: on every sample and pool line, at every kernel
@@ -196,48 +187,15 @@ func TestCountPatternsSizes(t *testing.T) {
 	})
 }
 
-func TestCountPatternsZeroAllocs(t *testing.T) {
-	for _, name := range names {
-		c := mustNew(t, name, 128).(*Codec)
-		data := codectest.Sample()[0].Data[:128*100]
-		counts := make([]int, NumPatterns)
-		if a := testing.AllocsPerRun(20, func() { c.CountPatterns(counts, data) }); a != 0 {
-			t.Errorf("%s CountPatterns: %v allocs", name, a)
-		}
-		enc, _, _ := c.Compress(nil, data[:128])
-		if a := testing.AllocsPerRun(20, func() { c.EncodingOf(enc) }); a != 0 {
-			t.Errorf("%s EncodingOf: %v allocs", name, a)
-		}
-	}
-}
-
-// FuzzEncodingOf: EncodingOf never panics, names an encoding of the list
-// or fails with ErrCorrupt, and a stream that decodes and whose encoding
-// has a fixed size is exactly that long; a stream that decodes has an
-// encoding.
-func FuzzEncodingOf(f *testing.F) {
-	f.Add([]byte{}, uint8(0))
-	f.Add([]byte{0x80}, uint8(2))
-	f.Add([]byte{0xF8}, uint8(0))
-	f.Add(append([]byte{0x00}, make([]byte, 32)...), uint8(1))
-	f.Fuzz(func(t *testing.T, enc []byte, sel uint8) {
-		name := names[int(sel)%len(names)]
-		n := codectest.LineSizes[int(sel/4)%len(codectest.LineSizes)]
-		c := mustNew(t, name, n).(*Codec)
-		_, derr := c.Decompress(nil, enc)
-		e, err := c.EncodingOf(enc)
-		if err != nil {
-			if !errors.Is(err, linecomp.ErrCorrupt) || derr == nil {
-				t.Fatalf("%s/%d EncodingOf(%X): %v; Decompress: %v", name, n, enc, err, derr)
+// TestPatternCounts: at every kernel level, CountPatterns counts every word
+// once, adds up, rejects bad arguments and allocates nothing
+// (codectest.CheckPatternCounts).
+func TestPatternCounts(t *testing.T) {
+	codectest.ForEachLevel(t, func(t *testing.T) {
+		for _, name := range names {
+			for _, n := range codectest.LineSizes {
+				codectest.CheckPatternCounts(t, mustNew(t, name, n).(*Codec), append(sampleLines(n), poolLines(n, 200)...))
 			}
-			return
-		}
-		encs := c.Encodings()
-		if e < 0 || e >= len(encs) {
-			t.Fatalf("%s/%d EncodingOf(%X) = %d of %d", name, n, enc, e, len(encs))
-		}
-		if derr == nil && encs[e].Bits >= 0 && len(enc) != (encs[e].Bits+7)/8 {
-			t.Fatalf("%s/%d: %X decodes as %q of %d bits but is %d bytes", name, n, enc, encs[e].Name, encs[e].Bits, len(enc))
 		}
 	})
 }

@@ -128,15 +128,6 @@ func TestCountPatterns(t *testing.T) {
 	if got := Pattern(3).String(); got != "sign-ext-4" || PatternRaw.String() != "raw" || Pattern(99).String() != "Pattern(99)" {
 		t.Errorf("pattern names: %q %q %q", got, PatternRaw, Pattern(99))
 	}
-	c := mustNew(t, "fpc", 32).(*Codec)
-	counts9 := make([]int, NumPatterns-1)
-	if err := c.CountPatterns(counts9, make([]byte, 32)); !errors.Is(err, linecomp.ErrConfig) || slices.ContainsFunc(counts9, func(k int) bool { return k != 0 }) {
-		t.Errorf("9 counts: %v, %v", err, counts9)
-	}
-	all := make([]int, NumPatterns)
-	if err := c.CountPatterns(all, make([]byte, 33)); !errors.Is(err, linecomp.ErrPartialLine) || slices.ContainsFunc(all, func(k int) bool { return k != 0 }) {
-		t.Errorf("33 bytes: %v, %v", err, all)
-	}
 }
 
 // TestCountPatternsSizes: on every sample line, at every kernel level, the
@@ -179,17 +170,15 @@ func TestCountPatternsSizes(t *testing.T) {
 	})
 }
 
-func TestCountPatternsZeroAllocs(t *testing.T) {
-	for _, name := range []string{"fpc", "fpc-tavana"} {
-		c := mustNew(t, name, 128).(*Codec)
-		data := codectest.Sample()[0].Data[:128*100]
-		counts := make([]int, NumPatterns)
-		if a := testing.AllocsPerRun(20, func() { c.CountPatterns(counts, data) }); a != 0 {
-			t.Errorf("%s CountPatterns: %v allocs", name, a)
+// TestPatternCounts: at every kernel level, CountPatterns counts every word
+// once, adds up, rejects bad arguments and allocates nothing
+// (codectest.CheckPatternCounts).
+func TestPatternCounts(t *testing.T) {
+	codectest.ForEachLevel(t, func(t *testing.T) {
+		for _, name := range []string{"fpc", "fpc-tavana"} {
+			for _, n := range codectest.LineSizes {
+				codectest.CheckPatternCounts(t, mustNew(t, name, n).(*Codec), sampleLines(n))
+			}
 		}
-		enc, _, _ := c.Compress(nil, data[:128])
-		if a := testing.AllocsPerRun(20, func() { c.EncodingOf(enc) }); a != 0 {
-			t.Errorf("%s EncodingOf: %v allocs", name, a)
-		}
-	}
+	})
 }

@@ -101,8 +101,9 @@ func CheckGarbage(c linecomp.Codec, enc []byte) (err error) {
 	return nil
 }
 
-// CheckZeroAllocs returns an error if Size, Compress into a reused dst or
-// Decompress into a reused dst allocates for line. It measures with
+// CheckZeroAllocs returns an error if Size, Compress into a reused dst,
+// Decompress into a reused dst or, for a linecomp.EncodingReporter,
+// EncodingOf allocates for line. It measures with
 // testing.AllocsPerRun, so other goroutines must not allocate meanwhile.
 // Under the race detector, which changes allocation (sync.Pool drops
 // items at random), it checks nothing and returns nil.
@@ -125,6 +126,11 @@ func CheckZeroAllocs(c linecomp.Codec, line []byte) error {
 	}
 	if a := testing.AllocsPerRun(50, func() { c.Decompress(dec[:0], e) }); a != 0 {
 		errs = append(errs, fmt.Errorf("%v allocations per line in Decompress into a reused dst", a))
+	}
+	if rep, ok := c.(linecomp.EncodingReporter); ok {
+		if a := testing.AllocsPerRun(50, func() { rep.EncodingOf(e) }); a != 0 {
+			errs = append(errs, fmt.Errorf("%v allocations per line in EncodingOf", a))
+		}
 	}
 	return errors.Join(errs...)
 }

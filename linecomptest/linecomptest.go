@@ -18,8 +18,8 @@
 // never make Decompress panic, write past what it returns or fail with an
 // error that does not wrap linecomp.ErrCorrupt, and that a trailing byte is
 // rejected; that lines of the wrong length give Size -1 and ErrLineSize;
-// that Size, Compress and Decompress allocate nothing with reused buffers;
-// and that concurrent use gives the same streams. A codec that implements
+// that Size, Compress, Decompress and EncodingOf allocate nothing with
+// reused buffers; and that concurrent use gives the same streams. A codec that implements
 // linecomp.EncodingReporter must report the encoding of every stream, with
 // the stream's length where the encoding has a fixed one; a
 // linecomp.Trainer must leave its receiver unchanged by Rebuild.

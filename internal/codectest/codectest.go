@@ -32,6 +32,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
+	"github.com/linecomp/linecomp/internal/race"
 	"github.com/linecomp/linecomp/internal/ref"
 	"github.com/linecomp/linecomp/linecomptest"
 	"github.com/linecomp/linecomp/sample"
@@ -472,5 +473,71 @@ func checkBadSize(t *testing.T, name string, n int, newCodec func() (linecomp.Co
 	}()
 	if c, err := newCodec(); !errors.Is(err, linecomp.ErrLineSize) || errors.Is(err, linecomp.ErrConfig) || c != nil {
 		t.Errorf("%s at %d bytes: codec %v, error %v; want no codec and an ErrLineSize only", name, n, c != nil, err)
+	}
+}
+
+// PatternCounter is a codec that counts its per-word patterns, as fpc and
+// cpack do (the shape of Tavana et al.'s Table VI).
+type PatternCounter interface {
+	linecomp.Codec
+	Patterns() []string
+	CountPatterns(counts []int, data []byte) error
+}
+
+// CheckPatternCounts checks what every PatternCounter promises, on lines
+// (each c.LineSize() bytes): CountPatterns counts every word of each line
+// once, adding to what counts holds, also for all the lines at once; it
+// rejects a counts slice of the wrong length with ErrConfig and data that
+// is not a whole number of lines with ErrPartialLine, counting nothing
+// then; and it does not allocate. Whether the patterns are the right ones
+// is the package's own test.
+func CheckPatternCounts(t *testing.T, c PatternCounter, lines [][]byte) {
+	t.Helper()
+	np, n := len(c.Patterns()), c.LineSize()
+	sum := func(counts []int) int {
+		s := 0
+		for _, k := range counts {
+			s += k
+		}
+		return s
+	}
+	counts := make([]int, np)
+	for i := range counts {
+		counts[i] = 100 // counts are added to what is there
+	}
+	for _, line := range lines {
+		before := sum(counts)
+		if err := c.CountPatterns(counts, line); err != nil || sum(counts)-before != n/4 {
+			t.Fatalf("%s/%d: CountPatterns counted %d words (%v), want %d\nline %X", c.Name(), n, sum(counts)-before, err, n/4, line)
+		}
+	}
+	all := make([]int, np)
+	if err := c.CountPatterns(all, bytes.Join(lines, nil)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range all {
+		if all[i] != counts[i]-100 {
+			t.Fatalf("%s/%d: counts of all lines at once %v, one by one %v (plus 100)", c.Name(), n, all, counts)
+		}
+	}
+	for _, bad := range []struct {
+		counts []int
+		data   []byte
+		want   error
+	}{
+		{make([]int, np-1), lines[0], linecomp.ErrConfig},
+		{make([]int, np+1), lines[0], linecomp.ErrConfig},
+		{make([]int, np), append(slices.Clone(lines[0]), 0), linecomp.ErrPartialLine},
+		{make([]int, np), lines[0][:n-1], linecomp.ErrPartialLine},
+	} {
+		if err := c.CountPatterns(bad.counts, bad.data); !errors.Is(err, bad.want) || sum(bad.counts) != 0 {
+			t.Errorf("%s/%d: %d counts of %d bytes: %v, counted %v; want %v and nothing counted", c.Name(), n, len(bad.counts), len(bad.data), err, bad.counts, bad.want)
+		}
+	}
+	data := bytes.Join(lines[:min(len(lines), 100)], nil)
+	if !race.Enabled {
+		if a := testing.AllocsPerRun(20, func() { c.CountPatterns(all, data) }); a != 0 {
+			t.Errorf("%s/%d: CountPatterns: %v allocations", c.Name(), n, a)
+		}
 	}
 }
