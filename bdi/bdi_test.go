@@ -10,6 +10,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 func words64(f func(i int) uint64) []byte {
@@ -235,7 +236,7 @@ func TestBadInput(t *testing.T) {
 		if !errors.Is(err, linecomp.ErrCorrupt) || !errors.As(err, &ce) {
 			t.Errorf("Decompress(% X): %v, want a *CorruptError", enc, err)
 		}
-		if err := codectest.CheckGarbage(c, enc); err != nil {
+		if err := linecomptest.CheckGarbage(c, enc); err != nil {
 			t.Error(err)
 		}
 	}

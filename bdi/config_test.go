@@ -7,6 +7,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // variants are the registered configurations and the options that make
@@ -35,7 +36,7 @@ func TestVariants(t *testing.T) {
 // sampleLines returns every whole n-byte line of the embedded sample and
 // the edge lines.
 func sampleLines(n int) [][]byte {
-	lines := codectest.EdgeLines(n)
+	lines := linecomptest.EdgeLines(n)
 	for _, f := range codectest.Sample() {
 		for off := 0; off+n <= len(f.Data); off += n {
 			lines = append(lines, f.Data[off:off+n])

@@ -9,6 +9,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // line32 builds a line of n little-endian 32-bit words w(i).
@@ -103,7 +104,7 @@ func TestGoldenStreams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := codectest.BitString(enc, n); got != tc.want {
+		if got := linecomptest.BitString(enc, n); got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
 		}
 	}
@@ -146,7 +147,7 @@ func TestDocExample(t *testing.T) {
 	if n != 39 || len(bitsWant) != 39 || !bytes.Equal(enc, want) {
 		t.Fatalf("got % X (%d bits), want % X (39 bits)", enc, n, want)
 	}
-	if got := codectest.BitString(enc, n); got != bitsWant {
+	if got := linecomptest.BitString(enc, n); got != bitsWant {
 		t.Fatalf("got %s, want %s", got, bitsWant)
 	}
 	back, err := c.Decompress(nil, enc)
@@ -169,7 +170,7 @@ func TestRawFallback(t *testing.T) {
 		if bits != 1+8*n || enc[0]>>7 != 0 {
 			t.Errorf("%d B random line: %d bits, flag %d; want raw 1 + %d", n, bits, enc[0]>>7, 8*n)
 		}
-		if got := codectest.BitString(enc, bits)[1:]; got != codectest.BitString(line, 8*n) {
+		if got := linecomptest.BitString(enc, bits)[1:]; got != linecomptest.BitString(line, 8*n) {
 			t.Errorf("%d B: raw payload is not the line in memory order", n)
 		}
 	}
@@ -289,7 +290,7 @@ func TestBadInput(t *testing.T) {
 		if !errors.Is(err, linecomp.ErrCorrupt) || !errors.As(err, &ce) {
 			t.Errorf("%s (%s): %v, want a *CorruptError", tc.why, tc.bits, err)
 		}
-		if err := codectest.CheckGarbage(c, enc); err != nil {
+		if err := linecomptest.CheckGarbage(c, enc); err != nil {
 			t.Error(err)
 		}
 	}
@@ -331,7 +332,7 @@ func TestGarbage(t *testing.T) {
 			if len(enc) > 0 {
 				enc[0] |= 0x80 // mostly bit-plane streams
 			}
-			if err := codectest.CheckGarbage(c, enc); err != nil {
+			if err := linecomptest.CheckGarbage(c, enc); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/internal/ref"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 var names = []string{"cpack", "cpack-gem5", "cpack-z", "cpack-z-gem5"}
@@ -63,7 +64,7 @@ func checkStream(t *testing.T, name string, l []byte, want string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := codectest.BitString(enc, bits); got != want {
+	if got := linecomptest.BitString(enc, bits); got != want {
 		t.Errorf("%s: stream\n got %s (%d bits)\nwant %s (%d bits)", name, got, len(got), want, len(want))
 	}
 	if s := c.Size(l); s != len(want) {
@@ -428,7 +429,7 @@ func TestBadInput(t *testing.T) {
 		if (tc.offset >= 0 && ce.Offset != tc.offset) || !strings.Contains(ce.Reason, tc.reason) || ce.Codec != tc.c.Name() {
 			t.Errorf("%s %s: %v, want offset %d and a reason with %q", tc.c.Name(), tc.name, err, tc.offset, tc.reason)
 		}
-		if err := codectest.CheckGarbage(tc.c, tc.enc); err != nil {
+		if err := linecomptest.CheckGarbage(tc.c, tc.enc); err != nil {
 			t.Error(err)
 		}
 	}
@@ -465,7 +466,7 @@ func TestGarbage(t *testing.T) {
 						enc[rng.IntN(len(enc))] ^= 1 << rng.IntN(8)
 					}
 				}
-				if err := codectest.CheckGarbage(c, enc); err != nil {
+				if err := linecomptest.CheckGarbage(c, enc); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/internal/ref"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // words returns a line of n bytes holding ws as little-endian 32-bit words,
@@ -63,7 +64,7 @@ func checkStream(t *testing.T, c linecomp.Codec, label string, line []byte, want
 	if got := r(line); got != want {
 		t.Errorf("%s %s: reference gives\n%s (%d bits), want\n%s (%d bits)", c.Name(), label, got, len(got), want, len(want))
 	}
-	var s codectest.Scratch
+	var s linecomptest.Scratch
 	if err := codectest.Conform(c, want, line, &s); err != nil {
 		t.Errorf("%s %s: %v", c.Name(), label, err)
 	}
@@ -249,7 +250,7 @@ func TestTavanaTableII(t *testing.T) {
 	// flag 0 and its 512 bits: 1 + 512 = 513 (32 bytes: 1 + 256).
 	for _, c := range []linecomp.Codec{c32, c64} {
 		line := words(c.LineSize(), 7, 0x80000001)
-		checkStream(t, c, "uncodable word", line, "0"+codectest.BitString(line, 8*len(line)))
+		checkStream(t, c, "uncodable word", line, "0"+linecomptest.BitString(line, 8*len(line)))
 		if got := c.Size(line); got != 1+8*c.LineSize() {
 			t.Errorf("uncodable word, %d bytes: %d bits", c.LineSize(), got)
 		}
@@ -421,7 +422,7 @@ func TestBadInput(t *testing.T) {
 		if ce.Codec != tc.name || ce.Offset != tc.offset {
 			t.Errorf("%s Decompress(% X): %v, want codec %s at bit %d", tc.name, tc.enc, err, tc.name, tc.offset)
 		}
-		if err := codectest.CheckGarbage(c, tc.enc); err != nil {
+		if err := linecomptest.CheckGarbage(c, tc.enc); err != nil {
 			t.Error(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 var fuzzNames = []string{"fpc", "fpc-tavana"}
@@ -28,14 +29,14 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := codectest.CheckGarbage(c, enc); err != nil {
+		if err := linecomptest.CheckGarbage(c, enc); err != nil {
 			t.Fatal(err)
 		}
 		line, err := c.Decompress(nil, enc)
 		if err != nil {
 			return
 		}
-		var s codectest.Scratch
+		var s linecomptest.Scratch
 		if err := codectest.Conform(c, "", line, &s); err != nil {
 			t.Fatalf("%s: decoded %X from %X: %v", name, line, enc, err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 func words(n int, f func(i int) uint32) []byte {
@@ -192,7 +193,7 @@ func TestBadInput(t *testing.T) {
 		if _, err := c.Decompress(nil, enc); !errors.Is(err, linecomp.ErrCorrupt) {
 			t.Errorf("Decompress(% X…): %v, want ErrCorrupt", enc[:min(len(enc), 4)], err)
 		}
-		if err := codectest.CheckGarbage(c, enc); err != nil {
+		if err := linecomptest.CheckGarbage(c, enc); err != nil {
 			t.Error(err)
 		}
 	}

@@ -164,28 +164,14 @@ func Files(t testing.TB) []File {
 	return append(Sample(), files...)
 }
 
-// BitString is linecomptest.BitString, for the codec packages' golden
-// tests.
-func BitString(enc []byte, bits int) string { return linecomptest.BitString(enc, bits) }
-
-// EdgeLines is linecomptest.EdgeLines.
-func EdgeLines(n int) [][]byte { return linecomptest.EdgeLines(n) }
-
-// CheckGarbage is linecomptest.CheckGarbage.
-func CheckGarbage(c linecomp.Codec, enc []byte) error { return linecomptest.CheckGarbage(c, enc) }
-
-// Scratch holds the reusable buffers of Conform, so a corpus run allocates
-// nothing per line.
-type Scratch = linecomptest.Scratch
-
 // Conform checks one line: the stream is exactly the reference's bit
 // string (if want is non-empty), and it passes linecomptest's round trip
 // (Size, length, padding, Decompress). It returns a description of the
 // first difference, or nil.
-func Conform(c linecomp.Codec, want string, line []byte, s *Scratch) error {
+func Conform(c linecomp.Codec, want string, line []byte, s *linecomptest.Scratch) error {
 	enc, bits, err := s.RoundTrip(c, line)
 	if enc != nil && want != "" {
-		if got := BitString(enc, bits); got != want {
+		if got := linecomptest.BitString(enc, bits); got != want {
 			i := 0
 			for i < len(got) && i < len(want) && got[i] == want[i] {
 				i++
@@ -200,7 +186,7 @@ func Conform(c linecomp.Codec, want string, line []byte, s *Scratch) error {
 // line is ignored) against reference r, reporting at most a few failures.
 func CheckData(t *testing.T, c linecomp.Codec, r ref.Encoder, name string, data []byte) {
 	t.Helper()
-	var s Scratch
+	var s linecomptest.Scratch
 	n := c.LineSize()
 	fails := 0
 	for off := 0; off+n <= len(data); off += n {
@@ -229,7 +215,7 @@ func CheckAll(t *testing.T, c linecomp.Codec) {
 		t.Fatalf("no reference encoder registered for %q", c.Name())
 	}
 	n := c.LineSize()
-	lines := EdgeLines(n)
+	lines := linecomptest.EdgeLines(n)
 	for i, line := range lines {
 		CheckData(t, c, r, fmt.Sprintf("edge line %d", i), line)
 	}
@@ -248,7 +234,7 @@ func CheckAll(t *testing.T, c linecomp.Codec) {
 		}
 	}
 	if err := linecomptest.TestCodec(c, lines); err != nil {
-		t.Errorf("linecomptest on the edge lines and %d sample lines:\n%v", len(lines)-len(EdgeLines(n)), err)
+		t.Errorf("linecomptest on the edge lines and %d sample lines:\n%v", len(lines)-len(linecomptest.EdgeLines(n)), err)
 	}
 	// Only this subtest skips without the corpora: the checks above still
 	// run for every codec and line size on a clone without them.
@@ -294,7 +280,7 @@ func ForEachLevel(t *testing.T, f func(t *testing.T)) {
 func CrossCheck[T comparable](t *testing.T, lineSize int, extra [][]byte, kernel func(data []byte, out []T), generic func(line []byte) T) {
 	t.Helper()
 	n := lineSize
-	sets := []File{{"edge lines", bytes.Join(EdgeLines(n), nil)}, {"extra lines", bytes.Join(extra, nil)}}
+	sets := []File{{"edge lines", bytes.Join(linecomptest.EdgeLines(n), nil)}, {"extra lines", bytes.Join(extra, nil)}}
 	for _, l := range extra {
 		if len(l) != n {
 			t.Fatalf("CrossCheck: an extra line is %d bytes, not %d", len(l), n)
@@ -541,3 +527,18 @@ func CheckPatternCounts(t *testing.T, c PatternCounter, lines [][]byte) {
 		}
 	}
 }
+
+// Forwarders kept for the callers outside the codec packages (the root's
+// tests, caba, multi, sc); new code calls linecomptest directly.
+
+// BitString is linecomptest.BitString.
+func BitString(enc []byte, bits int) string { return linecomptest.BitString(enc, bits) }
+
+// EdgeLines is linecomptest.EdgeLines.
+func EdgeLines(n int) [][]byte { return linecomptest.EdgeLines(n) }
+
+// CheckGarbage is linecomptest.CheckGarbage.
+func CheckGarbage(c linecomp.Codec, enc []byte) error { return linecomptest.CheckGarbage(c, enc) }
+
+// Scratch is linecomptest.Scratch.
+type Scratch = linecomptest.Scratch
