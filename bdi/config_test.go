@@ -7,24 +7,14 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
-	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // variants are the registered configurations and the options that make
 // each one.
 var variants = []codectest.Variant[Option]{
-	{Name: "bdi", New: newCodec},
-	{Name: "bdi-symmetric", Opts: []Option{WithSymmetricDeltas()}, New: newCodec},
-	{Name: "bdi-single", Opts: []Option{WithSingleBase()}, New: newCodec},
-}
-
-// newCodec is New returning a linecomp.Codec, nil with an error.
-func newCodec(n int, opts ...Option) (linecomp.Codec, error) {
-	c, err := New(n, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+	{Name: "bdi", New: codectest.NewFunc(New)},
+	{Name: "bdi-symmetric", Opts: []Option{WithSymmetricDeltas()}, New: codectest.NewFunc(New)},
+	{Name: "bdi-single", Opts: []Option{WithSingleBase()}, New: codectest.NewFunc(New)},
 }
 
 // TestVariants: names, the registry, line sizes and WithLatency
@@ -33,17 +23,9 @@ func TestVariants(t *testing.T) {
 	codectest.CheckVariants(t, "bdi", variants, WithLatency)
 }
 
-// sampleLines returns every whole n-byte line of the embedded sample and
-// the edge lines.
-func sampleLines(n int) [][]byte {
-	lines := linecomptest.EdgeLines(n)
-	for _, f := range codectest.Sample() {
-		for off := 0; off+n <= len(f.Data); off += n {
-			lines = append(lines, f.Data[off:off+n])
-		}
-	}
-	return lines
-}
+// sampleLines returns the edge lines and every whole n-byte line of
+// the embedded sample.
+func sampleLines(n int) [][]byte { return codectest.SampleLines(n, 0) }
 
 // TestConfigErrors: both variant options together have no registry name
 // and wrap ErrConfig only.

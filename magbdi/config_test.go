@@ -8,20 +8,13 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
-	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // variants are the registered configurations: a MAG and the options.
 var variants = func() []codectest.Variant[Option] {
 	var vs []codectest.Variant[Option]
 	for _, mag := range []int{16, 32, 64} {
-		newCodec := func(n int, opts ...Option) (linecomp.Codec, error) {
-			c, err := New(n, mag, opts...)
-			if err != nil {
-				return nil, err
-			}
-			return c, nil
-		}
+		newCodec := codectest.NewFunc(func(n int, opts ...Option) (*Codec, error) { return New(n, mag, opts...) })
 		vs = append(vs,
 			codectest.Variant[Option]{Name: fmt.Sprintf("magbdi-%d", mag), New: newCodec},
 			codectest.Variant[Option]{Name: fmt.Sprintf("magbdi-%d-signed", mag), Opts: []Option{WithSignedDeltas()}, New: newCodec})
@@ -45,17 +38,9 @@ func TestVariants(t *testing.T) {
 	codectest.CheckVariants(t, "magbdi", variants, WithLatency)
 }
 
-// sampleLines returns every whole n-byte line of the embedded sample and
-// the edge lines.
-func sampleLines(n int) [][]byte {
-	lines := linecomptest.EdgeLines(n)
-	for _, f := range codectest.Sample() {
-		for off := 0; off+n <= len(f.Data); off += n {
-			lines = append(lines, f.Data[off:off+n])
-		}
-	}
-	return lines
-}
+// sampleLines returns the edge lines and every whole n-byte line of
+// the embedded sample.
+func sampleLines(n int) [][]byte { return codectest.SampleLines(n, 0) }
 
 // TestConfigErrors: a MAG that is not 16, 32 or 64 bytes wraps ErrConfig
 // only, and the error says what a MAG must be.

@@ -357,6 +357,31 @@ type Variant[O any] struct {
 	New  func(lineSize int, opts ...O) (linecomp.Codec, error)
 }
 
+// NewFunc adapts a codec package's New to Variant.New: a nil Codec, not
+// a nil *Codec in an interface, with an error.
+func NewFunc[C linecomp.Codec, O any](newCodec func(lineSize int, opts ...O) (C, error)) func(int, ...O) (linecomp.Codec, error) {
+	return func(n int, opts ...O) (linecomp.Codec, error) {
+		c, err := newCodec(n, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
+// SampleLines returns linecomptest.EdgeLines(n) and the whole n-byte
+// lines of the embedded sample: the first perFile of each file, or all of
+// them if perFile is 0.
+func SampleLines(n, perFile int) [][]byte {
+	lines := linecomptest.EdgeLines(n)
+	for _, f := range Sample() {
+		for i, off := 0, 0; off+n <= len(f.Data) && (perFile == 0 || i < perFile); i, off = i+1, off+n {
+			lines = append(lines, f.Data[off:off+n])
+		}
+	}
+	return lines
+}
+
 // CheckVariants checks what every codec package promises of its options
 // and names, for the variants of one package, whose registry names are
 // pkg and pkg-…:
@@ -409,13 +434,7 @@ func CheckVariants[O any](t *testing.T, pkg string, variants []Variant[O], withL
 			if err != nil {
 				t.Fatalf("linecomp.New(%q, %d): %v", own.Name(), n, err)
 			}
-			lines := linecomptest.EdgeLines(n)
-			for _, f := range Sample() {
-				for off := 0; off+n <= len(f.Data) && off < 64*n; off += n {
-					lines = append(lines, f.Data[off:off+n])
-				}
-			}
-			for _, line := range lines {
+			for _, line := range SampleLines(n, 64) {
 				a, abits, _ := own.Compress(nil, line)
 				b, bbits, _ := reg.Compress(nil, line)
 				if abits != bbits || !bytes.Equal(a, b) {
