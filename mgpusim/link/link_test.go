@@ -103,6 +103,9 @@ func TestNoneCarriesMGPUSimBytes(t *testing.T) {
 		t.Errorf("MGPUSim alone: delivered %d, sent %d bytes; the %d records price at %d",
 			plain.DeliveredBytes, plain.MGPUSimBytes, len(plainRecs), want)
 	}
+	if plain.Kernels == 0 || plain.KernelTimePS == 0 || plain.KernelTimePS >= plain.SimTimePS {
+		t.Errorf("MGPUSim alone: %d kernel launches took %d of %d ps", plain.Kernels, plain.KernelTimePS, plain.SimTimePS)
+	}
 	if plain.Flits != 0 {
 		t.Errorf("MGPUSim alone: %d flits on a fabric that does not exist", plain.Flits)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sarchlab/akita/v4/mem/mem"
 	"github.com/sarchlab/akita/v4/noc/messaging"
 	"github.com/sarchlab/akita/v4/sim"
+	"github.com/sarchlab/mgpusim/v4/amd/protocol"
 	"github.com/sarchlab/mgpusim/v4/amd/timing/rdma"
 )
 
@@ -67,6 +68,14 @@ type Stats struct {
 	// energy figure.
 	WireEnergyPJ, CodecEnergyPJ float64
 	Unpriced                    uint64
+
+	// KernelTimePS is the simulated time during which at least one GPU
+	// runs a kernel: from the driver sending a launch to the last GPU's
+	// answer (in unified mode the driver launches a kernel on every GPU
+	// that has workgroups of it). It leaves out the driver's memory
+	// copies, which are the same in every configuration.
+	KernelTimePS uint64
+	Kernels      uint64 // launches the GPUs answered
 }
 
 // Plugin is attached to one MGPUSim platform. It is driven by the
@@ -83,6 +92,9 @@ type Plugin struct {
 	inFlight map[string]latencies
 	stats    Stats
 	err      error
+
+	kernelsRunning int    // launches sent and not yet answered
+	kernelStart    uint64 // ps, when kernelsRunning became non-zero
 }
 
 type latencies struct{ compress, decompress int }
@@ -138,6 +150,10 @@ func Attach(p *capture.Platform, cfg *Config) (*Plugin, error) {
 		engines[g] = e
 		pl.gpuOf[e.RDMARequestOutside.AsRemote()] = g
 		pl.gpuOf[e.RDMADataOutside.AsRemote()] = g
+	}
+
+	if p.Driver != nil {
+		p.Driver.GetPortByName("GPU").AcceptHook(kernelTimer{pl})
 	}
 
 	var groups [][]sim.Port // the fabric's endpoints and the ports on each
@@ -346,5 +362,32 @@ func (f flitCounter) Func(ctx sim.HookCtx) {
 	}
 	if _, ok := ctx.Item.(*messaging.Flit); ok {
 		f.pl.stats.Flits++
+	}
+}
+
+// kernelTimer watches the driver's port to the GPUs for kernel launches
+// and their completions.
+type kernelTimer struct{ pl *Plugin }
+
+func (k kernelTimer) Func(ctx sim.HookCtx) {
+	pl := k.pl
+	switch ctx.Item.(type) {
+	case *protocol.LaunchKernelReq:
+		if ctx.Pos != sim.HookPosPortMsgSend {
+			return
+		}
+		if pl.kernelsRunning == 0 {
+			pl.kernelStart = pl.SimTimePS()
+		}
+		pl.kernelsRunning++
+	case *protocol.LaunchKernelRsp:
+		if ctx.Pos != sim.HookPosPortMsgRecvd || pl.kernelsRunning == 0 {
+			return
+		}
+		pl.kernelsRunning--
+		pl.stats.Kernels++
+		if pl.kernelsRunning == 0 {
+			pl.stats.KernelTimePS += pl.SimTimePS() - pl.kernelStart
+		}
 	}
 }

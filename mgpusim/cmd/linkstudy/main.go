@@ -486,6 +486,7 @@ type row struct {
 	Bench, Params      string
 	Lambda             string
 	WireNorm, TimeNorm float64 // to none; 0 when none has no result
+	KernelNorm         float64
 	EnergyNorm         float64
 	Ratio              float64 // uncompressed / carried payload bits
 }
@@ -515,6 +516,7 @@ func makeRows(opt *options, results []result) []row {
 			b := base.Stats
 			w.WireNorm = norm(float64(s.DeliveredBytes), float64(b.DeliveredBytes))
 			w.TimeNorm = norm(float64(r.SimTimePS), float64(base.SimTimePS))
+			w.KernelNorm = norm(float64(s.KernelTimePS), float64(b.KernelTimePS))
 			w.EnergyNorm = norm(s.WireEnergyPJ+s.CodecEnergyPJ, b.WireEnergyPJ+b.CodecEnergyPJ)
 		}
 		rows[i] = w
@@ -544,16 +546,17 @@ func printTable(w io.Writer, opt *options, rows []row) {
 		opt.bench.Name(), opt.bench.Describe(), opt.gpus, opt.fabric.Topology, orDefault(opt.fabric.BytesPerCycle, mlink.DefaultBytesPerCycle),
 		orDefault(opt.fabric.Latency, mlink.DefaultLatency))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "config\ttransfers\tpayload ratio\twire bytes\twire/none\ttime us\ttime/none\tenergy/none\tverify\tuses\t")
+	fmt.Fprintln(tw, "config\ttransfers\tpayload ratio\twire bytes\twire/none\ttime us\ttime/none\tkernel us\tkernel/none\tenergy/none\tverify\tuses\t")
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\terror\t%s\t\n", r.Config, r.Error)
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\terror\t%s\t\n", r.Config, r.Error)
 			continue
 		}
 		s := r.Stats
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%d\t%.3f\t%.3f\t%.4f\t%.3f\t%s\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%d\t%.3f\t%.3f\t%.4f\t%.3f\t%.4f\t%.3f\t%s\t%s\t\n",
 			r.Config, s.Transfers, r.Ratio, s.DeliveredBytes, r.WireNorm,
-			float64(r.SimTimePS)/1e6, r.TimeNorm, r.EnergyNorm, shortVerify(r.Verify),
+			float64(r.SimTimePS)/1e6, r.TimeNorm, float64(s.KernelTimePS)/1e6, r.KernelNorm,
+			r.EnergyNorm, shortVerify(r.Verify),
 			usesText(opt.candidateNames(), r.Uses))
 	}
 	tw.Flush()
@@ -586,7 +589,7 @@ func writeCSV(path string, rows []row) error {
 	cw := csv.NewWriter(f)
 	header := []string{"bench", "params", "config", "lambda", "transfers", "payload_bits", "uncompressed_payload_bits",
 		"payload_ratio", "read_req", "data_ready", "write_req", "write_ack", "mgpusim_bytes", "wire_bytes", "wire_norm",
-		"flits", "sim_time_ps", "time_norm", "wire_energy_pj", "codec_energy_pj", "energy_norm", "uses", "verify_ok",
+		"flits", "sim_time_ps", "time_norm", "kernels", "kernel_time_ps", "kernel_norm", "wire_energy_pj", "codec_energy_pj", "energy_norm", "uses", "verify_ok",
 		"verify", "error", "wall_seconds"}
 	if err := cw.Write(header); err != nil {
 		f.Close()
@@ -606,6 +609,7 @@ func writeCSV(path string, rows []row) error {
 			u(s.Messages[simlink.ReadReq]), u(s.Messages[simlink.DataReady]),
 			u(s.Messages[simlink.WriteReq]), u(s.Messages[simlink.WriteAck]),
 			u(s.MGPUSimBytes), u(s.DeliveredBytes), g(r.WireNorm), u(s.Flits), u(r.SimTimePS), g(r.TimeNorm),
+			u(s.Kernels), u(s.KernelTimePS), g(r.KernelNorm),
 			g(s.WireEnergyPJ), g(s.CodecEnergyPJ), g(r.EnergyNorm), strings.Join(uses, " "),
 			strconv.FormatBool(r.Verify == "ok" && r.Error == ""), r.Verify, r.Error, g(r.WallSeconds)}
 		if err := cw.Write(rec); err != nil {
