@@ -10,6 +10,7 @@ import (
 	"github.com/linecomp/linecomp"
 	_ "github.com/linecomp/linecomp/all"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // The Codec contract promises that every codec is safe for concurrent use.
@@ -50,7 +51,7 @@ func concurrentSizes(info linecomp.Info) []int {
 // so that every codec takes several of its encodings.
 func concurrentData(n, count int) []byte {
 	var data []byte
-	for _, l := range codectest.EdgeLines(n) {
+	for _, l := range linecomptest.EdgeLines(n) {
 		if len(data) >= n*count/4 {
 			break
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/linecomp/linecomp/internal/cpu"
 	"github.com/linecomp/linecomp/internal/race"
 	"github.com/linecomp/linecomp/internal/ref"
+	"github.com/linecomp/linecomp/linecomptest"
 	"github.com/linecomp/linecomp/sample"
 )
 
@@ -64,7 +65,7 @@ func seedLines(f *testing.F) {
 			f.Add(s.Data[off : off+128])
 		}
 	}
-	for _, l := range codectest.EdgeLines(128) {
+	for _, l := range linecomptest.EdgeLines(128) {
 		f.Add(l)
 	}
 }
@@ -77,7 +78,7 @@ func FuzzRoundTrip(f *testing.F) {
 	seedLines(f)
 	insts := allInstances(f)
 	levels := cpu.Levels()
-	var s codectest.Scratch
+	var s linecomptest.Scratch
 	var sizes []int
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, in := range insts {
@@ -121,11 +122,11 @@ func FuzzDecompress(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Add([]byte{0xFF, 0xFF, 0xFF})
-	var s codectest.Scratch
+	var s linecomptest.Scratch
 	var line []byte
 	f.Fuzz(func(t *testing.T, enc []byte) {
 		for _, in := range insts {
-			if err := codectest.CheckGarbage(in.c, enc); err != nil {
+			if err := linecomptest.CheckGarbage(in.c, enc); err != nil {
 				t.Fatalf("%s/%d: %v", in.c.Name(), in.c.LineSize(), err)
 			}
 			var err error

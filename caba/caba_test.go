@@ -9,6 +9,7 @@ import (
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/bdi"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 func words64(v ...uint64) []byte {
@@ -279,7 +280,7 @@ func TestBadInput(t *testing.T) {
 		if n, err2 := tc.c.DecompressInstructions(tc.enc); n != 0 || err2 == nil || err2.Error() != err.Error() {
 			t.Errorf("%s: DecompressInstructions(% X) = %d, %v; Decompress says %v", tc.c.Name(), tc.enc, n, err2, err)
 		}
-		if err := codectest.CheckGarbage(tc.c, tc.enc); err != nil {
+		if err := linecomptest.CheckGarbage(tc.c, tc.enc); err != nil {
 			t.Error(err)
 		}
 	}
@@ -358,7 +359,7 @@ func TestSameAsBDI(t *testing.T) {
 	for _, n := range codectest.LineSizes {
 		c, _ := NewBDI(n)
 		ref, _ := bdi.New(n)
-		for _, f := range append(codectest.Sample(), codectest.File{Name: "edge", Data: bytes.Join(codectest.EdgeLines(n), nil)}) {
+		for _, f := range append(codectest.Sample(), codectest.File{Name: "edge", Data: bytes.Join(linecomptest.EdgeLines(n), nil)}) {
 			for off := 0; off+n <= len(f.Data); off += n {
 				line := f.Data[off : off+n]
 				enc, bits, _ := c.Compress(nil, line)

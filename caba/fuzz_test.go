@@ -6,6 +6,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // FuzzDecompress: on any stream, DecompressInstructions fails exactly when
@@ -16,7 +17,7 @@ func FuzzDecompress(f *testing.F) {
 	for i, name := range names {
 		for _, n := range codectest.LineSizes {
 			c, _ := linecomp.New(name, n)
-			for _, line := range codectest.EdgeLines(n)[:4] {
+			for _, line := range linecomptest.EdgeLines(n)[:4] {
 				enc, _, _ := c.Compress(nil, line)
 				f.Add(uint8(i), uint8(n/64), enc)
 			}

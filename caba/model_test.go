@@ -7,6 +7,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // laneModel is the lane model of one codec: the decompression subroutine
@@ -102,7 +103,7 @@ func TestLaneModels(t *testing.T) {
 						}
 					}
 				}
-				for i, line := range codectest.EdgeLines(n) {
+				for i, line := range linecomptest.EdgeLines(n) {
 					check(fmt.Sprintf("edge line %d", i), line)
 				}
 				for _, f := range files {

@@ -67,7 +67,7 @@ func FuzzMulti(f *testing.F) {
 	for _, l := range linecomptest.EdgeLines(128)[:20] {
 		f.Add(l)
 	}
-	var s codectest.Scratch
+	var s linecomptest.Scratch
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, fc := range codecs {
 			n := fc.c.LineSize()

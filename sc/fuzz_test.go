@@ -6,6 +6,7 @@ import (
 
 	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/internal/ref"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // FuzzParseTable: arbitrary bytes are either rejected with a *CorruptError
@@ -33,11 +34,11 @@ func FuzzParseTable(f *testing.F) {
 			binary.LittleEndian.PutUint32(line[4*i:], syms[(i*7)%len(syms)].Value)
 		}
 		copy(line[16:], data)
-		var s codectest.Scratch
+		var s linecomptest.Scratch
 		if err := codectest.Conform(c, "", line, &s); err != nil {
 			t.Fatal(err)
 		}
-		if err := codectest.CheckGarbage(c, data); err != nil {
+		if err := linecomptest.CheckGarbage(c, data); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -78,14 +79,14 @@ func FuzzTrainedRoundTrip(f *testing.F) {
 			for len(padded)%n != 0 || len(padded) == 0 {
 				padded = append(padded, 0)
 			}
-			var s codectest.Scratch
+			var s linecomptest.Scratch
 			for off := 0; off < len(padded); off += n {
 				line := padded[off : off+n]
 				if err := codectest.Conform(c, r(line), line, &s); err != nil {
 					t.Fatalf("E=%d c=%d L=%d line %X: %v", E, cb, L, line, err)
 				}
 			}
-			if err := codectest.CheckGarbage(c, data); err != nil {
+			if err := linecomptest.CheckGarbage(c, data); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/internal/ref"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // lineOf packs little-endian 32-bit words into a line.
@@ -22,7 +23,7 @@ func lineOf(words ...uint32) []byte {
 }
 
 // bitString renders a stream as '0'/'1'.
-func bitString(enc []byte, bits int) string { return codectest.BitString(enc, bits) }
+func bitString(enc []byte, bits int) string { return linecomptest.BitString(enc, bits) }
 
 // The golden example's values.
 const (
@@ -317,7 +318,7 @@ func TestBadInput(t *testing.T) {
 		if !errors.Is(err, linecomp.ErrCorrupt) || !errors.As(err, &ce) {
 			t.Errorf("%s: Decompress(% X): %v, want a *CorruptError", name, enc, err)
 		}
-		if err := codectest.CheckGarbage(c, enc); err != nil {
+		if err := linecomptest.CheckGarbage(c, enc); err != nil {
 			t.Error(err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/internal/ref"
+	"github.com/linecomp/linecomp/linecomptest"
 )
 
 // cost returns Σ frequency × codeword length of a table, the escape
@@ -264,7 +265,7 @@ func checkAgainstRef(t *testing.T, tab *Table, m map[uint32]uint64, escape uint6
 		vals = append(vals, v)
 	}
 	slices.Sort(vals)
-	var s codectest.Scratch
+	var s linecomptest.Scratch
 	for range 8 {
 		line := make([]byte, 32)
 		for i := range 8 {
@@ -416,11 +417,11 @@ func TestParseTableBad(t *testing.T) {
 			for i := range line {
 				line[i] = byte(rng.Uint32())
 			}
-			var s codectest.Scratch
+			var s linecomptest.Scratch
 			if err := codectest.Conform(c, "", line, &s); err != nil {
 				t.Fatal(err)
 			}
-			if err := codectest.CheckGarbage(c, data); err != nil {
+			if err := linecomptest.CheckGarbage(c, data); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -546,18 +546,3 @@ func CheckPatternCounts(t *testing.T, c PatternCounter, lines [][]byte) {
 		}
 	}
 }
-
-// Forwarders kept for the callers outside the codec packages (the root's
-// tests, caba, multi, sc); new code calls linecomptest directly.
-
-// BitString is linecomptest.BitString.
-func BitString(enc []byte, bits int) string { return linecomptest.BitString(enc, bits) }
-
-// EdgeLines is linecomptest.EdgeLines.
-func EdgeLines(n int) [][]byte { return linecomptest.EdgeLines(n) }
-
-// CheckGarbage is linecomptest.CheckGarbage.
-func CheckGarbage(c linecomp.Codec, enc []byte) error { return linecomptest.CheckGarbage(c, enc) }
-
-// Scratch is linecomptest.Scratch.
-type Scratch = linecomptest.Scratch
