@@ -97,6 +97,13 @@ func Vote(cfg vote.Config) simlink.ChooserFactory {
 	}
 }
 
+// Check reports whether the configuration can run: an error wrapping
+// ErrConfig says what is wrong.
+func (c Config) Check() error {
+	_, err := c.resolve()
+	return err
+}
+
 // resolved is a checked configuration with its defaults filled in.
 type resolved struct {
 	Config

@@ -172,7 +172,9 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	opt.configList = configNames(opt)
 	// The children get the same command line; -child comes last and wins.
 	opt.childArgs = args
-	if _, err := opt.linkConfig("none"); err != nil {
+	// Every configuration shares the fabric; the candidates are checked
+	// when the codecs are looked up above and again by each child.
+	if err := (mlink.Config{Fabric: opt.fabric}).Check(); err != nil {
 		return bad("%v", err)
 	}
 	return opt, exitOK
@@ -601,7 +603,9 @@ func writeCSV(path string, rows []row) error {
 		g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 		var uses []string
 		for n, k := range r.Uses {
-			uses = append(uses, n+"="+u(k))
+			if k != 0 {
+				uses = append(uses, n+"="+u(k))
+			}
 		}
 		slices.Sort(uses)
 		rec := []string{r.Bench, r.Params, r.Config, r.Lambda, u(s.Transfers), u(s.PayloadBits),
