@@ -342,6 +342,8 @@ func runChild(opt *options, stdout, stderr io.Writer) int {
 	// Benchmarks that find a wrong result call log.Fatal, which ends the
 	// process before Run returns: print what the run measured with every
 	// log line, marked provisional.
+	// Without the date and time, the message is the benchmark's own.
+	log.SetFlags(0)
 	log.SetOutput(writerFunc(func(p []byte) (int, error) {
 		stderr.Write(p)
 		mu.Lock()
