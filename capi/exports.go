@@ -229,64 +229,47 @@ func linecompgo_free(codec C.linecomp_codec) (st C.linecomp_status) {
 	return C.LINECOMP_OK
 }
 
-//export linecompgo_name
-func linecompgo_name(codec C.linecomp_codec, name **C.char) (st C.linecomp_status) {
-	const fn = "linecomp_name"
-	defer guard(fn, &st)
+// codecField is the body of the exports that read one property of a
+// codec: it finds the handle's codec, checks the out pointer and stores
+// get(codec) there.
+func codecField[T any](fn string, codec C.linecomp_codec, out *T, arg string, get func(linecomp.Codec) T) C.linecomp_status {
 	c, err := codecOf(codec)
 	if err != nil {
 		return fail(fn, err)
 	}
-	if name == nil {
-		return fail(fn, nullArg("name"))
+	if out == nil {
+		return fail(fn, nullArg(arg))
 	}
-	*name = cString(c.Name())
+	*out = get(c)
 	return C.LINECOMP_OK
+}
+
+//export linecompgo_name
+func linecompgo_name(codec C.linecomp_codec, name **C.char) (st C.linecomp_status) {
+	const fn = "linecomp_name"
+	defer guard(fn, &st)
+	return codecField(fn, codec, name, "name", func(c linecomp.Codec) *C.char { return cString(c.Name()) })
 }
 
 //export linecompgo_line_size
 func linecompgo_line_size(codec C.linecomp_codec, lineSize *C.size_t) (st C.linecomp_status) {
 	const fn = "linecomp_line_size"
 	defer guard(fn, &st)
-	c, err := codecOf(codec)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if lineSize == nil {
-		return fail(fn, nullArg("line_size"))
-	}
-	*lineSize = C.size_t(c.LineSize())
-	return C.LINECOMP_OK
+	return codecField(fn, codec, lineSize, "line_size", func(c linecomp.Codec) C.size_t { return C.size_t(c.LineSize()) })
 }
 
 //export linecompgo_tag_bits
 func linecompgo_tag_bits(codec C.linecomp_codec, tagBits *C.int) (st C.linecomp_status) {
 	const fn = "linecomp_tag_bits"
 	defer guard(fn, &st)
-	c, err := codecOf(codec)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if tagBits == nil {
-		return fail(fn, nullArg("tag_bits"))
-	}
-	*tagBits = C.int(c.TagBits())
-	return C.LINECOMP_OK
+	return codecField(fn, codec, tagBits, "tag_bits", func(c linecomp.Codec) C.int { return C.int(c.TagBits()) })
 }
 
 //export linecompgo_codec_latency
 func linecompgo_codec_latency(codec C.linecomp_codec, latency *C.linecomp_latency) (st C.linecomp_status) {
 	const fn = "linecomp_codec_latency"
 	defer guard(fn, &st)
-	c, err := codecOf(codec)
-	if err != nil {
-		return fail(fn, err)
-	}
-	if latency == nil {
-		return fail(fn, nullArg("latency"))
-	}
-	*latency = cLatency(c.Latency())
-	return C.LINECOMP_OK
+	return codecField(fn, codec, latency, "latency", func(c linecomp.Codec) C.linecomp_latency { return cLatency(c.Latency()) })
 }
 
 // lineSizeError reports a line of n bytes given to c.
