@@ -104,8 +104,11 @@
 // What differs from the paper's bus: the endpoint takes the ports'
 // messages first come, first served (one per port per cycle into one
 // queue), not round robin among senders; its queues are unbounded rather
-// than 4 KB per GPU; a message spends a cycle on each hop to and from the
-// switch plus the switch latency; and the CPU's traffic is not on the bus.
+// than 4 KB per GPU; a message's trip includes the endpoint's, the links'
+// and the switch's stages (a 68-byte message crosses an idle bus in 13
+// cycles with Latency 1, its 4 transfer cycles and 9 more; the next
+// message follows 4 cycles behind it); and the CPU's traffic is not on the
+// bus.
 //
 // # Counting
 //
