@@ -9,10 +9,12 @@ import (
 	"github.com/linecomp/linecomp/trace"
 )
 
-// RunConfig is one run of a benchmark on GPUs unified into one, as the
-// paper's MGSim setup (Tavana §VI-A: workgroups spread round robin over
-// the CUs of all four GPUs, memory interleaved over all of them, so that
-// GPUs read and write each other's memory through their RDMA engines).
+// RunConfig is one run of a benchmark on GPUs unified into one: MGPUSim's
+// mode closest to the paper's setup (Tavana §VI-A spreads workgroups over
+// the CUs of all four GPUs and interleaves memory over them). MGPUSim's
+// unified GPU gives each GPU a share of every kernel's workgroups, and the
+// GPUs reach each other's memory through their RDMA engines; as discrete
+// GPUs the benchmarks make almost no inter-GPU traffic.
 type RunConfig struct {
 	Bench *capture.Benchmark
 	GPUs  int
