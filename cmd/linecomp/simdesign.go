@@ -114,15 +114,13 @@ func designConfig(d gpuDesign, over gpuOverrides) (gpu.Config, *mem.Memory, erro
 	if err != nil {
 		return cfg, nil, err
 	}
-	m, err := mem.New(mem.Config{LineSize: 128, Codec: mc, DRAM: mem.DRAM{Latency: 100, BurstCycles: mem.GDDR5.BurstCycles}})
+	dram := mem.GDDR5
+	if o := over.MemLatency; o != nil {
+		dram.Latency = *o
+	}
+	m, err := mem.New(mem.Config{LineSize: 128, Codec: mc, DRAM: dram})
 	if err != nil {
 		return cfg, nil, err
-	}
-	if o := over.MemLatency; o != nil {
-		m, err = mem.New(mem.Config{LineSize: 128, Codec: mc, DRAM: mem.DRAM{Latency: *o, BurstCycles: mem.GDDR5.BurstCycles}})
-		if err != nil {
-			return cfg, nil, err
-		}
 	}
 	cfg.Memory = gpu.MemoryController{Mem: m, DecompressCycles: d.memDecompress}
 	cfg.Interconnect = gpu.Interconnect{FlitBytes: designFlitBytes, DecompressCycles: d.linkDecompress}
