@@ -1,4 +1,5 @@
-// Command linecomp measures cache-line compression codecs on memory images.
+// Command linecomp measures cache-line compression codecs on memory images,
+// and replays real traces through linecomp's models and policies.
 //
 // Usage:
 //
@@ -12,6 +13,14 @@
 //	linecomp trace cat [-format F] FILE…   a trace's records as text or CSV
 //	linecomp trace lines [-o OUT] FILE…    a trace's payloads as a flat file
 //	                                       of lines, which ratio reads
+//	linecomp sim cache [flags] [TRACE…]    L1 traces through one compressed cache
+//	linecomp sim mem [flags] [TRACE…]      DRAM traces (or -image memory images)
+//	                                       through MAG-aware memory controllers
+//	linecomp sim gpu [flags] [TRACE…]      warp traces through the GPU model under
+//	                                       LATTE-CC and its baselines (-design:
+//	                                       CABA's designs)
+//	linecomp sim link [flags] [TRACE…]     rdma traces over the inter-GPU link
+//	                                       under the penalty vote
 //	linecomp version                       build and platform
 //	linecomp help [COMMAND]                these synopses, or a command's flags
 //
