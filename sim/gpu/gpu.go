@@ -261,6 +261,18 @@ type sm struct {
 	// ready warps; refresh keeps them right after every change of a warp.
 	isReady []bool
 	nready  int
+	// spare MSHRs, reused so that a miss allocates nothing
+	spare []*mshr
+}
+
+// newMSHR returns an unused MSHR.
+func (s *sm) newMSHR() *mshr {
+	if n := len(s.spare); n > 0 {
+		m := s.spare[n-1]
+		s.spare = s.spare[:n-1]
+		return m
+	}
+	return &mshr{}
 }
 
 // refresh updates the ready count after warp slot w changed.
@@ -318,7 +330,7 @@ type GPU struct {
 	stats  Stats
 	// image holds every line's latest content, for the memory's
 	// write-backs; ports holds when each L2 slice's response port is free.
-	image map[uint64]*lineState
+	image map[uint64]lineState
 	ports []uint64
 	err   error // the first error met inside a cache callback
 }
@@ -372,7 +384,7 @@ func New(cfg Config) (*GPU, error) {
 		a.StoreBuffer = 8
 		cfg.Assist = &a
 	}
-	g := &GPU{cfg: cfg, sms: make([]sm, cfg.SMs), image: map[uint64]*lineState{}, ports: make([]uint64, cfg.L2Slices)}
+	g := &GPU{cfg: cfg, sms: make([]sm, cfg.SMs), image: map[uint64]lineState{}, ports: make([]uint64, cfg.L2Slices)}
 	for i := 0; i < cfg.L2Slices; i++ {
 		l2cfg := cfg.L2
 		l2cfg.Policy = writeBacks{g, i}
@@ -793,22 +805,18 @@ func (g *GPU) lsuStep(s *sm) error {
 		if err != nil {
 			return err
 		}
-		s.mshrs[addr] = &mshr{addr: addr, line: it.line, start: g.now, waiters: []int{it.warp}}
+		m := s.newMSHR()
+		m.addr, m.line, m.start, m.waiters = addr, it.line, g.now, append(m.waiters[:0], it.warp)
+		s.mshrs[addr] = m
 		g.push(event{t: t, kind: evFill, sm: int32(s.id), addr: addr})
 	}
 	return nil
 }
 
 // see records the latest content of a line; a load leaves a raw line raw.
-func (g *GPU) see(l Line, raw bool) *lineState {
+func (g *GPU) see(l Line, raw bool) {
 	st := g.image[l.Addr]
-	if st == nil {
-		st = &lineState{}
-		g.image[l.Addr] = st
-	}
-	st.data = l.Data
-	st.raw = st.raw || raw
-	return st
+	g.image[l.Addr] = lineState{data: l.Data, raw: st.raw || raw}
 }
 
 // fetch sends an L1 miss to the L2 (and the memory on an L2 miss) and over
@@ -817,9 +825,9 @@ func (g *GPU) see(l Line, raw bool) *lineState {
 func (g *GPU) fetch(l Line) (uint64, error) {
 	lat := uint64(g.cfg.L2HitLatency)
 	slice, l2, local := g.l2Slice(l.Addr)
+	raw := g.image[l.Addr].raw
 	if !l2.Lookup(g.now, local).Hit {
-		st := g.image[l.Addr]
-		ml, err := g.cfg.Memory.Access(g.now+lat, MemRequest{Addr: l.Addr, Line: l.Data, Raw: st.raw})
+		ml, err := g.cfg.Memory.Access(g.now+lat, MemRequest{Addr: l.Addr, Line: l.Data, Raw: raw})
 		if err != nil {
 			return 0, err
 		}
@@ -829,8 +837,8 @@ func (g *GPU) fetch(l Line) (uint64, error) {
 			return 0, err
 		}
 	}
-	t := g.transfer(slice, g.now+lat, l.Data, g.image[l.Addr].raw)
-	if g.compressed(l.Data, g.image[l.Addr].raw) && g.cfg.Assist == nil {
+	t := g.transfer(slice, g.now+lat, l.Data, raw)
+	if g.compressed(l.Data, raw) && g.cfg.Assist == nil {
 		t += uint64(g.cfg.Interconnect.DecompressCycles)
 	}
 	return t, g.err
@@ -894,8 +902,7 @@ func (g *GPU) store(s *sm, l Line) error {
 
 // storeToL2 writes l into its L2 slice; raw marks it stored uncompressed.
 func (g *GPU) storeToL2(l Line, raw bool) error {
-	st := g.see(l, false)
-	st.raw = raw
+	g.image[l.Addr] = lineState{data: l.Data, raw: raw}
 	_, l2, local := g.l2Slice(l.Addr)
 	flits, full := g.flits(l.Data, raw)
 	g.stats.Flits += uint64(flits)
@@ -921,8 +928,8 @@ func (w writeBacks) Observe(e cache.Event) {
 	}
 	g := w.g
 	addr := g.globalAddr(w.slice, e.Addr)
-	st := g.image[addr]
-	if st == nil { // cannot happen: every line the L2 holds was seen
+	st, ok := g.image[addr]
+	if !ok { // cannot happen: every line the L2 holds was seen
 		if g.err == nil {
 			g.err = fmt.Errorf("gpu: the L2 wrote back line %#x, which no access brought", addr)
 		}
@@ -974,12 +981,15 @@ func (g *GPU) drainEvents() error {
 	return nil
 }
 
-// wake gives an MSHR's line to every load waiting for it.
+// wake gives an MSHR's line to every load waiting for it, and frees the
+// MSHR for reuse.
 func (g *GPU) wake(s *sm, m *mshr) {
 	for _, w := range m.waiters {
 		s.warps[w].pending--
 		s.refresh(w)
 	}
+	m.line = Line{}
+	s.spare = append(s.spare, m)
 }
 
 func (g *GPU) push(e event) {
