@@ -259,8 +259,9 @@ type sm struct {
 	buffered  int
 	// isReady caches each warp slot's ready(), and nready counts the
 	// ready warps; refresh keeps them right after every change of a warp.
-	isReady []bool
-	nready  int
+	isReady    []bool
+	nready     int
+	schedReady []int // ready warps per scheduler (slot w is scheduler w mod Schedulers)
 	// spare MSHRs, reused so that a miss allocates nothing
 	spare []*mshr
 }
@@ -279,11 +280,12 @@ func (s *sm) newMSHR() *mshr {
 func (s *sm) refresh(w int) {
 	if r := s.warps[w].ready(); r != s.isReady[w] {
 		s.isReady[w] = r
+		d := -1
 		if r {
-			s.nready++
-		} else {
-			s.nready--
+			d = 1
 		}
+		s.nready += d
+		s.schedReady[w%len(s.schedReady)] += d
 	}
 }
 
@@ -331,6 +333,9 @@ type GPU struct {
 	// image holds every line's latest content, for the memory's
 	// write-backs; ports holds when each L2 slice's response port is free.
 	image map[uint64]lineState
+	// track: keep the image, for a Memory that needs write-backs' content
+	// or lines that may travel raw (anything but FixedLatency, or Assist)
+	track bool
 	ports []uint64
 	err   error // the first error met inside a cache callback
 }
@@ -385,6 +390,8 @@ func New(cfg Config) (*GPU, error) {
 		cfg.Assist = &a
 	}
 	g := &GPU{cfg: cfg, sms: make([]sm, cfg.SMs), image: map[uint64]lineState{}, ports: make([]uint64, cfg.L2Slices)}
+	_, fixed := cfg.Memory.(FixedLatency)
+	g.track = !fixed || cfg.Assist != nil
 	for i := 0; i < cfg.L2Slices; i++ {
 		l2cfg := cfg.L2
 		l2cfg.Policy = writeBacks{g, i}
@@ -404,6 +411,7 @@ func New(cfg Config) (*GPU, error) {
 		s.probe = Probe{g: g, lastMiss: float64(cfg.L2HitLatency)}
 		s.warps = make([]warpState, cfg.WarpsPerSM)
 		s.isReady = make([]bool, cfg.WarpsPerSM)
+		s.schedReady = make([]int, cfg.Schedulers)
 		s.blocks = make([]blockState, cfg.BlocksPerSM)
 		s.last = make([]int, cfg.Schedulers)
 		for j := range s.last {
@@ -653,7 +661,7 @@ func (g *GPU) issue(s *sm) error {
 			continue
 		}
 		w := -1
-		if nready > 0 {
+		if s.schedReady[sc] > 0 {
 			w = g.pick(s, sc)
 		}
 		if w < 0 {
@@ -815,6 +823,9 @@ func (g *GPU) lsuStep(s *sm) error {
 
 // see records the latest content of a line; a load leaves a raw line raw.
 func (g *GPU) see(l Line, raw bool) {
+	if !g.track {
+		return
+	}
 	st := g.image[l.Addr]
 	g.image[l.Addr] = lineState{data: l.Data, raw: st.raw || raw}
 }
@@ -902,7 +913,9 @@ func (g *GPU) store(s *sm, l Line) error {
 
 // storeToL2 writes l into its L2 slice; raw marks it stored uncompressed.
 func (g *GPU) storeToL2(l Line, raw bool) error {
-	g.image[l.Addr] = lineState{data: l.Data, raw: raw}
+	if g.track {
+		g.image[l.Addr] = lineState{data: l.Data, raw: raw}
+	}
 	_, l2, local := g.l2Slice(l.Addr)
 	flits, full := g.flits(l.Data, raw)
 	g.stats.Flits += uint64(flits)
@@ -929,7 +942,7 @@ func (w writeBacks) Observe(e cache.Event) {
 	g := w.g
 	addr := g.globalAddr(w.slice, e.Addr)
 	st, ok := g.image[addr]
-	if !ok { // cannot happen: every line the L2 holds was seen
+	if !ok && g.track { // cannot happen: every line the L2 holds was seen
 		if g.err == nil {
 			g.err = fmt.Errorf("gpu: the L2 wrote back line %#x, which no access brought", addr)
 		}
