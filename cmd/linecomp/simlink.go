@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/linecomp/linecomp"
-	"github.com/linecomp/linecomp/bdi"
+	"github.com/linecomp/linecomp/multi"
 	"github.com/linecomp/linecomp/policy/vote"
 	"github.com/linecomp/linecomp/sim/link"
 	"github.com/linecomp/linecomp/trace"
@@ -184,19 +184,27 @@ func wireNames() string {
 	return strings.Join(n, ", ")
 }
 
-// linkCandidates builds the candidates at lineSize, with Tavana Table III's
-// latencies when tavana is set (only BDI's differs from its default).
+// linkCandidates builds the candidates at lineSize. With tavana set, a
+// candidate that is one of tavana-best's members (none, bdi, fpc-tavana,
+// cpack-z) is that member, which carries Tavana Table III's latencies (BDI
+// 2/1 rather than its own paper's 5/1); any other keeps its own.
 func linkCandidates(names []string, lineSize int, tavana bool) ([]linecomp.Codec, error) {
+	var members []linecomp.Codec
+	if tavana {
+		best, err := linecomp.New("tavana-best", lineSize)
+		if err != nil {
+			return nil, err
+		}
+		members = best.(*multi.Codec).Members()
+	}
 	var out []linecomp.Codec
 	for _, n := range names {
-		var c linecomp.Codec
-		var err error
-		if in, _ := linecomp.Lookup(n); tavana && in.Algorithm == "bdi" && n == "bdi" {
-			lat, _ := linecomp.PresetLatency(linecomp.SourceTavana, "bdi") // 2/1
-			c, err = bdi.New(lineSize, bdi.WithLatency(lat))
-		} else {
-			c, err = linecomp.New(n, lineSize)
+		i := slices.IndexFunc(members, func(m linecomp.Codec) bool { return m.Name() == n })
+		if i >= 0 {
+			out = append(out, members[i])
+			continue
 		}
+		c, err := linecomp.New(n, lineSize)
 		if err != nil {
 			return nil, err
 		}

@@ -9,42 +9,19 @@ import (
 	"github.com/linecomp/linecomp"
 	_ "github.com/linecomp/linecomp/all"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/multi"
 	"github.com/linecomp/linecomp/policy/vote"
 )
 
-// retimed gives a codec the latency of another source (the codecs' own
-// defaults follow their own papers: BDI's is 5/1, Tavana's Table III 2/1).
-type retimed struct {
-	linecomp.Codec
-	lat linecomp.Latency
-}
-
-func (r retimed) Latency() linecomp.Latency { return r.lat }
-
 // tavanaCandidates returns none, BDI, FPC and C-Pack+Z at lineSize with the
-// latencies of Tavana Table III.
+// latencies of Tavana Table III: the members of tavana-best.
 func tavanaCandidates(t testing.TB, lineSize int) []linecomp.Codec {
 	t.Helper()
-	var out []linecomp.Codec
-	for _, name := range []string{"none", "bdi", "fpc-tavana", "cpack-z"} {
-		c, err := linecomp.New(name, lineSize)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if name != "none" {
-			info, err := linecomp.Lookup(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lat, ok := linecomp.PresetLatency(linecomp.SourceTavana, info.Algorithm)
-			if !ok {
-				t.Fatalf("no Tavana latency for %s", info.Algorithm)
-			}
-			c = retimed{c, lat}
-		}
-		out = append(out, c)
+	best, err := linecomp.New("tavana-best", lineSize)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return best.(*multi.Codec).Members()
 }
 
 // referenceChoices is a second, deliberately plain reading of model-spec §6:

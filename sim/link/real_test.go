@@ -12,40 +12,20 @@ import (
 	"github.com/linecomp/linecomp"
 	_ "github.com/linecomp/linecomp/all"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/multi"
 	"github.com/linecomp/linecomp/policy/vote"
 	"github.com/linecomp/linecomp/sim/link"
 )
 
-// retimed gives a codec the latency of another source (BDI's default is
-// its own paper's 5/1; Tavana Table III has 2/1).
-type retimed struct {
-	linecomp.Codec
-	lat linecomp.Latency
-}
-
-func (r retimed) Latency() linecomp.Latency { return r.lat }
-
 // tavanaCandidates returns none, BDI, FPC and C-Pack+Z at lineSize with the
-// latencies of Tavana Table III.
+// latencies of Tavana Table III: the members of tavana-best.
 func tavanaCandidates(t testing.TB, lineSize int) []linecomp.Codec {
 	t.Helper()
-	var out []linecomp.Codec
-	for _, name := range []string{"none", "bdi", "fpc-tavana", "cpack-z"} {
-		c, err := linecomp.New(name, lineSize)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if name != "none" {
-			info, _ := linecomp.Lookup(name)
-			lat, ok := linecomp.PresetLatency(linecomp.SourceTavana, info.Algorithm)
-			if !ok {
-				t.Fatalf("no Tavana latency for %s", name)
-			}
-			c = retimed{c, lat}
-		}
-		out = append(out, c)
+	best, err := linecomp.New("tavana-best", lineSize)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return best.(*multi.Codec).Members()
 }
 
 // syntheticTraffic turns a payload stream into transfers among GPUs 1–4

@@ -49,9 +49,9 @@ import (
 
 	"github.com/linecomp/linecomp"
 	_ "github.com/linecomp/linecomp/all" // registers every codec
-	"github.com/linecomp/linecomp/bdi"
 	"github.com/linecomp/linecomp/mgpusim/capture"
 	mlink "github.com/linecomp/linecomp/mgpusim/link"
+	"github.com/linecomp/linecomp/multi"
 	"github.com/linecomp/linecomp/policy/vote"
 	simlink "github.com/linecomp/linecomp/sim/link"
 )
@@ -229,22 +229,23 @@ func configNames(opt *options) []string {
 	return names
 }
 
-// candidates are none followed by -codecs. bdi carries Tavana Table III's
-// latencies (2/1), as `linecomp sim link -latency tavana` has it;
-// fpc-tavana and cpack-z already default to Table III's.
+// candidates are none followed by -codecs, with Tavana Table III's
+// latencies (as `linecomp sim link -latency tavana` has them): a candidate
+// that is one of tavana-best's members (none, bdi, fpc-tavana, cpack-z) is
+// that member, so bdi carries 2/1 rather than its own paper's 5/1.
 func (opt *options) candidates() ([]linecomp.Codec, error) {
+	best, err := linecomp.New("tavana-best", capture.WireLineSize)
+	if err != nil {
+		return nil, err
+	}
+	members := best.(*multi.Codec).Members()
 	out := make([]linecomp.Codec, 0, 1+len(opt.codecs))
 	for _, name := range append([]string{"none"}, opt.codecs...) {
-		var (
-			c   linecomp.Codec
-			err error
-		)
-		if name == "bdi" {
-			lat, _ := linecomp.PresetLatency(linecomp.SourceTavana, "bdi")
-			c, err = bdi.New(capture.WireLineSize, bdi.WithLatency(lat))
-		} else {
-			c, err = linecomp.New(name, capture.WireLineSize)
+		if i := slices.IndexFunc(members, func(m linecomp.Codec) bool { return m.Name() == name }); i >= 0 {
+			out = append(out, members[i])
+			continue
 		}
+		c, err := linecomp.New(name, capture.WireLineSize)
 		if err != nil {
 			return nil, err
 		}
