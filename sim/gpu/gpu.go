@@ -325,8 +325,7 @@ type GPU struct {
 	sms    []sm
 	l2     []*cache.Cache
 	now    uint64
-	seq    uint64
-	events []event // a binary min-heap on (t, seq)
+	events eventQueue
 	age    uint64
 	rr     int // next SM for block dispatch
 	stats  Stats
@@ -544,10 +543,10 @@ func (g *GPU) Run(k *Kernel) (KernelStats, error) {
 			g.now++
 			continue
 		}
-		if len(g.events) == 0 {
+		if g.events.len() == 0 {
 			return ks, fmt.Errorf("gpu: kernel %s stalls at cycle %d with no event pending (a barrier some warp never reaches)", k.Name, g.now)
 		}
-		g.now = g.events[0].t // nothing can happen before the next event
+		g.now = g.events.next() // nothing can happen before the next event
 	}
 	ks.Cycles = g.now - start
 	ks.Instructions = g.stats.Instructions - startInst
@@ -557,7 +556,7 @@ func (g *GPU) Run(k *Kernel) (KernelStats, error) {
 
 // idle reports that no warp, queued access or event is left.
 func (g *GPU) idle() bool {
-	if len(g.events) > 0 {
+	if g.events.len() > 0 {
 		return false
 	}
 	for i := range g.sms {
@@ -694,12 +693,12 @@ func (g *GPU) pick(s *sm, sc int) int {
 	n := g.cfg.Schedulers
 	last := s.last[sc]
 	if g.cfg.Scheduling == GTO {
-		if last >= 0 && s.warps[last].ready() {
+		if last >= 0 && s.isReady[last] {
 			return last
 		}
 		best := -1
 		for w := sc; w < len(s.warps); w += n {
-			if s.warps[w].ready() && (best < 0 || s.warps[w].age < s.warps[best].age) {
+			if s.isReady[w] && (best < 0 || s.warps[w].age < s.warps[best].age) {
 				best = w
 			}
 		}
@@ -713,7 +712,7 @@ func (g *GPU) pick(s *sm, sc int) int {
 	}
 	for i := 0; i < slots; i++ {
 		w := sc + (first+i)%slots*n
-		if s.warps[w].ready() {
+		if s.isReady[w] {
 			return w
 		}
 	}
@@ -793,31 +792,34 @@ func (g *GPU) lsuStep(s *sm) error {
 		s.head++
 		return g.store(s, it.line)
 	}
-	m := s.mshrs[addr]
-	if m == nil {
-		if _, _, ok := s.l1.Contains(addr); !ok && len(s.mshrs) == g.cfg.MSHRs {
-			return nil // every MSHR busy: wait
+	if len(s.mshrs) == g.cfg.MSHRs && s.mshrs[addr] == nil {
+		if _, _, ok := s.l1.Contains(addr); !ok {
+			return nil // a new miss, and every MSHR busy: wait
 		}
 	}
 	g.see(it.line, false)
 	r := s.l1.Lookup(g.now, addr)
 	s.head++
-	switch {
-	case r.Hit:
-		g.push(event{t: g.now + uint64(r.Latency), kind: evWake, sm: int32(s.id), warp: int32(it.warp)})
-	case m != nil:
+	if r.Hit {
+		// A hit wins even over a pending miss to the line (a write-back
+		// L1 may hold a stored line whose load miss is still out).
+		g.events.push(event{t: g.now + uint64(r.Latency), kind: evWake, sm: int32(s.id), warp: int32(it.warp)})
+		return nil
+	}
+	// The MSHRs are looked up only on a miss: most accesses hit.
+	if m := s.mshrs[addr]; m != nil {
 		m.waiters = append(m.waiters, it.warp)
 		g.stats.MergedMisses++
-	default:
-		t, err := g.fetch(it.line)
-		if err != nil {
-			return err
-		}
-		m := s.newMSHR()
-		m.addr, m.line, m.start, m.waiters = addr, it.line, g.now, append(m.waiters[:0], it.warp)
-		s.mshrs[addr] = m
-		g.push(event{t: t, kind: evFill, sm: int32(s.id), addr: addr})
+		return nil
 	}
+	t, err := g.fetch(it.line)
+	if err != nil {
+		return err
+	}
+	m := s.newMSHR()
+	m.addr, m.line, m.start, m.waiters = addr, it.line, g.now, append(m.waiters[:0], it.warp)
+	s.mshrs[addr] = m
+	g.events.push(event{t: t, kind: evFill, sm: int32(s.id), addr: addr})
 	return nil
 }
 
@@ -964,8 +966,11 @@ func (g *GPU) globalAddr(slice int, local uint64) uint64 {
 
 // drainEvents handles every event due at or before now.
 func (g *GPU) drainEvents() error {
-	for len(g.events) > 0 && g.events[0].t <= g.now {
-		e := g.pop()
+	for {
+		e, ok := g.events.pop(g.now)
+		if !ok {
+			return nil
+		}
 		s := &g.sms[e.sm]
 		switch e.kind {
 		case evWake:
@@ -991,7 +996,6 @@ func (g *GPU) drainEvents() error {
 			g.wake(s, m)
 		}
 	}
-	return nil
 }
 
 // wake gives an MSHR's line to every load waiting for it, and frees the
@@ -1004,45 +1008,3 @@ func (g *GPU) wake(s *sm, m *mshr) {
 	m.line = Line{}
 	s.spare = append(s.spare, m)
 }
-
-func (g *GPU) push(e event) {
-	g.seq++
-	e.seq = g.seq
-	g.events = append(g.events, e)
-	i := len(g.events) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !less(g.events[i], g.events[p]) {
-			break
-		}
-		g.events[i], g.events[p] = g.events[p], g.events[i]
-		i = p
-	}
-}
-
-func (g *GPU) pop() event {
-	h := g.events
-	top := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
-	i := 0
-	for {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && less(h[l], h[m]) {
-			m = l
-		}
-		if r < n && less(h[r], h[m]) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-	g.events = h
-	return top
-}
-
-func less(a, b event) bool { return a.t < b.t || (a.t == b.t && a.seq < b.seq) }
