@@ -1,12 +1,19 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
+	"math"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/sim/cache"
 	"github.com/linecomp/linecomp/trace/warp"
 )
+
+// ErrKernel is wrapped by Run's errors for a kernel that cannot run: nil,
+// an instruction of unknown kind, a Compute of no instruction, or lines on
+// an instruction that is not a load or a store.
+var ErrKernel = errors.New("gpu: malformed kernel")
 
 // Scheduling is a warp scheduler's policy.
 type Scheduling uint8
@@ -264,6 +271,8 @@ type sm struct {
 	schedReady []int // ready warps per scheduler (slot w is scheduler w mod Schedulers)
 	// spare MSHRs, reused so that a miss allocates nothing
 	spare []*mshr
+	// runPick is, during a compute run, each scheduler's warp or -1.
+	runPick []int
 }
 
 // newMSHR returns an unused MSHR.
@@ -413,6 +422,7 @@ func New(cfg Config) (*GPU, error) {
 		s.schedReady = make([]int, cfg.Schedulers)
 		s.blocks = make([]blockState, cfg.BlocksPerSM)
 		s.last = make([]int, cfg.Schedulers)
+		s.runPick = make([]int, cfg.Schedulers)
 		for j := range s.last {
 			s.last[j] = -1
 		}
@@ -493,14 +503,29 @@ func addSlice(a, b []uint64) []uint64 {
 // Run replays one kernel to completion and returns its cycles and
 // instructions. The caches keep their contents for the next kernel.
 func (g *GPU) Run(k *Kernel) (KernelStats, error) {
+	if k == nil {
+		return KernelStats{}, fmt.Errorf("%w: nil kernel", ErrKernel)
+	}
 	ks := KernelStats{Name: k.Name}
 	start, startInst := g.now, g.stats.Instructions
 	for b, blk := range k.Blocks {
 		if len(blk.Warps) > g.cfg.WarpsPerSM {
 			return ks, linecomp.ConfigError("gpu", "kernel %s: block %d has %d warps, more than WarpsPerSM (%d)", k.Name, b, len(blk.Warps), g.cfg.WarpsPerSM)
 		}
-		for _, w := range blk.Warps {
-			for _, in := range w {
+		for wi, w := range blk.Warps {
+			for pc, in := range w {
+				bad := ""
+				switch {
+				case in.Kind < warp.Compute || in.Kind > warp.Exit:
+					bad = "an instruction of unknown kind " + in.Kind.String()
+				case in.Kind == warp.Compute && in.Count == 0:
+					bad = "a Compute of no instruction"
+				case in.Kind != warp.Load && in.Kind != warp.Store && len(in.Lines) > 0:
+					bad = fmt.Sprintf("lines on a %s", in.Kind)
+				}
+				if bad != "" {
+					return ks, fmt.Errorf("%w: kernel %s: block %d, warp %d, instruction %d is %s", ErrKernel, k.Name, b, wi, pc, bad)
+				}
 				for _, l := range in.Lines {
 					if len(l.Data) != g.cfg.L1.LineSize {
 						return ks, fmt.Errorf("%w: kernel %s: a %d-byte payload for %d-byte lines", linecomp.ErrLineSize, k.Name, len(l.Data), g.cfg.L1.LineSize)
@@ -517,6 +542,15 @@ func (g *GPU) Run(k *Kernel) (KernelStats, error) {
 		next = g.dispatch(k, next)
 		if next == len(k.Blocks) && g.idle() {
 			break
+		}
+		if k := g.computeRun(); k > 1 {
+			for i := range g.sms {
+				if s := &g.sms[i]; s.busy() {
+					g.issueRun(s, k)
+				}
+			}
+			g.now += k
+			continue
 		}
 		// Something happens next cycle if anything happened in this one (an
 		// issue or an access may free a block slot, a warp or an MSHR) or
@@ -688,6 +722,80 @@ func (g *GPU) issue(s *sm) error {
 	return nil
 }
 
+// computeRun returns for how many cycles from now the GPU does nothing but
+// issue compute instructions, each scheduler from the warp it issues from
+// now (recorded in runPick): no event falls due, no access is queued, no
+// assist warp runs, and no warp reaches the end of its Compute before the
+// last of those cycles. The cycles can then be taken in one step, with the
+// state and counters that taking them one by one gives. It returns 0 when
+// that does not hold, and under loose round-robin, whose schedulers change
+// warps every cycle.
+func (g *GPU) computeRun() uint64 {
+	if g.cfg.Scheduling != GTO {
+		return 0
+	}
+	run := uint64(math.MaxUint64)
+	if g.events.len() > 0 {
+		run = g.events.next() - g.now // events due now were drained
+	}
+	for i := range g.sms {
+		s := &g.sms[i]
+		if !s.busy() {
+			continue
+		}
+		if s.head < len(s.lsu) || len(s.high) > 0 || len(s.low) > 0 {
+			return 0
+		}
+		for sc := range s.runPick {
+			s.runPick[sc] = -1
+			if s.schedReady[sc] == 0 {
+				continue
+			}
+			w := g.pick(s, sc)
+			ws := &s.warps[w]
+			in := &ws.insts[ws.pc]
+			if in.Kind != warp.Compute {
+				return 0
+			}
+			left := ws.left
+			if left == 0 {
+				left = in.Count
+			}
+			s.runPick[sc] = w
+			run = min(run, uint64(left))
+		}
+	}
+	if run == math.MaxUint64 {
+		return 0
+	}
+	return run
+}
+
+// issueRun takes k cycles of s found by computeRun: each scheduler issues k
+// instructions of its warp's Compute; k is at most what any has left.
+func (g *GPU) issueRun(s *sm, k uint64) {
+	s.probe.ready += uint64(s.nready) * k
+	for sc, w := range s.runPick {
+		if w < 0 {
+			continue
+		}
+		if w != s.last[sc] {
+			s.probe.switches++
+		}
+		s.last[sc] = w
+		s.probe.issues += k
+		g.stats.Instructions += k
+		ws := &s.warps[w]
+		if ws.left == 0 {
+			ws.left = ws.insts[ws.pc].Count
+		}
+		if ws.left -= uint32(k); ws.left == 0 {
+			ws.pc++
+		}
+		s.refresh(w)
+	}
+}
+
 // pick returns the warp scheduler sc of s issues from, or -1.
 func (g *GPU) pick(s *sm, sc int) int {
 	n := g.cfg.Schedulers
@@ -758,8 +866,6 @@ func (g *GPU) step(s *sm, w int) {
 		if b.exited == len(b.warps) {
 			b.live = false
 		}
-	default:
-		ws.pc++ // unknown kinds are rejected by the trace reader
 	}
 	s.refresh(w)
 }

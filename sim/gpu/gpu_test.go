@@ -214,6 +214,43 @@ func TestProbe(t *testing.T) {
 	}
 }
 
+// TestComputeRun: a long Compute that an event interrupts (one SM, one GTO
+// scheduler). The GPU takes such runs in one step; every count must be
+// what taking the cycles one by one gives.
+//
+//	cycle 0        w0 (older) issues its load; the warp waits
+//	cycle 1        the load enters the L1: a miss, back at 1 + 220 = 221;
+//	               w1 issues the first of its 400 computes
+//	cycle 221      w0 is ready again, but GTO stays with w1
+//	cycles 1–400   w1's computes; 401 its exit
+//	cycles 402–701 w0's 300 computes; 702 its exit: 703 cycles
+//
+// Ready warps at each issue: 2 at cycle 0, 1 in 1–220, 2 in 221–401, 1 in
+// 402–702: 2 + 220 + 2×181 + 301 = 885, over the EP's 704 cycles (it ends
+// in cycle 703). Issues 703, switches 3 (w0, w1, w0).
+func TestComputeRun(t *testing.T) {
+	var probe *gpu.Probe
+	cfg, err := gpu.LatteConfig(none(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.SMs, cfg.Schedulers = 1, 1
+	cfg.AttachL1 = func(sm int, l1 *cache.Cache, p *gpu.Probe) error { probe = p; return nil }
+	g, err := gpu.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := run(t, g, kernel([]gpu.Inst{load(0x1000), compute(300), exit}, []gpu.Inst{compute(400), exit}))
+	if ks.Cycles != 703 || ks.Instructions != 703 {
+		t.Errorf("%+v, want 703 cycles and 703 instructions", ks)
+	}
+	tol, miss := probe.EndEP()
+	avail, perSchedule := 885.0/704, 703.0/3 // variables: computed in float64, as the model does
+	if want := avail * perSchedule; tol != want || miss != 220 {
+		t.Errorf("tolerance %v, miss latency %v; want %v and 220", tol, miss, want)
+	}
+}
+
 // TestBadInput: configurations that cannot work and kernels that do not fit
 // are errors, not panics.
 func TestBadInput(t *testing.T) {
@@ -245,5 +282,23 @@ func TestBadInput(t *testing.T) {
 	short := gpu.Inst{Kind: warp.Load, Lines: []gpu.Line{{Addr: 0, Data: make([]byte, 64)}}}
 	if _, err := g.Run(kernel([]gpu.Inst{short, exit})); !errors.Is(err, linecomp.ErrLineSize) {
 		t.Errorf("a 64-byte payload: %v", err)
+	}
+	line := []gpu.Line{{Addr: 0, Data: make([]byte, 128)}}
+	for name, in := range map[string]gpu.Inst{
+		"unknown kind":              {Kind: 9},
+		"kind zero":                 {},
+		"Compute of no instruction": {Kind: warp.Compute},
+		"lines on a Compute":        {Kind: warp.Compute, Count: 1, Lines: line},
+		"lines on a Barrier":        {Kind: warp.Barrier, Lines: line},
+	} {
+		if _, err := g.Run(kernel([]gpu.Inst{in, exit})); !errors.Is(err, gpu.ErrKernel) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := g.Run(nil); !errors.Is(err, gpu.ErrKernel) {
+		t.Errorf("nil kernel: %v", err)
+	}
+	if g.Now() != 0 {
+		t.Errorf("rejected kernels ran: the GPU is at cycle %d", g.Now())
 	}
 }
