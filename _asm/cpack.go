@@ -264,3 +264,151 @@ func cpackPlanAVX512() {
 	VZEROUPPER()
 	RET()
 }
+
+func init() {
+	gen := generators["cpack"]
+	generators["cpack"] = func() {
+		gen()
+		cpackPlan64AVX512()
+	}
+}
+
+// cpackPlan64AVX512 emits cpackPlan64AVX512(data []byte, ops []uint8, bits
+// []uint16, tab *[24]uint8), cpack's planGeneric for len(bits) 64-byte
+// lines under the default push rule, one line per 16-lane vector and no
+// serial chain at all.
+//
+// A 64-byte line has 16 words, so at most 16 are pushed and the dictionary
+// never wraps. Under the default rule a word is pushed exactly when it is
+// at least 0x100 (a "big" word) and no entry matches its upper two bytes;
+// by induction that is when no earlier big word has the same upper two
+// bytes: if one has, it was pushed or was itself matched by an entry with
+// those bytes. So the entries have distinct upper halves, and the only
+// entry a big word that is not pushed can match is the first big word with
+// its upper half (its representative): the match is full, three or two
+// bytes as the representative agrees. A word below 0x100 is zero or narrow
+// (no entry is below 0x100, so it never matches in full).
+//
+// The representative comes from 15 compares of the upper halves with the
+// vector shifted by 1 to 15 lanes, the earliest equal lane winning; the
+// slot of a pushed word is its rank among the pushed words (VPEXPANDD of
+// 0, 1, 2, …), and a match's slot is its representative's (VPERMD).
+func cpackPlan64AVX512() {
+	TEXT("cpackPlan64AVX512", NOSPLIT, "func(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)")
+	Pragma("noescape")
+	Doc("cpackPlan64AVX512 codes each 64-byte line of data into 16 ops as cpack's",
+		"planGeneric does under the default push rule, and writes the bits of",
+		"their codes to bits. tab holds the size of each word kind.",
+		"len(data) ≥ 64*len(bits) and len(ops) ≥ 16*len(bits).")
+	data := Load(Param("data").Base(), GP64())
+	ops := Load(Param("ops").Base(), GP64())
+	out := Load(Param("bits").Base(), GP64())
+	n := Load(Param("bits").Len(), GP64())
+	tab := Load(Param("tab"), GP64())
+
+	bcast := func(v uint32) VecVirtual {
+		r, z := GP32(), ZMM()
+		MOVL(U32(v), r)
+		VPBROADCASTD(r, z)
+		return z
+	}
+	iota := ZMM() // lane i: i
+	{
+		t := GP64()
+		MOVQ(U64(0x0706050403020100), t)
+		x, y := XMM(), XMM()
+		VMOVQ(t, x)
+		MOVQ(U64(0x0F0E0D0C0B0A0908), t)
+		VMOVQ(t, y)
+		VPUNPCKLQDQ(y, x, x)
+		VPMOVZXBD(x, iota)
+	}
+	ones, big, mask3 := bcast(1), bcast(0x100), bcast(0xFFFFFF00)
+	fill := bcast(0xFFFFFFFF) // shifted in: equal to no key
+	sentinel := bcast(0x10000)
+	VPADDD(iota, sentinel, sentinel) // the key of a word below 0x100: unique
+	kindConst := make([]VecVirtual, cpackNew+1)
+	for k := cpackFull; k <= cpackNew; k++ {
+		kindConst[k] = bcast(uint32(k))
+	}
+	sizes := ZMM()
+	VPMOVZXBD(Mem{Base: tab, Disp: cpackTabSize}, sizes)
+	zero := ZMM()
+	VPXORD(zero, zero, zero)
+
+	done := label("plan64_done")
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	loop := label("plan64_loop")
+	Label(loop)
+	{
+		w := ZMM()
+		VMOVDQU32(Mem{Base: data}, w)
+		kbig, ksmall := K(), K()
+		VPCMPUD(U8(5), big, w, kbig) // not less than 0x100
+		KNOTW(kbig, ksmall)
+		key := ZMM()
+		VPSRLD(U8(16), w, key)
+		VMOVDQA32(sentinel, ksmall, key)
+
+		Comment("rep: the first lane with lane i's key.")
+		rep, d := ZMM(), ZMM()
+		VMOVDQA32(iota, rep)
+		VMOVDQA32(iota, d)
+		for s := 1; s < 16; s++ {
+			sh, k := ZMM(), K()
+			VALIGND(U8(uint8(16-s)), fill, key, sh) // lane i: key[i-s]
+			VPCMPEQD(sh, key, k)
+			VPSUBD(ones, d, d) // lane i: i-s
+			VMOVDQA32(d, k, rep)
+		}
+		kpush, kmatch, kfull, kthree, kzero := K(), K(), K(), K(), K()
+		VPCMPEQD(iota, rep, kpush)
+		KANDW(kbig, kpush, kpush)
+		KANDNW(kbig, kpush, kmatch) // big and not pushed
+
+		Comment("Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies.")
+		x := ZMM()
+		VPERMD(w, rep, x) // lane i: word rep[i]
+		VPXORD(w, x, x)
+		VPTESTNMD(x, x, kfull)
+		VPTESTNMD(mask3, x, kthree)
+		kind := ZMM()
+		VMOVDQA32(kindConst[cpackHalf], kind)
+		VMOVDQA32(kindConst[cpackThree], kthree, kind)
+		VMOVDQA32(kindConst[cpackFull], kfull, kind)
+		VMOVDQA32(kindConst[cpackNew], kpush, kind)
+		VMOVDQA32(kindConst[cpackNarrow], ksmall, kind)
+		VPTESTNMD(w, w, kzero)
+		VMOVDQA32(zero, kzero, kind)
+
+		Comment("Code bits: the sum of the sizes of the kinds.")
+		sz := ZMM()
+		VPERMD(sizes, kind, sz)
+		b := XMM()
+		VPMOVDB(sz, b)
+		VPSADBW(zero.AsX(), b, b)
+		hi := XMM()
+		VPSHUFD(U8(0x4E), b, hi)
+		VPADDQ(hi, b, b)
+		total := GP64()
+		VMOVQ(b, total)
+		MOVW(total.As16(), Mem{Base: out})
+
+		Comment("Slots of the matches: the rank of their representative among the pushed.")
+		rank, slot := ZMM(), ZMM()
+		VPEXPANDD_Z(iota, kpush, rank)
+		VPERMD(rank, rep, slot)
+		VPSLLD(U8(3), slot, slot)
+		VPORD(slot, kind, kmatch, kind)
+		VPMOVDB(kind, Mem{Base: ops})
+	}
+	ADDQ(U8(64), data)
+	ADDQ(U8(16), ops)
+	ADDQ(U8(2), out)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	Label(done)
+	VZEROUPPER()
+	RET()
+}

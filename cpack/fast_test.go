@@ -65,6 +65,32 @@ func TestPlanLevels(t *testing.T) {
 	}
 }
 
+// TestPlanLinesLevels checks the batch plan (planLines, behind AppendSizes
+// and CompressLines) against planGeneric the same way: the ops of each
+// line's words and the total.
+func TestPlanLinesLevels(t *testing.T) {
+	for _, name := range names {
+		for _, n := range codectest.LineSizes {
+			c := mustNew(t, name, n).(*Codec)
+			words := n / 4
+			kernel := func(data []byte, out []planned) {
+				ops := make([]op, len(out)*words)
+				bits := make([]uint16, len(out))
+				c.planLines(data, ops, bits)
+				for i := range out {
+					out[i] = planned{bits: int(bits[i])}
+					copy(out[i].ops[:], ops[i*words:(i+1)*words])
+				}
+			}
+			generic := func(line []byte) (p planned) {
+				p.bits = c.planGeneric(line, &p.ops)
+				return p
+			}
+			codectest.CrossCheck(t, n, poolLines(n, 3000), kernel, generic)
+		}
+	}
+}
+
 // TestDecodeFast checks that Decompress's fast path for word codes accepts
 // exactly the word-code streams the field-by-field reader accepts, with the
 // same line: every such stream Compress makes of the sample and of pool

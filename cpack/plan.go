@@ -52,10 +52,29 @@ func (c *Codec) planGeneric(line []byte, ops *[maxWords]op) int {
 	return codeBits
 }
 
+// planLinesGeneric is planLines line by line with planOps.
+func (c *Codec) planLinesGeneric(data []byte, ops []op, bits []uint16) {
+	words := c.lineSize / 4
+	for j := range bits {
+		var line [maxWords]op
+		bits[j] = uint16(c.planOps(data[j*c.lineSize:(j+1)*c.lineSize], &line))
+		copy(ops[j*words:(j+1)*words], line[:words])
+	}
+}
+
+// vectorPlan reports whether cpackPlan64AVX512 applies: 64-byte lines,
+// whose dictionary never wraps, under the default push rule.
+func (c *Codec) vectorPlan() bool { return c.lineSize == 64 && !c.gem5Push }
+
 // plan codes every word of line into ops and returns the layout and the
 // total stream length in bits.
 func (c *Codec) plan(line []byte, ops *[maxWords]op) (layout, total int) {
-	codeBits := c.planOps(line, ops)
+	return c.layoutOf(c.planOps(line, ops))
+}
+
+// layoutOf returns the layout and the total stream length in bits of a
+// line whose word codes are codeBits long.
+func (c *Codec) layoutOf(codeBits int) (layout, total int) {
 	switch {
 	// Every other kind is longer than a zero word, so the codes are all
 	// zero-word codes exactly when the line is zero.

@@ -9,12 +9,28 @@ import (
 )
 
 // planOps codes every word of line into ops and returns the length in bits
-// of the word codes, with the AVX-512 kernel when the CPU has it.
+// of the word codes, with the AVX-512 kernels when the CPU has them.
 func (c *Codec) planOps(line []byte, ops *[maxWords]op) int {
 	if cpu.Active() >= cpu.AVX512 {
+		if c.vectorPlan() {
+			var bits [1]uint16
+			cpackPlan64AVX512(line, opBytes(ops)[:16], bits[:], &c.planTab)
+			return int(bits[0])
+		}
 		return cpackPlanAVX512(line, opBytes(ops)[:c.lineSize/4], &c.planTab)
 	}
 	return c.planGeneric(line, ops)
+}
+
+// planLines codes each line of data, a whole number of lines: the ops of
+// line j go to ops[j*LineSize()/4:], the length of its word codes to
+// bits[j].
+func (c *Codec) planLines(data []byte, ops []op, bits []uint16) {
+	if cpu.Active() >= cpu.AVX512 && c.vectorPlan() {
+		cpackPlan64AVX512(data, unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(ops))), len(ops)), bits, &c.planTab)
+		return
+	}
+	c.planLinesGeneric(data, ops, bits)
 }
 
 // opBytes views ops as the bytes the kernels write.

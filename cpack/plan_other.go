@@ -5,3 +5,10 @@ package cpack
 // planOps codes every word of line into ops and returns the length in bits
 // of the word codes.
 func (c *Codec) planOps(line []byte, ops *[maxWords]op) int { return c.planGeneric(line, ops) }
+
+// planLines codes each line of data, a whole number of lines: the ops of
+// line j go to ops[j*LineSize()/4:], the length of its word codes to
+// bits[j].
+func (c *Codec) planLines(data []byte, ops []op, bits []uint16) {
+	c.planLinesGeneric(data, ops, bits)
+}

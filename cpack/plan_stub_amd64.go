@@ -11,3 +11,11 @@ package cpack
 //
 //go:noescape
 func cpackPlanAVX512(line []byte, ops []uint8, tab *[24]uint8) int
+
+// cpackPlan64AVX512 codes each 64-byte line of data into 16 ops as cpack's
+// planGeneric does under the default push rule, and writes the bits of
+// their codes to bits. tab holds the size of each word kind.
+// len(data) ≥ 64*len(bits) and len(ops) ≥ 16*len(bits).
+//
+//go:noescape
+func cpackPlan64AVX512(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)

@@ -97,19 +97,25 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
 	var ops [maxWords]op
-	layout, total := c.plan(line, &ops)
+	dst, total := c.encode(dst, line, &ops, c.planOps(line, &ops))
+	return dst, total, nil
+}
+
+// encode appends the encoding of line, planned as ops with word codes of
+// codeBits bits, to dst and returns it with its length in bits.
+func (c *Codec) encode(dst, line []byte, ops *[maxWords]op, codeBits int) ([]byte, int) {
+	layout, total := c.layoutOf(codeBits)
 	if layout == layoutRaw {
-		dst, total = bitstream.AppendRaw(dst, rawFlag, tagBits, line)
-		return dst, total, nil
+		return bitstream.AppendRaw(dst, rawFlag, tagBits, line)
 	}
 	// The stream is built in buf, so dst may overlap line.
 	var buf streamBuf
 	if layout == layoutZeroBlock {
 		buf[0] = 1<<7 | zeroBlockCode<<(7-zeroBlockBits)
 	} else {
-		c.emit(&buf, line, &ops)
+		c.emit(&buf, line, ops)
 	}
-	return append(dst, buf[:(total+7)/8]...), total, nil
+	return append(dst, buf[:(total+7)/8]...), total
 }
 
 // emit writes the flag and the word codes of ops into buf. Pending bits
