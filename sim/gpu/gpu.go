@@ -259,7 +259,10 @@ type sm struct {
 	last   []int // per scheduler: the warp slot issued last, or -1
 	lsu    []lsuItem
 	head   int
-	mshrs  map[uint64]*mshr
+	// stalled: the access at head is a new miss and every MSHR is busy;
+	// nothing changes that before one of this SM's fills.
+	stalled bool
+	mshrs   map[uint64]*mshr
 	// CABA assist warps: decompression (high priority) and compression
 	// (low priority) tasks in arrival order, and stores buffered.
 	high, low []assistTask
@@ -337,7 +340,10 @@ type GPU struct {
 	events eventQueue
 	age    uint64
 	rr     int // next SM for block dispatch
-	stats  Stats
+	// full: the last dispatch left a block that no SM had room for, and
+	// no warp has exited since (an exit is the only thing that makes room).
+	full  bool
+	stats Stats
 	// image holds every line's latest content, for the memory's
 	// write-backs; ports holds when each L2 slice's response port is free.
 	image map[uint64]lineState
@@ -534,7 +540,8 @@ func (g *GPU) Run(k *Kernel) (KernelStats, error) {
 			}
 		}
 	}
-	next := 0 // next block to dispatch
+	next := 0      // next block to dispatch
+	g.full = false // this kernel's blocks may be smaller
 	for {
 		if err := g.drainEvents(); err != nil {
 			return ks, err
@@ -610,12 +617,18 @@ func (g *GPU) idle() bool {
 // busy reports whether the SM can do something next cycle without an
 // event: a ready warp or a queued access that is not waiting for an MSHR.
 func (s *sm) busy() bool {
-	return s.nready > 0 || s.head < len(s.lsu) || len(s.high) > 0 || len(s.low) > 0
+	return s.nready > 0 || s.queued() || len(s.high) > 0 || len(s.low) > 0
 }
+
+// queued reports whether an access can enter the L1.
+func (s *sm) queued() bool { return s.head < len(s.lsu) && !s.stalled }
 
 // dispatch gives blocks, from next on, to SMs round-robin while they have
 // room, and returns the next block not dispatched.
 func (g *GPU) dispatch(k *Kernel, next int) int {
+	if g.full {
+		return next // a failed round leaves rr where it was: nothing to redo
+	}
 	for next < len(k.Blocks) {
 		blk := &k.Blocks[next]
 		placed := false
@@ -625,6 +638,7 @@ func (g *GPU) dispatch(k *Kernel, next int) int {
 			placed = s.place(blk, &g.age)
 		}
 		if !placed {
+			g.full = true
 			return next
 		}
 		next++
@@ -737,14 +751,21 @@ func (g *GPU) computeRun() uint64 {
 	run := uint64(math.MaxUint64)
 	if g.events.len() > 0 {
 		run = g.events.next() - g.now // events due now were drained
+		if run < 2 {
+			return 0
+		}
+	}
+	// The cheap tests first: most cycles of a memory-bound kernel fail
+	// them, and then no scheduler's pick is worth computing.
+	for i := range g.sms {
+		if s := &g.sms[i]; s.queued() || len(s.high) > 0 || len(s.low) > 0 {
+			return 0
+		}
 	}
 	for i := range g.sms {
 		s := &g.sms[i]
-		if !s.busy() {
+		if s.nready == 0 {
 			continue
-		}
-		if s.head < len(s.lsu) || len(s.high) > 0 || len(s.low) > 0 {
-			return 0
 		}
 		for sc := range s.runPick {
 			s.runPick[sc] = -1
@@ -859,6 +880,7 @@ func (g *GPU) step(s *sm, w int) {
 	case warp.Exit:
 		ws.pc = len(ws.insts)
 		ws.live = false
+		g.full = false
 		s.last[w%g.cfg.Schedulers] = -1 // the slot's next warp is another warp
 		b := &s.blocks[ws.block]
 		b.exited++
@@ -889,6 +911,9 @@ func (g *GPU) lsuStep(s *sm) error {
 		s.lsu, s.head = s.lsu[:0], 0
 		return nil
 	}
+	if s.stalled {
+		return nil
+	}
 	it := s.lsu[s.head]
 	addr, data := it.line.Addr, it.line.Data
 	if it.store {
@@ -900,7 +925,8 @@ func (g *GPU) lsuStep(s *sm) error {
 	}
 	if len(s.mshrs) == g.cfg.MSHRs && s.mshrs[addr] == nil {
 		if _, _, ok := s.l1.Contains(addr); !ok {
-			return nil // a new miss, and every MSHR busy: wait
+			s.stalled = true // a new miss, and every MSHR busy: wait
+			return nil
 		}
 	}
 	g.see(it.line, false)
@@ -1085,6 +1111,7 @@ func (g *GPU) drainEvents() error {
 		case evFill:
 			m := s.mshrs[e.addr]
 			delete(s.mshrs, e.addr)
+			s.stalled = false
 			if _, err := s.l1.Fill(e.t, e.addr, m.line.Data); err != nil {
 				return err
 			}
