@@ -412,3 +412,88 @@ func cpackPlan64AVX512() {
 	VZEROUPPER()
 	RET()
 }
+
+func init() {
+	gen := generators["cpack"]
+	generators["cpack"] = func() {
+		gen()
+		cpackEmit64AVX512()
+	}
+}
+
+// Offsets in cpack's emit table for the emit kernel (Codec.vecEmit), each
+// a row of 8 uint64s indexed by word kind.
+const (
+	cpackEmitField   = 0   // code prefix shifted above the payload
+	cpackEmitLowMask = 64  // the word's bits kept in the payload
+	cpackEmitLowBits = 128 // how far the index sits above them
+	cpackEmitSize    = 192 // code + payload bits
+)
+
+// cpackEmit64AVX512 emits cpackEmit64AVX512(buf *[145]byte, line []byte,
+// ops []uint8, tab *[32]uint64), cpack's emit for a 64-byte line: the
+// fields of the 16 words are computed side by side (table lookups with
+// VPERMQ, the index shifted into place with VPSLLVQ), and only the packing
+// is serial, unrolled, with BMI2 shifts.
+func cpackEmit64AVX512() {
+	TEXT("cpackEmit64AVX512", NOSPLIT, "func(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64)")
+	Pragma("noescape")
+	Doc("cpackEmit64AVX512 writes flag 1 and the word codes of the 16 ops of the",
+		"64-byte line to buf as cpack's emit does. tab holds each kind's field,",
+		"low mask, low bits and size. len(line) ≥ 64 and len(ops) ≥ 16.")
+	buf := Load(Param("buf"), GP64())
+	line := Load(Param("line").Base(), GP64())
+	ops := Load(Param("ops").Base(), GP64())
+	tab := Load(Param("tab"), GP64())
+	fields, sizes := AllocLocal(128), AllocLocal(128)
+	field, lowMask, lowBits, size := ZMM(), ZMM(), ZMM(), ZMM()
+	VMOVDQU64(Mem{Base: tab, Disp: cpackEmitField}, field)
+	VMOVDQU64(Mem{Base: tab, Disp: cpackEmitLowMask}, lowMask)
+	VMOVDQU64(Mem{Base: tab, Disp: cpackEmitLowBits}, lowBits)
+	VMOVDQU64(Mem{Base: tab, Disp: cpackEmitSize}, size)
+	seven := ZMM()
+	{
+		t := GP64()
+		MOVQ(U32(7), t)
+		VPBROADCASTQ(t, seven)
+	}
+	for h := 0; h < 2; h++ {
+		o, w, kind, idx, t, f := ZMM(), ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+		VPMOVZXBQ(Mem{Base: ops, Disp: 8 * h}, o)
+		VPMOVZXDQ(Mem{Base: line, Disp: 32 * h}, w)
+		VPANDQ(seven, o, kind)
+		VPSRLQ(U8(3), o, idx)
+		VPERMQ(lowBits, kind, t)
+		VPSLLVQ(t, idx, idx)
+		VPERMQ(lowMask, kind, t)
+		VPANDQ(t, w, w)
+		VPERMQ(field, kind, f)
+		VPTERNLOGQ(U8(0xFE), idx, w, f) // f | w | idx
+		VMOVDQU64(f, fields.Offset(64*h))
+		VPERMQ(size, kind, t)
+		VMOVDQU64(t, sizes.Offset(64*h))
+	}
+	Comment("Pack: pending bits right-aligned in acc, nacc of them; after each",
+		"code the whole bytes are stored big-endian, 8 at a time.")
+	acc, nacc, p, n, s, sh := GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
+	MOVQ(U32(1), acc)
+	MOVQ(U32(1), nacc)
+	XORQ(p, p)
+	for i := 0; i < 16; i++ {
+		MOVQ(sizes.Offset(8*i), n)
+		SHLXQ(n, acc, acc)
+		ORQ(fields.Offset(8*i), acc)
+		ADDQ(n, nacc)
+		MOVQ(U32(64), sh)
+		SUBQ(nacc, sh)
+		SHLXQ(sh, acc, s)
+		BSWAPQ(s)
+		MOVQ(s, Mem{Base: buf, Index: p, Scale: 1})
+		MOVQ(nacc, sh)
+		SHRQ(U8(3), sh)
+		ADDQ(sh, p)
+		ANDQ(U8(7), nacc)
+	}
+	VZEROUPPER()
+	RET()
+}

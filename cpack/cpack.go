@@ -131,6 +131,9 @@ type Codec struct {
 	planTab [24]uint8
 	peek    [16]peekEntry // decoding of the next 4 stream bits
 	emitTab [8]emitEntry  // coding of each kind
+	// vecEmit is the emit kernel's table: rows of 8 by kind of the field,
+	// low mask, low bits and size of emitTab.
+	vecEmit [32]uint64
 }
 
 // New returns a C-Pack codec for lines of 32, 64 or 128 bytes: by default

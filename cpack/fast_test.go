@@ -91,6 +91,33 @@ func TestPlanLinesLevels(t *testing.T) {
 	}
 }
 
+// TestEmitLevels checks emit (the kernel where there is one) against
+// emitGeneric byte for byte, on the ops planGeneric gives for every corpus
+// line, the edge lines and pool lines, at every kernel level.
+func TestEmitLevels(t *testing.T) {
+	for _, name := range names {
+		for _, n := range codectest.LineSizes {
+			c := mustNew(t, name, n).(*Codec)
+			kernel := func(data []byte, out []streamBuf) {
+				for i := range out {
+					line := data[i*n : (i+1)*n]
+					var ops [maxWords]op
+					c.planGeneric(line, &ops)
+					out[i] = streamBuf{}
+					c.emit(&out[i], line, &ops)
+				}
+			}
+			generic := func(line []byte) (buf streamBuf) {
+				var ops [maxWords]op
+				c.planGeneric(line, &ops)
+				c.emitGeneric(&buf, line, &ops)
+				return buf
+			}
+			codectest.CrossCheck(t, n, poolLines(n, 3000), kernel, generic)
+		}
+	}
+}
+
 // TestDecodeFast checks that Decompress's fast path for word codes accepts
 // exactly the word-code streams the field-by-field reader accepts, with the
 // same line: every such stream Compress makes of the sample and of pool

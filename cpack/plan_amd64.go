@@ -33,5 +33,15 @@ func (c *Codec) planLines(data []byte, ops []op, bits []uint16) {
 	c.planLinesGeneric(data, ops, bits)
 }
 
+// emit writes the flag and the word codes of ops into buf, with the
+// AVX-512 kernel for a 64-byte line when the CPU has it.
+func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) {
+	if c.lineSize == 64 && cpu.Active() >= cpu.AVX512 {
+		cpackEmit64AVX512((*[maxStreamBytes + 8]byte)(buf), line, opBytes(ops)[:16], &c.vecEmit)
+		return
+	}
+	c.emitGeneric(buf, line, ops)
+}
+
 // opBytes views ops as the bytes the kernels write.
 func opBytes(ops *[maxWords]op) *[maxWords]uint8 { return (*[maxWords]uint8)(unsafe.Pointer(ops)) }

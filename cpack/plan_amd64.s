@@ -389,3 +389,259 @@ plan64_loop_5:
 plan64_done_4:
 	VZEROUPPER
 	RET
+
+// func cpackEmit64AVX512(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64)
+// Requires: AVX, AVX512F, BMI2
+TEXT ·cpackEmit64AVX512(SB), NOSPLIT, $256-64
+	MOVQ         buf+0(FP), AX
+	MOVQ         line_base+8(FP), CX
+	MOVQ         ops_base+32(FP), DX
+	MOVQ         tab+56(FP), BX
+	VMOVDQU64    (BX), Z0
+	VMOVDQU64    64(BX), Z1
+	VMOVDQU64    128(BX), Z2
+	VMOVDQU64    192(BX), Z3
+	MOVQ         $0x00000007, BX
+	VPBROADCASTQ BX, Z4
+	VPMOVZXBQ    (DX), Z5
+	VPMOVZXDQ    (CX), Z6
+	VPANDQ       Z4, Z5, Z7
+	VPSRLQ       $0x03, Z5, Z5
+	VPERMQ       Z2, Z7, Z8
+	VPSLLVQ      Z8, Z5, Z5
+	VPERMQ       Z1, Z7, Z8
+	VPANDQ       Z8, Z6, Z6
+	VPERMQ       Z0, Z7, Z8
+	VPTERNLOGQ   $0xfe, Z5, Z6, Z8
+	VMOVDQU64    Z8, (SP)
+	VPERMQ       Z3, Z7, Z8
+	VMOVDQU64    Z8, 128(SP)
+	VPMOVZXBQ    8(DX), Z5
+	VPMOVZXDQ    32(CX), Z6
+	VPANDQ       Z4, Z5, Z4
+	VPSRLQ       $0x03, Z5, Z5
+	VPERMQ       Z2, Z4, Z2
+	VPSLLVQ      Z2, Z5, Z5
+	VPERMQ       Z1, Z4, Z2
+	VPANDQ       Z2, Z6, Z6
+	VPERMQ       Z0, Z4, Z0
+	VPTERNLOGQ   $0xfe, Z5, Z6, Z0
+	VMOVDQU64    Z0, 64(SP)
+	VPERMQ       Z3, Z4, Z2
+	VMOVDQU64    Z2, 192(SP)
+
+	// Pack: pending bits right-aligned in acc, nacc of them; after each
+	// code the whole bytes are stored big-endian, 8 at a time.
+	MOVQ   $0x00000001, CX
+	MOVQ   $0x00000001, DX
+	XORQ   BX, BX
+	MOVQ   128(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    (SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   136(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    8(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   144(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    16(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   152(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    24(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   160(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    32(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   168(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    40(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   176(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    48(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   184(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    56(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   192(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    64(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   200(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    72(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   208(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    80(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   216(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    88(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   224(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    96(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   232(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    104(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   240(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    112(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	MOVQ   248(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    120(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x07, DX
+	VZEROUPPER
+	RET

@@ -12,3 +12,6 @@ func (c *Codec) planOps(line []byte, ops *[maxWords]op) int { return c.planGener
 func (c *Codec) planLines(data []byte, ops []op, bits []uint16) {
 	c.planLinesGeneric(data, ops, bits)
 }
+
+// emit writes the flag and the word codes of ops into buf.
+func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) { c.emitGeneric(buf, line, ops) }

@@ -19,3 +19,10 @@ func cpackPlanAVX512(line []byte, ops []uint8, tab *[24]uint8) int
 //
 //go:noescape
 func cpackPlan64AVX512(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)
+
+// cpackEmit64AVX512 writes flag 1 and the word codes of the 16 ops of the
+// 64-byte line to buf as cpack's emit does. tab holds each kind's field,
+// low mask, low bits and size. len(line) ≥ 64 and len(ops) ≥ 16.
+//
+//go:noescape
+func cpackEmit64AVX512(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64)

@@ -70,6 +70,10 @@ func (c *Codec) buildFastTables() {
 	}
 	for k := range numKinds {
 		c.emitTab[k] = emitEntry{field: c.field[k], lowMask: lowMask[k], lowBits: lowBits[k], size: c.sizes8[k]}
+		c.vecEmit[k] = c.field[k]
+		c.vecEmit[8+k] = uint64(lowMask[k])
+		c.vecEmit[16+k] = uint64(lowBits[k])
+		c.vecEmit[24+k] = uint64(c.sizes8[k])
 	}
 	for v := range c.peek {
 		e := peekEntry{kind: badCode}
@@ -118,14 +122,15 @@ func (c *Codec) encode(dst, line []byte, ops *[maxWords]op, codeBits int) ([]byt
 	return append(dst, buf[:(total+7)/8]...), total
 }
 
-// emit writes the flag and the word codes of ops into buf. Pending bits
+// emitGeneric writes the flag and the word codes of ops into buf. It is the
+// pure-Go definition that the emit kernel must match. Pending bits
 // stay left-aligned in acc; after each code the whole bytes are stored
 // with one 8-byte write (fewer than 8 bits stay pending, and a code is at
 // most 34 bits, so acc never overflows).
 //
 // It is only called for the word layout, whose stream is at most 8 ×
 // LineSize bits: every store is at a byte offset below 128.
-func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) {
+func (c *Codec) emitGeneric(buf *streamBuf, line []byte, ops *[maxWords]op) {
 	acc, nacc, o := uint64(1)<<63, uint(tagBits), uint(0)
 	tab := &c.emitTab
 	for i := 0; len(line) >= 4; i++ {
