@@ -315,3 +315,146 @@ func fpcSummary(k VecVirtual, size int, avx512 bool, zero, sevens, lengths VecVi
 	ORQ(zeros.As64(), sum)
 	MOVQ(sum, Mem{Base: sums})
 }
+
+func init() {
+	gen := generators["fpc"]
+	generators["fpc"] = func() {
+		gen()
+		fpcPack64AVX512()
+	}
+}
+
+// Rows of fpc's pack table (table.vecEnc), 8 uint64s each, indexed by kind:
+// the fields of encStep.
+const (
+	fpcPackPre         = 0
+	fpcPackShift       = 64
+	fpcPackMaskShifted = 128
+	fpcPackMaskLow     = 192
+	fpcPackMaskRun     = 256
+	fpcPackBits        = 320
+)
+
+// fpcPack64AVX512 emits fpcPack64AVX512(buf *[149]byte, line []byte, kinds
+// []uint8, emit uint64, tab *[48]uint64), fpc's pack for a 64-byte line.
+// The code of every word is computed side by side (table rows looked up
+// with VPERMQ) and the codes of the words marked in emit are compressed
+// into a list (VPCOMPRESSQ), as pack's first pass does. The serial second
+// pass packs the list with BMI2 shifts; it takes a zero run's length from
+// the distance to the next emitted word (or the line's end), which is what
+// pack's run field is: inside a run codes start every eighth word.
+func fpcPack64AVX512() {
+	TEXT("fpcPack64AVX512", NOSPLIT, "func(buf *[149]byte, line []byte, kinds []uint8, emit uint64, tab *[48]uint64)")
+	Pragma("noescape")
+	Doc("fpcPack64AVX512 writes flag 1 and the codes of the words of the 64-byte",
+		"line marked in emit to buf as fpc's pack does. tab holds the encStep",
+		"fields of each kind in rows of 8. len(line) ≥ 64 and len(kinds) ≥ 16.")
+	buf := Load(Param("buf"), GP64())
+	line := Load(Param("line").Base(), GP64())
+	kinds := Load(Param("kinds").Base(), GP64())
+	emit := Load(Param("emit"), GP64())
+	tab := Load(Param("tab"), GP64())
+	codes, bits, runs := AllocLocal(128), AllocLocal(128), AllocLocal(128)
+	rows := make([]VecVirtual, 6)
+	for r := range rows {
+		rows[r] = ZMM()
+		VMOVDQU64(Mem{Base: tab, Disp: 64 * r}, rows[r])
+	}
+	pre, shift, maskShifted, maskLow, maskRun, nbits := rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]
+	seven := ZMM()
+	{
+		t := GP64()
+		MOVQ(U32(7), t)
+		VPBROADCASTQ(t, seven)
+	}
+	off := GP64() // codes of the first half
+	XORQ(off, off)
+	for h := 0; h < 2; h++ {
+		k, w, v, t, u := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+		VPMOVZXBQ(Mem{Base: kinds, Disp: 8 * h}, k)
+		VPANDQ(seven, k, k)
+		VPMOVZXDQ(Mem{Base: line, Disp: 32 * h}, w)
+		VPERMQ(shift, k, t)
+		VPSRLVQ(t, w, t)
+		VPERMQ(maskShifted, k, u)
+		VPANDQ(u, t, t)
+		VPERMQ(maskLow, k, u)
+		VPANDQ(u, w, w)
+		VPERMQ(pre, k, v)
+		VPTERNLOGQ(U8(0xFE), t, w, v) // pre | shifted | low
+		m := GP64()
+		MOVQ(emit, m)
+		if h == 1 {
+			SHRQ(U8(8), m)
+		}
+		km := K()
+		KMOVB(m.As32(), km)
+		VPCOMPRESSQ(v, km, Mem{Base: codes.Base, Disp: codes.Disp, Index: off, Scale: 8})
+		VPERMQ(nbits, k, u)
+		VPCOMPRESSQ(u, km, Mem{Base: bits.Base, Disp: bits.Disp, Index: off, Scale: 8})
+		VPERMQ(maskRun, k, u)
+		VPCOMPRESSQ(u, km, Mem{Base: runs.Base, Disp: runs.Disp, Index: off, Scale: 8})
+		if h == 0 {
+			MOVBQZX(m.As8(), m)
+			POPCNTQ(m, off)
+		}
+	}
+	Comment("Pack the list: pending bits right-aligned in acc, nacc of them.")
+	cnt, e := GP64(), GP64()
+	MOVQ(emit, e)
+	ANDQ(U32(0xFFFF), e)
+	POPCNTQ(e, cnt)
+	BTSQ(U8(16), e) // the line's end ends the last run
+	cur := GP64()
+	TZCNTQ(e, cur)
+	BLSRQ(e, e)
+	acc, nacc, p, j := GP64(), GP64(), GP64(), GP64()
+	MOVQ(U32(1), acc)
+	MOVQ(U32(1), nacc)
+	XORQ(p, p)
+	XORQ(j, j)
+	done := label("fpcpack_done")
+	TESTQ(cnt, cnt)
+	JZ(LabelRef(done))
+	loop := label("fpcpack_loop")
+	Label(loop)
+	{
+		next, run, v, n, s, sh := GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
+		TZCNTQ(e, next)
+		BLSRQ(e, e)
+		LEAQ(Mem{Base: cur, Disp: 1}, run)
+		MOVQ(next, cur)
+		NEGQ(run)
+		ADDQ(next, run) // next − cur − 1
+		ANDQ(Mem{Base: runs.Base, Disp: runs.Disp, Index: j, Scale: 8}, run)
+		MOVQ(Mem{Base: codes.Base, Disp: codes.Disp, Index: j, Scale: 8}, v)
+		ORQ(run, v)
+		MOVQ(Mem{Base: bits.Base, Disp: bits.Disp, Index: j, Scale: 8}, n)
+		SHLXQ(n, acc, acc)
+		ORQ(v, acc)
+		ADDQ(n, nacc)
+		MOVQ(U32(64), sh)
+		SUBQ(nacc, sh)
+		SHLXQ(sh, acc, s)
+		BSWAPQ(s)
+		MOVQ(s, Mem{Base: buf, Index: p, Scale: 1})
+		MOVQ(nacc, sh)
+		SHRQ(U8(3), sh)
+		ADDQ(sh, p)
+		ANDQ(U8(7), nacc)
+	}
+	INCQ(j)
+	CMPQ(j, cnt)
+	JLT(LabelRef(loop))
+	Label(done)
+	{
+		s, sh := GP64(), GP64()
+		MOVQ(U32(64), sh)
+		SUBQ(nacc, sh)
+		SHLXQ(sh, acc, s)
+		BSWAPQ(s)
+		MOVQ(s, Mem{Base: buf, Index: p, Scale: 1})
+	}
+	VZEROUPPER()
+	RET()
+}

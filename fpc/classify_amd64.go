@@ -25,3 +25,13 @@ func (c *Codec) classifyLines(data []byte, kinds []uint8, sums []uint64) {
 		classifyLinesGeneric(data, c.lineSize, kinds, sums)
 	}
 }
+
+// pack writes flag 1 and the codes of the words of line marked in emit to
+// buf, with the AVX-512 kernel for a 64-byte line when the CPU has it.
+func (c *Codec) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros, emit uint32) {
+	if c.lineSize == 64 && cpu.Active() >= cpu.AVX512 {
+		fpcPack64AVX512(buf, line, kinds, uint64(emit), &c.tab.vecEnc)
+		return
+	}
+	c.tab.packGeneric(buf, line, kinds, zeros, emit)
+}

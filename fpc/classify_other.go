@@ -7,3 +7,9 @@ package fpc
 func (c *Codec) classifyLines(data []byte, kinds []uint8, sums []uint64) {
 	classifyLinesGeneric(data, c.lineSize, kinds, sums)
 }
+
+// pack writes flag 1 and the codes of the words of line marked in emit to
+// buf.
+func (c *Codec) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros, emit uint32) {
+	c.tab.packGeneric(buf, line, kinds, zeros, emit)
+}

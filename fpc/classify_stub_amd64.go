@@ -45,3 +45,10 @@ func fpcClassify64AVX512(data []byte, kinds []uint8, sums []uint64)
 //
 //go:noescape
 func fpcClassify128AVX512(data []byte, kinds []uint8, sums []uint64)
+
+// fpcPack64AVX512 writes flag 1 and the codes of the words of the 64-byte
+// line marked in emit to buf as fpc's pack does. tab holds the encStep
+// fields of each kind in rows of 8. len(line) ≥ 64 and len(kinds) ≥ 16.
+//
+//go:noescape
+func fpcPack64AVX512(buf *[149]byte, line []byte, kinds []uint8, emit uint64, tab *[48]uint64)

@@ -57,6 +57,9 @@ func (t *table) buildSteps() {
 			s.shift, s.maskShifted, s.maskLow = 8, 0xFF00, 0xFF
 		}
 		t.enc[k] = s
+		for r, v := range []uint64{s.pre, uint64(s.shift), uint64(s.maskShifted), uint64(s.maskLow), uint64(s.maskRun), uint64(s.bits)} {
+			t.vecEnc[8*r+int(k)] = v
+		}
 	}
 	for p, k := range t.kindOf {
 		d := decStep{advance: 1}
@@ -101,19 +104,20 @@ func (c *Codec) appendCodes(dst, line []byte, kinds []uint8, zeros uint32, codeB
 		emit = ^zeros&c.allWords | runCodeStarts(zeros)
 	}
 	var buf [scratchBytes]byte
-	c.tab.pack(&buf, line, kinds, zeros, emit)
+	c.pack(&buf, line, kinds, zeros, emit)
 	return append(dst, buf[:(tagBits+codeBits+7)/8]...)
 }
 
-// pack writes flag 1 and the codes of the words of line marked in emit to
-// buf.
+// packGeneric writes flag 1 and the codes of the words of line marked in
+// emit to buf. It is the pure-Go definition that the pack kernel must
+// match byte for byte.
 //
 // It works in two passes so that the loop carrying the bit position stays
 // small enough for the compiler to keep in registers: the first computes
 // every code independently into a compact list (a word that emits nothing,
 // inside a zero run, is overwritten by the next), the second packs the
 // list.
-func (t *table) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros, emit uint32) {
+func (t *table) packGeneric(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros, emit uint32) {
 	var codes [maxWords]uint64 // code value << 8 | code length
 	kinds = kinds[:len(line)/4]
 	j := 0

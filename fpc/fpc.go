@@ -88,6 +88,9 @@ type table struct {
 	tavana bool
 	enc    [nKinds]encStep // how Compress codes each kind
 	dec    [8]decStep      // how Decompress decodes each prefix
+	// vecEnc is enc for the pack kernel: rows of 8 by kind of pre, shift,
+	// maskShifted, maskLow, maskRun and bits.
+	vecEnc [48]uint64
 }
 
 func newTable(prefix [nKinds]uint8, tavana bool) *table {

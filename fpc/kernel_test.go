@@ -187,3 +187,38 @@ func TestBatchZeroAllocs(t *testing.T) {
 		t.Errorf("CompressLines: %v allocs", a)
 	}
 }
+
+// TestPackLevels checks pack (the kernel where there is one) against
+// packGeneric byte for byte on every corpus line, the edge lines and pool
+// lines, for both tables and every line size, at every kernel level: the
+// kinds and emitted words are those appendCodes gives pack.
+func TestPackLevels(t *testing.T) {
+	for _, name := range []string{"fpc", "fpc-tavana"} {
+		for _, n := range codectest.LineSizes {
+			c := mustNew(t, name, n).(*Codec)
+			// args returns what appendCodes passes pack for line.
+			args := func(line []byte) (kinds [maxWords]uint8, zeros, emit uint32) {
+				zeros = classifyLineGeneric(line, kinds[:]).zeros()
+				emit = c.allWords
+				if !c.tab.tavana {
+					emit = ^zeros&c.allWords | runCodeStarts(zeros)
+				}
+				return kinds, zeros, emit
+			}
+			kernel := func(data []byte, out [][scratchBytes]byte) {
+				for i := range out {
+					line := data[i*n : (i+1)*n]
+					kinds, zeros, emit := args(line)
+					out[i] = [scratchBytes]byte{}
+					c.pack(&out[i], line, kinds[:], zeros, emit)
+				}
+			}
+			generic := func(line []byte) (buf [scratchBytes]byte) {
+				kinds, zeros, emit := args(line)
+				c.tab.packGeneric(&buf, line, kinds[:], zeros, emit)
+				return buf
+			}
+			codectest.CrossCheck(t, n, poolLines(n), kernel, generic)
+		}
+	}
+}
