@@ -237,10 +237,13 @@ type blockState struct {
 	exited    int
 }
 
+// lsuItem is one memory instruction in the access queue: its lines enter
+// the L1 one per cycle, from next on.
 type lsuItem struct {
 	store bool
 	warp  int
-	line  Line
+	lines []Line
+	next  int
 }
 
 type mshr struct {
@@ -861,8 +864,8 @@ func (g *GPU) step(s *sm, w int) {
 			ws.pc++
 		}
 	case warp.Load, warp.Store:
-		for _, l := range in.Lines {
-			s.lsu = append(s.lsu, lsuItem{store: in.Kind == warp.Store, warp: w, line: l})
+		if len(in.Lines) > 0 {
+			s.lsu = append(s.lsu, lsuItem{store: in.Kind == warp.Store, warp: w, lines: in.Lines})
 		}
 		if in.Kind == warp.Load {
 			ws.pending += len(in.Lines)
@@ -914,14 +917,15 @@ func (g *GPU) lsuStep(s *sm) error {
 	if s.stalled {
 		return nil
 	}
-	it := s.lsu[s.head]
-	addr, data := it.line.Addr, it.line.Data
+	it := &s.lsu[s.head]
+	line := it.lines[it.next]
+	addr := line.Addr
 	if it.store {
-		if _, err := s.l1.Store(g.now, addr, data); err != nil {
+		if _, err := s.l1.Store(g.now, addr, line.Data); err != nil {
 			return err
 		}
-		s.head++
-		return g.store(s, it.line)
+		s.advance(it)
+		return g.store(s, line)
 	}
 	if len(s.mshrs) == g.cfg.MSHRs && s.mshrs[addr] == nil {
 		if _, _, ok := s.l1.Contains(addr); !ok {
@@ -929,30 +933,38 @@ func (g *GPU) lsuStep(s *sm) error {
 			return nil
 		}
 	}
-	g.see(it.line, false)
+	g.see(line, false)
 	r := s.l1.Lookup(g.now, addr)
-	s.head++
+	warpSlot := it.warp
+	s.advance(it)
 	if r.Hit {
 		// A hit wins even over a pending miss to the line (a write-back
 		// L1 may hold a stored line whose load miss is still out).
-		g.events.push(event{t: g.now + uint64(r.Latency), kind: evWake, sm: int32(s.id), warp: int32(it.warp)})
+		g.events.push(event{t: g.now + uint64(r.Latency), kind: evWake, sm: int32(s.id), warp: int32(warpSlot)})
 		return nil
 	}
 	// The MSHRs are looked up only on a miss: most accesses hit.
 	if m := s.mshrs[addr]; m != nil {
-		m.waiters = append(m.waiters, it.warp)
+		m.waiters = append(m.waiters, warpSlot)
 		g.stats.MergedMisses++
 		return nil
 	}
-	t, err := g.fetch(it.line)
+	t, err := g.fetch(line)
 	if err != nil {
 		return err
 	}
 	m := s.newMSHR()
-	m.addr, m.line, m.start, m.waiters = addr, it.line, g.now, append(m.waiters[:0], it.warp)
+	m.addr, m.line, m.start, m.waiters = addr, line, g.now, append(m.waiters[:0], warpSlot)
 	s.mshrs[addr] = m
 	g.events.push(event{t: t, kind: evFill, sm: int32(s.id), addr: addr})
 	return nil
+}
+
+// advance moves the access queue past the line of it that entered the L1.
+func (s *sm) advance(it *lsuItem) {
+	if it.next++; it.next == len(it.lines) {
+		s.head++
+	}
 }
 
 // see records the latest content of a line; a load leaves a raw line raw.
