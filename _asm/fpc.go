@@ -339,7 +339,7 @@ const (
 // []uint8, emit uint64, tab *[48]uint64), fpc's pack for a 64-byte line.
 // The code of every word is computed side by side (table rows looked up
 // with VPERMQ) and the codes of the words marked in emit are compressed
-// into a list (VPCOMPRESSQ), as pack's first pass does. The serial second
+// into a list (VPCOMPRESSQ into a register), as pack's first pass does. The serial second
 // pass packs the list with BMI2 shifts; it takes a zero run's length from
 // the distance to the next emitted word (or the line's end), which is what
 // pack's run field is: inside a run codes start every eighth word.
@@ -354,7 +354,10 @@ func fpcPack64AVX512() {
 	kinds := Load(Param("kinds").Base(), GP64())
 	emit := Load(Param("emit"), GP64())
 	tab := Load(Param("tab"), GP64())
-	codes, bits, runs := AllocLocal(128), AllocLocal(128), AllocLocal(128)
+	// Each list has room for a whole vector stored at the end of the first
+	// half's codes: VPCOMPRESSQ into a register and a plain store, since
+	// its memory form is slow on some CPUs (Zen 4).
+	codes, bits, runs := AllocLocal(192), AllocLocal(192), AllocLocal(192)
 	rows := make([]VecVirtual, 6)
 	for r := range rows {
 		rows[r] = ZMM()
@@ -389,11 +392,14 @@ func fpcPack64AVX512() {
 		}
 		km := K()
 		KMOVB(m.As32(), km)
-		VPCOMPRESSQ(v, km, Mem{Base: codes.Base, Disp: codes.Disp, Index: off, Scale: 8})
+		VPCOMPRESSQ_Z(v, km, v)
+		VMOVDQU64(v, Mem{Base: codes.Base, Disp: codes.Disp, Index: off, Scale: 8})
 		VPERMQ(nbits, k, u)
-		VPCOMPRESSQ(u, km, Mem{Base: bits.Base, Disp: bits.Disp, Index: off, Scale: 8})
+		VPCOMPRESSQ_Z(u, km, u)
+		VMOVDQU64(u, Mem{Base: bits.Base, Disp: bits.Disp, Index: off, Scale: 8})
 		VPERMQ(maskRun, k, u)
-		VPCOMPRESSQ(u, km, Mem{Base: runs.Base, Disp: runs.Disp, Index: off, Scale: 8})
+		VPCOMPRESSQ_Z(u, km, u)
+		VMOVDQU64(u, Mem{Base: runs.Base, Disp: runs.Disp, Index: off, Scale: 8})
 		if h == 0 {
 			MOVBQZX(m.As8(), m)
 			POPCNTQ(m, off)

@@ -1020,60 +1020,66 @@ done_fpc_11:
 
 // func fpcPack64AVX512(buf *[149]byte, line []byte, kinds []uint8, emit uint64, tab *[48]uint64)
 // Requires: AVX, AVX512DQ, AVX512F, BMI, BMI2, POPCNT
-TEXT ·fpcPack64AVX512(SB), NOSPLIT, $384-72
-	MOVQ         buf+0(FP), AX
-	MOVQ         line_base+8(FP), CX
-	MOVQ         kinds_base+32(FP), DX
-	MOVQ         emit+56(FP), BX
-	MOVQ         tab+64(FP), SI
-	VMOVDQU64    (SI), Z0
-	VMOVDQU64    64(SI), Z1
-	VMOVDQU64    128(SI), Z2
-	VMOVDQU64    192(SI), Z3
-	VMOVDQU64    256(SI), Z4
-	VMOVDQU64    320(SI), Z5
-	MOVQ         $0x00000007, SI
-	VPBROADCASTQ SI, Z6
-	XORQ         SI, SI
-	VPMOVZXBQ    (DX), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    (CX), Z8
-	VPERMQ       Z1, Z7, Z10
-	VPSRLVQ      Z10, Z8, Z10
-	VPERMQ       Z2, Z7, Z9
-	VPANDQ       Z9, Z10, Z10
-	VPERMQ       Z3, Z7, Z9
-	VPANDQ       Z9, Z8, Z8
-	VPERMQ       Z0, Z7, Z9
-	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
-	MOVQ         BX, DI
-	KMOVB        DI, K1
-	VPCOMPRESSQ  Z9, K1, (SP)(SI*8)
-	VPERMQ       Z5, Z7, Z9
-	VPCOMPRESSQ  Z9, K1, 128(SP)(SI*8)
-	VPERMQ       Z4, Z7, Z9
-	VPCOMPRESSQ  Z9, K1, 256(SP)(SI*8)
-	MOVBQZX      DI, DI
-	POPCNTQ      DI, SI
-	VPMOVZXBQ    8(DX), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    32(CX), Z6
-	VPERMQ       Z1, Z7, Z1
-	VPSRLVQ      Z1, Z6, Z1
-	VPERMQ       Z2, Z7, Z2
-	VPANDQ       Z2, Z1, Z1
-	VPERMQ       Z3, Z7, Z2
-	VPANDQ       Z2, Z6, Z6
-	VPERMQ       Z0, Z7, Z0
-	VPTERNLOGQ   $0xfe, Z1, Z6, Z0
-	MOVQ         BX, CX
-	SHRQ         $0x08, CX
-	KMOVB        CX, K1
-	VPCOMPRESSQ  Z0, K1, (SP)(SI*8)
-	VPERMQ       Z5, Z7, Z2
-	VPCOMPRESSQ  Z2, K1, 128(SP)(SI*8)
-	VPERMQ       Z4, Z7, Z2
-	VPCOMPRESSQ  Z2, K1, 256(SP)(SI*8)
+TEXT ·fpcPack64AVX512(SB), NOSPLIT, $576-72
+	MOVQ          buf+0(FP), AX
+	MOVQ          line_base+8(FP), CX
+	MOVQ          kinds_base+32(FP), DX
+	MOVQ          emit+56(FP), BX
+	MOVQ          tab+64(FP), SI
+	VMOVDQU64     (SI), Z0
+	VMOVDQU64     64(SI), Z1
+	VMOVDQU64     128(SI), Z2
+	VMOVDQU64     192(SI), Z3
+	VMOVDQU64     256(SI), Z4
+	VMOVDQU64     320(SI), Z5
+	MOVQ          $0x00000007, SI
+	VPBROADCASTQ  SI, Z6
+	XORQ          SI, SI
+	VPMOVZXBQ     (DX), Z7
+	VPANDQ        Z6, Z7, Z7
+	VPMOVZXDQ     (CX), Z8
+	VPERMQ        Z1, Z7, Z10
+	VPSRLVQ       Z10, Z8, Z10
+	VPERMQ        Z2, Z7, Z9
+	VPANDQ        Z9, Z10, Z10
+	VPERMQ        Z3, Z7, Z9
+	VPANDQ        Z9, Z8, Z8
+	VPERMQ        Z0, Z7, Z9
+	VPTERNLOGQ    $0xfe, Z10, Z8, Z9
+	MOVQ          BX, DI
+	KMOVB         DI, K1
+	VPCOMPRESSQ.Z Z9, K1, Z9
+	VMOVDQU64     Z9, (SP)(SI*8)
+	VPERMQ        Z5, Z7, Z9
+	VPCOMPRESSQ.Z Z9, K1, Z9
+	VMOVDQU64     Z9, 192(SP)(SI*8)
+	VPERMQ        Z4, Z7, Z9
+	VPCOMPRESSQ.Z Z9, K1, Z9
+	VMOVDQU64     Z9, 384(SP)(SI*8)
+	MOVBQZX       DI, DI
+	POPCNTQ       DI, SI
+	VPMOVZXBQ     8(DX), Z7
+	VPANDQ        Z6, Z7, Z7
+	VPMOVZXDQ     32(CX), Z6
+	VPERMQ        Z1, Z7, Z1
+	VPSRLVQ       Z1, Z6, Z1
+	VPERMQ        Z2, Z7, Z2
+	VPANDQ        Z2, Z1, Z1
+	VPERMQ        Z3, Z7, Z2
+	VPANDQ        Z2, Z6, Z6
+	VPERMQ        Z0, Z7, Z0
+	VPTERNLOGQ    $0xfe, Z1, Z6, Z0
+	MOVQ          BX, CX
+	SHRQ          $0x08, CX
+	KMOVB         CX, K1
+	VPCOMPRESSQ.Z Z0, K1, Z0
+	VMOVDQU64     Z0, (SP)(SI*8)
+	VPERMQ        Z5, Z7, Z2
+	VPCOMPRESSQ.Z Z2, K1, Z2
+	VMOVDQU64     Z2, 192(SP)(SI*8)
+	VPERMQ        Z4, Z7, Z2
+	VPCOMPRESSQ.Z Z2, K1, Z2
+	VMOVDQU64     Z2, 384(SP)(SI*8)
 
 	// Pack the list: pending bits right-aligned in acc, nacc of them.
 	MOVQ    BX, DX
@@ -1096,10 +1102,10 @@ fpcpack_loop_14:
 	MOVQ   R10, BX
 	NEGQ   R11
 	ADDQ   R10, R11
-	ANDQ   256(SP)(R9*8), R11
+	ANDQ   384(SP)(R9*8), R11
 	MOVQ   (SP)(R9*8), R10
 	ORQ    R11, R10
-	MOVQ   128(SP)(R9*8), R11
+	MOVQ   192(SP)(R9*8), R11
 	SHLXQ  R11, SI, SI
 	ORQ    R10, SI
 	ADDQ   R11, DI
