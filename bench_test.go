@@ -19,14 +19,7 @@ func benchFiles(b *testing.B) []codectest.File {
 	if *benchLine <= 0 {
 		b.Fatalf("-linecomp.line %d: a line size must be positive", *benchLine)
 	}
-	files := codectest.Files(b)
-	if len(files) > len(codectest.Sample()) {
-		files = files[len(codectest.Sample()):] // the corpora contain the sample
-	}
-	for i := range files {
-		files[i].Data = files[i].Data[:len(files[i].Data) / *benchLine * *benchLine]
-	}
-	return files
+	return benchFilesAt(b, *benchLine)
 }
 
 // benchCodecs returns the registered codecs that take -linecomp.line,

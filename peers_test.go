@@ -1,0 +1,111 @@
+package linecomp_test
+
+import (
+	"testing"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/codectest"
+)
+
+// peerRow is one comparison of issue 13: an operation of a linecomp codec
+// and the fastest public implementation of the same algorithm, timed by
+// the issue's harness (g++ -O2 and -O3 -march=native, called directly, on
+// 30 MB of held-out memory images, the median of 5 rounds).
+type peerRow struct {
+	name  string // the algorithm, line size and operation
+	codec string // the registered linecomp codec
+	line  int
+	op    string // "size" (linecomp.Sizes) or "encode" (Compress, line by line)
+	peer  string
+	mbps  float64 // the peer's MB/s on the harness's machine
+}
+
+var peerRows = []peerRow{
+	{"BDI-64-encode", "bdi", 64, "encode", "2DOC AVX2 encoder", 3352},
+	{"B+Δ-64-size", "bdi-single", 64, "size", "Kim BDCompressorQW", 11375},
+	{"B+Δ-128-size", "bdi-single", 128, "size", "Kim BDCompressorQW", 13909},
+	{"BDI-64-size", "bdi", 64, "size", "Kim BDI", 6369},
+	{"BDI-128-size", "bdi", 128, "size", "Kim BDI", 7663},
+	{"FPC-64-encode", "fpc", 64, "encode", "2DOC scalar", 780},
+	{"C-Pack-64-size", "cpack", 64, "size", "2DOC scalar", 631},
+	{"C-Pack-64-encode", "cpack", 64, "encode", "2DOC scalar", 457},
+}
+
+// BenchmarkPeers times each row of issue 13 on one buffer (every corpus
+// file, or the embedded sample without corpora, cut to whole 128-byte
+// lines) next to memcpy of the same buffer. Besides MB/s it reports the
+// peer's figure, the ratio to it (the issue asks for 2×) and the ratio to
+// memcpy (0.9× stands in for 2× where 2× the peer is beyond memcpy):
+//
+//	go test -run '^$' -bench Peers -benchtime 2s -count 5 .
+//
+// The peer figures come from the issue's harness on its machine; the
+// ratios mean most when this runs on the same machine.
+func BenchmarkPeers(b *testing.B) {
+	var data []byte
+	for _, f := range benchFilesAt(b, 128) {
+		data = append(data, f.Data...)
+	}
+	memcpy := 0.0 // MB/s of the last memcpy run
+	b.Run("memcpy", func(b *testing.B) {
+		dst := make([]byte, len(data))
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, data)
+		}
+		memcpy = mbps(b, len(data))
+	})
+	for _, row := range peerRows {
+		b.Run(row.name, func(b *testing.B) {
+			c, err := linecomp.New(row.codec, row.line)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			switch row.op {
+			case "size":
+				sizes := make([]int, 0, len(data)/row.line)
+				for b.Loop() {
+					if sizes, err = linecomp.Sizes(c, sizes[:0], data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			case "encode":
+				buf := make([]byte, 0, 2*row.line+16)
+				for b.Loop() {
+					for off := 0; off < len(data); off += row.line {
+						buf, _, _ = c.Compress(buf[:0], data[off:off+row.line])
+					}
+				}
+			default:
+				b.Fatalf("unknown operation %q", row.op)
+			}
+			got := mbps(b, len(data))
+			b.ReportMetric(row.mbps, "peer-MB/s")
+			b.ReportMetric(got/row.mbps, "x-peer")
+			if memcpy > 0 {
+				b.ReportMetric(got/memcpy, "x-memcpy")
+			}
+		})
+	}
+}
+
+// benchFilesAt is benchFiles at line size n: the corpora, or the sample,
+// each cut to whole n-byte lines.
+func benchFilesAt(b *testing.B, n int) []codectest.File {
+	files := codectest.Files(b)
+	if len(files) > len(codectest.Sample()) {
+		files = files[len(codectest.Sample()):] // the corpora contain the sample
+	}
+	for i := range files {
+		files[i].Data = files[i].Data[:len(files[i].Data)/n*n]
+	}
+	return files
+}
+
+// mbps is the throughput of a finished benchmark loop over n bytes.
+func mbps(b *testing.B, n int) float64 {
+	return float64(n) * float64(b.N) / b.Elapsed().Seconds() / 1e6
+}
