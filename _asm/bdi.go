@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/mmcloughlin/avo/attr"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -17,6 +18,13 @@ func init() {
 		}
 		for _, size := range []int{32, 64, 128} {
 			bdiFit512(size)
+		}
+		ids := singleTable()
+		for _, size := range []int{32, 64, 128} {
+			bdiSingle(size, ids, false)
+		}
+		for _, size := range []int{32, 64, 128} {
+			bdiSingle(size, ids, true)
 		}
 	}
 }
@@ -203,4 +211,193 @@ func baseDeltaTree(res Register, store string, test func(k, d int, fail string))
 
 	test(2, 1, store)
 	ORL(U32(bitB2D1), res)
+}
+
+// singleOrder lists, in the order the B+Δ (single-base) kernels test them,
+// the encodings from the largest to the smallest base-delta one: each test
+// shifts one bit into the result, so the smallest encoding that fits ends
+// up in the lowest set bit. The order is by stream length, the same at
+// every line size (bdi's TestSingleLevels checks the kernels against the
+// codec's own choice on every corpus line): zeros < repeated < b8d1 ≤ b4d1 < b8d2 < b2d1 < b4d2 < b8d4.
+// singleIDs maps the bit index back to the encoding id, with 8 (no bit
+// set) the raw line.
+var (
+	singleIDs = [...]uint8{0b0000, 0b0001, 0b0010, 0b0101, 0b0011, 0b0111, 0b0110, 0b0100, 0b1111}
+	// singleTests gives, from the last bit to the first, the k and d of
+	// each base-delta test; zeros and repeated close the chain.
+	singleTests = [...][2]int{{8, 4}, {4, 2}, {2, 1}, {8, 2}, {4, 1}, {8, 1}}
+)
+
+// singleFail returns the 64-bit constant of the bits that must be clear
+// in every 8-byte lane of y = x XOR (x >>arith (8k−1)) when each k-byte
+// element x fits a d-byte signed delta: y < 2^(8d−1) in each element.
+func singleFail(k, d int) uint64 {
+	var c uint64
+	for off := 0; off < 64; off += 8 * k {
+		elem := ^uint64(0) >> uint(64-8*k) &^ (1<<uint(8*d-1) - 1)
+		c |= elem << uint(off)
+	}
+	return c
+}
+
+// singleTable declares the map from result bit to encoding id.
+func singleTable() Mem {
+	m := GLOBL("singleIDs", attr.RODATA|attr.NOPTR)
+	for i, id := range singleIDs {
+		DATA(i, U8(id))
+	}
+	return m
+}
+
+// bdiSingle emits bdiSingle<size>AVX2(data []byte, out []uint8), which
+// writes for each line of data the id of the smallest B+Δ encoding that
+// fits it. Every test is computed for every line, without branches: per
+// element width k the deltas D = x − x₀ are folded into
+// y = D XOR (D >>arith 8k−1), whose bits at 8d−1 and up are clear in every
+// element exactly when every delta fits d signed bytes, and the y of all
+// the line's vectors are ORed. VPTEST of y against the allowed bits sets
+// the carry when the line fits, and ADC shifts it into the result.
+//
+// With vl it emits bdiSingle<size>AVX512VL instead: the same 32-byte
+// vectors (VPTEST has no 64-byte form; a 64-byte-vector version with mask
+// registers and KORTEST measured a quarter slower) with AVX-512VL's
+// broadcast operands and three-input logic, which save a fifth of the
+// vector operations.
+func bdiSingle(size int, ids Mem, vl bool) {
+	name := fmt.Sprintf("bdiSingle%dAVX2", size)
+	if vl {
+		name = fmt.Sprintf("bdiSingle%dAVX512VL", size)
+	}
+	TEXT(name, NOSPLIT, "func(data []byte, out []uint8)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the id of the B+Δ encoding of each %d-byte line of data to out.", name, size),
+		"len(data) must be at least len(out)*"+fmt.Sprint(size)+".")
+	allowed := map[[2]int]Mem{}
+	for _, kd := range singleTests {
+		allowed[kd] = vconst(8, ^singleFail(kd[0], kd[1]))
+	}
+	zero := YMM()
+	// Up to 64-byte lines the constants fit in registers next to the
+	// line; 128-byte lines load them at each test.
+	held := map[[2]int]VecVirtual{}
+	var tbl GPVirtual
+	setup := func() {
+		VPXOR(zero, zero, zero)
+		tbl = GP64()
+		LEAQ(ids, tbl)
+		if size <= 64 {
+			for _, kd := range singleTests {
+				held[kd] = YMM()
+				VMOVDQU(allowed[kd], held[kd])
+			}
+		}
+	}
+	pairLoop(size, setup, func(line Register, at int, out Mem) {
+		vecs := make([]VecVirtual, size/32)
+		for i := range vecs {
+			vecs[i] = YMM()
+			VMOVDQU(Mem{Base: line, Disp: at + 32*i}, vecs[i])
+		}
+		first := Mem{Base: line, Disp: at}
+		fold := func(k int) VecVirtual {
+			var b VecVirtual
+			if !vl || k == 2 {
+				b = YMM()
+				lanes[k].bcast(first, b)
+			}
+			var y VecVirtual
+			for i, v := range vecs {
+				d, s := YMM(), YMM()
+				switch {
+				case vl && k == 8:
+					VPSUBQ_BCST(first, v, d)
+				case vl && k == 4:
+					VPSUBD_BCST(first, v, d)
+				default:
+					lanes[k].sub(b, v, d)
+				}
+				switch {
+				case k == 8 && vl:
+					VPSRAQ(U8(63), d, s)
+				case k == 8:
+					VPCMPGTQ(d, zero, s) // 0 > d: the sign
+				case k == 4:
+					VPSRAD(U8(31), d, s)
+				default:
+					VPSRAW(U8(15), d, s)
+				}
+				switch {
+				case i == 0:
+					y = YMM()
+					VPXOR(s, d, y)
+				case vl:
+					VPTERNLOGQ(U8(0xF6), s, d, y) // y |= d XOR s
+				default:
+					VPXOR(s, d, d)
+					VPOR(d, y, y)
+				}
+			}
+			return y
+		}
+		y8, y4, y2 := fold(8), fold(4), fold(2)
+		ys := map[int]VecVirtual{8: y8, 4: y4, 2: y2}
+		acc := GP32()
+		MOVL(U32(1), acc) // the sentinel: bit 8 after eight tests, the raw line
+		for _, kd := range singleTests {
+			a, ok := held[kd]
+			if !ok {
+				a = YMM()
+				VMOVDQU(allowed[kd], a)
+			}
+			VPTEST(ys[kd[0]], a) // CF: no bit outside a
+			ADCL(acc, acc)
+		}
+		VPTEST(y8, zero) // repeated
+		ADCL(acc, acc)
+		any := vecs[0]
+		if len(vecs) > 1 {
+			any = YMM()
+			VPOR(vecs[1], vecs[0], any)
+			for _, v := range vecs[2:] {
+				VPOR(v, any, any)
+			}
+		}
+		VPTEST(any, zero) // zeros
+		ADCL(acc, acc)
+		p := GP32()
+		TZCNTL(acc, p)
+		id := GP32()
+		MOVBLZX(Mem{Base: tbl, Index: p, Scale: 1}, id)
+		MOVB(id.As8(), out)
+	})
+}
+
+// pairLoop emits the loop of a kernel that writes one result byte per
+// line, two lines per turn (the loop's own instructions are a tenth of a
+// B+Δ line's), then the odd line. It loads the data and out parameters,
+// runs setup once, then body with the line's base register, its offset
+// from it and its result byte.
+func pairLoop(size int, setup func(), body func(line Register, at int, out Mem)) {
+	line := Load(Param("data").Base(), GP64())
+	out := Load(Param("out").Base(), GP64())
+	n := Load(Param("out").Len(), GP64())
+	setup()
+	pairs, odd, done := label("pairs"), label("odd"), label("done")
+	CMPQ(n, U8(2))
+	JB(LabelRef(odd))
+	Label(pairs)
+	body(line, 0, Mem{Base: out})
+	body(line, size, Mem{Base: out, Disp: 1})
+	ADDQ(U32(2*size), line)
+	ADDQ(U8(2), out)
+	SUBQ(U8(2), n)
+	CMPQ(n, U8(2))
+	JAE(LabelRef(pairs))
+	Label(odd)
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	body(line, 0, Mem{Base: out})
+	Label(done)
+	VZEROUPPER()
+	RET()
 }

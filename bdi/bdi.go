@@ -76,9 +76,10 @@ type Codec struct {
 	// encoding it allows and that encoding's length in bits.
 	best      [256]uint8
 	bestBits  [256]uint16
+	idBits    [16]uint16                          // the length of encoding id, by id
 	encodings [len(encodingIDs)]linecomp.Encoding // what Encodings returns
-	// kernel is set when the SIMD kernels apply: they implement the
-	// default delta rules only.
+	// kernel is set when the fit-mask kernels apply: they implement the
+	// default delta rules only (B+Δ has kernels of its own, singleIDs).
 	kernel bool
 	// deltaOffset and deltaSpan[d] define the d-byte delta range as
 	// x + deltaOffset[d] < deltaSpan[d] in unsigned arithmetic.
@@ -225,6 +226,9 @@ func (c *Codec) Size(line []byte) int {
 	if len(line) != c.lineSize {
 		return -1
 	}
+	if c.singleBase {
+		return int(c.idBits[c.chooseID(line)&0xF])
+	}
 	return int(c.bestBits[c.fitMask(line)])
 }
 
@@ -237,8 +241,8 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
-	id := int(c.best[c.fitMask(line)])
-	return c.encode(dst, line, id), c.encodedBits(id), nil
+	id := c.chooseID(line)
+	return c.encode(dst, line, id), int(c.idBits[id&0xF]), nil
 }
 
 // encode appends the encoding id of line, which must fit it, to dst.

@@ -178,16 +178,28 @@ func TestConformance(t *testing.T) {
 			codectest.CheckAll(t, c)
 		}
 	}
-	// The kernels implement the default rules; the variants always run the
-	// pure-Go path, so one pass covers them.
-	codectest.ForEachLevel(t, func(t *testing.T) { check(t, "bdi") })
+	// The kernels implement the default rules and B+Δ; the symmetric
+	// variant always runs the pure-Go path, so one pass covers it.
+	codectest.ForEachLevel(t, func(t *testing.T) {
+		check(t, "bdi")
+		check(t, "bdi-single")
+	})
 	check(t, "bdi-symmetric")
-	check(t, "bdi-single")
+}
+
+// TestSingleLevels: the encoding id that the B+Δ kernels choose for every
+// line, at every kernel level, is the pure-Go choice, line by line and in
+// batches.
+func TestSingleLevels(t *testing.T) {
+	for _, n := range codectest.LineSizes {
+		c, _ := New(n, WithSingleBase())
+		codectest.CrossCheck(t, n, nil, c.singleIDs, c.singleIDGeneric)
+	}
 }
 
 // TestFitMaskLevels: the fit mask of every line, from every kernel level,
-// equals the pure-Go definition, line by line and in batches. The variants
-// have no kernel.
+// equals the pure-Go definition, line by line and in batches. The
+// symmetric variant has no kernel; B+Δ has its own (TestSingleLevels).
 func TestFitMaskLevels(t *testing.T) {
 	for _, n := range codectest.LineSizes {
 		c, _ := New(n)

@@ -47,6 +47,8 @@
 //     excludes −2^(8d−1); for cross-checking against gem5.
 //   - "bdi-single" (WithSingleBase): B+Δ, the single-base scheme of the BDI
 //     paper's size table: element 0 is the base, no zero base, no mask.
+//     Its kernels test every encoding of every line without branches and
+//     return the chosen id outright.
 //
 // A codec's Name is the registry name of its options however it was built,
 // so linecomp.New(c.Name(), c.LineSize()) makes the same codec. The two

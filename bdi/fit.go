@@ -2,6 +2,7 @@ package bdi
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/linecomp/linecomp"
 )
@@ -68,6 +69,43 @@ func (c *Codec) fitMasksGeneric(data []byte, out []uint8) {
 	}
 }
 
+// The B+Δ (single-base) kernels decide the encoding outright: they compute
+// every test for every line without branches and return the id of the
+// smallest encoding that fits (see _asm/bdi.go).
+
+// singleIDGeneric is the pure-Go id of the encoding of one line under
+// WithSingleBase: the definition the single-base kernels must match.
+func (c *Codec) singleIDGeneric(line []byte) uint8 {
+	return c.best[c.fitMaskGeneric(line)]
+}
+
+// singleIDsGeneric writes the pure-Go encoding id of each line of data to
+// ids.
+func (c *Codec) singleIDsGeneric(data []byte, ids []uint8) {
+	for i := range ids {
+		ids[i] = c.singleIDGeneric(data[i*c.lineSize : (i+1)*c.lineSize])
+	}
+}
+
+// chooseIDs writes the id of the encoding of each line of data to ids.
+func (c *Codec) chooseIDs(data []byte, ids []uint8) {
+	if c.singleBase {
+		c.singleIDs(data, ids)
+		return
+	}
+	c.fitMasks(data, ids)
+	for i, m := range ids {
+		ids[i] = c.best[m]
+	}
+}
+
+// chooseID returns the id of the encoding of line.
+func (c *Codec) chooseID(line []byte) int {
+	var id [1]uint8
+	c.chooseIDs(line, id[:])
+	return int(id[0])
+}
+
 // buildTables fills best and bestBits: the smallest encoding (ties to the
 // lower id) for every fit mask.
 func (c *Codec) buildTables() {
@@ -81,6 +119,11 @@ func (c *Codec) buildTables() {
 		c.best[m] = uint8(best)
 		c.bestBits[m] = uint16(c.encodedBits(best))
 	}
+	for id := range c.idBits {
+		if id <= Base2Delta1 || id == Uncompressed {
+			c.idBits[id] = uint16(c.encodedBits(id))
+		}
+	}
 }
 
 // chunkLines is how many lines a batch kernel call covers: its masks live
@@ -91,12 +134,22 @@ const chunkLines = 256
 // of lines, to dst. It is the batch kernel behind linecomp.Sizes.
 func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 	var masks [chunkLines]uint8
+	dst = slices.Grow(dst, len(data)/c.lineSize)
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)
-		c.fitMasks(data[:n*c.lineSize], masks[:n])
-		for _, m := range masks[:n] {
-			dst = append(dst, int(c.bestBits[m]))
+		out := dst[len(dst) : len(dst)+n]
+		if c.singleBase {
+			c.singleIDs(data[:n*c.lineSize], masks[:n])
+			for i, id := range masks[:n] {
+				out[i] = int(c.idBits[id&0xF])
+			}
+		} else {
+			c.fitMasks(data[:n*c.lineSize], masks[:n])
+			for i, m := range masks[:n] {
+				out[i] = int(c.bestBits[m])
+			}
 		}
+		dst = dst[:len(dst)+n]
 		data = data[n*c.lineSize:]
 	}
 	return dst
@@ -105,15 +158,14 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 // CompressLines appends the encoding of each line of data, a whole number
 // of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
 func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
-	var masks [chunkLines]uint8
+	var ids [chunkLines]uint8
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)
-		c.fitMasks(data[:n*c.lineSize], masks[:n])
-		for i, m := range masks[:n] {
-			id := int(c.best[m])
-			dst.Enc = c.encode(dst.Enc, data[i*c.lineSize:(i+1)*c.lineSize], id)
+		c.chooseIDs(data[:n*c.lineSize], ids[:n])
+		for i, id := range ids[:n] {
+			dst.Enc = c.encode(dst.Enc, data[i*c.lineSize:(i+1)*c.lineSize], int(id))
 			dst.End = append(dst.End, len(dst.Enc))
-			dst.Bits = append(dst.Bits, int(c.bestBits[m]))
+			dst.Bits = append(dst.Bits, int(c.idBits[id&0xF]))
 		}
 		data = data[n*c.lineSize:]
 	}

@@ -29,3 +29,24 @@ func (c *Codec) fitMasks(data []byte, out []uint8) {
 		c.fitMasksGeneric(data, out)
 	}
 }
+
+// singleIDs writes the id of the B+Δ encoding of each line of data to ids,
+// with the best kernel the CPU has.
+func (c *Codec) singleIDs(data []byte, ids []uint8) {
+	switch level := cpu.Active(); {
+	case level >= cpu.AVX512 && c.lineSize == 32:
+		bdiSingle32AVX512VL(data, ids)
+	case level >= cpu.AVX512 && c.lineSize == 64:
+		bdiSingle64AVX512VL(data, ids)
+	case level >= cpu.AVX512:
+		bdiSingle128AVX512VL(data, ids)
+	case level >= cpu.AVX2 && c.lineSize == 32:
+		bdiSingle32AVX2(data, ids)
+	case level >= cpu.AVX2 && c.lineSize == 64:
+		bdiSingle64AVX2(data, ids)
+	case level >= cpu.AVX2:
+		bdiSingle128AVX2(data, ids)
+	default:
+		c.singleIDsGeneric(data, ids)
+	}
+}

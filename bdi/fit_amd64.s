@@ -1687,3 +1687,1142 @@ store_132:
 done_128:
 	VZEROUPPER
 	RET
+
+DATA singleIDs<>+0(SB)/1, $0x00
+DATA singleIDs<>+1(SB)/1, $0x01
+DATA singleIDs<>+2(SB)/1, $0x02
+DATA singleIDs<>+3(SB)/1, $0x05
+DATA singleIDs<>+4(SB)/1, $0x03
+DATA singleIDs<>+5(SB)/1, $0x07
+DATA singleIDs<>+6(SB)/1, $0x06
+DATA singleIDs<>+7(SB)/1, $0x04
+DATA singleIDs<>+8(SB)/1, $0x0f
+GLOBL singleIDs<>(SB), RODATA|NOPTR, $9
+
+// func bdiSingle32AVX2(data []byte, out []uint8)
+// Requires: AVX, AVX2, BMI
+TEXT ·bdiSingle32AVX2(SB), NOSPLIT, $0-48
+	MOVQ    data_base+0(FP), AX
+	MOVQ    out_base+24(FP), CX
+	MOVQ    out_len+32(FP), DX
+	VPXOR   Y0, Y0, Y0
+	LEAQ    singleIDs<>+0(SB), BX
+	VMOVDQU rep8_7fffffff<>+0(SB), Y1
+	VMOVDQU rep8_7fff00007fff<>+0(SB), Y2
+	VMOVDQU rep8_7f007f007f007f<>+0(SB), Y3
+	VMOVDQU rep8_7fff<>+0(SB), Y4
+	VMOVDQU rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU rep8_7f<>+0(SB), Y6
+	CMPQ    DX, $0x02
+	JB      odd_146
+
+pairs_145:
+	VMOVDQU      (AX), Y7
+	VPBROADCASTQ (AX), Y8
+	VPSUBQ       Y8, Y7, Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VPXOR        Y9, Y8, Y8
+	VPBROADCASTD (AX), Y9
+	VPSUBD       Y9, Y7, Y9
+	VPSRAD       $0x1f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPBROADCASTW (AX), Y10
+	VPSUBW       Y10, Y7, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	MOVL         $0x00000001, SI
+	VPTEST       Y8, Y1
+	ADCL         SI, SI
+	VPTEST       Y9, Y2
+	ADCL         SI, SI
+	VPTEST       Y10, Y3
+	ADCL         SI, SI
+	VPTEST       Y8, Y4
+	ADCL         SI, SI
+	VPTEST       Y9, Y5
+	ADCL         SI, SI
+	VPTEST       Y8, Y6
+	ADCL         SI, SI
+	VPTEST       Y8, Y0
+	ADCL         SI, SI
+	VPTEST       Y7, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, (CX)
+	VMOVDQU      32(AX), Y7
+	VPBROADCASTQ 32(AX), Y8
+	VPSUBQ       Y8, Y7, Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VPXOR        Y9, Y8, Y8
+	VPBROADCASTD 32(AX), Y9
+	VPSUBD       Y9, Y7, Y9
+	VPSRAD       $0x1f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPBROADCASTW 32(AX), Y10
+	VPSUBW       Y10, Y7, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	MOVL         $0x00000001, SI
+	VPTEST       Y8, Y1
+	ADCL         SI, SI
+	VPTEST       Y9, Y2
+	ADCL         SI, SI
+	VPTEST       Y10, Y3
+	ADCL         SI, SI
+	VPTEST       Y8, Y4
+	ADCL         SI, SI
+	VPTEST       Y9, Y5
+	ADCL         SI, SI
+	VPTEST       Y8, Y6
+	ADCL         SI, SI
+	VPTEST       Y8, Y0
+	ADCL         SI, SI
+	VPTEST       Y7, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, 1(CX)
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x02, CX
+	SUBQ         $0x02, DX
+	CMPQ         DX, $0x02
+	JAE          pairs_145
+
+odd_146:
+	TESTQ        DX, DX
+	JZ           done_147
+	VMOVDQU      (AX), Y7
+	VPBROADCASTQ (AX), Y8
+	VPSUBQ       Y8, Y7, Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VPXOR        Y9, Y8, Y8
+	VPBROADCASTD (AX), Y9
+	VPSUBD       Y9, Y7, Y9
+	VPSRAD       $0x1f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPBROADCASTW (AX), Y10
+	VPSUBW       Y10, Y7, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	MOVL         $0x00000001, AX
+	VPTEST       Y8, Y1
+	ADCL         AX, AX
+	VPTEST       Y9, Y2
+	ADCL         AX, AX
+	VPTEST       Y10, Y3
+	ADCL         AX, AX
+	VPTEST       Y8, Y4
+	ADCL         AX, AX
+	VPTEST       Y9, Y5
+	ADCL         AX, AX
+	VPTEST       Y8, Y6
+	ADCL         AX, AX
+	VPTEST       Y8, Y0
+	ADCL         AX, AX
+	VPTEST       Y7, Y0
+	ADCL         AX, AX
+	TZCNTL       AX, AX
+	MOVBLZX      (BX)(AX*1), AX
+	MOVB         AL, (CX)
+
+done_147:
+	VZEROUPPER
+	RET
+
+DATA rep8_7fffffff<>+0(SB)/8, $0x000000007fffffff
+DATA rep8_7fffffff<>+8(SB)/8, $0x000000007fffffff
+DATA rep8_7fffffff<>+16(SB)/8, $0x000000007fffffff
+DATA rep8_7fffffff<>+24(SB)/8, $0x000000007fffffff
+GLOBL rep8_7fffffff<>(SB), RODATA|NOPTR, $32
+
+DATA rep8_7fff00007fff<>+0(SB)/8, $0x00007fff00007fff
+DATA rep8_7fff00007fff<>+8(SB)/8, $0x00007fff00007fff
+DATA rep8_7fff00007fff<>+16(SB)/8, $0x00007fff00007fff
+DATA rep8_7fff00007fff<>+24(SB)/8, $0x00007fff00007fff
+GLOBL rep8_7fff00007fff<>(SB), RODATA|NOPTR, $32
+
+DATA rep8_7f007f007f007f<>+0(SB)/8, $0x007f007f007f007f
+DATA rep8_7f007f007f007f<>+8(SB)/8, $0x007f007f007f007f
+DATA rep8_7f007f007f007f<>+16(SB)/8, $0x007f007f007f007f
+DATA rep8_7f007f007f007f<>+24(SB)/8, $0x007f007f007f007f
+GLOBL rep8_7f007f007f007f<>(SB), RODATA|NOPTR, $32
+
+DATA rep8_7fff<>+0(SB)/8, $0x0000000000007fff
+DATA rep8_7fff<>+8(SB)/8, $0x0000000000007fff
+DATA rep8_7fff<>+16(SB)/8, $0x0000000000007fff
+DATA rep8_7fff<>+24(SB)/8, $0x0000000000007fff
+GLOBL rep8_7fff<>(SB), RODATA|NOPTR, $32
+
+DATA rep8_7f0000007f<>+0(SB)/8, $0x0000007f0000007f
+DATA rep8_7f0000007f<>+8(SB)/8, $0x0000007f0000007f
+DATA rep8_7f0000007f<>+16(SB)/8, $0x0000007f0000007f
+DATA rep8_7f0000007f<>+24(SB)/8, $0x0000007f0000007f
+GLOBL rep8_7f0000007f<>(SB), RODATA|NOPTR, $32
+
+DATA rep8_7f<>+0(SB)/8, $0x000000000000007f
+DATA rep8_7f<>+8(SB)/8, $0x000000000000007f
+DATA rep8_7f<>+16(SB)/8, $0x000000000000007f
+DATA rep8_7f<>+24(SB)/8, $0x000000000000007f
+GLOBL rep8_7f<>(SB), RODATA|NOPTR, $32
+
+// func bdiSingle64AVX2(data []byte, out []uint8)
+// Requires: AVX, AVX2, BMI
+TEXT ·bdiSingle64AVX2(SB), NOSPLIT, $0-48
+	MOVQ    data_base+0(FP), AX
+	MOVQ    out_base+24(FP), CX
+	MOVQ    out_len+32(FP), DX
+	VPXOR   Y0, Y0, Y0
+	LEAQ    singleIDs<>+0(SB), BX
+	VMOVDQU rep8_7fffffff<>+0(SB), Y1
+	VMOVDQU rep8_7fff00007fff<>+0(SB), Y2
+	VMOVDQU rep8_7f007f007f007f<>+0(SB), Y3
+	VMOVDQU rep8_7fff<>+0(SB), Y4
+	VMOVDQU rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU rep8_7f<>+0(SB), Y6
+	CMPQ    DX, $0x02
+	JB      odd_149
+
+pairs_148:
+	VMOVDQU      (AX), Y7
+	VMOVDQU      32(AX), Y8
+	VPBROADCASTQ (AX), Y9
+	VPSUBQ       Y9, Y7, Y10
+	VPCMPGTQ     Y10, Y0, Y11
+	VPXOR        Y11, Y10, Y10
+	VPSUBQ       Y9, Y8, Y9
+	VPCMPGTQ     Y9, Y0, Y11
+	VPXOR        Y11, Y9, Y9
+	VPOR         Y9, Y10, Y10
+	VPBROADCASTD (AX), Y9
+	VPSUBD       Y9, Y7, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSUBD       Y9, Y8, Y9
+	VPSRAD       $0x1f, Y9, Y12
+	VPXOR        Y12, Y9, Y9
+	VPOR         Y9, Y11, Y11
+	VPBROADCASTW (AX), Y9
+	VPSUBW       Y9, Y7, Y12
+	VPSRAW       $0x0f, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPSUBW       Y9, Y8, Y9
+	VPSRAW       $0x0f, Y9, Y13
+	VPXOR        Y13, Y9, Y9
+	VPOR         Y9, Y12, Y12
+	MOVL         $0x00000001, SI
+	VPTEST       Y10, Y1
+	ADCL         SI, SI
+	VPTEST       Y11, Y2
+	ADCL         SI, SI
+	VPTEST       Y12, Y3
+	ADCL         SI, SI
+	VPTEST       Y10, Y4
+	ADCL         SI, SI
+	VPTEST       Y11, Y5
+	ADCL         SI, SI
+	VPTEST       Y10, Y6
+	ADCL         SI, SI
+	VPTEST       Y10, Y0
+	ADCL         SI, SI
+	VPOR         Y8, Y7, Y7
+	VPTEST       Y7, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, (CX)
+	VMOVDQU      64(AX), Y7
+	VMOVDQU      96(AX), Y8
+	VPBROADCASTQ 64(AX), Y9
+	VPSUBQ       Y9, Y7, Y10
+	VPCMPGTQ     Y10, Y0, Y11
+	VPXOR        Y11, Y10, Y10
+	VPSUBQ       Y9, Y8, Y9
+	VPCMPGTQ     Y9, Y0, Y11
+	VPXOR        Y11, Y9, Y9
+	VPOR         Y9, Y10, Y10
+	VPBROADCASTD 64(AX), Y9
+	VPSUBD       Y9, Y7, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSUBD       Y9, Y8, Y9
+	VPSRAD       $0x1f, Y9, Y12
+	VPXOR        Y12, Y9, Y9
+	VPOR         Y9, Y11, Y11
+	VPBROADCASTW 64(AX), Y9
+	VPSUBW       Y9, Y7, Y12
+	VPSRAW       $0x0f, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPSUBW       Y9, Y8, Y9
+	VPSRAW       $0x0f, Y9, Y13
+	VPXOR        Y13, Y9, Y9
+	VPOR         Y9, Y12, Y12
+	MOVL         $0x00000001, SI
+	VPTEST       Y10, Y1
+	ADCL         SI, SI
+	VPTEST       Y11, Y2
+	ADCL         SI, SI
+	VPTEST       Y12, Y3
+	ADCL         SI, SI
+	VPTEST       Y10, Y4
+	ADCL         SI, SI
+	VPTEST       Y11, Y5
+	ADCL         SI, SI
+	VPTEST       Y10, Y6
+	ADCL         SI, SI
+	VPTEST       Y10, Y0
+	ADCL         SI, SI
+	VPOR         Y8, Y7, Y7
+	VPTEST       Y7, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, 1(CX)
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x02, CX
+	SUBQ         $0x02, DX
+	CMPQ         DX, $0x02
+	JAE          pairs_148
+
+odd_149:
+	TESTQ        DX, DX
+	JZ           done_150
+	VMOVDQU      (AX), Y7
+	VMOVDQU      32(AX), Y8
+	VPBROADCASTQ (AX), Y9
+	VPSUBQ       Y9, Y7, Y10
+	VPCMPGTQ     Y10, Y0, Y11
+	VPXOR        Y11, Y10, Y10
+	VPSUBQ       Y9, Y8, Y9
+	VPCMPGTQ     Y9, Y0, Y11
+	VPXOR        Y11, Y9, Y9
+	VPOR         Y9, Y10, Y10
+	VPBROADCASTD (AX), Y9
+	VPSUBD       Y9, Y7, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSUBD       Y9, Y8, Y9
+	VPSRAD       $0x1f, Y9, Y12
+	VPXOR        Y12, Y9, Y9
+	VPOR         Y9, Y11, Y11
+	VPBROADCASTW (AX), Y9
+	VPSUBW       Y9, Y7, Y12
+	VPSRAW       $0x0f, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPSUBW       Y9, Y8, Y9
+	VPSRAW       $0x0f, Y9, Y13
+	VPXOR        Y13, Y9, Y9
+	VPOR         Y9, Y12, Y12
+	MOVL         $0x00000001, AX
+	VPTEST       Y10, Y1
+	ADCL         AX, AX
+	VPTEST       Y11, Y2
+	ADCL         AX, AX
+	VPTEST       Y12, Y3
+	ADCL         AX, AX
+	VPTEST       Y10, Y4
+	ADCL         AX, AX
+	VPTEST       Y11, Y5
+	ADCL         AX, AX
+	VPTEST       Y10, Y6
+	ADCL         AX, AX
+	VPTEST       Y10, Y0
+	ADCL         AX, AX
+	VPOR         Y8, Y7, Y1
+	VPTEST       Y1, Y0
+	ADCL         AX, AX
+	TZCNTL       AX, AX
+	MOVBLZX      (BX)(AX*1), AX
+	MOVB         AL, (CX)
+
+done_150:
+	VZEROUPPER
+	RET
+
+// func bdiSingle128AVX2(data []byte, out []uint8)
+// Requires: AVX, AVX2, BMI
+TEXT ·bdiSingle128AVX2(SB), NOSPLIT, $0-48
+	MOVQ  data_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	VPXOR Y0, Y0, Y0
+	LEAQ  singleIDs<>+0(SB), BX
+	CMPQ  DX, $0x02
+	JB    odd_152
+
+pairs_151:
+	VMOVDQU      (AX), Y1
+	VMOVDQU      32(AX), Y2
+	VMOVDQU      64(AX), Y3
+	VMOVDQU      96(AX), Y4
+	VPBROADCASTQ (AX), Y5
+	VPSUBQ       Y5, Y1, Y6
+	VPCMPGTQ     Y6, Y0, Y7
+	VPXOR        Y7, Y6, Y6
+	VPSUBQ       Y5, Y2, Y7
+	VPCMPGTQ     Y7, Y0, Y8
+	VPXOR        Y8, Y7, Y7
+	VPOR         Y7, Y6, Y6
+	VPSUBQ       Y5, Y3, Y7
+	VPCMPGTQ     Y7, Y0, Y8
+	VPXOR        Y8, Y7, Y7
+	VPOR         Y7, Y6, Y6
+	VPSUBQ       Y5, Y4, Y5
+	VPCMPGTQ     Y5, Y0, Y7
+	VPXOR        Y7, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VPBROADCASTD (AX), Y5
+	VPSUBD       Y5, Y1, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSUBD       Y5, Y2, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
+	VPSUBD       Y5, Y3, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
+	VPSUBD       Y5, Y4, Y5
+	VPSRAD       $0x1f, Y5, Y8
+	VPXOR        Y8, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VPBROADCASTW (AX), Y5
+	VPSUBW       Y5, Y1, Y8
+	VPSRAW       $0x0f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSUBW       Y5, Y2, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPSUBW       Y5, Y3, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPSUBW       Y5, Y4, Y5
+	VPSRAW       $0x0f, Y5, Y9
+	VPXOR        Y9, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	MOVL         $0x00000001, SI
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y5
+	VPTEST       Y6, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y5
+	VPTEST       Y7, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y5
+	VPTEST       Y8, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff<>+0(SB), Y5
+	VPTEST       Y6, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y5
+	VPTEST       Y7, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f<>+0(SB), Y5
+	VPTEST       Y6, Y5
+	ADCL         SI, SI
+	VPTEST       Y6, Y0
+	ADCL         SI, SI
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPTEST       Y1, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, (CX)
+	VMOVDQU      128(AX), Y1
+	VMOVDQU      160(AX), Y2
+	VMOVDQU      192(AX), Y3
+	VMOVDQU      224(AX), Y4
+	VPBROADCASTQ 128(AX), Y5
+	VPSUBQ       Y5, Y1, Y6
+	VPCMPGTQ     Y6, Y0, Y7
+	VPXOR        Y7, Y6, Y6
+	VPSUBQ       Y5, Y2, Y7
+	VPCMPGTQ     Y7, Y0, Y8
+	VPXOR        Y8, Y7, Y7
+	VPOR         Y7, Y6, Y6
+	VPSUBQ       Y5, Y3, Y7
+	VPCMPGTQ     Y7, Y0, Y8
+	VPXOR        Y8, Y7, Y7
+	VPOR         Y7, Y6, Y6
+	VPSUBQ       Y5, Y4, Y5
+	VPCMPGTQ     Y5, Y0, Y7
+	VPXOR        Y7, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VPBROADCASTD 128(AX), Y5
+	VPSUBD       Y5, Y1, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSUBD       Y5, Y2, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
+	VPSUBD       Y5, Y3, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
+	VPSUBD       Y5, Y4, Y5
+	VPSRAD       $0x1f, Y5, Y8
+	VPXOR        Y8, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VPBROADCASTW 128(AX), Y5
+	VPSUBW       Y5, Y1, Y8
+	VPSRAW       $0x0f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSUBW       Y5, Y2, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPSUBW       Y5, Y3, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPSUBW       Y5, Y4, Y5
+	VPSRAW       $0x0f, Y5, Y9
+	VPXOR        Y9, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	MOVL         $0x00000001, SI
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y5
+	VPTEST       Y6, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y5
+	VPTEST       Y7, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y5
+	VPTEST       Y8, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff<>+0(SB), Y5
+	VPTEST       Y6, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y5
+	VPTEST       Y7, Y5
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f<>+0(SB), Y5
+	VPTEST       Y6, Y5
+	ADCL         SI, SI
+	VPTEST       Y6, Y0
+	ADCL         SI, SI
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPTEST       Y1, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, 1(CX)
+	ADDQ         $0x00000100, AX
+	ADDQ         $0x02, CX
+	SUBQ         $0x02, DX
+	CMPQ         DX, $0x02
+	JAE          pairs_151
+
+odd_152:
+	TESTQ        DX, DX
+	JZ           done_153
+	VMOVDQU      (AX), Y1
+	VMOVDQU      32(AX), Y2
+	VMOVDQU      64(AX), Y3
+	VMOVDQU      96(AX), Y4
+	VPBROADCASTQ (AX), Y5
+	VPSUBQ       Y5, Y1, Y6
+	VPCMPGTQ     Y6, Y0, Y7
+	VPXOR        Y7, Y6, Y6
+	VPSUBQ       Y5, Y2, Y7
+	VPCMPGTQ     Y7, Y0, Y8
+	VPXOR        Y8, Y7, Y7
+	VPOR         Y7, Y6, Y6
+	VPSUBQ       Y5, Y3, Y7
+	VPCMPGTQ     Y7, Y0, Y8
+	VPXOR        Y8, Y7, Y7
+	VPOR         Y7, Y6, Y6
+	VPSUBQ       Y5, Y4, Y5
+	VPCMPGTQ     Y5, Y0, Y7
+	VPXOR        Y7, Y5, Y5
+	VPOR         Y5, Y6, Y6
+	VPBROADCASTD (AX), Y5
+	VPSUBD       Y5, Y1, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSUBD       Y5, Y2, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
+	VPSUBD       Y5, Y3, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
+	VPSUBD       Y5, Y4, Y5
+	VPSRAD       $0x1f, Y5, Y8
+	VPXOR        Y8, Y5, Y5
+	VPOR         Y5, Y7, Y7
+	VPBROADCASTW (AX), Y5
+	VPSUBW       Y5, Y1, Y8
+	VPSRAW       $0x0f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSUBW       Y5, Y2, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPSUBW       Y5, Y3, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPSUBW       Y5, Y4, Y5
+	VPSRAW       $0x0f, Y5, Y9
+	VPXOR        Y9, Y5, Y5
+	VPOR         Y5, Y8, Y8
+	MOVL         $0x00000001, AX
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y5
+	VPTEST       Y6, Y5
+	ADCL         AX, AX
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y5
+	VPTEST       Y7, Y5
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y5
+	VPTEST       Y8, Y5
+	ADCL         AX, AX
+	VMOVDQU      rep8_7fff<>+0(SB), Y5
+	VPTEST       Y6, Y5
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y5
+	VPTEST       Y7, Y5
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f<>+0(SB), Y5
+	VPTEST       Y6, Y5
+	ADCL         AX, AX
+	VPTEST       Y6, Y0
+	ADCL         AX, AX
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPTEST       Y1, Y0
+	ADCL         AX, AX
+	TZCNTL       AX, AX
+	MOVBLZX      (BX)(AX*1), AX
+	MOVB         AL, (CX)
+
+done_153:
+	VZEROUPPER
+	RET
+
+// func bdiSingle32AVX512VL(data []byte, out []uint8)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI
+TEXT ·bdiSingle32AVX512VL(SB), NOSPLIT, $0-48
+	MOVQ    data_base+0(FP), AX
+	MOVQ    out_base+24(FP), CX
+	MOVQ    out_len+32(FP), DX
+	VPXOR   Y0, Y0, Y0
+	LEAQ    singleIDs<>+0(SB), BX
+	VMOVDQU rep8_7fffffff<>+0(SB), Y1
+	VMOVDQU rep8_7fff00007fff<>+0(SB), Y2
+	VMOVDQU rep8_7f007f007f007f<>+0(SB), Y3
+	VMOVDQU rep8_7fff<>+0(SB), Y4
+	VMOVDQU rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU rep8_7f<>+0(SB), Y6
+	CMPQ    DX, $0x02
+	JB      odd_155
+
+pairs_154:
+	VMOVDQU      (AX), Y7
+	VPSUBQ.BCST  (AX), Y7, Y8
+	VPSRAQ       $0x3f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSUBD.BCST  (AX), Y7, Y9
+	VPSRAD       $0x1f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPBROADCASTW (AX), Y10
+	VPSUBW       Y10, Y7, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	MOVL         $0x00000001, SI
+	VPTEST       Y8, Y1
+	ADCL         SI, SI
+	VPTEST       Y9, Y2
+	ADCL         SI, SI
+	VPTEST       Y10, Y3
+	ADCL         SI, SI
+	VPTEST       Y8, Y4
+	ADCL         SI, SI
+	VPTEST       Y9, Y5
+	ADCL         SI, SI
+	VPTEST       Y8, Y6
+	ADCL         SI, SI
+	VPTEST       Y8, Y0
+	ADCL         SI, SI
+	VPTEST       Y7, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, (CX)
+	VMOVDQU      32(AX), Y7
+	VPSUBQ.BCST  32(AX), Y7, Y8
+	VPSRAQ       $0x3f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSUBD.BCST  32(AX), Y7, Y9
+	VPSRAD       $0x1f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPBROADCASTW 32(AX), Y10
+	VPSUBW       Y10, Y7, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	MOVL         $0x00000001, SI
+	VPTEST       Y8, Y1
+	ADCL         SI, SI
+	VPTEST       Y9, Y2
+	ADCL         SI, SI
+	VPTEST       Y10, Y3
+	ADCL         SI, SI
+	VPTEST       Y8, Y4
+	ADCL         SI, SI
+	VPTEST       Y9, Y5
+	ADCL         SI, SI
+	VPTEST       Y8, Y6
+	ADCL         SI, SI
+	VPTEST       Y8, Y0
+	ADCL         SI, SI
+	VPTEST       Y7, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, 1(CX)
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x02, CX
+	SUBQ         $0x02, DX
+	CMPQ         DX, $0x02
+	JAE          pairs_154
+
+odd_155:
+	TESTQ        DX, DX
+	JZ           done_156
+	VMOVDQU      (AX), Y7
+	VPSUBQ.BCST  (AX), Y7, Y8
+	VPSRAQ       $0x3f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSUBD.BCST  (AX), Y7, Y9
+	VPSRAD       $0x1f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPBROADCASTW (AX), Y10
+	VPSUBW       Y10, Y7, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	MOVL         $0x00000001, AX
+	VPTEST       Y8, Y1
+	ADCL         AX, AX
+	VPTEST       Y9, Y2
+	ADCL         AX, AX
+	VPTEST       Y10, Y3
+	ADCL         AX, AX
+	VPTEST       Y8, Y4
+	ADCL         AX, AX
+	VPTEST       Y9, Y5
+	ADCL         AX, AX
+	VPTEST       Y8, Y6
+	ADCL         AX, AX
+	VPTEST       Y8, Y0
+	ADCL         AX, AX
+	VPTEST       Y7, Y0
+	ADCL         AX, AX
+	TZCNTL       AX, AX
+	MOVBLZX      (BX)(AX*1), AX
+	MOVB         AL, (CX)
+
+done_156:
+	VZEROUPPER
+	RET
+
+// func bdiSingle64AVX512VL(data []byte, out []uint8)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI
+TEXT ·bdiSingle64AVX512VL(SB), NOSPLIT, $0-48
+	MOVQ    data_base+0(FP), AX
+	MOVQ    out_base+24(FP), CX
+	MOVQ    out_len+32(FP), DX
+	VPXOR   Y0, Y0, Y0
+	LEAQ    singleIDs<>+0(SB), BX
+	VMOVDQU rep8_7fffffff<>+0(SB), Y1
+	VMOVDQU rep8_7fff00007fff<>+0(SB), Y2
+	VMOVDQU rep8_7f007f007f007f<>+0(SB), Y3
+	VMOVDQU rep8_7fff<>+0(SB), Y4
+	VMOVDQU rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU rep8_7f<>+0(SB), Y6
+	CMPQ    DX, $0x02
+	JB      odd_158
+
+pairs_157:
+	VMOVDQU      (AX), Y7
+	VMOVDQU      32(AX), Y8
+	VPSUBQ.BCST  (AX), Y7, Y9
+	VPSRAQ       $0x3f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSUBQ.BCST  (AX), Y8, Y10
+	VPSRAQ       $0x3f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBD.BCST  (AX), Y7, Y10
+	VPSRAD       $0x1f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	VPSUBD.BCST  (AX), Y8, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
+	VPBROADCASTW (AX), Y11
+	VPSUBW       Y11, Y7, Y12
+	VPSRAW       $0x0f, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPSUBW       Y11, Y8, Y11
+	VPSRAW       $0x0f, Y11, Y13
+	VPTERNLOGQ   $0xf6, Y13, Y11, Y12
+	MOVL         $0x00000001, SI
+	VPTEST       Y9, Y1
+	ADCL         SI, SI
+	VPTEST       Y10, Y2
+	ADCL         SI, SI
+	VPTEST       Y12, Y3
+	ADCL         SI, SI
+	VPTEST       Y9, Y4
+	ADCL         SI, SI
+	VPTEST       Y10, Y5
+	ADCL         SI, SI
+	VPTEST       Y9, Y6
+	ADCL         SI, SI
+	VPTEST       Y9, Y0
+	ADCL         SI, SI
+	VPOR         Y8, Y7, Y7
+	VPTEST       Y7, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, (CX)
+	VMOVDQU      64(AX), Y7
+	VMOVDQU      96(AX), Y8
+	VPSUBQ.BCST  64(AX), Y7, Y9
+	VPSRAQ       $0x3f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSUBQ.BCST  64(AX), Y8, Y10
+	VPSRAQ       $0x3f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBD.BCST  64(AX), Y7, Y10
+	VPSRAD       $0x1f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	VPSUBD.BCST  64(AX), Y8, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
+	VPBROADCASTW 64(AX), Y11
+	VPSUBW       Y11, Y7, Y12
+	VPSRAW       $0x0f, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPSUBW       Y11, Y8, Y11
+	VPSRAW       $0x0f, Y11, Y13
+	VPTERNLOGQ   $0xf6, Y13, Y11, Y12
+	MOVL         $0x00000001, SI
+	VPTEST       Y9, Y1
+	ADCL         SI, SI
+	VPTEST       Y10, Y2
+	ADCL         SI, SI
+	VPTEST       Y12, Y3
+	ADCL         SI, SI
+	VPTEST       Y9, Y4
+	ADCL         SI, SI
+	VPTEST       Y10, Y5
+	ADCL         SI, SI
+	VPTEST       Y9, Y6
+	ADCL         SI, SI
+	VPTEST       Y9, Y0
+	ADCL         SI, SI
+	VPOR         Y8, Y7, Y7
+	VPTEST       Y7, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, 1(CX)
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x02, CX
+	SUBQ         $0x02, DX
+	CMPQ         DX, $0x02
+	JAE          pairs_157
+
+odd_158:
+	TESTQ        DX, DX
+	JZ           done_159
+	VMOVDQU      (AX), Y7
+	VMOVDQU      32(AX), Y8
+	VPSUBQ.BCST  (AX), Y7, Y9
+	VPSRAQ       $0x3f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSUBQ.BCST  (AX), Y8, Y10
+	VPSRAQ       $0x3f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBD.BCST  (AX), Y7, Y10
+	VPSRAD       $0x1f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	VPSUBD.BCST  (AX), Y8, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
+	VPBROADCASTW (AX), Y11
+	VPSUBW       Y11, Y7, Y12
+	VPSRAW       $0x0f, Y12, Y13
+	VPXOR        Y13, Y12, Y12
+	VPSUBW       Y11, Y8, Y11
+	VPSRAW       $0x0f, Y11, Y13
+	VPTERNLOGQ   $0xf6, Y13, Y11, Y12
+	MOVL         $0x00000001, AX
+	VPTEST       Y9, Y1
+	ADCL         AX, AX
+	VPTEST       Y10, Y2
+	ADCL         AX, AX
+	VPTEST       Y12, Y3
+	ADCL         AX, AX
+	VPTEST       Y9, Y4
+	ADCL         AX, AX
+	VPTEST       Y10, Y5
+	ADCL         AX, AX
+	VPTEST       Y9, Y6
+	ADCL         AX, AX
+	VPTEST       Y9, Y0
+	ADCL         AX, AX
+	VPOR         Y8, Y7, Y1
+	VPTEST       Y1, Y0
+	ADCL         AX, AX
+	TZCNTL       AX, AX
+	MOVBLZX      (BX)(AX*1), AX
+	MOVB         AL, (CX)
+
+done_159:
+	VZEROUPPER
+	RET
+
+// func bdiSingle128AVX512VL(data []byte, out []uint8)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI
+TEXT ·bdiSingle128AVX512VL(SB), NOSPLIT, $0-48
+	MOVQ  data_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	VPXOR Y0, Y0, Y0
+	LEAQ  singleIDs<>+0(SB), BX
+	CMPQ  DX, $0x02
+	JB    odd_161
+
+pairs_160:
+	VMOVDQU      (AX), Y1
+	VMOVDQU      32(AX), Y2
+	VMOVDQU      64(AX), Y3
+	VMOVDQU      96(AX), Y4
+	VPSUBQ.BCST  (AX), Y1, Y5
+	VPSRAQ       $0x3f, Y5, Y6
+	VPXOR        Y6, Y5, Y5
+	VPSUBQ.BCST  (AX), Y2, Y6
+	VPSRAQ       $0x3f, Y6, Y7
+	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
+	VPSUBQ.BCST  (AX), Y3, Y6
+	VPSRAQ       $0x3f, Y6, Y7
+	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
+	VPSUBQ.BCST  (AX), Y4, Y6
+	VPSRAQ       $0x3f, Y6, Y7
+	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
+	VPSUBD.BCST  (AX), Y1, Y6
+	VPSRAD       $0x1f, Y6, Y7
+	VPXOR        Y7, Y6, Y6
+	VPSUBD.BCST  (AX), Y2, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBD.BCST  (AX), Y3, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBD.BCST  (AX), Y4, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPBROADCASTW (AX), Y7
+	VPSUBW       Y7, Y1, Y8
+	VPSRAW       $0x0f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSUBW       Y7, Y2, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
+	VPSUBW       Y7, Y3, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
+	VPSUBW       Y7, Y4, Y7
+	VPSRAW       $0x0f, Y7, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y7, Y8
+	MOVL         $0x00000001, SI
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y7
+	VPTEST       Y5, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y7
+	VPTEST       Y6, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y7
+	VPTEST       Y8, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff<>+0(SB), Y7
+	VPTEST       Y5, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y7
+	VPTEST       Y6, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f<>+0(SB), Y6
+	VPTEST       Y5, Y6
+	ADCL         SI, SI
+	VPTEST       Y5, Y0
+	ADCL         SI, SI
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPTEST       Y1, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, (CX)
+	VMOVDQU      128(AX), Y1
+	VMOVDQU      160(AX), Y2
+	VMOVDQU      192(AX), Y3
+	VMOVDQU      224(AX), Y4
+	VPSUBQ.BCST  128(AX), Y1, Y5
+	VPSRAQ       $0x3f, Y5, Y6
+	VPXOR        Y6, Y5, Y5
+	VPSUBQ.BCST  128(AX), Y2, Y6
+	VPSRAQ       $0x3f, Y6, Y7
+	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
+	VPSUBQ.BCST  128(AX), Y3, Y6
+	VPSRAQ       $0x3f, Y6, Y7
+	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
+	VPSUBQ.BCST  128(AX), Y4, Y6
+	VPSRAQ       $0x3f, Y6, Y7
+	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
+	VPSUBD.BCST  128(AX), Y1, Y6
+	VPSRAD       $0x1f, Y6, Y7
+	VPXOR        Y7, Y6, Y6
+	VPSUBD.BCST  128(AX), Y2, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBD.BCST  128(AX), Y3, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBD.BCST  128(AX), Y4, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPBROADCASTW 128(AX), Y7
+	VPSUBW       Y7, Y1, Y8
+	VPSRAW       $0x0f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSUBW       Y7, Y2, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
+	VPSUBW       Y7, Y3, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
+	VPSUBW       Y7, Y4, Y7
+	VPSRAW       $0x0f, Y7, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y7, Y8
+	MOVL         $0x00000001, SI
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y7
+	VPTEST       Y5, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y7
+	VPTEST       Y6, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y7
+	VPTEST       Y8, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff<>+0(SB), Y7
+	VPTEST       Y5, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y7
+	VPTEST       Y6, Y7
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f<>+0(SB), Y6
+	VPTEST       Y5, Y6
+	ADCL         SI, SI
+	VPTEST       Y5, Y0
+	ADCL         SI, SI
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPTEST       Y1, Y0
+	ADCL         SI, SI
+	TZCNTL       SI, SI
+	MOVBLZX      (BX)(SI*1), SI
+	MOVB         SI, 1(CX)
+	ADDQ         $0x00000100, AX
+	ADDQ         $0x02, CX
+	SUBQ         $0x02, DX
+	CMPQ         DX, $0x02
+	JAE          pairs_160
+
+odd_161:
+	TESTQ        DX, DX
+	JZ           done_162
+	VMOVDQU      (AX), Y1
+	VMOVDQU      32(AX), Y2
+	VMOVDQU      64(AX), Y3
+	VMOVDQU      96(AX), Y4
+	VPSUBQ.BCST  (AX), Y1, Y5
+	VPSRAQ       $0x3f, Y5, Y6
+	VPXOR        Y6, Y5, Y5
+	VPSUBQ.BCST  (AX), Y2, Y6
+	VPSRAQ       $0x3f, Y6, Y7
+	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
+	VPSUBQ.BCST  (AX), Y3, Y6
+	VPSRAQ       $0x3f, Y6, Y7
+	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
+	VPSUBQ.BCST  (AX), Y4, Y6
+	VPSRAQ       $0x3f, Y6, Y7
+	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
+	VPSUBD.BCST  (AX), Y1, Y6
+	VPSRAD       $0x1f, Y6, Y7
+	VPXOR        Y7, Y6, Y6
+	VPSUBD.BCST  (AX), Y2, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBD.BCST  (AX), Y3, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBD.BCST  (AX), Y4, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPBROADCASTW (AX), Y7
+	VPSUBW       Y7, Y1, Y8
+	VPSRAW       $0x0f, Y8, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSUBW       Y7, Y2, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
+	VPSUBW       Y7, Y3, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
+	VPSUBW       Y7, Y4, Y7
+	VPSRAW       $0x0f, Y7, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y7, Y8
+	MOVL         $0x00000001, AX
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y7
+	VPTEST       Y5, Y7
+	ADCL         AX, AX
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y7
+	VPTEST       Y6, Y7
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y7
+	VPTEST       Y8, Y7
+	ADCL         AX, AX
+	VMOVDQU      rep8_7fff<>+0(SB), Y7
+	VPTEST       Y5, Y7
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y7
+	VPTEST       Y6, Y7
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f<>+0(SB), Y6
+	VPTEST       Y5, Y6
+	ADCL         AX, AX
+	VPTEST       Y5, Y0
+	ADCL         AX, AX
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPTEST       Y1, Y0
+	ADCL         AX, AX
+	TZCNTL       AX, AX
+	MOVBLZX      (BX)(AX*1), AX
+	MOVB         AL, (CX)
+
+done_162:
+	VZEROUPPER
+	RET

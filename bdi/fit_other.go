@@ -4,3 +4,6 @@ package bdi
 
 // fitMasks writes the fit mask of each line of data to out.
 func (c *Codec) fitMasks(data []byte, out []uint8) { c.fitMasksGeneric(data, out) }
+
+// singleIDs writes the id of the B+Δ encoding of each line of data to ids.
+func (c *Codec) singleIDs(data []byte, ids []uint8) { c.singleIDsGeneric(data, ids) }

@@ -39,3 +39,39 @@ func bdiFit64AVX512(data []byte, out []uint8)
 //
 //go:noescape
 func bdiFit128AVX512(data []byte, out []uint8)
+
+// bdiSingle32AVX2 writes the id of the B+Δ encoding of each 32-byte line of data to out.
+// len(data) must be at least len(out)*32.
+//
+//go:noescape
+func bdiSingle32AVX2(data []byte, out []uint8)
+
+// bdiSingle64AVX2 writes the id of the B+Δ encoding of each 64-byte line of data to out.
+// len(data) must be at least len(out)*64.
+//
+//go:noescape
+func bdiSingle64AVX2(data []byte, out []uint8)
+
+// bdiSingle128AVX2 writes the id of the B+Δ encoding of each 128-byte line of data to out.
+// len(data) must be at least len(out)*128.
+//
+//go:noescape
+func bdiSingle128AVX2(data []byte, out []uint8)
+
+// bdiSingle32AVX512VL writes the id of the B+Δ encoding of each 32-byte line of data to out.
+// len(data) must be at least len(out)*32.
+//
+//go:noescape
+func bdiSingle32AVX512VL(data []byte, out []uint8)
+
+// bdiSingle64AVX512VL writes the id of the B+Δ encoding of each 64-byte line of data to out.
+// len(data) must be at least len(out)*64.
+//
+//go:noescape
+func bdiSingle64AVX512VL(data []byte, out []uint8)
+
+// bdiSingle128AVX512VL writes the id of the B+Δ encoding of each 128-byte line of data to out.
+// len(data) must be at least len(out)*128.
+//
+//go:noescape
+func bdiSingle128AVX512VL(data []byte, out []uint8)
