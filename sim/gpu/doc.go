@@ -71,6 +71,19 @@
 // switched to another warp; their product is the tolerance. With no switch
 // in an EP, the issue cycles are one schedule [ours].
 //
+// # Simulation
+//
+// The model steps cycle by cycle, but skips what cannot change anything,
+// and every count is the one that stepping through those cycles gives
+// (TestComputeRun checks a skip by hand; cycle counts were unchanged on
+// every committed trace when the skips came in): with no SM able to act,
+// time jumps to the next event (a load line returning, a fill); an SM
+// whose next access waits for an MSHR sleeps until one of its fills; and
+// when every active SM only issues a GTO Compute that no event interrupts,
+// those cycles are taken in one step. Events wait in a timing wheel
+// (per-cycle buckets over the next 4096 cycles, a heap beyond) that pops
+// them in the order of their cycle and then of their scheduling.
+//
 // # Embedding and driving
 //
 // The model is passive and has no goroutines or I/O: [New] builds it, and
