@@ -338,11 +338,12 @@ const (
 // fpcPack64AVX512 emits fpcPack64AVX512(buf *[149]byte, line []byte, kinds
 // []uint8, emit uint64, tab *[48]uint64), fpc's pack for a 64-byte line.
 // The code of every word is computed side by side (table rows looked up
-// with VPERMQ) and the codes of the words marked in emit are compressed
-// into a list (VPCOMPRESSQ into a register), as pack's first pass does. The serial second
-// pass packs the list with BMI2 shifts; it takes a zero run's length from
-// the distance to the next emitted word (or the line's end), which is what
-// pack's run field is: inside a run codes start every eighth word.
+// with VPERMQ); a word not marked in emit gets an empty code, so the
+// packing needs no list and runs unrolled over all 16 words with BMI2
+// shifts (storing an empty code rewrites the bytes the last store wrote).
+// A zero run's field is the distance to the next emitted word (or the
+// line's end) less one, which is what pack's run field is: inside a run
+// codes start every eighth word.
 func fpcPack64AVX512() {
 	TEXT("fpcPack64AVX512", NOSPLIT, "func(buf *[149]byte, line []byte, kinds []uint8, emit uint64, tab *[48]uint64)")
 	Pragma("noescape")
@@ -354,10 +355,7 @@ func fpcPack64AVX512() {
 	kinds := Load(Param("kinds").Base(), GP64())
 	emit := Load(Param("emit"), GP64())
 	tab := Load(Param("tab"), GP64())
-	// Each list has room for a whole vector stored at the end of the first
-	// half's codes: VPCOMPRESSQ into a register and a plain store, since
-	// its memory form is slow on some CPUs (Zen 4).
-	codes, bits, runs := AllocLocal(192), AllocLocal(192), AllocLocal(192)
+	codes, bits, runs := AllocLocal(128), AllocLocal(128), AllocLocal(128)
 	rows := make([]VecVirtual, 6)
 	for r := range rows {
 		rows[r] = ZMM()
@@ -370,10 +368,15 @@ func fpcPack64AVX512() {
 		MOVQ(U32(7), t)
 		VPBROADCASTQ(t, seven)
 	}
-	off := GP64() // codes of the first half
-	XORQ(off, off)
 	for h := 0; h < 2; h++ {
 		k, w, v, t, u := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+		m := GP64()
+		MOVQ(emit, m)
+		if h == 1 {
+			SHRQ(U8(8), m)
+		}
+		km := K()
+		KMOVB(m.As32(), km)
 		VPMOVZXBQ(Mem{Base: kinds, Disp: 8 * h}, k)
 		VPANDQ(seven, k, k)
 		VPMOVZXDQ(Mem{Base: line, Disp: 32 * h}, w)
@@ -385,59 +388,33 @@ func fpcPack64AVX512() {
 		VPANDQ(u, w, w)
 		VPERMQ(pre, k, v)
 		VPTERNLOGQ(U8(0xFE), t, w, v) // pre | shifted | low
-		m := GP64()
-		MOVQ(emit, m)
-		if h == 1 {
-			SHRQ(U8(8), m)
-		}
-		km := K()
-		KMOVB(m.As32(), km)
-		VPCOMPRESSQ_Z(v, km, v)
-		VMOVDQU64(v, Mem{Base: codes.Base, Disp: codes.Disp, Index: off, Scale: 8})
-		VPERMQ(nbits, k, u)
-		VPCOMPRESSQ_Z(u, km, u)
-		VMOVDQU64(u, Mem{Base: bits.Base, Disp: bits.Disp, Index: off, Scale: 8})
-		VPERMQ(maskRun, k, u)
-		VPCOMPRESSQ_Z(u, km, u)
-		VMOVDQU64(u, Mem{Base: runs.Base, Disp: runs.Disp, Index: off, Scale: 8})
-		if h == 0 {
-			MOVBQZX(m.As8(), m)
-			POPCNTQ(m, off)
-		}
+		VMOVDQA64_Z(v, km, v)
+		VMOVDQU64(v, codes.Offset(64*h))
+		VPERMQ_Z(nbits, k, km, u)
+		VMOVDQU64(u, bits.Offset(64*h))
+		VPERMQ_Z(maskRun, k, km, u)
+		VMOVDQU64(u, runs.Offset(64*h))
 	}
-	Comment("Pack the list: pending bits right-aligned in acc, nacc of them.")
-	cnt, e := GP64(), GP64()
+	Comment("Pack: pending bits right-aligned in acc, nacc of them; after each",
+		"code the whole bytes are stored big-endian, 8 at a time.")
+	e := GP64()
 	MOVQ(emit, e)
 	ANDQ(U32(0xFFFF), e)
-	POPCNTQ(e, cnt)
 	BTSQ(U8(16), e) // the line's end ends the last run
-	cur := GP64()
-	TZCNTQ(e, cur)
-	BLSRQ(e, e)
-	acc, nacc, p, j := GP64(), GP64(), GP64(), GP64()
+	acc, nacc, p := GP64(), GP64(), GP64()
 	MOVQ(U32(1), acc)
 	MOVQ(U32(1), nacc)
 	XORQ(p, p)
-	XORQ(j, j)
-	done := label("fpcpack_done")
-	TESTQ(cnt, cnt)
-	JZ(LabelRef(done))
-	loop := label("fpcpack_loop")
-	Label(loop)
-	{
-		next, run, v, n, s, sh := GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
-		TZCNTQ(e, next)
-		BLSRQ(e, e)
-		LEAQ(Mem{Base: cur, Disp: 1}, run)
-		MOVQ(next, cur)
-		NEGQ(run)
-		ADDQ(next, run) // next − cur − 1
-		ANDQ(Mem{Base: runs.Base, Disp: runs.Disp, Index: j, Scale: 8}, run)
-		MOVQ(Mem{Base: codes.Base, Disp: codes.Disp, Index: j, Scale: 8}, v)
-		ORQ(run, v)
-		MOVQ(Mem{Base: bits.Base, Disp: bits.Disp, Index: j, Scale: 8}, n)
+	for i := 0; i < 16; i++ {
+		run, n, s, sh := GP64(), GP64(), GP64(), GP64()
+		MOVQ(e, run)
+		SHRQ(U8(i+1), run)
+		TZCNTQ(run, run) // words to the next emitted one
+		ANDQ(runs.Offset(8*i), run)
+		ORQ(codes.Offset(8*i), run)
+		MOVQ(bits.Offset(8*i), n)
 		SHLXQ(n, acc, acc)
-		ORQ(v, acc)
+		ORQ(run, acc)
 		ADDQ(n, nacc)
 		MOVQ(U32(64), sh)
 		SUBQ(nacc, sh)
@@ -449,10 +426,7 @@ func fpcPack64AVX512() {
 		ADDQ(sh, p)
 		ANDQ(U8(7), nacc)
 	}
-	INCQ(j)
-	CMPQ(j, cnt)
-	JLT(LabelRef(loop))
-	Label(done)
+	// pack's last store, which matters only past the stream's end.
 	{
 		s, sh := GP64(), GP64()
 		MOVQ(U32(64), sh)

@@ -1019,114 +1019,360 @@ done_fpc_11:
 	RET
 
 // func fpcPack64AVX512(buf *[149]byte, line []byte, kinds []uint8, emit uint64, tab *[48]uint64)
-// Requires: AVX, AVX512DQ, AVX512F, BMI, BMI2, POPCNT
-TEXT ·fpcPack64AVX512(SB), NOSPLIT, $576-72
-	MOVQ          buf+0(FP), AX
-	MOVQ          line_base+8(FP), CX
-	MOVQ          kinds_base+32(FP), DX
-	MOVQ          emit+56(FP), BX
-	MOVQ          tab+64(FP), SI
-	VMOVDQU64     (SI), Z0
-	VMOVDQU64     64(SI), Z1
-	VMOVDQU64     128(SI), Z2
-	VMOVDQU64     192(SI), Z3
-	VMOVDQU64     256(SI), Z4
-	VMOVDQU64     320(SI), Z5
-	MOVQ          $0x00000007, SI
-	VPBROADCASTQ  SI, Z6
-	XORQ          SI, SI
-	VPMOVZXBQ     (DX), Z7
-	VPANDQ        Z6, Z7, Z7
-	VPMOVZXDQ     (CX), Z8
-	VPERMQ        Z1, Z7, Z10
-	VPSRLVQ       Z10, Z8, Z10
-	VPERMQ        Z2, Z7, Z9
-	VPANDQ        Z9, Z10, Z10
-	VPERMQ        Z3, Z7, Z9
-	VPANDQ        Z9, Z8, Z8
-	VPERMQ        Z0, Z7, Z9
-	VPTERNLOGQ    $0xfe, Z10, Z8, Z9
-	MOVQ          BX, DI
-	KMOVB         DI, K1
-	VPCOMPRESSQ.Z Z9, K1, Z9
-	VMOVDQU64     Z9, (SP)(SI*8)
-	VPERMQ        Z5, Z7, Z9
-	VPCOMPRESSQ.Z Z9, K1, Z9
-	VMOVDQU64     Z9, 192(SP)(SI*8)
-	VPERMQ        Z4, Z7, Z9
-	VPCOMPRESSQ.Z Z9, K1, Z9
-	VMOVDQU64     Z9, 384(SP)(SI*8)
-	MOVBQZX       DI, DI
-	POPCNTQ       DI, SI
-	VPMOVZXBQ     8(DX), Z7
-	VPANDQ        Z6, Z7, Z7
-	VPMOVZXDQ     32(CX), Z6
-	VPERMQ        Z1, Z7, Z1
-	VPSRLVQ       Z1, Z6, Z1
-	VPERMQ        Z2, Z7, Z2
-	VPANDQ        Z2, Z1, Z1
-	VPERMQ        Z3, Z7, Z2
-	VPANDQ        Z2, Z6, Z6
-	VPERMQ        Z0, Z7, Z0
-	VPTERNLOGQ    $0xfe, Z1, Z6, Z0
-	MOVQ          BX, CX
-	SHRQ          $0x08, CX
-	KMOVB         CX, K1
-	VPCOMPRESSQ.Z Z0, K1, Z0
-	VMOVDQU64     Z0, (SP)(SI*8)
-	VPERMQ        Z5, Z7, Z2
-	VPCOMPRESSQ.Z Z2, K1, Z2
-	VMOVDQU64     Z2, 192(SP)(SI*8)
-	VPERMQ        Z4, Z7, Z2
-	VPCOMPRESSQ.Z Z2, K1, Z2
-	VMOVDQU64     Z2, 384(SP)(SI*8)
+// Requires: AVX, AVX512DQ, AVX512F, BMI, BMI2
+TEXT ·fpcPack64AVX512(SB), NOSPLIT, $384-72
+	MOVQ         buf+0(FP), AX
+	MOVQ         line_base+8(FP), CX
+	MOVQ         kinds_base+32(FP), DX
+	MOVQ         emit+56(FP), BX
+	MOVQ         tab+64(FP), SI
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VMOVDQU64    128(SI), Z2
+	VMOVDQU64    192(SI), Z3
+	VMOVDQU64    256(SI), Z4
+	VMOVDQU64    320(SI), Z5
+	MOVQ         $0x00000007, SI
+	VPBROADCASTQ SI, Z6
+	MOVQ         BX, SI
+	KMOVB        SI, K1
+	VPMOVZXBQ    (DX), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    (CX), Z8
+	VPERMQ       Z1, Z7, Z10
+	VPSRLVQ      Z10, Z8, Z10
+	VPERMQ       Z2, Z7, Z9
+	VPANDQ       Z9, Z10, Z10
+	VPERMQ       Z3, Z7, Z9
+	VPANDQ       Z9, Z8, Z8
+	VPERMQ       Z0, Z7, Z9
+	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
+	VMOVDQA64.Z  Z9, K1, Z9
+	VMOVDQU64    Z9, (SP)
+	VPERMQ.Z     Z5, Z7, K1, Z9
+	VMOVDQU64    Z9, 128(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z9
+	VMOVDQU64    Z9, 256(SP)
+	MOVQ         BX, SI
+	SHRQ         $0x08, SI
+	KMOVB        SI, K1
+	VPMOVZXBQ    8(DX), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    32(CX), Z6
+	VPERMQ       Z1, Z7, Z1
+	VPSRLVQ      Z1, Z6, Z1
+	VPERMQ       Z2, Z7, Z2
+	VPANDQ       Z2, Z1, Z1
+	VPERMQ       Z3, Z7, Z2
+	VPANDQ       Z2, Z6, Z6
+	VPERMQ       Z0, Z7, Z0
+	VPTERNLOGQ   $0xfe, Z1, Z6, Z0
+	VMOVDQA64.Z  Z0, K1, Z0
+	VMOVDQU64    Z0, 64(SP)
+	VPERMQ.Z     Z5, Z7, K1, Z2
+	VMOVDQU64    Z2, 192(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z2
+	VMOVDQU64    Z2, 320(SP)
 
-	// Pack the list: pending bits right-aligned in acc, nacc of them.
-	MOVQ    BX, DX
-	ANDQ    $0x0000ffff, DX
-	POPCNTQ DX, CX
-	BTSQ    $0x10, DX
-	TZCNTQ  DX, BX
-	BLSRQ   DX, DX
-	MOVQ    $0x00000001, SI
-	MOVQ    $0x00000001, DI
-	XORQ    R8, R8
-	XORQ    R9, R9
-	TESTQ   CX, CX
-	JZ      fpcpack_done_13
-
-fpcpack_loop_14:
-	TZCNTQ DX, R10
-	BLSRQ  DX, DX
-	LEAQ   1(BX), R11
-	MOVQ   R10, BX
-	NEGQ   R11
-	ADDQ   R10, R11
-	ANDQ   384(SP)(R9*8), R11
-	MOVQ   (SP)(R9*8), R10
-	ORQ    R11, R10
-	MOVQ   192(SP)(R9*8), R11
-	SHLXQ  R11, SI, SI
-	ORQ    R10, SI
-	ADDQ   R11, DI
-	MOVQ   $0x00000040, R10
-	SUBQ   DI, R10
-	SHLXQ  R10, SI, R10
-	BSWAPQ R10
-	MOVQ   R10, (AX)(R8*1)
-	MOVQ   DI, R10
-	SHRQ   $0x03, R10
-	ADDQ   R10, R8
-	ANDQ   $0x07, DI
-	INCQ   R9
-	CMPQ   R9, CX
-	JLT    fpcpack_loop_14
-
-fpcpack_done_13:
+	// Pack: pending bits right-aligned in acc, nacc of them; after each
+	// code the whole bytes are stored big-endian, 8 at a time.
+	MOVQ   BX, CX
+	ANDQ   $0x0000ffff, CX
+	BTSQ   $0x10, CX
+	MOVQ   $0x00000001, DX
+	MOVQ   $0x00000001, BX
+	XORQ   SI, SI
+	MOVQ   CX, DI
+	SHRQ   $0x01, DI
+	TZCNTQ DI, DI
+	ANDQ   256(SP), DI
+	ORQ    (SP), DI
+	MOVQ   128(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x02, DI
+	TZCNTQ DI, DI
+	ANDQ   264(SP), DI
+	ORQ    8(SP), DI
+	MOVQ   136(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x03, DI
+	TZCNTQ DI, DI
+	ANDQ   272(SP), DI
+	ORQ    16(SP), DI
+	MOVQ   144(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x04, DI
+	TZCNTQ DI, DI
+	ANDQ   280(SP), DI
+	ORQ    24(SP), DI
+	MOVQ   152(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x05, DI
+	TZCNTQ DI, DI
+	ANDQ   288(SP), DI
+	ORQ    32(SP), DI
+	MOVQ   160(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x06, DI
+	TZCNTQ DI, DI
+	ANDQ   296(SP), DI
+	ORQ    40(SP), DI
+	MOVQ   168(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x07, DI
+	TZCNTQ DI, DI
+	ANDQ   304(SP), DI
+	ORQ    48(SP), DI
+	MOVQ   176(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x08, DI
+	TZCNTQ DI, DI
+	ANDQ   312(SP), DI
+	ORQ    56(SP), DI
+	MOVQ   184(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x09, DI
+	TZCNTQ DI, DI
+	ANDQ   320(SP), DI
+	ORQ    64(SP), DI
+	MOVQ   192(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x0a, DI
+	TZCNTQ DI, DI
+	ANDQ   328(SP), DI
+	ORQ    72(SP), DI
+	MOVQ   200(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x0b, DI
+	TZCNTQ DI, DI
+	ANDQ   336(SP), DI
+	ORQ    80(SP), DI
+	MOVQ   208(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x0c, DI
+	TZCNTQ DI, DI
+	ANDQ   344(SP), DI
+	ORQ    88(SP), DI
+	MOVQ   216(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x0d, DI
+	TZCNTQ DI, DI
+	ANDQ   352(SP), DI
+	ORQ    96(SP), DI
+	MOVQ   224(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x0e, DI
+	TZCNTQ DI, DI
+	ANDQ   360(SP), DI
+	ORQ    104(SP), DI
+	MOVQ   232(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	MOVQ   CX, DI
+	SHRQ   $0x0f, DI
+	TZCNTQ DI, DI
+	ANDQ   368(SP), DI
+	ORQ    112(SP), DI
+	MOVQ   240(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, DI
+	SUBQ   BX, DI
+	SHLXQ  DI, DX, DI
+	BSWAPQ DI
+	MOVQ   DI, (AX)(SI*1)
+	MOVQ   BX, DI
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, BX
+	SHRQ   $0x10, CX
+	TZCNTQ CX, CX
+	ANDQ   376(SP), CX
+	ORQ    120(SP), CX
+	MOVQ   248(SP), DI
+	SHLXQ  DI, DX, DX
+	ORQ    CX, DX
+	ADDQ   DI, BX
 	MOVQ   $0x00000040, CX
-	SUBQ   DI, CX
-	SHLXQ  CX, SI, CX
+	SUBQ   BX, CX
+	SHLXQ  CX, DX, CX
 	BSWAPQ CX
-	MOVQ   CX, (AX)(R8*1)
+	MOVQ   CX, (AX)(SI*1)
+	MOVQ   BX, CX
+	SHRQ   $0x03, CX
+	ADDQ   CX, SI
+	ANDQ   $0x07, BX
+	MOVQ   $0x00000040, CX
+	SUBQ   BX, CX
+	SHLXQ  CX, DX, CX
+	BSWAPQ CX
+	MOVQ   CX, (AX)(SI*1)
 	VZEROUPPER
 	RET
