@@ -26,6 +26,27 @@ func init() {
 		for _, size := range []int{32, 64, 128} {
 			bdiSingle(size, ids, true)
 		}
+		rev := GLOBL("bitReverse", attr.RODATA|attr.NOPTR)
+		DATA(0, U64(0x8040201008040201)) // GF(2) matrix: bit i ← bit 7−i
+		DATA(8, U64(0x8040201008040201))
+		nib := GLOBL("highNibbles", attr.RODATA|attr.NOPTR)
+		for i := 0; i < 64; i += 8 {
+			DATA(i, U64(0xF0F0F0F0F0F0F0F0))
+		}
+		for _, size := range []int{64, 128} {
+			for _, k := range []int{8, 4, 2} {
+				bdiEncode(size, k, rev, nib)
+			}
+		}
+		// Byte j ← 63 + j: of one vector (mod 64) byte j−1, of the pair
+		// (v0, v1) the line's byte 63 + j.
+		shift := GLOBL("prevByte", attr.RODATA|attr.NOPTR)
+		for j := 0; j < 64; j++ {
+			DATA(j, U8(uint8(63+j)))
+		}
+		for _, size := range []int{64, 128} {
+			bdiRaw(size, shift, nib)
+		}
 	}
 }
 
@@ -398,6 +419,195 @@ func pairLoop(size int, setup func(), body func(line Register, at int, out Mem))
 	JZ(LabelRef(done))
 	body(line, 0, Mem{Base: out})
 	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// Offsets of the fields of the encode kernels' parameter block p, which
+// bdi's encodeParams fills (bdi/encode.go, the same offsets).
+const (
+	encPIdx   = 0   // [64]byte: packed-delta byte j ← byte of the differences
+	encQIdx   = 64  // [128]byte: unshifted stream byte j ← P (0–63) or H (64+)
+	encNIdx   = 192 // [128]byte: stream byte j+1, for the nibble shift
+	encNKeep  = 320 // [2]uint64: the bytes j whose byte j+1 is in the stream
+	encOff    = 336 // uint64: x fits the zero base when x + off < span
+	encSpan   = 344 // uint64
+	encFull   = 352 // uint64: a bit for each of the line's elements
+	encIDHigh = 360 // uint64: the encoding id << 56
+)
+
+// bdiEncode emits bdiEncode<size>K<k>(out []byte, line []byte, p
+// *[368]byte), which writes the BDI base-delta encoding that p
+// describes (k-byte elements; its delta width, line size and variant are in
+// p) of line to out[:size]: the stream's bytes, of which the caller keeps
+// as many as the encoding has. Requires AVX-512 VBMI and GFNI.
+//
+// The elements that fit the zero base are a lane mask; the first that does
+// not is the base, subtracted from the others with merge masking. VPERMB
+// truncates the differences to d bytes and puts them in big-endian order
+// (P). The header H holds the bit-reversed lane mask (the stream's mask
+// bytes, element 0 first), the big-endian base and the id. The stream
+// before its 4-bit shift is q = id, mask, base, P; two VPERMI2B of (P, H)
+// give q and q one byte on, and the shift is (q << 4) | (q₊₁ >> 4) per
+// byte.
+func bdiEncode(size, k int, revMatrix, nibbleMask Mem) {
+	name := fmt.Sprintf("bdiEncode%dK%d", size, k)
+	TEXT(name, NOSPLIT, "func(out []byte, line []byte, p *[368]byte)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the BDI encoding that p describes of a %d-byte line with %d-byte elements to out.", name, size, k),
+		fmt.Sprintf("len(out) and len(line) must be at least %d.", size))
+	outp := Load(Param("out").Base(), GP64())
+	line := Load(Param("line").Base(), GP64())
+	p := Load(Param("p"), GP64())
+	at := func(off int) Mem { return Mem{Base: p, Disp: off} }
+
+	vecs := vectors512(line, size)
+	lanesPer := 64 / k
+	off, span := ZMM(), ZMM()
+	switch k {
+	case 8:
+		VPBROADCASTQ(at(encOff), off)
+		VPBROADCASTQ(at(encSpan), span)
+	case 4:
+		VPBROADCASTD(at(encOff), off)
+		VPBROADCASTD(at(encSpan), span)
+	default:
+		VPBROADCASTW(at(encOff), off)
+		VPBROADCASTW(at(encSpan), span)
+	}
+	l := lanes512[k]
+	imm := make([]OpmaskVirtual, len(vecs))
+	for i, v := range vecs {
+		t := ZMM()
+		l.add(off, v, t)
+		imm[i] = K()
+		l.cmpu(U8(cmpLT), span, t, imm[i])
+	}
+	notImm := laneBits(imm, lanesPer)
+	NOTQ(notImm)
+	ANDQ(at(encFull), notImm)
+
+	// The base: the first element that needs it, or zero when none does.
+	zero, idx, base := GP64(), GP64(), GP64()
+	XORQ(zero, zero)
+	TZCNTQ(notImm, idx) // CF: no element needs the base
+	CMOVQCS(zero, idx)
+	switch k {
+	case 8:
+		MOVQ(Mem{Base: line, Index: idx, Scale: 8}, base)
+	case 4:
+		MOVL(Mem{Base: line, Index: idx, Scale: 4}, base.As32())
+	default:
+		MOVWLZX(Mem{Base: line, Index: idx, Scale: 2}, base.As32())
+	}
+	CMOVQCS(zero, base)
+	baseV := ZMM()
+	switch k {
+	case 8:
+		VPBROADCASTQ(base, baseV)
+	case 4:
+		VPBROADCASTD(base.As32(), baseV)
+	default:
+		VPBROADCASTW(base.As32(), baseV)
+	}
+	kn := K()
+	KMOVQ(notImm, kn)
+	for i, v := range vecs {
+		ki := kn
+		if i > 0 {
+			ki = K()
+			KSHIFTRQ(U8(uint8(lanesPer*i)), kn, ki)
+		}
+		l.sub(baseV, v, ki, v) // merge masking: immediates keep their value
+	}
+
+	// P: the packed big-endian deltas.
+	P := ZMM()
+	VMOVDQU64(at(encPIdx), P)
+	if len(vecs) == 1 {
+		VPERMB(vecs[0], P, P)
+	} else {
+		VPERMI2B(vecs[1], vecs[0], P)
+	}
+
+	// H: mask bytes at 0, big-endian base at 8, the id in a free byte.
+	x := XMM()
+	mask := GP64()
+	VMOVQ(notImm, x)
+	VGF2P8AFFINEQB(U8(0), revMatrix, x, x) // reverse the bits of each byte
+	VMOVQ(x, mask)
+	switch k {
+	case 8:
+		BSWAPQ(base)
+		ORQ(at(encIDHigh), mask) // k = 8: at most 2 mask bytes
+	case 4:
+		BSWAPL(base.As32())
+		ORQ(at(encIDHigh), base)
+	default:
+		ROLW(U8(8), base.As16())
+		ORQ(at(encIDHigh), base)
+	}
+	VMOVQ(mask, x)
+	VPINSRQ(U8(1), base, x, x)
+	H := x.AsZ() // the VEX writes cleared the upper lanes
+
+	nib := ZMM()
+	VMOVDQU64(nibbleMask, nib)
+	for half := 0; half < size/64; half++ {
+		q, n := ZMM(), ZMM()
+		VMOVDQU64(at(encQIdx+64*half), q)
+		VPERMI2B(H, P, q)
+		VMOVDQU64(at(encNIdx+64*half), n)
+		keep := K()
+		KMOVQ(at(encNKeep+8*half), keep)
+		VPERMI2B_Z(H, P, keep, n)
+		VPSLLW(U8(4), q, q)
+		VPSRLW(U8(4), n, n)
+		VPTERNLOGQ(U8(0xE4), nib, n, q) // q&0xF0 | n&0x0F
+		VMOVDQU64(q, Mem{Base: outp, Disp: 64 * half})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// bdiRaw emits bdiRaw<size>(out []byte, line []byte), which writes the
+// first size bytes of the raw encoding of line (id 1111, then the line,
+// all shifted by four bits) to out; the last byte, line[size−1] << 4, is
+// the caller's. q (the stream before the shift: the id byte 0x0F, then the
+// line) comes from one byte permute of the line and a masked byte move of
+// the id, and out = (q << 4) | (line >> 4) per byte.
+func bdiRaw(size int, shiftIdx, nibbleMask Mem) {
+	name := fmt.Sprintf("bdiRaw%d", size)
+	TEXT(name, NOSPLIT, "func(out []byte, line []byte)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the first %d bytes of the raw BDI encoding of a %d-byte line to out.", name, size, size),
+		fmt.Sprintf("len(out) and len(line) must be at least %d.", size))
+	outp := Load(Param("out").Base(), GP64())
+	line := Load(Param("line").Base(), GP64())
+	vecs := vectors512(line, size)
+	nib := ZMM()
+	VMOVDQU64(nibbleMask, nib)
+	first, id := K(), ZMM()
+	r := GP64()
+	MOVQ(U64(1), r)
+	KMOVQ(r, first)
+	MOVL(U32(0x0F), r.As32())
+	VPBROADCASTB(r.As32(), id)
+	for half, n := range vecs {
+		q := ZMM()
+		VMOVDQU64(shiftIdx, q) // byte j ← byte j−1, 63 for j = 0
+		if half == 0 {
+			VPERMB(n, q, q)
+			VMOVDQU8(id, first, q) // byte 0: the id
+		} else {
+			VPERMI2B(n, vecs[0], q) // byte j ← line byte 63+j
+		}
+		t := ZMM()
+		VPSLLW(U8(4), q, q)
+		VPSRLW(U8(4), n, t)
+		VPTERNLOGQ(U8(0xE4), nib, t, q) // q&0xF0 | t&0x0F
+		VMOVDQU64(q, Mem{Base: outp, Disp: 64 * half})
+	}
 	VZEROUPPER()
 	RET()
 }

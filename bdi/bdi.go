@@ -2,6 +2,7 @@ package bdi
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/linecomp/linecomp"
 )
@@ -84,6 +85,8 @@ type Codec struct {
 	// deltaOffset and deltaSpan[d] define the d-byte delta range as
 	// x + deltaOffset[d] < deltaSpan[d] in unsigned arithmetic.
 	deltaOffset, deltaSpan [5]uint64
+	// enc describes each base-delta encoding to the encode kernels.
+	enc [len(baseDelta)]encodeParams
 }
 
 // New returns a BDI codec for lines of 32, 64 or 128 bytes. Its Name is
@@ -126,6 +129,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	c.kernel = !c.symmetric && !c.singleBase
 	c.buildTables()
 	c.buildEncodings()
+	c.buildEncodeParams()
 	return c, nil
 }
 
@@ -245,7 +249,48 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	return c.encode(dst, line, id), int(c.idBits[id&0xF]), nil
 }
 
-// encode appends the encoding id of line, which must fit it, to dst.
+// encode appends the encoding id of line, which must fit it, to dst, with
+// an encode kernel when one applies.
+func (c *Codec) encode(dst, line []byte, id int) []byte {
+	switch {
+	case id == Uncompressed:
+		var out [129]byte
+		if c.rawKernel(&out, line) {
+			return append(dst, out[:c.lineSize+1]...)
+		}
+		return appendRaw(dst, line)
+	case id >= Base8Delta1 && id <= Base2Delta1:
+		var out [128]byte
+		if c.encodeKernel(&out, line, id) {
+			return append(dst, out[:(c.idBits[id]+7)/8]...)
+		}
+	}
+	return c.encodeGeneric(dst, line, id)
+}
+
+// appendRaw appends the raw encoding of line (id 1111, the line, four zero
+// bits) to dst, eight bytes at a time: encodeGeneric's stream without its
+// copies.
+func appendRaw(dst, line []byte) []byte {
+	var w [maxPayload / 8]uint64 // read all of line before dst is written
+	words := len(line) / 8
+	for i := range words {
+		w[i] = binary.BigEndian.Uint64(line[8*i:])
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, len(line)+1)[:n+len(line)+1]
+	out := dst[n:]
+	carry := uint64(Uncompressed)
+	for i, v := range w[:words] {
+		binary.BigEndian.PutUint64(out[8*i:], carry<<60|v>>4)
+		carry = v & 0xF
+	}
+	out[len(line)] = byte(carry << 4)
+	return dst
+}
+
+// encodeGeneric appends the encoding id of line, which must fit it, to
+// dst: the pure-Go definition that the encode kernels must match.
 //
 // Every field after the 4-bit id is a whole number of bytes, except a 4-bit
 // mask (8-byte elements in a 32-byte line) that completes the id's byte. So
@@ -253,7 +298,7 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // mask is there, shifted left by four bits as a whole, eight bytes at a
 // time: the id moves into the high nibble of byte 0 and the low nibble of
 // the last byte becomes the zero padding.
-func (c *Codec) encode(dst, line []byte, id int) []byte {
+func (c *Codec) encodeGeneric(dst, line []byte, id int) []byte {
 	var q [maxPayload + 16]byte // id byte, payload, zero slack for the shift
 	q[0] = uint8(id)
 	n := 1

@@ -253,3 +253,30 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeLevels: at every kernel level, the encoding of every line in
+// the raw encoding and every base-delta encoding that fits it, as Compress
+// and CompressLines write it, is the pure-Go encoding, for each variant and
+// line size.
+func TestEncodeLevels(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithSymmetricDeltas()}, {WithSingleBase()}} {
+		for _, n := range codectest.LineSizes {
+			c, _ := New(n, opts...)
+			all := func(line []byte, encode func(dst, line []byte, id int) []byte) string {
+				b := encode(nil, line, Uncompressed)
+				for _, e := range baseDelta {
+					if _, _, ok := c.fit(line, e.k, e.d); ok {
+						b = encode(b, line, e.id)
+					}
+				}
+				return string(b)
+			}
+			kernel := func(data []byte, out []string) {
+				for i := range out {
+					out[i] = all(data[i*n:(i+1)*n], c.encode)
+				}
+			}
+			codectest.CrossCheck(t, n, nil, kernel, func(line []byte) string { return all(line, c.encodeGeneric) })
+		}
+	}
+}

@@ -50,3 +50,49 @@ func (c *Codec) singleIDs(data []byte, ids []uint8) {
 		c.singleIDsGeneric(data, ids)
 	}
 }
+
+// encodeKernel writes base-delta encoding id of line to out and reports
+// true when an encode kernel applies: the AVX-512 level with VBMI and GFNI,
+// and 64- or 128-byte lines. out then holds the stream's bytes first.
+func (c *Codec) encodeKernel(out *[128]byte, line []byte, id int) bool {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps {
+		return false
+	}
+	i := id - Base8Delta1
+	p := (*[encParamsSize]byte)(&c.enc[i])
+	switch c.lineSize<<4 | baseDelta[i].k {
+	case 64<<4 | 8:
+		bdiEncode64K8(out[:], line, p)
+	case 64<<4 | 4:
+		bdiEncode64K4(out[:], line, p)
+	case 64<<4 | 2:
+		bdiEncode64K2(out[:], line, p)
+	case 128<<4 | 8:
+		bdiEncode128K8(out[:], line, p)
+	case 128<<4 | 4:
+		bdiEncode128K4(out[:], line, p)
+	case 128<<4 | 2:
+		bdiEncode128K2(out[:], line, p)
+	default:
+		return false
+	}
+	return true
+}
+
+// rawKernel writes the raw encoding of line to out and reports true when a
+// kernel applies, as for encodeKernel.
+func (c *Codec) rawKernel(out *[129]byte, line []byte) bool {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps {
+		return false
+	}
+	switch c.lineSize {
+	case 64:
+		bdiRaw64(out[:], line)
+	case 128:
+		bdiRaw128(out[:], line)
+	default:
+		return false
+	}
+	out[c.lineSize] = line[c.lineSize-1] << 4
+	return true
+}

@@ -2826,3 +2826,447 @@ odd_161:
 done_162:
 	VZEROUPPER
 	RET
+
+DATA bitReverse<>+0(SB)/8, $0x8040201008040201
+DATA bitReverse<>+8(SB)/8, $0x8040201008040201
+GLOBL bitReverse<>(SB), RODATA|NOPTR, $16
+
+DATA highNibbles<>+0(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA highNibbles<>+8(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA highNibbles<>+16(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA highNibbles<>+24(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA highNibbles<>+32(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA highNibbles<>+40(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA highNibbles<>+48(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA highNibbles<>+56(SB)/8, $0xf0f0f0f0f0f0f0f0
+GLOBL highNibbles<>(SB), RODATA|NOPTR, $64
+
+// func bdiEncode64K8(out []byte, line []byte, p *[368]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiEncode64K8(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           line_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      (CX), Z0
+	VPBROADCASTQ   336(DX), Z1
+	VPBROADCASTQ   344(DX), Z2
+	VPADDQ         Z1, Z0, Z1
+	VPCMPUQ        $0x01, Z2, Z1, K1
+	KMOVQ          K1, BX
+	NOTQ           BX
+	ANDQ           352(DX), BX
+	XORQ           SI, SI
+	TZCNTQ         BX, DI
+	CMOVQCS        SI, DI
+	MOVQ           (CX)(DI*8), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTQ   CX, Z1
+	KMOVQ          BX, K1
+	VPSUBQ         Z1, Z0, K1, Z0
+	VMOVDQU64      (DX), Z1
+	VPERMB         Z0, Z1, Z1
+	VMOVQ          BX, X3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
+	VMOVQ          X3, BX
+	BSWAPQ         CX
+	ORQ            360(DX), BX
+	VMOVQ          BX, X3
+	VPINSRQ        $0x01, CX, X3, X3
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(DX), Z2
+	VPERMI2B       Z3, Z1, Z2
+	VMOVDQU64      192(DX), Z4
+	KMOVQ          320(DX), K1
+	VPERMI2B.Z     Z3, Z1, K1, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VMOVDQU64      Z2, (AX)
+	VZEROUPPER
+	RET
+
+// func bdiEncode64K4(out []byte, line []byte, p *[368]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiEncode64K4(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           line_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      (CX), Z0
+	VPBROADCASTD   336(DX), Z1
+	VPBROADCASTD   344(DX), Z2
+	VPADDD         Z1, Z0, Z1
+	VPCMPUD        $0x01, Z2, Z1, K1
+	KMOVQ          K1, BX
+	NOTQ           BX
+	ANDQ           352(DX), BX
+	XORQ           SI, SI
+	TZCNTQ         BX, DI
+	CMOVQCS        SI, DI
+	MOVL           (CX)(DI*4), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTD   CX, Z1
+	KMOVQ          BX, K1
+	VPSUBD         Z1, Z0, K1, Z0
+	VMOVDQU64      (DX), Z1
+	VPERMB         Z0, Z1, Z1
+	VMOVQ          BX, X3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
+	VMOVQ          X3, BX
+	BSWAPL         CX
+	ORQ            360(DX), CX
+	VMOVQ          BX, X3
+	VPINSRQ        $0x01, CX, X3, X3
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(DX), Z2
+	VPERMI2B       Z3, Z1, Z2
+	VMOVDQU64      192(DX), Z4
+	KMOVQ          320(DX), K1
+	VPERMI2B.Z     Z3, Z1, K1, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VMOVDQU64      Z2, (AX)
+	VZEROUPPER
+	RET
+
+// func bdiEncode64K2(out []byte, line []byte, p *[368]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiEncode64K2(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           line_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      (CX), Z0
+	VPBROADCASTW   336(DX), Z1
+	VPBROADCASTW   344(DX), Z2
+	VPADDW         Z1, Z0, Z1
+	VPCMPUW        $0x01, Z2, Z1, K1
+	KMOVQ          K1, BX
+	NOTQ           BX
+	ANDQ           352(DX), BX
+	XORQ           SI, SI
+	TZCNTQ         BX, DI
+	CMOVQCS        SI, DI
+	MOVWLZX        (CX)(DI*2), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTW   CX, Z1
+	KMOVQ          BX, K1
+	VPSUBW         Z1, Z0, K1, Z0
+	VMOVDQU64      (DX), Z1
+	VPERMB         Z0, Z1, Z1
+	VMOVQ          BX, X3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
+	VMOVQ          X3, BX
+	ROLW           $0x08, CX
+	ORQ            360(DX), CX
+	VMOVQ          BX, X3
+	VPINSRQ        $0x01, CX, X3, X3
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(DX), Z2
+	VPERMI2B       Z3, Z1, Z2
+	VMOVDQU64      192(DX), Z4
+	KMOVQ          320(DX), K1
+	VPERMI2B.Z     Z3, Z1, K1, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VMOVDQU64      Z2, (AX)
+	VZEROUPPER
+	RET
+
+// func bdiEncode128K8(out []byte, line []byte, p *[368]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiEncode128K8(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           line_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      (CX), Z0
+	VMOVDQU64      64(CX), Z1
+	VPBROADCASTQ   336(DX), Z2
+	VPBROADCASTQ   344(DX), Z3
+	VPADDQ         Z2, Z0, Z4
+	VPCMPUQ        $0x01, Z3, Z4, K1
+	VPADDQ         Z2, Z1, Z2
+	VPCMPUQ        $0x01, Z3, Z2, K2
+	KMOVQ          K1, BX
+	KMOVQ          K2, SI
+	SHLQ           $0x08, SI
+	ORQ            SI, BX
+	NOTQ           BX
+	ANDQ           352(DX), BX
+	XORQ           SI, SI
+	TZCNTQ         BX, DI
+	CMOVQCS        SI, DI
+	MOVQ           (CX)(DI*8), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTQ   CX, Z2
+	KMOVQ          BX, K1
+	VPSUBQ         Z2, Z0, K1, Z0
+	KSHIFTRQ       $0x08, K1, K1
+	VPSUBQ         Z2, Z1, K1, Z1
+	VMOVDQU64      (DX), Z2
+	VPERMI2B       Z1, Z0, Z2
+	VMOVQ          BX, X5
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X5, X5
+	VMOVQ          X5, BX
+	BSWAPQ         CX
+	ORQ            360(DX), BX
+	VMOVQ          BX, X5
+	VPINSRQ        $0x01, CX, X5, X5
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(DX), Z1
+	VPERMI2B       Z5, Z2, Z1
+	VMOVDQU64      192(DX), Z3
+	KMOVQ          320(DX), K1
+	VPERMI2B.Z     Z5, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	VMOVDQU64      Z1, (AX)
+	VMOVDQU64      128(DX), Z1
+	VPERMI2B       Z5, Z2, Z1
+	VMOVDQU64      256(DX), Z3
+	KMOVQ          328(DX), K1
+	VPERMI2B.Z     Z5, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	VMOVDQU64      Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func bdiEncode128K4(out []byte, line []byte, p *[368]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiEncode128K4(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           line_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      (CX), Z0
+	VMOVDQU64      64(CX), Z1
+	VPBROADCASTD   336(DX), Z2
+	VPBROADCASTD   344(DX), Z3
+	VPADDD         Z2, Z0, Z4
+	VPCMPUD        $0x01, Z3, Z4, K1
+	VPADDD         Z2, Z1, Z2
+	VPCMPUD        $0x01, Z3, Z2, K2
+	KMOVQ          K1, BX
+	KMOVQ          K2, SI
+	SHLQ           $0x10, SI
+	ORQ            SI, BX
+	NOTQ           BX
+	ANDQ           352(DX), BX
+	XORQ           SI, SI
+	TZCNTQ         BX, DI
+	CMOVQCS        SI, DI
+	MOVL           (CX)(DI*4), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTD   CX, Z2
+	KMOVQ          BX, K1
+	VPSUBD         Z2, Z0, K1, Z0
+	KSHIFTRQ       $0x10, K1, K1
+	VPSUBD         Z2, Z1, K1, Z1
+	VMOVDQU64      (DX), Z2
+	VPERMI2B       Z1, Z0, Z2
+	VMOVQ          BX, X5
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X5, X5
+	VMOVQ          X5, BX
+	BSWAPL         CX
+	ORQ            360(DX), CX
+	VMOVQ          BX, X5
+	VPINSRQ        $0x01, CX, X5, X5
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(DX), Z1
+	VPERMI2B       Z5, Z2, Z1
+	VMOVDQU64      192(DX), Z3
+	KMOVQ          320(DX), K1
+	VPERMI2B.Z     Z5, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	VMOVDQU64      Z1, (AX)
+	VMOVDQU64      128(DX), Z1
+	VPERMI2B       Z5, Z2, Z1
+	VMOVDQU64      256(DX), Z3
+	KMOVQ          328(DX), K1
+	VPERMI2B.Z     Z5, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	VMOVDQU64      Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func bdiEncode128K2(out []byte, line []byte, p *[368]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiEncode128K2(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           line_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      (CX), Z0
+	VMOVDQU64      64(CX), Z1
+	VPBROADCASTW   336(DX), Z2
+	VPBROADCASTW   344(DX), Z3
+	VPADDW         Z2, Z0, Z4
+	VPCMPUW        $0x01, Z3, Z4, K1
+	VPADDW         Z2, Z1, Z2
+	VPCMPUW        $0x01, Z3, Z2, K2
+	KMOVQ          K1, BX
+	KMOVQ          K2, SI
+	SHLQ           $0x20, SI
+	ORQ            SI, BX
+	NOTQ           BX
+	ANDQ           352(DX), BX
+	XORQ           SI, SI
+	TZCNTQ         BX, DI
+	CMOVQCS        SI, DI
+	MOVWLZX        (CX)(DI*2), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTW   CX, Z2
+	KMOVQ          BX, K1
+	VPSUBW         Z2, Z0, K1, Z0
+	KSHIFTRQ       $0x20, K1, K1
+	VPSUBW         Z2, Z1, K1, Z1
+	VMOVDQU64      (DX), Z2
+	VPERMI2B       Z1, Z0, Z2
+	VMOVQ          BX, X5
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X5, X5
+	VMOVQ          X5, BX
+	ROLW           $0x08, CX
+	ORQ            360(DX), CX
+	VMOVQ          BX, X5
+	VPINSRQ        $0x01, CX, X5, X5
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(DX), Z1
+	VPERMI2B       Z5, Z2, Z1
+	VMOVDQU64      192(DX), Z3
+	KMOVQ          320(DX), K1
+	VPERMI2B.Z     Z5, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	VMOVDQU64      Z1, (AX)
+	VMOVDQU64      128(DX), Z1
+	VPERMI2B       Z5, Z2, Z1
+	VMOVDQU64      256(DX), Z3
+	KMOVQ          328(DX), K1
+	VPERMI2B.Z     Z5, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	VMOVDQU64      Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+DATA prevByte<>+0(SB)/1, $0x3f
+DATA prevByte<>+1(SB)/1, $0x40
+DATA prevByte<>+2(SB)/1, $0x41
+DATA prevByte<>+3(SB)/1, $0x42
+DATA prevByte<>+4(SB)/1, $0x43
+DATA prevByte<>+5(SB)/1, $0x44
+DATA prevByte<>+6(SB)/1, $0x45
+DATA prevByte<>+7(SB)/1, $0x46
+DATA prevByte<>+8(SB)/1, $0x47
+DATA prevByte<>+9(SB)/1, $0x48
+DATA prevByte<>+10(SB)/1, $0x49
+DATA prevByte<>+11(SB)/1, $0x4a
+DATA prevByte<>+12(SB)/1, $0x4b
+DATA prevByte<>+13(SB)/1, $0x4c
+DATA prevByte<>+14(SB)/1, $0x4d
+DATA prevByte<>+15(SB)/1, $0x4e
+DATA prevByte<>+16(SB)/1, $0x4f
+DATA prevByte<>+17(SB)/1, $0x50
+DATA prevByte<>+18(SB)/1, $0x51
+DATA prevByte<>+19(SB)/1, $0x52
+DATA prevByte<>+20(SB)/1, $0x53
+DATA prevByte<>+21(SB)/1, $0x54
+DATA prevByte<>+22(SB)/1, $0x55
+DATA prevByte<>+23(SB)/1, $0x56
+DATA prevByte<>+24(SB)/1, $0x57
+DATA prevByte<>+25(SB)/1, $0x58
+DATA prevByte<>+26(SB)/1, $0x59
+DATA prevByte<>+27(SB)/1, $0x5a
+DATA prevByte<>+28(SB)/1, $0x5b
+DATA prevByte<>+29(SB)/1, $0x5c
+DATA prevByte<>+30(SB)/1, $0x5d
+DATA prevByte<>+31(SB)/1, $0x5e
+DATA prevByte<>+32(SB)/1, $0x5f
+DATA prevByte<>+33(SB)/1, $0x60
+DATA prevByte<>+34(SB)/1, $0x61
+DATA prevByte<>+35(SB)/1, $0x62
+DATA prevByte<>+36(SB)/1, $0x63
+DATA prevByte<>+37(SB)/1, $0x64
+DATA prevByte<>+38(SB)/1, $0x65
+DATA prevByte<>+39(SB)/1, $0x66
+DATA prevByte<>+40(SB)/1, $0x67
+DATA prevByte<>+41(SB)/1, $0x68
+DATA prevByte<>+42(SB)/1, $0x69
+DATA prevByte<>+43(SB)/1, $0x6a
+DATA prevByte<>+44(SB)/1, $0x6b
+DATA prevByte<>+45(SB)/1, $0x6c
+DATA prevByte<>+46(SB)/1, $0x6d
+DATA prevByte<>+47(SB)/1, $0x6e
+DATA prevByte<>+48(SB)/1, $0x6f
+DATA prevByte<>+49(SB)/1, $0x70
+DATA prevByte<>+50(SB)/1, $0x71
+DATA prevByte<>+51(SB)/1, $0x72
+DATA prevByte<>+52(SB)/1, $0x73
+DATA prevByte<>+53(SB)/1, $0x74
+DATA prevByte<>+54(SB)/1, $0x75
+DATA prevByte<>+55(SB)/1, $0x76
+DATA prevByte<>+56(SB)/1, $0x77
+DATA prevByte<>+57(SB)/1, $0x78
+DATA prevByte<>+58(SB)/1, $0x79
+DATA prevByte<>+59(SB)/1, $0x7a
+DATA prevByte<>+60(SB)/1, $0x7b
+DATA prevByte<>+61(SB)/1, $0x7c
+DATA prevByte<>+62(SB)/1, $0x7d
+DATA prevByte<>+63(SB)/1, $0x7e
+GLOBL prevByte<>(SB), RODATA|NOPTR, $64
+
+// func bdiRaw64(out []byte, line []byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·bdiRaw64(SB), NOSPLIT, $0-48
+	MOVQ         out_base+0(FP), AX
+	MOVQ         line_base+24(FP), CX
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    highNibbles<>+0(SB), Z1
+	MOVQ         $0x0000000000000001, CX
+	KMOVQ        CX, K1
+	MOVL         $0x0000000f, CX
+	VPBROADCASTB CX, Z2
+	VMOVDQU64    prevByte<>+0(SB), Z3
+	VPERMB       Z0, Z3, Z3
+	VMOVDQU8     Z2, K1, Z3
+	VPSLLW       $0x04, Z3, Z3
+	VPSRLW       $0x04, Z0, Z0
+	VPTERNLOGQ   $0xe4, Z1, Z0, Z3
+	VMOVDQU64    Z3, (AX)
+	VZEROUPPER
+	RET
+
+// func bdiRaw128(out []byte, line []byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
+	MOVQ         out_base+0(FP), AX
+	MOVQ         line_base+24(FP), CX
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	VMOVDQU64    highNibbles<>+0(SB), Z2
+	MOVQ         $0x0000000000000001, CX
+	KMOVQ        CX, K1
+	MOVL         $0x0000000f, CX
+	VPBROADCASTB CX, Z3
+	VMOVDQU64    prevByte<>+0(SB), Z4
+	VPERMB       Z0, Z4, Z4
+	VMOVDQU8     Z3, K1, Z4
+	VPSLLW       $0x04, Z4, Z4
+	VPSRLW       $0x04, Z0, Z3
+	VPTERNLOGQ   $0xe4, Z2, Z3, Z4
+	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    prevByte<>+0(SB), Z3
+	VPERMI2B     Z1, Z0, Z3
+	VPSLLW       $0x04, Z3, Z3
+	VPSRLW       $0x04, Z1, Z0
+	VPTERNLOGQ   $0xe4, Z2, Z0, Z3
+	VMOVDQU64    Z3, 64(AX)
+	VZEROUPPER
+	RET

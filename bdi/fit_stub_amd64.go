@@ -75,3 +75,51 @@ func bdiSingle64AVX512VL(data []byte, out []uint8)
 //
 //go:noescape
 func bdiSingle128AVX512VL(data []byte, out []uint8)
+
+// bdiEncode64K8 writes the BDI encoding that p describes of a 64-byte line with 8-byte elements to out.
+// len(out) and len(line) must be at least 64.
+//
+//go:noescape
+func bdiEncode64K8(out []byte, line []byte, p *[368]byte)
+
+// bdiEncode64K4 writes the BDI encoding that p describes of a 64-byte line with 4-byte elements to out.
+// len(out) and len(line) must be at least 64.
+//
+//go:noescape
+func bdiEncode64K4(out []byte, line []byte, p *[368]byte)
+
+// bdiEncode64K2 writes the BDI encoding that p describes of a 64-byte line with 2-byte elements to out.
+// len(out) and len(line) must be at least 64.
+//
+//go:noescape
+func bdiEncode64K2(out []byte, line []byte, p *[368]byte)
+
+// bdiEncode128K8 writes the BDI encoding that p describes of a 128-byte line with 8-byte elements to out.
+// len(out) and len(line) must be at least 128.
+//
+//go:noescape
+func bdiEncode128K8(out []byte, line []byte, p *[368]byte)
+
+// bdiEncode128K4 writes the BDI encoding that p describes of a 128-byte line with 4-byte elements to out.
+// len(out) and len(line) must be at least 128.
+//
+//go:noescape
+func bdiEncode128K4(out []byte, line []byte, p *[368]byte)
+
+// bdiEncode128K2 writes the BDI encoding that p describes of a 128-byte line with 2-byte elements to out.
+// len(out) and len(line) must be at least 128.
+//
+//go:noescape
+func bdiEncode128K2(out []byte, line []byte, p *[368]byte)
+
+// bdiRaw64 writes the first 64 bytes of the raw BDI encoding of a 64-byte line to out.
+// len(out) and len(line) must be at least 64.
+//
+//go:noescape
+func bdiRaw64(out []byte, line []byte)
+
+// bdiRaw128 writes the first 128 bytes of the raw BDI encoding of a 128-byte line to out.
+// len(out) and len(line) must be at least 128.
+//
+//go:noescape
+func bdiRaw128(out []byte, line []byte)

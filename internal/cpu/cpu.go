@@ -38,6 +38,13 @@ func (l Level) String() string {
 // Best is the best level that this CPU and build support.
 var Best = detect()
 
+// ByteOps reports that the CPU also has AVX-512 VBMI (byte permutes across
+// a vector) and GFNI (affine byte transforms, here the bit reversal of each
+// byte), and the build allows assembly. Kernels that need them are an
+// addition to the AVX512 level: they run when Active() is AVX512 and
+// ByteOps is set, so Set(AVX2) or Set(Generic) turns them off too.
+var ByteOps = Best == AVX512 && cpuid.CPU.Supports(cpuid.AVX512VBMI, cpuid.GFNI)
+
 var active atomic.Int32
 
 func init() { active.Store(int32(Best)) }

@@ -34,5 +34,8 @@ func TestLevels(t *testing.T) {
 	if !asmEnabled && Best != Generic {
 		t.Errorf("assembly disabled by the build, yet Best = %v", Best)
 	}
-	t.Logf("CPU %q, best kernel level %v", Name(), Best)
+	if ByteOps && Best != AVX512 {
+		t.Errorf("ByteOps set at best level %v: the byte kernels are part of the AVX512 level", Best)
+	}
+	t.Logf("CPU %q, best kernel level %v, VBMI and GFNI %v", Name(), Best, ByteOps)
 }

@@ -1,0 +1,79 @@
+package bdi
+
+import "encoding/binary"
+
+// The encode kernels (AVX-512 VBMI and GFNI, 64- and 128-byte lines) write
+// a base-delta encoding with a few byte permutes driven by a parameter
+// block per encoding, built here. Offsets in the block, the same as in
+// _asm/bdi.go:
+const (
+	encPIdx       = 0   // [64]byte: packed-delta byte j ← byte of the differences
+	encQIdx       = 64  // [128]byte: unshifted stream byte j ← P (0–63) or H (64+)
+	encNIdx       = 192 // [128]byte: stream byte j+1, for the 4-bit shift
+	encNKeep      = 320 // [2]uint64: bit j set when stream byte j+1 exists
+	encOff        = 336 // uint64: x fits the zero base when x + off < span
+	encSpan       = 344 // uint64
+	encFull       = 352 // uint64: a bit for each element of the line
+	encIDHigh     = 360 // uint64: the id << 56
+	encParamsSize = 368
+)
+
+// encodeParams describes one base-delta encoding at one line size to an
+// encode kernel. The kernel computes the differences D (the lanes that do
+// not fit the zero base less the base), P = the d low bytes of each
+// difference in big-endian order, and H = the mask bytes (element 0 in the
+// high bit of byte 0) at 0, the big-endian base at 8 and the id in a byte
+// that neither uses (7 for 8-byte elements, whose mask is at most 2 bytes;
+// 15 otherwise, whose base is at most 4 bytes). The stream before its 4-bit
+// shift is q = id, mask, base, P, which the kernel gathers from (P, H) by
+// the indexes at encQIdx (64+i is H[i]).
+type encodeParams [encParamsSize]byte
+
+// buildEncodeParams fills enc for every base-delta encoding.
+func (c *Codec) buildEncodeParams() {
+	for i, e := range baseDelta {
+		p := &c.enc[i]
+		n := c.lineSize / e.k
+		mb := c.maskBits(e.k) / 8 // 0 for B+Δ
+		h := 1 + mb + e.k         // id, mask, base
+		qlen := h + n*e.d
+		for j := 0; j < n*e.d; j++ { // delta j/d, its bytes high first
+			p[encPIdx+j] = byte(j/e.d*e.k + e.d - 1 - j%e.d)
+		}
+		idPos := byte(15)
+		if e.k == 8 {
+			idPos = 7
+		}
+		src := func(j int) byte {
+			switch {
+			case j == 0:
+				return 64 + idPos
+			case j <= mb:
+				return 64 + byte(j-1)
+			case j < h:
+				return 64 + 8 + byte(j-1-mb)
+			case j-h < 64:
+				return byte(j - h)
+			}
+			return 0
+		}
+		var keep [2]uint64
+		for j := 0; j < 128; j++ {
+			p[encQIdx+j] = src(j)
+			p[encNIdx+j] = src(j + 1)
+			if j+1 < qlen {
+				keep[j/64] |= 1 << (j % 64)
+			}
+		}
+		binary.LittleEndian.PutUint64(p[encNKeep:], keep[0])
+		binary.LittleEndian.PutUint64(p[encNKeep+8:], keep[1])
+		off, span := c.deltaOffset[e.d], c.deltaSpan[e.d]
+		if c.singleBase { // no element fits the zero base: all take element 0
+			off, span = 0, 0
+		}
+		binary.LittleEndian.PutUint64(p[encOff:], off)
+		binary.LittleEndian.PutUint64(p[encSpan:], span)
+		binary.LittleEndian.PutUint64(p[encFull:], ^uint64(0)>>uint(64-n))
+		binary.LittleEndian.PutUint64(p[encIDHigh:], uint64(e.id)<<56)
+	}
+}
