@@ -47,6 +47,9 @@ func init() {
 		for _, size := range []int{64, 128} {
 			bdiRaw(size, shift, nib)
 		}
+		for _, size := range []int{64, 128} {
+			bdiCompress(size, rev, nib, shift)
+		}
 	}
 }
 
@@ -434,13 +437,14 @@ const (
 	encSpan   = 344 // uint64
 	encFull   = 352 // uint64: a bit for each of the line's elements
 	encIDHigh = 360 // uint64: the encoding id << 56
+	encStore  = 368 // [2]uint64: the bytes of out that are in the stream
 )
 
 // bdiEncode emits bdiEncode<size>K<k>(out []byte, line []byte, p
-// *[368]byte), which writes the BDI base-delta encoding that p
+// *[384]byte), which writes the BDI base-delta encoding that p
 // describes (k-byte elements; its delta width, line size and variant are in
-// p) of line to out[:size]: the stream's bytes, of which the caller keeps
-// as many as the encoding has. Requires AVX-512 VBMI and GFNI.
+// p) of line to out: the stream's bytes and nothing past them (masked
+// stores). Requires AVX-512 VBMI and GFNI.
 //
 // The elements that fit the zero base are a lane mask; the first that does
 // not is the base, subtracted from the others with merge masking. VPERMB
@@ -452,16 +456,23 @@ const (
 // byte.
 func bdiEncode(size, k int, revMatrix, nibbleMask Mem) {
 	name := fmt.Sprintf("bdiEncode%dK%d", size, k)
-	TEXT(name, NOSPLIT, "func(out []byte, line []byte, p *[368]byte)")
+	TEXT(name, NOSPLIT, "func(out []byte, line []byte, p *[384]byte)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s writes the BDI encoding that p describes of a %d-byte line with %d-byte elements to out.", name, size, k),
-		fmt.Sprintf("len(out) and len(line) must be at least %d.", size))
+		fmt.Sprintf("len(line) must be at least %d and len(out) at least the stream's length.", size))
 	outp := Load(Param("out").Base(), GP64())
 	line := Load(Param("line").Base(), GP64())
 	p := Load(Param("p"), GP64())
-	at := func(off int) Mem { return Mem{Base: p, Disp: off} }
+	bdiEncodeBody(size, k, outp, line, p, vectors512(line, size), revMatrix, nibbleMask)
+	VZEROUPPER()
+	RET()
+}
 
-	vecs := vectors512(line, size)
+// bdiEncodeBody emits the body of bdiEncode for the line at line, already
+// loaded into vecs (which it overwrites), the parameter block at p and the
+// output at outp.
+func bdiEncodeBody(size, k int, outp, line, p Register, vecs []VecVirtual, revMatrix, nibbleMask Mem) {
+	at := func(off int) Mem { return Mem{Base: p, Disp: off} }
 	lanesPer := 64 / k
 	off, span := ZMM(), ZMM()
 	switch k {
@@ -564,27 +575,37 @@ func bdiEncode(size, k int, revMatrix, nibbleMask Mem) {
 		VPSLLW(U8(4), q, q)
 		VPSRLW(U8(4), n, n)
 		VPTERNLOGQ(U8(0xE4), nib, n, q) // q&0xF0 | n&0x0F
-		VMOVDQU64(q, Mem{Base: outp, Disp: 64 * half})
+		store := K()
+		KMOVQ(at(encStore+8*half), store)
+		VMOVDQU8(q, store, Mem{Base: outp, Disp: 64 * half})
 	}
-	VZEROUPPER()
-	RET()
 }
 
 // bdiRaw emits bdiRaw<size>(out []byte, line []byte), which writes the
-// first size bytes of the raw encoding of line (id 1111, then the line,
-// all shifted by four bits) to out; the last byte, line[size−1] << 4, is
-// the caller's. q (the stream before the shift: the id byte 0x0F, then the
-// line) comes from one byte permute of the line and a masked byte move of
-// the id, and out = (q << 4) | (line >> 4) per byte.
+// raw encoding of line (id 1111, then the line, all shifted by four bits:
+// size+1 bytes) to out.
 func bdiRaw(size int, shiftIdx, nibbleMask Mem) {
 	name := fmt.Sprintf("bdiRaw%d", size)
 	TEXT(name, NOSPLIT, "func(out []byte, line []byte)")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s writes the first %d bytes of the raw BDI encoding of a %d-byte line to out.", name, size, size),
-		fmt.Sprintf("len(out) and len(line) must be at least %d.", size))
+	Doc(fmt.Sprintf("%s writes the raw BDI encoding of a %d-byte line to out.", name, size),
+		fmt.Sprintf("len(line) must be at least %d and len(out) at least %d.", size, size+1))
 	outp := Load(Param("out").Base(), GP64())
 	line := Load(Param("line").Base(), GP64())
-	vecs := vectors512(line, size)
+	bdiRawBody(size, outp, line, vectors512(line, size), shiftIdx, nibbleMask)
+	VZEROUPPER()
+	RET()
+}
+
+// bdiRawBody emits the body of bdiRaw for the line at line, already loaded
+// into vecs. q (the stream before the shift: the id byte 0x0F, then the
+// line) comes from one byte permute of the line and a masked byte move of
+// the id, and out = (q << 4) | (line >> 4) per byte; the last byte is the
+// line's last << 4, read before anything is written.
+func bdiRawBody(size int, outp, line Register, vecs []VecVirtual, shiftIdx, nibbleMask Mem) {
+	last := GP32()
+	MOVBLZX(Mem{Base: line, Disp: size - 1}, last)
+	SHLL(U8(4), last)
 	nib := ZMM()
 	VMOVDQU64(nibbleMask, nib)
 	first, id := K(), ZMM()
@@ -608,6 +629,67 @@ func bdiRaw(size int, shiftIdx, nibbleMask Mem) {
 		VPTERNLOGQ(U8(0xE4), nib, t, q) // q&0xF0 | t&0x0F
 		VMOVDQU64(q, Mem{Base: outp, Disp: 64 * half})
 	}
+	MOVB(last.As8(), Mem{Base: outp, Disp: size})
+}
+
+// bdiCompress emits bdiCompress<size>AVX512(out []byte, line []byte, enc
+// *[6][384]byte, best *[256]uint8) int, which chooses the encoding of line
+// as bdiFit512 and best do and writes it to out, for the default delta
+// rules: one call per line does what the fit and encode kernels do in two.
+// It returns the encoding id; for zeros and repeated it writes nothing
+// (those two are the caller's).
+func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
+	name := fmt.Sprintf("bdiCompress%dAVX512", size)
+	TEXT(name, NOSPLIT, "func(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the BDI encoding of a %d-byte line to out and returns its id;", name, size),
+		"zeros and repeated lines it leaves to the caller. enc holds the parameter blocks of the",
+		fmt.Sprintf("base-delta encodings. len(line) must be at least %d and len(out) at least %d.", size, size+1))
+	outp := Load(Param("out").Base(), GP64())
+	line := Load(Param("line").Base(), GP64())
+	consts := map[[2]int][2]VecVirtual{}
+	for _, kd := range [][2]int{{8, 1}, {8, 2}, {8, 4}, {4, 1}, {4, 2}, {2, 1}} {
+		k, d := kd[0], kd[1]
+		consts[kd] = [2]VecVirtual{broadcastConst(ZMM(), k, 1<<(8*d-1)), broadcastConst(ZMM(), k, 1<<(8*d))}
+	}
+	vecs := vectors512(line, size)
+	mask := AllocLocal(8)
+	at := GP64()
+	LEAQ(mask, at)
+	bdiFitLine512(vecs, line, at, consts)
+	m, id := GP64(), GP64()
+	MOVBQZX(mask, m)
+	best := Load(Param("best"), GP64())
+	MOVBQZX(Mem{Base: best, Index: m, Scale: 1}, id)
+	Store(id, ReturnIndex(0))
+
+	done, raw, k4, k2 := label("done"), label("raw"), label("k4"), label("k2")
+	CMPQ(id, U8(15))
+	JE(LabelRef(raw))
+	CMPQ(id, U8(2))
+	JB(LabelRef(done)) // zeros, repeated
+	// p = enc + (id−2)·384 = enc + 128·3·id − 768
+	p := GP64()
+	LEAQ(Mem{Base: id, Index: id, Scale: 2}, p)
+	SHLQ(U8(7), p)
+	enc := Load(Param("enc"), GP64())
+	ADDQ(enc, p)
+	SUBQ(U32(768), p)
+	CMPQ(id, U8(5))
+	JAE(LabelRef(k4))
+	bdiEncodeBody(size, 8, outp, line, p, vecs, revMatrix, nibbleMask)
+	JMP(LabelRef(done))
+	Label(k4)
+	CMPQ(id, U8(7))
+	JAE(LabelRef(k2))
+	bdiEncodeBody(size, 4, outp, line, p, vecs, revMatrix, nibbleMask)
+	JMP(LabelRef(done))
+	Label(k2)
+	bdiEncodeBody(size, 2, outp, line, p, vecs, revMatrix, nibbleMask)
+	JMP(LabelRef(done))
+	Label(raw)
+	bdiRawBody(size, outp, line, vecs, shiftIdx, nibbleMask)
+	Label(done)
 	VZEROUPPER()
 	RET()
 }

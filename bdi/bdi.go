@@ -245,6 +245,9 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
+	if enc, id, ok := c.compressKernel(dst, line); ok {
+		return enc, int(c.idBits[id&0xF]), nil
+	}
 	id := c.chooseID(line)
 	return c.encode(dst, line, id), int(c.idBits[id&0xF]), nil
 }
@@ -252,18 +255,13 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // encode appends the encoding id of line, which must fit it, to dst, with
 // an encode kernel when one applies.
 func (c *Codec) encode(dst, line []byte, id int) []byte {
-	switch {
-	case id == Uncompressed:
-		var out [129]byte
-		if c.rawKernel(&out, line) {
-			return append(dst, out[:c.lineSize+1]...)
+	if id == Uncompressed || id >= Base8Delta1 && id <= Base2Delta1 {
+		if enc, ok := c.encodeKernel(dst, line, id); ok {
+			return enc
 		}
+	}
+	if id == Uncompressed {
 		return appendRaw(dst, line)
-	case id >= Base8Delta1 && id <= Base2Delta1:
-		var out [128]byte
-		if c.encodeKernel(&out, line, id) {
-			return append(dst, out[:(c.idBits[id]+7)/8]...)
-		}
 	}
 	return c.encodeGeneric(dst, line, id)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -277,6 +278,29 @@ func TestEncodeLevels(t *testing.T) {
 				}
 			}
 			codectest.CrossCheck(t, n, nil, kernel, func(line []byte) string { return all(line, c.encodeGeneric) })
+		}
+	}
+}
+
+// TestCompressLevels: at every kernel level, Compress into a dst with room
+// for any stream (where the one-call compress kernel applies) writes the
+// pure-Go encoding of the pure-Go choice, for each variant and line size.
+func TestCompressLevels(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithSymmetricDeltas()}, {WithSingleBase()}} {
+		for _, n := range codectest.LineSizes {
+			c, _ := New(n, opts...)
+			buf := make([]byte, 0, 2*maxPayload)
+			kernel := func(data []byte, out []string) {
+				for i := range out {
+					enc, bits, err := c.Compress(buf, data[i*n:(i+1)*n])
+					out[i] = fmt.Sprint(string(enc), bits, err)
+				}
+			}
+			generic := func(line []byte) string {
+				id := int(c.best[c.fitMaskGeneric(line)])
+				return fmt.Sprint(string(c.encodeGeneric(nil, line, id)), c.encodedBits(id), nil)
+			}
+			codectest.CrossCheck(t, n, nil, kernel, generic)
 		}
 	}
 }

@@ -15,7 +15,8 @@ const (
 	encSpan       = 344 // uint64
 	encFull       = 352 // uint64: a bit for each element of the line
 	encIDHigh     = 360 // uint64: the id << 56
-	encParamsSize = 368
+	encStore      = 368 // [2]uint64: bit j set when stream byte j exists
+	encParamsSize = 384
 )
 
 // encodeParams describes one base-delta encoding at one line size to an
@@ -27,7 +28,7 @@ const (
 // 15 otherwise, whose base is at most 4 bytes). The stream before its 4-bit
 // shift is q = id, mask, base, P, which the kernel gathers from (P, H) by
 // the indexes at encQIdx (64+i is H[i]).
-type encodeParams [encParamsSize]byte
+type encodeParams = [encParamsSize]byte
 
 // buildEncodeParams fills enc for every base-delta encoding.
 func (c *Codec) buildEncodeParams() {
@@ -57,16 +58,21 @@ func (c *Codec) buildEncodeParams() {
 			}
 			return 0
 		}
-		var keep [2]uint64
+		var keep, store [2]uint64
 		for j := 0; j < 128; j++ {
 			p[encQIdx+j] = src(j)
 			p[encNIdx+j] = src(j + 1)
 			if j+1 < qlen {
 				keep[j/64] |= 1 << (j % 64)
 			}
+			if j < qlen {
+				store[j/64] |= 1 << (j % 64)
+			}
 		}
-		binary.LittleEndian.PutUint64(p[encNKeep:], keep[0])
-		binary.LittleEndian.PutUint64(p[encNKeep+8:], keep[1])
+		for i := range 2 {
+			binary.LittleEndian.PutUint64(p[encNKeep+8*i:], keep[i])
+			binary.LittleEndian.PutUint64(p[encStore+8*i:], store[i])
+		}
 		off, span := c.deltaOffset[e.d], c.deltaSpan[e.d]
 		if c.singleBase { // no element fits the zero base: all take element 0
 			off, span = 0, 0

@@ -161,6 +161,9 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 	var ids [chunkLines]uint8
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)
+		dst.Enc = slices.Grow(dst.Enc, n*(c.lineSize+1)) // room for n raw lines
+		dst.End = slices.Grow(dst.End, n)
+		dst.Bits = slices.Grow(dst.Bits, n)
 		c.chooseIDs(data[:n*c.lineSize], ids[:n])
 		for i, id := range ids[:n] {
 			dst.Enc = c.encode(dst.Enc, data[i*c.lineSize:(i+1)*c.lineSize], int(id))

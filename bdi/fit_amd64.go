@@ -2,7 +2,11 @@
 
 package bdi
 
-import "github.com/linecomp/linecomp/internal/cpu"
+import (
+	"slices"
+
+	"github.com/linecomp/linecomp/internal/cpu"
+)
 
 // fitMasks writes the fit mask of each line of data to out, with the best
 // kernel the CPU has and the codec uses the default delta rules
@@ -51,48 +55,66 @@ func (c *Codec) singleIDs(data []byte, ids []uint8) {
 	}
 }
 
-// encodeKernel writes base-delta encoding id of line to out and reports
-// true when an encode kernel applies: the AVX-512 level with VBMI and GFNI,
-// and 64- or 128-byte lines. out then holds the stream's bytes first.
-func (c *Codec) encodeKernel(out *[128]byte, line []byte, id int) bool {
-	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps {
-		return false
+// encodeKernel appends encoding id (base-delta or raw) of line to dst with
+// an encode kernel, which writes the stream's bytes straight into dst's
+// spare capacity and nothing past them, and reports true; or reports false
+// when no kernel applies. Kernels apply at the AVX-512 level with VBMI and
+// GFNI, to 64- and 128-byte lines.
+func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps || c.lineSize == 32 {
+		return dst, false
+	}
+	n, size := len(dst), (int(c.idBits[id&0xF])+7)/8
+	dst = slices.Grow(dst, size) // the kernels write the stream's bytes only
+	out := dst[n : n+size]
+	if id == Uncompressed {
+		if c.lineSize == 64 {
+			bdiRaw64(out, line)
+		} else {
+			bdiRaw128(out, line)
+		}
+		return dst[:n+size], true
 	}
 	i := id - Base8Delta1
-	p := (*[encParamsSize]byte)(&c.enc[i])
+	p := &c.enc[i]
 	switch c.lineSize<<4 | baseDelta[i].k {
 	case 64<<4 | 8:
-		bdiEncode64K8(out[:], line, p)
+		bdiEncode64K8(out, line, p)
 	case 64<<4 | 4:
-		bdiEncode64K4(out[:], line, p)
+		bdiEncode64K4(out, line, p)
 	case 64<<4 | 2:
-		bdiEncode64K2(out[:], line, p)
+		bdiEncode64K2(out, line, p)
 	case 128<<4 | 8:
-		bdiEncode128K8(out[:], line, p)
+		bdiEncode128K8(out, line, p)
 	case 128<<4 | 4:
-		bdiEncode128K4(out[:], line, p)
-	case 128<<4 | 2:
-		bdiEncode128K2(out[:], line, p)
+		bdiEncode128K4(out, line, p)
 	default:
-		return false
+		bdiEncode128K2(out, line, p)
 	}
-	return true
+	return dst[:n+size], true
 }
 
-// rawKernel writes the raw encoding of line to out and reports true when a
-// kernel applies, as for encodeKernel.
-func (c *Codec) rawKernel(out *[129]byte, line []byte) bool {
-	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps {
-		return false
+// compressKernel appends the encoding of line to dst with one kernel call
+// that both chooses and writes it, and returns the encoding id and true;
+// or returns false when that kernel does not apply: it implements the
+// default delta rules, at the AVX-512 level with VBMI and GFNI, for 64- and
+// 128-byte lines, and it needs room in dst for the longest stream, the raw
+// one (appending must not move dst when it has room for the stream
+// written).
+func (c *Codec) compressKernel(dst, line []byte) ([]byte, int, bool) {
+	n := len(dst)
+	if !c.kernel || c.lineSize == 32 || cap(dst)-n <= c.lineSize || cpu.Active() < cpu.AVX512 || !cpu.ByteOps {
+		return dst, 0, false
 	}
-	switch c.lineSize {
-	case 64:
-		bdiRaw64(out[:], line)
-	case 128:
-		bdiRaw128(out[:], line)
-	default:
-		return false
+	out := dst[n : n+c.lineSize+1]
+	var id int
+	if c.lineSize == 64 {
+		id = bdiCompress64AVX512(out, line, &c.enc, &c.best)
+	} else {
+		id = bdiCompress128AVX512(out, line, &c.enc, &c.best)
 	}
-	out[c.lineSize] = line[c.lineSize-1] << 4
-	return true
+	if id <= Repeated { // written by neither kernel
+		return c.encodeGeneric(dst[:n], line, id), id, true
+	}
+	return dst[:n+(int(c.idBits[id&0xF])+7)/8], id, true
 }

@@ -2841,7 +2841,7 @@ DATA highNibbles<>+48(SB)/8, $0xf0f0f0f0f0f0f0f0
 DATA highNibbles<>+56(SB)/8, $0xf0f0f0f0f0f0f0f0
 GLOBL highNibbles<>(SB), RODATA|NOPTR, $64
 
-// func bdiEncode64K8(out []byte, line []byte, p *[368]byte)
+// func bdiEncode64K8(out []byte, line []byte, p *[384]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiEncode64K8(SB), NOSPLIT, $0-56
 	MOVQ           out_base+0(FP), AX
@@ -2881,11 +2881,12 @@ TEXT ·bdiEncode64K8(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z2, Z2
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
-	VMOVDQU64      Z2, (AX)
+	KMOVQ          368(DX), K1
+	VMOVDQU8       Z2, K1, (AX)
 	VZEROUPPER
 	RET
 
-// func bdiEncode64K4(out []byte, line []byte, p *[368]byte)
+// func bdiEncode64K4(out []byte, line []byte, p *[384]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiEncode64K4(SB), NOSPLIT, $0-56
 	MOVQ           out_base+0(FP), AX
@@ -2925,11 +2926,12 @@ TEXT ·bdiEncode64K4(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z2, Z2
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
-	VMOVDQU64      Z2, (AX)
+	KMOVQ          368(DX), K1
+	VMOVDQU8       Z2, K1, (AX)
 	VZEROUPPER
 	RET
 
-// func bdiEncode64K2(out []byte, line []byte, p *[368]byte)
+// func bdiEncode64K2(out []byte, line []byte, p *[384]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiEncode64K2(SB), NOSPLIT, $0-56
 	MOVQ           out_base+0(FP), AX
@@ -2969,11 +2971,12 @@ TEXT ·bdiEncode64K2(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z2, Z2
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
-	VMOVDQU64      Z2, (AX)
+	KMOVQ          368(DX), K1
+	VMOVDQU8       Z2, K1, (AX)
 	VZEROUPPER
 	RET
 
-// func bdiEncode128K8(out []byte, line []byte, p *[368]byte)
+// func bdiEncode128K8(out []byte, line []byte, p *[384]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiEncode128K8(SB), NOSPLIT, $0-56
 	MOVQ           out_base+0(FP), AX
@@ -3021,7 +3024,8 @@ TEXT ·bdiEncode128K8(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	VMOVDQU64      Z1, (AX)
+	KMOVQ          368(DX), K1
+	VMOVDQU8       Z1, K1, (AX)
 	VMOVDQU64      128(DX), Z1
 	VPERMI2B       Z5, Z2, Z1
 	VMOVDQU64      256(DX), Z3
@@ -3030,11 +3034,12 @@ TEXT ·bdiEncode128K8(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	VMOVDQU64      Z1, 64(AX)
+	KMOVQ          376(DX), K1
+	VMOVDQU8       Z1, K1, 64(AX)
 	VZEROUPPER
 	RET
 
-// func bdiEncode128K4(out []byte, line []byte, p *[368]byte)
+// func bdiEncode128K4(out []byte, line []byte, p *[384]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiEncode128K4(SB), NOSPLIT, $0-56
 	MOVQ           out_base+0(FP), AX
@@ -3082,7 +3087,8 @@ TEXT ·bdiEncode128K4(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	VMOVDQU64      Z1, (AX)
+	KMOVQ          368(DX), K1
+	VMOVDQU8       Z1, K1, (AX)
 	VMOVDQU64      128(DX), Z1
 	VPERMI2B       Z5, Z2, Z1
 	VMOVDQU64      256(DX), Z3
@@ -3091,11 +3097,12 @@ TEXT ·bdiEncode128K4(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	VMOVDQU64      Z1, 64(AX)
+	KMOVQ          376(DX), K1
+	VMOVDQU8       Z1, K1, 64(AX)
 	VZEROUPPER
 	RET
 
-// func bdiEncode128K2(out []byte, line []byte, p *[368]byte)
+// func bdiEncode128K2(out []byte, line []byte, p *[384]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiEncode128K2(SB), NOSPLIT, $0-56
 	MOVQ           out_base+0(FP), AX
@@ -3143,7 +3150,8 @@ TEXT ·bdiEncode128K2(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	VMOVDQU64      Z1, (AX)
+	KMOVQ          368(DX), K1
+	VMOVDQU8       Z1, K1, (AX)
 	VMOVDQU64      128(DX), Z1
 	VPERMI2B       Z5, Z2, Z1
 	VMOVDQU64      256(DX), Z3
@@ -3152,7 +3160,8 @@ TEXT ·bdiEncode128K2(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	VMOVDQU64      Z1, 64(AX)
+	KMOVQ          376(DX), K1
+	VMOVDQU8       Z1, K1, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -3228,11 +3237,13 @@ TEXT ·bdiRaw64(SB), NOSPLIT, $0-48
 	MOVQ         out_base+0(FP), AX
 	MOVQ         line_base+24(FP), CX
 	VMOVDQU64    (CX), Z0
+	MOVBLZX      63(CX), CX
+	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z1
-	MOVQ         $0x0000000000000001, CX
-	KMOVQ        CX, K1
-	MOVL         $0x0000000f, CX
-	VPBROADCASTB CX, Z2
+	MOVQ         $0x0000000000000001, DX
+	KMOVQ        DX, K1
+	MOVL         $0x0000000f, DX
+	VPBROADCASTB DX, Z2
 	VMOVDQU64    prevByte<>+0(SB), Z3
 	VPERMB       Z0, Z3, Z3
 	VMOVDQU8     Z2, K1, Z3
@@ -3240,6 +3251,7 @@ TEXT ·bdiRaw64(SB), NOSPLIT, $0-48
 	VPSRLW       $0x04, Z0, Z0
 	VPTERNLOGQ   $0xe4, Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)
+	MOVB         CL, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -3250,11 +3262,13 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 	MOVQ         line_base+24(FP), CX
 	VMOVDQU64    (CX), Z0
 	VMOVDQU64    64(CX), Z1
+	MOVBLZX      127(CX), CX
+	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z2
-	MOVQ         $0x0000000000000001, CX
-	KMOVQ        CX, K1
-	MOVL         $0x0000000f, CX
-	VPBROADCASTB CX, Z3
+	MOVQ         $0x0000000000000001, DX
+	KMOVQ        DX, K1
+	MOVL         $0x0000000f, DX
+	VPBROADCASTB DX, Z3
 	VMOVDQU64    prevByte<>+0(SB), Z4
 	VPERMB       Z0, Z4, Z4
 	VMOVDQU8     Z3, K1, Z4
@@ -3268,5 +3282,804 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 	VPSRLW       $0x04, Z1, Z0
 	VPTERNLOGQ   $0xe4, Z2, Z0, Z3
 	VMOVDQU64    Z3, 64(AX)
+	MOVB         CL, 128(AX)
+	VZEROUPPER
+	RET
+
+// func bdiCompress64AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $8-72
+	MOVQ         out_base+0(FP), AX
+	MOVQ         line_base+24(FP), CX
+	MOVQ         $0x0000000000000080, DX
+	VPBROADCASTQ DX, Z0
+	MOVQ         $0x0000000000000100, DX
+	VPBROADCASTQ DX, Z1
+	MOVQ         $0x0000000000008000, DX
+	VPBROADCASTQ DX, Z2
+	MOVQ         $0x0000000000010000, DX
+	VPBROADCASTQ DX, Z3
+	MOVQ         $0x0000000080000000, DX
+	VPBROADCASTQ DX, Z4
+	MOVQ         $0x0000000100000000, DX
+	VPBROADCASTQ DX, Z5
+	MOVQ         $0x0000000000000080, DX
+	VPBROADCASTD DX, Z6
+	MOVQ         $0x0000000000000100, DX
+	VPBROADCASTD DX, Z7
+	MOVQ         $0x0000000000008000, DX
+	VPBROADCASTD DX, Z8
+	MOVQ         $0x0000000000010000, DX
+	VPBROADCASTD DX, Z9
+	MOVQ         $0x0000000000000080, DX
+	VPBROADCASTW DX, Z10
+	MOVQ         $0x0000000000000100, DX
+	VPBROADCASTW DX, Z11
+	VMOVDQU64    (CX), Z12
+	LEAQ         (SP), DX
+	VPTESTMQ     Z12, Z12, K1
+	KORTESTB     K1, K1
+	JNZ          notzero_163
+	MOVL         $0x00000001, BX
+	JMP          store_164
+
+notzero_163:
+	VPBROADCASTQ (CX), Z13
+	VPCMPQ       $0x04, Z13, Z12, K1
+	KORTESTB     K1, K1
+	JNZ          notrep_165
+	MOVL         $0x00000002, BX
+	JMP          store_164
+
+notrep_165:
+	XORL         BX, BX
+	VPADDQ       Z4, Z12, Z13
+	VPCMPUQ      $0x01, Z5, Z13, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000000000ff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_169
+	VPBROADCASTQ (CX)(DI*8), Z13
+	VPSUBQ       Z4, Z13, Z13
+	VPSUBQ       Z13, Z12, Z4
+	VPCMPUQ      $0x01, Z5, Z4, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000000000ff, SI
+	CMPQ         DI, SI
+	JNE          k4_166
+
+fits_169:
+	VPADDQ       Z2, Z12, Z4
+	VPCMPUQ      $0x01, Z3, Z4, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000000000ff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_170
+	VPBROADCASTQ (CX)(DI*8), Z4
+	VPSUBQ       Z2, Z4, Z4
+	VPSUBQ       Z4, Z12, Z2
+	VPCMPUQ      $0x01, Z3, Z2, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000000000ff, SI
+	CMPQ         DI, SI
+	JNE          b8d4_168
+
+fits_170:
+	VPADDQ       Z0, Z12, Z2
+	VPCMPUQ      $0x01, Z1, Z2, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000000000ff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_171
+	VPBROADCASTQ (CX)(DI*8), Z2
+	VPSUBQ       Z0, Z2, Z2
+	VPSUBQ       Z2, Z12, Z0
+	VPCMPUQ      $0x01, Z1, Z0, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000000000ff, SI
+	CMPQ         DI, SI
+	JNE          b8d2_167
+
+fits_171:
+	MOVL $0x00000004, BX
+	JMP  store_164
+
+b8d2_167:
+	ORL $0x00000008, BX
+	JMP k4_166
+
+b8d4_168:
+	ORL $0x00000010, BX
+
+k4_166:
+	VPADDD       Z8, Z12, Z0
+	VPCMPUD      $0x01, Z9, Z0, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_174
+	VPBROADCASTD (CX)(DI*4), Z0
+	VPSUBD       Z8, Z0, Z0
+	VPSUBD       Z0, Z12, Z0
+	VPCMPUD      $0x01, Z9, Z0, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          k2_172
+
+fits_174:
+	VPADDD       Z6, Z12, Z0
+	VPCMPUD      $0x01, Z7, Z0, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_175
+	VPBROADCASTD (CX)(DI*4), Z0
+	VPSUBD       Z6, Z0, Z0
+	VPSUBD       Z0, Z12, Z0
+	VPCMPUD      $0x01, Z7, Z0, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          b4d2_173
+
+fits_175:
+	ORL $0x00000020, BX
+	JMP k2_172
+
+b4d2_173:
+	ORL $0x00000040, BX
+
+k2_172:
+	VPADDW       Z10, Z12, Z0
+	VPCMPUW      $0x01, Z11, Z0, K1
+	KMOVQ        K1, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000ffffffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_176
+	VPBROADCASTW (CX)(DI*2), Z0
+	VPSUBW       Z10, Z0, Z0
+	VPSUBW       Z0, Z12, Z0
+	VPCMPUW      $0x01, Z11, Z0, K1
+	KMOVQ        K1, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000ffffffff, SI
+	CMPQ         DI, SI
+	JNE          store_164
+
+fits_176:
+	ORL $0x00000080, BX
+
+store_164:
+	MOVB           BL, (DX)
+	MOVBQZX        (SP), DX
+	MOVQ           best+56(FP), BX
+	MOVBQZX        (BX)(DX*1), DX
+	MOVQ           DX, ret+64(FP)
+	CMPQ           DX, $0x0f
+	JE             raw_178
+	CMPQ           DX, $0x02
+	JB             done_177
+	LEAQ           (DX)(DX*2), BX
+	SHLQ           $0x07, BX
+	MOVQ           enc+48(FP), SI
+	ADDQ           SI, BX
+	SUBQ           $0x00000300, BX
+	CMPQ           DX, $0x05
+	JAE            k4_179
+	VPBROADCASTQ   336(BX), Z0
+	VPBROADCASTQ   344(BX), Z1
+	VPADDQ         Z0, Z12, Z0
+	VPCMPUQ        $0x01, Z1, Z0, K1
+	KMOVQ          K1, DX
+	NOTQ           DX
+	ANDQ           352(BX), DX
+	XORQ           SI, SI
+	TZCNTQ         DX, DI
+	CMOVQCS        SI, DI
+	MOVQ           (CX)(DI*8), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTQ   CX, Z0
+	KMOVQ          DX, K1
+	VPSUBQ         Z0, Z12, K1, Z12
+	VMOVDQU64      (BX), Z0
+	VPERMB         Z12, Z0, Z0
+	VMOVQ          DX, X14
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X14, X14
+	VMOVQ          X14, DX
+	BSWAPQ         CX
+	ORQ            360(BX), DX
+	VMOVQ          DX, X14
+	VPINSRQ        $0x01, CX, X14, X14
+	VMOVDQU64      highNibbles<>+0(SB), Z1
+	VMOVDQU64      64(BX), Z2
+	VPERMI2B       Z14, Z0, Z2
+	VMOVDQU64      192(BX), Z3
+	KMOVQ          320(BX), K1
+	VPERMI2B.Z     Z14, Z0, K1, Z3
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	KMOVQ          368(BX), K1
+	VMOVDQU8       Z2, K1, (AX)
+	JMP            done_177
+
+k4_179:
+	CMPQ           DX, $0x07
+	JAE            k2_180
+	VPBROADCASTD   336(BX), Z0
+	VPBROADCASTD   344(BX), Z1
+	VPADDD         Z0, Z12, Z0
+	VPCMPUD        $0x01, Z1, Z0, K1
+	KMOVQ          K1, DX
+	NOTQ           DX
+	ANDQ           352(BX), DX
+	XORQ           SI, SI
+	TZCNTQ         DX, DI
+	CMOVQCS        SI, DI
+	MOVL           (CX)(DI*4), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTD   CX, Z0
+	KMOVQ          DX, K1
+	VPSUBD         Z0, Z12, K1, Z12
+	VMOVDQU64      (BX), Z0
+	VPERMB         Z12, Z0, Z0
+	VMOVQ          DX, X14
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X14, X14
+	VMOVQ          X14, DX
+	BSWAPL         CX
+	ORQ            360(BX), CX
+	VMOVQ          DX, X14
+	VPINSRQ        $0x01, CX, X14, X14
+	VMOVDQU64      highNibbles<>+0(SB), Z1
+	VMOVDQU64      64(BX), Z2
+	VPERMI2B       Z14, Z0, Z2
+	VMOVDQU64      192(BX), Z3
+	KMOVQ          320(BX), K1
+	VPERMI2B.Z     Z14, Z0, K1, Z3
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	KMOVQ          368(BX), K1
+	VMOVDQU8       Z2, K1, (AX)
+	JMP            done_177
+
+k2_180:
+	VPBROADCASTW   336(BX), Z0
+	VPBROADCASTW   344(BX), Z1
+	VPADDW         Z0, Z12, Z0
+	VPCMPUW        $0x01, Z1, Z0, K1
+	KMOVQ          K1, DX
+	NOTQ           DX
+	ANDQ           352(BX), DX
+	XORQ           SI, SI
+	TZCNTQ         DX, DI
+	CMOVQCS        SI, DI
+	MOVWLZX        (CX)(DI*2), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTW   CX, Z0
+	KMOVQ          DX, K1
+	VPSUBW         Z0, Z12, K1, Z12
+	VMOVDQU64      (BX), Z0
+	VPERMB         Z12, Z0, Z0
+	VMOVQ          DX, X14
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X14, X14
+	VMOVQ          X14, DX
+	ROLW           $0x08, CX
+	ORQ            360(BX), CX
+	VMOVQ          DX, X14
+	VPINSRQ        $0x01, CX, X14, X14
+	VMOVDQU64      highNibbles<>+0(SB), Z1
+	VMOVDQU64      64(BX), Z2
+	VPERMI2B       Z14, Z0, Z2
+	VMOVDQU64      192(BX), Z3
+	KMOVQ          320(BX), K1
+	VPERMI2B.Z     Z14, Z0, K1, Z3
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	KMOVQ          368(BX), K1
+	VMOVDQU8       Z2, K1, (AX)
+	JMP            done_177
+
+raw_178:
+	MOVBLZX      63(CX), CX
+	SHLL         $0x04, CX
+	VMOVDQU64    highNibbles<>+0(SB), Z0
+	MOVQ         $0x0000000000000001, DX
+	KMOVQ        DX, K1
+	MOVL         $0x0000000f, DX
+	VPBROADCASTB DX, Z1
+	VMOVDQU64    prevByte<>+0(SB), Z2
+	VPERMB       Z12, Z2, Z2
+	VMOVDQU8     Z1, K1, Z2
+	VPSLLW       $0x04, Z2, Z2
+	VPSRLW       $0x04, Z12, Z1
+	VPTERNLOGQ   $0xe4, Z0, Z1, Z2
+	VMOVDQU64    Z2, (AX)
+	MOVB         CL, 64(AX)
+
+done_177:
+	VZEROUPPER
+	RET
+
+// func bdiCompress128AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $8-72
+	MOVQ         out_base+0(FP), AX
+	MOVQ         line_base+24(FP), CX
+	MOVQ         $0x0000000000000080, DX
+	VPBROADCASTQ DX, Z0
+	MOVQ         $0x0000000000000100, DX
+	VPBROADCASTQ DX, Z1
+	MOVQ         $0x0000000000008000, DX
+	VPBROADCASTQ DX, Z2
+	MOVQ         $0x0000000000010000, DX
+	VPBROADCASTQ DX, Z3
+	MOVQ         $0x0000000080000000, DX
+	VPBROADCASTQ DX, Z4
+	MOVQ         $0x0000000100000000, DX
+	VPBROADCASTQ DX, Z5
+	MOVQ         $0x0000000000000080, DX
+	VPBROADCASTD DX, Z6
+	MOVQ         $0x0000000000000100, DX
+	VPBROADCASTD DX, Z7
+	MOVQ         $0x0000000000008000, DX
+	VPBROADCASTD DX, Z8
+	MOVQ         $0x0000000000010000, DX
+	VPBROADCASTD DX, Z9
+	MOVQ         $0x0000000000000080, DX
+	VPBROADCASTW DX, Z10
+	MOVQ         $0x0000000000000100, DX
+	VPBROADCASTW DX, Z11
+	VMOVDQU64    (CX), Z12
+	VMOVDQU64    64(CX), Z13
+	LEAQ         (SP), DX
+	VPORQ        Z13, Z12, Z14
+	VPTESTMQ     Z14, Z14, K1
+	KORTESTB     K1, K1
+	JNZ          notzero_181
+	MOVL         $0x00000001, BX
+	JMP          store_182
+
+notzero_181:
+	VPBROADCASTQ (CX), Z14
+	VPCMPQ       $0x04, Z14, Z12, K1
+	VPCMPQ       $0x04, Z14, Z13, K2
+	KORB         K2, K1, K1
+	KORTESTB     K1, K1
+	JNZ          notrep_183
+	MOVL         $0x00000002, BX
+	JMP          store_182
+
+notrep_183:
+	XORL         BX, BX
+	VPADDQ       Z4, Z12, Z14
+	VPCMPUQ      $0x01, Z5, Z14, K1
+	VPADDQ       Z4, Z13, Z14
+	VPCMPUQ      $0x01, Z5, Z14, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_187
+	VPBROADCASTQ (CX)(DI*8), Z14
+	VPSUBQ       Z4, Z14, Z14
+	VPSUBQ       Z14, Z12, Z4
+	VPCMPUQ      $0x01, Z5, Z4, K1
+	VPSUBQ       Z14, Z13, Z4
+	VPCMPUQ      $0x01, Z5, Z4, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          k4_184
+
+fits_187:
+	VPADDQ       Z2, Z12, Z4
+	VPCMPUQ      $0x01, Z3, Z4, K1
+	VPADDQ       Z2, Z13, Z4
+	VPCMPUQ      $0x01, Z3, Z4, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_188
+	VPBROADCASTQ (CX)(DI*8), Z4
+	VPSUBQ       Z2, Z4, Z4
+	VPSUBQ       Z4, Z12, Z2
+	VPCMPUQ      $0x01, Z3, Z2, K1
+	VPSUBQ       Z4, Z13, Z2
+	VPCMPUQ      $0x01, Z3, Z2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          b8d4_186
+
+fits_188:
+	VPADDQ       Z0, Z12, Z2
+	VPCMPUQ      $0x01, Z1, Z2, K1
+	VPADDQ       Z0, Z13, Z2
+	VPCMPUQ      $0x01, Z1, Z2, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x000000000000ffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_189
+	VPBROADCASTQ (CX)(DI*8), Z2
+	VPSUBQ       Z0, Z2, Z2
+	VPSUBQ       Z2, Z12, Z0
+	VPCMPUQ      $0x01, Z1, Z0, K1
+	VPSUBQ       Z2, Z13, Z0
+	VPCMPUQ      $0x01, Z1, Z0, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x000000000000ffff, SI
+	CMPQ         DI, SI
+	JNE          b8d2_185
+
+fits_189:
+	MOVL $0x00000004, BX
+	JMP  store_182
+
+b8d2_185:
+	ORL $0x00000008, BX
+	JMP k4_184
+
+b8d4_186:
+	ORL $0x00000010, BX
+
+k4_184:
+	VPADDD       Z8, Z12, Z0
+	VPCMPUD      $0x01, Z9, Z0, K1
+	VPADDD       Z8, Z13, Z0
+	VPCMPUD      $0x01, Z9, Z0, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x10, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000ffffffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_192
+	VPBROADCASTD (CX)(DI*4), Z0
+	VPSUBD       Z8, Z0, Z0
+	VPSUBD       Z0, Z12, Z1
+	VPCMPUD      $0x01, Z9, Z1, K1
+	VPSUBD       Z0, Z13, Z0
+	VPCMPUD      $0x01, Z9, Z0, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000ffffffff, SI
+	CMPQ         DI, SI
+	JNE          k2_190
+
+fits_192:
+	VPADDD       Z6, Z12, Z0
+	VPCMPUD      $0x01, Z7, Z0, K1
+	VPADDD       Z6, Z13, Z0
+	VPCMPUD      $0x01, Z7, Z0, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x10, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	MOVQ         $0x00000000ffffffff, R8
+	ANDQ         R8, DI
+	TZCNTQ       DI, DI
+	JCS          fits_193
+	VPBROADCASTD (CX)(DI*4), Z0
+	VPSUBD       Z6, Z0, Z0
+	VPSUBD       Z0, Z12, Z1
+	VPCMPUD      $0x01, Z7, Z1, K1
+	VPSUBD       Z0, Z13, Z0
+	VPCMPUD      $0x01, Z7, Z0, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	MOVQ         $0x00000000ffffffff, SI
+	CMPQ         DI, SI
+	JNE          b4d2_191
+
+fits_193:
+	ORL $0x00000020, BX
+	JMP k2_190
+
+b4d2_191:
+	ORL $0x00000040, BX
+
+k2_190:
+	VPADDW       Z10, Z12, Z0
+	VPCMPUW      $0x01, Z11, Z0, K1
+	VPADDW       Z10, Z13, Z0
+	VPCMPUW      $0x01, Z11, Z0, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x20, DI
+	ORQ          DI, SI
+	MOVQ         SI, DI
+	NOTQ         DI
+	TZCNTQ       DI, DI
+	JCS          fits_194
+	VPBROADCASTW (CX)(DI*2), Z0
+	VPSUBW       Z10, Z0, Z0
+	VPSUBW       Z0, Z12, Z1
+	VPCMPUW      $0x01, Z11, Z1, K1
+	VPSUBW       Z0, Z13, Z0
+	VPCMPUW      $0x01, Z11, Z0, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x20, R8
+	ORQ          R8, DI
+	ORQ          SI, DI
+	CMPQ         DI, $-1
+	JNE          store_182
+
+fits_194:
+	ORL $0x00000080, BX
+
+store_182:
+	MOVB           BL, (DX)
+	MOVBQZX        (SP), DX
+	MOVQ           best+56(FP), BX
+	MOVBQZX        (BX)(DX*1), DX
+	MOVQ           DX, ret+64(FP)
+	CMPQ           DX, $0x0f
+	JE             raw_196
+	CMPQ           DX, $0x02
+	JB             done_195
+	LEAQ           (DX)(DX*2), BX
+	SHLQ           $0x07, BX
+	MOVQ           enc+48(FP), SI
+	ADDQ           SI, BX
+	SUBQ           $0x00000300, BX
+	CMPQ           DX, $0x05
+	JAE            k4_197
+	VPBROADCASTQ   336(BX), Z0
+	VPBROADCASTQ   344(BX), Z1
+	VPADDQ         Z0, Z12, Z2
+	VPCMPUQ        $0x01, Z1, Z2, K1
+	VPADDQ         Z0, Z13, Z0
+	VPCMPUQ        $0x01, Z1, Z0, K2
+	KMOVQ          K1, DX
+	KMOVQ          K2, SI
+	SHLQ           $0x08, SI
+	ORQ            SI, DX
+	NOTQ           DX
+	ANDQ           352(BX), DX
+	XORQ           SI, SI
+	TZCNTQ         DX, DI
+	CMOVQCS        SI, DI
+	MOVQ           (CX)(DI*8), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTQ   CX, Z0
+	KMOVQ          DX, K1
+	VPSUBQ         Z0, Z12, K1, Z12
+	KSHIFTRQ       $0x08, K1, K1
+	VPSUBQ         Z0, Z13, K1, Z13
+	VMOVDQU64      (BX), Z0
+	VPERMI2B       Z13, Z12, Z0
+	VMOVQ          DX, X15
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X15, X15
+	VMOVQ          X15, DX
+	BSWAPQ         CX
+	ORQ            360(BX), DX
+	VMOVQ          DX, X15
+	VPINSRQ        $0x01, CX, X15, X15
+	VMOVDQU64      highNibbles<>+0(SB), Z1
+	VMOVDQU64      64(BX), Z2
+	VPERMI2B       Z15, Z0, Z2
+	VMOVDQU64      192(BX), Z3
+	KMOVQ          320(BX), K1
+	VPERMI2B.Z     Z15, Z0, K1, Z3
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	KMOVQ          368(BX), K1
+	VMOVDQU8       Z2, K1, (AX)
+	VMOVDQU64      128(BX), Z2
+	VPERMI2B       Z15, Z0, Z2
+	VMOVDQU64      256(BX), Z3
+	KMOVQ          328(BX), K1
+	VPERMI2B.Z     Z15, Z0, K1, Z3
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	KMOVQ          376(BX), K1
+	VMOVDQU8       Z2, K1, 64(AX)
+	JMP            done_195
+
+k4_197:
+	CMPQ           DX, $0x07
+	JAE            k2_198
+	VPBROADCASTD   336(BX), Z0
+	VPBROADCASTD   344(BX), Z1
+	VPADDD         Z0, Z12, Z2
+	VPCMPUD        $0x01, Z1, Z2, K1
+	VPADDD         Z0, Z13, Z0
+	VPCMPUD        $0x01, Z1, Z0, K2
+	KMOVQ          K1, DX
+	KMOVQ          K2, SI
+	SHLQ           $0x10, SI
+	ORQ            SI, DX
+	NOTQ           DX
+	ANDQ           352(BX), DX
+	XORQ           SI, SI
+	TZCNTQ         DX, DI
+	CMOVQCS        SI, DI
+	MOVL           (CX)(DI*4), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTD   CX, Z0
+	KMOVQ          DX, K1
+	VPSUBD         Z0, Z12, K1, Z12
+	KSHIFTRQ       $0x10, K1, K1
+	VPSUBD         Z0, Z13, K1, Z13
+	VMOVDQU64      (BX), Z0
+	VPERMI2B       Z13, Z12, Z0
+	VMOVQ          DX, X15
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X15, X15
+	VMOVQ          X15, DX
+	BSWAPL         CX
+	ORQ            360(BX), CX
+	VMOVQ          DX, X15
+	VPINSRQ        $0x01, CX, X15, X15
+	VMOVDQU64      highNibbles<>+0(SB), Z1
+	VMOVDQU64      64(BX), Z2
+	VPERMI2B       Z15, Z0, Z2
+	VMOVDQU64      192(BX), Z3
+	KMOVQ          320(BX), K1
+	VPERMI2B.Z     Z15, Z0, K1, Z3
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	KMOVQ          368(BX), K1
+	VMOVDQU8       Z2, K1, (AX)
+	VMOVDQU64      128(BX), Z2
+	VPERMI2B       Z15, Z0, Z2
+	VMOVDQU64      256(BX), Z3
+	KMOVQ          328(BX), K1
+	VPERMI2B.Z     Z15, Z0, K1, Z3
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	KMOVQ          376(BX), K1
+	VMOVDQU8       Z2, K1, 64(AX)
+	JMP            done_195
+
+k2_198:
+	VPBROADCASTW   336(BX), Z0
+	VPBROADCASTW   344(BX), Z1
+	VPADDW         Z0, Z12, Z2
+	VPCMPUW        $0x01, Z1, Z2, K1
+	VPADDW         Z0, Z13, Z0
+	VPCMPUW        $0x01, Z1, Z0, K2
+	KMOVQ          K1, DX
+	KMOVQ          K2, SI
+	SHLQ           $0x20, SI
+	ORQ            SI, DX
+	NOTQ           DX
+	ANDQ           352(BX), DX
+	XORQ           SI, SI
+	TZCNTQ         DX, DI
+	CMOVQCS        SI, DI
+	MOVWLZX        (CX)(DI*2), CX
+	CMOVQCS        SI, CX
+	VPBROADCASTW   CX, Z0
+	KMOVQ          DX, K1
+	VPSUBW         Z0, Z12, K1, Z12
+	KSHIFTRQ       $0x20, K1, K1
+	VPSUBW         Z0, Z13, K1, Z13
+	VMOVDQU64      (BX), Z0
+	VPERMI2B       Z13, Z12, Z0
+	VMOVQ          DX, X15
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X15, X15
+	VMOVQ          X15, DX
+	ROLW           $0x08, CX
+	ORQ            360(BX), CX
+	VMOVQ          DX, X15
+	VPINSRQ        $0x01, CX, X15, X15
+	VMOVDQU64      highNibbles<>+0(SB), Z1
+	VMOVDQU64      64(BX), Z2
+	VPERMI2B       Z15, Z0, Z2
+	VMOVDQU64      192(BX), Z3
+	KMOVQ          320(BX), K1
+	VPERMI2B.Z     Z15, Z0, K1, Z3
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	KMOVQ          368(BX), K1
+	VMOVDQU8       Z2, K1, (AX)
+	VMOVDQU64      128(BX), Z2
+	VPERMI2B       Z15, Z0, Z2
+	VMOVDQU64      256(BX), Z3
+	KMOVQ          328(BX), K1
+	VPERMI2B.Z     Z15, Z0, K1, Z3
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	KMOVQ          376(BX), K1
+	VMOVDQU8       Z2, K1, 64(AX)
+	JMP            done_195
+
+raw_196:
+	MOVBLZX      127(CX), CX
+	SHLL         $0x04, CX
+	VMOVDQU64    highNibbles<>+0(SB), Z0
+	MOVQ         $0x0000000000000001, DX
+	KMOVQ        DX, K1
+	MOVL         $0x0000000f, DX
+	VPBROADCASTB DX, Z1
+	VMOVDQU64    prevByte<>+0(SB), Z2
+	VPERMB       Z12, Z2, Z2
+	VMOVDQU8     Z1, K1, Z2
+	VPSLLW       $0x04, Z2, Z2
+	VPSRLW       $0x04, Z12, Z1
+	VPTERNLOGQ   $0xe4, Z0, Z1, Z2
+	VMOVDQU64    Z2, (AX)
+	VMOVDQU64    prevByte<>+0(SB), Z1
+	VPERMI2B     Z13, Z12, Z1
+	VPSLLW       $0x04, Z1, Z1
+	VPSRLW       $0x04, Z13, Z2
+	VPTERNLOGQ   $0xe4, Z0, Z2, Z1
+	VMOVDQU64    Z1, 64(AX)
+	MOVB         CL, 128(AX)
+
+done_195:
 	VZEROUPPER
 	RET

@@ -9,7 +9,7 @@ func (c *Codec) fitMasks(data []byte, out []uint8) { c.fitMasksGeneric(data, out
 func (c *Codec) singleIDs(data []byte, ids []uint8) { c.singleIDsGeneric(data, ids) }
 
 // encodeKernel reports that no encode kernel applies.
-func (c *Codec) encodeKernel(out *[128]byte, line []byte, id int) bool { return false }
+func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) { return dst, false }
 
-// rawKernel reports that no raw-encoding kernel applies.
-func (c *Codec) rawKernel(out *[129]byte, line []byte) bool { return false }
+// compressKernel reports that no compress kernel applies.
+func (c *Codec) compressKernel(dst, line []byte) ([]byte, int, bool) { return dst, 0, false }

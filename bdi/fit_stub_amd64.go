@@ -77,49 +77,63 @@ func bdiSingle64AVX512VL(data []byte, out []uint8)
 func bdiSingle128AVX512VL(data []byte, out []uint8)
 
 // bdiEncode64K8 writes the BDI encoding that p describes of a 64-byte line with 8-byte elements to out.
-// len(out) and len(line) must be at least 64.
+// len(line) must be at least 64 and len(out) at least the stream's length.
 //
 //go:noescape
-func bdiEncode64K8(out []byte, line []byte, p *[368]byte)
+func bdiEncode64K8(out []byte, line []byte, p *[384]byte)
 
 // bdiEncode64K4 writes the BDI encoding that p describes of a 64-byte line with 4-byte elements to out.
-// len(out) and len(line) must be at least 64.
+// len(line) must be at least 64 and len(out) at least the stream's length.
 //
 //go:noescape
-func bdiEncode64K4(out []byte, line []byte, p *[368]byte)
+func bdiEncode64K4(out []byte, line []byte, p *[384]byte)
 
 // bdiEncode64K2 writes the BDI encoding that p describes of a 64-byte line with 2-byte elements to out.
-// len(out) and len(line) must be at least 64.
+// len(line) must be at least 64 and len(out) at least the stream's length.
 //
 //go:noescape
-func bdiEncode64K2(out []byte, line []byte, p *[368]byte)
+func bdiEncode64K2(out []byte, line []byte, p *[384]byte)
 
 // bdiEncode128K8 writes the BDI encoding that p describes of a 128-byte line with 8-byte elements to out.
-// len(out) and len(line) must be at least 128.
+// len(line) must be at least 128 and len(out) at least the stream's length.
 //
 //go:noescape
-func bdiEncode128K8(out []byte, line []byte, p *[368]byte)
+func bdiEncode128K8(out []byte, line []byte, p *[384]byte)
 
 // bdiEncode128K4 writes the BDI encoding that p describes of a 128-byte line with 4-byte elements to out.
-// len(out) and len(line) must be at least 128.
+// len(line) must be at least 128 and len(out) at least the stream's length.
 //
 //go:noescape
-func bdiEncode128K4(out []byte, line []byte, p *[368]byte)
+func bdiEncode128K4(out []byte, line []byte, p *[384]byte)
 
 // bdiEncode128K2 writes the BDI encoding that p describes of a 128-byte line with 2-byte elements to out.
-// len(out) and len(line) must be at least 128.
+// len(line) must be at least 128 and len(out) at least the stream's length.
 //
 //go:noescape
-func bdiEncode128K2(out []byte, line []byte, p *[368]byte)
+func bdiEncode128K2(out []byte, line []byte, p *[384]byte)
 
-// bdiRaw64 writes the first 64 bytes of the raw BDI encoding of a 64-byte line to out.
-// len(out) and len(line) must be at least 64.
+// bdiRaw64 writes the raw BDI encoding of a 64-byte line to out.
+// len(line) must be at least 64 and len(out) at least 65.
 //
 //go:noescape
 func bdiRaw64(out []byte, line []byte)
 
-// bdiRaw128 writes the first 128 bytes of the raw BDI encoding of a 128-byte line to out.
-// len(out) and len(line) must be at least 128.
+// bdiRaw128 writes the raw BDI encoding of a 128-byte line to out.
+// len(line) must be at least 128 and len(out) at least 129.
 //
 //go:noescape
 func bdiRaw128(out []byte, line []byte)
+
+// bdiCompress64AVX512 writes the BDI encoding of a 64-byte line to out and returns its id;
+// zeros and repeated lines it leaves to the caller. enc holds the parameter blocks of the
+// base-delta encodings. len(line) must be at least 64 and len(out) at least 65.
+//
+//go:noescape
+func bdiCompress64AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int
+
+// bdiCompress128AVX512 writes the BDI encoding of a 128-byte line to out and returns its id;
+// zeros and repeated lines it leaves to the caller. enc holds the parameter blocks of the
+// base-delta encodings. len(line) must be at least 128 and len(out) at least 129.
+//
+//go:noescape
+func bdiCompress128AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int
