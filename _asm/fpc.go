@@ -355,6 +355,17 @@ func fpcPack64AVX512() {
 	kinds := Load(Param("kinds").Base(), GP64())
 	emit := Load(Param("emit"), GP64())
 	tab := Load(Param("tab"), GP64())
+	fpcPackLine(buf, line, emit, tab, func(h int, dst VecVirtual) {
+		VPMOVZXBQ(Mem{Base: kinds, Disp: 8 * h}, dst)
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// fpcPackLine emits the body of fpcPack64AVX512 for the line at line,
+// with the kinds of words 8h to 8h+7 loaded by kindsOf(h, dst) as qwords,
+// and returns a register holding the bits written (flag and codes).
+func fpcPackLine(buf, line, emit, tab Register, kindsOf func(h int, dst VecVirtual)) GPVirtual {
 	codes, bits, runs := AllocLocal(128), AllocLocal(128), AllocLocal(128)
 	rows := make([]VecVirtual, 6)
 	for r := range rows {
@@ -377,7 +388,7 @@ func fpcPack64AVX512() {
 		}
 		km := K()
 		KMOVB(m.As32(), km)
-		VPMOVZXBQ(Mem{Base: kinds, Disp: 8 * h}, k)
+		kindsOf(h, k)
 		VPANDQ(seven, k, k)
 		VPMOVZXDQ(Mem{Base: line, Disp: 32 * h}, w)
 		VPERMQ(shift, k, t)
@@ -435,6 +446,115 @@ func fpcPack64AVX512() {
 		BSWAPQ(s)
 		MOVQ(s, Mem{Base: buf, Index: p, Scale: 1})
 	}
+	SHLQ(U8(3), p)
+	ADDQ(nacc, p)
+	return p
+}
+
+func init() {
+	gen := generators["fpc"]
+	generators["fpc"] = func() {
+		gen()
+		fpcCompress64AVX512()
+	}
+}
+
+// fpcCompress64AVX512 emits fpcCompress64AVX512(buf *[149]byte, line []byte,
+// tab *[48]uint64) (sum uint64, bits int), the whole of fpc's word coding
+// of one 64-byte line under the report's table in one call: the kinds and
+// summary as fpcClassify64AVX512 gives them, the words that emit a code
+// (the non-zero ones and runCodeStarts of the zero mask) and the codes
+// packed as fpcPack64AVX512 packs them, unless they are not shorter than the
+// line. bits is the flag and codes' length.
+func fpcCompress64AVX512() {
+	TEXT("fpcCompress64AVX512", NOSPLIT, "func(buf *[149]byte, line []byte, tab *[48]uint64) (sum uint64, bits int)")
+	Pragma("noescape")
+	Doc("fpcCompress64AVX512 classifies the 64-byte line, returning its summary,",
+		"and the length in bits of flag 1 and its word codes under the report's",
+		"table; if they are shorter than the line, it writes them to buf as fpc's",
+		"pack does. tab is the table's vecEnc. len(line) ≥ 64.")
+	line := Load(Param("line").Base(), GP64())
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	sevens, lengths := YMM(), YMM()
+	VMOVDQU(fpcConst("sevens", []byte{fpcRaw}), sevens)
+	VMOVDQU(fpcConst("codebits", fpcCodeBits[:]), lengths)
+	k := fpcKinds512(line, 64)()
+	kindsBuf, sumBuf := AllocLocal(16), AllocLocal(8)
+	kp, sp := GP64(), GP64()
+	LEAQ(kindsBuf, kp)
+	LEAQ(sumBuf, sp)
+	fpcSummary(k, 64, true, zero, sevens, lengths, kp, sp)
+	sum := GP64()
+	MOVQ(sumBuf, sum)
+	Store(sum, ReturnIndex(0))
+
+	Comment("emit: the non-zero words and runCodeStarts(zeros).")
+	z := GP64()
+	MOVWQZX(sum.As16(), z)
+	emit := GP64()
+	MOVQ(z, emit)
+	NOTQ(emit)
+	ANDQ(U32(0xFFFF), emit)
+	shl := func(a GPVirtual, n uint8) GPVirtual {
+		r := GP64()
+		MOVQ(a, r)
+		SHLQ(U8(n), r)
+		return r
+	}
+	// starts | first zero of each run: z &^ (z << 1)
+	st := shl(z, 1)
+	ANDNQ(z, st, st)
+	ORQ(st, emit)
+	z1 := shl(z, 1)
+	ANDQ(z, z1)
+	z3 := shl(z1, 2)
+	ANDQ(z1, z3)
+	z7 := shl(z3, 4)
+	ANDQ(z3, z7)
+	z8 := shl(z7, 1)
+	ANDQ(z, z8)
+	z16 := shl(z8, 8)
+	ANDQ(z8, z16)
+	for _, r := range []GPVirtual{z8, z16} { // no run of 24 in 16 words
+		t := shl(r, 1)
+		ANDNQ(r, t, t)
+		ORQ(t, emit)
+	}
+	ANDQ(U32(0xFFFF), emit)
+
+	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
+	{
+		runs, total := GP64(), GP64()
+		MOVQ(emit, runs)
+		ANDQ(z, runs)
+		POPCNTQ(runs, runs) // zero-run codes, 6 bits each
+		LEAQ(Mem{Base: runs, Index: runs, Scale: 2}, runs)
+		MOVQ(sum, total)
+		SHRQ(U8(32), total)
+		MOVWQZX(total.As16(), total)
+		LEAQ(Mem{Base: total, Index: runs, Scale: 2, Disp: 1}, total) // flag + codes
+		packIt := label("fpc_fused_pack")
+		CMPQ(total, U32(1+8*64))
+		JLT(LabelRef(packIt))
+		Store(total, ReturnIndex(1))
+		VZEROUPPER()
+		RET()
+		Label(packIt)
+	}
+
+	buf := Load(Param("buf"), GP64())
+	tab := Load(Param("tab"), GP64())
+	hi := XMM()
+	VPSRLDQ(U8(8), k.AsX(), hi)
+	bits := fpcPackLine(buf, line, emit, tab, func(h int, dst VecVirtual) {
+		if h == 0 {
+			VPMOVZXBQ(k.AsX(), dst)
+		} else {
+			VPMOVZXBQ(hi, dst)
+		}
+	})
+	Store(bits, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
 }

@@ -27,6 +27,15 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 	var kinds [chunkLines * maxWords]uint8
 	var sums [chunkLines]uint64
+	if c.fused() {
+		for ; len(data) > 0; data = data[c.lineSize:] {
+			var bits int
+			dst.Enc, bits = c.compressFused(dst.Enc, data[:c.lineSize])
+			dst.End = append(dst.End, len(dst.Enc))
+			dst.Bits = append(dst.Bits, bits)
+		}
+		return
+	}
 	words := c.lineSize / 4
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)

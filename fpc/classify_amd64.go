@@ -35,3 +35,18 @@ func (c *Codec) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros,
 	}
 	c.tab.packGeneric(buf, line, kinds, zeros, emit)
 }
+
+// fused reports whether Compress codes a line with one kernel call
+// (wordCodes): 64-byte lines under the report's table, with AVX-512.
+func (c *Codec) fused() bool {
+	return c.lineSize == 64 && !c.tab.tavana && cpu.Active() >= cpu.AVX512
+}
+
+// wordCodes is wordCodesGeneric, with the fused kernel where fused says.
+func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
+	if c.fused() {
+		s, bits := fpcCompress64AVX512(buf, line, &c.tab.vecEnc)
+		return summary(s), bits
+	}
+	return c.wordCodesGeneric(buf, line)
+}

@@ -13,3 +13,12 @@ func (c *Codec) classifyLines(data []byte, kinds []uint8, sums []uint64) {
 func (c *Codec) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros, emit uint32) {
 	c.tab.packGeneric(buf, line, kinds, zeros, emit)
 }
+
+// fused reports whether Compress codes a line with one kernel call; there
+// is no such kernel here.
+func (c *Codec) fused() bool { return false }
+
+// wordCodes is wordCodesGeneric.
+func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
+	return c.wordCodesGeneric(buf, line)
+}

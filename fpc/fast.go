@@ -146,6 +146,22 @@ func (t *table) packGeneric(buf *[scratchBytes]byte, line []byte, kinds []uint8,
 	binary.BigEndian.PutUint64(buf[p:p+8], acc<<((64-nacc)&63))
 }
 
+// wordCodesGeneric classifies line and returns its summary and the length
+// of flag 1 and its word codes under the report's table; if they are
+// shorter than the line (the stream Compress makes), it writes them to buf
+// as appendCodes does. It is the pure-Go definition that the fused
+// Compress kernel must match.
+func (c *Codec) wordCodesGeneric(buf *[scratchBytes]byte, line []byte) (summary, int) {
+	var kinds [maxWords]uint8
+	s := classifyLineGeneric(line, kinds[:])
+	zeros := s.zeros()
+	codeBits := c.codeBits(s)
+	if c.fits(codeBits) {
+		c.tab.packGeneric(buf, line, kinds[:], zeros, ^zeros&c.allWords|runCodeStarts(zeros))
+	}
+	return s, tagBits + codeBits
+}
+
 // appendZeroBlock appends Tavana's all-zero line: flag 1, prefix 000.
 func appendZeroBlock(dst []byte) []byte {
 	return append(dst, 1<<7|TavanaZeroBlock<<4)

@@ -230,11 +230,27 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
+	if c.fused() {
+		dst, bits := c.compressFused(dst, line)
+		return dst, bits, nil
+	}
 	var kinds [maxWords]uint8
 	var sum [1]uint64
 	c.classifyLines(line, kinds[:], sum[:])
 	dst, bits := c.encode(dst, line, kinds[:], summary(sum[0]))
 	return dst, bits, nil
+}
+
+// compressFused is encode for a codec whose lines wordCodes codes in one
+// kernel call: the report's table, where every word has a code, so the
+// codes are the encoding unless they are not shorter than the line.
+func (c *Codec) compressFused(dst, line []byte) ([]byte, int) {
+	var buf [scratchBytes]byte
+	_, bits := c.wordCodes(&buf, line)
+	if !c.fits(bits - tagBits) {
+		return bitstream.AppendRaw(dst, rawFlag, tagBits, line)
+	}
+	return append(dst, buf[:(bits+7)/8]...), bits
 }
 
 // encode appends the encoding of line, classified as kinds and s, to dst

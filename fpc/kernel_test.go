@@ -222,3 +222,31 @@ func TestPackLevels(t *testing.T) {
 		}
 	}
 }
+
+// wordCoded is what wordCodes gives for one line.
+type wordCoded struct {
+	sum  summary
+	bits int
+	buf  [scratchBytes]byte
+}
+
+// TestWordCodesLevels checks wordCodes (the fused Compress kernel where
+// there is one) against wordCodesGeneric on every corpus line, the edge
+// lines and pool lines, at every line size and kernel level: the summary,
+// the length and every byte of the buffer.
+func TestWordCodesLevels(t *testing.T) {
+	for _, n := range codectest.LineSizes {
+		c := mustNew(t, "fpc", n).(*Codec)
+		kernel := func(data []byte, out []wordCoded) {
+			for i := range out {
+				out[i] = wordCoded{}
+				out[i].sum, out[i].bits = c.wordCodes(&out[i].buf, data[i*n:(i+1)*n])
+			}
+		}
+		generic := func(line []byte) (w wordCoded) {
+			w.sum, w.bits = c.wordCodesGeneric(&w.buf, line)
+			return w
+		}
+		codectest.CrossCheck(t, n, poolLines(n), kernel, generic)
+	}
+}
