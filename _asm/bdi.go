@@ -50,6 +50,18 @@ func init() {
 		for _, size := range []int{64, 128} {
 			bdiCompress(size, rev, nib, shift)
 		}
+		next := GLOBL("nextByte", attr.RODATA|attr.NOPTR)
+		for j := 0; j < 64; j++ {
+			DATA(j, U8(uint8(j+1)))
+		}
+		for _, size := range []int{64, 128} {
+			for _, k := range []int{8, 4, 2} {
+				bdiDecode(size, k, rev, nib, next)
+			}
+		}
+		for _, size := range []int{64, 128} {
+			bdiUnraw(size, nib, next)
+		}
 	}
 }
 
@@ -690,6 +702,158 @@ func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 	Label(raw)
 	bdiRawBody(size, outp, line, vecs, shiftIdx, nibbleMask)
 	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// Offsets in the decode kernels' parameter block (bdi's decodeParams, the
+// same offsets).
+const (
+	decDIdx    = 0   // [128]byte: line byte j ← payload byte (deltas, into the top of each lane)
+	decBIdx    = 128 // [64]byte: byte j of lane 0 ← payload byte (the base, little-endian)
+	decDKeep   = 192 // [2]uint64: the line bytes that receive a delta byte
+	decLoad    = 208 // [2]uint64: the bytes of the stream
+	decMaskAnd = 224 // uint64: lanes = mask bits & decMaskAnd | decMaskOr:
+	decMaskOr  = 232 // uint64: (all, 0) for BΔI, (0, all) for B+Δ
+	decShift   = 240 // uint64: 8(k − d), the sign-extending shift
+)
+
+// bdiDecode emits bdiDecode<size>K<k>(out []byte, enc []byte, p
+// *[248]byte), which writes the line that the base-delta stream enc (its
+// length, id and padding already checked) encodes to out[:size]. It is
+// the encode kernel backwards: masked loads read the stream's bytes only;
+// the 4-bit shift is undone as (e << 4) | (e₊₁ >> 4) per byte, giving the
+// payload P (mask, base, deltas); GFNI reverses the mask bytes into a lane
+// mask; one permute puts each big-endian delta into the top bytes of its
+// lane, little-endian, and an arithmetic shift sign-extends it; the base
+// is added under the lane mask. Requires AVX-512 VBMI and GFNI.
+func bdiDecode(size, k int, revMatrix, nibbleMask, nextIdx Mem) {
+	name := fmt.Sprintf("bdiDecode%dK%d", size, k)
+	TEXT(name, NOSPLIT, "func(out []byte, enc []byte, p *[248]byte)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the %d-byte line that the checked base-delta stream enc encodes to out.", name, size),
+		fmt.Sprintf("len(out) must be at least %d.", size))
+	outp := Load(Param("out").Base(), GP64())
+	encp := Load(Param("enc").Base(), GP64())
+	p := Load(Param("p"), GP64())
+	at := func(off int) Mem { return Mem{Base: p, Disp: off} }
+	halves := size / 64
+
+	// The payload P, one or two vectors.
+	nib, next := ZMM(), ZMM()
+	VMOVDQU64(nibbleMask, nib)
+	VMOVDQU64(nextIdx, next)
+	P := make([]VecVirtual, halves)
+	for h := range P {
+		e, ld := ZMM(), K()
+		KMOVQ(at(decLoad+8*h), ld)
+		VMOVDQU8_Z(Mem{Base: encp, Disp: 64 * h}, ld, e)
+		P[h] = e
+	}
+	for h := range P {
+		b := ZMM()
+		if h+1 < len(P) {
+			VMOVDQU64(next, b)
+			VPERMI2B(P[h+1], P[h], b) // byte j ← byte j+1 of the pair
+		} else {
+			VPERMB(P[h], next, b) // byte 63 wraps: not in any stream
+		}
+		VPSLLW(U8(4), P[h], P[h])
+		VPSRLW(U8(4), b, b)
+		VPTERNLOGQ(U8(0xE4), nib, b, P[h]) // P&0xF0 | b&0x0F
+	}
+
+	// The lane mask, from the mask bytes at the start of P.
+	x, mask := XMM(), GP64()
+	VGF2P8AFFINEQB(U8(0), revMatrix, P[0].AsX(), x)
+	VMOVQ(x, mask)
+	ANDQ(at(decMaskAnd), mask)
+	ORQ(at(decMaskOr), mask)
+
+	// The base in every lane.
+	base := ZMM()
+	bidx := ZMM()
+	VMOVDQU64(at(decBIdx), bidx)
+	if len(P) == 1 {
+		VPERMB(P[0], bidx, base)
+	} else {
+		VPERMI2B(P[1], P[0], bidx)
+		base = bidx
+	}
+	bv := ZMM()
+	lanes512[k].bcast(base.AsX(), bv)
+
+	cnt := XMM()
+	VMOVQ(at(decShift), cnt)
+	km := K()
+	KMOVQ(mask, km)
+	lanesPer := 64 / k
+	for h := 0; h < halves; h++ {
+		d, keep := ZMM(), K()
+		VMOVDQU64(at(decDIdx+64*h), d)
+		KMOVQ(at(decDKeep+8*h), keep)
+		if len(P) == 1 {
+			VPERMB_Z(P[0], d, keep, d)
+		} else {
+			VPERMI2B_Z(P[1], P[0], keep, d)
+		}
+		switch k {
+		case 8:
+			VPSRAQ(cnt, d, d)
+		case 4:
+			VPSRAD(cnt, d, d)
+		default:
+			VPSRAW(cnt, d, d)
+		}
+		kh := km
+		if h > 0 {
+			kh = K()
+			KSHIFTRQ(U8(uint8(lanesPer*h)), km, kh)
+		}
+		lanes512[k].add(bv, d, kh, d)
+		VMOVDQU64(d, Mem{Base: outp, Disp: 64 * h})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// bdiUnraw emits bdiUnraw<size>(out []byte, enc []byte), which writes the
+// line of the raw stream enc (size+1 bytes: the id, the line, four zero
+// bits) to out: (e << 4) | (e₊₁ >> 4) per byte, the last stream byte read
+// with a one-byte masked load.
+func bdiUnraw(size int, nibbleMask, nextIdx Mem) {
+	name := fmt.Sprintf("bdiUnraw%d", size)
+	TEXT(name, NOSPLIT, "func(out []byte, enc []byte)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the line of the %d-byte raw BDI stream enc to out.", name, size+1),
+		fmt.Sprintf("len(enc) must be at least %d and len(out) at least %d.", size+1, size))
+	outp := Load(Param("out").Base(), GP64())
+	encp := Load(Param("enc").Base(), GP64())
+	e := make([]VecVirtual, size/64+1)
+	for h := range e {
+		e[h] = ZMM()
+		if h < size/64 {
+			VMOVDQU64(Mem{Base: encp, Disp: 64 * h}, e[h])
+			continue
+		}
+		one, r := K(), GP64()
+		MOVQ(U64(1), r)
+		KMOVQ(r, one)
+		VMOVDQU8_Z(Mem{Base: encp, Disp: 64 * h}, one, e[h])
+	}
+	nib := ZMM()
+	VMOVDQU64(nibbleMask, nib)
+	for h := 0; h < size/64; h++ {
+		b := ZMM()
+		VMOVDQU64(nextIdx, b)
+		VPERMI2B(e[h+1], e[h], b) // byte j ← byte j+1 of the pair
+		VPSLLW(U8(4), e[h], e[h])
+		VPSRLW(U8(4), b, b)
+		VPTERNLOGQ(U8(0xE4), nib, b, e[h])
+	}
+	for h := 0; h < size/64; h++ {
+		VMOVDQU64(e[h], Mem{Base: outp, Disp: 64 * h})
+	}
 	VZEROUPPER()
 	RET()
 }

@@ -85,8 +85,10 @@ type Codec struct {
 	// deltaOffset and deltaSpan[d] define the d-byte delta range as
 	// x + deltaOffset[d] < deltaSpan[d] in unsigned arithmetic.
 	deltaOffset, deltaSpan [5]uint64
-	// enc describes each base-delta encoding to the encode kernels.
+	// enc and dec describe each base-delta encoding to the encode and
+	// decode kernels.
 	enc [len(baseDelta)]encodeParams
+	dec [len(baseDelta)]decodeParams
 }
 
 // New returns a BDI codec for lines of 32, 64 or 128 bytes. Its Name is
@@ -130,6 +132,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	c.buildTables()
 	c.buildEncodings()
 	c.buildEncodeParams()
+	c.buildDecodeParams()
 	return c, nil
 }
 
@@ -284,6 +287,22 @@ func appendRaw(dst, line []byte) []byte {
 		carry = v & 0xF
 	}
 	out[len(line)] = byte(carry << 4)
+	return dst
+}
+
+// appendUnshifted appends the line of a raw stream enc (the id, the line,
+// four padding bits) to dst, eight bytes at a time.
+func appendUnshifted(dst, enc []byte) []byte {
+	var w [maxPayload / 8]uint64 // read all of enc before dst is written
+	words := (len(enc) - 1) / 8
+	for i := range words {
+		w[i] = binary.BigEndian.Uint64(enc[8*i:])<<4 | uint64(enc[8*i+8]>>4)
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, 8*words)[:n+8*words]
+	for i, v := range w[:words] {
+		binary.BigEndian.PutUint64(dst[n+8*i:], v)
+	}
 	return dst
 }
 
@@ -453,6 +472,33 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 		}
 		return dst, c.corrupt(bits, "stream has trailing bytes after the last field")
 	}
+	if bits%8 != 0 && enc[len(enc)-1]&0xF != 0 {
+		return dst, c.corrupt(bits, "non-zero padding bits")
+	}
+	switch {
+	case id == Zeros:
+		n := len(dst)
+		dst = slices.Grow(dst, c.lineSize)[:n+c.lineSize]
+		clear(dst[n:])
+		return dst, nil
+	case id == Repeated:
+		v := binary.BigEndian.Uint64(enc)<<4 | uint64(enc[8]>>4)
+		n := len(dst)
+		dst = slices.Grow(dst, c.lineSize)[:n+c.lineSize]
+		for i := n; i < len(dst); i += 8 {
+			binary.LittleEndian.PutUint64(dst[i:], v)
+		}
+		return dst, nil
+	case id == Uncompressed:
+		if out, ok := c.unrawKernel(dst, enc); ok {
+			return out, nil
+		}
+		return appendUnshifted(dst, enc), nil
+	case id >= Base8Delta1 && id <= Base2Delta1:
+		if out, ok := c.decodeKernel(dst, enc, id); ok {
+			return out, nil
+		}
+	}
 	// Undo the nibble shift: p is the aligned payload after the id.
 	var p [maxPayload + 16]byte
 	var lead uint64
@@ -460,9 +506,6 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 		lead = uint64(enc[0] & 0xF)
 		copy(p[:], enc[1:])
 	} else {
-		if enc[len(enc)-1]&0xF != 0 {
-			return dst, c.corrupt(bits, "non-zero padding bits")
-		}
 		var e [maxPayload + 16]byte
 		copy(e[:], enc)
 		for i := 0; i < len(enc)-1; i += 8 {

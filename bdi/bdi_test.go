@@ -11,6 +11,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/internal/cpu"
 	"github.com/linecomp/linecomp/linecomptest"
 )
 
@@ -299,6 +300,54 @@ func TestCompressLevels(t *testing.T) {
 			generic := func(line []byte) string {
 				id := int(c.best[c.fitMaskGeneric(line)])
 				return fmt.Sprint(string(c.encodeGeneric(nil, line, id)), c.encodedBits(id), nil)
+			}
+			codectest.CrossCheck(t, n, nil, kernel, generic)
+		}
+	}
+}
+
+// TestDecodeLevels: at every kernel level, Decompress of the encoding of
+// every line in the raw encoding, its chosen encoding and every base-delta
+// encoding that fits it, and of the same stream with its payload scrambled (any payload of the right length and
+// padding is a valid stream), gives what the pure-Go decoder gives, for
+// each variant and line size.
+func TestDecodeLevels(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithSymmetricDeltas()}, {WithSingleBase()}} {
+		for _, n := range codectest.LineSizes {
+			c, _ := New(n, opts...)
+			all := func(line []byte) string {
+				var b []byte
+				ids := []int{Uncompressed, int(c.best[c.fitMaskGeneric(line)])} // the second may be zeros or repeated
+				for _, e := range baseDelta {
+					if _, _, ok := c.fit(line, e.k, e.d); ok {
+						ids = append(ids, e.id)
+					}
+				}
+				for _, id := range ids {
+					enc := c.encodeGeneric(nil, line, id)
+					scrambled := bytes.Clone(enc)
+					for i := range scrambled {
+						scrambled[i] ^= line[(7*i+3)%n] ^ byte(i)
+					}
+					scrambled[0] = enc[0]&0xF0 | scrambled[0]&0x0F // keep the id
+					if bits := c.encodedBits(id); bits%8 != 0 {
+						scrambled[len(scrambled)-1] &= 0xF0 // and the zero padding
+					}
+					for _, s := range [][]byte{enc, scrambled} {
+						out, err := c.Decompress(nil, s)
+						b = fmt.Appendf(b, "%X %v;", out, err)
+					}
+				}
+				return string(b)
+			}
+			kernel := func(data []byte, out []string) {
+				for i := range out {
+					out[i] = all(data[i*n : (i+1)*n])
+				}
+			}
+			generic := func(line []byte) string {
+				defer cpu.Set(cpu.Generic)()
+				return all(line)
 			}
 			codectest.CrossCheck(t, n, nil, kernel, generic)
 		}

@@ -83,3 +83,58 @@ func (c *Codec) buildEncodeParams() {
 		binary.LittleEndian.PutUint64(p[encIDHigh:], uint64(e.id)<<56)
 	}
 }
+
+// The decode kernels (same CPUs and line sizes) read a base-delta stream
+// back with a parameter block per encoding. Offsets, as in _asm/bdi.go:
+const (
+	decDIdx       = 0   // [128]byte: line byte j ← payload byte (a delta byte)
+	decBIdx       = 128 // [64]byte: byte j of lane 0 ← payload byte (the base)
+	decDKeep      = 192 // [2]uint64: bit j set when line byte j takes a delta byte
+	decLoad       = 208 // [2]uint64: bit j set when stream byte j exists
+	decMaskAnd    = 224 // uint64: base lanes = mask bits & decMaskAnd | decMaskOr
+	decMaskOr     = 232 // uint64
+	decShift      = 240 // uint64: 8(k − d), the sign-extending shift
+	decParamsSize = 248
+)
+
+// decodeParams describes one base-delta encoding at one line size to a
+// decode kernel. The kernel undoes the stream's 4-bit shift into the
+// payload P (mask bytes, big-endian base, big-endian deltas); the indexes
+// at decDIdx put each delta's bytes, high first, into the top bytes of its
+// lane, so that an arithmetic right shift by 8(k − d) sign-extends it.
+type decodeParams = [decParamsSize]byte
+
+// buildDecodeParams fills dec for every base-delta encoding.
+func (c *Codec) buildDecodeParams() {
+	for i, e := range baseDelta {
+		p := &c.dec[i]
+		n := c.lineSize / e.k
+		mb := c.maskBits(e.k) / 8
+		var keep, load [2]uint64
+		for j := 0; j < c.lineSize; j++ {
+			lane, b := j/e.k, j%e.k
+			if t := e.k - 1 - b; t < e.d { // t = 0: the delta's high byte
+				p[decDIdx+j] = byte(mb + e.k + lane*e.d + t)
+				keep[j/64] |= 1 << (j % 64)
+			}
+		}
+		for j := 0; j < e.k; j++ { // the base, little-endian in lane 0
+			p[decBIdx+j] = byte(mb + e.k - 1 - j)
+		}
+		for j := 0; j < (c.encodedBits(e.id)+7)/8; j++ {
+			load[j/64] |= 1 << (j % 64)
+		}
+		full := ^uint64(0) >> uint(64-n)
+		and, or := full, uint64(0)
+		if c.singleBase {
+			and, or = 0, full
+		}
+		for h := range 2 {
+			binary.LittleEndian.PutUint64(p[decDKeep+8*h:], keep[h])
+			binary.LittleEndian.PutUint64(p[decLoad+8*h:], load[h])
+		}
+		binary.LittleEndian.PutUint64(p[decMaskAnd:], and)
+		binary.LittleEndian.PutUint64(p[decMaskOr:], or)
+		binary.LittleEndian.PutUint64(p[decShift:], uint64(8*(e.k-e.d)))
+	}
+}

@@ -118,3 +118,49 @@ func (c *Codec) compressKernel(dst, line []byte) ([]byte, int, bool) {
 	}
 	return dst[:n+(int(c.idBits[id&0xF])+7)/8], id, true
 }
+
+// decodeKernel appends the line that the checked base-delta stream enc (of
+// encoding id) encodes to dst with a decode kernel and reports true, or
+// reports false when none applies (as for encodeKernel).
+func (c *Codec) decodeKernel(dst, enc []byte, id int) ([]byte, bool) {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps || c.lineSize == 32 {
+		return dst, false
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, c.lineSize)
+	out := dst[n : n+c.lineSize]
+	i := id - Base8Delta1
+	p := &c.dec[i]
+	switch c.lineSize<<4 | baseDelta[i].k {
+	case 64<<4 | 8:
+		bdiDecode64K8(out, enc, p)
+	case 64<<4 | 4:
+		bdiDecode64K4(out, enc, p)
+	case 64<<4 | 2:
+		bdiDecode64K2(out, enc, p)
+	case 128<<4 | 8:
+		bdiDecode128K8(out, enc, p)
+	case 128<<4 | 4:
+		bdiDecode128K4(out, enc, p)
+	default:
+		bdiDecode128K2(out, enc, p)
+	}
+	return dst[:n+c.lineSize], true
+}
+
+// unrawKernel appends the line of the checked raw stream enc to dst with a
+// kernel and reports true, or reports false when none applies (as for
+// encodeKernel).
+func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps || c.lineSize == 32 {
+		return dst, false
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, c.lineSize)
+	if c.lineSize == 64 {
+		bdiUnraw64(dst[n:n+64], enc)
+	} else {
+		bdiUnraw128(dst[n:n+128], enc)
+	}
+	return dst[:n+c.lineSize], true
+}

@@ -4083,3 +4083,348 @@ raw_196:
 done_195:
 	VZEROUPPER
 	RET
+
+DATA nextByte<>+0(SB)/1, $0x01
+DATA nextByte<>+1(SB)/1, $0x02
+DATA nextByte<>+2(SB)/1, $0x03
+DATA nextByte<>+3(SB)/1, $0x04
+DATA nextByte<>+4(SB)/1, $0x05
+DATA nextByte<>+5(SB)/1, $0x06
+DATA nextByte<>+6(SB)/1, $0x07
+DATA nextByte<>+7(SB)/1, $0x08
+DATA nextByte<>+8(SB)/1, $0x09
+DATA nextByte<>+9(SB)/1, $0x0a
+DATA nextByte<>+10(SB)/1, $0x0b
+DATA nextByte<>+11(SB)/1, $0x0c
+DATA nextByte<>+12(SB)/1, $0x0d
+DATA nextByte<>+13(SB)/1, $0x0e
+DATA nextByte<>+14(SB)/1, $0x0f
+DATA nextByte<>+15(SB)/1, $0x10
+DATA nextByte<>+16(SB)/1, $0x11
+DATA nextByte<>+17(SB)/1, $0x12
+DATA nextByte<>+18(SB)/1, $0x13
+DATA nextByte<>+19(SB)/1, $0x14
+DATA nextByte<>+20(SB)/1, $0x15
+DATA nextByte<>+21(SB)/1, $0x16
+DATA nextByte<>+22(SB)/1, $0x17
+DATA nextByte<>+23(SB)/1, $0x18
+DATA nextByte<>+24(SB)/1, $0x19
+DATA nextByte<>+25(SB)/1, $0x1a
+DATA nextByte<>+26(SB)/1, $0x1b
+DATA nextByte<>+27(SB)/1, $0x1c
+DATA nextByte<>+28(SB)/1, $0x1d
+DATA nextByte<>+29(SB)/1, $0x1e
+DATA nextByte<>+30(SB)/1, $0x1f
+DATA nextByte<>+31(SB)/1, $0x20
+DATA nextByte<>+32(SB)/1, $0x21
+DATA nextByte<>+33(SB)/1, $0x22
+DATA nextByte<>+34(SB)/1, $0x23
+DATA nextByte<>+35(SB)/1, $0x24
+DATA nextByte<>+36(SB)/1, $0x25
+DATA nextByte<>+37(SB)/1, $0x26
+DATA nextByte<>+38(SB)/1, $0x27
+DATA nextByte<>+39(SB)/1, $0x28
+DATA nextByte<>+40(SB)/1, $0x29
+DATA nextByte<>+41(SB)/1, $0x2a
+DATA nextByte<>+42(SB)/1, $0x2b
+DATA nextByte<>+43(SB)/1, $0x2c
+DATA nextByte<>+44(SB)/1, $0x2d
+DATA nextByte<>+45(SB)/1, $0x2e
+DATA nextByte<>+46(SB)/1, $0x2f
+DATA nextByte<>+47(SB)/1, $0x30
+DATA nextByte<>+48(SB)/1, $0x31
+DATA nextByte<>+49(SB)/1, $0x32
+DATA nextByte<>+50(SB)/1, $0x33
+DATA nextByte<>+51(SB)/1, $0x34
+DATA nextByte<>+52(SB)/1, $0x35
+DATA nextByte<>+53(SB)/1, $0x36
+DATA nextByte<>+54(SB)/1, $0x37
+DATA nextByte<>+55(SB)/1, $0x38
+DATA nextByte<>+56(SB)/1, $0x39
+DATA nextByte<>+57(SB)/1, $0x3a
+DATA nextByte<>+58(SB)/1, $0x3b
+DATA nextByte<>+59(SB)/1, $0x3c
+DATA nextByte<>+60(SB)/1, $0x3d
+DATA nextByte<>+61(SB)/1, $0x3e
+DATA nextByte<>+62(SB)/1, $0x3f
+DATA nextByte<>+63(SB)/1, $0x40
+GLOBL nextByte<>(SB), RODATA|NOPTR, $64
+
+// func bdiDecode64K8(out []byte, enc []byte, p *[248]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
+TEXT ·bdiDecode64K8(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           enc_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(DX), K1
+	VMOVDQU8.Z     (CX), K1, Z2
+	VPERMB         Z2, Z1, Z1
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, CX
+	ANDQ           224(DX), CX
+	ORQ            232(DX), CX
+	VMOVDQU64      128(DX), Z0
+	VPERMB         Z2, Z0, Z0
+	VPBROADCASTQ   X0, Z0
+	VMOVQ          240(DX), X1
+	KMOVQ          CX, K1
+	VMOVDQU64      (DX), Z3
+	KMOVQ          192(DX), K2
+	VPERMB.Z       Z2, Z3, K2, Z3
+	VPSRAQ         X1, Z3, Z3
+	VPADDQ         Z0, Z3, K1, Z3
+	VMOVDQU64      Z3, (AX)
+	VZEROUPPER
+	RET
+
+// func bdiDecode64K4(out []byte, enc []byte, p *[248]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
+TEXT ·bdiDecode64K4(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           enc_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(DX), K1
+	VMOVDQU8.Z     (CX), K1, Z2
+	VPERMB         Z2, Z1, Z1
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, CX
+	ANDQ           224(DX), CX
+	ORQ            232(DX), CX
+	VMOVDQU64      128(DX), Z0
+	VPERMB         Z2, Z0, Z0
+	VPBROADCASTD   X0, Z0
+	VMOVQ          240(DX), X1
+	KMOVQ          CX, K1
+	VMOVDQU64      (DX), Z3
+	KMOVQ          192(DX), K2
+	VPERMB.Z       Z2, Z3, K2, Z3
+	VPSRAD         X1, Z3, Z3
+	VPADDD         Z0, Z3, K1, Z3
+	VMOVDQU64      Z3, (AX)
+	VZEROUPPER
+	RET
+
+// func bdiDecode64K2(out []byte, enc []byte, p *[248]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
+TEXT ·bdiDecode64K2(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           enc_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(DX), K1
+	VMOVDQU8.Z     (CX), K1, Z2
+	VPERMB         Z2, Z1, Z1
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, CX
+	ANDQ           224(DX), CX
+	ORQ            232(DX), CX
+	VMOVDQU64      128(DX), Z0
+	VPERMB         Z2, Z0, Z0
+	VPBROADCASTW   X0, Z0
+	VMOVQ          240(DX), X1
+	KMOVQ          CX, K1
+	VMOVDQU64      (DX), Z3
+	KMOVQ          192(DX), K2
+	VPERMB.Z       Z2, Z3, K2, Z3
+	VPSRAW         X1, Z3, Z3
+	VPADDW         Z0, Z3, K1, Z3
+	VMOVDQU64      Z3, (AX)
+	VZEROUPPER
+	RET
+
+// func bdiDecode128K8(out []byte, enc []byte, p *[248]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
+TEXT ·bdiDecode128K8(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           enc_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(DX), K1
+	VMOVDQU8.Z     (CX), K1, Z2
+	KMOVQ          216(DX), K1
+	VMOVDQU8.Z     64(CX), K1, Z3
+	VMOVDQU64      Z1, Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VPERMB         Z3, Z1, Z1
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, CX
+	ANDQ           224(DX), CX
+	ORQ            232(DX), CX
+	VMOVDQU64      128(DX), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VPBROADCASTQ   X0, Z0
+	VMOVQ          240(DX), X1
+	KMOVQ          CX, K1
+	VMOVDQU64      (DX), Z4
+	KMOVQ          192(DX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAQ         X1, Z4, Z4
+	VPADDQ         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (AX)
+	VMOVDQU64      64(DX), Z4
+	KMOVQ          200(DX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAQ         X1, Z4, Z4
+	KSHIFTRQ       $0x08, K1, K1
+	VPADDQ         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, 64(AX)
+	VZEROUPPER
+	RET
+
+// func bdiDecode128K4(out []byte, enc []byte, p *[248]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
+TEXT ·bdiDecode128K4(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           enc_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(DX), K1
+	VMOVDQU8.Z     (CX), K1, Z2
+	KMOVQ          216(DX), K1
+	VMOVDQU8.Z     64(CX), K1, Z3
+	VMOVDQU64      Z1, Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VPERMB         Z3, Z1, Z1
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, CX
+	ANDQ           224(DX), CX
+	ORQ            232(DX), CX
+	VMOVDQU64      128(DX), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VPBROADCASTD   X0, Z0
+	VMOVQ          240(DX), X1
+	KMOVQ          CX, K1
+	VMOVDQU64      (DX), Z4
+	KMOVQ          192(DX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAD         X1, Z4, Z4
+	VPADDD         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (AX)
+	VMOVDQU64      64(DX), Z4
+	KMOVQ          200(DX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAD         X1, Z4, Z4
+	KSHIFTRQ       $0x10, K1, K1
+	VPADDD         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, 64(AX)
+	VZEROUPPER
+	RET
+
+// func bdiDecode128K2(out []byte, enc []byte, p *[248]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
+TEXT ·bdiDecode128K2(SB), NOSPLIT, $0-56
+	MOVQ           out_base+0(FP), AX
+	MOVQ           enc_base+24(FP), CX
+	MOVQ           p+48(FP), DX
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(DX), K1
+	VMOVDQU8.Z     (CX), K1, Z2
+	KMOVQ          216(DX), K1
+	VMOVDQU8.Z     64(CX), K1, Z3
+	VMOVDQU64      Z1, Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VPERMB         Z3, Z1, Z1
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, CX
+	ANDQ           224(DX), CX
+	ORQ            232(DX), CX
+	VMOVDQU64      128(DX), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VPBROADCASTW   X0, Z0
+	VMOVQ          240(DX), X1
+	KMOVQ          CX, K1
+	VMOVDQU64      (DX), Z4
+	KMOVQ          192(DX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAW         X1, Z4, Z4
+	VPADDW         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (AX)
+	VMOVDQU64      64(DX), Z4
+	KMOVQ          200(DX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAW         X1, Z4, Z4
+	KSHIFTRQ       $0x20, K1, K1
+	VPADDW         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, 64(AX)
+	VZEROUPPER
+	RET
+
+// func bdiUnraw64(out []byte, enc []byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·bdiUnraw64(SB), NOSPLIT, $0-48
+	MOVQ       out_base+0(FP), AX
+	MOVQ       enc_base+24(FP), CX
+	VMOVDQU64  (CX), Z0
+	MOVQ       $0x0000000000000001, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 64(CX), K1, Z1
+	VMOVDQU64  highNibbles<>+0(SB), Z2
+	VMOVDQU64  nextByte<>+0(SB), Z3
+	VPERMI2B   Z1, Z0, Z3
+	VPSLLW     $0x04, Z0, Z0
+	VPSRLW     $0x04, Z3, Z3
+	VPTERNLOGQ $0xe4, Z2, Z3, Z0
+	VMOVDQU64  Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func bdiUnraw128(out []byte, enc []byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·bdiUnraw128(SB), NOSPLIT, $0-48
+	MOVQ       out_base+0(FP), AX
+	MOVQ       enc_base+24(FP), CX
+	VMOVDQU64  (CX), Z0
+	VMOVDQU64  64(CX), Z1
+	MOVQ       $0x0000000000000001, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 128(CX), K1, Z2
+	VMOVDQU64  highNibbles<>+0(SB), Z3
+	VMOVDQU64  nextByte<>+0(SB), Z4
+	VPERMI2B   Z1, Z0, Z4
+	VPSLLW     $0x04, Z0, Z0
+	VPSRLW     $0x04, Z4, Z4
+	VPTERNLOGQ $0xe4, Z3, Z4, Z0
+	VMOVDQU64  nextByte<>+0(SB), Z4
+	VPERMI2B   Z2, Z1, Z4
+	VPSLLW     $0x04, Z1, Z1
+	VPSRLW     $0x04, Z4, Z4
+	VPTERNLOGQ $0xe4, Z3, Z4, Z1
+	VMOVDQU64  Z0, (AX)
+	VMOVDQU64  Z1, 64(AX)
+	VZEROUPPER
+	RET

@@ -13,3 +13,9 @@ func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) { return d
 
 // compressKernel reports that no compress kernel applies.
 func (c *Codec) compressKernel(dst, line []byte) ([]byte, int, bool) { return dst, 0, false }
+
+// decodeKernel reports that no decode kernel applies.
+func (c *Codec) decodeKernel(dst, enc []byte, id int) ([]byte, bool) { return dst, false }
+
+// unrawKernel reports that no raw-decoding kernel applies.
+func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) { return dst, false }

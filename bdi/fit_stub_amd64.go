@@ -137,3 +137,51 @@ func bdiCompress64AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]
 //
 //go:noescape
 func bdiCompress128AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int
+
+// bdiDecode64K8 writes the 64-byte line that the checked base-delta stream enc encodes to out.
+// len(out) must be at least 64.
+//
+//go:noescape
+func bdiDecode64K8(out []byte, enc []byte, p *[248]byte)
+
+// bdiDecode64K4 writes the 64-byte line that the checked base-delta stream enc encodes to out.
+// len(out) must be at least 64.
+//
+//go:noescape
+func bdiDecode64K4(out []byte, enc []byte, p *[248]byte)
+
+// bdiDecode64K2 writes the 64-byte line that the checked base-delta stream enc encodes to out.
+// len(out) must be at least 64.
+//
+//go:noescape
+func bdiDecode64K2(out []byte, enc []byte, p *[248]byte)
+
+// bdiDecode128K8 writes the 128-byte line that the checked base-delta stream enc encodes to out.
+// len(out) must be at least 128.
+//
+//go:noescape
+func bdiDecode128K8(out []byte, enc []byte, p *[248]byte)
+
+// bdiDecode128K4 writes the 128-byte line that the checked base-delta stream enc encodes to out.
+// len(out) must be at least 128.
+//
+//go:noescape
+func bdiDecode128K4(out []byte, enc []byte, p *[248]byte)
+
+// bdiDecode128K2 writes the 128-byte line that the checked base-delta stream enc encodes to out.
+// len(out) must be at least 128.
+//
+//go:noescape
+func bdiDecode128K2(out []byte, enc []byte, p *[248]byte)
+
+// bdiUnraw64 writes the line of the 65-byte raw BDI stream enc to out.
+// len(enc) must be at least 65 and len(out) at least 64.
+//
+//go:noescape
+func bdiUnraw64(out []byte, enc []byte)
+
+// bdiUnraw128 writes the line of the 129-byte raw BDI stream enc to out.
+// len(enc) must be at least 129 and len(out) at least 128.
+//
+//go:noescape
+func bdiUnraw128(out []byte, enc []byte)
