@@ -524,8 +524,9 @@ func fpcCompress64AVX512() {
 	ANDQ(U32(0xFFFF), emit)
 
 	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
+	total := GP64()
 	{
-		runs, total := GP64(), GP64()
+		runs := GP64()
 		MOVQ(emit, runs)
 		ANDQ(z, runs)
 		POPCNTQ(runs, runs) // zero-run codes, 6 bits each
@@ -547,14 +548,205 @@ func fpcCompress64AVX512() {
 	tab := Load(Param("tab"), GP64())
 	hi := XMM()
 	VPSRLDQ(U8(8), k.AsX(), hi)
-	bits := fpcPackLine(buf, line, emit, tab, func(h int, dst VecVirtual) {
+	fpcPackVector(buf, line, emit, tab, func(h int, dst VecVirtual) {
 		if h == 0 {
 			VPMOVZXBQ(k.AsX(), dst)
 		} else {
 			VPMOVZXBQ(hi, dst)
 		}
 	})
-	Store(bits, ReturnIndex(1))
+	Store(total, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
 }
+
+// fpcPackVector emits the packing of fpcPack64AVX512 without a serial
+// chain, for a line whose flag and codes fit in 512 bits: it writes those
+// bits to the 64 bytes at buf, zero after them. Each code c of n bits
+// starts at bit O (the flag, then the lengths before it: a prefix sum) and
+// lies in the big-endian 64-bit words O/64 and, if it crosses, the next:
+// with e = O%64 + n, the first word gets c << (64−e) or c >> (e−64), the
+// next c << (128−e) (VPSLLVQ and VPSRLVQ give zero for a shift of 64 or
+// more, which selects the right one). The codes' bits are disjoint, so a
+// word is the sum of what falls in it: the difference of prefix sums at
+// the last code starting in it and in the word before. Codes are at most
+// 35 bits, so every word up to the last code's has a code starting in it,
+// and VPCOMPRESSD of the lanes that end a word lists those last codes in
+// word order.
+func fpcPackVector(buf, line Register, emit GPVirtual, tab Register, kindsOf func(h int, dst VecVirtual)) {
+	zero := ZMM()
+	VPXORQ(zero, zero, zero)
+	bq := func(v uint64) VecVirtual {
+		r, z := GP64(), ZMM()
+		MOVQ(U64(v), r)
+		VPBROADCASTQ(r, z)
+		return z
+	}
+	seven, c63, c64, c128 := bq(7), bq(63), bq(64), bq(128)
+	row := func(r int) Mem { return Mem{Base: tab, Disp: 64 * r} }
+
+	Comment("Zero runs: the distance from each emitted word to the next, less one.")
+	iota, runs := ZMM(), ZMM()
+	{
+		t := GP64()
+		MOVQ(U64(0x0706050403020100), t)
+		x, y := XMM(), XMM()
+		VMOVQ(t, x)
+		MOVQ(U64(0x0F0E0D0C0B0A0908), t)
+		VMOVQ(t, y)
+		VPUNPCKLQDQ(y, x, x)
+		VPMOVZXBD(x, iota)
+		ke := K()
+		KMOVW(emit.As32(), ke)
+		sixteen, next := ZMM(), ZMM()
+		MOVL(U32(16), t.As32())
+		VPBROADCASTD(t.As32(), sixteen)
+		pos := ZMM()
+		VMOVDQA32(sixteen, pos)
+		VPCOMPRESSD(iota, ke, pos) // emitted words in order, then 16s
+		VALIGND(U8(1), pos, sixteen, next)
+		VPSUBD(pos, next, next)
+		ones := ZMM()
+		VPTERNLOGD(U8(0xFF), ones, ones, ones) // −1
+		VPADDD(ones, next, next)
+		VPEXPANDD_Z(next, ke, runs)
+	}
+
+	Comment("Codes and lengths; a word not emitted has an empty code.")
+	var code, n [2]VecVirtual
+	for h := 0; h < 2; h++ {
+		kd, w, v, t, u, r := ZMM(), ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+		m := GP64()
+		MOVQ(emit, m)
+		if h == 1 {
+			SHRQ(U8(8), m)
+		}
+		km := K()
+		KMOVB(m.As32(), km)
+		kindsOf(h, kd)
+		VPANDQ(seven, kd, kd)
+		VPMOVZXDQ(Mem{Base: line, Disp: 32 * h}, w)
+		VPERMQ(row(fpcPackShift/64), kd, t)
+		VPSRLVQ(t, w, t)
+		VPERMQ(row(fpcPackMaskShifted/64), kd, u)
+		VPANDQ(u, t, t)
+		VPERMQ(row(fpcPackMaskLow/64), kd, u)
+		VPANDQ(u, w, w)
+		VPERMQ(row(fpcPackPre/64), kd, v)
+		VPTERNLOGQ(U8(0xFE), t, w, v) // pre | shifted | low
+		if h == 0 {
+			VPMOVZXDQ(runs.AsY(), r)
+		} else {
+			y := YMM()
+			VEXTRACTI64X4(U8(1), runs, y)
+			VPMOVZXDQ(y, r)
+		}
+		VPERMQ(row(fpcPackMaskRun/64), kd, u)
+		VPTERNLOGQ(U8(0xF8), u, r, v) // v | r&u
+		code[h], n[h] = ZMM(), ZMM()
+		VMOVDQA64_Z(v, km, code[h])
+		VPERMQ_Z(row(fpcPackBits/64), kd, km, n[h])
+	}
+
+	// prefix makes x[0], x[1] (16 lanes) their inclusive prefix sums.
+	prefix := func(x [2]VecVirtual) {
+		for h := 0; h < 2; h++ {
+			for _, sh := range []int{1, 2, 4} {
+				t := ZMM()
+				VALIGNQ(U8(8-sh), zero, x[h], t) // lane i: x[i−sh], or 0
+				VPADDQ(t, x[h], x[h])
+			}
+		}
+		t := ZMM()
+		VPERMQ(x[0], seven, t) // lane 7 of the first half
+		VPADDQ(t, x[1], x[1])
+	}
+	Comment("Bit offsets: O = 1 + the lengths before; e = O%64 + n.")
+	var hiw, low, q [2]VecVirtual
+	end := [2]VecVirtual{ZMM(), ZMM()}
+	VMOVDQA64(n[0], end[0])
+	VMOVDQA64(n[1], end[1])
+	prefix(end) // O + n − 1
+	one := bq(1)
+	for h := 0; h < 2; h++ {
+		o, e := ZMM(), ZMM()
+		VPSUBQ(n[h], end[h], o)
+		VPADDQ(one, o, o) // O
+		q[h] = ZMM()
+		VPSRLQ(U8(6), o, q[h])
+		VPANDQ(c63, o, e)
+		VPADDQ(n[h], e, e)
+		hiw[h], low[h] = ZMM(), ZMM()
+		a, b := ZMM(), ZMM()
+		VPSUBQ(e, c64, a) // 64 − e
+		VPSLLVQ(a, code[h], a)
+		VPSUBQ(c64, e, b) // e − 64
+		VPSRLVQ(b, code[h], b)
+		VPORQ(a, b, hiw[h])
+		VPSUBQ(e, c128, a) // 128 − e
+		VPSLLVQ(a, code[h], low[h])
+	}
+	Comment("The lanes that end a word: the next lane starts in a later one.")
+	kend := K()
+	{
+		big, nx0, nx1 := bq(^uint64(0)), ZMM(), ZMM()
+		VALIGNQ(U8(1), q[0], q[1], nx0)
+		VALIGNQ(U8(1), q[1], big, nx1)
+		k0, k1 := K(), K()
+		VPCMPUQ(U8(6), q[0], nx0, k0) // next > this
+		VPCMPUQ(U8(6), q[1], nx1, k1)
+		KUNPCKBW(k0, k1, kend)
+	}
+	idx := ZMM()
+	{
+		d := ZMM()
+		VPCOMPRESSD_Z(iota, kend, d)
+		VPMOVZXDQ(d.AsY(), idx)
+	}
+	kvalid := K()
+	{
+		t, c := GP64(), GP64()
+		KMOVW(kend, t.As32())
+		POPCNTL(t.As32(), c.As32())
+		MOVL(U32(0xFF), t.As32())
+		BZHIL(c.As32(), t.As32(), t.As32())
+		KMOVB(t.As32(), kvalid)
+	}
+	prefix(hiw)
+	prefix(low)
+	// words returns, per 64-bit word, the sum of x over the codes that
+	// start in it.
+	words := func(x [2]VecVirtual) VecVirtual {
+		g, sh, w := ZMM(), ZMM(), ZMM()
+		VMOVDQA64(x[0], g)
+		VPERMT2Q_Z(x[1], idx, kvalid, g)
+		VALIGNQ(U8(7), zero, g, sh) // lane i: g[i−1], or 0
+		VPSUBQ_Z(sh, g, kvalid, w)
+		return w
+	}
+	out, spill := words(hiw), words(low)
+	{
+		t := ZMM()
+		VALIGNQ(U8(7), zero, spill, t) // spills land in the next word
+		VPADDQ(t, out, out)
+	}
+	Comment("The flag, big-endian bytes, store.")
+	{
+		r := GP64()
+		MOVQ(U64(1<<63), r)
+		f := ZMM()
+		VMOVQ(r, f.AsX())
+		VPORQ(f, out, out)
+		bsw := ZMM()
+		x, y := XMM(), XMM()
+		MOVQ(U64(0x0001020304050607), r)
+		VMOVQ(r, x)
+		MOVQ(U64(0x08090A0B0C0D0E0F), r)
+		VMOVQ(r, y)
+		VPUNPCKLQDQ(y, x, bsw.AsX())
+		VSHUFI64X2(U8(0), bsw, bsw, bsw)
+		VPSHUFB(bsw, out, out)
+		VMOVDQU64(out, Mem{Base: buf})
+	}
+}
+

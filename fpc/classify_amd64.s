@@ -1381,7 +1381,7 @@ TEXT ·fpcPack64AVX512(SB), NOSPLIT, $384-72
 
 // func fpcCompress64AVX512(buf *[149]byte, line []byte, tab *[48]uint64) (sum uint64, bits int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, POPCNT
-TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $408-56
+TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-56
 	MOVQ         line_base+8(FP), AX
 	VPXOR        Y0, Y0, Y0
 	VMOVDQU      fpc_sevens<>+0(SB), Y1
@@ -1512,359 +1512,186 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $408-56
 	RET
 
 fpc_fused_pack_13:
-	MOVQ         buf+0(FP), CX
-	MOVQ         tab+32(FP), DX
-	VPSRLDQ      $0x08, X3, X0
-	VMOVDQU64    (DX), Z1
-	VMOVDQU64    64(DX), Z2
-	VMOVDQU64    128(DX), Z4
-	VMOVDQU64    192(DX), Z5
-	VMOVDQU64    256(DX), Z6
-	VMOVDQU64    320(DX), Z7
-	MOVQ         $0x00000007, DX
-	VPBROADCASTQ DX, Z8
-	MOVQ         BX, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    X3, Z3
-	VPANDQ       Z8, Z3, Z3
-	VPMOVZXDQ    (AX), Z9
-	VPERMQ       Z2, Z3, Z11
-	VPSRLVQ      Z11, Z9, Z11
-	VPERMQ       Z4, Z3, Z10
-	VPANDQ       Z10, Z11, Z11
-	VPERMQ       Z5, Z3, Z10
-	VPANDQ       Z10, Z9, Z9
-	VPERMQ       Z1, Z3, Z10
-	VPTERNLOGQ   $0xfe, Z11, Z9, Z10
-	VMOVDQA64.Z  Z10, K1, Z10
-	VMOVDQU64    Z10, 24(SP)
-	VPERMQ.Z     Z7, Z3, K1, Z10
-	VMOVDQU64    Z10, 152(SP)
-	VPERMQ.Z     Z6, Z3, K1, Z10
-	VMOVDQU64    Z10, 280(SP)
-	MOVQ         BX, DX
-	SHRQ         $0x08, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    X0, Z0
-	VPANDQ       Z8, Z0, Z0
-	VPMOVZXDQ    32(AX), Z3
-	VPERMQ       Z2, Z0, Z2
-	VPSRLVQ      Z2, Z3, Z2
-	VPERMQ       Z4, Z0, Z4
-	VPANDQ       Z4, Z2, Z2
-	VPERMQ       Z5, Z0, Z4
-	VPANDQ       Z4, Z3, Z3
-	VPERMQ       Z1, Z0, Z1
-	VPTERNLOGQ   $0xfe, Z2, Z3, Z1
-	VMOVDQA64.Z  Z1, K1, Z1
-	VMOVDQU64    Z1, 88(SP)
-	VPERMQ.Z     Z7, Z0, K1, Z4
-	VMOVDQU64    Z4, 216(SP)
-	VPERMQ.Z     Z6, Z0, K1, Z4
-	VMOVDQU64    Z4, 344(SP)
+	MOVQ         buf+0(FP), DX
+	MOVQ         tab+32(FP), SI
+	VPSRLDQ      $0x08, X3, X8
+	VPXORQ       Z22, Z22, Z22
+	MOVQ         $0x0000000000000007, DI
+	VPBROADCASTQ DI, Z0
+	MOVQ         $0x000000000000003f, DI
+	VPBROADCASTQ DI, Z1
+	MOVQ         $0x0000000000000040, DI
+	VPBROADCASTQ DI, Z2
+	MOVQ         $0x0000000000000080, DI
+	VPBROADCASTQ DI, Z4
 
-	// Pack: pending bits right-aligned in acc, nacc of them; after each
-	// code the whole bytes are stored big-endian, 8 at a time.
-	MOVQ   BX, AX
-	ANDQ   $0x0000ffff, AX
-	BTSQ   $0x10, AX
-	MOVQ   $0x00000001, DX
-	MOVQ   $0x00000001, BX
-	XORQ   SI, SI
-	MOVQ   AX, DI
-	SHRQ   $0x01, DI
-	TZCNTQ DI, DI
-	ANDQ   280(SP), DI
-	ORQ    24(SP), DI
-	MOVQ   152(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x02, DI
-	TZCNTQ DI, DI
-	ANDQ   288(SP), DI
-	ORQ    32(SP), DI
-	MOVQ   160(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x03, DI
-	TZCNTQ DI, DI
-	ANDQ   296(SP), DI
-	ORQ    40(SP), DI
-	MOVQ   168(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x04, DI
-	TZCNTQ DI, DI
-	ANDQ   304(SP), DI
-	ORQ    48(SP), DI
-	MOVQ   176(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x05, DI
-	TZCNTQ DI, DI
-	ANDQ   312(SP), DI
-	ORQ    56(SP), DI
-	MOVQ   184(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x06, DI
-	TZCNTQ DI, DI
-	ANDQ   320(SP), DI
-	ORQ    64(SP), DI
-	MOVQ   192(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x07, DI
-	TZCNTQ DI, DI
-	ANDQ   328(SP), DI
-	ORQ    72(SP), DI
-	MOVQ   200(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x08, DI
-	TZCNTQ DI, DI
-	ANDQ   336(SP), DI
-	ORQ    80(SP), DI
-	MOVQ   208(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x09, DI
-	TZCNTQ DI, DI
-	ANDQ   344(SP), DI
-	ORQ    88(SP), DI
-	MOVQ   216(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x0a, DI
-	TZCNTQ DI, DI
-	ANDQ   352(SP), DI
-	ORQ    96(SP), DI
-	MOVQ   224(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x0b, DI
-	TZCNTQ DI, DI
-	ANDQ   360(SP), DI
-	ORQ    104(SP), DI
-	MOVQ   232(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x0c, DI
-	TZCNTQ DI, DI
-	ANDQ   368(SP), DI
-	ORQ    112(SP), DI
-	MOVQ   240(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x0d, DI
-	TZCNTQ DI, DI
-	ANDQ   376(SP), DI
-	ORQ    120(SP), DI
-	MOVQ   248(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x0e, DI
-	TZCNTQ DI, DI
-	ANDQ   384(SP), DI
-	ORQ    128(SP), DI
-	MOVQ   256(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	MOVQ   AX, DI
-	SHRQ   $0x0f, DI
-	TZCNTQ DI, DI
-	ANDQ   392(SP), DI
-	ORQ    136(SP), DI
-	MOVQ   264(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    DI, DX
-	ADDQ   R8, BX
-	MOVQ   $0x00000040, DI
-	SUBQ   BX, DI
-	SHLXQ  DI, DX, DI
-	BSWAPQ DI
-	MOVQ   DI, (CX)(SI*1)
-	MOVQ   BX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, BX
-	SHRQ   $0x10, AX
-	TZCNTQ AX, AX
-	ANDQ   400(SP), AX
-	ORQ    144(SP), AX
-	MOVQ   272(SP), DI
-	SHLXQ  DI, DX, DX
-	ORQ    AX, DX
-	ADDQ   DI, BX
-	MOVQ   $0x00000040, AX
-	SUBQ   BX, AX
-	SHLXQ  AX, DX, AX
-	BSWAPQ AX
-	MOVQ   AX, (CX)(SI*1)
-	MOVQ   BX, AX
-	SHRQ   $0x03, AX
-	ADDQ   AX, SI
-	ANDQ   $0x07, BX
-	MOVQ   $0x00000040, AX
-	SUBQ   BX, AX
-	SHLXQ  AX, DX, AX
-	BSWAPQ AX
-	MOVQ   AX, (CX)(SI*1)
-	SHLQ   $0x03, SI
-	ADDQ   BX, SI
-	MOVQ   SI, bits+48(FP)
+	// Zero runs: the distance from each emitted word to the next, less one.
+	MOVQ         $0x0706050403020100, DI
+	VMOVQ        DI, X5
+	MOVQ         $0x0f0e0d0c0b0a0908, DI
+	VMOVQ        DI, X6
+	VPUNPCKLQDQ  X6, X5, X5
+	VPMOVZXBD    X5, Z5
+	KMOVW        BX, K1
+	MOVL         $0x00000010, DI
+	VPBROADCASTD DI, Z6
+	VMOVDQA32    Z6, Z7
+	VPCOMPRESSD  Z5, K1, Z7
+	VALIGND      $0x01, Z7, Z6, Z6
+	VPSUBD       Z7, Z6, Z6
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	VPADDD       Z23, Z6, Z6
+	VPEXPANDD.Z  Z6, K1, Z6
+
+	// Codes and lengths; a word not emitted has an empty code.
+	MOVQ          BX, DI
+	KMOVB         DI, K1
+	VPMOVZXBQ     X3, Z3
+	VPANDQ        Z0, Z3, Z3
+	VPMOVZXDQ     (AX), Z7
+	VPERMQ        64(SI), Z3, Z10
+	VPSRLVQ       Z10, Z7, Z10
+	VPERMQ        128(SI), Z3, Z11
+	VPANDQ        Z11, Z10, Z10
+	VPERMQ        192(SI), Z3, Z11
+	VPANDQ        Z11, Z7, Z7
+	VPERMQ        (SI), Z3, Z9
+	VPTERNLOGQ    $0xfe, Z10, Z7, Z9
+	VPMOVZXDQ     Y6, Z7
+	VPERMQ        256(SI), Z3, Z11
+	VPTERNLOGQ    $0xf8, Z11, Z7, Z9
+	VMOVDQA64.Z   Z9, K1, Z7
+	VPERMQ.Z      320(SI), Z3, K1, Z3
+	SHRQ          $0x08, BX
+	KMOVB         BX, K1
+	VPMOVZXBQ     X8, Z8
+	VPANDQ        Z0, Z8, Z8
+	VPMOVZXDQ     32(AX), Z9
+	VPERMQ        64(SI), Z8, Z11
+	VPSRLVQ       Z11, Z9, Z11
+	VPERMQ        128(SI), Z8, Z12
+	VPANDQ        Z12, Z11, Z11
+	VPERMQ        192(SI), Z8, Z12
+	VPANDQ        Z12, Z9, Z9
+	VPERMQ        (SI), Z8, Z10
+	VPTERNLOGQ    $0xfe, Z11, Z9, Z10
+	VEXTRACTI64X4 $0x01, Z6, Y6
+	VPMOVZXDQ     Y6, Z6
+	VPERMQ        256(SI), Z8, Z12
+	VPTERNLOGQ    $0xf8, Z12, Z6, Z10
+	VMOVDQA64.Z   Z10, K1, Z6
+	VPERMQ.Z      320(SI), Z8, K1, Z8
+
+	// Bit offsets: O = 1 + the lengths before; e = O%64 + n.
+	VMOVDQA64    Z3, Z9
+	VMOVDQA64    Z8, Z10
+	VALIGNQ      $0x07, Z22, Z9, Z11
+	VPADDQ       Z11, Z9, Z9
+	VALIGNQ      $0x06, Z22, Z9, Z11
+	VPADDQ       Z11, Z9, Z9
+	VALIGNQ      $0x04, Z22, Z9, Z11
+	VPADDQ       Z11, Z9, Z9
+	VALIGNQ      $0x07, Z22, Z10, Z11
+	VPADDQ       Z11, Z10, Z10
+	VALIGNQ      $0x06, Z22, Z10, Z11
+	VPADDQ       Z11, Z10, Z10
+	VALIGNQ      $0x04, Z22, Z10, Z11
+	VPADDQ       Z11, Z10, Z10
+	VPERMQ       Z9, Z0, Z11
+	VPADDQ       Z11, Z10, Z10
+	MOVQ         $0x0000000000000001, AX
+	VPBROADCASTQ AX, Z11
+	VPSUBQ       Z3, Z9, Z9
+	VPADDQ       Z11, Z9, Z9
+	VPSRLQ       $0x06, Z9, Z12
+	VPANDQ       Z1, Z9, Z9
+	VPADDQ       Z3, Z9, Z9
+	VPSUBQ       Z9, Z2, Z13
+	VPSLLVQ      Z13, Z7, Z13
+	VPSUBQ       Z2, Z9, Z3
+	VPSRLVQ      Z3, Z7, Z3
+	VPORQ        Z13, Z3, Z3
+	VPSUBQ       Z9, Z4, Z13
+	VPSLLVQ      Z13, Z7, Z7
+	VPSUBQ       Z8, Z10, Z9
+	VPADDQ       Z11, Z9, Z9
+	VPSRLQ       $0x06, Z9, Z10
+	VPANDQ       Z1, Z9, Z1
+	VPADDQ       Z8, Z1, Z1
+	VPSUBQ       Z1, Z2, Z8
+	VPSLLVQ      Z8, Z6, Z8
+	VPSUBQ       Z2, Z1, Z2
+	VPSRLVQ      Z2, Z6, Z2
+	VPORQ        Z8, Z2, Z2
+	VPSUBQ       Z1, Z4, Z8
+	VPSLLVQ      Z8, Z6, Z1
+
+	// The lanes that end a word: the next lane starts in a later one.
+	MOVQ          $0xffffffffffffffff, AX
+	VPBROADCASTQ  AX, Z4
+	VALIGNQ       $0x01, Z12, Z10, Z6
+	VALIGNQ       $0x01, Z10, Z4, Z4
+	VPCMPUQ       $0x06, Z12, Z6, K1
+	VPCMPUQ       $0x06, Z10, Z4, K2
+	KUNPCKBW      K1, K2, K1
+	VPCOMPRESSD.Z Z5, K1, Z4
+	VPMOVZXDQ     Y4, Z4
+	KMOVW         K1, AX
+	POPCNTL       AX, BX
+	MOVL          $0x000000ff, AX
+	BZHIL         BX, AX, AX
+	KMOVB         AX, K1
+	VALIGNQ       $0x07, Z22, Z3, Z5
+	VPADDQ        Z5, Z3, Z3
+	VALIGNQ       $0x06, Z22, Z3, Z5
+	VPADDQ        Z5, Z3, Z3
+	VALIGNQ       $0x04, Z22, Z3, Z5
+	VPADDQ        Z5, Z3, Z3
+	VALIGNQ       $0x07, Z22, Z2, Z5
+	VPADDQ        Z5, Z2, Z2
+	VALIGNQ       $0x06, Z22, Z2, Z5
+	VPADDQ        Z5, Z2, Z2
+	VALIGNQ       $0x04, Z22, Z2, Z5
+	VPADDQ        Z5, Z2, Z2
+	VPERMQ        Z3, Z0, Z5
+	VPADDQ        Z5, Z2, Z2
+	VALIGNQ       $0x07, Z22, Z7, Z5
+	VPADDQ        Z5, Z7, Z7
+	VALIGNQ       $0x06, Z22, Z7, Z5
+	VPADDQ        Z5, Z7, Z7
+	VALIGNQ       $0x04, Z22, Z7, Z5
+	VPADDQ        Z5, Z7, Z7
+	VALIGNQ       $0x07, Z22, Z1, Z5
+	VPADDQ        Z5, Z1, Z1
+	VALIGNQ       $0x06, Z22, Z1, Z5
+	VPADDQ        Z5, Z1, Z1
+	VALIGNQ       $0x04, Z22, Z1, Z5
+	VPADDQ        Z5, Z1, Z1
+	VPERMQ        Z7, Z0, Z0
+	VPADDQ        Z0, Z1, Z1
+	VMOVDQA64     Z3, Z0
+	VPERMT2Q.Z    Z2, Z4, K1, Z0
+	VALIGNQ       $0x07, Z22, Z0, Z2
+	VPSUBQ.Z      Z2, Z0, K1, Z0
+	VMOVDQA64     Z7, Z2
+	VPERMT2Q.Z    Z1, Z4, K1, Z2
+	VALIGNQ       $0x07, Z22, Z2, Z1
+	VPSUBQ.Z      Z1, Z2, K1, Z1
+	VALIGNQ       $0x07, Z22, Z1, Z1
+	VPADDQ        Z1, Z0, Z0
+
+	// The flag, big-endian bytes, store.
+	MOVQ        $0x8000000000000000, AX
+	VMOVQ       AX, X24
+	VPORQ       Z24, Z0, Z0
+	MOVQ        $0x0001020304050607, AX
+	VMOVQ       AX, X1
+	MOVQ        $0x08090a0b0c0d0e0f, AX
+	VMOVQ       AX, X2
+	VPUNPCKLQDQ X2, X1, X24
+	VSHUFI64X2  $0x00, Z24, Z24, Z24
+	VPSHUFB     Z24, Z0, Z0
+	VMOVDQU64   Z0, (DX)
+	MOVQ        CX, bits+48(FP)
 	VZEROUPPER
 	RET

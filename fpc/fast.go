@@ -148,9 +148,9 @@ func (t *table) packGeneric(buf *[scratchBytes]byte, line []byte, kinds []uint8,
 
 // wordCodesGeneric classifies line and returns its summary and the length
 // of flag 1 and its word codes under the report's table; if they are
-// shorter than the line (the stream Compress makes), it writes them to buf
-// as appendCodes does. It is the pure-Go definition that the fused
-// Compress kernel must match.
+// shorter than the line (the stream Compress makes), it writes them to
+// buf[:(length+7)/8] as appendCodes does (later bytes are scratch). It is
+// the pure-Go definition that the fused Compress kernel must match.
 func (c *Codec) wordCodesGeneric(buf *[scratchBytes]byte, line []byte) (summary, int) {
 	var kinds [maxWords]uint8
 	s := classifyLineGeneric(line, kinds[:])
