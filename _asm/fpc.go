@@ -749,4 +749,3 @@ func fpcPackVector(buf, line Register, emit GPVirtual, tab Register, kindsOf fun
 		VMOVDQU64(out, Mem{Base: buf})
 	}
 }
-
