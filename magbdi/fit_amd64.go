@@ -2,7 +2,11 @@
 
 package magbdi
 
-import "github.com/linecomp/linecomp/internal/cpu"
+import (
+	"slices"
+
+	"github.com/linecomp/linecomp/internal/cpu"
+)
 
 // fitLevels writes the level of each line of data to out, with the best
 // kernel the CPU has.
@@ -23,4 +27,40 @@ func (c *Codec) fitLevels(data []byte, out []uint8) {
 	default:
 		c.fitLevelsGeneric(data, out)
 	}
+}
+
+// rawKernel appends the raw stream of line to dst with a kernel and
+// reports true, or reports false when none applies: the kernels need the
+// AVX-512 level with VBMI (byte permutes) and take 64- and 128-byte lines.
+func (c *Codec) rawKernel(dst, line []byte) ([]byte, bool) {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps || c.lineSize == 32 {
+		return dst, false
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, c.lineSize+1)
+	out := dst[n : n+c.lineSize+1]
+	if c.lineSize == 64 {
+		magRaw64(out, line, uint64(c.tagBits))
+	} else {
+		magRaw128(out, line, uint64(c.tagBits))
+	}
+	return dst[:n+c.lineSize+1], true
+}
+
+// unrawKernel appends the line of the well-formed raw stream enc to dst
+// with a kernel and reports true, or reports false when none applies (as
+// for rawKernel).
+func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps || c.lineSize == 32 {
+		return dst, false
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, c.lineSize)
+	out := dst[n : n+c.lineSize]
+	if c.lineSize == 64 {
+		magUnraw64(out, enc, uint64(c.tagBits))
+	} else {
+		magUnraw128(out, enc, uint64(c.tagBits))
+	}
+	return dst[:n+c.lineSize], true
 }

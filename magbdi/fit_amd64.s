@@ -464,3 +464,265 @@ advance_45:
 done_43:
 	VZEROUPPER
 	RET
+
+DATA prevByte<>+0(SB)/1, $0x3f
+DATA prevByte<>+1(SB)/1, $0x40
+DATA prevByte<>+2(SB)/1, $0x41
+DATA prevByte<>+3(SB)/1, $0x42
+DATA prevByte<>+4(SB)/1, $0x43
+DATA prevByte<>+5(SB)/1, $0x44
+DATA prevByte<>+6(SB)/1, $0x45
+DATA prevByte<>+7(SB)/1, $0x46
+DATA prevByte<>+8(SB)/1, $0x47
+DATA prevByte<>+9(SB)/1, $0x48
+DATA prevByte<>+10(SB)/1, $0x49
+DATA prevByte<>+11(SB)/1, $0x4a
+DATA prevByte<>+12(SB)/1, $0x4b
+DATA prevByte<>+13(SB)/1, $0x4c
+DATA prevByte<>+14(SB)/1, $0x4d
+DATA prevByte<>+15(SB)/1, $0x4e
+DATA prevByte<>+16(SB)/1, $0x4f
+DATA prevByte<>+17(SB)/1, $0x50
+DATA prevByte<>+18(SB)/1, $0x51
+DATA prevByte<>+19(SB)/1, $0x52
+DATA prevByte<>+20(SB)/1, $0x53
+DATA prevByte<>+21(SB)/1, $0x54
+DATA prevByte<>+22(SB)/1, $0x55
+DATA prevByte<>+23(SB)/1, $0x56
+DATA prevByte<>+24(SB)/1, $0x57
+DATA prevByte<>+25(SB)/1, $0x58
+DATA prevByte<>+26(SB)/1, $0x59
+DATA prevByte<>+27(SB)/1, $0x5a
+DATA prevByte<>+28(SB)/1, $0x5b
+DATA prevByte<>+29(SB)/1, $0x5c
+DATA prevByte<>+30(SB)/1, $0x5d
+DATA prevByte<>+31(SB)/1, $0x5e
+DATA prevByte<>+32(SB)/1, $0x5f
+DATA prevByte<>+33(SB)/1, $0x60
+DATA prevByte<>+34(SB)/1, $0x61
+DATA prevByte<>+35(SB)/1, $0x62
+DATA prevByte<>+36(SB)/1, $0x63
+DATA prevByte<>+37(SB)/1, $0x64
+DATA prevByte<>+38(SB)/1, $0x65
+DATA prevByte<>+39(SB)/1, $0x66
+DATA prevByte<>+40(SB)/1, $0x67
+DATA prevByte<>+41(SB)/1, $0x68
+DATA prevByte<>+42(SB)/1, $0x69
+DATA prevByte<>+43(SB)/1, $0x6a
+DATA prevByte<>+44(SB)/1, $0x6b
+DATA prevByte<>+45(SB)/1, $0x6c
+DATA prevByte<>+46(SB)/1, $0x6d
+DATA prevByte<>+47(SB)/1, $0x6e
+DATA prevByte<>+48(SB)/1, $0x6f
+DATA prevByte<>+49(SB)/1, $0x70
+DATA prevByte<>+50(SB)/1, $0x71
+DATA prevByte<>+51(SB)/1, $0x72
+DATA prevByte<>+52(SB)/1, $0x73
+DATA prevByte<>+53(SB)/1, $0x74
+DATA prevByte<>+54(SB)/1, $0x75
+DATA prevByte<>+55(SB)/1, $0x76
+DATA prevByte<>+56(SB)/1, $0x77
+DATA prevByte<>+57(SB)/1, $0x78
+DATA prevByte<>+58(SB)/1, $0x79
+DATA prevByte<>+59(SB)/1, $0x7a
+DATA prevByte<>+60(SB)/1, $0x7b
+DATA prevByte<>+61(SB)/1, $0x7c
+DATA prevByte<>+62(SB)/1, $0x7d
+DATA prevByte<>+63(SB)/1, $0x7e
+GLOBL prevByte<>(SB), RODATA|NOPTR, $64
+
+DATA nextByte<>+0(SB)/1, $0x01
+DATA nextByte<>+1(SB)/1, $0x02
+DATA nextByte<>+2(SB)/1, $0x03
+DATA nextByte<>+3(SB)/1, $0x04
+DATA nextByte<>+4(SB)/1, $0x05
+DATA nextByte<>+5(SB)/1, $0x06
+DATA nextByte<>+6(SB)/1, $0x07
+DATA nextByte<>+7(SB)/1, $0x08
+DATA nextByte<>+8(SB)/1, $0x09
+DATA nextByte<>+9(SB)/1, $0x0a
+DATA nextByte<>+10(SB)/1, $0x0b
+DATA nextByte<>+11(SB)/1, $0x0c
+DATA nextByte<>+12(SB)/1, $0x0d
+DATA nextByte<>+13(SB)/1, $0x0e
+DATA nextByte<>+14(SB)/1, $0x0f
+DATA nextByte<>+15(SB)/1, $0x10
+DATA nextByte<>+16(SB)/1, $0x11
+DATA nextByte<>+17(SB)/1, $0x12
+DATA nextByte<>+18(SB)/1, $0x13
+DATA nextByte<>+19(SB)/1, $0x14
+DATA nextByte<>+20(SB)/1, $0x15
+DATA nextByte<>+21(SB)/1, $0x16
+DATA nextByte<>+22(SB)/1, $0x17
+DATA nextByte<>+23(SB)/1, $0x18
+DATA nextByte<>+24(SB)/1, $0x19
+DATA nextByte<>+25(SB)/1, $0x1a
+DATA nextByte<>+26(SB)/1, $0x1b
+DATA nextByte<>+27(SB)/1, $0x1c
+DATA nextByte<>+28(SB)/1, $0x1d
+DATA nextByte<>+29(SB)/1, $0x1e
+DATA nextByte<>+30(SB)/1, $0x1f
+DATA nextByte<>+31(SB)/1, $0x20
+DATA nextByte<>+32(SB)/1, $0x21
+DATA nextByte<>+33(SB)/1, $0x22
+DATA nextByte<>+34(SB)/1, $0x23
+DATA nextByte<>+35(SB)/1, $0x24
+DATA nextByte<>+36(SB)/1, $0x25
+DATA nextByte<>+37(SB)/1, $0x26
+DATA nextByte<>+38(SB)/1, $0x27
+DATA nextByte<>+39(SB)/1, $0x28
+DATA nextByte<>+40(SB)/1, $0x29
+DATA nextByte<>+41(SB)/1, $0x2a
+DATA nextByte<>+42(SB)/1, $0x2b
+DATA nextByte<>+43(SB)/1, $0x2c
+DATA nextByte<>+44(SB)/1, $0x2d
+DATA nextByte<>+45(SB)/1, $0x2e
+DATA nextByte<>+46(SB)/1, $0x2f
+DATA nextByte<>+47(SB)/1, $0x30
+DATA nextByte<>+48(SB)/1, $0x31
+DATA nextByte<>+49(SB)/1, $0x32
+DATA nextByte<>+50(SB)/1, $0x33
+DATA nextByte<>+51(SB)/1, $0x34
+DATA nextByte<>+52(SB)/1, $0x35
+DATA nextByte<>+53(SB)/1, $0x36
+DATA nextByte<>+54(SB)/1, $0x37
+DATA nextByte<>+55(SB)/1, $0x38
+DATA nextByte<>+56(SB)/1, $0x39
+DATA nextByte<>+57(SB)/1, $0x3a
+DATA nextByte<>+58(SB)/1, $0x3b
+DATA nextByte<>+59(SB)/1, $0x3c
+DATA nextByte<>+60(SB)/1, $0x3d
+DATA nextByte<>+61(SB)/1, $0x3e
+DATA nextByte<>+62(SB)/1, $0x3f
+DATA nextByte<>+63(SB)/1, $0x40
+GLOBL nextByte<>(SB), RODATA|NOPTR, $64
+
+// func magRaw64(out []byte, line []byte, tag uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·magRaw64(SB), NOSPLIT, $0-56
+	MOVQ         out_base+0(FP), AX
+	MOVQ         line_base+24(FP), CX
+	MOVQ         tag+48(FP), DX
+	VMOVDQU64    (CX), Z0
+	MOVQ         $0x0000000000000008, BX
+	SUBQ         DX, BX
+	MOVBQZX      63(CX), SI
+	SHLXQ        BX, SI, SI
+	MOVQ         $0x00000000000000ff, CX
+	SHLXQ        BX, CX, CX
+	VPBROADCASTB CX, Z1
+	VMOVQ        BX, X2
+	VMOVQ        DX, X3
+	MOVQ         $0x0000000000000001, CX
+	KMOVQ        CX, K1
+	SHLXQ        DX, CX, CX
+	DECQ         CX
+	VPBROADCASTB CX, Z4
+	VMOVDQU64    prevByte<>+0(SB), Z5
+	VPERMB       Z0, Z5, Z5
+	VMOVDQU8     Z4, K1, Z5
+	VPSLLW       X2, Z5, Z5
+	VPSRLW       X3, Z0, Z0
+	VPTERNLOGQ   $0xe4, Z1, Z0, Z5
+	VMOVDQU64    Z5, (AX)
+	MOVB         SI, 64(AX)
+	VZEROUPPER
+	RET
+
+// func magUnraw64(out []byte, enc []byte, tag uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·magUnraw64(SB), NOSPLIT, $0-56
+	MOVQ         out_base+0(FP), AX
+	MOVQ         enc_base+24(FP), CX
+	MOVQ         tag+48(FP), DX
+	VMOVDQU64    (CX), Z0
+	MOVQ         $0x0000000000000001, BX
+	KMOVQ        BX, K1
+	VMOVDQU8.Z   64(CX), K1, Z1
+	MOVQ         $0x0000000000000008, CX
+	SUBQ         DX, CX
+	MOVQ         $0x00000000000000ff, BX
+	SHLXQ        DX, BX, BX
+	VPBROADCASTB BX, Z2
+	VMOVQ        DX, X3
+	VMOVQ        CX, X4
+	VMOVDQU64    nextByte<>+0(SB), Z5
+	VPERMI2B     Z1, Z0, Z5
+	VPSLLW       X3, Z0, Z0
+	VPSRLW       X4, Z5, Z5
+	VPTERNLOGQ   $0xe4, Z2, Z5, Z0
+	VMOVDQU64    Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func magRaw128(out []byte, line []byte, tag uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·magRaw128(SB), NOSPLIT, $0-56
+	MOVQ         out_base+0(FP), AX
+	MOVQ         line_base+24(FP), CX
+	MOVQ         tag+48(FP), DX
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVQ         $0x0000000000000008, BX
+	SUBQ         DX, BX
+	MOVBQZX      127(CX), SI
+	SHLXQ        BX, SI, SI
+	MOVQ         $0x00000000000000ff, CX
+	SHLXQ        BX, CX, CX
+	VPBROADCASTB CX, Z2
+	VMOVQ        BX, X3
+	VMOVQ        DX, X4
+	MOVQ         $0x0000000000000001, CX
+	KMOVQ        CX, K1
+	SHLXQ        DX, CX, CX
+	DECQ         CX
+	VPBROADCASTB CX, Z5
+	VMOVDQU64    prevByte<>+0(SB), Z6
+	VPERMB       Z0, Z6, Z6
+	VMOVDQU8     Z5, K1, Z6
+	VPSLLW       X3, Z6, Z6
+	VPSRLW       X4, Z0, Z5
+	VPTERNLOGQ   $0xe4, Z2, Z5, Z6
+	VMOVDQU64    Z6, (AX)
+	VMOVDQU64    prevByte<>+0(SB), Z5
+	VPERMI2B     Z1, Z0, Z5
+	VPSLLW       X3, Z5, Z5
+	VPSRLW       X4, Z1, Z0
+	VPTERNLOGQ   $0xe4, Z2, Z0, Z5
+	VMOVDQU64    Z5, 64(AX)
+	MOVB         SI, 128(AX)
+	VZEROUPPER
+	RET
+
+// func magUnraw128(out []byte, enc []byte, tag uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·magUnraw128(SB), NOSPLIT, $0-56
+	MOVQ         out_base+0(FP), AX
+	MOVQ         enc_base+24(FP), CX
+	MOVQ         tag+48(FP), DX
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVQ         $0x0000000000000001, BX
+	KMOVQ        BX, K1
+	VMOVDQU8.Z   128(CX), K1, Z2
+	MOVQ         $0x0000000000000008, CX
+	SUBQ         DX, CX
+	MOVQ         $0x00000000000000ff, BX
+	SHLXQ        DX, BX, BX
+	VPBROADCASTB BX, Z3
+	VMOVQ        DX, X4
+	VMOVQ        CX, X5
+	VMOVDQU64    nextByte<>+0(SB), Z6
+	VPERMI2B     Z1, Z0, Z6
+	VPSLLW       X4, Z0, Z0
+	VPSRLW       X5, Z6, Z6
+	VPTERNLOGQ   $0xe4, Z3, Z6, Z0
+	VMOVDQU64    nextByte<>+0(SB), Z6
+	VPERMI2B     Z2, Z1, Z6
+	VPSLLW       X4, Z1, Z1
+	VPSRLW       X5, Z6, Z6
+	VPTERNLOGQ   $0xe4, Z3, Z6, Z1
+	VMOVDQU64    Z0, (AX)
+	VMOVDQU64    Z1, 64(AX)
+	VZEROUPPER
+	RET

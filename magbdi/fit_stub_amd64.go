@@ -39,3 +39,27 @@ func magFit64AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
 //
 //go:noescape
 func magFit128AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
+
+// magRaw64 writes the raw MAG-aware BDI stream of a 64-byte line, with a tag-bit all-ones code, to out.
+// len(line) must be at least 64, len(out) at least 65, and 1 ≤ tag ≤ 7.
+//
+//go:noescape
+func magRaw64(out []byte, line []byte, tag uint64)
+
+// magUnraw64 writes the line of a checked 65-byte raw MAG-aware BDI stream with a tag-bit code to out.
+// len(enc) must be at least 65, len(out) at least 64, and 1 ≤ tag ≤ 7.
+//
+//go:noescape
+func magUnraw64(out []byte, enc []byte, tag uint64)
+
+// magRaw128 writes the raw MAG-aware BDI stream of a 128-byte line, with a tag-bit all-ones code, to out.
+// len(line) must be at least 128, len(out) at least 129, and 1 ≤ tag ≤ 7.
+//
+//go:noescape
+func magRaw128(out []byte, line []byte, tag uint64)
+
+// magUnraw128 writes the line of a checked 129-byte raw MAG-aware BDI stream with a tag-bit code to out.
+// len(enc) must be at least 129, len(out) at least 128, and 1 ≤ tag ≤ 7.
+//
+//go:noescape
+func magUnraw128(out []byte, enc []byte, tag uint64)

@@ -246,6 +246,9 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // encode appends the encoding code of line, which must fit it, to dst.
 func (c *Codec) encode(dst, line []byte, code int) []byte {
 	if code == int(c.uncompressedCode()) {
+		if enc, ok := c.rawKernel(dst, line); ok {
+			return enc
+		}
 		enc, _ := bitstream.AppendRaw(dst, uint64(code), c.tagBits, line)
 		return enc
 	}
@@ -300,6 +303,12 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	var buf [128]byte
 	out := buf[:c.lineSize]
 	if num == len(c.levels) {
+		// A well-formed raw stream: the line and zero padding bits.
+		if len(enc) == c.lineSize+1 && enc[c.lineSize]<<c.tagBits == 0 {
+			if line, ok := c.unrawKernel(dst, enc); ok {
+				return line, nil
+			}
+		}
 		if off, why, ok := bitstream.ReadRaw(out, enc, c.tagBits); !ok {
 			return dst, c.corrupt(off, why)
 		}

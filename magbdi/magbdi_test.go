@@ -10,6 +10,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/internal/cpu"
 	"github.com/linecomp/linecomp/linecomptest"
 )
 
@@ -200,5 +201,47 @@ func TestBadInput(t *testing.T) {
 	c16, _ := New(64, 32) // one size: codes 0 and 1 only, so nothing is unassigned
 	if _, err := c16.Decompress(nil, make([]byte, 33)); err != nil {
 		t.Errorf("64-byte zero block rejected: %v", err)
+	}
+}
+
+// TestRawLevels: at every kernel level, the raw stream of every line, and
+// the line Decompress reads back from it and from the same stream with its
+// bytes scrambled (padding kept zero), are what the pure-Go path gives.
+func TestRawLevels(t *testing.T) {
+	for _, mag := range []int{16, 32, 64} {
+		for _, n := range codectest.LineSizes {
+			c, err := New(n, mag)
+			if err != nil {
+				continue // no compressed size at this line size
+			}
+			raw := int(c.uncompressedCode())
+			all := func(line []byte) string {
+				enc := c.encode(nil, line, raw)
+				scrambled := slices.Clone(enc)
+				for i := range scrambled {
+					scrambled[i] ^= line[(5*i+1)%n] + byte(i)
+				}
+				scrambled[0] |= 0xFF << (8 - c.tagBits) // keep the raw code
+				scrambled[n] &^= 0xFF >> c.tagBits      // and the zero padding
+				b := fmt.Appendf(nil, "%X;", enc)
+				for _, s := range [][]byte{enc, scrambled} {
+					out, err := c.Decompress(nil, s)
+					b = fmt.Appendf(b, "%X %v;", out, err)
+				}
+				return string(b)
+			}
+			kernel := func(data []byte, out []string) {
+				for i := range out {
+					out[i] = all(data[i*n : (i+1)*n])
+				}
+			}
+			generic := func(line []byte) string {
+				defer cpu.Set(cpu.Generic)()
+				return all(line)
+			}
+			t.Run(fmt.Sprintf("%s/%d", c.Name(), n), func(t *testing.T) {
+				codectest.CrossCheck(t, n, nil, kernel, generic)
+			})
+		}
 	}
 }
