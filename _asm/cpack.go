@@ -306,102 +306,16 @@ func cpackPlan64AVX512() {
 	n := Load(Param("bits").Len(), GP64())
 	tab := Load(Param("tab"), GP64())
 
-	bcast := func(v uint32) VecVirtual {
-		r, z := GP32(), ZMM()
-		MOVL(U32(v), r)
-		VPBROADCASTD(r, z)
-		return z
-	}
-	iota := ZMM() // lane i: i
-	{
-		t := GP64()
-		MOVQ(U64(0x0706050403020100), t)
-		x, y := XMM(), XMM()
-		VMOVQ(t, x)
-		MOVQ(U64(0x0F0E0D0C0B0A0908), t)
-		VMOVQ(t, y)
-		VPUNPCKLQDQ(y, x, x)
-		VPMOVZXBD(x, iota)
-	}
-	ones, big, mask3 := bcast(1), bcast(0x100), bcast(0xFFFFFF00)
-	fill := bcast(0xFFFFFFFF) // shifted in: equal to no key
-	sentinel := bcast(0x10000)
-	VPADDD(iota, sentinel, sentinel) // the key of a word below 0x100: unique
-	kindConst := make([]VecVirtual, cpackNew+1)
-	for k := cpackFull; k <= cpackNew; k++ {
-		kindConst[k] = bcast(uint32(k))
-	}
-	sizes := ZMM()
-	VPMOVZXBD(Mem{Base: tab, Disp: cpackTabSize}, sizes)
-	zero := ZMM()
-	VPXORD(zero, zero, zero)
-
+	plan := newCpackPlanner(tab)
 	done := label("plan64_done")
 	TESTQ(n, n)
 	JZ(LabelRef(done))
 	loop := label("plan64_loop")
 	Label(loop)
 	{
-		w := ZMM()
-		VMOVDQU32(Mem{Base: data}, w)
-		kbig, ksmall := K(), K()
-		VPCMPUD(U8(5), big, w, kbig) // not less than 0x100
-		KNOTW(kbig, ksmall)
-		key := ZMM()
-		VPSRLD(U8(16), w, key)
-		VMOVDQA32(sentinel, ksmall, key)
-
-		Comment("rep: the first lane with lane i's key.")
-		rep, d := ZMM(), ZMM()
-		VMOVDQA32(iota, rep)
-		VMOVDQA32(iota, d)
-		for s := 1; s < 16; s++ {
-			sh, k := ZMM(), K()
-			VALIGND(U8(uint8(16-s)), fill, key, sh) // lane i: key[i-s]
-			VPCMPEQD(sh, key, k)
-			VPSUBD(ones, d, d) // lane i: i-s
-			VMOVDQA32(d, k, rep)
-		}
-		kpush, kmatch, kfull, kthree, kzero := K(), K(), K(), K(), K()
-		VPCMPEQD(iota, rep, kpush)
-		KANDW(kbig, kpush, kpush)
-		KANDNW(kbig, kpush, kmatch) // big and not pushed
-
-		Comment("Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies.")
-		x := ZMM()
-		VPERMD(w, rep, x) // lane i: word rep[i]
-		VPXORD(w, x, x)
-		VPTESTNMD(x, x, kfull)
-		VPTESTNMD(mask3, x, kthree)
-		kind := ZMM()
-		VMOVDQA32(kindConst[cpackHalf], kind)
-		VMOVDQA32(kindConst[cpackThree], kthree, kind)
-		VMOVDQA32(kindConst[cpackFull], kfull, kind)
-		VMOVDQA32(kindConst[cpackNew], kpush, kind)
-		VMOVDQA32(kindConst[cpackNarrow], ksmall, kind)
-		VPTESTNMD(w, w, kzero)
-		VMOVDQA32(zero, kzero, kind)
-
-		Comment("Code bits: the sum of the sizes of the kinds.")
-		sz := ZMM()
-		VPERMD(sizes, kind, sz)
-		b := XMM()
-		VPMOVDB(sz, b)
-		VPSADBW(zero.AsX(), b, b)
-		hi := XMM()
-		VPSHUFD(U8(0x4E), b, hi)
-		VPADDQ(hi, b, b)
-		total := GP64()
-		VMOVQ(b, total)
+		op, total := plan.line(data)
 		MOVW(total.As16(), Mem{Base: out})
-
-		Comment("Slots of the matches: the rank of their representative among the pushed.")
-		rank, slot := ZMM(), ZMM()
-		VPEXPANDD_Z(iota, kpush, rank)
-		VPERMD(rank, rep, slot)
-		VPSLLD(U8(3), slot, slot)
-		VPORD(slot, kind, kmatch, kind)
-		VPMOVDB(kind, Mem{Base: ops})
+		VPMOVDB(op, Mem{Base: ops})
 	}
 	ADDQ(U8(64), data)
 	ADDQ(U8(16), ops)
@@ -494,6 +408,172 @@ func cpackEmit64AVX512() {
 		ADDQ(sh, p)
 		ANDQ(U8(7), nacc)
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// cpackPlanner holds the constants of the 64-byte plan.
+type cpackPlanner struct {
+	iota, ones, big, mask3, fill, sentinel, sizes, zero VecVirtual
+	kindConst                                           []VecVirtual
+}
+
+// newCpackPlanner loads the plan's constants; tab is cpack's planTab.
+func newCpackPlanner(tab Register) *cpackPlanner {
+	bcast := func(v uint32) VecVirtual {
+		r, z := GP32(), ZMM()
+		MOVL(U32(v), r)
+		VPBROADCASTD(r, z)
+		return z
+	}
+	p := &cpackPlanner{iota: iota16()}
+	p.ones, p.big, p.mask3 = bcast(1), bcast(0x100), bcast(0xFFFFFF00)
+	p.fill = bcast(0xFFFFFFFF) // shifted in: equal to no key
+	p.sentinel = bcast(0x10000)
+	VPADDD(p.iota, p.sentinel, p.sentinel) // the key of a word below 0x100: unique
+	p.kindConst = make([]VecVirtual, cpackNew+1)
+	for k := cpackFull; k <= cpackNew; k++ {
+		p.kindConst[k] = bcast(uint32(k))
+	}
+	p.sizes = ZMM()
+	VPMOVZXBD(Mem{Base: tab, Disp: cpackTabSize}, p.sizes)
+	p.zero = ZMM()
+	VPXORD(p.zero, p.zero, p.zero)
+	return p
+}
+
+// line plans the 64-byte line at data and returns its 16 ops as dwords and
+// the bits of their codes.
+func (p *cpackPlanner) line(data Register) (VecVirtual, GPVirtual) {
+	iota, ones, big, mask3, fill, sentinel, sizes, zero, kindConst := p.iota, p.ones, p.big, p.mask3, p.fill, p.sentinel, p.sizes, p.zero, p.kindConst
+	w := ZMM()
+	VMOVDQU32(Mem{Base: data}, w)
+	kbig, ksmall := K(), K()
+	VPCMPUD(U8(5), big, w, kbig) // not less than 0x100
+	KNOTW(kbig, ksmall)
+	key := ZMM()
+	VPSRLD(U8(16), w, key)
+	VMOVDQA32(sentinel, ksmall, key)
+
+	Comment("rep: the first lane with lane i's key.")
+	rep, d := ZMM(), ZMM()
+	VMOVDQA32(iota, rep)
+	VMOVDQA32(iota, d)
+	for s := 1; s < 16; s++ {
+		sh, k := ZMM(), K()
+		VALIGND(U8(uint8(16-s)), fill, key, sh) // lane i: key[i-s]
+		VPCMPEQD(sh, key, k)
+		VPSUBD(ones, d, d) // lane i: i-s
+		VMOVDQA32(d, k, rep)
+	}
+	kpush, kmatch, kfull, kthree, kzero := K(), K(), K(), K(), K()
+	VPCMPEQD(iota, rep, kpush)
+	KANDW(kbig, kpush, kpush)
+	KANDNW(kbig, kpush, kmatch) // big and not pushed
+
+	Comment("Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies.")
+	x := ZMM()
+	VPERMD(w, rep, x) // lane i: word rep[i]
+	VPXORD(w, x, x)
+	VPTESTNMD(x, x, kfull)
+	VPTESTNMD(mask3, x, kthree)
+	kind := ZMM()
+	VMOVDQA32(kindConst[cpackHalf], kind)
+	VMOVDQA32(kindConst[cpackThree], kthree, kind)
+	VMOVDQA32(kindConst[cpackFull], kfull, kind)
+	VMOVDQA32(kindConst[cpackNew], kpush, kind)
+	VMOVDQA32(kindConst[cpackNarrow], ksmall, kind)
+	VPTESTNMD(w, w, kzero)
+	VMOVDQA32(zero, kzero, kind)
+
+	Comment("Code bits: the sum of the sizes of the kinds.")
+	sz := ZMM()
+	VPERMD(sizes, kind, sz)
+	b := XMM()
+	VPMOVDB(sz, b)
+	VPSADBW(zero.AsX(), b, b)
+	hi := XMM()
+	VPSHUFD(U8(0x4E), b, hi)
+	VPADDQ(hi, b, b)
+	total := GP64()
+	VMOVQ(b, total)
+
+	Comment("Slots of the matches: the rank of their representative among the pushed.")
+	rank, slot := ZMM(), ZMM()
+	VPEXPANDD_Z(iota, kpush, rank)
+	VPERMD(rank, rep, slot)
+	VPSLLD(U8(3), slot, slot)
+	VPORD(slot, kind, kmatch, kind)
+	return kind, total
+}
+
+func init() {
+	gen := generators["cpack"]
+	generators["cpack"] = func() {
+		gen()
+		cpackCompress64AVX512()
+	}
+}
+
+// cpackCompress64AVX512 emits cpackCompress64AVX512(buf *[145]byte, line
+// []byte, plan *[24]uint8, emit *[32]uint64) int, Compress's word coding
+// of a 64-byte line under the default push rule in one call: the plan of
+// cpackPlan64AVX512, then, if the codes are shorter than the line, the
+// fields of cpackEmit64AVX512 packed by packCodes512 with no serial chain.
+func cpackCompress64AVX512() {
+	TEXT("cpackCompress64AVX512", NOSPLIT, "func(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int")
+	Pragma("noescape")
+	Doc("cpackCompress64AVX512 plans the 64-byte line as cpack's planGeneric",
+		"does under the default push rule and returns the bits of its word",
+		"codes; if they are fewer than 512, it writes flag 1 and the codes to",
+		"buf[:64] as cpack's emit does, zero after them. plan is planTab,",
+		"emit vecEmit. len(line) ≥ 64.")
+	line := Load(Param("line").Base(), GP64())
+	tab := Load(Param("plan"), GP64())
+	op, total := newCpackPlanner(tab).line(line)
+	Store(total, ReturnIndex(0))
+	pack := label("cpack_fused_pack")
+	CMPQ(total, U32(8*64))
+	JLT(LabelRef(pack))
+	VZEROUPPER()
+	RET()
+	Label(pack)
+
+	emit := Load(Param("emit"), GP64())
+	rows := make([]Mem, 4)
+	for r := range rows {
+		rows[r] = Mem{Base: emit, Disp: 64 * r}
+	}
+	seven := ZMM()
+	{
+		t := GP64()
+		MOVQ(U32(7), t)
+		VPBROADCASTQ(t, seven)
+	}
+	var code, n [2]VecVirtual
+	for h := 0; h < 2; h++ {
+		o, w, kind, idx, t := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+		if h == 0 {
+			VPMOVZXDQ(op.AsY(), o)
+		} else {
+			y := YMM()
+			VEXTRACTI64X4(U8(1), op, y)
+			VPMOVZXDQ(y, o)
+		}
+		VPMOVZXDQ(Mem{Base: line, Disp: 32 * h}, w)
+		VPANDQ(seven, o, kind)
+		VPSRLQ(U8(3), o, idx)
+		VPERMQ(rows[cpackEmitLowBits/64], kind, t)
+		VPSLLVQ(t, idx, idx)
+		VPERMQ(rows[cpackEmitLowMask/64], kind, t)
+		VPANDQ(t, w, w)
+		code[h], n[h] = ZMM(), ZMM()
+		VPERMQ(rows[cpackEmitField/64], kind, code[h])
+		VPTERNLOGQ(U8(0xFE), idx, w, code[h]) // field | low | index
+		VPERMQ(rows[cpackEmitSize/64], kind, n[h])
+	}
+	buf := Load(Param("buf"), GP64())
+	packCodes512(buf, code, n)
 	VZEROUPPER()
 	RET()
 }

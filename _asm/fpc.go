@@ -574,28 +574,18 @@ func fpcCompress64AVX512() {
 // and VPCOMPRESSD of the lanes that end a word lists those last codes in
 // word order.
 func fpcPackVector(buf, line Register, emit GPVirtual, tab Register, kindsOf func(h int, dst VecVirtual)) {
-	zero := ZMM()
-	VPXORQ(zero, zero, zero)
-	bq := func(v uint64) VecVirtual {
-		r, z := GP64(), ZMM()
-		MOVQ(U64(v), r)
-		VPBROADCASTQ(r, z)
-		return z
+	seven := ZMM()
+	{
+		r := GP64()
+		MOVQ(U32(7), r)
+		VPBROADCASTQ(r, seven)
 	}
-	seven, c63, c64, c128 := bq(7), bq(63), bq(64), bq(128)
 	row := func(r int) Mem { return Mem{Base: tab, Disp: 64 * r} }
 
 	Comment("Zero runs: the distance from each emitted word to the next, less one.")
-	iota, runs := ZMM(), ZMM()
+	iota, runs := iota16(), ZMM()
 	{
 		t := GP64()
-		MOVQ(U64(0x0706050403020100), t)
-		x, y := XMM(), XMM()
-		VMOVQ(t, x)
-		MOVQ(U64(0x0F0E0D0C0B0A0908), t)
-		VMOVQ(t, y)
-		VPUNPCKLQDQ(y, x, x)
-		VPMOVZXBD(x, iota)
 		ke := K()
 		KMOVW(emit.As32(), ke)
 		sixteen, next := ZMM(), ZMM()
@@ -648,6 +638,39 @@ func fpcPackVector(buf, line Register, emit GPVirtual, tab Register, kindsOf fun
 		VPERMQ_Z(row(fpcPackBits/64), kd, km, n[h])
 	}
 
+	packCodes512(buf, code, n)
+}
+
+// iota16 returns a vector of the dwords 0 to 15.
+func iota16() VecVirtual {
+	iota, t := ZMM(), GP64()
+	x, y := XMM(), XMM()
+	MOVQ(U64(0x0706050403020100), t)
+	VMOVQ(t, x)
+	MOVQ(U64(0x0F0E0D0C0B0A0908), t)
+	VMOVQ(t, y)
+	VPUNPCKLQDQ(y, x, x)
+	VPMOVZXBD(x, iota)
+	return iota
+}
+
+// packCodes512 writes flag 1 and 16 codes to the 64 bytes at buf, zero
+// after them: code[h] holds the codes of words 8h to 8h+7 right-aligned in
+// 64-bit lanes, n[h] their lengths (an empty code is 0 of length 0). Every
+// code must be shorter than 64 bits and the flag and codes at most 512.
+// fpcPackVector's comment says how it works; cpack's fused kernel uses it
+// too.
+func packCodes512(buf Register, code, n [2]VecVirtual) {
+	zero := ZMM()
+	VPXORQ(zero, zero, zero)
+	bq := func(v uint64) VecVirtual {
+		r, z := GP64(), ZMM()
+		MOVQ(U64(v), r)
+		VPBROADCASTQ(r, z)
+		return z
+	}
+	seven, c63, c64, c128 := bq(7), bq(63), bq(64), bq(128)
+	iota := iota16()
 	// prefix makes x[0], x[1] (16 lanes) their inclusive prefix sums.
 	prefix := func(x [2]VecVirtual) {
 		for h := 0; h < 2; h++ {

@@ -26,6 +26,17 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 // CompressLines appends the encoding of each line of data, a whole number
 // of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
 func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
+	if c.fused() {
+		for ; len(data) > 0; data = data[c.lineSize:] {
+			var buf streamBuf
+			var nb int
+			line := data[:c.lineSize]
+			dst.Enc, nb = c.appendStream(dst.Enc, line, &buf, c.wordCodes(&buf, line))
+			dst.End = append(dst.End, len(dst.Enc))
+			dst.Bits = append(dst.Bits, nb)
+		}
+		return
+	}
 	var ops [chunkLines * maxWords]op
 	var bits [chunkLines]uint16
 	words := c.lineSize / 4

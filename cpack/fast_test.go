@@ -118,6 +118,42 @@ func TestEmitLevels(t *testing.T) {
 	}
 }
 
+// wordCoded is what wordCodes gives for one line: the length of the word
+// codes and the stream's bytes in the buffer (zero past them).
+type wordCoded struct {
+	bits int
+	buf  streamBuf
+}
+
+// TestWordCodesLevels checks wordCodes (the fused Compress kernel where
+// there is one) against wordCodesGeneric on every corpus line, the edge
+// lines and pool lines, for every variant and line size, at every kernel
+// level: the length and the stream's bytes (all zero when the codes are
+// not shorter than the line and the buffer is not written).
+func TestWordCodesLevels(t *testing.T) {
+	for _, name := range names {
+		for _, n := range codectest.LineSizes {
+			c := mustNew(t, name, n).(*Codec)
+			clearPastStream := func(w *wordCoded) {
+				clear(w.buf[min((tagBits+w.bits+7)/8, len(w.buf)):])
+			}
+			kernel := func(data []byte, out []wordCoded) {
+				for i := range out {
+					out[i] = wordCoded{}
+					out[i].bits = c.wordCodes(&out[i].buf, data[i*n:(i+1)*n])
+					clearPastStream(&out[i])
+				}
+			}
+			generic := func(line []byte) (w wordCoded) {
+				w.bits = c.wordCodesGeneric(&w.buf, line)
+				clearPastStream(&w)
+				return w
+			}
+			codectest.CrossCheck(t, n, poolLines(n, 3000), kernel, generic)
+		}
+	}
+}
+
 // TestDecodeFast checks that Decompress's fast path for word codes accepts
 // exactly the word-code streams the field-by-field reader accepts, with the
 // same line: every such stream Compress makes of the sample and of pool

@@ -43,5 +43,17 @@ func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) {
 	c.emitGeneric(buf, line, ops)
 }
 
+// fused reports whether Compress codes a line with one kernel call
+// (wordCodes): 64-byte lines under the default push rule, with AVX-512.
+func (c *Codec) fused() bool { return c.vectorPlan() && cpu.Active() >= cpu.AVX512 }
+
+// wordCodes is wordCodesGeneric, with the fused kernel where fused says.
+func (c *Codec) wordCodes(buf *streamBuf, line []byte) int {
+	if c.fused() {
+		return cpackCompress64AVX512((*[maxStreamBytes + 8]byte)(buf), line, &c.planTab, &c.vecEmit)
+	}
+	return c.wordCodesGeneric(buf, line)
+}
+
 // opBytes views ops as the bytes the kernels write.
 func opBytes(ops *[maxWords]op) *[maxWords]uint8 { return (*[maxWords]uint8)(unsafe.Pointer(ops)) }

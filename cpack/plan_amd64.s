@@ -372,13 +372,13 @@ plan64_loop_5:
 	VPSHUFD $0x4e, X13, X16
 	VPADDQ  X16, X13, X13
 	VMOVQ   X13, SI
-	MOVW    SI, (DX)
 
 	// Slots of the matches: the rank of their representative among the pushed.
 	VPEXPANDD.Z Z0, K3, Z13
 	VPERMD      Z13, Z15, Z13
 	VPSLLD      $0x03, Z13, Z13
 	VPORD       Z13, Z14, K1, Z14
+	MOVW        SI, (DX)
 	VPMOVDB     Z14, (CX)
 	ADDQ        $0x40, AX
 	ADDQ        $0x10, CX
@@ -643,5 +643,301 @@ TEXT ·cpackEmit64AVX512(SB), NOSPLIT, $256-64
 	SHRQ   $0x03, SI
 	ADDQ   SI, BX
 	ANDQ   $0x07, DX
+	VZEROUPPER
+	RET
+
+// func cpackCompress64AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, POPCNT
+TEXT ·cpackCompress64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         line_base+8(FP), AX
+	MOVQ         plan+32(FP), CX
+	MOVQ         $0x0706050403020100, DX
+	VMOVQ        DX, X0
+	MOVQ         $0x0f0e0d0c0b0a0908, DX
+	VMOVQ        DX, X1
+	VPUNPCKLQDQ  X1, X0, X0
+	VPMOVZXBD    X0, Z0
+	MOVL         $0x00000001, DX
+	VPBROADCASTD DX, Z1
+	MOVL         $0x00000100, DX
+	VPBROADCASTD DX, Z2
+	MOVL         $0xffffff00, DX
+	VPBROADCASTD DX, Z3
+	MOVL         $0xffffffff, DX
+	VPBROADCASTD DX, Z4
+	MOVL         $0x00010000, DX
+	VPBROADCASTD DX, Z5
+	VPADDD       Z0, Z5, Z5
+	MOVL         $0x00000001, DX
+	VPBROADCASTD DX, Z6
+	MOVL         $0x00000002, DX
+	VPBROADCASTD DX, Z7
+	MOVL         $0x00000003, DX
+	VPBROADCASTD DX, Z8
+	MOVL         $0x00000004, DX
+	VPBROADCASTD DX, Z9
+	MOVL         $0x00000005, DX
+	VPBROADCASTD DX, Z10
+	VPMOVZXBD    (CX), Z11
+	VPXORD       Z12, Z12, Z12
+	VMOVDQU32    (AX), Z13
+	VPCMPUD      $0x05, Z2, Z13, K1
+	KNOTW        K1, K2
+	VPSRLD       $0x10, Z13, Z2
+	VMOVDQA32    Z5, K2, Z2
+
+	// rep: the first lane with lane i's key.
+	VMOVDQA32 Z0, Z5
+	VMOVDQA32 Z0, Z16
+	VALIGND   $0x0f, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x0e, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x0d, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x0c, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x0b, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x0a, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x09, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x08, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x07, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x06, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x05, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x04, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x03, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x02, Z4, Z2, Z17
+	VPCMPEQD  Z17, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VALIGND   $0x01, Z4, Z2, Z4
+	VPCMPEQD  Z4, Z2, K3
+	VPSUBD    Z1, Z16, Z16
+	VMOVDQA32 Z16, K3, Z5
+	VPCMPEQD  Z0, Z5, K3
+	KANDW     K1, K3, K3
+	KANDNW    K1, K3, K1
+
+	// Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies.
+	VPERMD    Z13, Z5, Z1
+	VPXORD    Z13, Z1, Z1
+	VPTESTNMD Z1, Z1, K4
+	VPTESTNMD Z3, Z1, K5
+	VMOVDQA32 Z9, Z1
+	VMOVDQA32 Z8, K5, Z1
+	VMOVDQA32 Z6, K4, Z1
+	VMOVDQA32 Z10, K3, Z1
+	VMOVDQA32 Z7, K2, Z1
+	VPTESTNMD Z13, Z13, K2
+	VMOVDQA32 Z12, K2, Z1
+
+	// Code bits: the sum of the sizes of the kinds.
+	VPERMD  Z11, Z1, Z2
+	VPMOVDB Z2, X2
+	VPSADBW X12, X2, X2
+	VPSHUFD $0x4e, X2, X3
+	VPADDQ  X3, X2, X2
+	VMOVQ   X2, CX
+
+	// Slots of the matches: the rank of their representative among the pushed.
+	VPEXPANDD.Z Z0, K3, Z0
+	VPERMD      Z0, Z5, Z0
+	VPSLLD      $0x03, Z0, Z0
+	VPORD       Z0, Z1, K1, Z1
+	MOVQ        CX, ret+48(FP)
+	CMPQ        CX, $0x00000200
+	JLT         cpack_fused_pack_6
+	VZEROUPPER
+	RET
+
+cpack_fused_pack_6:
+	MOVQ          emit+40(FP), CX
+	MOVQ          $0x00000007, DX
+	VPBROADCASTQ  DX, Z0
+	VPMOVZXDQ     Y1, Z2
+	VPMOVZXDQ     (AX), Z3
+	VPANDQ        Z0, Z2, Z4
+	VPSRLQ        $0x03, Z2, Z2
+	VPERMQ        128(CX), Z4, Z5
+	VPSLLVQ       Z5, Z2, Z2
+	VPERMQ        64(CX), Z4, Z5
+	VPANDQ        Z5, Z3, Z3
+	VPERMQ        (CX), Z4, Z5
+	VPTERNLOGQ    $0xfe, Z2, Z3, Z5
+	VPERMQ        192(CX), Z4, Z2
+	VEXTRACTI64X4 $0x01, Z1, Y1
+	VPMOVZXDQ     Y1, Z1
+	VPMOVZXDQ     32(AX), Z3
+	VPANDQ        Z0, Z1, Z0
+	VPSRLQ        $0x03, Z1, Z1
+	VPERMQ        128(CX), Z0, Z4
+	VPSLLVQ       Z4, Z1, Z1
+	VPERMQ        64(CX), Z0, Z4
+	VPANDQ        Z4, Z3, Z3
+	VPERMQ        (CX), Z0, Z4
+	VPTERNLOGQ    $0xfe, Z1, Z3, Z4
+	VPERMQ        192(CX), Z0, Z0
+	MOVQ          buf+0(FP), AX
+	VPXORQ        Z14, Z14, Z14
+	MOVQ          $0x0000000000000007, CX
+	VPBROADCASTQ  CX, Z1
+	MOVQ          $0x000000000000003f, CX
+	VPBROADCASTQ  CX, Z3
+	MOVQ          $0x0000000000000040, CX
+	VPBROADCASTQ  CX, Z6
+	MOVQ          $0x0000000000000080, CX
+	VPBROADCASTQ  CX, Z7
+	MOVQ          $0x0706050403020100, CX
+	VMOVQ         CX, X8
+	MOVQ          $0x0f0e0d0c0b0a0908, CX
+	VMOVQ         CX, X9
+	VPUNPCKLQDQ   X9, X8, X8
+	VPMOVZXBD     X8, Z8
+
+	// Bit offsets: O = 1 + the lengths before; e = O%64 + n.
+	VMOVDQA64    Z2, Z9
+	VMOVDQA64    Z0, Z10
+	VALIGNQ      $0x07, Z14, Z9, Z11
+	VPADDQ       Z11, Z9, Z9
+	VALIGNQ      $0x06, Z14, Z9, Z11
+	VPADDQ       Z11, Z9, Z9
+	VALIGNQ      $0x04, Z14, Z9, Z11
+	VPADDQ       Z11, Z9, Z9
+	VALIGNQ      $0x07, Z14, Z10, Z11
+	VPADDQ       Z11, Z10, Z10
+	VALIGNQ      $0x06, Z14, Z10, Z11
+	VPADDQ       Z11, Z10, Z10
+	VALIGNQ      $0x04, Z14, Z10, Z11
+	VPADDQ       Z11, Z10, Z10
+	VPERMQ       Z9, Z1, Z11
+	VPADDQ       Z11, Z10, Z10
+	MOVQ         $0x0000000000000001, CX
+	VPBROADCASTQ CX, Z11
+	VPSUBQ       Z2, Z9, Z9
+	VPADDQ       Z11, Z9, Z9
+	VPSRLQ       $0x06, Z9, Z12
+	VPANDQ       Z3, Z9, Z9
+	VPADDQ       Z2, Z9, Z9
+	VPSUBQ       Z9, Z6, Z13
+	VPSLLVQ      Z13, Z5, Z13
+	VPSUBQ       Z6, Z9, Z2
+	VPSRLVQ      Z2, Z5, Z2
+	VPORQ        Z13, Z2, Z2
+	VPSUBQ       Z9, Z7, Z13
+	VPSLLVQ      Z13, Z5, Z5
+	VPSUBQ       Z0, Z10, Z9
+	VPADDQ       Z11, Z9, Z9
+	VPSRLQ       $0x06, Z9, Z10
+	VPANDQ       Z3, Z9, Z3
+	VPADDQ       Z0, Z3, Z3
+	VPSUBQ       Z3, Z6, Z0
+	VPSLLVQ      Z0, Z4, Z0
+	VPSUBQ       Z6, Z3, Z6
+	VPSRLVQ      Z6, Z4, Z6
+	VPORQ        Z0, Z6, Z6
+	VPSUBQ       Z3, Z7, Z0
+	VPSLLVQ      Z0, Z4, Z0
+
+	// The lanes that end a word: the next lane starts in a later one.
+	MOVQ          $0xffffffffffffffff, CX
+	VPBROADCASTQ  CX, Z3
+	VALIGNQ       $0x01, Z12, Z10, Z4
+	VALIGNQ       $0x01, Z10, Z3, Z3
+	VPCMPUQ       $0x06, Z12, Z4, K1
+	VPCMPUQ       $0x06, Z10, Z3, K2
+	KUNPCKBW      K1, K2, K1
+	VPCOMPRESSD.Z Z8, K1, Z3
+	VPMOVZXDQ     Y3, Z3
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x000000ff, CX
+	BZHIL         DX, CX, CX
+	KMOVB         CX, K1
+	VALIGNQ       $0x07, Z14, Z2, Z4
+	VPADDQ        Z4, Z2, Z2
+	VALIGNQ       $0x06, Z14, Z2, Z4
+	VPADDQ        Z4, Z2, Z2
+	VALIGNQ       $0x04, Z14, Z2, Z4
+	VPADDQ        Z4, Z2, Z2
+	VALIGNQ       $0x07, Z14, Z6, Z4
+	VPADDQ        Z4, Z6, Z6
+	VALIGNQ       $0x06, Z14, Z6, Z4
+	VPADDQ        Z4, Z6, Z6
+	VALIGNQ       $0x04, Z14, Z6, Z4
+	VPADDQ        Z4, Z6, Z6
+	VPERMQ        Z2, Z1, Z4
+	VPADDQ        Z4, Z6, Z6
+	VALIGNQ       $0x07, Z14, Z5, Z4
+	VPADDQ        Z4, Z5, Z5
+	VALIGNQ       $0x06, Z14, Z5, Z4
+	VPADDQ        Z4, Z5, Z5
+	VALIGNQ       $0x04, Z14, Z5, Z4
+	VPADDQ        Z4, Z5, Z5
+	VALIGNQ       $0x07, Z14, Z0, Z4
+	VPADDQ        Z4, Z0, Z0
+	VALIGNQ       $0x06, Z14, Z0, Z4
+	VPADDQ        Z4, Z0, Z0
+	VALIGNQ       $0x04, Z14, Z0, Z4
+	VPADDQ        Z4, Z0, Z0
+	VPERMQ        Z5, Z1, Z1
+	VPADDQ        Z1, Z0, Z0
+	VMOVDQA64     Z2, Z1
+	VPERMT2Q.Z    Z6, Z3, K1, Z1
+	VALIGNQ       $0x07, Z14, Z1, Z2
+	VPSUBQ.Z      Z2, Z1, K1, Z1
+	VMOVDQA64     Z5, Z2
+	VPERMT2Q.Z    Z0, Z3, K1, Z2
+	VALIGNQ       $0x07, Z14, Z2, Z0
+	VPSUBQ.Z      Z0, Z2, K1, Z0
+	VALIGNQ       $0x07, Z14, Z0, Z0
+	VPADDQ        Z0, Z1, Z1
+
+	// The flag, big-endian bytes, store.
+	MOVQ        $0x8000000000000000, CX
+	VMOVQ       CX, X15
+	VPORQ       Z15, Z1, Z1
+	MOVQ        $0x0001020304050607, CX
+	VMOVQ       CX, X0
+	MOVQ        $0x08090a0b0c0d0e0f, CX
+	VMOVQ       CX, X2
+	VPUNPCKLQDQ X2, X0, X15
+	VSHUFI64X2  $0x00, Z15, Z15, Z15
+	VPSHUFB     Z15, Z1, Z1
+	VMOVDQU64   Z1, (AX)
 	VZEROUPPER
 	RET

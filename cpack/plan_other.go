@@ -15,3 +15,10 @@ func (c *Codec) planLines(data []byte, ops []op, bits []uint16) {
 
 // emit writes the flag and the word codes of ops into buf.
 func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) { c.emitGeneric(buf, line, ops) }
+
+// fused reports whether Compress codes a line with one kernel call; there
+// is no such kernel here.
+func (c *Codec) fused() bool { return false }
+
+// wordCodes is wordCodesGeneric.
+func (c *Codec) wordCodes(buf *streamBuf, line []byte) int { return c.wordCodesGeneric(buf, line) }

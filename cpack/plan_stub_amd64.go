@@ -26,3 +26,12 @@ func cpackPlan64AVX512(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)
 //
 //go:noescape
 func cpackEmit64AVX512(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64)
+
+// cpackCompress64AVX512 plans the 64-byte line as cpack's planGeneric
+// does under the default push rule and returns the bits of its word
+// codes; if they are fewer than 512, it writes flag 1 and the codes to
+// buf[:64] as cpack's emit does, zero after them. plan is planTab,
+// emit vecEmit. len(line) ≥ 64.
+//
+//go:noescape
+func cpackCompress64AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int

@@ -100,6 +100,12 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
+	// The stream is built in buf, so dst may overlap line.
+	var buf streamBuf
+	if c.fused() {
+		dst, total := c.appendStream(dst, line, &buf, c.wordCodes(&buf, line))
+		return dst, total, nil
+	}
 	var ops [maxWords]op
 	dst, total := c.encode(dst, line, &ops, c.planOps(line, &ops))
 	return dst, total, nil
@@ -108,18 +114,38 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // encode appends the encoding of line, planned as ops with word codes of
 // codeBits bits, to dst and returns it with its length in bits.
 func (c *Codec) encode(dst, line []byte, ops *[maxWords]op, codeBits int) ([]byte, int) {
-	layout, total := c.layoutOf(codeBits)
-	if layout == layoutRaw {
-		return bitstream.AppendRaw(dst, rawFlag, tagBits, line)
-	}
-	// The stream is built in buf, so dst may overlap line.
 	var buf streamBuf
-	if layout == layoutZeroBlock {
-		buf[0] = 1<<7 | zeroBlockCode<<(7-zeroBlockBits)
-	} else {
+	if codeBits < 8*c.lineSize {
 		c.emit(&buf, line, ops)
 	}
+	return c.appendStream(dst, line, &buf, codeBits)
+}
+
+// appendStream appends the encoding of line, whose word codes are codeBits
+// long, to dst and returns it with its length in bits. buf holds flag 1
+// and the word codes if they are shorter than the line.
+func (c *Codec) appendStream(dst, line []byte, buf *streamBuf, codeBits int) ([]byte, int) {
+	layout, total := c.layoutOf(codeBits)
+	switch layout {
+	case layoutRaw:
+		return bitstream.AppendRaw(dst, rawFlag, tagBits, line)
+	case layoutZeroBlock:
+		buf[0] = 1<<7 | zeroBlockCode<<(7-zeroBlockBits)
+	}
 	return append(dst, buf[:(total+7)/8]...), total
+}
+
+// wordCodesGeneric plans line and returns the length in bits of its word
+// codes; if they are shorter than the line, it writes flag 1 and the codes
+// to buf[:(1+length+7)/8] as emit does (later bytes are scratch). It is the
+// pure-Go definition that the fused Compress kernel must match.
+func (c *Codec) wordCodesGeneric(buf *streamBuf, line []byte) int {
+	var ops [maxWords]op
+	codeBits := c.planGeneric(line, &ops)
+	if codeBits < 8*c.lineSize {
+		c.emitGeneric(buf, line, &ops)
+	}
+	return codeBits
 }
 
 // emitGeneric writes the flag and the word codes of ops into buf. It is the

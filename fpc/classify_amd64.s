@@ -1514,184 +1514,192 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-56
 fpc_fused_pack_13:
 	MOVQ         buf+0(FP), DX
 	MOVQ         tab+32(FP), SI
-	VPSRLDQ      $0x08, X3, X8
-	VPXORQ       Z22, Z22, Z22
-	MOVQ         $0x0000000000000007, DI
+	VPSRLDQ      $0x08, X3, X5
+	MOVQ         $0x00000007, DI
 	VPBROADCASTQ DI, Z0
-	MOVQ         $0x000000000000003f, DI
-	VPBROADCASTQ DI, Z1
-	MOVQ         $0x0000000000000040, DI
-	VPBROADCASTQ DI, Z2
-	MOVQ         $0x0000000000000080, DI
-	VPBROADCASTQ DI, Z4
 
 	// Zero runs: the distance from each emitted word to the next, less one.
 	MOVQ         $0x0706050403020100, DI
-	VMOVQ        DI, X5
+	VMOVQ        DI, X1
 	MOVQ         $0x0f0e0d0c0b0a0908, DI
-	VMOVQ        DI, X6
-	VPUNPCKLQDQ  X6, X5, X5
-	VPMOVZXBD    X5, Z5
+	VMOVQ        DI, X2
+	VPUNPCKLQDQ  X2, X1, X1
+	VPMOVZXBD    X1, Z1
 	KMOVW        BX, K1
 	MOVL         $0x00000010, DI
-	VPBROADCASTD DI, Z6
-	VMOVDQA32    Z6, Z7
-	VPCOMPRESSD  Z5, K1, Z7
-	VALIGND      $0x01, Z7, Z6, Z6
-	VPSUBD       Z7, Z6, Z6
-	VPTERNLOGD   $0xff, Z23, Z23, Z23
-	VPADDD       Z23, Z6, Z6
-	VPEXPANDD.Z  Z6, K1, Z6
+	VPBROADCASTD DI, Z2
+	VMOVDQA32    Z2, Z4
+	VPCOMPRESSD  Z1, K1, Z4
+	VALIGND      $0x01, Z4, Z2, Z1
+	VPSUBD       Z4, Z1, Z1
+	VPTERNLOGD   $0xff, Z22, Z22, Z22
+	VPADDD       Z22, Z1, Z1
+	VPEXPANDD.Z  Z1, K1, Z1
 
 	// Codes and lengths; a word not emitted has an empty code.
 	MOVQ          BX, DI
 	KMOVB         DI, K1
-	VPMOVZXBQ     X3, Z3
-	VPANDQ        Z0, Z3, Z3
-	VPMOVZXDQ     (AX), Z7
-	VPERMQ        64(SI), Z3, Z10
-	VPSRLVQ       Z10, Z7, Z10
-	VPERMQ        128(SI), Z3, Z11
-	VPANDQ        Z11, Z10, Z10
-	VPERMQ        192(SI), Z3, Z11
-	VPANDQ        Z11, Z7, Z7
-	VPERMQ        (SI), Z3, Z9
-	VPTERNLOGQ    $0xfe, Z10, Z7, Z9
-	VPMOVZXDQ     Y6, Z7
-	VPERMQ        256(SI), Z3, Z11
-	VPTERNLOGQ    $0xf8, Z11, Z7, Z9
-	VMOVDQA64.Z   Z9, K1, Z7
-	VPERMQ.Z      320(SI), Z3, K1, Z3
+	VPMOVZXBQ     X3, Z2
+	VPANDQ        Z0, Z2, Z2
+	VPMOVZXDQ     (AX), Z3
+	VPERMQ        64(SI), Z2, Z6
+	VPSRLVQ       Z6, Z3, Z6
+	VPERMQ        128(SI), Z2, Z7
+	VPANDQ        Z7, Z6, Z6
+	VPERMQ        192(SI), Z2, Z7
+	VPANDQ        Z7, Z3, Z3
+	VPERMQ        (SI), Z2, Z4
+	VPTERNLOGQ    $0xfe, Z6, Z3, Z4
+	VPMOVZXDQ     Y1, Z3
+	VPERMQ        256(SI), Z2, Z7
+	VPTERNLOGQ    $0xf8, Z7, Z3, Z4
+	VMOVDQA64.Z   Z4, K1, Z3
+	VPERMQ.Z      320(SI), Z2, K1, Z2
 	SHRQ          $0x08, BX
 	KMOVB         BX, K1
-	VPMOVZXBQ     X8, Z8
-	VPANDQ        Z0, Z8, Z8
-	VPMOVZXDQ     32(AX), Z9
-	VPERMQ        64(SI), Z8, Z11
-	VPSRLVQ       Z11, Z9, Z11
-	VPERMQ        128(SI), Z8, Z12
-	VPANDQ        Z12, Z11, Z11
-	VPERMQ        192(SI), Z8, Z12
-	VPANDQ        Z12, Z9, Z9
-	VPERMQ        (SI), Z8, Z10
-	VPTERNLOGQ    $0xfe, Z11, Z9, Z10
-	VEXTRACTI64X4 $0x01, Z6, Y6
-	VPMOVZXDQ     Y6, Z6
-	VPERMQ        256(SI), Z8, Z12
-	VPTERNLOGQ    $0xf8, Z12, Z6, Z10
-	VMOVDQA64.Z   Z10, K1, Z6
-	VPERMQ.Z      320(SI), Z8, K1, Z8
+	VPMOVZXBQ     X5, Z4
+	VPANDQ        Z0, Z4, Z4
+	VPMOVZXDQ     32(AX), Z0
+	VPERMQ        64(SI), Z4, Z6
+	VPSRLVQ       Z6, Z0, Z6
+	VPERMQ        128(SI), Z4, Z7
+	VPANDQ        Z7, Z6, Z6
+	VPERMQ        192(SI), Z4, Z7
+	VPANDQ        Z7, Z0, Z0
+	VPERMQ        (SI), Z4, Z5
+	VPTERNLOGQ    $0xfe, Z6, Z0, Z5
+	VEXTRACTI64X4 $0x01, Z1, Y0
+	VPMOVZXDQ     Y0, Z0
+	VPERMQ        256(SI), Z4, Z7
+	VPTERNLOGQ    $0xf8, Z7, Z0, Z5
+	VMOVDQA64.Z   Z5, K1, Z0
+	VPERMQ.Z      320(SI), Z4, K1, Z1
+	VPXORQ        Z23, Z23, Z23
+	MOVQ          $0x0000000000000007, AX
+	VPBROADCASTQ  AX, Z4
+	MOVQ          $0x000000000000003f, AX
+	VPBROADCASTQ  AX, Z5
+	MOVQ          $0x0000000000000040, AX
+	VPBROADCASTQ  AX, Z6
+	MOVQ          $0x0000000000000080, AX
+	VPBROADCASTQ  AX, Z7
+	MOVQ          $0x0706050403020100, AX
+	VMOVQ         AX, X8
+	MOVQ          $0x0f0e0d0c0b0a0908, AX
+	VMOVQ         AX, X9
+	VPUNPCKLQDQ   X9, X8, X8
+	VPMOVZXBD     X8, Z8
 
 	// Bit offsets: O = 1 + the lengths before; e = O%64 + n.
-	VMOVDQA64    Z3, Z9
-	VMOVDQA64    Z8, Z10
-	VALIGNQ      $0x07, Z22, Z9, Z11
+	VMOVDQA64    Z2, Z9
+	VMOVDQA64    Z1, Z10
+	VALIGNQ      $0x07, Z23, Z9, Z11
 	VPADDQ       Z11, Z9, Z9
-	VALIGNQ      $0x06, Z22, Z9, Z11
+	VALIGNQ      $0x06, Z23, Z9, Z11
 	VPADDQ       Z11, Z9, Z9
-	VALIGNQ      $0x04, Z22, Z9, Z11
+	VALIGNQ      $0x04, Z23, Z9, Z11
 	VPADDQ       Z11, Z9, Z9
-	VALIGNQ      $0x07, Z22, Z10, Z11
+	VALIGNQ      $0x07, Z23, Z10, Z11
 	VPADDQ       Z11, Z10, Z10
-	VALIGNQ      $0x06, Z22, Z10, Z11
+	VALIGNQ      $0x06, Z23, Z10, Z11
 	VPADDQ       Z11, Z10, Z10
-	VALIGNQ      $0x04, Z22, Z10, Z11
+	VALIGNQ      $0x04, Z23, Z10, Z11
 	VPADDQ       Z11, Z10, Z10
-	VPERMQ       Z9, Z0, Z11
+	VPERMQ       Z9, Z4, Z11
 	VPADDQ       Z11, Z10, Z10
 	MOVQ         $0x0000000000000001, AX
 	VPBROADCASTQ AX, Z11
-	VPSUBQ       Z3, Z9, Z9
+	VPSUBQ       Z2, Z9, Z9
 	VPADDQ       Z11, Z9, Z9
 	VPSRLQ       $0x06, Z9, Z12
-	VPANDQ       Z1, Z9, Z9
-	VPADDQ       Z3, Z9, Z9
-	VPSUBQ       Z9, Z2, Z13
-	VPSLLVQ      Z13, Z7, Z13
-	VPSUBQ       Z2, Z9, Z3
-	VPSRLVQ      Z3, Z7, Z3
-	VPORQ        Z13, Z3, Z3
-	VPSUBQ       Z9, Z4, Z13
-	VPSLLVQ      Z13, Z7, Z7
-	VPSUBQ       Z8, Z10, Z9
+	VPANDQ       Z5, Z9, Z9
+	VPADDQ       Z2, Z9, Z9
+	VPSUBQ       Z9, Z6, Z13
+	VPSLLVQ      Z13, Z3, Z13
+	VPSUBQ       Z6, Z9, Z2
+	VPSRLVQ      Z2, Z3, Z2
+	VPORQ        Z13, Z2, Z2
+	VPSUBQ       Z9, Z7, Z13
+	VPSLLVQ      Z13, Z3, Z3
+	VPSUBQ       Z1, Z10, Z9
 	VPADDQ       Z11, Z9, Z9
 	VPSRLQ       $0x06, Z9, Z10
-	VPANDQ       Z1, Z9, Z1
-	VPADDQ       Z8, Z1, Z1
-	VPSUBQ       Z1, Z2, Z8
-	VPSLLVQ      Z8, Z6, Z8
-	VPSUBQ       Z2, Z1, Z2
-	VPSRLVQ      Z2, Z6, Z2
-	VPORQ        Z8, Z2, Z2
-	VPSUBQ       Z1, Z4, Z8
-	VPSLLVQ      Z8, Z6, Z1
+	VPANDQ       Z5, Z9, Z5
+	VPADDQ       Z1, Z5, Z5
+	VPSUBQ       Z5, Z6, Z1
+	VPSLLVQ      Z1, Z0, Z1
+	VPSUBQ       Z6, Z5, Z6
+	VPSRLVQ      Z6, Z0, Z6
+	VPORQ        Z1, Z6, Z6
+	VPSUBQ       Z5, Z7, Z1
+	VPSLLVQ      Z1, Z0, Z0
 
 	// The lanes that end a word: the next lane starts in a later one.
 	MOVQ          $0xffffffffffffffff, AX
-	VPBROADCASTQ  AX, Z4
-	VALIGNQ       $0x01, Z12, Z10, Z6
-	VALIGNQ       $0x01, Z10, Z4, Z4
-	VPCMPUQ       $0x06, Z12, Z6, K1
-	VPCMPUQ       $0x06, Z10, Z4, K2
+	VPBROADCASTQ  AX, Z1
+	VALIGNQ       $0x01, Z12, Z10, Z5
+	VALIGNQ       $0x01, Z10, Z1, Z1
+	VPCMPUQ       $0x06, Z12, Z5, K1
+	VPCMPUQ       $0x06, Z10, Z1, K2
 	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z5, K1, Z4
-	VPMOVZXDQ     Y4, Z4
+	VPCOMPRESSD.Z Z8, K1, Z1
+	VPMOVZXDQ     Y1, Z1
 	KMOVW         K1, AX
 	POPCNTL       AX, BX
 	MOVL          $0x000000ff, AX
 	BZHIL         BX, AX, AX
 	KMOVB         AX, K1
-	VALIGNQ       $0x07, Z22, Z3, Z5
+	VALIGNQ       $0x07, Z23, Z2, Z5
+	VPADDQ        Z5, Z2, Z2
+	VALIGNQ       $0x06, Z23, Z2, Z5
+	VPADDQ        Z5, Z2, Z2
+	VALIGNQ       $0x04, Z23, Z2, Z5
+	VPADDQ        Z5, Z2, Z2
+	VALIGNQ       $0x07, Z23, Z6, Z5
+	VPADDQ        Z5, Z6, Z6
+	VALIGNQ       $0x06, Z23, Z6, Z5
+	VPADDQ        Z5, Z6, Z6
+	VALIGNQ       $0x04, Z23, Z6, Z5
+	VPADDQ        Z5, Z6, Z6
+	VPERMQ        Z2, Z4, Z5
+	VPADDQ        Z5, Z6, Z6
+	VALIGNQ       $0x07, Z23, Z3, Z5
 	VPADDQ        Z5, Z3, Z3
-	VALIGNQ       $0x06, Z22, Z3, Z5
+	VALIGNQ       $0x06, Z23, Z3, Z5
 	VPADDQ        Z5, Z3, Z3
-	VALIGNQ       $0x04, Z22, Z3, Z5
+	VALIGNQ       $0x04, Z23, Z3, Z5
 	VPADDQ        Z5, Z3, Z3
-	VALIGNQ       $0x07, Z22, Z2, Z5
-	VPADDQ        Z5, Z2, Z2
-	VALIGNQ       $0x06, Z22, Z2, Z5
-	VPADDQ        Z5, Z2, Z2
-	VALIGNQ       $0x04, Z22, Z2, Z5
-	VPADDQ        Z5, Z2, Z2
-	VPERMQ        Z3, Z0, Z5
-	VPADDQ        Z5, Z2, Z2
-	VALIGNQ       $0x07, Z22, Z7, Z5
-	VPADDQ        Z5, Z7, Z7
-	VALIGNQ       $0x06, Z22, Z7, Z5
-	VPADDQ        Z5, Z7, Z7
-	VALIGNQ       $0x04, Z22, Z7, Z5
-	VPADDQ        Z5, Z7, Z7
-	VALIGNQ       $0x07, Z22, Z1, Z5
-	VPADDQ        Z5, Z1, Z1
-	VALIGNQ       $0x06, Z22, Z1, Z5
-	VPADDQ        Z5, Z1, Z1
-	VALIGNQ       $0x04, Z22, Z1, Z5
-	VPADDQ        Z5, Z1, Z1
-	VPERMQ        Z7, Z0, Z0
-	VPADDQ        Z0, Z1, Z1
-	VMOVDQA64     Z3, Z0
-	VPERMT2Q.Z    Z2, Z4, K1, Z0
-	VALIGNQ       $0x07, Z22, Z0, Z2
-	VPSUBQ.Z      Z2, Z0, K1, Z0
-	VMOVDQA64     Z7, Z2
-	VPERMT2Q.Z    Z1, Z4, K1, Z2
-	VALIGNQ       $0x07, Z22, Z2, Z1
-	VPSUBQ.Z      Z1, Z2, K1, Z1
-	VALIGNQ       $0x07, Z22, Z1, Z1
-	VPADDQ        Z1, Z0, Z0
+	VALIGNQ       $0x07, Z23, Z0, Z5
+	VPADDQ        Z5, Z0, Z0
+	VALIGNQ       $0x06, Z23, Z0, Z5
+	VPADDQ        Z5, Z0, Z0
+	VALIGNQ       $0x04, Z23, Z0, Z5
+	VPADDQ        Z5, Z0, Z0
+	VPERMQ        Z3, Z4, Z4
+	VPADDQ        Z4, Z0, Z0
+	VMOVDQA64     Z2, Z2
+	VPERMT2Q.Z    Z6, Z1, K1, Z2
+	VALIGNQ       $0x07, Z23, Z2, Z4
+	VPSUBQ.Z      Z4, Z2, K1, Z2
+	VMOVDQA64     Z3, Z3
+	VPERMT2Q.Z    Z0, Z1, K1, Z3
+	VALIGNQ       $0x07, Z23, Z3, Z0
+	VPSUBQ.Z      Z0, Z3, K1, Z0
+	VALIGNQ       $0x07, Z23, Z0, Z0
+	VPADDQ        Z0, Z2, Z2
 
 	// The flag, big-endian bytes, store.
 	MOVQ        $0x8000000000000000, AX
 	VMOVQ       AX, X24
-	VPORQ       Z24, Z0, Z0
+	VPORQ       Z24, Z2, Z2
 	MOVQ        $0x0001020304050607, AX
-	VMOVQ       AX, X1
+	VMOVQ       AX, X0
 	MOVQ        $0x08090a0b0c0d0e0f, AX
-	VMOVQ       AX, X2
-	VPUNPCKLQDQ X2, X1, X24
+	VMOVQ       AX, X1
+	VPUNPCKLQDQ X1, X0, X24
 	VSHUFI64X2  $0x00, Z24, Z24, Z24
-	VPSHUFB     Z24, Z0, Z0
-	VMOVDQU64   Z0, (DX)
+	VPSHUFB     Z24, Z2, Z2
+	VMOVDQU64   Z2, (DX)
 	MOVQ        CX, bits+48(FP)
 	VZEROUPPER
 	RET
