@@ -490,8 +490,14 @@ func fpcCompress64AVX512() {
 	Store(sum, ReturnIndex(0))
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
+	// The zero mask again, from the kinds rather than the stored summary,
+	// which would put a store and a load on the way to the packing.
 	z := GP64()
-	MOVWQZX(sum.As16(), z)
+	{
+		kz := K()
+		VPTESTNMB(k.AsX(), k.AsX(), kz)
+		KMOVW(kz, z.As32())
+	}
 	emit := GP64()
 	MOVQ(z, emit)
 	NOTQ(emit)

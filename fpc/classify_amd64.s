@@ -1465,37 +1465,38 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-56
 	MOVQ         CX, sum+40(FP)
 
 	// emit: the non-zero words and runCodeStarts(zeros).
-	MOVWQZX CX, DX
-	MOVQ    DX, BX
-	NOTQ    BX
-	ANDQ    $0x0000ffff, BX
-	MOVQ    DX, SI
-	SHLQ    $0x01, SI
-	ANDNQ   DX, SI, SI
-	ORQ     SI, BX
-	MOVQ    DX, SI
-	SHLQ    $0x01, SI
-	ANDQ    DX, SI
-	MOVQ    SI, DI
-	SHLQ    $0x02, DI
-	ANDQ    SI, DI
-	MOVQ    DI, SI
-	SHLQ    $0x04, SI
-	ANDQ    DI, SI
-	SHLQ    $0x01, SI
-	ANDQ    DX, SI
-	MOVQ    SI, DI
-	SHLQ    $0x08, DI
-	ANDQ    SI, DI
-	MOVQ    SI, R8
-	SHLQ    $0x01, R8
-	ANDNQ   SI, R8, R8
-	ORQ     R8, BX
-	MOVQ    DI, SI
-	SHLQ    $0x01, SI
-	ANDNQ   DI, SI, SI
-	ORQ     SI, BX
-	ANDQ    $0x0000ffff, BX
+	VPTESTNMB X3, X3, K1
+	KMOVW     K1, DX
+	MOVQ      DX, BX
+	NOTQ      BX
+	ANDQ      $0x0000ffff, BX
+	MOVQ      DX, SI
+	SHLQ      $0x01, SI
+	ANDNQ     DX, SI, SI
+	ORQ       SI, BX
+	MOVQ      DX, SI
+	SHLQ      $0x01, SI
+	ANDQ      DX, SI
+	MOVQ      SI, DI
+	SHLQ      $0x02, DI
+	ANDQ      SI, DI
+	MOVQ      DI, SI
+	SHLQ      $0x04, SI
+	ANDQ      DI, SI
+	SHLQ      $0x01, SI
+	ANDQ      DX, SI
+	MOVQ      SI, DI
+	SHLQ      $0x08, DI
+	ANDQ      SI, DI
+	MOVQ      SI, R8
+	SHLQ      $0x01, R8
+	ANDNQ     SI, R8, R8
+	ORQ       R8, BX
+	MOVQ      DI, SI
+	SHLQ      $0x01, SI
+	ANDNQ     DI, SI, SI
+	ORQ       SI, BX
+	ANDQ      $0x0000ffff, BX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	MOVQ    BX, SI
