@@ -92,4 +92,16 @@
 // gem5 variants keep these; gem5's own 13/9 is
 // linecomp.PresetLatency(linecomp.SourceGem5, "cpack"), for WithLatency,
 // whose fields may be linecomp.LatencyUnknown but no other negative value.
+//
+// # Speed
+//
+// planGeneric codes a line word by word against the dictionary, the
+// definition the kernels must match. With AVX-512 a kernel does the same
+// for a whole line; for a 64-byte line under the default push rule it
+// needs no dictionary at all: 16 words never fill it, so a word is pushed
+// exactly when it is at least 0x100 and no earlier such word shares its
+// upper two bytes, and a word that is not pushed can only match the first
+// word with its upper two bytes. That kernel plans a line with no serial
+// chain, batches linecomp.Sizes, and with a chain-free packer codes a line
+// for Compress and linecomp.CompressLines in one call.
 package cpack

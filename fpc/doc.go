@@ -125,5 +125,10 @@
 // Size needs nothing else; Compress then codes the words from per-kind
 // tables and packs them through a 64-bit accumulator; Decompress decodes
 // with a per-prefix table. The batch entry points linecomp.Sizes and
-// linecomp.CompressLines classify many lines per kernel call.
+// linecomp.CompressLines classify many lines per kernel call. With
+// AVX-512, a 64-byte "fpc" line is coded by one kernel call that
+// classifies it and packs its codes without a serial chain (bit offsets by
+// prefix sum, each code split over the two 64-bit words it can touch), and
+// a 64-byte "fpc-tavana" line's codes are packed by a kernel; the pure-Go
+// definitions (wordCodesGeneric, packGeneric) say what they must write.
 package fpc
