@@ -580,23 +580,16 @@ func fpcCompress64AVX512() {
 // and VPCOMPRESSD of the lanes that end a word lists those last codes in
 // word order.
 func fpcPackVector(buf, line Register, emit GPVirtual, tab Register, kindsOf func(h int, dst VecVirtual)) {
-	seven := ZMM()
-	{
-		r := GP64()
-		MOVQ(U32(7), r)
-		VPBROADCASTQ(r, seven)
-	}
+	seven := bq(7)
 	row := func(r int) Mem { return Mem{Base: tab, Disp: 64 * r} }
 
 	Comment("Zero runs: the distance from each emitted word to the next, less one.")
 	iota, runs := iota16(), ZMM()
 	{
-		t := GP64()
 		ke := K()
 		KMOVW(emit.As32(), ke)
 		sixteen, next := ZMM(), ZMM()
-		MOVL(U32(16), t.As32())
-		VPBROADCASTD(t.As32(), sixteen)
+		VPBROADCASTD(rodata("d16", 16), sixteen)
 		pos := ZMM()
 		VMOVDQA32(sixteen, pos)
 		VPCOMPRESSD(iota, ke, pos) // emitted words in order, then 16s
@@ -649,15 +642,32 @@ func fpcPackVector(buf, line Register, emit GPVirtual, tab Register, kindsOf fun
 
 // iota16 returns a vector of the dwords 0 to 15.
 func iota16() VecVirtual {
-	iota, t := ZMM(), GP64()
-	x, y := XMM(), XMM()
-	MOVQ(U64(0x0706050403020100), t)
-	VMOVQ(t, x)
-	MOVQ(U64(0x0F0E0D0C0B0A0908), t)
-	VMOVQ(t, y)
-	VPUNPCKLQDQ(y, x, x)
-	VPMOVZXBD(x, iota)
+	iota := ZMM()
+	VPMOVZXBD(rodata("iota16", 0x0706050403020100, 0x0F0E0D0C0B0A0908), iota)
 	return iota
+}
+
+var rodatas = map[string]Mem{}
+
+// rodata declares (once per generated file) a read-only constant of the
+// given little-endian 64-bit words.
+func rodata(name string, words ...uint64) Mem {
+	if m, ok := rodatas[name]; ok {
+		return m
+	}
+	m := GLOBL("k_"+name, attr.RODATA|attr.NOPTR)
+	for i, w := range words {
+		DATA(8*i, U64(w))
+	}
+	rodatas[name] = m
+	return m
+}
+
+// bq returns a vector with v in every 64-bit lane, broadcast from memory.
+func bq(v uint64) VecVirtual {
+	z := ZMM()
+	VPBROADCASTQ(rodata(fmt.Sprintf("q%x", v), v), z)
+	return z
 }
 
 // packCodes512 writes flag 1 and 16 codes to the 64 bytes at buf, zero
@@ -669,12 +679,6 @@ func iota16() VecVirtual {
 func packCodes512(buf Register, code, n [2]VecVirtual) {
 	zero := ZMM()
 	VPXORQ(zero, zero, zero)
-	bq := func(v uint64) VecVirtual {
-		r, z := GP64(), ZMM()
-		MOVQ(U64(v), r)
-		VPBROADCASTQ(r, z)
-		return z
-	}
 	seven, c63, c64, c128 := bq(7), bq(63), bq(64), bq(128)
 	iota := iota16()
 	// prefix makes x[0], x[1] (16 lanes) their inclusive prefix sums.

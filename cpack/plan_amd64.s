@@ -246,12 +246,7 @@ TEXT ·cpackPlan64AVX512(SB), NOSPLIT, $0-80
 	MOVQ         bits_base+48(FP), DX
 	MOVQ         bits_len+56(FP), BX
 	MOVQ         tab+72(FP), SI
-	MOVQ         $0x0706050403020100, DI
-	VMOVQ        DI, X0
-	MOVQ         $0x0f0e0d0c0b0a0908, DI
-	VMOVQ        DI, X1
-	VPUNPCKLQDQ  X1, X0, X0
-	VPMOVZXBD    X0, Z0
+	VPMOVZXBD    k_iota16<>+0(SB), Z0
 	MOVL         $0x00000001, DI
 	VPBROADCASTD DI, Z1
 	MOVL         $0x00000100, DI
@@ -389,6 +384,10 @@ plan64_loop_5:
 plan64_done_4:
 	VZEROUPPER
 	RET
+
+DATA k_iota16<>+0(SB)/8, $0x0706050403020100
+DATA k_iota16<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL k_iota16<>(SB), RODATA|NOPTR, $16
 
 // func cpackEmit64AVX512(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64)
 // Requires: AVX, AVX512F, BMI2
@@ -651,12 +650,7 @@ TEXT ·cpackEmit64AVX512(SB), NOSPLIT, $256-64
 TEXT ·cpackCompress64AVX512(SB), NOSPLIT, $0-56
 	MOVQ         line_base+8(FP), AX
 	MOVQ         plan+32(FP), CX
-	MOVQ         $0x0706050403020100, DX
-	VMOVQ        DX, X0
-	MOVQ         $0x0f0e0d0c0b0a0908, DX
-	VMOVQ        DX, X1
-	VPUNPCKLQDQ  X1, X0, X0
-	VPMOVZXBD    X0, Z0
+	VPMOVZXBD    k_iota16<>+0(SB), Z0
 	MOVL         $0x00000001, DX
 	VPBROADCASTD DX, Z1
 	MOVL         $0x00000100, DX
@@ -814,20 +808,11 @@ cpack_fused_pack_6:
 	VPERMQ        192(CX), Z0, Z0
 	MOVQ          buf+0(FP), AX
 	VPXORQ        Z14, Z14, Z14
-	MOVQ          $0x0000000000000007, CX
-	VPBROADCASTQ  CX, Z1
-	MOVQ          $0x000000000000003f, CX
-	VPBROADCASTQ  CX, Z3
-	MOVQ          $0x0000000000000040, CX
-	VPBROADCASTQ  CX, Z6
-	MOVQ          $0x0000000000000080, CX
-	VPBROADCASTQ  CX, Z7
-	MOVQ          $0x0706050403020100, CX
-	VMOVQ         CX, X8
-	MOVQ          $0x0f0e0d0c0b0a0908, CX
-	VMOVQ         CX, X9
-	VPUNPCKLQDQ   X9, X8, X8
-	VPMOVZXBD     X8, Z8
+	VPBROADCASTQ  k_q7<>+0(SB), Z1
+	VPBROADCASTQ  k_q3f<>+0(SB), Z3
+	VPBROADCASTQ  k_q40<>+0(SB), Z6
+	VPBROADCASTQ  k_q80<>+0(SB), Z7
+	VPMOVZXBD     k_iota16<>+0(SB), Z8
 
 	// Bit offsets: O = 1 + the lengths before; e = O%64 + n.
 	VMOVDQA64    Z2, Z9
@@ -846,8 +831,7 @@ cpack_fused_pack_6:
 	VPADDQ       Z11, Z10, Z10
 	VPERMQ       Z9, Z1, Z11
 	VPADDQ       Z11, Z10, Z10
-	MOVQ         $0x0000000000000001, CX
-	VPBROADCASTQ CX, Z11
+	VPBROADCASTQ k_q1<>+0(SB), Z11
 	VPSUBQ       Z2, Z9, Z9
 	VPADDQ       Z11, Z9, Z9
 	VPSRLQ       $0x06, Z9, Z12
@@ -874,8 +858,7 @@ cpack_fused_pack_6:
 	VPSLLVQ      Z0, Z4, Z0
 
 	// The lanes that end a word: the next lane starts in a later one.
-	MOVQ          $0xffffffffffffffff, CX
-	VPBROADCASTQ  CX, Z3
+	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z3
 	VALIGNQ       $0x01, Z12, Z10, Z4
 	VALIGNQ       $0x01, Z10, Z3, Z3
 	VPCMPUQ       $0x06, Z12, Z4, K1
@@ -941,3 +924,21 @@ cpack_fused_pack_6:
 	VMOVDQU64   Z1, (AX)
 	VZEROUPPER
 	RET
+
+DATA k_q7<>+0(SB)/8, $0x0000000000000007
+GLOBL k_q7<>(SB), RODATA|NOPTR, $8
+
+DATA k_q3f<>+0(SB)/8, $0x000000000000003f
+GLOBL k_q3f<>(SB), RODATA|NOPTR, $8
+
+DATA k_q40<>+0(SB)/8, $0x0000000000000040
+GLOBL k_q40<>(SB), RODATA|NOPTR, $8
+
+DATA k_q80<>+0(SB)/8, $0x0000000000000080
+GLOBL k_q80<>(SB), RODATA|NOPTR, $8
+
+DATA k_q1<>+0(SB)/8, $0x0000000000000001
+GLOBL k_q1<>(SB), RODATA|NOPTR, $8
+
+DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
+GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8

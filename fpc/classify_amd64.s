@@ -1516,19 +1516,12 @@ fpc_fused_pack_13:
 	MOVQ         buf+0(FP), DX
 	MOVQ         tab+32(FP), SI
 	VPSRLDQ      $0x08, X3, X5
-	MOVQ         $0x00000007, DI
-	VPBROADCASTQ DI, Z0
+	VPBROADCASTQ k_q7<>+0(SB), Z0
 
 	// Zero runs: the distance from each emitted word to the next, less one.
-	MOVQ         $0x0706050403020100, DI
-	VMOVQ        DI, X1
-	MOVQ         $0x0f0e0d0c0b0a0908, DI
-	VMOVQ        DI, X2
-	VPUNPCKLQDQ  X2, X1, X1
-	VPMOVZXBD    X1, Z1
+	VPMOVZXBD    k_iota16<>+0(SB), Z1
 	KMOVW        BX, K1
-	MOVL         $0x00000010, DI
-	VPBROADCASTD DI, Z2
+	VPBROADCASTD k_d16<>+0(SB), Z2
 	VMOVDQA32    Z2, Z4
 	VPCOMPRESSD  Z1, K1, Z4
 	VALIGND      $0x01, Z4, Z2, Z1
@@ -1576,20 +1569,11 @@ fpc_fused_pack_13:
 	VMOVDQA64.Z   Z5, K1, Z0
 	VPERMQ.Z      320(SI), Z4, K1, Z1
 	VPXORQ        Z23, Z23, Z23
-	MOVQ          $0x0000000000000007, AX
-	VPBROADCASTQ  AX, Z4
-	MOVQ          $0x000000000000003f, AX
-	VPBROADCASTQ  AX, Z5
-	MOVQ          $0x0000000000000040, AX
-	VPBROADCASTQ  AX, Z6
-	MOVQ          $0x0000000000000080, AX
-	VPBROADCASTQ  AX, Z7
-	MOVQ          $0x0706050403020100, AX
-	VMOVQ         AX, X8
-	MOVQ          $0x0f0e0d0c0b0a0908, AX
-	VMOVQ         AX, X9
-	VPUNPCKLQDQ   X9, X8, X8
-	VPMOVZXBD     X8, Z8
+	VPBROADCASTQ  k_q7<>+0(SB), Z4
+	VPBROADCASTQ  k_q3f<>+0(SB), Z5
+	VPBROADCASTQ  k_q40<>+0(SB), Z6
+	VPBROADCASTQ  k_q80<>+0(SB), Z7
+	VPMOVZXBD     k_iota16<>+0(SB), Z8
 
 	// Bit offsets: O = 1 + the lengths before; e = O%64 + n.
 	VMOVDQA64    Z2, Z9
@@ -1608,8 +1592,7 @@ fpc_fused_pack_13:
 	VPADDQ       Z11, Z10, Z10
 	VPERMQ       Z9, Z4, Z11
 	VPADDQ       Z11, Z10, Z10
-	MOVQ         $0x0000000000000001, AX
-	VPBROADCASTQ AX, Z11
+	VPBROADCASTQ k_q1<>+0(SB), Z11
 	VPSUBQ       Z2, Z9, Z9
 	VPADDQ       Z11, Z9, Z9
 	VPSRLQ       $0x06, Z9, Z12
@@ -1636,8 +1619,7 @@ fpc_fused_pack_13:
 	VPSLLVQ      Z1, Z0, Z0
 
 	// The lanes that end a word: the next lane starts in a later one.
-	MOVQ          $0xffffffffffffffff, AX
-	VPBROADCASTQ  AX, Z1
+	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z1
 	VALIGNQ       $0x01, Z12, Z10, Z5
 	VALIGNQ       $0x01, Z10, Z1, Z1
 	VPCMPUQ       $0x06, Z12, Z5, K1
@@ -1704,3 +1686,28 @@ fpc_fused_pack_13:
 	MOVQ        CX, bits+48(FP)
 	VZEROUPPER
 	RET
+
+DATA k_q7<>+0(SB)/8, $0x0000000000000007
+GLOBL k_q7<>(SB), RODATA|NOPTR, $8
+
+DATA k_iota16<>+0(SB)/8, $0x0706050403020100
+DATA k_iota16<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL k_iota16<>(SB), RODATA|NOPTR, $16
+
+DATA k_d16<>+0(SB)/8, $0x0000000000000010
+GLOBL k_d16<>(SB), RODATA|NOPTR, $8
+
+DATA k_q3f<>+0(SB)/8, $0x000000000000003f
+GLOBL k_q3f<>(SB), RODATA|NOPTR, $8
+
+DATA k_q40<>+0(SB)/8, $0x0000000000000040
+GLOBL k_q40<>(SB), RODATA|NOPTR, $8
+
+DATA k_q80<>+0(SB)/8, $0x0000000000000080
+GLOBL k_q80<>(SB), RODATA|NOPTR, $8
+
+DATA k_q1<>+0(SB)/8, $0x0000000000000001
+GLOBL k_q1<>(SB), RODATA|NOPTR, $8
+
+DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
+GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
