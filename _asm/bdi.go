@@ -335,6 +335,9 @@ func bdiSingle(size int, ids Mem, vl bool) {
 			VMOVDQU(Mem{Base: line, Disp: at + 32*i}, vecs[i])
 		}
 		first := Mem{Base: line, Disp: at}
+		// deltas8 ORs the 8-byte deltas themselves: y is zero for a delta
+		// of −1 as well as 0, so the repeated test needs them.
+		var deltas8 VecVirtual
 		fold := func(k int) VecVirtual {
 			var b VecVirtual
 			if !vl || k == 2 {
@@ -362,6 +365,18 @@ func bdiSingle(size int, ids Mem, vl bool) {
 				default:
 					VPSRAW(U8(15), d, s)
 				}
+				if k == 8 {
+					switch {
+					case i == 0:
+						deltas8 = d
+					case i == 1:
+						t := YMM()
+						VPOR(d, deltas8, t)
+						deltas8 = t
+					default:
+						VPOR(d, deltas8, deltas8)
+					}
+				}
 				switch {
 				case i == 0:
 					y = YMM()
@@ -369,8 +384,9 @@ func bdiSingle(size int, ids Mem, vl bool) {
 				case vl:
 					VPTERNLOGQ(U8(0xF6), s, d, y) // y |= d XOR s
 				default:
-					VPXOR(s, d, d)
-					VPOR(d, y, y)
+					t := YMM()
+					VPXOR(s, d, t)
+					VPOR(t, y, y)
 				}
 			}
 			return y
@@ -388,7 +404,7 @@ func bdiSingle(size int, ids Mem, vl bool) {
 			VPTEST(ys[kd[0]], a) // CF: no bit outside a
 			ADCL(acc, acc)
 		}
-		VPTEST(y8, zero) // repeated
+		VPTEST(deltas8, zero) // repeated: every 8-byte delta zero
 		ADCL(acc, acc)
 		any := vecs[0]
 		if len(vecs) > 1 {

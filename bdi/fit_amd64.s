@@ -1721,27 +1721,27 @@ pairs_145:
 	VPBROADCASTQ (AX), Y8
 	VPSUBQ       Y8, Y7, Y8
 	VPCMPGTQ     Y8, Y0, Y9
-	VPXOR        Y9, Y8, Y8
-	VPBROADCASTD (AX), Y9
-	VPSUBD       Y9, Y7, Y9
-	VPSRAD       $0x1f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPBROADCASTW (AX), Y10
-	VPSUBW       Y10, Y7, Y10
-	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y9, Y8, Y9
+	VPBROADCASTD (AX), Y10
+	VPSUBD       Y10, Y7, Y10
+	VPSRAD       $0x1f, Y10, Y11
 	VPXOR        Y11, Y10, Y10
+	VPBROADCASTW (AX), Y11
+	VPSUBW       Y11, Y7, Y11
+	VPSRAW       $0x0f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
 	MOVL         $0x00000001, SI
-	VPTEST       Y8, Y1
+	VPTEST       Y9, Y1
 	ADCL         SI, SI
-	VPTEST       Y9, Y2
+	VPTEST       Y10, Y2
 	ADCL         SI, SI
-	VPTEST       Y10, Y3
+	VPTEST       Y11, Y3
 	ADCL         SI, SI
-	VPTEST       Y8, Y4
+	VPTEST       Y9, Y4
 	ADCL         SI, SI
-	VPTEST       Y9, Y5
+	VPTEST       Y10, Y5
 	ADCL         SI, SI
-	VPTEST       Y8, Y6
+	VPTEST       Y9, Y6
 	ADCL         SI, SI
 	VPTEST       Y8, Y0
 	ADCL         SI, SI
@@ -1754,27 +1754,27 @@ pairs_145:
 	VPBROADCASTQ 32(AX), Y8
 	VPSUBQ       Y8, Y7, Y8
 	VPCMPGTQ     Y8, Y0, Y9
-	VPXOR        Y9, Y8, Y8
-	VPBROADCASTD 32(AX), Y9
-	VPSUBD       Y9, Y7, Y9
-	VPSRAD       $0x1f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPBROADCASTW 32(AX), Y10
-	VPSUBW       Y10, Y7, Y10
-	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y9, Y8, Y9
+	VPBROADCASTD 32(AX), Y10
+	VPSUBD       Y10, Y7, Y10
+	VPSRAD       $0x1f, Y10, Y11
 	VPXOR        Y11, Y10, Y10
+	VPBROADCASTW 32(AX), Y11
+	VPSUBW       Y11, Y7, Y11
+	VPSRAW       $0x0f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
 	MOVL         $0x00000001, SI
-	VPTEST       Y8, Y1
+	VPTEST       Y9, Y1
 	ADCL         SI, SI
-	VPTEST       Y9, Y2
+	VPTEST       Y10, Y2
 	ADCL         SI, SI
-	VPTEST       Y10, Y3
+	VPTEST       Y11, Y3
 	ADCL         SI, SI
-	VPTEST       Y8, Y4
+	VPTEST       Y9, Y4
 	ADCL         SI, SI
-	VPTEST       Y9, Y5
+	VPTEST       Y10, Y5
 	ADCL         SI, SI
-	VPTEST       Y8, Y6
+	VPTEST       Y9, Y6
 	ADCL         SI, SI
 	VPTEST       Y8, Y0
 	ADCL         SI, SI
@@ -1796,27 +1796,27 @@ odd_146:
 	VPBROADCASTQ (AX), Y8
 	VPSUBQ       Y8, Y7, Y8
 	VPCMPGTQ     Y8, Y0, Y9
-	VPXOR        Y9, Y8, Y8
-	VPBROADCASTD (AX), Y9
-	VPSUBD       Y9, Y7, Y9
-	VPSRAD       $0x1f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPBROADCASTW (AX), Y10
-	VPSUBW       Y10, Y7, Y10
-	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y9, Y8, Y9
+	VPBROADCASTD (AX), Y10
+	VPSUBD       Y10, Y7, Y10
+	VPSRAD       $0x1f, Y10, Y11
 	VPXOR        Y11, Y10, Y10
+	VPBROADCASTW (AX), Y11
+	VPSUBW       Y11, Y7, Y11
+	VPSRAW       $0x0f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
 	MOVL         $0x00000001, AX
-	VPTEST       Y8, Y1
+	VPTEST       Y9, Y1
 	ADCL         AX, AX
-	VPTEST       Y9, Y2
+	VPTEST       Y10, Y2
 	ADCL         AX, AX
-	VPTEST       Y10, Y3
+	VPTEST       Y11, Y3
 	ADCL         AX, AX
-	VPTEST       Y8, Y4
+	VPTEST       Y9, Y4
 	ADCL         AX, AX
-	VPTEST       Y9, Y5
+	VPTEST       Y10, Y5
 	ADCL         AX, AX
-	VPTEST       Y8, Y6
+	VPTEST       Y9, Y6
 	ADCL         AX, AX
 	VPTEST       Y8, Y0
 	ADCL         AX, AX
@@ -1889,39 +1889,40 @@ pairs_148:
 	VPBROADCASTQ (AX), Y9
 	VPSUBQ       Y9, Y7, Y10
 	VPCMPGTQ     Y10, Y0, Y11
-	VPXOR        Y11, Y10, Y10
+	VPXOR        Y11, Y10, Y11
 	VPSUBQ       Y9, Y8, Y9
-	VPCMPGTQ     Y9, Y0, Y11
-	VPXOR        Y11, Y9, Y9
+	VPCMPGTQ     Y9, Y0, Y12
 	VPOR         Y9, Y10, Y10
-	VPBROADCASTD (AX), Y9
-	VPSUBD       Y9, Y7, Y11
-	VPSRAD       $0x1f, Y11, Y12
-	VPXOR        Y12, Y11, Y11
-	VPSUBD       Y9, Y8, Y9
-	VPSRAD       $0x1f, Y9, Y12
 	VPXOR        Y12, Y9, Y9
 	VPOR         Y9, Y11, Y11
-	VPBROADCASTW (AX), Y9
-	VPSUBW       Y9, Y7, Y12
-	VPSRAW       $0x0f, Y12, Y13
+	VPBROADCASTD (AX), Y9
+	VPSUBD       Y9, Y7, Y12
+	VPSRAD       $0x1f, Y12, Y13
 	VPXOR        Y13, Y12, Y12
-	VPSUBW       Y9, Y8, Y9
-	VPSRAW       $0x0f, Y9, Y13
+	VPSUBD       Y9, Y8, Y9
+	VPSRAD       $0x1f, Y9, Y13
 	VPXOR        Y13, Y9, Y9
 	VPOR         Y9, Y12, Y12
+	VPBROADCASTW (AX), Y9
+	VPSUBW       Y9, Y7, Y13
+	VPSRAW       $0x0f, Y13, Y14
+	VPXOR        Y14, Y13, Y13
+	VPSUBW       Y9, Y8, Y9
+	VPSRAW       $0x0f, Y9, Y14
+	VPXOR        Y14, Y9, Y9
+	VPOR         Y9, Y13, Y13
 	MOVL         $0x00000001, SI
-	VPTEST       Y10, Y1
+	VPTEST       Y11, Y1
 	ADCL         SI, SI
-	VPTEST       Y11, Y2
+	VPTEST       Y12, Y2
 	ADCL         SI, SI
-	VPTEST       Y12, Y3
+	VPTEST       Y13, Y3
 	ADCL         SI, SI
-	VPTEST       Y10, Y4
+	VPTEST       Y11, Y4
 	ADCL         SI, SI
-	VPTEST       Y11, Y5
+	VPTEST       Y12, Y5
 	ADCL         SI, SI
-	VPTEST       Y10, Y6
+	VPTEST       Y11, Y6
 	ADCL         SI, SI
 	VPTEST       Y10, Y0
 	ADCL         SI, SI
@@ -1936,39 +1937,40 @@ pairs_148:
 	VPBROADCASTQ 64(AX), Y9
 	VPSUBQ       Y9, Y7, Y10
 	VPCMPGTQ     Y10, Y0, Y11
-	VPXOR        Y11, Y10, Y10
+	VPXOR        Y11, Y10, Y11
 	VPSUBQ       Y9, Y8, Y9
-	VPCMPGTQ     Y9, Y0, Y11
-	VPXOR        Y11, Y9, Y9
+	VPCMPGTQ     Y9, Y0, Y12
 	VPOR         Y9, Y10, Y10
-	VPBROADCASTD 64(AX), Y9
-	VPSUBD       Y9, Y7, Y11
-	VPSRAD       $0x1f, Y11, Y12
-	VPXOR        Y12, Y11, Y11
-	VPSUBD       Y9, Y8, Y9
-	VPSRAD       $0x1f, Y9, Y12
 	VPXOR        Y12, Y9, Y9
 	VPOR         Y9, Y11, Y11
-	VPBROADCASTW 64(AX), Y9
-	VPSUBW       Y9, Y7, Y12
-	VPSRAW       $0x0f, Y12, Y13
+	VPBROADCASTD 64(AX), Y9
+	VPSUBD       Y9, Y7, Y12
+	VPSRAD       $0x1f, Y12, Y13
 	VPXOR        Y13, Y12, Y12
-	VPSUBW       Y9, Y8, Y9
-	VPSRAW       $0x0f, Y9, Y13
+	VPSUBD       Y9, Y8, Y9
+	VPSRAD       $0x1f, Y9, Y13
 	VPXOR        Y13, Y9, Y9
 	VPOR         Y9, Y12, Y12
+	VPBROADCASTW 64(AX), Y9
+	VPSUBW       Y9, Y7, Y13
+	VPSRAW       $0x0f, Y13, Y14
+	VPXOR        Y14, Y13, Y13
+	VPSUBW       Y9, Y8, Y9
+	VPSRAW       $0x0f, Y9, Y14
+	VPXOR        Y14, Y9, Y9
+	VPOR         Y9, Y13, Y13
 	MOVL         $0x00000001, SI
-	VPTEST       Y10, Y1
+	VPTEST       Y11, Y1
 	ADCL         SI, SI
-	VPTEST       Y11, Y2
+	VPTEST       Y12, Y2
 	ADCL         SI, SI
-	VPTEST       Y12, Y3
+	VPTEST       Y13, Y3
 	ADCL         SI, SI
-	VPTEST       Y10, Y4
+	VPTEST       Y11, Y4
 	ADCL         SI, SI
-	VPTEST       Y11, Y5
+	VPTEST       Y12, Y5
 	ADCL         SI, SI
-	VPTEST       Y10, Y6
+	VPTEST       Y11, Y6
 	ADCL         SI, SI
 	VPTEST       Y10, Y0
 	ADCL         SI, SI
@@ -1992,39 +1994,40 @@ odd_149:
 	VPBROADCASTQ (AX), Y9
 	VPSUBQ       Y9, Y7, Y10
 	VPCMPGTQ     Y10, Y0, Y11
-	VPXOR        Y11, Y10, Y10
+	VPXOR        Y11, Y10, Y11
 	VPSUBQ       Y9, Y8, Y9
-	VPCMPGTQ     Y9, Y0, Y11
-	VPXOR        Y11, Y9, Y9
+	VPCMPGTQ     Y9, Y0, Y12
 	VPOR         Y9, Y10, Y10
-	VPBROADCASTD (AX), Y9
-	VPSUBD       Y9, Y7, Y11
-	VPSRAD       $0x1f, Y11, Y12
-	VPXOR        Y12, Y11, Y11
-	VPSUBD       Y9, Y8, Y9
-	VPSRAD       $0x1f, Y9, Y12
 	VPXOR        Y12, Y9, Y9
 	VPOR         Y9, Y11, Y11
-	VPBROADCASTW (AX), Y9
-	VPSUBW       Y9, Y7, Y12
-	VPSRAW       $0x0f, Y12, Y13
+	VPBROADCASTD (AX), Y9
+	VPSUBD       Y9, Y7, Y12
+	VPSRAD       $0x1f, Y12, Y13
 	VPXOR        Y13, Y12, Y12
-	VPSUBW       Y9, Y8, Y9
-	VPSRAW       $0x0f, Y9, Y13
+	VPSUBD       Y9, Y8, Y9
+	VPSRAD       $0x1f, Y9, Y13
 	VPXOR        Y13, Y9, Y9
 	VPOR         Y9, Y12, Y12
+	VPBROADCASTW (AX), Y9
+	VPSUBW       Y9, Y7, Y13
+	VPSRAW       $0x0f, Y13, Y14
+	VPXOR        Y14, Y13, Y13
+	VPSUBW       Y9, Y8, Y9
+	VPSRAW       $0x0f, Y9, Y14
+	VPXOR        Y14, Y9, Y9
+	VPOR         Y9, Y13, Y13
 	MOVL         $0x00000001, AX
-	VPTEST       Y10, Y1
+	VPTEST       Y11, Y1
 	ADCL         AX, AX
-	VPTEST       Y11, Y2
+	VPTEST       Y12, Y2
 	ADCL         AX, AX
-	VPTEST       Y12, Y3
+	VPTEST       Y13, Y3
 	ADCL         AX, AX
-	VPTEST       Y10, Y4
+	VPTEST       Y11, Y4
 	ADCL         AX, AX
-	VPTEST       Y11, Y5
+	VPTEST       Y12, Y5
 	ADCL         AX, AX
-	VPTEST       Y10, Y6
+	VPTEST       Y11, Y6
 	ADCL         AX, AX
 	VPTEST       Y10, Y0
 	ADCL         AX, AX
@@ -2058,69 +2061,72 @@ pairs_151:
 	VPBROADCASTQ (AX), Y5
 	VPSUBQ       Y5, Y1, Y6
 	VPCMPGTQ     Y6, Y0, Y7
-	VPXOR        Y7, Y6, Y6
-	VPSUBQ       Y5, Y2, Y7
-	VPCMPGTQ     Y7, Y0, Y8
-	VPXOR        Y8, Y7, Y7
-	VPOR         Y7, Y6, Y6
-	VPSUBQ       Y5, Y3, Y7
-	VPCMPGTQ     Y7, Y0, Y8
-	VPXOR        Y8, Y7, Y7
-	VPOR         Y7, Y6, Y6
+	VPXOR        Y7, Y6, Y7
+	VPSUBQ       Y5, Y2, Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VPOR         Y8, Y6, Y6
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
+	VPSUBQ       Y5, Y3, Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VPOR         Y8, Y6, Y6
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
 	VPSUBQ       Y5, Y4, Y5
-	VPCMPGTQ     Y5, Y0, Y7
-	VPXOR        Y7, Y5, Y5
+	VPCMPGTQ     Y5, Y0, Y8
 	VPOR         Y5, Y6, Y6
-	VPBROADCASTD (AX), Y5
-	VPSUBD       Y5, Y1, Y7
-	VPSRAD       $0x1f, Y7, Y8
-	VPXOR        Y8, Y7, Y7
-	VPSUBD       Y5, Y2, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPOR         Y8, Y7, Y7
-	VPSUBD       Y5, Y3, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPOR         Y8, Y7, Y7
-	VPSUBD       Y5, Y4, Y5
-	VPSRAD       $0x1f, Y5, Y8
 	VPXOR        Y8, Y5, Y5
 	VPOR         Y5, Y7, Y7
-	VPBROADCASTW (AX), Y5
-	VPSUBW       Y5, Y1, Y8
-	VPSRAW       $0x0f, Y8, Y9
+	VPBROADCASTD (AX), Y5
+	VPSUBD       Y5, Y1, Y8
+	VPSRAD       $0x1f, Y8, Y9
 	VPXOR        Y9, Y8, Y8
-	VPSUBW       Y5, Y2, Y9
-	VPSRAW       $0x0f, Y9, Y10
+	VPSUBD       Y5, Y2, Y9
+	VPSRAD       $0x1f, Y9, Y10
 	VPXOR        Y10, Y9, Y9
 	VPOR         Y9, Y8, Y8
-	VPSUBW       Y5, Y3, Y9
-	VPSRAW       $0x0f, Y9, Y10
+	VPSUBD       Y5, Y3, Y9
+	VPSRAD       $0x1f, Y9, Y10
 	VPXOR        Y10, Y9, Y9
 	VPOR         Y9, Y8, Y8
-	VPSUBW       Y5, Y4, Y5
-	VPSRAW       $0x0f, Y5, Y9
+	VPSUBD       Y5, Y4, Y5
+	VPSRAD       $0x1f, Y5, Y9
 	VPXOR        Y9, Y5, Y5
 	VPOR         Y5, Y8, Y8
+	VPBROADCASTW (AX), Y5
+	VPSUBW       Y5, Y1, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSUBW       Y5, Y2, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	VPOR         Y10, Y9, Y9
+	VPSUBW       Y5, Y3, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	VPOR         Y10, Y9, Y9
+	VPSUBW       Y5, Y4, Y5
+	VPSRAW       $0x0f, Y5, Y10
+	VPXOR        Y10, Y5, Y5
+	VPOR         Y5, Y9, Y9
 	MOVL         $0x00000001, SI
 	VMOVDQU      rep8_7fffffff<>+0(SB), Y5
-	VPTEST       Y6, Y5
+	VPTEST       Y7, Y5
 	ADCL         SI, SI
 	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y5
-	VPTEST       Y7, Y5
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y5
 	VPTEST       Y8, Y5
 	ADCL         SI, SI
-	VMOVDQU      rep8_7fff<>+0(SB), Y5
-	VPTEST       Y6, Y5
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y5
+	VPTEST       Y9, Y5
 	ADCL         SI, SI
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU      rep8_7fff<>+0(SB), Y5
 	VPTEST       Y7, Y5
 	ADCL         SI, SI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y5
+	VPTEST       Y8, Y5
+	ADCL         SI, SI
 	VMOVDQU      rep8_7f<>+0(SB), Y5
-	VPTEST       Y6, Y5
+	VPTEST       Y7, Y5
 	ADCL         SI, SI
 	VPTEST       Y6, Y0
 	ADCL         SI, SI
@@ -2139,69 +2145,72 @@ pairs_151:
 	VPBROADCASTQ 128(AX), Y5
 	VPSUBQ       Y5, Y1, Y6
 	VPCMPGTQ     Y6, Y0, Y7
-	VPXOR        Y7, Y6, Y6
-	VPSUBQ       Y5, Y2, Y7
-	VPCMPGTQ     Y7, Y0, Y8
-	VPXOR        Y8, Y7, Y7
-	VPOR         Y7, Y6, Y6
-	VPSUBQ       Y5, Y3, Y7
-	VPCMPGTQ     Y7, Y0, Y8
-	VPXOR        Y8, Y7, Y7
-	VPOR         Y7, Y6, Y6
+	VPXOR        Y7, Y6, Y7
+	VPSUBQ       Y5, Y2, Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VPOR         Y8, Y6, Y6
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
+	VPSUBQ       Y5, Y3, Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VPOR         Y8, Y6, Y6
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
 	VPSUBQ       Y5, Y4, Y5
-	VPCMPGTQ     Y5, Y0, Y7
-	VPXOR        Y7, Y5, Y5
+	VPCMPGTQ     Y5, Y0, Y8
 	VPOR         Y5, Y6, Y6
-	VPBROADCASTD 128(AX), Y5
-	VPSUBD       Y5, Y1, Y7
-	VPSRAD       $0x1f, Y7, Y8
-	VPXOR        Y8, Y7, Y7
-	VPSUBD       Y5, Y2, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPOR         Y8, Y7, Y7
-	VPSUBD       Y5, Y3, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPOR         Y8, Y7, Y7
-	VPSUBD       Y5, Y4, Y5
-	VPSRAD       $0x1f, Y5, Y8
 	VPXOR        Y8, Y5, Y5
 	VPOR         Y5, Y7, Y7
-	VPBROADCASTW 128(AX), Y5
-	VPSUBW       Y5, Y1, Y8
-	VPSRAW       $0x0f, Y8, Y9
+	VPBROADCASTD 128(AX), Y5
+	VPSUBD       Y5, Y1, Y8
+	VPSRAD       $0x1f, Y8, Y9
 	VPXOR        Y9, Y8, Y8
-	VPSUBW       Y5, Y2, Y9
-	VPSRAW       $0x0f, Y9, Y10
+	VPSUBD       Y5, Y2, Y9
+	VPSRAD       $0x1f, Y9, Y10
 	VPXOR        Y10, Y9, Y9
 	VPOR         Y9, Y8, Y8
-	VPSUBW       Y5, Y3, Y9
-	VPSRAW       $0x0f, Y9, Y10
+	VPSUBD       Y5, Y3, Y9
+	VPSRAD       $0x1f, Y9, Y10
 	VPXOR        Y10, Y9, Y9
 	VPOR         Y9, Y8, Y8
-	VPSUBW       Y5, Y4, Y5
-	VPSRAW       $0x0f, Y5, Y9
+	VPSUBD       Y5, Y4, Y5
+	VPSRAD       $0x1f, Y5, Y9
 	VPXOR        Y9, Y5, Y5
 	VPOR         Y5, Y8, Y8
+	VPBROADCASTW 128(AX), Y5
+	VPSUBW       Y5, Y1, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSUBW       Y5, Y2, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	VPOR         Y10, Y9, Y9
+	VPSUBW       Y5, Y3, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	VPOR         Y10, Y9, Y9
+	VPSUBW       Y5, Y4, Y5
+	VPSRAW       $0x0f, Y5, Y10
+	VPXOR        Y10, Y5, Y5
+	VPOR         Y5, Y9, Y9
 	MOVL         $0x00000001, SI
 	VMOVDQU      rep8_7fffffff<>+0(SB), Y5
-	VPTEST       Y6, Y5
+	VPTEST       Y7, Y5
 	ADCL         SI, SI
 	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y5
-	VPTEST       Y7, Y5
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y5
 	VPTEST       Y8, Y5
 	ADCL         SI, SI
-	VMOVDQU      rep8_7fff<>+0(SB), Y5
-	VPTEST       Y6, Y5
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y5
+	VPTEST       Y9, Y5
 	ADCL         SI, SI
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU      rep8_7fff<>+0(SB), Y5
 	VPTEST       Y7, Y5
 	ADCL         SI, SI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y5
+	VPTEST       Y8, Y5
+	ADCL         SI, SI
 	VMOVDQU      rep8_7f<>+0(SB), Y5
-	VPTEST       Y6, Y5
+	VPTEST       Y7, Y5
 	ADCL         SI, SI
 	VPTEST       Y6, Y0
 	ADCL         SI, SI
@@ -2229,69 +2238,72 @@ odd_152:
 	VPBROADCASTQ (AX), Y5
 	VPSUBQ       Y5, Y1, Y6
 	VPCMPGTQ     Y6, Y0, Y7
-	VPXOR        Y7, Y6, Y6
-	VPSUBQ       Y5, Y2, Y7
-	VPCMPGTQ     Y7, Y0, Y8
-	VPXOR        Y8, Y7, Y7
-	VPOR         Y7, Y6, Y6
-	VPSUBQ       Y5, Y3, Y7
-	VPCMPGTQ     Y7, Y0, Y8
-	VPXOR        Y8, Y7, Y7
-	VPOR         Y7, Y6, Y6
+	VPXOR        Y7, Y6, Y7
+	VPSUBQ       Y5, Y2, Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VPOR         Y8, Y6, Y6
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
+	VPSUBQ       Y5, Y3, Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VPOR         Y8, Y6, Y6
+	VPXOR        Y9, Y8, Y8
+	VPOR         Y8, Y7, Y7
 	VPSUBQ       Y5, Y4, Y5
-	VPCMPGTQ     Y5, Y0, Y7
-	VPXOR        Y7, Y5, Y5
+	VPCMPGTQ     Y5, Y0, Y8
 	VPOR         Y5, Y6, Y6
-	VPBROADCASTD (AX), Y5
-	VPSUBD       Y5, Y1, Y7
-	VPSRAD       $0x1f, Y7, Y8
-	VPXOR        Y8, Y7, Y7
-	VPSUBD       Y5, Y2, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPOR         Y8, Y7, Y7
-	VPSUBD       Y5, Y3, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPOR         Y8, Y7, Y7
-	VPSUBD       Y5, Y4, Y5
-	VPSRAD       $0x1f, Y5, Y8
 	VPXOR        Y8, Y5, Y5
 	VPOR         Y5, Y7, Y7
-	VPBROADCASTW (AX), Y5
-	VPSUBW       Y5, Y1, Y8
-	VPSRAW       $0x0f, Y8, Y9
+	VPBROADCASTD (AX), Y5
+	VPSUBD       Y5, Y1, Y8
+	VPSRAD       $0x1f, Y8, Y9
 	VPXOR        Y9, Y8, Y8
-	VPSUBW       Y5, Y2, Y9
-	VPSRAW       $0x0f, Y9, Y10
+	VPSUBD       Y5, Y2, Y9
+	VPSRAD       $0x1f, Y9, Y10
 	VPXOR        Y10, Y9, Y9
 	VPOR         Y9, Y8, Y8
-	VPSUBW       Y5, Y3, Y9
-	VPSRAW       $0x0f, Y9, Y10
+	VPSUBD       Y5, Y3, Y9
+	VPSRAD       $0x1f, Y9, Y10
 	VPXOR        Y10, Y9, Y9
 	VPOR         Y9, Y8, Y8
-	VPSUBW       Y5, Y4, Y5
-	VPSRAW       $0x0f, Y5, Y9
+	VPSUBD       Y5, Y4, Y5
+	VPSRAD       $0x1f, Y5, Y9
 	VPXOR        Y9, Y5, Y5
 	VPOR         Y5, Y8, Y8
+	VPBROADCASTW (AX), Y5
+	VPSUBW       Y5, Y1, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSUBW       Y5, Y2, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	VPOR         Y10, Y9, Y9
+	VPSUBW       Y5, Y3, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y11, Y10, Y10
+	VPOR         Y10, Y9, Y9
+	VPSUBW       Y5, Y4, Y5
+	VPSRAW       $0x0f, Y5, Y10
+	VPXOR        Y10, Y5, Y5
+	VPOR         Y5, Y9, Y9
 	MOVL         $0x00000001, AX
 	VMOVDQU      rep8_7fffffff<>+0(SB), Y5
-	VPTEST       Y6, Y5
+	VPTEST       Y7, Y5
 	ADCL         AX, AX
 	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y5
-	VPTEST       Y7, Y5
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y5
 	VPTEST       Y8, Y5
 	ADCL         AX, AX
-	VMOVDQU      rep8_7fff<>+0(SB), Y5
-	VPTEST       Y6, Y5
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y5
+	VPTEST       Y9, Y5
 	ADCL         AX, AX
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU      rep8_7fff<>+0(SB), Y5
 	VPTEST       Y7, Y5
 	ADCL         AX, AX
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y5
+	VPTEST       Y8, Y5
+	ADCL         AX, AX
 	VMOVDQU      rep8_7f<>+0(SB), Y5
-	VPTEST       Y6, Y5
+	VPTEST       Y7, Y5
 	ADCL         AX, AX
 	VPTEST       Y6, Y0
 	ADCL         AX, AX
@@ -2329,26 +2341,26 @@ pairs_154:
 	VMOVDQU      (AX), Y7
 	VPSUBQ.BCST  (AX), Y7, Y8
 	VPSRAQ       $0x3f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSUBD.BCST  (AX), Y7, Y9
-	VPSRAD       $0x1f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPBROADCASTW (AX), Y10
-	VPSUBW       Y10, Y7, Y10
-	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y9, Y8, Y9
+	VPSUBD.BCST  (AX), Y7, Y10
+	VPSRAD       $0x1f, Y10, Y11
 	VPXOR        Y11, Y10, Y10
+	VPBROADCASTW (AX), Y11
+	VPSUBW       Y11, Y7, Y11
+	VPSRAW       $0x0f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
 	MOVL         $0x00000001, SI
-	VPTEST       Y8, Y1
+	VPTEST       Y9, Y1
 	ADCL         SI, SI
-	VPTEST       Y9, Y2
+	VPTEST       Y10, Y2
 	ADCL         SI, SI
-	VPTEST       Y10, Y3
+	VPTEST       Y11, Y3
 	ADCL         SI, SI
-	VPTEST       Y8, Y4
+	VPTEST       Y9, Y4
 	ADCL         SI, SI
-	VPTEST       Y9, Y5
+	VPTEST       Y10, Y5
 	ADCL         SI, SI
-	VPTEST       Y8, Y6
+	VPTEST       Y9, Y6
 	ADCL         SI, SI
 	VPTEST       Y8, Y0
 	ADCL         SI, SI
@@ -2360,26 +2372,26 @@ pairs_154:
 	VMOVDQU      32(AX), Y7
 	VPSUBQ.BCST  32(AX), Y7, Y8
 	VPSRAQ       $0x3f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSUBD.BCST  32(AX), Y7, Y9
-	VPSRAD       $0x1f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPBROADCASTW 32(AX), Y10
-	VPSUBW       Y10, Y7, Y10
-	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y9, Y8, Y9
+	VPSUBD.BCST  32(AX), Y7, Y10
+	VPSRAD       $0x1f, Y10, Y11
 	VPXOR        Y11, Y10, Y10
+	VPBROADCASTW 32(AX), Y11
+	VPSUBW       Y11, Y7, Y11
+	VPSRAW       $0x0f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
 	MOVL         $0x00000001, SI
-	VPTEST       Y8, Y1
+	VPTEST       Y9, Y1
 	ADCL         SI, SI
-	VPTEST       Y9, Y2
+	VPTEST       Y10, Y2
 	ADCL         SI, SI
-	VPTEST       Y10, Y3
+	VPTEST       Y11, Y3
 	ADCL         SI, SI
-	VPTEST       Y8, Y4
+	VPTEST       Y9, Y4
 	ADCL         SI, SI
-	VPTEST       Y9, Y5
+	VPTEST       Y10, Y5
 	ADCL         SI, SI
-	VPTEST       Y8, Y6
+	VPTEST       Y9, Y6
 	ADCL         SI, SI
 	VPTEST       Y8, Y0
 	ADCL         SI, SI
@@ -2400,26 +2412,26 @@ odd_155:
 	VMOVDQU      (AX), Y7
 	VPSUBQ.BCST  (AX), Y7, Y8
 	VPSRAQ       $0x3f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSUBD.BCST  (AX), Y7, Y9
-	VPSRAD       $0x1f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPBROADCASTW (AX), Y10
-	VPSUBW       Y10, Y7, Y10
-	VPSRAW       $0x0f, Y10, Y11
+	VPXOR        Y9, Y8, Y9
+	VPSUBD.BCST  (AX), Y7, Y10
+	VPSRAD       $0x1f, Y10, Y11
 	VPXOR        Y11, Y10, Y10
+	VPBROADCASTW (AX), Y11
+	VPSUBW       Y11, Y7, Y11
+	VPSRAW       $0x0f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
 	MOVL         $0x00000001, AX
-	VPTEST       Y8, Y1
+	VPTEST       Y9, Y1
 	ADCL         AX, AX
-	VPTEST       Y9, Y2
+	VPTEST       Y10, Y2
 	ADCL         AX, AX
-	VPTEST       Y10, Y3
+	VPTEST       Y11, Y3
 	ADCL         AX, AX
-	VPTEST       Y8, Y4
+	VPTEST       Y9, Y4
 	ADCL         AX, AX
-	VPTEST       Y9, Y5
+	VPTEST       Y10, Y5
 	ADCL         AX, AX
-	VPTEST       Y8, Y6
+	VPTEST       Y9, Y6
 	ADCL         AX, AX
 	VPTEST       Y8, Y0
 	ADCL         AX, AX
@@ -2455,35 +2467,36 @@ pairs_157:
 	VMOVDQU      32(AX), Y8
 	VPSUBQ.BCST  (AX), Y7, Y9
 	VPSRAQ       $0x3f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPSUBQ.BCST  (AX), Y8, Y10
-	VPSRAQ       $0x3f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBD.BCST  (AX), Y7, Y10
-	VPSRAD       $0x1f, Y10, Y11
-	VPXOR        Y11, Y10, Y10
-	VPSUBD.BCST  (AX), Y8, Y11
-	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y10, Y9, Y10
+	VPSUBQ.BCST  (AX), Y8, Y11
+	VPSRAQ       $0x3f, Y11, Y12
+	VPOR         Y11, Y9, Y9
 	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
-	VPBROADCASTW (AX), Y11
-	VPSUBW       Y11, Y7, Y12
-	VPSRAW       $0x0f, Y12, Y13
-	VPXOR        Y13, Y12, Y12
-	VPSUBW       Y11, Y8, Y11
-	VPSRAW       $0x0f, Y11, Y13
-	VPTERNLOGQ   $0xf6, Y13, Y11, Y12
+	VPSUBD.BCST  (AX), Y7, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSUBD.BCST  (AX), Y8, Y12
+	VPSRAD       $0x1f, Y12, Y13
+	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
+	VPBROADCASTW (AX), Y12
+	VPSUBW       Y12, Y7, Y13
+	VPSRAW       $0x0f, Y13, Y14
+	VPXOR        Y14, Y13, Y13
+	VPSUBW       Y12, Y8, Y12
+	VPSRAW       $0x0f, Y12, Y14
+	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
 	MOVL         $0x00000001, SI
-	VPTEST       Y9, Y1
+	VPTEST       Y10, Y1
 	ADCL         SI, SI
-	VPTEST       Y10, Y2
+	VPTEST       Y11, Y2
 	ADCL         SI, SI
-	VPTEST       Y12, Y3
+	VPTEST       Y13, Y3
 	ADCL         SI, SI
-	VPTEST       Y9, Y4
+	VPTEST       Y10, Y4
 	ADCL         SI, SI
-	VPTEST       Y10, Y5
+	VPTEST       Y11, Y5
 	ADCL         SI, SI
-	VPTEST       Y9, Y6
+	VPTEST       Y10, Y6
 	ADCL         SI, SI
 	VPTEST       Y9, Y0
 	ADCL         SI, SI
@@ -2497,35 +2510,36 @@ pairs_157:
 	VMOVDQU      96(AX), Y8
 	VPSUBQ.BCST  64(AX), Y7, Y9
 	VPSRAQ       $0x3f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPSUBQ.BCST  64(AX), Y8, Y10
-	VPSRAQ       $0x3f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBD.BCST  64(AX), Y7, Y10
-	VPSRAD       $0x1f, Y10, Y11
-	VPXOR        Y11, Y10, Y10
-	VPSUBD.BCST  64(AX), Y8, Y11
-	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y10, Y9, Y10
+	VPSUBQ.BCST  64(AX), Y8, Y11
+	VPSRAQ       $0x3f, Y11, Y12
+	VPOR         Y11, Y9, Y9
 	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
-	VPBROADCASTW 64(AX), Y11
-	VPSUBW       Y11, Y7, Y12
-	VPSRAW       $0x0f, Y12, Y13
-	VPXOR        Y13, Y12, Y12
-	VPSUBW       Y11, Y8, Y11
-	VPSRAW       $0x0f, Y11, Y13
-	VPTERNLOGQ   $0xf6, Y13, Y11, Y12
+	VPSUBD.BCST  64(AX), Y7, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSUBD.BCST  64(AX), Y8, Y12
+	VPSRAD       $0x1f, Y12, Y13
+	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
+	VPBROADCASTW 64(AX), Y12
+	VPSUBW       Y12, Y7, Y13
+	VPSRAW       $0x0f, Y13, Y14
+	VPXOR        Y14, Y13, Y13
+	VPSUBW       Y12, Y8, Y12
+	VPSRAW       $0x0f, Y12, Y14
+	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
 	MOVL         $0x00000001, SI
-	VPTEST       Y9, Y1
+	VPTEST       Y10, Y1
 	ADCL         SI, SI
-	VPTEST       Y10, Y2
+	VPTEST       Y11, Y2
 	ADCL         SI, SI
-	VPTEST       Y12, Y3
+	VPTEST       Y13, Y3
 	ADCL         SI, SI
-	VPTEST       Y9, Y4
+	VPTEST       Y10, Y4
 	ADCL         SI, SI
-	VPTEST       Y10, Y5
+	VPTEST       Y11, Y5
 	ADCL         SI, SI
-	VPTEST       Y9, Y6
+	VPTEST       Y10, Y6
 	ADCL         SI, SI
 	VPTEST       Y9, Y0
 	ADCL         SI, SI
@@ -2548,35 +2562,36 @@ odd_158:
 	VMOVDQU      32(AX), Y8
 	VPSUBQ.BCST  (AX), Y7, Y9
 	VPSRAQ       $0x3f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPSUBQ.BCST  (AX), Y8, Y10
-	VPSRAQ       $0x3f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBD.BCST  (AX), Y7, Y10
-	VPSRAD       $0x1f, Y10, Y11
-	VPXOR        Y11, Y10, Y10
-	VPSUBD.BCST  (AX), Y8, Y11
-	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y10, Y9, Y10
+	VPSUBQ.BCST  (AX), Y8, Y11
+	VPSRAQ       $0x3f, Y11, Y12
+	VPOR         Y11, Y9, Y9
 	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
-	VPBROADCASTW (AX), Y11
-	VPSUBW       Y11, Y7, Y12
-	VPSRAW       $0x0f, Y12, Y13
-	VPXOR        Y13, Y12, Y12
-	VPSUBW       Y11, Y8, Y11
-	VPSRAW       $0x0f, Y11, Y13
-	VPTERNLOGQ   $0xf6, Y13, Y11, Y12
+	VPSUBD.BCST  (AX), Y7, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSUBD.BCST  (AX), Y8, Y12
+	VPSRAD       $0x1f, Y12, Y13
+	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
+	VPBROADCASTW (AX), Y12
+	VPSUBW       Y12, Y7, Y13
+	VPSRAW       $0x0f, Y13, Y14
+	VPXOR        Y14, Y13, Y13
+	VPSUBW       Y12, Y8, Y12
+	VPSRAW       $0x0f, Y12, Y14
+	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
 	MOVL         $0x00000001, AX
-	VPTEST       Y9, Y1
+	VPTEST       Y10, Y1
 	ADCL         AX, AX
-	VPTEST       Y10, Y2
+	VPTEST       Y11, Y2
 	ADCL         AX, AX
-	VPTEST       Y12, Y3
+	VPTEST       Y13, Y3
 	ADCL         AX, AX
-	VPTEST       Y9, Y4
+	VPTEST       Y10, Y4
 	ADCL         AX, AX
-	VPTEST       Y10, Y5
+	VPTEST       Y11, Y5
 	ADCL         AX, AX
-	VPTEST       Y9, Y6
+	VPTEST       Y10, Y6
 	ADCL         AX, AX
 	VPTEST       Y9, Y0
 	ADCL         AX, AX
@@ -2609,59 +2624,62 @@ pairs_160:
 	VMOVDQU      96(AX), Y4
 	VPSUBQ.BCST  (AX), Y1, Y5
 	VPSRAQ       $0x3f, Y5, Y6
-	VPXOR        Y6, Y5, Y5
-	VPSUBQ.BCST  (AX), Y2, Y6
-	VPSRAQ       $0x3f, Y6, Y7
-	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
-	VPSUBQ.BCST  (AX), Y3, Y6
-	VPSRAQ       $0x3f, Y6, Y7
-	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
-	VPSUBQ.BCST  (AX), Y4, Y6
-	VPSRAQ       $0x3f, Y6, Y7
-	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
-	VPSUBD.BCST  (AX), Y1, Y6
-	VPSRAD       $0x1f, Y6, Y7
-	VPXOR        Y7, Y6, Y6
-	VPSUBD.BCST  (AX), Y2, Y7
-	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y6, Y5, Y6
+	VPSUBQ.BCST  (AX), Y2, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
 	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  (AX), Y3, Y7
-	VPSRAD       $0x1f, Y7, Y8
+	VPSUBQ.BCST  (AX), Y3, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
 	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  (AX), Y4, Y7
-	VPSRAD       $0x1f, Y7, Y8
+	VPSUBQ.BCST  (AX), Y4, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
 	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPBROADCASTW (AX), Y7
-	VPSUBW       Y7, Y1, Y8
-	VPSRAW       $0x0f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSUBW       Y7, Y2, Y9
+	VPSUBD.BCST  (AX), Y1, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSUBD.BCST  (AX), Y2, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  (AX), Y3, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  (AX), Y4, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPBROADCASTW (AX), Y8
+	VPSUBW       Y8, Y1, Y9
 	VPSRAW       $0x0f, Y9, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
-	VPSUBW       Y7, Y3, Y9
-	VPSRAW       $0x0f, Y9, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
-	VPSUBW       Y7, Y4, Y7
-	VPSRAW       $0x0f, Y7, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y7, Y8
+	VPXOR        Y10, Y9, Y9
+	VPSUBW       Y8, Y2, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y3, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y4, Y8
+	VPSRAW       $0x0f, Y8, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
 	MOVL         $0x00000001, SI
-	VMOVDQU      rep8_7fffffff<>+0(SB), Y7
-	VPTEST       Y5, Y7
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
+	VPTEST       Y6, Y8
 	ADCL         SI, SI
-	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y7
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
+	VPTEST       Y9, Y8
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff<>+0(SB), Y8
+	VPTEST       Y6, Y8
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f<>+0(SB), Y7
 	VPTEST       Y6, Y7
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y7
-	VPTEST       Y8, Y7
-	ADCL         SI, SI
-	VMOVDQU      rep8_7fff<>+0(SB), Y7
-	VPTEST       Y5, Y7
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y7
-	VPTEST       Y6, Y7
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f<>+0(SB), Y6
-	VPTEST       Y5, Y6
 	ADCL         SI, SI
 	VPTEST       Y5, Y0
 	ADCL         SI, SI
@@ -2679,59 +2697,62 @@ pairs_160:
 	VMOVDQU      224(AX), Y4
 	VPSUBQ.BCST  128(AX), Y1, Y5
 	VPSRAQ       $0x3f, Y5, Y6
-	VPXOR        Y6, Y5, Y5
-	VPSUBQ.BCST  128(AX), Y2, Y6
-	VPSRAQ       $0x3f, Y6, Y7
-	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
-	VPSUBQ.BCST  128(AX), Y3, Y6
-	VPSRAQ       $0x3f, Y6, Y7
-	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
-	VPSUBQ.BCST  128(AX), Y4, Y6
-	VPSRAQ       $0x3f, Y6, Y7
-	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
-	VPSUBD.BCST  128(AX), Y1, Y6
-	VPSRAD       $0x1f, Y6, Y7
-	VPXOR        Y7, Y6, Y6
-	VPSUBD.BCST  128(AX), Y2, Y7
-	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y6, Y5, Y6
+	VPSUBQ.BCST  128(AX), Y2, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
 	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  128(AX), Y3, Y7
-	VPSRAD       $0x1f, Y7, Y8
+	VPSUBQ.BCST  128(AX), Y3, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
 	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  128(AX), Y4, Y7
-	VPSRAD       $0x1f, Y7, Y8
+	VPSUBQ.BCST  128(AX), Y4, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
 	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPBROADCASTW 128(AX), Y7
-	VPSUBW       Y7, Y1, Y8
-	VPSRAW       $0x0f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSUBW       Y7, Y2, Y9
+	VPSUBD.BCST  128(AX), Y1, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSUBD.BCST  128(AX), Y2, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  128(AX), Y3, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  128(AX), Y4, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPBROADCASTW 128(AX), Y8
+	VPSUBW       Y8, Y1, Y9
 	VPSRAW       $0x0f, Y9, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
-	VPSUBW       Y7, Y3, Y9
-	VPSRAW       $0x0f, Y9, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
-	VPSUBW       Y7, Y4, Y7
-	VPSRAW       $0x0f, Y7, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y7, Y8
+	VPXOR        Y10, Y9, Y9
+	VPSUBW       Y8, Y2, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y3, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y4, Y8
+	VPSRAW       $0x0f, Y8, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
 	MOVL         $0x00000001, SI
-	VMOVDQU      rep8_7fffffff<>+0(SB), Y7
-	VPTEST       Y5, Y7
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
+	VPTEST       Y6, Y8
 	ADCL         SI, SI
-	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y7
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
+	VPTEST       Y9, Y8
+	ADCL         SI, SI
+	VMOVDQU      rep8_7fff<>+0(SB), Y8
+	VPTEST       Y6, Y8
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         SI, SI
+	VMOVDQU      rep8_7f<>+0(SB), Y7
 	VPTEST       Y6, Y7
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y7
-	VPTEST       Y8, Y7
-	ADCL         SI, SI
-	VMOVDQU      rep8_7fff<>+0(SB), Y7
-	VPTEST       Y5, Y7
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y7
-	VPTEST       Y6, Y7
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f<>+0(SB), Y6
-	VPTEST       Y5, Y6
 	ADCL         SI, SI
 	VPTEST       Y5, Y0
 	ADCL         SI, SI
@@ -2758,59 +2779,62 @@ odd_161:
 	VMOVDQU      96(AX), Y4
 	VPSUBQ.BCST  (AX), Y1, Y5
 	VPSRAQ       $0x3f, Y5, Y6
-	VPXOR        Y6, Y5, Y5
-	VPSUBQ.BCST  (AX), Y2, Y6
-	VPSRAQ       $0x3f, Y6, Y7
-	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
-	VPSUBQ.BCST  (AX), Y3, Y6
-	VPSRAQ       $0x3f, Y6, Y7
-	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
-	VPSUBQ.BCST  (AX), Y4, Y6
-	VPSRAQ       $0x3f, Y6, Y7
-	VPTERNLOGQ   $0xf6, Y7, Y6, Y5
-	VPSUBD.BCST  (AX), Y1, Y6
-	VPSRAD       $0x1f, Y6, Y7
-	VPXOR        Y7, Y6, Y6
-	VPSUBD.BCST  (AX), Y2, Y7
-	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y6, Y5, Y6
+	VPSUBQ.BCST  (AX), Y2, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
 	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  (AX), Y3, Y7
-	VPSRAD       $0x1f, Y7, Y8
+	VPSUBQ.BCST  (AX), Y3, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
 	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  (AX), Y4, Y7
-	VPSRAD       $0x1f, Y7, Y8
+	VPSUBQ.BCST  (AX), Y4, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
 	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPBROADCASTW (AX), Y7
-	VPSUBW       Y7, Y1, Y8
-	VPSRAW       $0x0f, Y8, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSUBW       Y7, Y2, Y9
+	VPSUBD.BCST  (AX), Y1, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSUBD.BCST  (AX), Y2, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  (AX), Y3, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  (AX), Y4, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPBROADCASTW (AX), Y8
+	VPSUBW       Y8, Y1, Y9
 	VPSRAW       $0x0f, Y9, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
-	VPSUBW       Y7, Y3, Y9
-	VPSRAW       $0x0f, Y9, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y9, Y8
-	VPSUBW       Y7, Y4, Y7
-	VPSRAW       $0x0f, Y7, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y7, Y8
+	VPXOR        Y10, Y9, Y9
+	VPSUBW       Y8, Y2, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y3, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y4, Y8
+	VPSRAW       $0x0f, Y8, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
 	MOVL         $0x00000001, AX
-	VMOVDQU      rep8_7fffffff<>+0(SB), Y7
-	VPTEST       Y5, Y7
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
+	VPTEST       Y6, Y8
 	ADCL         AX, AX
-	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y7
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
+	VPTEST       Y9, Y8
+	ADCL         AX, AX
+	VMOVDQU      rep8_7fff<>+0(SB), Y8
+	VPTEST       Y6, Y8
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f<>+0(SB), Y7
 	VPTEST       Y6, Y7
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y7
-	VPTEST       Y8, Y7
-	ADCL         AX, AX
-	VMOVDQU      rep8_7fff<>+0(SB), Y7
-	VPTEST       Y5, Y7
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y7
-	VPTEST       Y6, Y7
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f<>+0(SB), Y6
-	VPTEST       Y5, Y6
 	ADCL         AX, AX
 	VPTEST       Y5, Y0
 	ADCL         AX, AX
