@@ -402,8 +402,13 @@ func (c *Cache) find(s int, ws []way, line uint64) int {
 	return -1
 }
 
-// depth returns the LRU stack position of ws[i] among the valid lines.
-func depth(ws []way, i int) int {
+// depth returns the LRU stack position of ws[i] among the valid lines, for
+// the policy's event; without a policy nobody reads it, and the scan of the
+// set is skipped.
+func (c *Cache) depth(ws []way, i int) int {
+	if c.policy == nil {
+		return 0
+	}
 	d := 0
 	for j := range ws {
 		if ws[j].valid && ws[j].stamp > ws[i].stamp {
@@ -454,7 +459,7 @@ func (c *Cache) lookup(now, addr uint64) Result {
 	}
 	w := &ws[i]
 	e := Event{Kind: LoadHit, Now: now, Addr: line * uint64(c.cfg.LineSize), Set: s, Mode: int(w.mode),
-		Depth: depth(ws, i), SubBlocks: int(w.blocks), Compressed: w.compressed}
+		Depth: c.depth(ws, i), SubBlocks: int(w.blocks), Compressed: w.compressed}
 	c.touch(ws, i)
 	e.Latency = c.cfg.HitLatency
 	if w.compressed {
@@ -535,7 +540,7 @@ func (c *Cache) Store(now, addr uint64, line []byte) (Result, error) {
 	}
 	c.stats.StoreHits++
 	c.observe(Event{Kind: StoreHit, Now: now, Addr: base, Set: s, Mode: int(ws[i].mode),
-		Depth: depth(ws, i), SubBlocks: int(ws[i].blocks), Compressed: ws[i].compressed})
+		Depth: c.depth(ws, i), SubBlocks: int(ws[i].blocks), Compressed: ws[i].compressed})
 	r.Hit = true
 	switch c.cfg.Write {
 	case WriteEvict:
