@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
 	. "github.com/mmcloughlin/avo/build"
@@ -25,6 +26,9 @@ func init() {
 		}
 		for _, size := range []int{32, 64, 128} {
 			bdiSingle(size, ids, true)
+		}
+		for _, size := range []int{64, 128} {
+			bdiChoose(size)
 		}
 		rev := GLOBL("bitReverse", attr.RODATA|attr.NOPTR)
 		DATA(0, U64(0x8040201008040201)) // GF(2) matrix: bit i ← bit 7−i
@@ -873,3 +877,194 @@ func bdiUnraw(size int, nibbleMask, nextIdx Mem) {
 	VZEROUPPER()
 	RET()
 }
+
+// bdiEncodingBits is the stream length of BDI encoding id (default rules,
+// two bases) at a line size, as bdi's encodedBits gives it.
+func bdiEncodingBits(id, size int) int {
+	switch id {
+	case 0b0000:
+		return 4
+	case 0b0001:
+		return 4 + 64
+	case 0b1111:
+		return 4 + 8*size
+	}
+	k, d := bdiKD(id)
+	return 4 + size/k + 8*k + 8*d*(size/k)
+}
+
+// bdiKD returns the element and delta widths of base-delta encoding id.
+func bdiKD(id int) (k, d int) {
+	kd := [...][2]int{{8, 1}, {8, 2}, {8, 4}, {4, 1}, {4, 2}, {2, 1}}[id-0b0010]
+	return kd[0], kd[1]
+}
+
+// chooseOrder returns the BDI encoding ids at a line size from the
+// smallest stream to the largest, ties to the lower id (the reference's
+// rule), the raw line last.
+func chooseOrder(size int) []int {
+	ids := []int{0b0000, 0b0001, 0b0010, 0b0011, 0b0100, 0b0101, 0b0110, 0b0111}
+	slices.SortStableFunc(ids, func(a, b int) int { return bdiEncodingBits(a, size) - bdiEncodingBits(b, size) })
+	return append(ids, 0b1111)
+}
+
+// bdiChoose emits bdiChoose<size>AVX512(data []byte, out []uint8), which
+// writes for each line of data the id of its BDI encoding under the
+// default delta rules: the smallest that fits, as bdi's pure-Go choice
+// (best of the fit mask) gives it.
+//
+// Every test runs for every line, without branches. For element width k
+// and delta width d, a = x + 2^(8d−1) per element; x fits the zero base
+// when a < 2^(8d) (k-byte unsigned). The lanes that do not, z, pick the
+// base: TZCNT of z's bits, with the last lane's bit set so that the index
+// stays in the line when no lane needs a base (the base is then unused),
+// addresses the element, which an embedded broadcast subtracts from a. The
+// line fits when every lane of z fits the base, a − base < 2^(8d): KTEST
+// of the base-fit lanes against z sets the carry, and ADC shifts it into
+// the result as bdiSingle does, from the largest encoding to the smallest,
+// so that the lowest set bit is the encoding chosen.
+func bdiChoose(size int) {
+	name := fmt.Sprintf("bdiChoose%dAVX512", size)
+	TEXT(name, NOSPLIT, "func(data []byte, out []uint8)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the id of the BDI encoding of each %d-byte line of data to out.", name, size),
+		"len(data) must be at least len(out)*"+fmt.Sprint(size)+".")
+	order := chooseOrder(size)
+	tbl := GLOBL(fmt.Sprintf("chooseIDs%d", size), attr.RODATA|attr.NOPTR)
+	for i, id := range order {
+		DATA(i, U8(uint8(id)))
+	}
+	consts := map[[2]int][2]VecVirtual{}
+	var tblReg GPVirtual
+	setup := func() {
+		for _, id := range order[2:8] {
+			k, d := bdiKD(id)
+			consts[[2]int{k, d}] = [2]VecVirtual{broadcastConst(ZMM(), k, 1<<(8*d-1)), broadcastConst(ZMM(), k, 1<<(8*d))}
+		}
+		tblReg = GP64()
+		LEAQ(tbl, tblReg)
+	}
+	pairLoop(size, setup, func(line Register, at int, out Mem) {
+		vecs := make([]VecVirtual, size/64)
+		for i := range vecs {
+			vecs[i] = ZMM()
+			VMOVDQU64(Mem{Base: line, Disp: at + 64*i}, vecs[i])
+		}
+		// Most lines of real memory fit no base-delta encoding; the
+		// widest delta of each element width decides that in three
+		// tests (every other encoding, zeros and repeated included, fits
+		// one of them).
+		wide := GP32()
+		XORL(wide, wide)
+		for _, kd := range chooseWide {
+			c := consts[kd]
+			chooseTest(vecs, line, at, kd[0], c[0], c[1])
+			ADCL(wide, wide)
+		}
+		some, next := label("some"), label("next")
+		TESTL(wide, wide)
+		JNZ(LabelRef(some))
+		MOVB(U8(0b1111), out)
+		JMP(LabelRef(next))
+		Label(some)
+		acc := GP32()
+		MOVL(U32(1), acc) // the sentinel: the raw line when nothing fits
+		for i := len(order) - 2; i >= 2; i-- {
+			k, d := bdiKD(order[i])
+			if j := slices.Index(chooseWide[:], [2]int{k, d}); j >= 0 {
+				BTL(U8(uint8(len(chooseWide)-1-j)), wide) // CF: that test's result
+			} else {
+				c := consts[[2]int{k, d}]
+				chooseTest(vecs, line, at, k, c[0], c[1])
+			}
+			ADCL(acc, acc)
+		}
+		// Repeated: every 8-byte word equals the first.
+		eq := make([]OpmaskVirtual, len(vecs))
+		for i, v := range vecs {
+			eq[i] = K()
+			VPCMPEQQ_BCST(Mem{Base: line, Disp: at}, v, eq[i])
+		}
+		if len(eq) > 1 {
+			KANDB(eq[1], eq[0], eq[0])
+		}
+		KORTESTB(eq[0], eq[0]) // CF: all eight ones
+		ADCL(acc, acc)
+		// Zeros.
+		any := vecs[0]
+		if len(vecs) > 1 {
+			any = ZMM()
+			VPORQ(vecs[1], vecs[0], any)
+		}
+		zero := K()
+		VPTESTNMQ(any, any, zero)
+		KORTESTB(zero, zero)
+		ADCL(acc, acc)
+		p := GP32()
+		TZCNTL(acc, p)
+		id := GP32()
+		MOVBLZX(Mem{Base: tblReg, Index: p, Scale: 1}, id)
+		MOVB(id.As8(), out)
+		Label(next)
+	})
+}
+
+// chooseWide lists the widest delta of each element width, the tests
+// bdiChoose runs first.
+var chooseWide = [...][2]int{{8, 4}, {4, 2}, {2, 1}}
+
+// chooseTest emits bdiChoose's test of base-delta encoding (k, d) on the
+// line held in vecs (its bytes at line+at), with off = 2^(8d−1) and span =
+// 2^(8d) in k-byte lanes; it leaves the carry set when the line fits.
+func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtual) {
+	l := lanes512[k]
+	lanesPer := 64 / k
+	total := lanesPer * len(vecs)
+	a := make([]VecVirtual, len(vecs))
+	z := make([]OpmaskVirtual, len(vecs))
+	for i, v := range vecs {
+		a[i] = ZMM()
+		l.add(off, v, a[i])
+		z[i] = K()
+		l.cmpu(U8(cmpNLT), span, a[i], z[i])
+	}
+	unpack := map[int]func(lo, hi, dst Op){8: KUNPCKBW, 4: KUNPCKWD, 2: KUNPCKDQ}[k]
+	zAll := z[0]
+	if len(z) > 1 {
+		zAll = K()
+		unpack(z[0], z[1], zAll)
+	}
+	idx := GP64()
+	KMOVQ(zAll, idx)
+	BTSQ(U8(uint8(total-1)), idx)
+	TZCNTQ(idx, idx)
+	base := Mem{Base: line, Index: idx, Scale: uint8(k), Disp: at}
+	var b VecVirtual
+	if k == 2 {
+		b = ZMM()
+		VPBROADCASTW(base, b)
+	}
+	fit := make([]OpmaskVirtual, len(vecs))
+	for i := range vecs {
+		t := ZMM()
+		switch k {
+		case 8:
+			VPSUBQ_BCST(base, a[i], t)
+		case 4:
+			VPSUBD_BCST(base, a[i], t)
+		default:
+			VPSUBW(b, a[i], t)
+		}
+		fit[i] = K()
+		l.cmpu(U8(cmpLT), span, t, fit[i])
+	}
+	fitAll := fit[0]
+	if len(fit) > 1 {
+		fitAll = K()
+		unpack(fit[0], fit[1], fitAll)
+	}
+	KTESTQ(zAll, fitAll) // CF: no lane of z outside fit
+}
+
+// cmpNLT is the VPCMPU predicate "not less than".
+const cmpNLT = 5

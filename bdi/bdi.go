@@ -73,10 +73,9 @@ type Codec struct {
 	symmetric  bool
 	singleBase bool
 	latency    linecomp.Latency
-	// best and bestBits map a fit mask (see fit.go) to the smallest
-	// encoding it allows and that encoding's length in bits.
+	// best maps a fit mask (see fit.go) to the smallest encoding it
+	// allows.
 	best      [256]uint8
-	bestBits  [256]uint16
 	idBits    [16]uint16                          // the length of encoding id, by id
 	encodings [len(encodingIDs)]linecomp.Encoding // what Encodings returns
 	// kernel is set when the fit-mask kernels apply: they implement the
@@ -220,23 +219,13 @@ func (c *Codec) fit(line []byte, k, d int) (mask, base uint64, ok bool) {
 	return mask, base, true
 }
 
-// fitMask returns the fit mask of one line (see fit.go).
-func (c *Codec) fitMask(line []byte) uint8 {
-	var m [1]uint8
-	c.fitMasks(line, m[:])
-	return m[0]
-}
-
 // Size returns the length in bits of the encoding of line, or -1 if line is
 // not LineSize() bytes long.
 func (c *Codec) Size(line []byte) int {
 	if len(line) != c.lineSize {
 		return -1
 	}
-	if c.singleBase {
-		return int(c.idBits[c.chooseID(line)&0xF])
-	}
-	return int(c.bestBits[c.fitMask(line)])
+	return int(c.idBits[c.chooseID(line)&0xF])
 }
 
 // maxPayload is the longest payload after the id: the raw 128-byte line.

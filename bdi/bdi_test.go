@@ -225,6 +225,84 @@ func TestFitMaskLevels(t *testing.T) {
 	}
 }
 
+// TestChooseLevels: the encoding id that the two-base choose kernels give
+// every line, at every kernel level, is the pure-Go choice (the best of
+// the fit mask), line by line and in batches, on the corpora and on
+// twoBaseLines' edge cases.
+func TestChooseLevels(t *testing.T) {
+	for _, n := range codectest.LineSizes {
+		c, _ := New(n)
+		codectest.CrossCheck(t, n, twoBaseLines(n), c.twoBaseIDs, c.twoBaseIDGeneric)
+	}
+}
+
+// twoBaseLines returns n-byte lines at the edges of the two-base tests,
+// for each element width k: deltas of 0 and −1 (zero after the kernels'
+// sign fold), values and base deltas on each side of every delta width's
+// range (±2^(8d−1)), the only element that does not fit the zero base in
+// the last position (where the kernels' base index is clamped) and in the
+// first, and pseudo-random lines of a base, small deltas and immediates.
+func twoBaseLines(n int) [][]byte {
+	var out [][]byte
+	put := func(line []byte, k, i int, v uint64) {
+		switch k {
+		case 8:
+			binary.LittleEndian.PutUint64(line[8*i:], v)
+		case 4:
+			binary.LittleEndian.PutUint32(line[4*i:], uint32(v))
+		default:
+			binary.LittleEndian.PutUint16(line[2*i:], uint16(v))
+		}
+	}
+	fill := func(k int, f func(i int) uint64) []byte {
+		line := make([]byte, n)
+		for i := 0; i < n/k; i++ {
+			put(line, k, i, f(i))
+		}
+		return line
+	}
+	rng := rand.New(rand.NewPCG(13, uint64(n)))
+	for _, k := range []int{8, 4, 2} {
+		last := n/k - 1
+		base := uint64(0x9E3779B97F4A7C15)
+		out = append(out,
+			fill(k, func(i int) uint64 { return base - uint64(min(i, 1)) }), // x₀, then x₀ − 1
+			fill(k, func(i int) uint64 { return base - uint64(i&1) }),
+			fill(k, func(i int) uint64 { return uint64(i&1) - 1 }), // 0, −1, …
+		)
+		for _, d := range []int{1, 2, 4} {
+			if d >= k {
+				continue
+			}
+			h := uint64(1) << (8*d - 1)
+			for _, v := range []uint64{h - 1, h, -h, -h - 1} {
+				out = append(out,
+					fill(k, func(i int) uint64 { return v * uint64(i/last) }),                           // the last element alone
+					fill(k, func(i int) uint64 { return v * uint64(1-min(i, 1)) }),                      // the first alone
+					fill(k, func(i int) uint64 { return base + v*uint64(i/last) }),                      // base, base + v last
+					fill(k, func(i int) uint64 { return (base + v*uint64(i&1)) * uint64(min(i%3, 1)) }), // every third 0
+					fill(k, func(i int) uint64 { return []uint64{3, base, base + v, -h}[i%4] }),
+					fill(k, func(i int) uint64 { return []uint64{v, h - 1, -h, 0}[i%4] }), // zero base only
+				)
+			}
+			for range 200 {
+				base := rng.Uint64()
+				out = append(out, fill(k, func(int) uint64 {
+					switch r := rng.IntN(8); {
+					case r == 0:
+						return uint64(rng.IntN(int(2*h))) - h // an immediate
+					case r == 1:
+						return base + uint64(rng.IntN(int(4*h))) - 2*h // may miss the range
+					default:
+						return base + uint64(rng.IntN(int(2*h))) - h
+					}
+				}))
+			}
+		}
+	}
+	return out
+}
+
 func TestVariantsDiffer(t *testing.T) {
 	// Even words 0x5000+8i use the explicit base; odd words are one-byte
 	// immediates, among them −128, which is in range for the default but

@@ -93,6 +93,23 @@ func (c *Codec) chooseIDs(data []byte, ids []uint8) {
 		c.singleIDs(data, ids)
 		return
 	}
+	c.twoBaseIDs(data, ids)
+}
+
+// The choose kernels decide the encoding of the two-base BDI (default
+// delta rules) outright, as the B+Δ kernels do: every (k, d) test on every
+// line without branches, the base of each found with a bit scan of the
+// lanes that do not fit the zero base (see _asm/bdi.go).
+
+// twoBaseIDGeneric is the pure-Go id of the encoding of one line under the
+// two-base rules: the definition the choose kernels must match.
+func (c *Codec) twoBaseIDGeneric(line []byte) uint8 {
+	return c.best[c.fitMaskGeneric(line)]
+}
+
+// idsFromFitMasks writes the id of the two-base encoding of each line of
+// data to ids by way of its fit mask.
+func (c *Codec) idsFromFitMasks(data []byte, ids []uint8) {
 	c.fitMasks(data, ids)
 	for i, m := range ids {
 		ids[i] = c.best[m]
@@ -106,8 +123,8 @@ func (c *Codec) chooseID(line []byte) int {
 	return int(id[0])
 }
 
-// buildTables fills best and bestBits: the smallest encoding (ties to the
-// lower id) for every fit mask.
+// buildTables fills best, the smallest encoding (ties to the lower id) for
+// every fit mask, and idBits.
 func (c *Codec) buildTables() {
 	for m := range c.best {
 		best := Uncompressed
@@ -117,7 +134,6 @@ func (c *Codec) buildTables() {
 			}
 		}
 		c.best[m] = uint8(best)
-		c.bestBits[m] = uint16(c.encodedBits(best))
 	}
 	for id := range c.idBits {
 		if id <= Base2Delta1 || id == Uncompressed {
@@ -133,21 +149,14 @@ const chunkLines = 256
 // AppendSizes appends the size in bits of each line of data, a whole number
 // of lines, to dst. It is the batch kernel behind linecomp.Sizes.
 func (c *Codec) AppendSizes(dst []int, data []byte) []int {
-	var masks [chunkLines]uint8
+	var ids [chunkLines]uint8
 	dst = slices.Grow(dst, len(data)/c.lineSize)
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)
 		out := dst[len(dst) : len(dst)+n]
-		if c.singleBase {
-			c.singleIDs(data[:n*c.lineSize], masks[:n])
-			for i, id := range masks[:n] {
-				out[i] = int(c.idBits[id&0xF])
-			}
-		} else {
-			c.fitMasks(data[:n*c.lineSize], masks[:n])
-			for i, m := range masks[:n] {
-				out[i] = int(c.bestBits[m])
-			}
+		c.chooseIDs(data[:n*c.lineSize], ids[:n])
+		for i, id := range ids[:n] {
+			out[i] = int(c.idBits[id&0xF])
 		}
 		dst = dst[:len(dst)+n]
 		data = data[n*c.lineSize:]

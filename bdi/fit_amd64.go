@@ -55,6 +55,20 @@ func (c *Codec) singleIDs(data []byte, ids []uint8) {
 	}
 }
 
+// twoBaseIDs writes the id of the two-base encoding of each line of data
+// to ids, with a choose kernel at the AVX-512 level for 64- and 128-byte
+// lines under the default delta rules, or else by way of the fit masks.
+func (c *Codec) twoBaseIDs(data []byte, ids []uint8) {
+	switch level := cpu.Active(); {
+	case !c.kernel || level < cpu.AVX512 || c.lineSize == 32:
+		c.idsFromFitMasks(data, ids)
+	case c.lineSize == 64:
+		bdiChoose64AVX512(data, ids)
+	default:
+		bdiChoose128AVX512(data, ids)
+	}
+}
+
 // encodeKernel appends encoding id (base-delta or raw) of line to dst with
 // an encode kernel, which writes the stream's bytes straight into dst's
 // spare capacity and nothing past them, and reports true; or reports false
