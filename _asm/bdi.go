@@ -27,9 +27,10 @@ func init() {
 		for _, size := range []int{32, 64, 128} {
 			bdiSingle(size, ids, true)
 		}
-		for _, size := range []int{64, 128} {
-			bdiChoose(size)
-		}
+		// At 128 bytes the fit tree stays: the choose kernel measured
+		// a tenth slower there on the corpora, where most lines fail
+		// the tree's first tests too.
+		bdiChoose(64)
 		rev := GLOBL("bitReverse", attr.RODATA|attr.NOPTR)
 		DATA(0, U64(0x8040201008040201)) // GF(2) matrix: bit i ← bit 7−i
 		DATA(8, U64(0x8040201008040201))
@@ -666,8 +667,10 @@ func bdiRawBody(size int, outp, line Register, vecs []VecVirtual, shiftIdx, nibb
 
 // bdiCompress emits bdiCompress<size>AVX512(out []byte, line []byte, enc
 // *[6][384]byte, best *[256]uint8) int, which chooses the encoding of line
-// as bdiFit512 and best do and writes it to out, for the default delta
-// rules: one call per line does what the fit and encode kernels do in two.
+// as bdiChoose does at sizes it was emitted for (best unused), else as
+// bdiFit512 and best do, and writes it to out, for the default delta
+// rules: one call per line does what the choose (or fit) and encode
+// kernels do in two.
 // It returns the encoding id; for zeros and repeated it writes nothing
 // (those two are the caller's).
 func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
@@ -950,63 +953,69 @@ func bdiChoose(size int) {
 			vecs[i] = ZMM()
 			VMOVDQU64(Mem{Base: line, Disp: at + 64*i}, vecs[i])
 		}
-		// Most lines of real memory fit no base-delta encoding; the
-		// widest delta of each element width decides that in three
-		// tests (every other encoding, zeros and repeated included, fits
-		// one of them).
-		wide := GP32()
-		XORL(wide, wide)
-		for _, kd := range chooseWide {
-			c := consts[kd]
-			chooseTest(vecs, line, at, kd[0], c[0], c[1])
-			ADCL(wide, wide)
-		}
-		some, next := label("some"), label("next")
-		TESTL(wide, wide)
-		JNZ(LabelRef(some))
-		MOVB(U8(0b1111), out)
-		JMP(LabelRef(next))
-		Label(some)
-		acc := GP32()
-		MOVL(U32(1), acc) // the sentinel: the raw line when nothing fits
-		for i := len(order) - 2; i >= 2; i-- {
-			k, d := bdiKD(order[i])
-			if j := slices.Index(chooseWide[:], [2]int{k, d}); j >= 0 {
-				BTL(U8(uint8(len(chooseWide)-1-j)), wide) // CF: that test's result
-			} else {
-				c := consts[[2]int{k, d}]
-				chooseTest(vecs, line, at, k, c[0], c[1])
-			}
-			ADCL(acc, acc)
-		}
-		// Repeated: every 8-byte word equals the first.
-		eq := make([]OpmaskVirtual, len(vecs))
-		for i, v := range vecs {
-			eq[i] = K()
-			VPCMPEQQ_BCST(Mem{Base: line, Disp: at}, v, eq[i])
-		}
-		if len(eq) > 1 {
-			KANDB(eq[1], eq[0], eq[0])
-		}
-		KORTESTB(eq[0], eq[0]) // CF: all eight ones
-		ADCL(acc, acc)
-		// Zeros.
-		any := vecs[0]
-		if len(vecs) > 1 {
-			any = ZMM()
-			VPORQ(vecs[1], vecs[0], any)
-		}
-		zero := K()
-		VPTESTNMQ(any, any, zero)
-		KORTESTB(zero, zero)
-		ADCL(acc, acc)
-		p := GP32()
-		TZCNTL(acc, p)
-		id := GP32()
-		MOVBLZX(Mem{Base: tblReg, Index: p, Scale: 1}, id)
-		MOVB(id.As8(), out)
-		Label(next)
+		chooseLine(vecs, line, at, order, consts, tblReg, out)
 	})
+}
+
+// chooseLine emits bdiChoose's decision for the line held in vecs (its
+// bytes at line+at) and stores the id at out; tbl holds the address of
+// the ids in order.
+func chooseLine(vecs []VecVirtual, line Register, at int, order []int, consts map[[2]int][2]VecVirtual, tblReg GPVirtual, out Mem) {
+	// Most lines of real memory fit no base-delta encoding; the
+	// widest delta of each element width decides that in three
+	// tests (every other encoding, zeros and repeated included, fits
+	// one of them).
+	wide := GP32()
+	XORL(wide, wide)
+	for _, kd := range chooseWide {
+		c := consts[kd]
+		chooseTest(vecs, line, at, kd[0], c[0], c[1], wide)
+	}
+	some, next := label("some"), label("next")
+	TESTL(wide, wide)
+	JNZ(LabelRef(some))
+	MOVB(U8(0b1111), out)
+	JMP(LabelRef(next))
+	Label(some)
+	acc := GP32()
+	MOVL(U32(1), acc) // the sentinel: the raw line when nothing fits
+	for i := len(order) - 2; i >= 2; i-- {
+		k, d := bdiKD(order[i])
+		if j := slices.Index(chooseWide[:], [2]int{k, d}); j >= 0 {
+			BTL(U8(uint8(len(chooseWide)-1-j)), wide) // CF: that test's result
+			ADCL(acc, acc)
+		} else {
+			c := consts[[2]int{k, d}]
+			chooseTest(vecs, line, at, k, c[0], c[1], acc)
+		}
+	}
+	// Repeated: every 8-byte word equals the first.
+	eq := make([]OpmaskVirtual, len(vecs))
+	for i, v := range vecs {
+		eq[i] = K()
+		VPCMPEQQ_BCST(Mem{Base: line, Disp: at}, v, eq[i])
+	}
+	if len(eq) > 1 {
+		KANDB(eq[1], eq[0], eq[0])
+	}
+	KORTESTB(eq[0], eq[0]) // CF: all eight ones
+	ADCL(acc, acc)
+	// Zeros.
+	any := vecs[0]
+	if len(vecs) > 1 {
+		any = ZMM()
+		VPORQ(vecs[1], vecs[0], any)
+	}
+	zero := K()
+	VPTESTNMQ(any, any, zero)
+	KORTESTB(zero, zero)
+	ADCL(acc, acc)
+	p := GP32()
+	TZCNTL(acc, p)
+	id := GP32()
+	MOVBLZX(Mem{Base: tblReg, Index: p, Scale: 1}, id)
+	MOVB(id.As8(), out)
+	Label(next)
 }
 
 // chooseWide lists the widest delta of each element width, the tests
@@ -1015,8 +1024,9 @@ var chooseWide = [...][2]int{{8, 4}, {4, 2}, {2, 1}}
 
 // chooseTest emits bdiChoose's test of base-delta encoding (k, d) on the
 // line held in vecs (its bytes at line+at), with off = 2^(8d−1) and span =
-// 2^(8d) in k-byte lanes; it leaves the carry set when the line fits.
-func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtual) {
+// 2^(8d) in k-byte lanes: res = 2·res + 1 when the line fits, 2·res when
+// it does not.
+func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtual, res GPVirtual) {
 	l := lanes512[k]
 	lanesPer := 64 / k
 	total := lanesPer * len(vecs)
@@ -1044,7 +1054,11 @@ func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtua
 		b = ZMM()
 		VPBROADCASTW(base, b)
 	}
-	fit := make([]OpmaskVirtual, len(vecs))
+	// One vector: KTEST of the base-fit lanes against z sets the carry
+	// when none of z misses the base. Two: a compare under z gives the
+	// lanes that miss both bases and KORTEST of the two halves sets ZF
+	// when there are none (measured faster than unpacking the halves).
+	out := make([]OpmaskVirtual, len(vecs))
 	for i := range vecs {
 		t := ZMM()
 		switch k {
@@ -1055,15 +1069,28 @@ func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtua
 		default:
 			VPSUBW(b, a[i], t)
 		}
-		fit[i] = K()
-		l.cmpu(U8(cmpLT), span, t, fit[i])
+		out[i] = K()
+		if len(vecs) == 1 {
+			l.cmpu(U8(cmpLT), span, t, out[i])
+		} else {
+			l.cmpu(U8(cmpNLT), span, t, z[i], out[i])
+		}
 	}
-	fitAll := fit[0]
-	if len(fit) > 1 {
-		fitAll = K()
-		unpack(fit[0], fit[1], fitAll)
+	if len(vecs) == 1 {
+		KTESTQ(z[0], out[0]) // CF: no lane of z outside the base-fit lanes
+		ADCL(res, res)
+		return
 	}
-	KTESTQ(zAll, fitAll) // CF: no lane of z outside fit
+	KORTESTQ(out[1], out[0])
+	setZ(res)
+}
+
+// setZ emits res = 2·res + ZF.
+func setZ(res GPVirtual) {
+	f := GP32()
+	SETEQ(f.As8())
+	MOVBLZX(f.As8(), f)
+	LEAL(Mem{Base: f, Index: res, Scale: 2}, res)
 }
 
 // cmpNLT is the VPCMPU predicate "not less than".

@@ -3153,428 +3153,6 @@ DATA chooseIDs64<>+7(SB)/1, $0x04
 DATA chooseIDs64<>+8(SB)/1, $0x0f
 GLOBL chooseIDs64<>(SB), RODATA|NOPTR, $9
 
-// func bdiChoose128AVX512(data []byte, out []uint8)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI
-TEXT ·bdiChoose128AVX512(SB), NOSPLIT, $0-48
-	MOVQ         data_base+0(FP), AX
-	MOVQ         out_base+24(FP), CX
-	MOVQ         out_len+32(FP), DX
-	MOVQ         $0x0000000000000080, BX
-	VPBROADCASTQ BX, Z0
-	MOVQ         $0x0000000000000100, BX
-	VPBROADCASTQ BX, Z1
-	MOVQ         $0x0000000000000080, BX
-	VPBROADCASTD BX, Z2
-	MOVQ         $0x0000000000000100, BX
-	VPBROADCASTD BX, Z3
-	MOVQ         $0x0000000000008000, BX
-	VPBROADCASTQ BX, Z4
-	MOVQ         $0x0000000000010000, BX
-	VPBROADCASTQ BX, Z5
-	MOVQ         $0x0000000000008000, BX
-	VPBROADCASTD BX, Z6
-	MOVQ         $0x0000000000010000, BX
-	VPBROADCASTD BX, Z7
-	MOVQ         $0x0000000080000000, BX
-	VPBROADCASTQ BX, Z8
-	MOVQ         $0x0000000100000000, BX
-	VPBROADCASTQ BX, Z9
-	MOVQ         $0x0000000000000080, BX
-	VPBROADCASTW BX, Z10
-	MOVQ         $0x0000000000000100, BX
-	VPBROADCASTW BX, Z11
-	LEAQ         chooseIDs128<>+0(SB), BX
-	CMPQ         DX, $0x02
-	JB           odd_173
-
-pairs_172:
-	VMOVDQU64    (AX), Z12
-	VMOVDQU64    64(AX), Z13
-	XORL         SI, SI
-	VPADDQ       Z8, Z12, Z14
-	VPCMPUQ      $0x05, Z9, Z14, K1
-	VPADDQ       Z8, Z13, Z15
-	VPCMPUQ      $0x05, Z9, Z15, K2
-	KUNPCKBW     K1, K2, K1
-	KMOVQ        K1, DI
-	BTSQ         $0x0f, DI
-	TZCNTQ       DI, DI
-	VPSUBQ.BCST  (AX)(DI*8), Z14, Z14
-	VPCMPUQ      $0x01, Z9, Z14, K2
-	VPSUBQ.BCST  (AX)(DI*8), Z15, Z14
-	VPCMPUQ      $0x01, Z9, Z14, K3
-	KUNPCKBW     K2, K3, K2
-	KTESTQ       K1, K2
-	ADCL         SI, SI
-	VPADDD       Z6, Z12, Z14
-	VPCMPUD      $0x05, Z7, Z14, K1
-	VPADDD       Z6, Z13, Z15
-	VPCMPUD      $0x05, Z7, Z15, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVQ        K1, DI
-	BTSQ         $0x1f, DI
-	TZCNTQ       DI, DI
-	VPSUBD.BCST  (AX)(DI*4), Z14, Z14
-	VPCMPUD      $0x01, Z7, Z14, K2
-	VPSUBD.BCST  (AX)(DI*4), Z15, Z14
-	VPCMPUD      $0x01, Z7, Z14, K3
-	KUNPCKWD     K2, K3, K2
-	KTESTQ       K1, K2
-	ADCL         SI, SI
-	VPADDW       Z10, Z12, Z14
-	VPCMPUW      $0x05, Z11, Z14, K1
-	VPADDW       Z10, Z13, Z15
-	VPCMPUW      $0x05, Z11, Z15, K2
-	KUNPCKDQ     K1, K2, K1
-	KMOVQ        K1, DI
-	BTSQ         $0x3f, DI
-	TZCNTQ       DI, DI
-	VPBROADCASTW (AX)(DI*2), Z16
-	VPSUBW       Z16, Z14, Z14
-	VPCMPUW      $0x01, Z11, Z14, K2
-	VPSUBW       Z16, Z15, Z14
-	VPCMPUW      $0x01, Z11, Z14, K3
-	KUNPCKDQ     K2, K3, K2
-	KTESTQ       K1, K2
-	ADCL         SI, SI
-	TESTL        SI, SI
-	JNZ          some_175
-	MOVB         $0x0f, (CX)
-	JMP          next_176
-
-some_175:
-	MOVL          $0x00000001, DI
-	BTL           $0x00, SI
-	ADCL          DI, DI
-	BTL           $0x02, SI
-	ADCL          DI, DI
-	BTL           $0x01, SI
-	ADCL          DI, DI
-	VPADDQ        Z4, Z12, Z14
-	VPCMPUQ       $0x05, Z5, Z14, K1
-	VPADDQ        Z4, Z13, Z15
-	VPCMPUQ       $0x05, Z5, Z15, K2
-	KUNPCKBW      K1, K2, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x0f, SI
-	TZCNTQ        SI, SI
-	VPSUBQ.BCST   (AX)(SI*8), Z14, Z14
-	VPCMPUQ       $0x01, Z5, Z14, K2
-	VPSUBQ.BCST   (AX)(SI*8), Z15, Z14
-	VPCMPUQ       $0x01, Z5, Z14, K3
-	KUNPCKBW      K2, K3, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPADDD        Z2, Z12, Z14
-	VPCMPUD       $0x05, Z3, Z14, K1
-	VPADDD        Z2, Z13, Z15
-	VPCMPUD       $0x05, Z3, Z15, K2
-	KUNPCKWD      K1, K2, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x1f, SI
-	TZCNTQ        SI, SI
-	VPSUBD.BCST   (AX)(SI*4), Z14, Z14
-	VPCMPUD       $0x01, Z3, Z14, K2
-	VPSUBD.BCST   (AX)(SI*4), Z15, Z14
-	VPCMPUD       $0x01, Z3, Z14, K3
-	KUNPCKWD      K2, K3, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPADDQ        Z0, Z12, Z14
-	VPCMPUQ       $0x05, Z1, Z14, K1
-	VPADDQ        Z0, Z13, Z15
-	VPCMPUQ       $0x05, Z1, Z15, K2
-	KUNPCKBW      K1, K2, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x0f, SI
-	TZCNTQ        SI, SI
-	VPSUBQ.BCST   (AX)(SI*8), Z14, Z14
-	VPCMPUQ       $0x01, Z1, Z14, K2
-	VPSUBQ.BCST   (AX)(SI*8), Z15, Z14
-	VPCMPUQ       $0x01, Z1, Z14, K3
-	KUNPCKBW      K2, K3, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPCMPEQQ.BCST (AX), Z12, K1
-	VPCMPEQQ.BCST (AX), Z13, K2
-	KANDB         K2, K1, K1
-	KORTESTB      K1, K1
-	ADCL          DI, DI
-	VPORQ         Z13, Z12, Z12
-	VPTESTNMQ     Z12, Z12, K1
-	KORTESTB      K1, K1
-	ADCL          DI, DI
-	TZCNTL        DI, SI
-	MOVBLZX       (BX)(SI*1), SI
-	MOVB          SI, (CX)
-
-next_176:
-	VMOVDQU64    128(AX), Z12
-	VMOVDQU64    192(AX), Z13
-	XORL         SI, SI
-	VPADDQ       Z8, Z12, Z14
-	VPCMPUQ      $0x05, Z9, Z14, K1
-	VPADDQ       Z8, Z13, Z15
-	VPCMPUQ      $0x05, Z9, Z15, K2
-	KUNPCKBW     K1, K2, K1
-	KMOVQ        K1, DI
-	BTSQ         $0x0f, DI
-	TZCNTQ       DI, DI
-	VPSUBQ.BCST  128(AX)(DI*8), Z14, Z14
-	VPCMPUQ      $0x01, Z9, Z14, K2
-	VPSUBQ.BCST  128(AX)(DI*8), Z15, Z14
-	VPCMPUQ      $0x01, Z9, Z14, K3
-	KUNPCKBW     K2, K3, K2
-	KTESTQ       K1, K2
-	ADCL         SI, SI
-	VPADDD       Z6, Z12, Z14
-	VPCMPUD      $0x05, Z7, Z14, K1
-	VPADDD       Z6, Z13, Z15
-	VPCMPUD      $0x05, Z7, Z15, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVQ        K1, DI
-	BTSQ         $0x1f, DI
-	TZCNTQ       DI, DI
-	VPSUBD.BCST  128(AX)(DI*4), Z14, Z14
-	VPCMPUD      $0x01, Z7, Z14, K2
-	VPSUBD.BCST  128(AX)(DI*4), Z15, Z14
-	VPCMPUD      $0x01, Z7, Z14, K3
-	KUNPCKWD     K2, K3, K2
-	KTESTQ       K1, K2
-	ADCL         SI, SI
-	VPADDW       Z10, Z12, Z14
-	VPCMPUW      $0x05, Z11, Z14, K1
-	VPADDW       Z10, Z13, Z15
-	VPCMPUW      $0x05, Z11, Z15, K2
-	KUNPCKDQ     K1, K2, K1
-	KMOVQ        K1, DI
-	BTSQ         $0x3f, DI
-	TZCNTQ       DI, DI
-	VPBROADCASTW 128(AX)(DI*2), Z16
-	VPSUBW       Z16, Z14, Z14
-	VPCMPUW      $0x01, Z11, Z14, K2
-	VPSUBW       Z16, Z15, Z14
-	VPCMPUW      $0x01, Z11, Z14, K3
-	KUNPCKDQ     K2, K3, K2
-	KTESTQ       K1, K2
-	ADCL         SI, SI
-	TESTL        SI, SI
-	JNZ          some_177
-	MOVB         $0x0f, 1(CX)
-	JMP          next_178
-
-some_177:
-	MOVL          $0x00000001, DI
-	BTL           $0x00, SI
-	ADCL          DI, DI
-	BTL           $0x02, SI
-	ADCL          DI, DI
-	BTL           $0x01, SI
-	ADCL          DI, DI
-	VPADDQ        Z4, Z12, Z14
-	VPCMPUQ       $0x05, Z5, Z14, K1
-	VPADDQ        Z4, Z13, Z15
-	VPCMPUQ       $0x05, Z5, Z15, K2
-	KUNPCKBW      K1, K2, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x0f, SI
-	TZCNTQ        SI, SI
-	VPSUBQ.BCST   128(AX)(SI*8), Z14, Z14
-	VPCMPUQ       $0x01, Z5, Z14, K2
-	VPSUBQ.BCST   128(AX)(SI*8), Z15, Z14
-	VPCMPUQ       $0x01, Z5, Z14, K3
-	KUNPCKBW      K2, K3, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPADDD        Z2, Z12, Z14
-	VPCMPUD       $0x05, Z3, Z14, K1
-	VPADDD        Z2, Z13, Z15
-	VPCMPUD       $0x05, Z3, Z15, K2
-	KUNPCKWD      K1, K2, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x1f, SI
-	TZCNTQ        SI, SI
-	VPSUBD.BCST   128(AX)(SI*4), Z14, Z14
-	VPCMPUD       $0x01, Z3, Z14, K2
-	VPSUBD.BCST   128(AX)(SI*4), Z15, Z14
-	VPCMPUD       $0x01, Z3, Z14, K3
-	KUNPCKWD      K2, K3, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPADDQ        Z0, Z12, Z14
-	VPCMPUQ       $0x05, Z1, Z14, K1
-	VPADDQ        Z0, Z13, Z15
-	VPCMPUQ       $0x05, Z1, Z15, K2
-	KUNPCKBW      K1, K2, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x0f, SI
-	TZCNTQ        SI, SI
-	VPSUBQ.BCST   128(AX)(SI*8), Z14, Z14
-	VPCMPUQ       $0x01, Z1, Z14, K2
-	VPSUBQ.BCST   128(AX)(SI*8), Z15, Z14
-	VPCMPUQ       $0x01, Z1, Z14, K3
-	KUNPCKBW      K2, K3, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPCMPEQQ.BCST 128(AX), Z12, K1
-	VPCMPEQQ.BCST 128(AX), Z13, K2
-	KANDB         K2, K1, K1
-	KORTESTB      K1, K1
-	ADCL          DI, DI
-	VPORQ         Z13, Z12, Z12
-	VPTESTNMQ     Z12, Z12, K1
-	KORTESTB      K1, K1
-	ADCL          DI, DI
-	TZCNTL        DI, SI
-	MOVBLZX       (BX)(SI*1), SI
-	MOVB          SI, 1(CX)
-
-next_178:
-	ADDQ $0x00000100, AX
-	ADDQ $0x02, CX
-	SUBQ $0x02, DX
-	CMPQ DX, $0x02
-	JAE  pairs_172
-
-odd_173:
-	TESTQ        DX, DX
-	JZ           done_174
-	VMOVDQU64    (AX), Z12
-	VMOVDQU64    64(AX), Z13
-	XORL         DX, DX
-	VPADDQ       Z8, Z12, Z14
-	VPCMPUQ      $0x05, Z9, Z14, K1
-	VPADDQ       Z8, Z13, Z8
-	VPCMPUQ      $0x05, Z9, Z8, K2
-	KUNPCKBW     K1, K2, K1
-	KMOVQ        K1, SI
-	BTSQ         $0x0f, SI
-	TZCNTQ       SI, SI
-	VPSUBQ.BCST  (AX)(SI*8), Z14, Z14
-	VPCMPUQ      $0x01, Z9, Z14, K2
-	VPSUBQ.BCST  (AX)(SI*8), Z8, Z8
-	VPCMPUQ      $0x01, Z9, Z8, K3
-	KUNPCKBW     K2, K3, K2
-	KTESTQ       K1, K2
-	ADCL         DX, DX
-	VPADDD       Z6, Z12, Z8
-	VPCMPUD      $0x05, Z7, Z8, K1
-	VPADDD       Z6, Z13, Z6
-	VPCMPUD      $0x05, Z7, Z6, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVQ        K1, SI
-	BTSQ         $0x1f, SI
-	TZCNTQ       SI, SI
-	VPSUBD.BCST  (AX)(SI*4), Z8, Z8
-	VPCMPUD      $0x01, Z7, Z8, K2
-	VPSUBD.BCST  (AX)(SI*4), Z6, Z6
-	VPCMPUD      $0x01, Z7, Z6, K3
-	KUNPCKWD     K2, K3, K2
-	KTESTQ       K1, K2
-	ADCL         DX, DX
-	VPADDW       Z10, Z12, Z6
-	VPCMPUW      $0x05, Z11, Z6, K1
-	VPADDW       Z10, Z13, Z7
-	VPCMPUW      $0x05, Z11, Z7, K2
-	KUNPCKDQ     K1, K2, K1
-	KMOVQ        K1, SI
-	BTSQ         $0x3f, SI
-	TZCNTQ       SI, SI
-	VPBROADCASTW (AX)(SI*2), Z8
-	VPSUBW       Z8, Z6, Z6
-	VPCMPUW      $0x01, Z11, Z6, K2
-	VPSUBW       Z8, Z7, Z6
-	VPCMPUW      $0x01, Z11, Z6, K3
-	KUNPCKDQ     K2, K3, K2
-	KTESTQ       K1, K2
-	ADCL         DX, DX
-	TESTL        DX, DX
-	JNZ          some_179
-	MOVB         $0x0f, (CX)
-	JMP          next_180
-
-some_179:
-	MOVL          $0x00000001, SI
-	BTL           $0x00, DX
-	ADCL          SI, SI
-	BTL           $0x02, DX
-	ADCL          SI, SI
-	BTL           $0x01, DX
-	ADCL          SI, SI
-	VPADDQ        Z4, Z12, Z6
-	VPCMPUQ       $0x05, Z5, Z6, K1
-	VPADDQ        Z4, Z13, Z4
-	VPCMPUQ       $0x05, Z5, Z4, K2
-	KUNPCKBW      K1, K2, K1
-	KMOVQ         K1, DX
-	BTSQ          $0x0f, DX
-	TZCNTQ        DX, DX
-	VPSUBQ.BCST   (AX)(DX*8), Z6, Z6
-	VPCMPUQ       $0x01, Z5, Z6, K2
-	VPSUBQ.BCST   (AX)(DX*8), Z4, Z4
-	VPCMPUQ       $0x01, Z5, Z4, K3
-	KUNPCKBW      K2, K3, K2
-	KTESTQ        K1, K2
-	ADCL          SI, SI
-	VPADDD        Z2, Z12, Z4
-	VPCMPUD       $0x05, Z3, Z4, K1
-	VPADDD        Z2, Z13, Z2
-	VPCMPUD       $0x05, Z3, Z2, K2
-	KUNPCKWD      K1, K2, K1
-	KMOVQ         K1, DX
-	BTSQ          $0x1f, DX
-	TZCNTQ        DX, DX
-	VPSUBD.BCST   (AX)(DX*4), Z4, Z4
-	VPCMPUD       $0x01, Z3, Z4, K2
-	VPSUBD.BCST   (AX)(DX*4), Z2, Z2
-	VPCMPUD       $0x01, Z3, Z2, K3
-	KUNPCKWD      K2, K3, K2
-	KTESTQ        K1, K2
-	ADCL          SI, SI
-	VPADDQ        Z0, Z12, Z2
-	VPCMPUQ       $0x05, Z1, Z2, K1
-	VPADDQ        Z0, Z13, Z0
-	VPCMPUQ       $0x05, Z1, Z0, K2
-	KUNPCKBW      K1, K2, K1
-	KMOVQ         K1, DX
-	BTSQ          $0x0f, DX
-	TZCNTQ        DX, DX
-	VPSUBQ.BCST   (AX)(DX*8), Z2, Z2
-	VPCMPUQ       $0x01, Z1, Z2, K2
-	VPSUBQ.BCST   (AX)(DX*8), Z0, Z0
-	VPCMPUQ       $0x01, Z1, Z0, K3
-	KUNPCKBW      K2, K3, K2
-	KTESTQ        K1, K2
-	ADCL          SI, SI
-	VPCMPEQQ.BCST (AX), Z12, K1
-	VPCMPEQQ.BCST (AX), Z13, K2
-	KANDB         K2, K1, K1
-	KORTESTB      K1, K1
-	ADCL          SI, SI
-	VPORQ         Z13, Z12, Z0
-	VPTESTNMQ     Z0, Z0, K1
-	KORTESTB      K1, K1
-	ADCL          SI, SI
-	TZCNTL        SI, AX
-	MOVBLZX       (BX)(AX*1), AX
-	MOVB          AL, (CX)
-
-next_180:
-done_174:
-	VZEROUPPER
-	RET
-
-DATA chooseIDs128<>+0(SB)/1, $0x00
-DATA chooseIDs128<>+1(SB)/1, $0x01
-DATA chooseIDs128<>+2(SB)/1, $0x02
-DATA chooseIDs128<>+3(SB)/1, $0x05
-DATA chooseIDs128<>+4(SB)/1, $0x03
-DATA chooseIDs128<>+5(SB)/1, $0x06
-DATA chooseIDs128<>+6(SB)/1, $0x04
-DATA chooseIDs128<>+7(SB)/1, $0x07
-DATA chooseIDs128<>+8(SB)/1, $0x0f
-GLOBL chooseIDs128<>(SB), RODATA|NOPTR, $9
-
 DATA bitReverse<>+0(SB)/8, $0x8040201008040201
 DATA bitReverse<>+8(SB)/8, $0x8040201008040201
 GLOBL bitReverse<>(SB), RODATA|NOPTR, $16
@@ -4067,19 +3645,19 @@ TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $8-72
 	LEAQ         (SP), DX
 	VPTESTMQ     Z12, Z12, K1
 	KORTESTB     K1, K1
-	JNZ          notzero_181
+	JNZ          notzero_172
 	MOVL         $0x00000001, BX
-	JMP          store_182
+	JMP          store_173
 
-notzero_181:
+notzero_172:
 	VPBROADCASTQ (CX), Z13
 	VPCMPQ       $0x04, Z13, Z12, K1
 	KORTESTB     K1, K1
-	JNZ          notrep_183
+	JNZ          notrep_174
 	MOVL         $0x00000002, BX
-	JMP          store_182
+	JMP          store_173
 
-notrep_183:
+notrep_174:
 	XORL         BX, BX
 	VPADDQ       Z4, Z12, Z13
 	VPCMPUQ      $0x01, Z5, Z13, K1
@@ -4089,7 +3667,7 @@ notrep_183:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_187
+	JCS          fits_178
 	VPBROADCASTQ (CX)(DI*8), Z13
 	VPSUBQ       Z4, Z13, Z13
 	VPSUBQ       Z13, Z12, Z4
@@ -4098,9 +3676,9 @@ notrep_183:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          k4_184
+	JNE          k4_175
 
-fits_187:
+fits_178:
 	VPADDQ       Z2, Z12, Z4
 	VPCMPUQ      $0x01, Z3, Z4, K1
 	KMOVQ        K1, SI
@@ -4109,7 +3687,7 @@ fits_187:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_188
+	JCS          fits_179
 	VPBROADCASTQ (CX)(DI*8), Z4
 	VPSUBQ       Z2, Z4, Z4
 	VPSUBQ       Z4, Z12, Z2
@@ -4118,9 +3696,9 @@ fits_187:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          b8d4_186
+	JNE          b8d4_177
 
-fits_188:
+fits_179:
 	VPADDQ       Z0, Z12, Z2
 	VPCMPUQ      $0x01, Z1, Z2, K1
 	KMOVQ        K1, SI
@@ -4129,7 +3707,7 @@ fits_188:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_189
+	JCS          fits_180
 	VPBROADCASTQ (CX)(DI*8), Z2
 	VPSUBQ       Z0, Z2, Z2
 	VPSUBQ       Z2, Z12, Z0
@@ -4138,20 +3716,20 @@ fits_188:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          b8d2_185
+	JNE          b8d2_176
 
-fits_189:
+fits_180:
 	MOVL $0x00000004, BX
-	JMP  store_182
+	JMP  store_173
 
-b8d2_185:
+b8d2_176:
 	ORL $0x00000008, BX
-	JMP k4_184
+	JMP k4_175
 
-b8d4_186:
+b8d4_177:
 	ORL $0x00000010, BX
 
-k4_184:
+k4_175:
 	VPADDD       Z8, Z12, Z0
 	VPCMPUD      $0x01, Z9, Z0, K1
 	KMOVQ        K1, SI
@@ -4160,7 +3738,7 @@ k4_184:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_192
+	JCS          fits_183
 	VPBROADCASTD (CX)(DI*4), Z0
 	VPSUBD       Z8, Z0, Z0
 	VPSUBD       Z0, Z12, Z0
@@ -4169,9 +3747,9 @@ k4_184:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          k2_190
+	JNE          k2_181
 
-fits_192:
+fits_183:
 	VPADDD       Z6, Z12, Z0
 	VPCMPUD      $0x01, Z7, Z0, K1
 	KMOVQ        K1, SI
@@ -4180,7 +3758,7 @@ fits_192:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_193
+	JCS          fits_184
 	VPBROADCASTD (CX)(DI*4), Z0
 	VPSUBD       Z6, Z0, Z0
 	VPSUBD       Z0, Z12, Z0
@@ -4189,16 +3767,16 @@ fits_192:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          b4d2_191
+	JNE          b4d2_182
 
-fits_193:
+fits_184:
 	ORL $0x00000020, BX
-	JMP k2_190
+	JMP k2_181
 
-b4d2_191:
+b4d2_182:
 	ORL $0x00000040, BX
 
-k2_190:
+k2_181:
 	VPADDW       Z10, Z12, Z0
 	VPCMPUW      $0x01, Z11, Z0, K1
 	KMOVQ        K1, SI
@@ -4207,7 +3785,7 @@ k2_190:
 	MOVQ         $0x00000000ffffffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_194
+	JCS          fits_185
 	VPBROADCASTW (CX)(DI*2), Z0
 	VPSUBW       Z10, Z0, Z0
 	VPSUBW       Z0, Z12, Z0
@@ -4216,28 +3794,28 @@ k2_190:
 	ORQ          SI, DI
 	MOVQ         $0x00000000ffffffff, SI
 	CMPQ         DI, SI
-	JNE          store_182
+	JNE          store_173
 
-fits_194:
+fits_185:
 	ORL $0x00000080, BX
 
-store_182:
+store_173:
 	MOVB           BL, (DX)
 	MOVBQZX        (SP), DX
 	MOVQ           best+56(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+64(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_196
+	JE             raw_187
 	CMPQ           DX, $0x02
-	JB             done_195
+	JB             done_186
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+48(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_197
+	JAE            k4_188
 	VPBROADCASTQ   336(BX), Z0
 	VPBROADCASTQ   344(BX), Z1
 	VPADDQ         Z0, Z12, Z0
@@ -4273,11 +3851,11 @@ store_182:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z2, K1, (AX)
-	JMP            done_195
+	JMP            done_186
 
-k4_197:
+k4_188:
 	CMPQ           DX, $0x07
-	JAE            k2_198
+	JAE            k2_189
 	VPBROADCASTD   336(BX), Z0
 	VPBROADCASTD   344(BX), Z1
 	VPADDD         Z0, Z12, Z0
@@ -4313,9 +3891,9 @@ k4_197:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z2, K1, (AX)
-	JMP            done_195
+	JMP            done_186
 
-k2_198:
+k2_189:
 	VPBROADCASTW   336(BX), Z0
 	VPBROADCASTW   344(BX), Z1
 	VPADDW         Z0, Z12, Z0
@@ -4351,9 +3929,9 @@ k2_198:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z2, K1, (AX)
-	JMP            done_195
+	JMP            done_186
 
-raw_196:
+raw_187:
 	MOVBLZX      63(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z0
@@ -4370,7 +3948,7 @@ raw_196:
 	VMOVDQU64    Z2, (AX)
 	MOVB         CL, 64(AX)
 
-done_195:
+done_186:
 	VZEROUPPER
 	RET
 
@@ -4409,21 +3987,21 @@ TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $8-72
 	VPORQ        Z13, Z12, Z14
 	VPTESTMQ     Z14, Z14, K1
 	KORTESTB     K1, K1
-	JNZ          notzero_199
+	JNZ          notzero_190
 	MOVL         $0x00000001, BX
-	JMP          store_200
+	JMP          store_191
 
-notzero_199:
+notzero_190:
 	VPBROADCASTQ (CX), Z14
 	VPCMPQ       $0x04, Z14, Z12, K1
 	VPCMPQ       $0x04, Z14, Z13, K2
 	KORB         K2, K1, K1
 	KORTESTB     K1, K1
-	JNZ          notrep_201
+	JNZ          notrep_192
 	MOVL         $0x00000002, BX
-	JMP          store_200
+	JMP          store_191
 
-notrep_201:
+notrep_192:
 	XORL         BX, BX
 	VPADDQ       Z4, Z12, Z14
 	VPCMPUQ      $0x01, Z5, Z14, K1
@@ -4438,7 +4016,7 @@ notrep_201:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_205
+	JCS          fits_196
 	VPBROADCASTQ (CX)(DI*8), Z14
 	VPSUBQ       Z4, Z14, Z14
 	VPSUBQ       Z14, Z12, Z4
@@ -4452,9 +4030,9 @@ notrep_201:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          k4_202
+	JNE          k4_193
 
-fits_205:
+fits_196:
 	VPADDQ       Z2, Z12, Z4
 	VPCMPUQ      $0x01, Z3, Z4, K1
 	VPADDQ       Z2, Z13, Z4
@@ -4468,7 +4046,7 @@ fits_205:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_206
+	JCS          fits_197
 	VPBROADCASTQ (CX)(DI*8), Z4
 	VPSUBQ       Z2, Z4, Z4
 	VPSUBQ       Z4, Z12, Z2
@@ -4482,9 +4060,9 @@ fits_205:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          b8d4_204
+	JNE          b8d4_195
 
-fits_206:
+fits_197:
 	VPADDQ       Z0, Z12, Z2
 	VPCMPUQ      $0x01, Z1, Z2, K1
 	VPADDQ       Z0, Z13, Z2
@@ -4498,7 +4076,7 @@ fits_206:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_207
+	JCS          fits_198
 	VPBROADCASTQ (CX)(DI*8), Z2
 	VPSUBQ       Z0, Z2, Z2
 	VPSUBQ       Z2, Z12, Z0
@@ -4512,20 +4090,20 @@ fits_206:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          b8d2_203
+	JNE          b8d2_194
 
-fits_207:
+fits_198:
 	MOVL $0x00000004, BX
-	JMP  store_200
+	JMP  store_191
 
-b8d2_203:
+b8d2_194:
 	ORL $0x00000008, BX
-	JMP k4_202
+	JMP k4_193
 
-b8d4_204:
+b8d4_195:
 	ORL $0x00000010, BX
 
-k4_202:
+k4_193:
 	VPADDD       Z8, Z12, Z0
 	VPCMPUD      $0x01, Z9, Z0, K1
 	VPADDD       Z8, Z13, Z0
@@ -4539,7 +4117,7 @@ k4_202:
 	MOVQ         $0x00000000ffffffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_210
+	JCS          fits_201
 	VPBROADCASTD (CX)(DI*4), Z0
 	VPSUBD       Z8, Z0, Z0
 	VPSUBD       Z0, Z12, Z1
@@ -4553,9 +4131,9 @@ k4_202:
 	ORQ          SI, DI
 	MOVQ         $0x00000000ffffffff, SI
 	CMPQ         DI, SI
-	JNE          k2_208
+	JNE          k2_199
 
-fits_210:
+fits_201:
 	VPADDD       Z6, Z12, Z0
 	VPCMPUD      $0x01, Z7, Z0, K1
 	VPADDD       Z6, Z13, Z0
@@ -4569,7 +4147,7 @@ fits_210:
 	MOVQ         $0x00000000ffffffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_211
+	JCS          fits_202
 	VPBROADCASTD (CX)(DI*4), Z0
 	VPSUBD       Z6, Z0, Z0
 	VPSUBD       Z0, Z12, Z1
@@ -4583,16 +4161,16 @@ fits_210:
 	ORQ          SI, DI
 	MOVQ         $0x00000000ffffffff, SI
 	CMPQ         DI, SI
-	JNE          b4d2_209
+	JNE          b4d2_200
 
-fits_211:
+fits_202:
 	ORL $0x00000020, BX
-	JMP k2_208
+	JMP k2_199
 
-b4d2_209:
+b4d2_200:
 	ORL $0x00000040, BX
 
-k2_208:
+k2_199:
 	VPADDW       Z10, Z12, Z0
 	VPCMPUW      $0x01, Z11, Z0, K1
 	VPADDW       Z10, Z13, Z0
@@ -4604,7 +4182,7 @@ k2_208:
 	MOVQ         SI, DI
 	NOTQ         DI
 	TZCNTQ       DI, DI
-	JCS          fits_212
+	JCS          fits_203
 	VPBROADCASTW (CX)(DI*2), Z0
 	VPSUBW       Z10, Z0, Z0
 	VPSUBW       Z0, Z12, Z1
@@ -4617,28 +4195,28 @@ k2_208:
 	ORQ          R8, DI
 	ORQ          SI, DI
 	CMPQ         DI, $-1
-	JNE          store_200
+	JNE          store_191
 
-fits_212:
+fits_203:
 	ORL $0x00000080, BX
 
-store_200:
+store_191:
 	MOVB           BL, (DX)
 	MOVBQZX        (SP), DX
 	MOVQ           best+56(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+64(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_214
+	JE             raw_205
 	CMPQ           DX, $0x02
-	JB             done_213
+	JB             done_204
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+48(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_215
+	JAE            k4_206
 	VPBROADCASTQ   336(BX), Z0
 	VPBROADCASTQ   344(BX), Z1
 	VPADDQ         Z0, Z12, Z2
@@ -4691,11 +4269,11 @@ store_200:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z2, K1, 64(AX)
-	JMP            done_213
+	JMP            done_204
 
-k4_215:
+k4_206:
 	CMPQ           DX, $0x07
-	JAE            k2_216
+	JAE            k2_207
 	VPBROADCASTD   336(BX), Z0
 	VPBROADCASTD   344(BX), Z1
 	VPADDD         Z0, Z12, Z2
@@ -4748,9 +4326,9 @@ k4_215:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z2, K1, 64(AX)
-	JMP            done_213
+	JMP            done_204
 
-k2_216:
+k2_207:
 	VPBROADCASTW   336(BX), Z0
 	VPBROADCASTW   344(BX), Z1
 	VPADDW         Z0, Z12, Z2
@@ -4803,9 +4381,9 @@ k2_216:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z2, K1, 64(AX)
-	JMP            done_213
+	JMP            done_204
 
-raw_214:
+raw_205:
 	MOVBLZX      127(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z0
@@ -4828,7 +4406,7 @@ raw_214:
 	VMOVDQU64    Z1, 64(AX)
 	MOVB         CL, 128(AX)
 
-done_213:
+done_204:
 	VZEROUPPER
 	RET
 
