@@ -27,10 +27,9 @@ func init() {
 		for _, size := range []int{32, 64, 128} {
 			bdiSingle(size, ids, true)
 		}
-		// At 128 bytes the fit tree stays: the choose kernel measured
-		// a tenth slower there on the corpora, where most lines fail
-		// the tree's first tests too.
-		bdiChoose(64)
+		for _, size := range []int{64, 128} {
+			bdiChoose(size)
+		}
 		rev := GLOBL("bitReverse", attr.RODATA|attr.NOPTR)
 		DATA(0, U64(0x8040201008040201)) // GF(2) matrix: bit i ← bit 7−i
 		DATA(8, U64(0x8040201008040201))
@@ -916,16 +915,20 @@ func chooseOrder(size int) []int {
 // default delta rules: the smallest that fits, as bdi's pure-Go choice
 // (best of the fit mask) gives it.
 //
-// Every test runs for every line, without branches. For element width k
-// and delta width d, a = x + 2^(8d−1) per element; x fits the zero base
-// when a < 2^(8d) (k-byte unsigned). The lanes that do not, z, pick the
-// base: TZCNT of z's bits, with the last lane's bit set so that the index
-// stays in the line when no lane needs a base (the base is then unused),
-// addresses the element, which an embedded broadcast subtracts from a. The
-// line fits when every lane of z fits the base, a − base < 2^(8d): KTEST
-// of the base-fit lanes against z sets the carry, and ADC shifts it into
-// the result as bdiSingle does, from the largest encoding to the smallest,
-// so that the lowest set bit is the encoding chosen.
+// Each test runs without branches. For element width k and delta width
+// d, a = x + 2^(8d−1) per element; x fits the zero base when a < 2^(8d)
+// (k-byte unsigned). The lanes that do not, z, pick the base: TZCNT of
+// z's bits, with the last lane's bit set so that the index stays in the
+// line when no lane needs a base (the base is then unused), addresses the
+// element, which an embedded broadcast subtracts from a. The line fits
+// when no lane of z misses the base too, a − base ≥ 2^(8d) (a compare
+// under z); CMP of those lanes' bits with 1 sets the carry when there are
+// none, and ADC shifts it into the result as bdiSingle does, from the
+// largest encoding to the smallest, so that the lowest set bit is the
+// encoding chosen. The widest delta of each element width is tested
+// first, and a line that fits none of the three (most lines of real
+// memory) is raw without the other tests: one branch per line, where
+// running every test on every line measured a third slower.
 func bdiChoose(size int) {
 	name := fmt.Sprintf("bdiChoose%dAVX512", size)
 	TEXT(name, NOSPLIT, "func(data []byte, out []uint8)")
@@ -989,26 +992,26 @@ func chooseLine(vecs []VecVirtual, line Register, at int, order []int, consts ma
 			chooseTest(vecs, line, at, k, c[0], c[1], acc)
 		}
 	}
-	// Repeated: every 8-byte word equals the first.
-	eq := make([]OpmaskVirtual, len(vecs))
+	// Repeated: no 8-byte word differs from the first.
+	ne := make([]OpmaskVirtual, len(vecs))
 	for i, v := range vecs {
-		eq[i] = K()
-		VPCMPEQQ_BCST(Mem{Base: line, Disp: at}, v, eq[i])
+		ne[i] = K()
+		VPCMPQ_BCST(U8(4), Mem{Base: line, Disp: at}, v, ne[i]) // 4: not equal
 	}
-	if len(eq) > 1 {
-		KANDB(eq[1], eq[0], eq[0])
-	}
-	KORTESTB(eq[0], eq[0]) // CF: all eight ones
+	differ := laneBits(ne, 8)
+	CMPQ(differ, U8(1)) // CF: none differs
 	ADCL(acc, acc)
-	// Zeros.
+	// Zeros: no word is not zero.
 	any := vecs[0]
 	if len(vecs) > 1 {
 		any = ZMM()
 		VPORQ(vecs[1], vecs[0], any)
 	}
-	zero := K()
-	VPTESTNMQ(any, any, zero)
-	KORTESTB(zero, zero)
+	nz := K()
+	VPTESTMQ(any, any, nz)
+	nonzero := GP64()
+	KMOVQ(nz, nonzero)
+	CMPQ(nonzero, U8(1)) // CF: no word is
 	ADCL(acc, acc)
 	p := GP32()
 	TZCNTL(acc, p)
@@ -1038,14 +1041,10 @@ func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtua
 		z[i] = K()
 		l.cmpu(U8(cmpNLT), span, a[i], z[i])
 	}
-	unpack := map[int]func(lo, hi, dst Op){8: KUNPCKBW, 4: KUNPCKWD, 2: KUNPCKDQ}[k]
-	zAll := z[0]
-	if len(z) > 1 {
-		zAll = K()
-		unpack(z[0], z[1], zAll)
-	}
-	idx := GP64()
-	KMOVQ(zAll, idx)
+	// The masks go to general registers at once: mask-register logic
+	// (KUNPCK, KTEST, KORTEST) measured slower than KMOV and scalar
+	// instructions.
+	idx := laneBits(z, lanesPer)
 	BTSQ(U8(uint8(total-1)), idx)
 	TZCNTQ(idx, idx)
 	base := Mem{Base: line, Index: idx, Scale: uint8(k), Disp: at}
@@ -1054,11 +1053,8 @@ func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtua
 		b = ZMM()
 		VPBROADCASTW(base, b)
 	}
-	// One vector: KTEST of the base-fit lanes against z sets the carry
-	// when none of z misses the base. Two: a compare under z gives the
-	// lanes that miss both bases and KORTEST of the two halves sets ZF
-	// when there are none (measured faster than unpacking the halves).
-	out := make([]OpmaskVirtual, len(vecs))
+	// A compare under z: the lanes that miss both bases.
+	bad := make([]OpmaskVirtual, len(vecs))
 	for i := range vecs {
 		t := ZMM()
 		switch k {
@@ -1069,28 +1065,12 @@ func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtua
 		default:
 			VPSUBW(b, a[i], t)
 		}
-		out[i] = K()
-		if len(vecs) == 1 {
-			l.cmpu(U8(cmpLT), span, t, out[i])
-		} else {
-			l.cmpu(U8(cmpNLT), span, t, z[i], out[i])
-		}
+		bad[i] = K()
+		l.cmpu(U8(cmpNLT), span, t, z[i], bad[i])
 	}
-	if len(vecs) == 1 {
-		KTESTQ(z[0], out[0]) // CF: no lane of z outside the base-fit lanes
-		ADCL(res, res)
-		return
-	}
-	KORTESTQ(out[1], out[0])
-	setZ(res)
-}
-
-// setZ emits res = 2·res + ZF.
-func setZ(res GPVirtual) {
-	f := GP32()
-	SETEQ(f.As8())
-	MOVBLZX(f.As8(), f)
-	LEAL(Mem{Base: f, Index: res, Scale: 2}, res)
+	miss := laneBits(bad, lanesPer)
+	CMPQ(miss, U8(1)) // CF: miss < 1, no lane misses
+	ADCL(res, res)
 }
 
 // cmpNLT is the VPCMPU predicate "not less than".

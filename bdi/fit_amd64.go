@@ -56,15 +56,17 @@ func (c *Codec) singleIDs(data []byte, ids []uint8) {
 }
 
 // twoBaseIDs writes the id of the two-base encoding of each line of data
-// to ids, with the choose kernel at the AVX-512 level for 64-byte lines
-// under the default delta rules, or else by way of the fit masks (at 128
-// bytes the fit tree measured faster).
+// to ids, with a choose kernel at the AVX-512 level for 64- and 128-byte
+// lines under the default delta rules, or else by way of the fit masks.
 func (c *Codec) twoBaseIDs(data []byte, ids []uint8) {
-	if c.kernel && c.lineSize == 64 && cpu.Active() >= cpu.AVX512 {
+	switch level := cpu.Active(); {
+	case !c.kernel || level < cpu.AVX512 || c.lineSize == 32:
+		c.idsFromFitMasks(data, ids)
+	case c.lineSize == 64:
 		bdiChoose64AVX512(data, ids)
-		return
+	default:
+		bdiChoose128AVX512(data, ids)
 	}
-	c.idsFromFitMasks(data, ids)
 }
 
 // encodeKernel appends encoding id (base-delta or raw) of line to dst with

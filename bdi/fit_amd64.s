@@ -2852,7 +2852,7 @@ done_162:
 	RET
 
 // func bdiChoose64AVX512(data []byte, out []uint8)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI
+// Requires: AVX, AVX512BW, AVX512F, BMI
 TEXT ·bdiChoose64AVX512(SB), NOSPLIT, $0-48
 	MOVQ         data_base+0(FP), AX
 	MOVQ         out_base+24(FP), CX
@@ -2894,8 +2894,9 @@ pairs_163:
 	BTSQ         $0x07, DI
 	TZCNTQ       DI, DI
 	VPSUBQ.BCST  (AX)(DI*8), Z13, Z13
-	VPCMPUQ      $0x01, Z11, Z13, K2
-	KTESTQ       K1, K2
+	VPCMPUQ      $0x05, Z11, Z13, K1, K1
+	KMOVQ        K1, DI
+	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	VPADDD       Z6, Z12, Z13
 	VPCMPUD      $0x05, Z7, Z13, K1
@@ -2903,8 +2904,9 @@ pairs_163:
 	BTSQ         $0x0f, DI
 	TZCNTQ       DI, DI
 	VPSUBD.BCST  (AX)(DI*4), Z13, Z13
-	VPCMPUD      $0x01, Z7, Z13, K2
-	KTESTQ       K1, K2
+	VPCMPUD      $0x05, Z7, Z13, K1, K1
+	KMOVQ        K1, DI
+	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	VPADDW       Z8, Z12, Z13
 	VPCMPUW      $0x05, Z9, Z13, K1
@@ -2913,8 +2915,9 @@ pairs_163:
 	TZCNTQ       DI, DI
 	VPBROADCASTW (AX)(DI*2), Z14
 	VPSUBW       Z14, Z13, Z13
-	VPCMPUW      $0x01, Z9, Z13, K2
-	KTESTQ       K1, K2
+	VPCMPUW      $0x05, Z9, Z13, K1, K1
+	KMOVQ        K1, DI
+	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	TESTL        SI, SI
 	JNZ          some_166
@@ -2922,49 +2925,54 @@ pairs_163:
 	JMP          next_167
 
 some_166:
-	MOVL          $0x00000001, DI
-	BTL           $0x02, SI
-	ADCL          DI, DI
-	BTL           $0x00, SI
-	ADCL          DI, DI
-	BTL           $0x01, SI
-	ADCL          DI, DI
-	VPADDQ        Z4, Z12, Z13
-	VPCMPUQ       $0x05, Z5, Z13, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x07, SI
-	TZCNTQ        SI, SI
-	VPSUBQ.BCST   (AX)(SI*8), Z13, Z13
-	VPCMPUQ       $0x01, Z5, Z13, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPADDD        Z2, Z12, Z13
-	VPCMPUD       $0x05, Z3, Z13, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x0f, SI
-	TZCNTQ        SI, SI
-	VPSUBD.BCST   (AX)(SI*4), Z13, Z13
-	VPCMPUD       $0x01, Z3, Z13, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPADDQ        Z0, Z12, Z13
-	VPCMPUQ       $0x05, Z1, Z13, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x07, SI
-	TZCNTQ        SI, SI
-	VPSUBQ.BCST   (AX)(SI*8), Z13, Z13
-	VPCMPUQ       $0x01, Z1, Z13, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPCMPEQQ.BCST (AX), Z12, K1
-	KORTESTB      K1, K1
-	ADCL          DI, DI
-	VPTESTNMQ     Z12, Z12, K1
-	KORTESTB      K1, K1
-	ADCL          DI, DI
-	TZCNTL        DI, SI
-	MOVBLZX       (BX)(SI*1), SI
-	MOVB          SI, (CX)
+	MOVL        $0x00000001, DI
+	BTL         $0x02, SI
+	ADCL        DI, DI
+	BTL         $0x00, SI
+	ADCL        DI, DI
+	BTL         $0x01, SI
+	ADCL        DI, DI
+	VPADDQ      Z4, Z12, Z13
+	VPCMPUQ     $0x05, Z5, Z13, K1
+	KMOVQ       K1, SI
+	BTSQ        $0x07, SI
+	TZCNTQ      SI, SI
+	VPSUBQ.BCST (AX)(SI*8), Z13, Z13
+	VPCMPUQ     $0x05, Z5, Z13, K1, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPADDD      Z2, Z12, Z13
+	VPCMPUD     $0x05, Z3, Z13, K1
+	KMOVQ       K1, SI
+	BTSQ        $0x0f, SI
+	TZCNTQ      SI, SI
+	VPSUBD.BCST (AX)(SI*4), Z13, Z13
+	VPCMPUD     $0x05, Z3, Z13, K1, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPADDQ      Z0, Z12, Z13
+	VPCMPUQ     $0x05, Z1, Z13, K1
+	KMOVQ       K1, SI
+	BTSQ        $0x07, SI
+	TZCNTQ      SI, SI
+	VPSUBQ.BCST (AX)(SI*8), Z13, Z13
+	VPCMPUQ     $0x05, Z1, Z13, K1, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPCMPQ.BCST $0x04, (AX), Z12, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	TZCNTL      DI, SI
+	MOVBLZX     (BX)(SI*1), SI
+	MOVB        SI, (CX)
 
 next_167:
 	VMOVDQU64    64(AX), Z12
@@ -2975,8 +2983,9 @@ next_167:
 	BTSQ         $0x07, DI
 	TZCNTQ       DI, DI
 	VPSUBQ.BCST  64(AX)(DI*8), Z13, Z13
-	VPCMPUQ      $0x01, Z11, Z13, K2
-	KTESTQ       K1, K2
+	VPCMPUQ      $0x05, Z11, Z13, K1, K1
+	KMOVQ        K1, DI
+	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	VPADDD       Z6, Z12, Z13
 	VPCMPUD      $0x05, Z7, Z13, K1
@@ -2984,8 +2993,9 @@ next_167:
 	BTSQ         $0x0f, DI
 	TZCNTQ       DI, DI
 	VPSUBD.BCST  64(AX)(DI*4), Z13, Z13
-	VPCMPUD      $0x01, Z7, Z13, K2
-	KTESTQ       K1, K2
+	VPCMPUD      $0x05, Z7, Z13, K1, K1
+	KMOVQ        K1, DI
+	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	VPADDW       Z8, Z12, Z13
 	VPCMPUW      $0x05, Z9, Z13, K1
@@ -2994,8 +3004,9 @@ next_167:
 	TZCNTQ       DI, DI
 	VPBROADCASTW 64(AX)(DI*2), Z14
 	VPSUBW       Z14, Z13, Z13
-	VPCMPUW      $0x01, Z9, Z13, K2
-	KTESTQ       K1, K2
+	VPCMPUW      $0x05, Z9, Z13, K1, K1
+	KMOVQ        K1, DI
+	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	TESTL        SI, SI
 	JNZ          some_168
@@ -3003,49 +3014,54 @@ next_167:
 	JMP          next_169
 
 some_168:
-	MOVL          $0x00000001, DI
-	BTL           $0x02, SI
-	ADCL          DI, DI
-	BTL           $0x00, SI
-	ADCL          DI, DI
-	BTL           $0x01, SI
-	ADCL          DI, DI
-	VPADDQ        Z4, Z12, Z13
-	VPCMPUQ       $0x05, Z5, Z13, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x07, SI
-	TZCNTQ        SI, SI
-	VPSUBQ.BCST   64(AX)(SI*8), Z13, Z13
-	VPCMPUQ       $0x01, Z5, Z13, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPADDD        Z2, Z12, Z13
-	VPCMPUD       $0x05, Z3, Z13, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x0f, SI
-	TZCNTQ        SI, SI
-	VPSUBD.BCST   64(AX)(SI*4), Z13, Z13
-	VPCMPUD       $0x01, Z3, Z13, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPADDQ        Z0, Z12, Z13
-	VPCMPUQ       $0x05, Z1, Z13, K1
-	KMOVQ         K1, SI
-	BTSQ          $0x07, SI
-	TZCNTQ        SI, SI
-	VPSUBQ.BCST   64(AX)(SI*8), Z13, Z13
-	VPCMPUQ       $0x01, Z1, Z13, K2
-	KTESTQ        K1, K2
-	ADCL          DI, DI
-	VPCMPEQQ.BCST 64(AX), Z12, K1
-	KORTESTB      K1, K1
-	ADCL          DI, DI
-	VPTESTNMQ     Z12, Z12, K1
-	KORTESTB      K1, K1
-	ADCL          DI, DI
-	TZCNTL        DI, SI
-	MOVBLZX       (BX)(SI*1), SI
-	MOVB          SI, 1(CX)
+	MOVL        $0x00000001, DI
+	BTL         $0x02, SI
+	ADCL        DI, DI
+	BTL         $0x00, SI
+	ADCL        DI, DI
+	BTL         $0x01, SI
+	ADCL        DI, DI
+	VPADDQ      Z4, Z12, Z13
+	VPCMPUQ     $0x05, Z5, Z13, K1
+	KMOVQ       K1, SI
+	BTSQ        $0x07, SI
+	TZCNTQ      SI, SI
+	VPSUBQ.BCST 64(AX)(SI*8), Z13, Z13
+	VPCMPUQ     $0x05, Z5, Z13, K1, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPADDD      Z2, Z12, Z13
+	VPCMPUD     $0x05, Z3, Z13, K1
+	KMOVQ       K1, SI
+	BTSQ        $0x0f, SI
+	TZCNTQ      SI, SI
+	VPSUBD.BCST 64(AX)(SI*4), Z13, Z13
+	VPCMPUD     $0x05, Z3, Z13, K1, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPADDQ      Z0, Z12, Z13
+	VPCMPUQ     $0x05, Z1, Z13, K1
+	KMOVQ       K1, SI
+	BTSQ        $0x07, SI
+	TZCNTQ      SI, SI
+	VPSUBQ.BCST 64(AX)(SI*8), Z13, Z13
+	VPCMPUQ     $0x05, Z1, Z13, K1, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPCMPQ.BCST $0x04, 64(AX), Z12, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	TZCNTL      DI, SI
+	MOVBLZX     (BX)(SI*1), SI
+	MOVB        SI, 1(CX)
 
 next_169:
 	ADDQ $0x00000080, AX
@@ -3065,8 +3081,9 @@ odd_164:
 	BTSQ         $0x07, SI
 	TZCNTQ       SI, SI
 	VPSUBQ.BCST  (AX)(SI*8), Z10, Z10
-	VPCMPUQ      $0x01, Z11, Z10, K2
-	KTESTQ       K1, K2
+	VPCMPUQ      $0x05, Z11, Z10, K1, K1
+	KMOVQ        K1, SI
+	CMPQ         SI, $0x01
 	ADCL         DX, DX
 	VPADDD       Z6, Z12, Z6
 	VPCMPUD      $0x05, Z7, Z6, K1
@@ -3074,8 +3091,9 @@ odd_164:
 	BTSQ         $0x0f, SI
 	TZCNTQ       SI, SI
 	VPSUBD.BCST  (AX)(SI*4), Z6, Z6
-	VPCMPUD      $0x01, Z7, Z6, K2
-	KTESTQ       K1, K2
+	VPCMPUD      $0x05, Z7, Z6, K1, K1
+	KMOVQ        K1, SI
+	CMPQ         SI, $0x01
 	ADCL         DX, DX
 	VPADDW       Z8, Z12, Z6
 	VPCMPUW      $0x05, Z9, Z6, K1
@@ -3084,8 +3102,9 @@ odd_164:
 	TZCNTQ       SI, SI
 	VPBROADCASTW (AX)(SI*2), Z7
 	VPSUBW       Z7, Z6, Z6
-	VPCMPUW      $0x01, Z9, Z6, K2
-	KTESTQ       K1, K2
+	VPCMPUW      $0x05, Z9, Z6, K1, K1
+	KMOVQ        K1, SI
+	CMPQ         SI, $0x01
 	ADCL         DX, DX
 	TESTL        DX, DX
 	JNZ          some_170
@@ -3093,49 +3112,54 @@ odd_164:
 	JMP          next_171
 
 some_170:
-	MOVL          $0x00000001, SI
-	BTL           $0x02, DX
-	ADCL          SI, SI
-	BTL           $0x00, DX
-	ADCL          SI, SI
-	BTL           $0x01, DX
-	ADCL          SI, SI
-	VPADDQ        Z4, Z12, Z4
-	VPCMPUQ       $0x05, Z5, Z4, K1
-	KMOVQ         K1, DX
-	BTSQ          $0x07, DX
-	TZCNTQ        DX, DX
-	VPSUBQ.BCST   (AX)(DX*8), Z4, Z4
-	VPCMPUQ       $0x01, Z5, Z4, K2
-	KTESTQ        K1, K2
-	ADCL          SI, SI
-	VPADDD        Z2, Z12, Z2
-	VPCMPUD       $0x05, Z3, Z2, K1
-	KMOVQ         K1, DX
-	BTSQ          $0x0f, DX
-	TZCNTQ        DX, DX
-	VPSUBD.BCST   (AX)(DX*4), Z2, Z2
-	VPCMPUD       $0x01, Z3, Z2, K2
-	KTESTQ        K1, K2
-	ADCL          SI, SI
-	VPADDQ        Z0, Z12, Z0
-	VPCMPUQ       $0x05, Z1, Z0, K1
-	KMOVQ         K1, DX
-	BTSQ          $0x07, DX
-	TZCNTQ        DX, DX
-	VPSUBQ.BCST   (AX)(DX*8), Z0, Z0
-	VPCMPUQ       $0x01, Z1, Z0, K2
-	KTESTQ        K1, K2
-	ADCL          SI, SI
-	VPCMPEQQ.BCST (AX), Z12, K1
-	KORTESTB      K1, K1
-	ADCL          SI, SI
-	VPTESTNMQ     Z12, Z12, K1
-	KORTESTB      K1, K1
-	ADCL          SI, SI
-	TZCNTL        SI, AX
-	MOVBLZX       (BX)(AX*1), AX
-	MOVB          AL, (CX)
+	MOVL        $0x00000001, SI
+	BTL         $0x02, DX
+	ADCL        SI, SI
+	BTL         $0x00, DX
+	ADCL        SI, SI
+	BTL         $0x01, DX
+	ADCL        SI, SI
+	VPADDQ      Z4, Z12, Z4
+	VPCMPUQ     $0x05, Z5, Z4, K1
+	KMOVQ       K1, DX
+	BTSQ        $0x07, DX
+	TZCNTQ      DX, DX
+	VPSUBQ.BCST (AX)(DX*8), Z4, Z4
+	VPCMPUQ     $0x05, Z5, Z4, K1, K1
+	KMOVQ       K1, DX
+	CMPQ        DX, $0x01
+	ADCL        SI, SI
+	VPADDD      Z2, Z12, Z2
+	VPCMPUD     $0x05, Z3, Z2, K1
+	KMOVQ       K1, DX
+	BTSQ        $0x0f, DX
+	TZCNTQ      DX, DX
+	VPSUBD.BCST (AX)(DX*4), Z2, Z2
+	VPCMPUD     $0x05, Z3, Z2, K1, K1
+	KMOVQ       K1, DX
+	CMPQ        DX, $0x01
+	ADCL        SI, SI
+	VPADDQ      Z0, Z12, Z0
+	VPCMPUQ     $0x05, Z1, Z0, K1
+	KMOVQ       K1, DX
+	BTSQ        $0x07, DX
+	TZCNTQ      DX, DX
+	VPSUBQ.BCST (AX)(DX*8), Z0, Z0
+	VPCMPUQ     $0x05, Z1, Z0, K1, K1
+	KMOVQ       K1, DX
+	CMPQ        DX, $0x01
+	ADCL        SI, SI
+	VPCMPQ.BCST $0x04, (AX), Z12, K1
+	KMOVQ       K1, AX
+	CMPQ        AX, $0x01
+	ADCL        SI, SI
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, AX
+	CMPQ        AX, $0x01
+	ADCL        SI, SI
+	TZCNTL      SI, AX
+	MOVBLZX     (BX)(AX*1), AX
+	MOVB        AL, (CX)
 
 next_171:
 done_165:
@@ -3152,6 +3176,530 @@ DATA chooseIDs64<>+6(SB)/1, $0x07
 DATA chooseIDs64<>+7(SB)/1, $0x04
 DATA chooseIDs64<>+8(SB)/1, $0x0f
 GLOBL chooseIDs64<>(SB), RODATA|NOPTR, $9
+
+// func bdiChoose128AVX512(data []byte, out []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI
+TEXT ·bdiChoose128AVX512(SB), NOSPLIT, $0-48
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTD BX, Z2
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTD BX, Z3
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTQ BX, Z4
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTQ BX, Z5
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTD BX, Z6
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTD BX, Z7
+	MOVQ         $0x0000000080000000, BX
+	VPBROADCASTQ BX, Z8
+	MOVQ         $0x0000000100000000, BX
+	VPBROADCASTQ BX, Z9
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTW BX, Z10
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTW BX, Z11
+	LEAQ         chooseIDs128<>+0(SB), BX
+	CMPQ         DX, $0x02
+	JB           odd_173
+
+pairs_172:
+	VMOVDQU64    (AX), Z12
+	VMOVDQU64    64(AX), Z13
+	XORL         SI, SI
+	VPADDQ       Z8, Z12, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1
+	VPADDQ       Z8, Z13, Z15
+	VPCMPUQ      $0x05, Z9, Z15, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	BTSQ         $0x0f, DI
+	TZCNTQ       DI, DI
+	VPSUBQ.BCST  (AX)(DI*8), Z14, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1, K1
+	VPSUBQ.BCST  (AX)(DI*8), Z15, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	CMPQ         DI, $0x01
+	ADCL         SI, SI
+	VPADDD       Z6, Z12, Z14
+	VPCMPUD      $0x05, Z7, Z14, K1
+	VPADDD       Z6, Z13, Z15
+	VPCMPUD      $0x05, Z7, Z15, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	BTSQ         $0x1f, DI
+	TZCNTQ       DI, DI
+	VPSUBD.BCST  (AX)(DI*4), Z14, Z14
+	VPCMPUD      $0x05, Z7, Z14, K1, K1
+	VPSUBD.BCST  (AX)(DI*4), Z15, Z14
+	VPCMPUD      $0x05, Z7, Z14, K2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	CMPQ         DI, $0x01
+	ADCL         SI, SI
+	VPADDW       Z10, Z12, Z14
+	VPCMPUW      $0x05, Z11, Z14, K1
+	VPADDW       Z10, Z13, Z15
+	VPCMPUW      $0x05, Z11, Z15, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x20, R8
+	ORQ          R8, DI
+	BTSQ         $0x3f, DI
+	TZCNTQ       DI, DI
+	VPBROADCASTW (AX)(DI*2), Z16
+	VPSUBW       Z16, Z14, Z14
+	VPCMPUW      $0x05, Z11, Z14, K1, K1
+	VPSUBW       Z16, Z15, Z14
+	VPCMPUW      $0x05, Z11, Z14, K2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x20, R8
+	ORQ          R8, DI
+	CMPQ         DI, $0x01
+	ADCL         SI, SI
+	TESTL        SI, SI
+	JNZ          some_175
+	MOVB         $0x0f, (CX)
+	JMP          next_176
+
+some_175:
+	MOVL        $0x00000001, DI
+	BTL         $0x00, SI
+	ADCL        DI, DI
+	BTL         $0x02, SI
+	ADCL        DI, DI
+	BTL         $0x01, SI
+	ADCL        DI, DI
+	VPADDQ      Z4, Z12, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K1
+	VPADDQ      Z4, Z13, Z15
+	VPCMPUQ     $0x05, Z5, Z15, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	BTSQ        $0x0f, SI
+	TZCNTQ      SI, SI
+	VPSUBQ.BCST (AX)(SI*8), Z14, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K1, K1
+	VPSUBQ.BCST (AX)(SI*8), Z15, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K2, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPADDD      Z2, Z12, Z14
+	VPCMPUD     $0x05, Z3, Z14, K1
+	VPADDD      Z2, Z13, Z15
+	VPCMPUD     $0x05, Z3, Z15, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x10, R8
+	ORQ         R8, SI
+	BTSQ        $0x1f, SI
+	TZCNTQ      SI, SI
+	VPSUBD.BCST (AX)(SI*4), Z14, Z14
+	VPCMPUD     $0x05, Z3, Z14, K1, K1
+	VPSUBD.BCST (AX)(SI*4), Z15, Z14
+	VPCMPUD     $0x05, Z3, Z14, K2, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x10, R8
+	ORQ         R8, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPADDQ      Z0, Z12, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K1
+	VPADDQ      Z0, Z13, Z15
+	VPCMPUQ     $0x05, Z1, Z15, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	BTSQ        $0x0f, SI
+	TZCNTQ      SI, SI
+	VPSUBQ.BCST (AX)(SI*8), Z14, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K1, K1
+	VPSUBQ.BCST (AX)(SI*8), Z15, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K2, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPCMPQ.BCST $0x04, (AX), Z12, K1
+	VPCMPQ.BCST $0x04, (AX), Z13, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPORQ       Z13, Z12, Z12
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	TZCNTL      DI, SI
+	MOVBLZX     (BX)(SI*1), SI
+	MOVB        SI, (CX)
+
+next_176:
+	VMOVDQU64    128(AX), Z12
+	VMOVDQU64    192(AX), Z13
+	XORL         SI, SI
+	VPADDQ       Z8, Z12, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1
+	VPADDQ       Z8, Z13, Z15
+	VPCMPUQ      $0x05, Z9, Z15, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	BTSQ         $0x0f, DI
+	TZCNTQ       DI, DI
+	VPSUBQ.BCST  128(AX)(DI*8), Z14, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1, K1
+	VPSUBQ.BCST  128(AX)(DI*8), Z15, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	CMPQ         DI, $0x01
+	ADCL         SI, SI
+	VPADDD       Z6, Z12, Z14
+	VPCMPUD      $0x05, Z7, Z14, K1
+	VPADDD       Z6, Z13, Z15
+	VPCMPUD      $0x05, Z7, Z15, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	BTSQ         $0x1f, DI
+	TZCNTQ       DI, DI
+	VPSUBD.BCST  128(AX)(DI*4), Z14, Z14
+	VPCMPUD      $0x05, Z7, Z14, K1, K1
+	VPSUBD.BCST  128(AX)(DI*4), Z15, Z14
+	VPCMPUD      $0x05, Z7, Z14, K2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	CMPQ         DI, $0x01
+	ADCL         SI, SI
+	VPADDW       Z10, Z12, Z14
+	VPCMPUW      $0x05, Z11, Z14, K1
+	VPADDW       Z10, Z13, Z15
+	VPCMPUW      $0x05, Z11, Z15, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x20, R8
+	ORQ          R8, DI
+	BTSQ         $0x3f, DI
+	TZCNTQ       DI, DI
+	VPBROADCASTW 128(AX)(DI*2), Z16
+	VPSUBW       Z16, Z14, Z14
+	VPCMPUW      $0x05, Z11, Z14, K1, K1
+	VPSUBW       Z16, Z15, Z14
+	VPCMPUW      $0x05, Z11, Z14, K2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x20, R8
+	ORQ          R8, DI
+	CMPQ         DI, $0x01
+	ADCL         SI, SI
+	TESTL        SI, SI
+	JNZ          some_177
+	MOVB         $0x0f, 1(CX)
+	JMP          next_178
+
+some_177:
+	MOVL        $0x00000001, DI
+	BTL         $0x00, SI
+	ADCL        DI, DI
+	BTL         $0x02, SI
+	ADCL        DI, DI
+	BTL         $0x01, SI
+	ADCL        DI, DI
+	VPADDQ      Z4, Z12, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K1
+	VPADDQ      Z4, Z13, Z15
+	VPCMPUQ     $0x05, Z5, Z15, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	BTSQ        $0x0f, SI
+	TZCNTQ      SI, SI
+	VPSUBQ.BCST 128(AX)(SI*8), Z14, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K1, K1
+	VPSUBQ.BCST 128(AX)(SI*8), Z15, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K2, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPADDD      Z2, Z12, Z14
+	VPCMPUD     $0x05, Z3, Z14, K1
+	VPADDD      Z2, Z13, Z15
+	VPCMPUD     $0x05, Z3, Z15, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x10, R8
+	ORQ         R8, SI
+	BTSQ        $0x1f, SI
+	TZCNTQ      SI, SI
+	VPSUBD.BCST 128(AX)(SI*4), Z14, Z14
+	VPCMPUD     $0x05, Z3, Z14, K1, K1
+	VPSUBD.BCST 128(AX)(SI*4), Z15, Z14
+	VPCMPUD     $0x05, Z3, Z14, K2, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x10, R8
+	ORQ         R8, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPADDQ      Z0, Z12, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K1
+	VPADDQ      Z0, Z13, Z15
+	VPCMPUQ     $0x05, Z1, Z15, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	BTSQ        $0x0f, SI
+	TZCNTQ      SI, SI
+	VPSUBQ.BCST 128(AX)(SI*8), Z14, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K1, K1
+	VPSUBQ.BCST 128(AX)(SI*8), Z15, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K2, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPCMPQ.BCST $0x04, 128(AX), Z12, K1
+	VPCMPQ.BCST $0x04, 128(AX), Z13, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPORQ       Z13, Z12, Z12
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	TZCNTL      DI, SI
+	MOVBLZX     (BX)(SI*1), SI
+	MOVB        SI, 1(CX)
+
+next_178:
+	ADDQ $0x00000100, AX
+	ADDQ $0x02, CX
+	SUBQ $0x02, DX
+	CMPQ DX, $0x02
+	JAE  pairs_172
+
+odd_173:
+	TESTQ        DX, DX
+	JZ           done_174
+	VMOVDQU64    (AX), Z12
+	VMOVDQU64    64(AX), Z13
+	XORL         DX, DX
+	VPADDQ       Z8, Z12, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1
+	VPADDQ       Z8, Z13, Z8
+	VPCMPUQ      $0x05, Z9, Z8, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	BTSQ         $0x0f, SI
+	TZCNTQ       SI, SI
+	VPSUBQ.BCST  (AX)(SI*8), Z14, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1, K1
+	VPSUBQ.BCST  (AX)(SI*8), Z8, Z8
+	VPCMPUQ      $0x05, Z9, Z8, K2, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	CMPQ         SI, $0x01
+	ADCL         DX, DX
+	VPADDD       Z6, Z12, Z8
+	VPCMPUD      $0x05, Z7, Z8, K1
+	VPADDD       Z6, Z13, Z6
+	VPCMPUD      $0x05, Z7, Z6, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x10, DI
+	ORQ          DI, SI
+	BTSQ         $0x1f, SI
+	TZCNTQ       SI, SI
+	VPSUBD.BCST  (AX)(SI*4), Z8, Z8
+	VPCMPUD      $0x05, Z7, Z8, K1, K1
+	VPSUBD.BCST  (AX)(SI*4), Z6, Z6
+	VPCMPUD      $0x05, Z7, Z6, K2, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x10, DI
+	ORQ          DI, SI
+	CMPQ         SI, $0x01
+	ADCL         DX, DX
+	VPADDW       Z10, Z12, Z6
+	VPCMPUW      $0x05, Z11, Z6, K1
+	VPADDW       Z10, Z13, Z7
+	VPCMPUW      $0x05, Z11, Z7, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x20, DI
+	ORQ          DI, SI
+	BTSQ         $0x3f, SI
+	TZCNTQ       SI, SI
+	VPBROADCASTW (AX)(SI*2), Z8
+	VPSUBW       Z8, Z6, Z6
+	VPCMPUW      $0x05, Z11, Z6, K1, K1
+	VPSUBW       Z8, Z7, Z6
+	VPCMPUW      $0x05, Z11, Z6, K2, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x20, DI
+	ORQ          DI, SI
+	CMPQ         SI, $0x01
+	ADCL         DX, DX
+	TESTL        DX, DX
+	JNZ          some_179
+	MOVB         $0x0f, (CX)
+	JMP          next_180
+
+some_179:
+	MOVL        $0x00000001, SI
+	BTL         $0x00, DX
+	ADCL        SI, SI
+	BTL         $0x02, DX
+	ADCL        SI, SI
+	BTL         $0x01, DX
+	ADCL        SI, SI
+	VPADDQ      Z4, Z12, Z6
+	VPCMPUQ     $0x05, Z5, Z6, K1
+	VPADDQ      Z4, Z13, Z4
+	VPCMPUQ     $0x05, Z5, Z4, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, DI
+	SHLQ        $0x08, DI
+	ORQ         DI, DX
+	BTSQ        $0x0f, DX
+	TZCNTQ      DX, DX
+	VPSUBQ.BCST (AX)(DX*8), Z6, Z6
+	VPCMPUQ     $0x05, Z5, Z6, K1, K1
+	VPSUBQ.BCST (AX)(DX*8), Z4, Z4
+	VPCMPUQ     $0x05, Z5, Z4, K2, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, DI
+	SHLQ        $0x08, DI
+	ORQ         DI, DX
+	CMPQ        DX, $0x01
+	ADCL        SI, SI
+	VPADDD      Z2, Z12, Z4
+	VPCMPUD     $0x05, Z3, Z4, K1
+	VPADDD      Z2, Z13, Z2
+	VPCMPUD     $0x05, Z3, Z2, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, DI
+	SHLQ        $0x10, DI
+	ORQ         DI, DX
+	BTSQ        $0x1f, DX
+	TZCNTQ      DX, DX
+	VPSUBD.BCST (AX)(DX*4), Z4, Z4
+	VPCMPUD     $0x05, Z3, Z4, K1, K1
+	VPSUBD.BCST (AX)(DX*4), Z2, Z2
+	VPCMPUD     $0x05, Z3, Z2, K2, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, DI
+	SHLQ        $0x10, DI
+	ORQ         DI, DX
+	CMPQ        DX, $0x01
+	ADCL        SI, SI
+	VPADDQ      Z0, Z12, Z2
+	VPCMPUQ     $0x05, Z1, Z2, K1
+	VPADDQ      Z0, Z13, Z0
+	VPCMPUQ     $0x05, Z1, Z0, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, DI
+	SHLQ        $0x08, DI
+	ORQ         DI, DX
+	BTSQ        $0x0f, DX
+	TZCNTQ      DX, DX
+	VPSUBQ.BCST (AX)(DX*8), Z2, Z2
+	VPCMPUQ     $0x05, Z1, Z2, K1, K1
+	VPSUBQ.BCST (AX)(DX*8), Z0, Z0
+	VPCMPUQ     $0x05, Z1, Z0, K2, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, DI
+	SHLQ        $0x08, DI
+	ORQ         DI, DX
+	CMPQ        DX, $0x01
+	ADCL        SI, SI
+	VPCMPQ.BCST $0x04, (AX), Z12, K1
+	VPCMPQ.BCST $0x04, (AX), Z13, K2
+	KMOVQ       K1, AX
+	KMOVQ       K2, DX
+	SHLQ        $0x08, DX
+	ORQ         DX, AX
+	CMPQ        AX, $0x01
+	ADCL        SI, SI
+	VPORQ       Z13, Z12, Z0
+	VPTESTMQ    Z0, Z0, K1
+	KMOVQ       K1, AX
+	CMPQ        AX, $0x01
+	ADCL        SI, SI
+	TZCNTL      SI, AX
+	MOVBLZX     (BX)(AX*1), AX
+	MOVB        AL, (CX)
+
+next_180:
+done_174:
+	VZEROUPPER
+	RET
+
+DATA chooseIDs128<>+0(SB)/1, $0x00
+DATA chooseIDs128<>+1(SB)/1, $0x01
+DATA chooseIDs128<>+2(SB)/1, $0x02
+DATA chooseIDs128<>+3(SB)/1, $0x05
+DATA chooseIDs128<>+4(SB)/1, $0x03
+DATA chooseIDs128<>+5(SB)/1, $0x06
+DATA chooseIDs128<>+6(SB)/1, $0x04
+DATA chooseIDs128<>+7(SB)/1, $0x07
+DATA chooseIDs128<>+8(SB)/1, $0x0f
+GLOBL chooseIDs128<>(SB), RODATA|NOPTR, $9
 
 DATA bitReverse<>+0(SB)/8, $0x8040201008040201
 DATA bitReverse<>+8(SB)/8, $0x8040201008040201
@@ -3645,19 +4193,19 @@ TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $8-72
 	LEAQ         (SP), DX
 	VPTESTMQ     Z12, Z12, K1
 	KORTESTB     K1, K1
-	JNZ          notzero_172
+	JNZ          notzero_181
 	MOVL         $0x00000001, BX
-	JMP          store_173
+	JMP          store_182
 
-notzero_172:
+notzero_181:
 	VPBROADCASTQ (CX), Z13
 	VPCMPQ       $0x04, Z13, Z12, K1
 	KORTESTB     K1, K1
-	JNZ          notrep_174
+	JNZ          notrep_183
 	MOVL         $0x00000002, BX
-	JMP          store_173
+	JMP          store_182
 
-notrep_174:
+notrep_183:
 	XORL         BX, BX
 	VPADDQ       Z4, Z12, Z13
 	VPCMPUQ      $0x01, Z5, Z13, K1
@@ -3667,7 +4215,7 @@ notrep_174:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_178
+	JCS          fits_187
 	VPBROADCASTQ (CX)(DI*8), Z13
 	VPSUBQ       Z4, Z13, Z13
 	VPSUBQ       Z13, Z12, Z4
@@ -3676,9 +4224,9 @@ notrep_174:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          k4_175
+	JNE          k4_184
 
-fits_178:
+fits_187:
 	VPADDQ       Z2, Z12, Z4
 	VPCMPUQ      $0x01, Z3, Z4, K1
 	KMOVQ        K1, SI
@@ -3687,7 +4235,7 @@ fits_178:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_179
+	JCS          fits_188
 	VPBROADCASTQ (CX)(DI*8), Z4
 	VPSUBQ       Z2, Z4, Z4
 	VPSUBQ       Z4, Z12, Z2
@@ -3696,9 +4244,9 @@ fits_178:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          b8d4_177
+	JNE          b8d4_186
 
-fits_179:
+fits_188:
 	VPADDQ       Z0, Z12, Z2
 	VPCMPUQ      $0x01, Z1, Z2, K1
 	KMOVQ        K1, SI
@@ -3707,7 +4255,7 @@ fits_179:
 	MOVQ         $0x00000000000000ff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_180
+	JCS          fits_189
 	VPBROADCASTQ (CX)(DI*8), Z2
 	VPSUBQ       Z0, Z2, Z2
 	VPSUBQ       Z2, Z12, Z0
@@ -3716,20 +4264,20 @@ fits_179:
 	ORQ          SI, DI
 	MOVQ         $0x00000000000000ff, SI
 	CMPQ         DI, SI
-	JNE          b8d2_176
+	JNE          b8d2_185
 
-fits_180:
+fits_189:
 	MOVL $0x00000004, BX
-	JMP  store_173
+	JMP  store_182
 
-b8d2_176:
+b8d2_185:
 	ORL $0x00000008, BX
-	JMP k4_175
+	JMP k4_184
 
-b8d4_177:
+b8d4_186:
 	ORL $0x00000010, BX
 
-k4_175:
+k4_184:
 	VPADDD       Z8, Z12, Z0
 	VPCMPUD      $0x01, Z9, Z0, K1
 	KMOVQ        K1, SI
@@ -3738,7 +4286,7 @@ k4_175:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_183
+	JCS          fits_192
 	VPBROADCASTD (CX)(DI*4), Z0
 	VPSUBD       Z8, Z0, Z0
 	VPSUBD       Z0, Z12, Z0
@@ -3747,9 +4295,9 @@ k4_175:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          k2_181
+	JNE          k2_190
 
-fits_183:
+fits_192:
 	VPADDD       Z6, Z12, Z0
 	VPCMPUD      $0x01, Z7, Z0, K1
 	KMOVQ        K1, SI
@@ -3758,7 +4306,7 @@ fits_183:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_184
+	JCS          fits_193
 	VPBROADCASTD (CX)(DI*4), Z0
 	VPSUBD       Z6, Z0, Z0
 	VPSUBD       Z0, Z12, Z0
@@ -3767,16 +4315,16 @@ fits_183:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          b4d2_182
+	JNE          b4d2_191
 
-fits_184:
+fits_193:
 	ORL $0x00000020, BX
-	JMP k2_181
+	JMP k2_190
 
-b4d2_182:
+b4d2_191:
 	ORL $0x00000040, BX
 
-k2_181:
+k2_190:
 	VPADDW       Z10, Z12, Z0
 	VPCMPUW      $0x01, Z11, Z0, K1
 	KMOVQ        K1, SI
@@ -3785,7 +4333,7 @@ k2_181:
 	MOVQ         $0x00000000ffffffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_185
+	JCS          fits_194
 	VPBROADCASTW (CX)(DI*2), Z0
 	VPSUBW       Z10, Z0, Z0
 	VPSUBW       Z0, Z12, Z0
@@ -3794,28 +4342,28 @@ k2_181:
 	ORQ          SI, DI
 	MOVQ         $0x00000000ffffffff, SI
 	CMPQ         DI, SI
-	JNE          store_173
+	JNE          store_182
 
-fits_185:
+fits_194:
 	ORL $0x00000080, BX
 
-store_173:
+store_182:
 	MOVB           BL, (DX)
 	MOVBQZX        (SP), DX
 	MOVQ           best+56(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+64(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_187
+	JE             raw_196
 	CMPQ           DX, $0x02
-	JB             done_186
+	JB             done_195
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+48(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_188
+	JAE            k4_197
 	VPBROADCASTQ   336(BX), Z0
 	VPBROADCASTQ   344(BX), Z1
 	VPADDQ         Z0, Z12, Z0
@@ -3851,11 +4399,11 @@ store_173:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z2, K1, (AX)
-	JMP            done_186
+	JMP            done_195
 
-k4_188:
+k4_197:
 	CMPQ           DX, $0x07
-	JAE            k2_189
+	JAE            k2_198
 	VPBROADCASTD   336(BX), Z0
 	VPBROADCASTD   344(BX), Z1
 	VPADDD         Z0, Z12, Z0
@@ -3891,9 +4439,9 @@ k4_188:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z2, K1, (AX)
-	JMP            done_186
+	JMP            done_195
 
-k2_189:
+k2_198:
 	VPBROADCASTW   336(BX), Z0
 	VPBROADCASTW   344(BX), Z1
 	VPADDW         Z0, Z12, Z0
@@ -3929,9 +4477,9 @@ k2_189:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z2, K1, (AX)
-	JMP            done_186
+	JMP            done_195
 
-raw_187:
+raw_196:
 	MOVBLZX      63(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z0
@@ -3948,7 +4496,7 @@ raw_187:
 	VMOVDQU64    Z2, (AX)
 	MOVB         CL, 64(AX)
 
-done_186:
+done_195:
 	VZEROUPPER
 	RET
 
@@ -3987,21 +4535,21 @@ TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $8-72
 	VPORQ        Z13, Z12, Z14
 	VPTESTMQ     Z14, Z14, K1
 	KORTESTB     K1, K1
-	JNZ          notzero_190
+	JNZ          notzero_199
 	MOVL         $0x00000001, BX
-	JMP          store_191
+	JMP          store_200
 
-notzero_190:
+notzero_199:
 	VPBROADCASTQ (CX), Z14
 	VPCMPQ       $0x04, Z14, Z12, K1
 	VPCMPQ       $0x04, Z14, Z13, K2
 	KORB         K2, K1, K1
 	KORTESTB     K1, K1
-	JNZ          notrep_192
+	JNZ          notrep_201
 	MOVL         $0x00000002, BX
-	JMP          store_191
+	JMP          store_200
 
-notrep_192:
+notrep_201:
 	XORL         BX, BX
 	VPADDQ       Z4, Z12, Z14
 	VPCMPUQ      $0x01, Z5, Z14, K1
@@ -4016,7 +4564,7 @@ notrep_192:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_196
+	JCS          fits_205
 	VPBROADCASTQ (CX)(DI*8), Z14
 	VPSUBQ       Z4, Z14, Z14
 	VPSUBQ       Z14, Z12, Z4
@@ -4030,9 +4578,9 @@ notrep_192:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          k4_193
+	JNE          k4_202
 
-fits_196:
+fits_205:
 	VPADDQ       Z2, Z12, Z4
 	VPCMPUQ      $0x01, Z3, Z4, K1
 	VPADDQ       Z2, Z13, Z4
@@ -4046,7 +4594,7 @@ fits_196:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_197
+	JCS          fits_206
 	VPBROADCASTQ (CX)(DI*8), Z4
 	VPSUBQ       Z2, Z4, Z4
 	VPSUBQ       Z4, Z12, Z2
@@ -4060,9 +4608,9 @@ fits_196:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          b8d4_195
+	JNE          b8d4_204
 
-fits_197:
+fits_206:
 	VPADDQ       Z0, Z12, Z2
 	VPCMPUQ      $0x01, Z1, Z2, K1
 	VPADDQ       Z0, Z13, Z2
@@ -4076,7 +4624,7 @@ fits_197:
 	MOVQ         $0x000000000000ffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_198
+	JCS          fits_207
 	VPBROADCASTQ (CX)(DI*8), Z2
 	VPSUBQ       Z0, Z2, Z2
 	VPSUBQ       Z2, Z12, Z0
@@ -4090,20 +4638,20 @@ fits_197:
 	ORQ          SI, DI
 	MOVQ         $0x000000000000ffff, SI
 	CMPQ         DI, SI
-	JNE          b8d2_194
+	JNE          b8d2_203
 
-fits_198:
+fits_207:
 	MOVL $0x00000004, BX
-	JMP  store_191
+	JMP  store_200
 
-b8d2_194:
+b8d2_203:
 	ORL $0x00000008, BX
-	JMP k4_193
+	JMP k4_202
 
-b8d4_195:
+b8d4_204:
 	ORL $0x00000010, BX
 
-k4_193:
+k4_202:
 	VPADDD       Z8, Z12, Z0
 	VPCMPUD      $0x01, Z9, Z0, K1
 	VPADDD       Z8, Z13, Z0
@@ -4117,7 +4665,7 @@ k4_193:
 	MOVQ         $0x00000000ffffffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_201
+	JCS          fits_210
 	VPBROADCASTD (CX)(DI*4), Z0
 	VPSUBD       Z8, Z0, Z0
 	VPSUBD       Z0, Z12, Z1
@@ -4131,9 +4679,9 @@ k4_193:
 	ORQ          SI, DI
 	MOVQ         $0x00000000ffffffff, SI
 	CMPQ         DI, SI
-	JNE          k2_199
+	JNE          k2_208
 
-fits_201:
+fits_210:
 	VPADDD       Z6, Z12, Z0
 	VPCMPUD      $0x01, Z7, Z0, K1
 	VPADDD       Z6, Z13, Z0
@@ -4147,7 +4695,7 @@ fits_201:
 	MOVQ         $0x00000000ffffffff, R8
 	ANDQ         R8, DI
 	TZCNTQ       DI, DI
-	JCS          fits_202
+	JCS          fits_211
 	VPBROADCASTD (CX)(DI*4), Z0
 	VPSUBD       Z6, Z0, Z0
 	VPSUBD       Z0, Z12, Z1
@@ -4161,16 +4709,16 @@ fits_201:
 	ORQ          SI, DI
 	MOVQ         $0x00000000ffffffff, SI
 	CMPQ         DI, SI
-	JNE          b4d2_200
+	JNE          b4d2_209
 
-fits_202:
+fits_211:
 	ORL $0x00000020, BX
-	JMP k2_199
+	JMP k2_208
 
-b4d2_200:
+b4d2_209:
 	ORL $0x00000040, BX
 
-k2_199:
+k2_208:
 	VPADDW       Z10, Z12, Z0
 	VPCMPUW      $0x01, Z11, Z0, K1
 	VPADDW       Z10, Z13, Z0
@@ -4182,7 +4730,7 @@ k2_199:
 	MOVQ         SI, DI
 	NOTQ         DI
 	TZCNTQ       DI, DI
-	JCS          fits_203
+	JCS          fits_212
 	VPBROADCASTW (CX)(DI*2), Z0
 	VPSUBW       Z10, Z0, Z0
 	VPSUBW       Z0, Z12, Z1
@@ -4195,28 +4743,28 @@ k2_199:
 	ORQ          R8, DI
 	ORQ          SI, DI
 	CMPQ         DI, $-1
-	JNE          store_191
+	JNE          store_200
 
-fits_203:
+fits_212:
 	ORL $0x00000080, BX
 
-store_191:
+store_200:
 	MOVB           BL, (DX)
 	MOVBQZX        (SP), DX
 	MOVQ           best+56(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+64(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_205
+	JE             raw_214
 	CMPQ           DX, $0x02
-	JB             done_204
+	JB             done_213
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+48(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_206
+	JAE            k4_215
 	VPBROADCASTQ   336(BX), Z0
 	VPBROADCASTQ   344(BX), Z1
 	VPADDQ         Z0, Z12, Z2
@@ -4269,11 +4817,11 @@ store_191:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z2, K1, 64(AX)
-	JMP            done_204
+	JMP            done_213
 
-k4_206:
+k4_215:
 	CMPQ           DX, $0x07
-	JAE            k2_207
+	JAE            k2_216
 	VPBROADCASTD   336(BX), Z0
 	VPBROADCASTD   344(BX), Z1
 	VPADDD         Z0, Z12, Z2
@@ -4326,9 +4874,9 @@ k4_206:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z2, K1, 64(AX)
-	JMP            done_204
+	JMP            done_213
 
-k2_207:
+k2_216:
 	VPBROADCASTW   336(BX), Z0
 	VPBROADCASTW   344(BX), Z1
 	VPADDW         Z0, Z12, Z2
@@ -4381,9 +4929,9 @@ k2_207:
 	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z2, K1, 64(AX)
-	JMP            done_204
+	JMP            done_213
 
-raw_205:
+raw_214:
 	MOVBLZX      127(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z0
@@ -4406,7 +4954,7 @@ raw_205:
 	VMOVDQU64    Z1, 64(AX)
 	MOVB         CL, 128(AX)
 
-done_204:
+done_213:
 	VZEROUPPER
 	RET
 

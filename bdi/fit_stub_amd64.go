@@ -82,6 +82,12 @@ func bdiSingle128AVX512VL(data []byte, out []uint8)
 //go:noescape
 func bdiChoose64AVX512(data []byte, out []uint8)
 
+// bdiChoose128AVX512 writes the id of the BDI encoding of each 128-byte line of data to out.
+// len(data) must be at least len(out)*128.
+//
+//go:noescape
+func bdiChoose128AVX512(data []byte, out []uint8)
+
 // bdiEncode64K8 writes the BDI encoding that p describes of a 64-byte line with 8-byte elements to out.
 // len(line) must be at least 64 and len(out) at least the stream's length.
 //
