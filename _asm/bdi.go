@@ -681,18 +681,11 @@ func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 		fmt.Sprintf("base-delta encodings. len(line) must be at least %d and len(out) at least %d.", size, size+1))
 	outp := Load(Param("out").Base(), GP64())
 	line := Load(Param("line").Base(), GP64())
-	consts := map[[2]int][2]VecVirtual{}
-	for _, kd := range [][2]int{{8, 1}, {8, 2}, {8, 4}, {4, 1}, {4, 2}, {2, 1}} {
-		k, d := kd[0], kd[1]
-		consts[kd] = [2]VecVirtual{broadcastConst(ZMM(), k, 1<<(8*d-1)), broadcastConst(ZMM(), k, 1<<(8*d))}
-	}
 	vecs := vectors512(line, size)
-	mask := AllocLocal(8)
-	at := GP64()
-	LEAQ(mask, at)
-	bdiFitLine512(vecs, line, at, consts)
+	res := GP32()
+	compressTree(vecs, line, res)
 	m, id := GP64(), GP64()
-	MOVBQZX(mask, m)
+	MOVBQZX(res.As8(), m)
 	best := Load(Param("best"), GP64())
 	MOVBQZX(Mem{Base: best, Index: m, Scale: 1}, id)
 	Store(id, ReturnIndex(0))
@@ -726,6 +719,64 @@ func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 	Label(done)
 	VZEROUPPER()
 	RET()
+}
+
+// compressTree emits the fit mask (as bdiFitLine512 defines it) of the line
+// held in vecs into res, for bdiCompress: the fit tree with chooseTest's
+// branch-free tests and their constants as memory operands, which a
+// one-line kernel would otherwise broadcast into registers at each call
+// (the register setup and fitTest512's extra branch measured slower).
+func compressTree(vecs []VecVirtual, line Register, res GPVirtual) {
+	store, notZero, notRep := label("store"), label("notzero"), label("notrep")
+	any := vecs[0]
+	if len(vecs) > 1 {
+		any = ZMM()
+		VPORQ(vecs[1], vecs[0], any)
+	}
+	nz := K()
+	VPTESTMQ(any, any, nz)
+	KORTESTB(nz, nz)
+	JNZ(LabelRef(notZero))
+	MOVL(U32(bitZeros), res)
+	JMP(LabelRef(store))
+	Label(notZero)
+	ne := make([]OpmaskVirtual, len(vecs))
+	for i, v := range vecs {
+		ne[i] = K()
+		VPCMPQ_BCST(U8(4), Mem{Base: line}, v, ne[i]) // 4: not equal
+	}
+	differ := laneBits(ne, 8)
+	TESTQ(differ, differ)
+	JNZ(LabelRef(notRep))
+	MOVL(U32(bitRep), res)
+	JMP(LabelRef(store))
+	Label(notRep)
+	XORL(res, res)
+	baseDeltaTree(res, store, func(k, d int, fail string) {
+		chooseTest(vecs, line, 0, k, zconst(k, 1<<(8*d-1)), zconst(k, 1<<(8*d)))
+		JCC(LabelRef(fail))
+	})
+	Label(store)
+}
+
+var zconsts = map[[2]uint64]Mem{}
+
+// zconst declares (once per file) a 64-byte constant of v repeated in
+// k-byte lanes.
+func zconst(k int, v uint64) Mem {
+	if m, ok := zconsts[[2]uint64{uint64(k), v}]; ok {
+		return m
+	}
+	m := GLOBL(fmt.Sprintf("zrep%d_%x", k, v), attr.RODATA|attr.NOPTR)
+	for off := 0; off < 64; off += 8 {
+		var w uint64
+		for l := 0; l < 8; l += k {
+			w |= v << (8 * l)
+		}
+		DATA(off, U64(w))
+	}
+	zconsts[[2]uint64{uint64(k), v}] = m
+	return m
 }
 
 // Offsets in the decode kernels' parameter block (bdi's decodeParams, the
@@ -972,7 +1023,8 @@ func chooseLine(vecs []VecVirtual, line Register, at int, order []int, consts ma
 	XORL(wide, wide)
 	for _, kd := range chooseWide {
 		c := consts[kd]
-		chooseTest(vecs, line, at, kd[0], c[0], c[1], wide)
+		chooseTest(vecs, line, at, kd[0], c[0], c[1])
+		ADCL(wide, wide)
 	}
 	some, next := label("some"), label("next")
 	TESTL(wide, wide)
@@ -989,7 +1041,8 @@ func chooseLine(vecs []VecVirtual, line Register, at int, order []int, consts ma
 			ADCL(acc, acc)
 		} else {
 			c := consts[[2]int{k, d}]
-			chooseTest(vecs, line, at, k, c[0], c[1], acc)
+			chooseTest(vecs, line, at, k, c[0], c[1])
+			ADCL(acc, acc)
 		}
 	}
 	// Repeated: no 8-byte word differs from the first.
@@ -1027,9 +1080,9 @@ var chooseWide = [...][2]int{{8, 4}, {4, 2}, {2, 1}}
 
 // chooseTest emits bdiChoose's test of base-delta encoding (k, d) on the
 // line held in vecs (its bytes at line+at), with off = 2^(8d−1) and span =
-// 2^(8d) in k-byte lanes: res = 2·res + 1 when the line fits, 2·res when
-// it does not.
-func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtual, res GPVirtual) {
+// 2^(8d) in k-byte lanes (registers or 64-byte memory operands): it sets
+// the carry when the line fits and clears it when it does not.
+func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span Op) {
 	l := lanes512[k]
 	lanesPer := 64 / k
 	total := lanesPer * len(vecs)
@@ -1070,7 +1123,6 @@ func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span VecVirtua
 	}
 	miss := laneBits(bad, lanesPer)
 	CMPQ(miss, U8(1)) // CF: miss < 1, no lane misses
-	ADCL(res, res)
 }
 
 // cmpNLT is the VPCMPU predicate "not less than".

@@ -4162,212 +4162,127 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 
 // func bdiCompress64AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
-TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $8-72
-	MOVQ         out_base+0(FP), AX
-	MOVQ         line_base+24(FP), CX
-	MOVQ         $0x0000000000000080, DX
-	VPBROADCASTQ DX, Z0
-	MOVQ         $0x0000000000000100, DX
-	VPBROADCASTQ DX, Z1
-	MOVQ         $0x0000000000008000, DX
-	VPBROADCASTQ DX, Z2
-	MOVQ         $0x0000000000010000, DX
-	VPBROADCASTQ DX, Z3
-	MOVQ         $0x0000000080000000, DX
-	VPBROADCASTQ DX, Z4
-	MOVQ         $0x0000000100000000, DX
-	VPBROADCASTQ DX, Z5
-	MOVQ         $0x0000000000000080, DX
-	VPBROADCASTD DX, Z6
-	MOVQ         $0x0000000000000100, DX
-	VPBROADCASTD DX, Z7
-	MOVQ         $0x0000000000008000, DX
-	VPBROADCASTD DX, Z8
-	MOVQ         $0x0000000000010000, DX
-	VPBROADCASTD DX, Z9
-	MOVQ         $0x0000000000000080, DX
-	VPBROADCASTW DX, Z10
-	MOVQ         $0x0000000000000100, DX
-	VPBROADCASTW DX, Z11
-	VMOVDQU64    (CX), Z12
-	LEAQ         (SP), DX
-	VPTESTMQ     Z12, Z12, K1
-	KORTESTB     K1, K1
-	JNZ          notzero_181
-	MOVL         $0x00000001, BX
-	JMP          store_182
+TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-72
+	MOVQ      out_base+0(FP), AX
+	MOVQ      line_base+24(FP), CX
+	VMOVDQU64 (CX), Z0
+	VPTESTMQ  Z0, Z0, K1
+	KORTESTB  K1, K1
+	JNZ       notzero_182
+	MOVL      $0x00000001, DX
+	JMP       store_181
 
-notzero_181:
-	VPBROADCASTQ (CX), Z13
-	VPCMPQ       $0x04, Z13, Z12, K1
-	KORTESTB     K1, K1
-	JNZ          notrep_183
-	MOVL         $0x00000002, BX
-	JMP          store_182
+notzero_182:
+	VPCMPQ.BCST $0x04, (CX), Z0, K1
+	KMOVQ       K1, DX
+	TESTQ       DX, DX
+	JNZ         notrep_183
+	MOVL        $0x00000002, DX
+	JMP         store_181
 
 notrep_183:
-	XORL         BX, BX
-	VPADDQ       Z4, Z12, Z13
-	VPCMPUQ      $0x01, Z5, Z13, K1
-	KMOVQ        K1, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x00000000000000ff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_187
-	VPBROADCASTQ (CX)(DI*8), Z13
-	VPSUBQ       Z4, Z13, Z13
-	VPSUBQ       Z13, Z12, Z4
-	VPCMPUQ      $0x01, Z5, Z4, K1
-	KMOVQ        K1, DI
-	ORQ          SI, DI
-	MOVQ         $0x00000000000000ff, SI
-	CMPQ         DI, SI
-	JNE          k4_184
-
-fits_187:
-	VPADDQ       Z2, Z12, Z4
-	VPCMPUQ      $0x01, Z3, Z4, K1
-	KMOVQ        K1, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x00000000000000ff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_188
-	VPBROADCASTQ (CX)(DI*8), Z4
-	VPSUBQ       Z2, Z4, Z4
-	VPSUBQ       Z4, Z12, Z2
-	VPCMPUQ      $0x01, Z3, Z2, K1
-	KMOVQ        K1, DI
-	ORQ          SI, DI
-	MOVQ         $0x00000000000000ff, SI
-	CMPQ         DI, SI
-	JNE          b8d4_186
-
-fits_188:
-	VPADDQ       Z0, Z12, Z2
-	VPCMPUQ      $0x01, Z1, Z2, K1
-	KMOVQ        K1, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x00000000000000ff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_189
-	VPBROADCASTQ (CX)(DI*8), Z2
-	VPSUBQ       Z0, Z2, Z2
-	VPSUBQ       Z2, Z12, Z0
-	VPCMPUQ      $0x01, Z1, Z0, K1
-	KMOVQ        K1, DI
-	ORQ          SI, DI
-	MOVQ         $0x00000000000000ff, SI
-	CMPQ         DI, SI
-	JNE          b8d2_185
-
-fits_189:
-	MOVL $0x00000004, BX
-	JMP  store_182
+	XORL        DX, DX
+	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z1
+	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z1, K1
+	KMOVQ       K1, BX
+	BTSQ        $0x07, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z1, Z1
+	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, BX
+	CMPQ        BX, $0x01
+	JCC         k4_184
+	VPADDQ      zrep8_8000<>+0(SB), Z0, Z1
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1
+	KMOVQ       K1, BX
+	BTSQ        $0x07, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z1, Z1
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, BX
+	CMPQ        BX, $0x01
+	JCC         b8d4_186
+	VPADDQ      zrep8_80<>+0(SB), Z0, Z1
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1
+	KMOVQ       K1, BX
+	BTSQ        $0x07, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z1, Z1
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, BX
+	CMPQ        BX, $0x01
+	JCC         b8d2_185
+	MOVL        $0x00000004, DX
+	JMP         store_181
 
 b8d2_185:
-	ORL $0x00000008, BX
+	ORL $0x00000008, DX
 	JMP k4_184
 
 b8d4_186:
-	ORL $0x00000010, BX
+	ORL $0x00000010, DX
 
 k4_184:
-	VPADDD       Z8, Z12, Z0
-	VPCMPUD      $0x01, Z9, Z0, K1
-	KMOVQ        K1, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x000000000000ffff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_192
-	VPBROADCASTD (CX)(DI*4), Z0
-	VPSUBD       Z8, Z0, Z0
-	VPSUBD       Z0, Z12, Z0
-	VPCMPUD      $0x01, Z9, Z0, K1
-	KMOVQ        K1, DI
-	ORQ          SI, DI
-	MOVQ         $0x000000000000ffff, SI
-	CMPQ         DI, SI
-	JNE          k2_190
+	VPADDD      zrep4_8000<>+0(SB), Z0, Z1
+	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z1, K1
+	KMOVQ       K1, BX
+	BTSQ        $0x0f, BX
+	TZCNTQ      BX, BX
+	VPSUBD.BCST (CX)(BX*4), Z1, Z1
+	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, BX
+	CMPQ        BX, $0x01
+	JCC         k2_187
+	VPADDD      zrep4_80<>+0(SB), Z0, Z1
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
+	KMOVQ       K1, BX
+	BTSQ        $0x0f, BX
+	TZCNTQ      BX, BX
+	VPSUBD.BCST (CX)(BX*4), Z1, Z1
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, BX
+	CMPQ        BX, $0x01
+	JCC         b4d2_188
+	ORL         $0x00000020, DX
+	JMP         k2_187
 
-fits_192:
-	VPADDD       Z6, Z12, Z0
-	VPCMPUD      $0x01, Z7, Z0, K1
-	KMOVQ        K1, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x000000000000ffff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_193
-	VPBROADCASTD (CX)(DI*4), Z0
-	VPSUBD       Z6, Z0, Z0
-	VPSUBD       Z0, Z12, Z0
-	VPCMPUD      $0x01, Z7, Z0, K1
-	KMOVQ        K1, DI
-	ORQ          SI, DI
-	MOVQ         $0x000000000000ffff, SI
-	CMPQ         DI, SI
-	JNE          b4d2_191
+b4d2_188:
+	ORL $0x00000040, DX
 
-fits_193:
-	ORL $0x00000020, BX
-	JMP k2_190
+k2_187:
+	VPADDW       zrep2_80<>+0(SB), Z0, Z1
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1
+	KMOVQ        K1, BX
+	BTSQ         $0x1f, BX
+	TZCNTQ       BX, BX
+	VPBROADCASTW (CX)(BX*2), Z3
+	VPSUBW       Z3, Z1, Z1
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, BX
+	CMPQ         BX, $0x01
+	JCC          store_181
+	ORL          $0x00000080, DX
 
-b4d2_191:
-	ORL $0x00000040, BX
-
-k2_190:
-	VPADDW       Z10, Z12, Z0
-	VPCMPUW      $0x01, Z11, Z0, K1
-	KMOVQ        K1, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x00000000ffffffff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_194
-	VPBROADCASTW (CX)(DI*2), Z0
-	VPSUBW       Z10, Z0, Z0
-	VPSUBW       Z0, Z12, Z0
-	VPCMPUW      $0x01, Z11, Z0, K1
-	KMOVQ        K1, DI
-	ORQ          SI, DI
-	MOVQ         $0x00000000ffffffff, SI
-	CMPQ         DI, SI
-	JNE          store_182
-
-fits_194:
-	ORL $0x00000080, BX
-
-store_182:
-	MOVB           BL, (DX)
-	MOVBQZX        (SP), DX
+store_181:
+	MOVBQZX        DL, DX
 	MOVQ           best+56(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+64(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_196
+	JE             raw_190
 	CMPQ           DX, $0x02
-	JB             done_195
+	JB             done_189
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+48(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_197
-	VPBROADCASTQ   336(BX), Z0
-	VPBROADCASTQ   344(BX), Z1
-	VPADDQ         Z0, Z12, Z0
-	VPCMPUQ        $0x01, Z1, Z0, K1
+	JAE            k4_191
+	VPBROADCASTQ   336(BX), Z1
+	VPBROADCASTQ   344(BX), Z3
+	VPADDQ         Z1, Z0, Z1
+	VPCMPUQ        $0x01, Z3, Z1, K1
 	KMOVQ          K1, DX
 	NOTQ           DX
 	ANDQ           352(BX), DX
@@ -4376,38 +4291,38 @@ store_182:
 	CMOVQCS        SI, DI
 	MOVQ           (CX)(DI*8), CX
 	CMOVQCS        SI, CX
-	VPBROADCASTQ   CX, Z0
+	VPBROADCASTQ   CX, Z1
 	KMOVQ          DX, K1
-	VPSUBQ         Z0, Z12, K1, Z12
-	VMOVDQU64      (BX), Z0
-	VPERMB         Z12, Z0, Z0
-	VMOVQ          DX, X14
-	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X14, X14
-	VMOVQ          X14, DX
+	VPSUBQ         Z1, Z0, K1, Z0
+	VMOVDQU64      (BX), Z1
+	VPERMB         Z0, Z1, Z1
+	VMOVQ          DX, X2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
+	VMOVQ          X2, DX
 	BSWAPQ         CX
 	ORQ            360(BX), DX
-	VMOVQ          DX, X14
-	VPINSRQ        $0x01, CX, X14, X14
-	VMOVDQU64      highNibbles<>+0(SB), Z1
-	VMOVDQU64      64(BX), Z2
-	VPERMI2B       Z14, Z0, Z2
-	VMOVDQU64      192(BX), Z3
+	VMOVQ          DX, X2
+	VPINSRQ        $0x01, CX, X2, X2
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(BX), Z3
+	VPERMI2B       Z2, Z1, Z3
+	VMOVDQU64      192(BX), Z4
 	KMOVQ          320(BX), K1
-	VPERMI2B.Z     Z14, Z0, K1, Z3
-	VPSLLW         $0x04, Z2, Z2
-	VPSRLW         $0x04, Z3, Z3
-	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	VPERMI2B.Z     Z2, Z1, K1, Z4
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          368(BX), K1
-	VMOVDQU8       Z2, K1, (AX)
-	JMP            done_195
+	VMOVDQU8       Z3, K1, (AX)
+	JMP            done_189
 
-k4_197:
+k4_191:
 	CMPQ           DX, $0x07
-	JAE            k2_198
-	VPBROADCASTD   336(BX), Z0
-	VPBROADCASTD   344(BX), Z1
-	VPADDD         Z0, Z12, Z0
-	VPCMPUD        $0x01, Z1, Z0, K1
+	JAE            k2_192
+	VPBROADCASTD   336(BX), Z1
+	VPBROADCASTD   344(BX), Z3
+	VPADDD         Z1, Z0, Z1
+	VPCMPUD        $0x01, Z3, Z1, K1
 	KMOVQ          K1, DX
 	NOTQ           DX
 	ANDQ           352(BX), DX
@@ -4416,36 +4331,36 @@ k4_197:
 	CMOVQCS        SI, DI
 	MOVL           (CX)(DI*4), CX
 	CMOVQCS        SI, CX
-	VPBROADCASTD   CX, Z0
+	VPBROADCASTD   CX, Z1
 	KMOVQ          DX, K1
-	VPSUBD         Z0, Z12, K1, Z12
-	VMOVDQU64      (BX), Z0
-	VPERMB         Z12, Z0, Z0
-	VMOVQ          DX, X14
-	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X14, X14
-	VMOVQ          X14, DX
+	VPSUBD         Z1, Z0, K1, Z0
+	VMOVDQU64      (BX), Z1
+	VPERMB         Z0, Z1, Z1
+	VMOVQ          DX, X2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
+	VMOVQ          X2, DX
 	BSWAPL         CX
 	ORQ            360(BX), CX
-	VMOVQ          DX, X14
-	VPINSRQ        $0x01, CX, X14, X14
-	VMOVDQU64      highNibbles<>+0(SB), Z1
-	VMOVDQU64      64(BX), Z2
-	VPERMI2B       Z14, Z0, Z2
-	VMOVDQU64      192(BX), Z3
+	VMOVQ          DX, X2
+	VPINSRQ        $0x01, CX, X2, X2
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(BX), Z3
+	VPERMI2B       Z2, Z1, Z3
+	VMOVDQU64      192(BX), Z4
 	KMOVQ          320(BX), K1
-	VPERMI2B.Z     Z14, Z0, K1, Z3
-	VPSLLW         $0x04, Z2, Z2
-	VPSRLW         $0x04, Z3, Z3
-	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	VPERMI2B.Z     Z2, Z1, K1, Z4
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          368(BX), K1
-	VMOVDQU8       Z2, K1, (AX)
-	JMP            done_195
+	VMOVDQU8       Z3, K1, (AX)
+	JMP            done_189
 
-k2_198:
-	VPBROADCASTW   336(BX), Z0
-	VPBROADCASTW   344(BX), Z1
-	VPADDW         Z0, Z12, Z0
-	VPCMPUW        $0x01, Z1, Z0, K1
+k2_192:
+	VPBROADCASTW   336(BX), Z1
+	VPBROADCASTW   344(BX), Z3
+	VPADDW         Z1, Z0, Z1
+	VPCMPUW        $0x01, Z3, Z1, K1
 	KMOVQ          K1, DX
 	NOTQ           DX
 	ANDQ           352(BX), DX
@@ -4454,323 +4369,363 @@ k2_198:
 	CMOVQCS        SI, DI
 	MOVWLZX        (CX)(DI*2), CX
 	CMOVQCS        SI, CX
-	VPBROADCASTW   CX, Z0
+	VPBROADCASTW   CX, Z1
 	KMOVQ          DX, K1
-	VPSUBW         Z0, Z12, K1, Z12
-	VMOVDQU64      (BX), Z0
-	VPERMB         Z12, Z0, Z0
-	VMOVQ          DX, X14
-	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X14, X14
-	VMOVQ          X14, DX
+	VPSUBW         Z1, Z0, K1, Z0
+	VMOVDQU64      (BX), Z1
+	VPERMB         Z0, Z1, Z1
+	VMOVQ          DX, X2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
+	VMOVQ          X2, DX
 	ROLW           $0x08, CX
 	ORQ            360(BX), CX
-	VMOVQ          DX, X14
-	VPINSRQ        $0x01, CX, X14, X14
-	VMOVDQU64      highNibbles<>+0(SB), Z1
-	VMOVDQU64      64(BX), Z2
-	VPERMI2B       Z14, Z0, Z2
-	VMOVDQU64      192(BX), Z3
+	VMOVQ          DX, X2
+	VPINSRQ        $0x01, CX, X2, X2
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(BX), Z3
+	VPERMI2B       Z2, Z1, Z3
+	VMOVDQU64      192(BX), Z4
 	KMOVQ          320(BX), K1
-	VPERMI2B.Z     Z14, Z0, K1, Z3
-	VPSLLW         $0x04, Z2, Z2
-	VPSRLW         $0x04, Z3, Z3
-	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	VPERMI2B.Z     Z2, Z1, K1, Z4
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          368(BX), K1
-	VMOVDQU8       Z2, K1, (AX)
-	JMP            done_195
+	VMOVDQU8       Z3, K1, (AX)
+	JMP            done_189
 
-raw_196:
+raw_190:
 	MOVBLZX      63(CX), CX
 	SHLL         $0x04, CX
-	VMOVDQU64    highNibbles<>+0(SB), Z0
+	VMOVDQU64    highNibbles<>+0(SB), Z1
 	MOVQ         $0x0000000000000001, DX
 	KMOVQ        DX, K1
 	MOVL         $0x0000000f, DX
-	VPBROADCASTB DX, Z1
-	VMOVDQU64    prevByte<>+0(SB), Z2
-	VPERMB       Z12, Z2, Z2
-	VMOVDQU8     Z1, K1, Z2
-	VPSLLW       $0x04, Z2, Z2
-	VPSRLW       $0x04, Z12, Z1
-	VPTERNLOGQ   $0xe4, Z0, Z1, Z2
-	VMOVDQU64    Z2, (AX)
+	VPBROADCASTB DX, Z2
+	VMOVDQU64    prevByte<>+0(SB), Z3
+	VPERMB       Z0, Z3, Z3
+	VMOVDQU8     Z2, K1, Z3
+	VPSLLW       $0x04, Z3, Z3
+	VPSRLW       $0x04, Z0, Z0
+	VPTERNLOGQ   $0xe4, Z1, Z0, Z3
+	VMOVDQU64    Z3, (AX)
 	MOVB         CL, 64(AX)
 
-done_195:
+done_189:
 	VZEROUPPER
 	RET
 
+DATA zrep8_80000000<>+0(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+8(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+16(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+24(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+32(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+40(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+48(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+56(SB)/8, $0x0000000080000000
+GLOBL zrep8_80000000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep8_100000000<>+0(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+8(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+16(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+24(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+32(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+40(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+48(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+56(SB)/8, $0x0000000100000000
+GLOBL zrep8_100000000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep8_8000<>+0(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+8(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+16(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+24(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+32(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+40(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+48(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+56(SB)/8, $0x0000000000008000
+GLOBL zrep8_8000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep8_10000<>+0(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+8(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+16(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+24(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+32(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+40(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+48(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+56(SB)/8, $0x0000000000010000
+GLOBL zrep8_10000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep8_80<>+0(SB)/8, $0x0000000000000080
+DATA zrep8_80<>+8(SB)/8, $0x0000000000000080
+DATA zrep8_80<>+16(SB)/8, $0x0000000000000080
+DATA zrep8_80<>+24(SB)/8, $0x0000000000000080
+DATA zrep8_80<>+32(SB)/8, $0x0000000000000080
+DATA zrep8_80<>+40(SB)/8, $0x0000000000000080
+DATA zrep8_80<>+48(SB)/8, $0x0000000000000080
+DATA zrep8_80<>+56(SB)/8, $0x0000000000000080
+GLOBL zrep8_80<>(SB), RODATA|NOPTR, $64
+
+DATA zrep8_100<>+0(SB)/8, $0x0000000000000100
+DATA zrep8_100<>+8(SB)/8, $0x0000000000000100
+DATA zrep8_100<>+16(SB)/8, $0x0000000000000100
+DATA zrep8_100<>+24(SB)/8, $0x0000000000000100
+DATA zrep8_100<>+32(SB)/8, $0x0000000000000100
+DATA zrep8_100<>+40(SB)/8, $0x0000000000000100
+DATA zrep8_100<>+48(SB)/8, $0x0000000000000100
+DATA zrep8_100<>+56(SB)/8, $0x0000000000000100
+GLOBL zrep8_100<>(SB), RODATA|NOPTR, $64
+
+DATA zrep4_8000<>+0(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+8(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+16(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+24(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+32(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+40(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+48(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+56(SB)/8, $0x0000800000008000
+GLOBL zrep4_8000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep4_10000<>+0(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+8(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+16(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+24(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+32(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+40(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+48(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+56(SB)/8, $0x0001000000010000
+GLOBL zrep4_10000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep4_80<>+0(SB)/8, $0x0000008000000080
+DATA zrep4_80<>+8(SB)/8, $0x0000008000000080
+DATA zrep4_80<>+16(SB)/8, $0x0000008000000080
+DATA zrep4_80<>+24(SB)/8, $0x0000008000000080
+DATA zrep4_80<>+32(SB)/8, $0x0000008000000080
+DATA zrep4_80<>+40(SB)/8, $0x0000008000000080
+DATA zrep4_80<>+48(SB)/8, $0x0000008000000080
+DATA zrep4_80<>+56(SB)/8, $0x0000008000000080
+GLOBL zrep4_80<>(SB), RODATA|NOPTR, $64
+
+DATA zrep4_100<>+0(SB)/8, $0x0000010000000100
+DATA zrep4_100<>+8(SB)/8, $0x0000010000000100
+DATA zrep4_100<>+16(SB)/8, $0x0000010000000100
+DATA zrep4_100<>+24(SB)/8, $0x0000010000000100
+DATA zrep4_100<>+32(SB)/8, $0x0000010000000100
+DATA zrep4_100<>+40(SB)/8, $0x0000010000000100
+DATA zrep4_100<>+48(SB)/8, $0x0000010000000100
+DATA zrep4_100<>+56(SB)/8, $0x0000010000000100
+GLOBL zrep4_100<>(SB), RODATA|NOPTR, $64
+
+DATA zrep2_80<>+0(SB)/8, $0x0080008000800080
+DATA zrep2_80<>+8(SB)/8, $0x0080008000800080
+DATA zrep2_80<>+16(SB)/8, $0x0080008000800080
+DATA zrep2_80<>+24(SB)/8, $0x0080008000800080
+DATA zrep2_80<>+32(SB)/8, $0x0080008000800080
+DATA zrep2_80<>+40(SB)/8, $0x0080008000800080
+DATA zrep2_80<>+48(SB)/8, $0x0080008000800080
+DATA zrep2_80<>+56(SB)/8, $0x0080008000800080
+GLOBL zrep2_80<>(SB), RODATA|NOPTR, $64
+
+DATA zrep2_100<>+0(SB)/8, $0x0100010001000100
+DATA zrep2_100<>+8(SB)/8, $0x0100010001000100
+DATA zrep2_100<>+16(SB)/8, $0x0100010001000100
+DATA zrep2_100<>+24(SB)/8, $0x0100010001000100
+DATA zrep2_100<>+32(SB)/8, $0x0100010001000100
+DATA zrep2_100<>+40(SB)/8, $0x0100010001000100
+DATA zrep2_100<>+48(SB)/8, $0x0100010001000100
+DATA zrep2_100<>+56(SB)/8, $0x0100010001000100
+GLOBL zrep2_100<>(SB), RODATA|NOPTR, $64
+
 // func bdiCompress128AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
-TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $8-72
-	MOVQ         out_base+0(FP), AX
-	MOVQ         line_base+24(FP), CX
-	MOVQ         $0x0000000000000080, DX
-	VPBROADCASTQ DX, Z0
-	MOVQ         $0x0000000000000100, DX
-	VPBROADCASTQ DX, Z1
-	MOVQ         $0x0000000000008000, DX
-	VPBROADCASTQ DX, Z2
-	MOVQ         $0x0000000000010000, DX
-	VPBROADCASTQ DX, Z3
-	MOVQ         $0x0000000080000000, DX
-	VPBROADCASTQ DX, Z4
-	MOVQ         $0x0000000100000000, DX
-	VPBROADCASTQ DX, Z5
-	MOVQ         $0x0000000000000080, DX
-	VPBROADCASTD DX, Z6
-	MOVQ         $0x0000000000000100, DX
-	VPBROADCASTD DX, Z7
-	MOVQ         $0x0000000000008000, DX
-	VPBROADCASTD DX, Z8
-	MOVQ         $0x0000000000010000, DX
-	VPBROADCASTD DX, Z9
-	MOVQ         $0x0000000000000080, DX
-	VPBROADCASTW DX, Z10
-	MOVQ         $0x0000000000000100, DX
-	VPBROADCASTW DX, Z11
-	VMOVDQU64    (CX), Z12
-	VMOVDQU64    64(CX), Z13
-	LEAQ         (SP), DX
-	VPORQ        Z13, Z12, Z14
-	VPTESTMQ     Z14, Z14, K1
-	KORTESTB     K1, K1
-	JNZ          notzero_199
-	MOVL         $0x00000001, BX
-	JMP          store_200
+TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-72
+	MOVQ      out_base+0(FP), AX
+	MOVQ      line_base+24(FP), CX
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VPORQ     Z1, Z0, Z2
+	VPTESTMQ  Z2, Z2, K1
+	KORTESTB  K1, K1
+	JNZ       notzero_194
+	MOVL      $0x00000001, DX
+	JMP       store_193
 
-notzero_199:
-	VPBROADCASTQ (CX), Z14
-	VPCMPQ       $0x04, Z14, Z12, K1
-	VPCMPQ       $0x04, Z14, Z13, K2
-	KORB         K2, K1, K1
-	KORTESTB     K1, K1
-	JNZ          notrep_201
-	MOVL         $0x00000002, BX
-	JMP          store_200
+notzero_194:
+	VPCMPQ.BCST $0x04, (CX), Z0, K1
+	VPCMPQ.BCST $0x04, (CX), Z1, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, BX
+	SHLQ        $0x08, BX
+	ORQ         BX, DX
+	TESTQ       DX, DX
+	JNZ         notrep_195
+	MOVL        $0x00000002, DX
+	JMP         store_193
 
-notrep_201:
-	XORL         BX, BX
-	VPADDQ       Z4, Z12, Z14
-	VPCMPUQ      $0x01, Z5, Z14, K1
-	VPADDQ       Z4, Z13, Z14
-	VPCMPUQ      $0x01, Z5, Z14, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x08, DI
-	ORQ          DI, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x000000000000ffff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_205
-	VPBROADCASTQ (CX)(DI*8), Z14
-	VPSUBQ       Z4, Z14, Z14
-	VPSUBQ       Z14, Z12, Z4
-	VPCMPUQ      $0x01, Z5, Z4, K1
-	VPSUBQ       Z14, Z13, Z4
-	VPCMPUQ      $0x01, Z5, Z4, K2
-	KMOVQ        K1, DI
-	KMOVQ        K2, R8
-	SHLQ         $0x08, R8
-	ORQ          R8, DI
-	ORQ          SI, DI
-	MOVQ         $0x000000000000ffff, SI
-	CMPQ         DI, SI
-	JNE          k4_202
+notrep_195:
+	XORL        DX, DX
+	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z2
+	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z2, K1
+	VPADDQ      zrep8_80000000<>+0(SB), Z1, Z4
+	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z4, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	BTSQ        $0x0f, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z2, Z2
+	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST (CX)(BX*8), Z4, Z2
+	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	CMPQ        BX, $0x01
+	JCC         k4_196
+	VPADDQ      zrep8_8000<>+0(SB), Z0, Z2
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1
+	VPADDQ      zrep8_8000<>+0(SB), Z1, Z4
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z4, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	BTSQ        $0x0f, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z2, Z2
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST (CX)(BX*8), Z4, Z2
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	CMPQ        BX, $0x01
+	JCC         b8d4_198
+	VPADDQ      zrep8_80<>+0(SB), Z0, Z2
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1
+	VPADDQ      zrep8_80<>+0(SB), Z1, Z4
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z4, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	BTSQ        $0x0f, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z2, Z2
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST (CX)(BX*8), Z4, Z2
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	CMPQ        BX, $0x01
+	JCC         b8d2_197
+	MOVL        $0x00000004, DX
+	JMP         store_193
 
-fits_205:
-	VPADDQ       Z2, Z12, Z4
-	VPCMPUQ      $0x01, Z3, Z4, K1
-	VPADDQ       Z2, Z13, Z4
-	VPCMPUQ      $0x01, Z3, Z4, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x08, DI
-	ORQ          DI, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x000000000000ffff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_206
-	VPBROADCASTQ (CX)(DI*8), Z4
-	VPSUBQ       Z2, Z4, Z4
-	VPSUBQ       Z4, Z12, Z2
-	VPCMPUQ      $0x01, Z3, Z2, K1
-	VPSUBQ       Z4, Z13, Z2
-	VPCMPUQ      $0x01, Z3, Z2, K2
-	KMOVQ        K1, DI
-	KMOVQ        K2, R8
-	SHLQ         $0x08, R8
-	ORQ          R8, DI
-	ORQ          SI, DI
-	MOVQ         $0x000000000000ffff, SI
-	CMPQ         DI, SI
-	JNE          b8d4_204
+b8d2_197:
+	ORL $0x00000008, DX
+	JMP k4_196
 
-fits_206:
-	VPADDQ       Z0, Z12, Z2
-	VPCMPUQ      $0x01, Z1, Z2, K1
-	VPADDQ       Z0, Z13, Z2
-	VPCMPUQ      $0x01, Z1, Z2, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x08, DI
-	ORQ          DI, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x000000000000ffff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_207
-	VPBROADCASTQ (CX)(DI*8), Z2
-	VPSUBQ       Z0, Z2, Z2
-	VPSUBQ       Z2, Z12, Z0
-	VPCMPUQ      $0x01, Z1, Z0, K1
-	VPSUBQ       Z2, Z13, Z0
-	VPCMPUQ      $0x01, Z1, Z0, K2
-	KMOVQ        K1, DI
-	KMOVQ        K2, R8
-	SHLQ         $0x08, R8
-	ORQ          R8, DI
-	ORQ          SI, DI
-	MOVQ         $0x000000000000ffff, SI
-	CMPQ         DI, SI
-	JNE          b8d2_203
+b8d4_198:
+	ORL $0x00000010, DX
 
-fits_207:
-	MOVL $0x00000004, BX
-	JMP  store_200
+k4_196:
+	VPADDD      zrep4_8000<>+0(SB), Z0, Z2
+	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z2, K1
+	VPADDD      zrep4_8000<>+0(SB), Z1, Z4
+	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z4, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x10, SI
+	ORQ         SI, BX
+	BTSQ        $0x1f, BX
+	TZCNTQ      BX, BX
+	VPSUBD.BCST (CX)(BX*4), Z2, Z2
+	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z2, K1, K1
+	VPSUBD.BCST (CX)(BX*4), Z4, Z2
+	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x10, SI
+	ORQ         SI, BX
+	CMPQ        BX, $0x01
+	JCC         k2_199
+	VPADDD      zrep4_80<>+0(SB), Z0, Z2
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
+	VPADDD      zrep4_80<>+0(SB), Z1, Z4
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z4, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x10, SI
+	ORQ         SI, BX
+	BTSQ        $0x1f, BX
+	TZCNTQ      BX, BX
+	VPSUBD.BCST (CX)(BX*4), Z2, Z2
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1, K1
+	VPSUBD.BCST (CX)(BX*4), Z4, Z2
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x10, SI
+	ORQ         SI, BX
+	CMPQ        BX, $0x01
+	JCC         b4d2_200
+	ORL         $0x00000020, DX
+	JMP         k2_199
 
-b8d2_203:
-	ORL $0x00000008, BX
-	JMP k4_202
+b4d2_200:
+	ORL $0x00000040, DX
 
-b8d4_204:
-	ORL $0x00000010, BX
+k2_199:
+	VPADDW       zrep2_80<>+0(SB), Z0, Z2
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1
+	VPADDW       zrep2_80<>+0(SB), Z1, Z4
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z4, K2
+	KMOVQ        K1, BX
+	KMOVQ        K2, SI
+	SHLQ         $0x20, SI
+	ORQ          SI, BX
+	BTSQ         $0x3f, BX
+	TZCNTQ       BX, BX
+	VPBROADCASTW (CX)(BX*2), Z5
+	VPSUBW       Z5, Z2, Z2
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1, K1
+	VPSUBW       Z5, Z4, Z2
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, BX
+	KMOVQ        K2, SI
+	SHLQ         $0x20, SI
+	ORQ          SI, BX
+	CMPQ         BX, $0x01
+	JCC          store_193
+	ORL          $0x00000080, DX
 
-k4_202:
-	VPADDD       Z8, Z12, Z0
-	VPCMPUD      $0x01, Z9, Z0, K1
-	VPADDD       Z8, Z13, Z0
-	VPCMPUD      $0x01, Z9, Z0, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x10, DI
-	ORQ          DI, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x00000000ffffffff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_210
-	VPBROADCASTD (CX)(DI*4), Z0
-	VPSUBD       Z8, Z0, Z0
-	VPSUBD       Z0, Z12, Z1
-	VPCMPUD      $0x01, Z9, Z1, K1
-	VPSUBD       Z0, Z13, Z0
-	VPCMPUD      $0x01, Z9, Z0, K2
-	KMOVQ        K1, DI
-	KMOVQ        K2, R8
-	SHLQ         $0x10, R8
-	ORQ          R8, DI
-	ORQ          SI, DI
-	MOVQ         $0x00000000ffffffff, SI
-	CMPQ         DI, SI
-	JNE          k2_208
-
-fits_210:
-	VPADDD       Z6, Z12, Z0
-	VPCMPUD      $0x01, Z7, Z0, K1
-	VPADDD       Z6, Z13, Z0
-	VPCMPUD      $0x01, Z7, Z0, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x10, DI
-	ORQ          DI, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	MOVQ         $0x00000000ffffffff, R8
-	ANDQ         R8, DI
-	TZCNTQ       DI, DI
-	JCS          fits_211
-	VPBROADCASTD (CX)(DI*4), Z0
-	VPSUBD       Z6, Z0, Z0
-	VPSUBD       Z0, Z12, Z1
-	VPCMPUD      $0x01, Z7, Z1, K1
-	VPSUBD       Z0, Z13, Z0
-	VPCMPUD      $0x01, Z7, Z0, K2
-	KMOVQ        K1, DI
-	KMOVQ        K2, R8
-	SHLQ         $0x10, R8
-	ORQ          R8, DI
-	ORQ          SI, DI
-	MOVQ         $0x00000000ffffffff, SI
-	CMPQ         DI, SI
-	JNE          b4d2_209
-
-fits_211:
-	ORL $0x00000020, BX
-	JMP k2_208
-
-b4d2_209:
-	ORL $0x00000040, BX
-
-k2_208:
-	VPADDW       Z10, Z12, Z0
-	VPCMPUW      $0x01, Z11, Z0, K1
-	VPADDW       Z10, Z13, Z0
-	VPCMPUW      $0x01, Z11, Z0, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x20, DI
-	ORQ          DI, SI
-	MOVQ         SI, DI
-	NOTQ         DI
-	TZCNTQ       DI, DI
-	JCS          fits_212
-	VPBROADCASTW (CX)(DI*2), Z0
-	VPSUBW       Z10, Z0, Z0
-	VPSUBW       Z0, Z12, Z1
-	VPCMPUW      $0x01, Z11, Z1, K1
-	VPSUBW       Z0, Z13, Z0
-	VPCMPUW      $0x01, Z11, Z0, K2
-	KMOVQ        K1, DI
-	KMOVQ        K2, R8
-	SHLQ         $0x20, R8
-	ORQ          R8, DI
-	ORQ          SI, DI
-	CMPQ         DI, $-1
-	JNE          store_200
-
-fits_212:
-	ORL $0x00000080, BX
-
-store_200:
-	MOVB           BL, (DX)
-	MOVBQZX        (SP), DX
+store_193:
+	MOVBQZX        DL, DX
 	MOVQ           best+56(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+64(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_214
+	JE             raw_202
 	CMPQ           DX, $0x02
-	JB             done_213
+	JB             done_201
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+48(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_215
-	VPBROADCASTQ   336(BX), Z0
-	VPBROADCASTQ   344(BX), Z1
-	VPADDQ         Z0, Z12, Z2
-	VPCMPUQ        $0x01, Z1, Z2, K1
-	VPADDQ         Z0, Z13, Z0
-	VPCMPUQ        $0x01, Z1, Z0, K2
+	JAE            k4_203
+	VPBROADCASTQ   336(BX), Z2
+	VPBROADCASTQ   344(BX), Z4
+	VPADDQ         Z2, Z0, Z5
+	VPCMPUQ        $0x01, Z4, Z5, K1
+	VPADDQ         Z2, Z1, Z2
+	VPCMPUQ        $0x01, Z4, Z2, K2
 	KMOVQ          K1, DX
 	KMOVQ          K2, SI
 	SHLQ           $0x08, SI
@@ -4782,52 +4737,52 @@ store_200:
 	CMOVQCS        SI, DI
 	MOVQ           (CX)(DI*8), CX
 	CMOVQCS        SI, CX
-	VPBROADCASTQ   CX, Z0
+	VPBROADCASTQ   CX, Z2
 	KMOVQ          DX, K1
-	VPSUBQ         Z0, Z12, K1, Z12
+	VPSUBQ         Z2, Z0, K1, Z0
 	KSHIFTRQ       $0x08, K1, K1
-	VPSUBQ         Z0, Z13, K1, Z13
-	VMOVDQU64      (BX), Z0
-	VPERMI2B       Z13, Z12, Z0
-	VMOVQ          DX, X15
-	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X15, X15
-	VMOVQ          X15, DX
+	VPSUBQ         Z2, Z1, K1, Z1
+	VMOVDQU64      (BX), Z2
+	VPERMI2B       Z1, Z0, Z2
+	VMOVQ          DX, X3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
+	VMOVQ          X3, DX
 	BSWAPQ         CX
 	ORQ            360(BX), DX
-	VMOVQ          DX, X15
-	VPINSRQ        $0x01, CX, X15, X15
-	VMOVDQU64      highNibbles<>+0(SB), Z1
-	VMOVDQU64      64(BX), Z2
-	VPERMI2B       Z15, Z0, Z2
-	VMOVDQU64      192(BX), Z3
+	VMOVQ          DX, X3
+	VPINSRQ        $0x01, CX, X3, X3
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(BX), Z1
+	VPERMI2B       Z3, Z2, Z1
+	VMOVDQU64      192(BX), Z4
 	KMOVQ          320(BX), K1
-	VPERMI2B.Z     Z15, Z0, K1, Z3
-	VPSLLW         $0x04, Z2, Z2
-	VPSRLW         $0x04, Z3, Z3
-	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          368(BX), K1
-	VMOVDQU8       Z2, K1, (AX)
-	VMOVDQU64      128(BX), Z2
-	VPERMI2B       Z15, Z0, Z2
-	VMOVDQU64      256(BX), Z3
+	VMOVDQU8       Z1, K1, (AX)
+	VMOVDQU64      128(BX), Z1
+	VPERMI2B       Z3, Z2, Z1
+	VMOVDQU64      256(BX), Z4
 	KMOVQ          328(BX), K1
-	VPERMI2B.Z     Z15, Z0, K1, Z3
-	VPSLLW         $0x04, Z2, Z2
-	VPSRLW         $0x04, Z3, Z3
-	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          376(BX), K1
-	VMOVDQU8       Z2, K1, 64(AX)
-	JMP            done_213
+	VMOVDQU8       Z1, K1, 64(AX)
+	JMP            done_201
 
-k4_215:
+k4_203:
 	CMPQ           DX, $0x07
-	JAE            k2_216
-	VPBROADCASTD   336(BX), Z0
-	VPBROADCASTD   344(BX), Z1
-	VPADDD         Z0, Z12, Z2
-	VPCMPUD        $0x01, Z1, Z2, K1
-	VPADDD         Z0, Z13, Z0
-	VPCMPUD        $0x01, Z1, Z0, K2
+	JAE            k2_204
+	VPBROADCASTD   336(BX), Z2
+	VPBROADCASTD   344(BX), Z4
+	VPADDD         Z2, Z0, Z5
+	VPCMPUD        $0x01, Z4, Z5, K1
+	VPADDD         Z2, Z1, Z2
+	VPCMPUD        $0x01, Z4, Z2, K2
 	KMOVQ          K1, DX
 	KMOVQ          K2, SI
 	SHLQ           $0x10, SI
@@ -4839,50 +4794,50 @@ k4_215:
 	CMOVQCS        SI, DI
 	MOVL           (CX)(DI*4), CX
 	CMOVQCS        SI, CX
-	VPBROADCASTD   CX, Z0
+	VPBROADCASTD   CX, Z2
 	KMOVQ          DX, K1
-	VPSUBD         Z0, Z12, K1, Z12
+	VPSUBD         Z2, Z0, K1, Z0
 	KSHIFTRQ       $0x10, K1, K1
-	VPSUBD         Z0, Z13, K1, Z13
-	VMOVDQU64      (BX), Z0
-	VPERMI2B       Z13, Z12, Z0
-	VMOVQ          DX, X15
-	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X15, X15
-	VMOVQ          X15, DX
+	VPSUBD         Z2, Z1, K1, Z1
+	VMOVDQU64      (BX), Z2
+	VPERMI2B       Z1, Z0, Z2
+	VMOVQ          DX, X3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
+	VMOVQ          X3, DX
 	BSWAPL         CX
 	ORQ            360(BX), CX
-	VMOVQ          DX, X15
-	VPINSRQ        $0x01, CX, X15, X15
-	VMOVDQU64      highNibbles<>+0(SB), Z1
-	VMOVDQU64      64(BX), Z2
-	VPERMI2B       Z15, Z0, Z2
-	VMOVDQU64      192(BX), Z3
+	VMOVQ          DX, X3
+	VPINSRQ        $0x01, CX, X3, X3
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(BX), Z1
+	VPERMI2B       Z3, Z2, Z1
+	VMOVDQU64      192(BX), Z4
 	KMOVQ          320(BX), K1
-	VPERMI2B.Z     Z15, Z0, K1, Z3
-	VPSLLW         $0x04, Z2, Z2
-	VPSRLW         $0x04, Z3, Z3
-	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          368(BX), K1
-	VMOVDQU8       Z2, K1, (AX)
-	VMOVDQU64      128(BX), Z2
-	VPERMI2B       Z15, Z0, Z2
-	VMOVDQU64      256(BX), Z3
+	VMOVDQU8       Z1, K1, (AX)
+	VMOVDQU64      128(BX), Z1
+	VPERMI2B       Z3, Z2, Z1
+	VMOVDQU64      256(BX), Z4
 	KMOVQ          328(BX), K1
-	VPERMI2B.Z     Z15, Z0, K1, Z3
-	VPSLLW         $0x04, Z2, Z2
-	VPSRLW         $0x04, Z3, Z3
-	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          376(BX), K1
-	VMOVDQU8       Z2, K1, 64(AX)
-	JMP            done_213
+	VMOVDQU8       Z1, K1, 64(AX)
+	JMP            done_201
 
-k2_216:
-	VPBROADCASTW   336(BX), Z0
-	VPBROADCASTW   344(BX), Z1
-	VPADDW         Z0, Z12, Z2
-	VPCMPUW        $0x01, Z1, Z2, K1
-	VPADDW         Z0, Z13, Z0
-	VPCMPUW        $0x01, Z1, Z0, K2
+k2_204:
+	VPBROADCASTW   336(BX), Z2
+	VPBROADCASTW   344(BX), Z4
+	VPADDW         Z2, Z0, Z5
+	VPCMPUW        $0x01, Z4, Z5, K1
+	VPADDW         Z2, Z1, Z2
+	VPCMPUW        $0x01, Z4, Z2, K2
 	KMOVQ          K1, DX
 	KMOVQ          K2, SI
 	SHLQ           $0x20, SI
@@ -4894,67 +4849,67 @@ k2_216:
 	CMOVQCS        SI, DI
 	MOVWLZX        (CX)(DI*2), CX
 	CMOVQCS        SI, CX
-	VPBROADCASTW   CX, Z0
+	VPBROADCASTW   CX, Z2
 	KMOVQ          DX, K1
-	VPSUBW         Z0, Z12, K1, Z12
+	VPSUBW         Z2, Z0, K1, Z0
 	KSHIFTRQ       $0x20, K1, K1
-	VPSUBW         Z0, Z13, K1, Z13
-	VMOVDQU64      (BX), Z0
-	VPERMI2B       Z13, Z12, Z0
-	VMOVQ          DX, X15
-	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X15, X15
-	VMOVQ          X15, DX
+	VPSUBW         Z2, Z1, K1, Z1
+	VMOVDQU64      (BX), Z2
+	VPERMI2B       Z1, Z0, Z2
+	VMOVQ          DX, X3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
+	VMOVQ          X3, DX
 	ROLW           $0x08, CX
 	ORQ            360(BX), CX
-	VMOVQ          DX, X15
-	VPINSRQ        $0x01, CX, X15, X15
-	VMOVDQU64      highNibbles<>+0(SB), Z1
-	VMOVDQU64      64(BX), Z2
-	VPERMI2B       Z15, Z0, Z2
-	VMOVDQU64      192(BX), Z3
+	VMOVQ          DX, X3
+	VPINSRQ        $0x01, CX, X3, X3
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(BX), Z1
+	VPERMI2B       Z3, Z2, Z1
+	VMOVDQU64      192(BX), Z4
 	KMOVQ          320(BX), K1
-	VPERMI2B.Z     Z15, Z0, K1, Z3
-	VPSLLW         $0x04, Z2, Z2
-	VPSRLW         $0x04, Z3, Z3
-	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          368(BX), K1
-	VMOVDQU8       Z2, K1, (AX)
-	VMOVDQU64      128(BX), Z2
-	VPERMI2B       Z15, Z0, Z2
-	VMOVDQU64      256(BX), Z3
+	VMOVDQU8       Z1, K1, (AX)
+	VMOVDQU64      128(BX), Z1
+	VPERMI2B       Z3, Z2, Z1
+	VMOVDQU64      256(BX), Z4
 	KMOVQ          328(BX), K1
-	VPERMI2B.Z     Z15, Z0, K1, Z3
-	VPSLLW         $0x04, Z2, Z2
-	VPSRLW         $0x04, Z3, Z3
-	VPTERNLOGQ     $0xe4, Z1, Z3, Z2
+	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          376(BX), K1
-	VMOVDQU8       Z2, K1, 64(AX)
-	JMP            done_213
+	VMOVDQU8       Z1, K1, 64(AX)
+	JMP            done_201
 
-raw_214:
+raw_202:
 	MOVBLZX      127(CX), CX
 	SHLL         $0x04, CX
-	VMOVDQU64    highNibbles<>+0(SB), Z0
+	VMOVDQU64    highNibbles<>+0(SB), Z2
 	MOVQ         $0x0000000000000001, DX
 	KMOVQ        DX, K1
 	MOVL         $0x0000000f, DX
-	VPBROADCASTB DX, Z1
-	VMOVDQU64    prevByte<>+0(SB), Z2
-	VPERMB       Z12, Z2, Z2
-	VMOVDQU8     Z1, K1, Z2
-	VPSLLW       $0x04, Z2, Z2
-	VPSRLW       $0x04, Z12, Z1
-	VPTERNLOGQ   $0xe4, Z0, Z1, Z2
-	VMOVDQU64    Z2, (AX)
-	VMOVDQU64    prevByte<>+0(SB), Z1
-	VPERMI2B     Z13, Z12, Z1
-	VPSLLW       $0x04, Z1, Z1
-	VPSRLW       $0x04, Z13, Z2
-	VPTERNLOGQ   $0xe4, Z0, Z2, Z1
-	VMOVDQU64    Z1, 64(AX)
+	VPBROADCASTB DX, Z3
+	VMOVDQU64    prevByte<>+0(SB), Z4
+	VPERMB       Z0, Z4, Z4
+	VMOVDQU8     Z3, K1, Z4
+	VPSLLW       $0x04, Z4, Z4
+	VPSRLW       $0x04, Z0, Z3
+	VPTERNLOGQ   $0xe4, Z2, Z3, Z4
+	VMOVDQU64    Z4, (AX)
+	VMOVDQU64    prevByte<>+0(SB), Z3
+	VPERMI2B     Z1, Z0, Z3
+	VPSLLW       $0x04, Z3, Z3
+	VPSRLW       $0x04, Z1, Z0
+	VPTERNLOGQ   $0xe4, Z2, Z0, Z3
+	VMOVDQU64    Z3, 64(AX)
 	MOVB         CL, 128(AX)
 
-done_213:
+done_201:
 	VZEROUPPER
 	RET
 
