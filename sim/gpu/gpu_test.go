@@ -190,7 +190,10 @@ func TestMSHRMerging(t *testing.T) {
 // TestProbe: the tolerance of Eq. 4 over a stretch where one scheduler
 // issued 10 instructions from 2 warps with 2 switches and the SM had 2, 2,
 // …, 1 ready warps: average available × cycles per schedule.
-func TestProbe(t *testing.T) {
+// probed returns LATTE-CC's machine cut to one SM with one scheduler, and
+// that SM's latency-tolerance probe.
+func probed(t *testing.T) (*gpu.GPU, *gpu.Probe) {
+	t.Helper()
 	var probe *gpu.Probe
 	cfg, err := gpu.LatteConfig(none(t))
 	if err != nil {
@@ -202,6 +205,11 @@ func TestProbe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, probe
+}
+
+func TestProbe(t *testing.T) {
+	g, probe := probed(t)
 	// GTO: w0 issues C×4, exit (cycles 0–4), w1 C×4, exit (5–9). Ready
 	// warps: 2 in cycles 0–4, 1 in 5–9: 15 over the 10 cycles 0–9 (the
 	// probe's EP ends in cycle 10, after the kernel: 11 cycles). Issues 10,
@@ -229,17 +237,7 @@ func TestProbe(t *testing.T) {
 // 402–702: 2 + 220 + 2×181 + 301 = 885, over the EP's 704 cycles (it ends
 // in cycle 703). Issues 703, switches 3 (w0, w1, w0).
 func TestComputeRun(t *testing.T) {
-	var probe *gpu.Probe
-	cfg, err := gpu.LatteConfig(none(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.SMs, cfg.Schedulers = 1, 1
-	cfg.AttachL1 = func(sm int, l1 *cache.Cache, p *gpu.Probe) error { probe = p; return nil }
-	g, err := gpu.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, probe := probed(t)
 	ks := run(t, g, kernel([]gpu.Inst{load(0x1000), compute(300), exit}, []gpu.Inst{compute(400), exit}))
 	if ks.Cycles != 703 || ks.Instructions != 703 {
 		t.Errorf("%+v, want 703 cycles and 703 instructions", ks)
