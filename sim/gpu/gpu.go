@@ -553,13 +553,13 @@ func (g *GPU) Run(k *Kernel) (KernelStats, error) {
 		if next == len(k.Blocks) && g.idle() {
 			break
 		}
-		if k := g.computeRun(); k > 1 {
+		if run := g.computeRun(); run > 1 {
 			for i := range g.sms {
 				if s := &g.sms[i]; s.busy() {
-					g.issueRun(s, k)
+					g.issueRun(s, run)
 				}
 			}
-			g.now += k
+			g.now += run
 			continue
 		}
 		// Something happens next cycle if anything happened in this one (an
@@ -935,17 +935,16 @@ func (g *GPU) lsuStep(s *sm) error {
 	}
 	g.see(line, false)
 	r := s.l1.Lookup(g.now, addr)
-	warpSlot := it.warp
-	s.advance(it)
+	s.advance(it) // it stays valid: nothing appends to the queue here
 	if r.Hit {
 		// A hit wins even over a pending miss to the line (a write-back
 		// L1 may hold a stored line whose load miss is still out).
-		g.events.push(event{t: g.now + uint64(r.Latency), kind: evWake, sm: int32(s.id), warp: int32(warpSlot)})
+		g.events.push(event{t: g.now + uint64(r.Latency), kind: evWake, sm: int32(s.id), warp: int32(it.warp)})
 		return nil
 	}
 	// The MSHRs are looked up only on a miss: most accesses hit.
 	if m := s.mshrs[addr]; m != nil {
-		m.waiters = append(m.waiters, warpSlot)
+		m.waiters = append(m.waiters, it.warp)
 		g.stats.MergedMisses++
 		return nil
 	}
@@ -954,7 +953,7 @@ func (g *GPU) lsuStep(s *sm) error {
 		return err
 	}
 	m := s.newMSHR()
-	m.addr, m.line, m.start, m.waiters = addr, line, g.now, append(m.waiters[:0], warpSlot)
+	m.addr, m.line, m.start, m.waiters = addr, line, g.now, append(m.waiters[:0], it.warp)
 	s.mshrs[addr] = m
 	g.events.push(event{t: t, kind: evFill, sm: int32(s.id), addr: addr})
 	return nil
