@@ -195,7 +195,6 @@ func (s *Stats) EffectiveCapacity() float64 {
 
 // way is one tag of a set.
 type way struct {
-	line       uint64 // line address (addr / LineSize)
 	stamp      uint64 // last use; larger is more recent
 	valid      bool
 	dirty      bool
@@ -213,9 +212,10 @@ type Cache struct {
 	setBits    uint
 	lineShift  uint // log2(LineSize) when a power of two, else 0
 	ways       []way
-	// lines mirrors ways[i].line so that a tag search scans 8 bytes a tag
-	// rather than a whole way; an invalid way keeps a stale line, so a
-	// match is confirmed with valid.
+	// lines holds each way's line address (addr / LineSize), apart from
+	// ways so that a tag search scans 8 bytes a tag rather than a whole
+	// way; an invalid way keeps a stale line, so a match is confirmed with
+	// valid.
 	lines     []uint64
 	free      []int // free sub-blocks per set
 	valid     int   // valid lines in the whole cache
@@ -623,7 +623,7 @@ func (c *Cache) fill(now, addr uint64, line []byte, dirty bool) (Result, error) 
 		r.Evicted++
 		c.remove(now, s, victim, Evict)
 	}
-	ws[i] = way{line: l, valid: true, dirty: dirty, compressed: compressed, mode: uint8(m), blocks: uint8(k)}
+	ws[i] = way{valid: true, dirty: dirty, compressed: compressed, mode: uint8(m), blocks: uint8(k)}
 	c.lines[s*c.tags+i] = l
 	c.touch(ws, i)
 	c.free[s] -= k
@@ -650,7 +650,7 @@ func (c *Cache) remove(now uint64, s, i int, kind EventKind) {
 	ws[i].valid = false
 	c.free[s] += int(w.blocks)
 	c.valid--
-	c.observe(Event{Kind: kind, Now: now, Addr: w.line * uint64(c.cfg.LineSize), Set: s, Mode: int(w.mode),
+	c.observe(Event{Kind: kind, Now: now, Addr: c.lines[s*c.tags+i] * uint64(c.cfg.LineSize), Set: s, Mode: int(w.mode),
 		SubBlocks: int(w.blocks), Compressed: w.compressed, Dirty: w.dirty})
 }
 
