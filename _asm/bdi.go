@@ -28,6 +28,9 @@ func init() {
 			bdiSingle(size, ids, true)
 		}
 		for _, size := range []int{64, 128} {
+			bdiSingleSizes(size, ids)
+		}
+		for _, size := range []int{64, 128} {
 			bdiChoose(size)
 		}
 		rev := GLOBL("bitReverse", attr.RODATA|attr.NOPTR)
@@ -312,6 +315,24 @@ func bdiSingle(size int, ids Mem, vl bool) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s writes the id of the B+Δ encoding of each %d-byte line of data to out.", name, size),
 		"len(data) must be at least len(out)*"+fmt.Sprint(size)+".")
+	singleBody(size, ids, vl, false)
+}
+
+// bdiSingleSizes emits bdiSingleSizes<size>AVX512VL(data []byte, out
+// []int, idBits *[16]uint16): bdiSingle's AVX-512VL kernel writing each
+// line's size in bits, idBits[id], instead of its id, so that Sizes needs no
+// second pass over the ids.
+func bdiSingleSizes(size int, ids Mem) {
+	name := fmt.Sprintf("bdiSingleSizes%dAVX512VL", size)
+	TEXT(name, NOSPLIT, "func(data []byte, out []int, idBits *[16]uint16)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the size in bits, idBits[id], of the B+Δ encoding of each %d-byte line of data to out.", name, size),
+		"len(data) must be at least len(out)*"+fmt.Sprint(size)+".")
+	singleBody(size, ids, true, true)
+}
+
+// singleBody is the body of bdiSingle and bdiSingleSizes.
+func singleBody(size int, ids Mem, vl, sizes bool) {
 	allowed := map[[2]int]Mem{}
 	for _, kd := range singleTests {
 		allowed[kd] = vconst(8, ^singleFail(kd[0], kd[1]))
@@ -321,10 +342,14 @@ func bdiSingle(size int, ids Mem, vl bool) {
 	// line; 128-byte lines load them at each test.
 	held := map[[2]int]VecVirtual{}
 	var tbl GPVirtual
+	var bits Register
 	setup := func() {
 		VPXOR(zero, zero, zero)
 		tbl = GP64()
 		LEAQ(ids, tbl)
+		if sizes {
+			bits = Load(Param("idBits"), GP64())
+		}
 		if size <= 64 {
 			for _, kd := range singleTests {
 				held[kd] = YMM()
@@ -332,7 +357,11 @@ func bdiSingle(size int, ids Mem, vl bool) {
 			}
 		}
 	}
-	pairLoop(size, setup, func(line Register, at int, out Mem) {
+	stride := 1
+	if sizes {
+		stride = 8
+	}
+	pairLoop(size, stride, setup, func(line Register, at int, out Mem) {
 		vecs := make([]VecVirtual, size/32)
 		for i := range vecs {
 			vecs[i] = YMM()
@@ -424,16 +453,22 @@ func bdiSingle(size int, ids Mem, vl bool) {
 		TZCNTL(acc, p)
 		id := GP32()
 		MOVBLZX(Mem{Base: tbl, Index: p, Scale: 1}, id)
+		if sizes {
+			b := GP64()
+			MOVWQZX(Mem{Base: bits, Index: id, Scale: 2}, b)
+			MOVQ(b, out)
+			return
+		}
 		MOVB(id.As8(), out)
 	})
 }
 
-// pairLoop emits the loop of a kernel that writes one result byte per
-// line, two lines per turn (the loop's own instructions are a tenth of a
-// B+Δ line's), then the odd line. It loads the data and out parameters,
-// runs setup once, then body with the line's base register, its offset
-// from it and its result byte.
-func pairLoop(size int, setup func(), body func(line Register, at int, out Mem)) {
+// pairLoop emits the loop of a kernel that writes one result of stride
+// bytes per line, two lines per turn (the loop's own instructions are a
+// tenth of a B+Δ line's), then the odd line. It loads the data and out
+// parameters, runs setup once, then body with the line's base register,
+// its offset from it and its result's place.
+func pairLoop(size, stride int, setup func(), body func(line Register, at int, out Mem)) {
 	line := Load(Param("data").Base(), GP64())
 	out := Load(Param("out").Base(), GP64())
 	n := Load(Param("out").Len(), GP64())
@@ -443,9 +478,9 @@ func pairLoop(size int, setup func(), body func(line Register, at int, out Mem))
 	JB(LabelRef(odd))
 	Label(pairs)
 	body(line, 0, Mem{Base: out})
-	body(line, size, Mem{Base: out, Disp: 1})
+	body(line, size, Mem{Base: out, Disp: stride})
 	ADDQ(U32(2*size), line)
-	ADDQ(U8(2), out)
+	ADDQ(U8(2*stride), out)
 	SUBQ(U8(2), n)
 	CMPQ(n, U8(2))
 	JAE(LabelRef(pairs))
@@ -1001,7 +1036,7 @@ func bdiChoose(size int) {
 		tblReg = GP64()
 		LEAQ(tbl, tblReg)
 	}
-	pairLoop(size, setup, func(line Register, at int, out Mem) {
+	pairLoop(size, 1, setup, func(line Register, at int, out Mem) {
 		vecs := make([]VecVirtual, size/64)
 		for i := range vecs {
 			vecs[i] = ZMM()

@@ -212,6 +212,10 @@ func TestSingleLevels(t *testing.T) {
 			extra = append(extra, line)
 		}
 		codectest.CrossCheck(t, n, extra, c.singleIDs, c.singleIDGeneric)
+		// AppendSizes, whose AVX-512 kernels look the sizes up themselves.
+		codectest.CrossCheck(t, n, extra,
+			func(data []byte, out []int) { c.AppendSizes(out[:0], data) },
+			func(line []byte) int { return int(c.idBits[c.singleIDGeneric(line)&0xF]) })
 	}
 }
 

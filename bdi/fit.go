@@ -150,7 +150,11 @@ const chunkLines = 256
 // of lines, to dst. It is the batch kernel behind linecomp.Sizes.
 func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 	var ids [chunkLines]uint8
-	dst = slices.Grow(dst, len(data)/c.lineSize)
+	lines := len(data) / c.lineSize
+	dst = slices.Grow(dst, lines)
+	if c.singleSizes(data, dst[len(dst):len(dst)+lines]) {
+		return dst[:len(dst)+lines]
+	}
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)
 		out := dst[len(dst) : len(dst)+n]

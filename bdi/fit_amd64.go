@@ -55,6 +55,22 @@ func (c *Codec) singleIDs(data []byte, ids []uint8) {
 	}
 }
 
+// singleSizes writes the size in bits of each line of data to out with a
+// B+Δ kernel that looks the sizes up itself, and reports true; or reports
+// false when none applies (a two-base codec, 32-byte lines, below the
+// AVX-512 level).
+func (c *Codec) singleSizes(data []byte, out []int) bool {
+	switch level := cpu.Active(); {
+	case !c.singleBase || level < cpu.AVX512 || c.lineSize == 32:
+		return false
+	case c.lineSize == 64:
+		bdiSingleSizes64AVX512VL(data, out, &c.idBits)
+	default:
+		bdiSingleSizes128AVX512VL(data, out, &c.idBits)
+	}
+	return true
+}
+
 // twoBaseIDs writes the id of the two-base encoding of each line of data
 // to ids, with a choose kernel at the AVX-512 level for 64- and 128-byte
 // lines under the default delta rules, or else by way of the fit masks.

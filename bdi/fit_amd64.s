@@ -2851,6 +2851,420 @@ done_162:
 	VZEROUPPER
 	RET
 
+// func bdiSingleSizes64AVX512VL(data []byte, out []int, idBits *[16]uint16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI
+TEXT ·bdiSingleSizes64AVX512VL(SB), NOSPLIT, $0-56
+	MOVQ    data_base+0(FP), AX
+	MOVQ    out_base+24(FP), CX
+	MOVQ    out_len+32(FP), DX
+	VPXOR   Y0, Y0, Y0
+	LEAQ    singleIDs<>+0(SB), BX
+	MOVQ    idBits+48(FP), SI
+	VMOVDQU rep8_7fffffff<>+0(SB), Y1
+	VMOVDQU rep8_7fff00007fff<>+0(SB), Y2
+	VMOVDQU rep8_7f007f007f007f<>+0(SB), Y3
+	VMOVDQU rep8_7fff<>+0(SB), Y4
+	VMOVDQU rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU rep8_7f<>+0(SB), Y6
+	CMPQ    DX, $0x02
+	JB      odd_164
+
+pairs_163:
+	VMOVDQU      (AX), Y7
+	VMOVDQU      32(AX), Y8
+	VPSUBQ.BCST  (AX), Y7, Y9
+	VPSRAQ       $0x3f, Y9, Y10
+	VPXOR        Y10, Y9, Y10
+	VPSUBQ.BCST  (AX), Y8, Y11
+	VPSRAQ       $0x3f, Y11, Y12
+	VPOR         Y11, Y9, Y9
+	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
+	VPSUBD.BCST  (AX), Y7, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSUBD.BCST  (AX), Y8, Y12
+	VPSRAD       $0x1f, Y12, Y13
+	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
+	VPBROADCASTW (AX), Y12
+	VPSUBW       Y12, Y7, Y13
+	VPSRAW       $0x0f, Y13, Y14
+	VPXOR        Y14, Y13, Y13
+	VPSUBW       Y12, Y8, Y12
+	VPSRAW       $0x0f, Y12, Y14
+	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
+	MOVL         $0x00000001, DI
+	VPTEST       Y10, Y1
+	ADCL         DI, DI
+	VPTEST       Y11, Y2
+	ADCL         DI, DI
+	VPTEST       Y13, Y3
+	ADCL         DI, DI
+	VPTEST       Y10, Y4
+	ADCL         DI, DI
+	VPTEST       Y11, Y5
+	ADCL         DI, DI
+	VPTEST       Y10, Y6
+	ADCL         DI, DI
+	VPTEST       Y9, Y0
+	ADCL         DI, DI
+	VPOR         Y8, Y7, Y7
+	VPTEST       Y7, Y0
+	ADCL         DI, DI
+	TZCNTL       DI, DI
+	MOVBLZX      (BX)(DI*1), DI
+	MOVWQZX      (SI)(DI*2), DI
+	MOVQ         DI, (CX)
+	VMOVDQU      64(AX), Y7
+	VMOVDQU      96(AX), Y8
+	VPSUBQ.BCST  64(AX), Y7, Y9
+	VPSRAQ       $0x3f, Y9, Y10
+	VPXOR        Y10, Y9, Y10
+	VPSUBQ.BCST  64(AX), Y8, Y11
+	VPSRAQ       $0x3f, Y11, Y12
+	VPOR         Y11, Y9, Y9
+	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
+	VPSUBD.BCST  64(AX), Y7, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSUBD.BCST  64(AX), Y8, Y12
+	VPSRAD       $0x1f, Y12, Y13
+	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
+	VPBROADCASTW 64(AX), Y12
+	VPSUBW       Y12, Y7, Y13
+	VPSRAW       $0x0f, Y13, Y14
+	VPXOR        Y14, Y13, Y13
+	VPSUBW       Y12, Y8, Y12
+	VPSRAW       $0x0f, Y12, Y14
+	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
+	MOVL         $0x00000001, DI
+	VPTEST       Y10, Y1
+	ADCL         DI, DI
+	VPTEST       Y11, Y2
+	ADCL         DI, DI
+	VPTEST       Y13, Y3
+	ADCL         DI, DI
+	VPTEST       Y10, Y4
+	ADCL         DI, DI
+	VPTEST       Y11, Y5
+	ADCL         DI, DI
+	VPTEST       Y10, Y6
+	ADCL         DI, DI
+	VPTEST       Y9, Y0
+	ADCL         DI, DI
+	VPOR         Y8, Y7, Y7
+	VPTEST       Y7, Y0
+	ADCL         DI, DI
+	TZCNTL       DI, DI
+	MOVBLZX      (BX)(DI*1), DI
+	MOVWQZX      (SI)(DI*2), DI
+	MOVQ         DI, 8(CX)
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x10, CX
+	SUBQ         $0x02, DX
+	CMPQ         DX, $0x02
+	JAE          pairs_163
+
+odd_164:
+	TESTQ        DX, DX
+	JZ           done_165
+	VMOVDQU      (AX), Y7
+	VMOVDQU      32(AX), Y8
+	VPSUBQ.BCST  (AX), Y7, Y9
+	VPSRAQ       $0x3f, Y9, Y10
+	VPXOR        Y10, Y9, Y10
+	VPSUBQ.BCST  (AX), Y8, Y11
+	VPSRAQ       $0x3f, Y11, Y12
+	VPOR         Y11, Y9, Y9
+	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
+	VPSUBD.BCST  (AX), Y7, Y11
+	VPSRAD       $0x1f, Y11, Y12
+	VPXOR        Y12, Y11, Y11
+	VPSUBD.BCST  (AX), Y8, Y12
+	VPSRAD       $0x1f, Y12, Y13
+	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
+	VPBROADCASTW (AX), Y12
+	VPSUBW       Y12, Y7, Y13
+	VPSRAW       $0x0f, Y13, Y14
+	VPXOR        Y14, Y13, Y13
+	VPSUBW       Y12, Y8, Y12
+	VPSRAW       $0x0f, Y12, Y14
+	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
+	MOVL         $0x00000001, AX
+	VPTEST       Y10, Y1
+	ADCL         AX, AX
+	VPTEST       Y11, Y2
+	ADCL         AX, AX
+	VPTEST       Y13, Y3
+	ADCL         AX, AX
+	VPTEST       Y10, Y4
+	ADCL         AX, AX
+	VPTEST       Y11, Y5
+	ADCL         AX, AX
+	VPTEST       Y10, Y6
+	ADCL         AX, AX
+	VPTEST       Y9, Y0
+	ADCL         AX, AX
+	VPOR         Y8, Y7, Y1
+	VPTEST       Y1, Y0
+	ADCL         AX, AX
+	TZCNTL       AX, AX
+	MOVBLZX      (BX)(AX*1), AX
+	MOVWQZX      (SI)(AX*2), AX
+	MOVQ         AX, (CX)
+
+done_165:
+	VZEROUPPER
+	RET
+
+// func bdiSingleSizes128AVX512VL(data []byte, out []int, idBits *[16]uint16)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI
+TEXT ·bdiSingleSizes128AVX512VL(SB), NOSPLIT, $0-56
+	MOVQ  data_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	VPXOR Y0, Y0, Y0
+	LEAQ  singleIDs<>+0(SB), BX
+	MOVQ  idBits+48(FP), SI
+	CMPQ  DX, $0x02
+	JB    odd_167
+
+pairs_166:
+	VMOVDQU      (AX), Y1
+	VMOVDQU      32(AX), Y2
+	VMOVDQU      64(AX), Y3
+	VMOVDQU      96(AX), Y4
+	VPSUBQ.BCST  (AX), Y1, Y5
+	VPSRAQ       $0x3f, Y5, Y6
+	VPXOR        Y6, Y5, Y6
+	VPSUBQ.BCST  (AX), Y2, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBQ.BCST  (AX), Y3, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBQ.BCST  (AX), Y4, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBD.BCST  (AX), Y1, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSUBD.BCST  (AX), Y2, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  (AX), Y3, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  (AX), Y4, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPBROADCASTW (AX), Y8
+	VPSUBW       Y8, Y1, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSUBW       Y8, Y2, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y3, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y4, Y8
+	VPSRAW       $0x0f, Y8, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
+	MOVL         $0x00000001, DI
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
+	VPTEST       Y6, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
+	VPTEST       Y9, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7fff<>+0(SB), Y8
+	VPTEST       Y6, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7f<>+0(SB), Y7
+	VPTEST       Y6, Y7
+	ADCL         DI, DI
+	VPTEST       Y5, Y0
+	ADCL         DI, DI
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPTEST       Y1, Y0
+	ADCL         DI, DI
+	TZCNTL       DI, DI
+	MOVBLZX      (BX)(DI*1), DI
+	MOVWQZX      (SI)(DI*2), DI
+	MOVQ         DI, (CX)
+	VMOVDQU      128(AX), Y1
+	VMOVDQU      160(AX), Y2
+	VMOVDQU      192(AX), Y3
+	VMOVDQU      224(AX), Y4
+	VPSUBQ.BCST  128(AX), Y1, Y5
+	VPSRAQ       $0x3f, Y5, Y6
+	VPXOR        Y6, Y5, Y6
+	VPSUBQ.BCST  128(AX), Y2, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBQ.BCST  128(AX), Y3, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBQ.BCST  128(AX), Y4, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBD.BCST  128(AX), Y1, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSUBD.BCST  128(AX), Y2, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  128(AX), Y3, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  128(AX), Y4, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPBROADCASTW 128(AX), Y8
+	VPSUBW       Y8, Y1, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSUBW       Y8, Y2, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y3, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y4, Y8
+	VPSRAW       $0x0f, Y8, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
+	MOVL         $0x00000001, DI
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
+	VPTEST       Y6, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
+	VPTEST       Y9, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7fff<>+0(SB), Y8
+	VPTEST       Y6, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         DI, DI
+	VMOVDQU      rep8_7f<>+0(SB), Y7
+	VPTEST       Y6, Y7
+	ADCL         DI, DI
+	VPTEST       Y5, Y0
+	ADCL         DI, DI
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPTEST       Y1, Y0
+	ADCL         DI, DI
+	TZCNTL       DI, DI
+	MOVBLZX      (BX)(DI*1), DI
+	MOVWQZX      (SI)(DI*2), DI
+	MOVQ         DI, 8(CX)
+	ADDQ         $0x00000100, AX
+	ADDQ         $0x10, CX
+	SUBQ         $0x02, DX
+	CMPQ         DX, $0x02
+	JAE          pairs_166
+
+odd_167:
+	TESTQ        DX, DX
+	JZ           done_168
+	VMOVDQU      (AX), Y1
+	VMOVDQU      32(AX), Y2
+	VMOVDQU      64(AX), Y3
+	VMOVDQU      96(AX), Y4
+	VPSUBQ.BCST  (AX), Y1, Y5
+	VPSRAQ       $0x3f, Y5, Y6
+	VPXOR        Y6, Y5, Y6
+	VPSUBQ.BCST  (AX), Y2, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBQ.BCST  (AX), Y3, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBQ.BCST  (AX), Y4, Y7
+	VPSRAQ       $0x3f, Y7, Y8
+	VPOR         Y7, Y5, Y5
+	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
+	VPSUBD.BCST  (AX), Y1, Y7
+	VPSRAD       $0x1f, Y7, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSUBD.BCST  (AX), Y2, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  (AX), Y3, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPSUBD.BCST  (AX), Y4, Y8
+	VPSRAD       $0x1f, Y8, Y9
+	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
+	VPBROADCASTW (AX), Y8
+	VPSUBW       Y8, Y1, Y9
+	VPSRAW       $0x0f, Y9, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSUBW       Y8, Y2, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y3, Y10
+	VPSRAW       $0x0f, Y10, Y11
+	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
+	VPSUBW       Y8, Y4, Y8
+	VPSRAW       $0x0f, Y8, Y10
+	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
+	MOVL         $0x00000001, AX
+	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
+	VPTEST       Y6, Y8
+	ADCL         AX, AX
+	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
+	VPTEST       Y9, Y8
+	ADCL         AX, AX
+	VMOVDQU      rep8_7fff<>+0(SB), Y8
+	VPTEST       Y6, Y8
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
+	VPTEST       Y7, Y8
+	ADCL         AX, AX
+	VMOVDQU      rep8_7f<>+0(SB), Y7
+	VPTEST       Y6, Y7
+	ADCL         AX, AX
+	VPTEST       Y5, Y0
+	ADCL         AX, AX
+	VPOR         Y2, Y1, Y1
+	VPOR         Y3, Y1, Y1
+	VPOR         Y4, Y1, Y1
+	VPTEST       Y1, Y0
+	ADCL         AX, AX
+	TZCNTL       AX, AX
+	MOVBLZX      (BX)(AX*1), AX
+	MOVWQZX      (SI)(AX*2), AX
+	MOVQ         AX, (CX)
+
+done_168:
+	VZEROUPPER
+	RET
+
 // func bdiChoose64AVX512(data []byte, out []uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI
 TEXT ·bdiChoose64AVX512(SB), NOSPLIT, $0-48
@@ -2883,9 +3297,9 @@ TEXT ·bdiChoose64AVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTQ BX, Z11
 	LEAQ         chooseIDs64<>+0(SB), BX
 	CMPQ         DX, $0x02
-	JB           odd_164
+	JB           odd_170
 
-pairs_163:
+pairs_169:
 	VMOVDQU64    (AX), Z12
 	XORL         SI, SI
 	VPADDQ       Z10, Z12, Z13
@@ -2920,11 +3334,11 @@ pairs_163:
 	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	TESTL        SI, SI
-	JNZ          some_166
+	JNZ          some_172
 	MOVB         $0x0f, (CX)
-	JMP          next_167
+	JMP          next_173
 
-some_166:
+some_172:
 	MOVL        $0x00000001, DI
 	BTL         $0x02, SI
 	ADCL        DI, DI
@@ -2974,7 +3388,7 @@ some_166:
 	MOVBLZX     (BX)(SI*1), SI
 	MOVB        SI, (CX)
 
-next_167:
+next_173:
 	VMOVDQU64    64(AX), Z12
 	XORL         SI, SI
 	VPADDQ       Z10, Z12, Z13
@@ -3009,11 +3423,11 @@ next_167:
 	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	TESTL        SI, SI
-	JNZ          some_168
+	JNZ          some_174
 	MOVB         $0x0f, 1(CX)
-	JMP          next_169
+	JMP          next_175
 
-some_168:
+some_174:
 	MOVL        $0x00000001, DI
 	BTL         $0x02, SI
 	ADCL        DI, DI
@@ -3063,16 +3477,16 @@ some_168:
 	MOVBLZX     (BX)(SI*1), SI
 	MOVB        SI, 1(CX)
 
-next_169:
+next_175:
 	ADDQ $0x00000080, AX
 	ADDQ $0x02, CX
 	SUBQ $0x02, DX
 	CMPQ DX, $0x02
-	JAE  pairs_163
+	JAE  pairs_169
 
-odd_164:
+odd_170:
 	TESTQ        DX, DX
-	JZ           done_165
+	JZ           done_171
 	VMOVDQU64    (AX), Z12
 	XORL         DX, DX
 	VPADDQ       Z10, Z12, Z10
@@ -3107,11 +3521,11 @@ odd_164:
 	CMPQ         SI, $0x01
 	ADCL         DX, DX
 	TESTL        DX, DX
-	JNZ          some_170
+	JNZ          some_176
 	MOVB         $0x0f, (CX)
-	JMP          next_171
+	JMP          next_177
 
-some_170:
+some_176:
 	MOVL        $0x00000001, SI
 	BTL         $0x02, DX
 	ADCL        SI, SI
@@ -3161,8 +3575,8 @@ some_170:
 	MOVBLZX     (BX)(AX*1), AX
 	MOVB        AL, (CX)
 
-next_171:
-done_165:
+next_177:
+done_171:
 	VZEROUPPER
 	RET
 
@@ -3209,9 +3623,9 @@ TEXT ·bdiChoose128AVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTW BX, Z11
 	LEAQ         chooseIDs128<>+0(SB), BX
 	CMPQ         DX, $0x02
-	JB           odd_173
+	JB           odd_179
 
-pairs_172:
+pairs_178:
 	VMOVDQU64    (AX), Z12
 	VMOVDQU64    64(AX), Z13
 	XORL         SI, SI
@@ -3277,11 +3691,11 @@ pairs_172:
 	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	TESTL        SI, SI
-	JNZ          some_175
+	JNZ          some_181
 	MOVB         $0x0f, (CX)
-	JMP          next_176
+	JMP          next_182
 
-some_175:
+some_181:
 	MOVL        $0x00000001, DI
 	BTL         $0x00, SI
 	ADCL        DI, DI
@@ -3366,7 +3780,7 @@ some_175:
 	MOVBLZX     (BX)(SI*1), SI
 	MOVB        SI, (CX)
 
-next_176:
+next_182:
 	VMOVDQU64    128(AX), Z12
 	VMOVDQU64    192(AX), Z13
 	XORL         SI, SI
@@ -3432,11 +3846,11 @@ next_176:
 	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	TESTL        SI, SI
-	JNZ          some_177
+	JNZ          some_183
 	MOVB         $0x0f, 1(CX)
-	JMP          next_178
+	JMP          next_184
 
-some_177:
+some_183:
 	MOVL        $0x00000001, DI
 	BTL         $0x00, SI
 	ADCL        DI, DI
@@ -3521,16 +3935,16 @@ some_177:
 	MOVBLZX     (BX)(SI*1), SI
 	MOVB        SI, 1(CX)
 
-next_178:
+next_184:
 	ADDQ $0x00000100, AX
 	ADDQ $0x02, CX
 	SUBQ $0x02, DX
 	CMPQ DX, $0x02
-	JAE  pairs_172
+	JAE  pairs_178
 
-odd_173:
+odd_179:
 	TESTQ        DX, DX
-	JZ           done_174
+	JZ           done_180
 	VMOVDQU64    (AX), Z12
 	VMOVDQU64    64(AX), Z13
 	XORL         DX, DX
@@ -3596,11 +4010,11 @@ odd_173:
 	CMPQ         SI, $0x01
 	ADCL         DX, DX
 	TESTL        DX, DX
-	JNZ          some_179
+	JNZ          some_185
 	MOVB         $0x0f, (CX)
-	JMP          next_180
+	JMP          next_186
 
-some_179:
+some_185:
 	MOVL        $0x00000001, SI
 	BTL         $0x00, DX
 	ADCL        SI, SI
@@ -3685,8 +4099,8 @@ some_179:
 	MOVBLZX     (BX)(AX*1), AX
 	MOVB        AL, (CX)
 
-next_180:
-done_174:
+next_186:
+done_180:
 	VZEROUPPER
 	RET
 
@@ -4168,19 +4582,19 @@ TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64 (CX), Z0
 	VPTESTMQ  Z0, Z0, K1
 	KORTESTB  K1, K1
-	JNZ       notzero_182
+	JNZ       notzero_188
 	MOVL      $0x00000001, DX
-	JMP       store_181
+	JMP       store_187
 
-notzero_182:
+notzero_188:
 	VPCMPQ.BCST $0x04, (CX), Z0, K1
 	KMOVQ       K1, DX
 	TESTQ       DX, DX
-	JNZ         notrep_183
+	JNZ         notrep_189
 	MOVL        $0x00000002, DX
-	JMP         store_181
+	JMP         store_187
 
-notrep_183:
+notrep_189:
 	XORL        DX, DX
 	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z1
 	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z1, K1
@@ -4191,7 +4605,7 @@ notrep_183:
 	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         k4_184
+	JCC         k4_190
 	VPADDQ      zrep8_8000<>+0(SB), Z0, Z1
 	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1
 	KMOVQ       K1, BX
@@ -4201,7 +4615,7 @@ notrep_183:
 	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         b8d4_186
+	JCC         b8d4_192
 	VPADDQ      zrep8_80<>+0(SB), Z0, Z1
 	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1
 	KMOVQ       K1, BX
@@ -4211,18 +4625,18 @@ notrep_183:
 	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         b8d2_185
+	JCC         b8d2_191
 	MOVL        $0x00000004, DX
-	JMP         store_181
+	JMP         store_187
 
-b8d2_185:
+b8d2_191:
 	ORL $0x00000008, DX
-	JMP k4_184
+	JMP k4_190
 
-b8d4_186:
+b8d4_192:
 	ORL $0x00000010, DX
 
-k4_184:
+k4_190:
 	VPADDD      zrep4_8000<>+0(SB), Z0, Z1
 	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z1, K1
 	KMOVQ       K1, BX
@@ -4232,7 +4646,7 @@ k4_184:
 	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         k2_187
+	JCC         k2_193
 	VPADDD      zrep4_80<>+0(SB), Z0, Z1
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
 	KMOVQ       K1, BX
@@ -4242,14 +4656,14 @@ k4_184:
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         b4d2_188
+	JCC         b4d2_194
 	ORL         $0x00000020, DX
-	JMP         k2_187
+	JMP         k2_193
 
-b4d2_188:
+b4d2_194:
 	ORL $0x00000040, DX
 
-k2_187:
+k2_193:
 	VPADDW       zrep2_80<>+0(SB), Z0, Z1
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1
 	KMOVQ        K1, BX
@@ -4260,25 +4674,25 @@ k2_187:
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1, K1
 	KMOVQ        K1, BX
 	CMPQ         BX, $0x01
-	JCC          store_181
+	JCC          store_187
 	ORL          $0x00000080, DX
 
-store_181:
+store_187:
 	MOVBQZX        DL, DX
 	MOVQ           best+56(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+64(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_190
+	JE             raw_196
 	CMPQ           DX, $0x02
-	JB             done_189
+	JB             done_195
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+48(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_191
+	JAE            k4_197
 	VPBROADCASTQ   336(BX), Z1
 	VPBROADCASTQ   344(BX), Z3
 	VPADDQ         Z1, Z0, Z1
@@ -4314,11 +4728,11 @@ store_181:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_189
+	JMP            done_195
 
-k4_191:
+k4_197:
 	CMPQ           DX, $0x07
-	JAE            k2_192
+	JAE            k2_198
 	VPBROADCASTD   336(BX), Z1
 	VPBROADCASTD   344(BX), Z3
 	VPADDD         Z1, Z0, Z1
@@ -4354,9 +4768,9 @@ k4_191:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_189
+	JMP            done_195
 
-k2_192:
+k2_198:
 	VPBROADCASTW   336(BX), Z1
 	VPBROADCASTW   344(BX), Z3
 	VPADDW         Z1, Z0, Z1
@@ -4392,9 +4806,9 @@ k2_192:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_189
+	JMP            done_195
 
-raw_190:
+raw_196:
 	MOVBLZX      63(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z1
@@ -4411,7 +4825,7 @@ raw_190:
 	VMOVDQU64    Z3, (AX)
 	MOVB         CL, 64(AX)
 
-done_189:
+done_195:
 	VZEROUPPER
 	RET
 
@@ -4545,11 +4959,11 @@ TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-72
 	VPORQ     Z1, Z0, Z2
 	VPTESTMQ  Z2, Z2, K1
 	KORTESTB  K1, K1
-	JNZ       notzero_194
+	JNZ       notzero_200
 	MOVL      $0x00000001, DX
-	JMP       store_193
+	JMP       store_199
 
-notzero_194:
+notzero_200:
 	VPCMPQ.BCST $0x04, (CX), Z0, K1
 	VPCMPQ.BCST $0x04, (CX), Z1, K2
 	KMOVQ       K1, DX
@@ -4557,11 +4971,11 @@ notzero_194:
 	SHLQ        $0x08, BX
 	ORQ         BX, DX
 	TESTQ       DX, DX
-	JNZ         notrep_195
+	JNZ         notrep_201
 	MOVL        $0x00000002, DX
-	JMP         store_193
+	JMP         store_199
 
-notrep_195:
+notrep_201:
 	XORL        DX, DX
 	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z2
 	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z2, K1
@@ -4582,7 +4996,7 @@ notrep_195:
 	SHLQ        $0x08, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         k4_196
+	JCC         k4_202
 	VPADDQ      zrep8_8000<>+0(SB), Z0, Z2
 	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1
 	VPADDQ      zrep8_8000<>+0(SB), Z1, Z4
@@ -4602,7 +5016,7 @@ notrep_195:
 	SHLQ        $0x08, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         b8d4_198
+	JCC         b8d4_204
 	VPADDQ      zrep8_80<>+0(SB), Z0, Z2
 	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1
 	VPADDQ      zrep8_80<>+0(SB), Z1, Z4
@@ -4622,18 +5036,18 @@ notrep_195:
 	SHLQ        $0x08, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         b8d2_197
+	JCC         b8d2_203
 	MOVL        $0x00000004, DX
-	JMP         store_193
+	JMP         store_199
 
-b8d2_197:
+b8d2_203:
 	ORL $0x00000008, DX
-	JMP k4_196
+	JMP k4_202
 
-b8d4_198:
+b8d4_204:
 	ORL $0x00000010, DX
 
-k4_196:
+k4_202:
 	VPADDD      zrep4_8000<>+0(SB), Z0, Z2
 	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z2, K1
 	VPADDD      zrep4_8000<>+0(SB), Z1, Z4
@@ -4653,7 +5067,7 @@ k4_196:
 	SHLQ        $0x10, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         k2_199
+	JCC         k2_205
 	VPADDD      zrep4_80<>+0(SB), Z0, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
 	VPADDD      zrep4_80<>+0(SB), Z1, Z4
@@ -4673,14 +5087,14 @@ k4_196:
 	SHLQ        $0x10, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         b4d2_200
+	JCC         b4d2_206
 	ORL         $0x00000020, DX
-	JMP         k2_199
+	JMP         k2_205
 
-b4d2_200:
+b4d2_206:
 	ORL $0x00000040, DX
 
-k2_199:
+k2_205:
 	VPADDW       zrep2_80<>+0(SB), Z0, Z2
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1
 	VPADDW       zrep2_80<>+0(SB), Z1, Z4
@@ -4701,25 +5115,25 @@ k2_199:
 	SHLQ         $0x20, SI
 	ORQ          SI, BX
 	CMPQ         BX, $0x01
-	JCC          store_193
+	JCC          store_199
 	ORL          $0x00000080, DX
 
-store_193:
+store_199:
 	MOVBQZX        DL, DX
 	MOVQ           best+56(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+64(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_202
+	JE             raw_208
 	CMPQ           DX, $0x02
-	JB             done_201
+	JB             done_207
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+48(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_203
+	JAE            k4_209
 	VPBROADCASTQ   336(BX), Z2
 	VPBROADCASTQ   344(BX), Z4
 	VPADDQ         Z2, Z0, Z5
@@ -4772,11 +5186,11 @@ store_193:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_201
+	JMP            done_207
 
-k4_203:
+k4_209:
 	CMPQ           DX, $0x07
-	JAE            k2_204
+	JAE            k2_210
 	VPBROADCASTD   336(BX), Z2
 	VPBROADCASTD   344(BX), Z4
 	VPADDD         Z2, Z0, Z5
@@ -4829,9 +5243,9 @@ k4_203:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_201
+	JMP            done_207
 
-k2_204:
+k2_210:
 	VPBROADCASTW   336(BX), Z2
 	VPBROADCASTW   344(BX), Z4
 	VPADDW         Z2, Z0, Z5
@@ -4884,9 +5298,9 @@ k2_204:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_201
+	JMP            done_207
 
-raw_202:
+raw_208:
 	MOVBLZX      127(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z2
@@ -4909,7 +5323,7 @@ raw_202:
 	VMOVDQU64    Z3, 64(AX)
 	MOVB         CL, 128(AX)
 
-done_201:
+done_207:
 	VZEROUPPER
 	RET
 

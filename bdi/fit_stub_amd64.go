@@ -76,6 +76,18 @@ func bdiSingle64AVX512VL(data []byte, out []uint8)
 //go:noescape
 func bdiSingle128AVX512VL(data []byte, out []uint8)
 
+// bdiSingleSizes64AVX512VL writes the size in bits, idBits[id], of the B+Δ encoding of each 64-byte line of data to out.
+// len(data) must be at least len(out)*64.
+//
+//go:noescape
+func bdiSingleSizes64AVX512VL(data []byte, out []int, idBits *[16]uint16)
+
+// bdiSingleSizes128AVX512VL writes the size in bits, idBits[id], of the B+Δ encoding of each 128-byte line of data to out.
+// len(data) must be at least len(out)*128.
+//
+//go:noescape
+func bdiSingleSizes128AVX512VL(data []byte, out []int, idBits *[16]uint16)
+
 // bdiChoose64AVX512 writes the id of the BDI encoding of each 64-byte line of data to out.
 // len(data) must be at least len(out)*64.
 //
