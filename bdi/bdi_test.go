@@ -211,11 +211,11 @@ func TestSingleLevels(t *testing.T) {
 			}
 			extra = append(extra, line)
 		}
-		codectest.CrossCheck(t, n, extra, c.singleIDs, c.singleIDGeneric)
+		codectest.CrossCheck(t, n, extra, c.singleIDs, c.idGeneric)
 		// AppendSizes, whose AVX-512 kernels look the sizes up themselves.
 		codectest.CrossCheck(t, n, extra,
 			func(data []byte, out []int) { c.AppendSizes(out[:0], data) },
-			func(line []byte) int { return int(c.idBits[c.singleIDGeneric(line)&0xF]) })
+			func(line []byte) int { return int(c.idBits[c.idGeneric(line)&0xF]) })
 	}
 }
 
@@ -236,7 +236,7 @@ func TestFitMaskLevels(t *testing.T) {
 func TestChooseLevels(t *testing.T) {
 	for _, n := range codectest.LineSizes {
 		c, _ := New(n)
-		codectest.CrossCheck(t, n, twoBaseLines(n), c.twoBaseIDs, c.twoBaseIDGeneric)
+		codectest.CrossCheck(t, n, twoBaseLines(n), c.twoBaseIDs, c.idGeneric)
 	}
 }
 

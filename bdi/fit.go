@@ -73,18 +73,11 @@ func (c *Codec) fitMasksGeneric(data []byte, out []uint8) {
 // every test for every line without branches and return the id of the
 // smallest encoding that fits (see _asm/bdi.go).
 
-// singleIDGeneric is the pure-Go id of the encoding of one line under
-// WithSingleBase: the definition the single-base kernels must match.
-func (c *Codec) singleIDGeneric(line []byte) uint8 {
+// idGeneric is the pure-Go id of the encoding of one line, under the
+// codec's rules (the fit mask knows the variant): the definition the B+Δ
+// and the choose kernels must match.
+func (c *Codec) idGeneric(line []byte) uint8 {
 	return c.best[c.fitMaskGeneric(line)]
-}
-
-// singleIDsGeneric writes the pure-Go encoding id of each line of data to
-// ids.
-func (c *Codec) singleIDsGeneric(data []byte, ids []uint8) {
-	for i := range ids {
-		ids[i] = c.singleIDGeneric(data[i*c.lineSize : (i+1)*c.lineSize])
-	}
 }
 
 // chooseIDs writes the id of the encoding of each line of data to ids.
@@ -101,14 +94,9 @@ func (c *Codec) chooseIDs(data []byte, ids []uint8) {
 // line without branches, the base of each found with a bit scan of the
 // lanes that do not fit the zero base (see _asm/bdi.go).
 
-// twoBaseIDGeneric is the pure-Go id of the encoding of one line under the
-// two-base rules: the definition the choose kernels must match.
-func (c *Codec) twoBaseIDGeneric(line []byte) uint8 {
-	return c.best[c.fitMaskGeneric(line)]
-}
-
-// idsFromFitMasks writes the id of the two-base encoding of each line of
-// data to ids by way of its fit mask.
+// idsFromFitMasks writes the id of the encoding of each line of data to
+// ids by way of its fit mask (from a kernel for the two-base rules, in
+// pure Go otherwise).
 func (c *Codec) idsFromFitMasks(data []byte, ids []uint8) {
 	c.fitMasks(data, ids)
 	for i, m := range ids {

@@ -51,7 +51,7 @@ func (c *Codec) singleIDs(data []byte, ids []uint8) {
 	case level >= cpu.AVX2:
 		bdiSingle128AVX2(data, ids)
 	default:
-		c.singleIDsGeneric(data, ids)
+		c.idsFromFitMasks(data, ids)
 	}
 }
 

@@ -6,7 +6,7 @@ package bdi
 func (c *Codec) fitMasks(data []byte, out []uint8) { c.fitMasksGeneric(data, out) }
 
 // singleIDs writes the id of the B+Δ encoding of each line of data to ids.
-func (c *Codec) singleIDs(data []byte, ids []uint8) { c.singleIDsGeneric(data, ids) }
+func (c *Codec) singleIDs(data []byte, ids []uint8) { c.idsFromFitMasks(data, ids) }
 
 // twoBaseIDs writes the id of the two-base encoding of each line of data
 // to ids.
