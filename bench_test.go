@@ -108,6 +108,7 @@ func BenchmarkCodecs(b *testing.B) {
 type benchWork struct {
 	name    string
 	data    []byte
+	line    int // the line size; 0 means -linecomp.line
 	c       linecomp.Codec
 	encoded linecomp.Lines // the Decompress input
 	ratio   float64
@@ -120,7 +121,11 @@ func (w *benchWork) prepare(b *testing.B) linecomp.Codec {
 	if w.c != nil {
 		return w.c
 	}
-	c, err := linecomp.New(w.name, *benchLine)
+	line := w.line
+	if line == 0 {
+		line = *benchLine
+	}
+	c, err := linecomp.New(w.name, line)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package linecomp_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/linecomp/linecomp"
@@ -108,4 +109,98 @@ func benchFilesAt(b *testing.B, n int) []codectest.File {
 // mbps is the throughput of a finished benchmark loop over n bytes.
 func mbps(b *testing.B, n int) float64 {
 	return float64(n) * float64(b.N) / b.Elapsed().Seconds() / 1e6
+}
+
+// targetRow is one of issue 13's standing floors: an operation of a codec
+// that must reach a fraction of memcpy (memcpyFrac) or a fixed MB/s.
+type targetRow struct {
+	codec      string
+	line       int
+	op         string // "size", "encode" or "decode"
+	memcpyFrac float64
+	mbps       float64
+}
+
+var targetRows = func() []targetRow {
+	var rows []targetRow
+	for _, line := range []int{64, 128} {
+		sizeFrac := 0.35
+		if line == 128 {
+			sizeFrac = 0.5
+		}
+		for _, c := range []string{"bdi", "magbdi-32"} {
+			rows = append(rows, targetRow{c, line, "size", sizeFrac, 0})
+		}
+		for _, c := range []string{"bdi", "magbdi-32", "fpc"} {
+			rows = append(rows, targetRow{c, line, "encode", 0.18, 0}, targetRow{c, line, "decode", 0.18, 0})
+		}
+		for _, op := range []string{"size", "encode", "decode"} {
+			rows = append(rows, targetRow{"bpc", line, op, 0, 1500}, targetRow{"cpack", line, op, 0, 1000})
+		}
+		rows = append(rows, targetRow{"sc2", line, "encode", 0, 800}, targetRow{"sc2", line, "decode", 0, 1000})
+	}
+	return rows
+}()
+
+// BenchmarkTargets times the standing floors of issue 13 (Sizes, Compress
+// and Decompress of every fast codec at 64 and 128 bytes) on the same
+// buffer as BenchmarkPeers, next to memcpy, and reports each row's ratio
+// to its floor ("x-floor" ≥ 1 meets it):
+//
+//	go test -run '^$' -bench Targets -benchtime 1s -count 3 .
+func BenchmarkTargets(b *testing.B) {
+	var data []byte
+	for _, f := range benchFilesAt(b, 128) {
+		data = append(data, f.Data...)
+	}
+	memcpy := 0.0
+	b.Run("memcpy", func(b *testing.B) {
+		dst := make([]byte, len(data))
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, data)
+		}
+		memcpy = mbps(b, len(data))
+	})
+	for _, row := range targetRows {
+		b.Run(fmt.Sprintf("%s/%d/%s", row.codec, row.line, row.op), func(b *testing.B) {
+			w := &benchWork{name: row.codec, data: data, line: row.line}
+			c := w.prepare(b)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			switch row.op {
+			case "size":
+				sizes := make([]int, 0, len(data)/row.line)
+				var err error
+				for b.Loop() {
+					if sizes, err = linecomp.Sizes(c, sizes[:0], data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			case "encode":
+				buf := make([]byte, 0, 2*row.line+16)
+				for b.Loop() {
+					for off := 0; off < len(data); off += row.line {
+						buf, _, _ = c.Compress(buf[:0], data[off:off+row.line])
+					}
+				}
+			case "decode":
+				buf := make([]byte, 0, row.line)
+				for b.Loop() {
+					for i := range w.encoded.Len() {
+						buf, _ = c.Decompress(buf[:0], w.encoded.Line(i))
+					}
+				}
+			}
+			got := mbps(b, len(data))
+			floor := row.mbps
+			if row.memcpyFrac > 0 {
+				floor = row.memcpyFrac * memcpy
+			}
+			if floor > 0 {
+				b.ReportMetric(got/floor, "x-floor")
+			}
+		})
+	}
 }

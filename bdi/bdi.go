@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 // Encoding ids, the 4-bit field that opens every stream.
@@ -81,6 +82,10 @@ type Codec struct {
 	// kernel is set when the fit-mask kernels apply: they implement the
 	// default delta rules only (B+Δ has kernels of its own, singleIDs).
 	kernel bool
+	// oneCall is set when the one-call compress kernels (bdiCompress64AVX512
+	// and bdiCompress128AVX512) may apply: the fit-mask kernels' rules, 64- or 128-byte lines and a
+	// CPU with the byte kernels. Compress still checks the active level.
+	oneCall bool
 	// deltaOffset and deltaSpan[d] define the d-byte delta range as
 	// x + deltaOffset[d] < deltaSpan[d] in unsigned arithmetic.
 	deltaOffset, deltaSpan [5]uint64
@@ -128,6 +133,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		}
 	}
 	c.kernel = !c.symmetric && !c.singleBase
+	c.oneCall = c.kernel && lineSize != 32 && oneCallKernels
 	c.buildTables()
 	c.buildEncodings()
 	c.buildEncodeParams()
@@ -237,8 +243,23 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
-	if enc, id, ok := c.compressKernel(dst, line); ok {
-		return enc, int(c.idBits[id&0xF]), nil
+	// The one-call kernel writes up to a raw stream's length, so it runs
+	// only when dst has room for that: appending must not move dst when
+	// it has room for the stream actually written. Every check here is on
+	// the path of every call, hence the flag set by New.
+	if n := len(dst); c.oneCall && cap(dst)-n > c.lineSize && cpu.Active() >= cpu.AVX512 {
+		out := dst[n : n+c.lineSize+1]
+		var id int
+		if c.lineSize == 64 {
+			id = bdiCompress64AVX512(out, line, &c.enc, &c.best)
+		} else {
+			id = bdiCompress128AVX512(out, line, &c.enc, &c.best)
+		}
+		bits := int(c.idBits[id&0xF])
+		if id <= Repeated { // written by no kernel
+			return c.encodeGeneric(dst, line, id), bits, nil
+		}
+		return dst[:n+(bits+7)/8], bits, nil
 	}
 	id := c.chooseID(line)
 	return c.encode(dst, line, id), int(c.idBits[id&0xF]), nil

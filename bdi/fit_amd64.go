@@ -124,30 +124,10 @@ func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) {
 	return dst[:n+size], true
 }
 
-// compressKernel appends the encoding of line to dst with one kernel call
-// that both chooses and writes it, and returns the encoding id and true;
-// or returns false when that kernel does not apply: it implements the
-// default delta rules, at the AVX-512 level with VBMI and GFNI, for 64- and
-// 128-byte lines, and it needs room in dst for the longest stream, the raw
-// one (appending must not move dst when it has room for the stream
-// written).
-func (c *Codec) compressKernel(dst, line []byte) ([]byte, int, bool) {
-	n := len(dst)
-	if !c.kernel || c.lineSize == 32 || cap(dst)-n <= c.lineSize || cpu.Active() < cpu.AVX512 || !cpu.ByteOps {
-		return dst, 0, false
-	}
-	out := dst[n : n+c.lineSize+1]
-	var id int
-	if c.lineSize == 64 {
-		id = bdiCompress64AVX512(out, line, &c.enc, &c.best)
-	} else {
-		id = bdiCompress128AVX512(out, line, &c.enc, &c.best)
-	}
-	if id <= Repeated { // written by neither kernel
-		return c.encodeGeneric(dst[:n], line, id), id, true
-	}
-	return dst[:n+(int(c.idBits[id&0xF])+7)/8], id, true
-}
+// oneCallKernels reports that the CPU has what the one-call compress
+// kernels need
+// (AVX-512 with VBMI and GFNI); the caller checks the active level.
+var oneCallKernels = cpu.ByteOps
 
 // decodeKernel appends the line that the checked base-delta stream enc (of
 // encoding id) encodes to dst with a decode kernel and reports true, or

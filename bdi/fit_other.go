@@ -15,8 +15,18 @@ func (c *Codec) twoBaseIDs(data []byte, ids []uint8) { c.idsFromFitMasks(data, i
 // encodeKernel reports that no encode kernel applies.
 func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) { return dst, false }
 
-// compressKernel reports that no compress kernel applies.
-func (c *Codec) compressKernel(dst, line []byte) ([]byte, int, bool) { return dst, 0, false }
+// oneCallKernels reports that there is no one-call compress kernel.
+const oneCallKernels = false
+
+// bdiCompress64AVX512 is never called: oneCall is never set.
+func bdiCompress64AVX512(out, line []byte, enc *[6][384]byte, best *[256]uint8) int {
+	panic("bdi: no one-call compress kernel")
+}
+
+// bdiCompress128AVX512 is never called: oneCall is never set.
+func bdiCompress128AVX512(out, line []byte, enc *[6][384]byte, best *[256]uint8) int {
+	panic("bdi: no one-call compress kernel")
+}
 
 // decodeKernel reports that no decode kernel applies.
 func (c *Codec) decodeKernel(dst, enc []byte, id int) ([]byte, bool) { return dst, false }
