@@ -577,3 +577,196 @@ func cpackCompress64AVX512() {
 	VZEROUPPER()
 	RET()
 }
+
+func init() {
+	gen := generators["cpack"]
+	generators["cpack"] = func() {
+		gen()
+		cpackPlan128AVX512()
+	}
+}
+
+// cpackWrapped is what cpackPlan128AVX512 writes as a line's bits when the
+// line pushes more than 16 words, so that its dictionary wraps and the
+// plan does not hold: no line's codes are that long (at most 32 × 34 bits).
+const cpackWrapped = 0xFFFF
+
+// cpackPlan128AVX512 emits cpackPlan128AVX512(data []byte, ops []uint8,
+// bits []uint16, tab *[24]uint8), cpack's planGeneric for len(bits)
+// 128-byte lines under the default push rule, two 16-lane vectors per
+// line and no serial chain.
+//
+// cpackPlan64AVX512's argument (a big word is pushed exactly when no
+// earlier big word has its upper two bytes, and otherwise matches the
+// first such word) holds as long as no entry has been evicted, that is up
+// to the 16th push. A 128-byte line has 32 words: if the plan finds at
+// most 16 pushes, no push ever evicted an entry and the plan is exact. If
+// it finds more, the 17th push overwrote slot 0 and later words may see a
+// different dictionary: the kernel writes cpackWrapped as the line's bits
+// and the caller plans that line with the serial kernel.
+func cpackPlan128AVX512() {
+	TEXT("cpackPlan128AVX512", NOSPLIT, "func(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)")
+	Pragma("noescape")
+	Doc("cpackPlan128AVX512 codes each 128-byte line of data into 32 ops as",
+		"cpack's planGeneric does under the default push rule, and writes the",
+		"bits of their codes to bits, or 0xFFFF (and ops that mean nothing) if",
+		"the line pushes more than 16 words. tab holds the size of each word",
+		"kind. len(data) ≥ 128*len(bits) and len(ops) ≥ 32*len(bits).")
+	data := Load(Param("data").Base(), GP64())
+	ops := Load(Param("ops").Base(), GP64())
+	out := Load(Param("bits").Base(), GP64())
+	n := Load(Param("bits").Len(), GP64())
+	tab := Load(Param("tab"), GP64())
+
+	plan := newCpackPlanner(tab)
+	iota1, sentinel1 := ZMM(), ZMM()
+	{
+		sixteen := bcastD(16)
+		VPADDD(plan.iota, sixteen, iota1)
+		VPADDD(plan.sentinel, sixteen, sentinel1)
+	}
+	wrapped := GP64()
+	MOVQ(U32(cpackWrapped), wrapped)
+	done := label("plan128_done")
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	loop := label("plan128_loop")
+	Label(loop)
+	{
+		op0, op1, total := plan.line128(data, iota1, sentinel1, wrapped)
+		MOVW(total.As16(), Mem{Base: out})
+		VPMOVDB(op0, Mem{Base: ops})
+		VPMOVDB(op1, Mem{Base: ops, Disp: 16})
+	}
+	ADDQ(U32(128), data)
+	ADDQ(U8(32), ops)
+	ADDQ(U8(2), out)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// bcastD returns a vector with v in every 32-bit lane.
+func bcastD(v uint32) VecVirtual {
+	r, z := GP32(), ZMM()
+	MOVL(U32(v), r)
+	VPBROADCASTD(r, z)
+	return z
+}
+
+// line128 plans the 128-byte line at data as line does a 64-byte one and
+// returns the ops of words 0-15 and 16-31 as dwords and the bits of their
+// codes, or wrapped if the line pushes more than 16 words. iota1 holds
+// the dwords 16 to 31, sentinel1 the keys of small words 16 to 31.
+func (p *cpackPlanner) line128(data Register, iota1, sentinel1 VecVirtual, wrapped GPVirtual) (VecVirtual, VecVirtual, GPVirtual) {
+	iota, ones, big, mask3, fill, sentinel, sizes, zero, kindConst := p.iota, p.ones, p.big, p.mask3, p.fill, p.sentinel, p.sizes, p.zero, p.kindConst
+	w := [2]VecVirtual{ZMM(), ZMM()}
+	key := [2]VecVirtual{ZMM(), ZMM()}
+	kbig := [2]OpmaskVirtual{K(), K()}
+	ksmall := [2]OpmaskVirtual{K(), K()}
+	idx := [2]VecVirtual{iota, iota1}
+	sent := [2]VecVirtual{sentinel, sentinel1}
+	for h := 0; h < 2; h++ {
+		VMOVDQU32(Mem{Base: data, Disp: 64 * h}, w[h])
+		VPCMPUD(U8(5), big, w[h], kbig[h]) // not less than 0x100
+		KNOTW(kbig[h], ksmall[h])
+		VPSRLD(U8(16), w[h], key[h])
+		VMOVDQA32(sent[h], ksmall[h], key[h])
+	}
+
+	Comment("rep: the first word of the line with word i's key.")
+	rep := [2]VecVirtual{ZMM(), ZMM()}
+	for h := 0; h < 2; h++ {
+		d := ZMM()
+		VMOVDQA32(idx[h], rep[h])
+		VMOVDQA32(idx[h], d)
+		for s := 1; s < 16*(h+1); s++ {
+			sh, k := ZMM(), K()
+			switch {
+			case h == 0:
+				VALIGND(U8(uint8(16-s)), fill, key[0], sh) // lane i: key[i-s]
+			case s < 16:
+				VALIGND(U8(uint8(16-s)), key[0], key[1], sh) // lane i: word 16+i-s
+			case s == 16:
+				sh = key[0]
+			default:
+				VALIGND(U8(uint8(32-s)), fill, key[0], sh) // lane i: word i-(s-16)
+			}
+			VPCMPEQD(sh, key[h], k)
+			VPSUBD(ones, d, d) // lane i: its word's index − s
+			VMOVDQA32(d, k, rep[h])
+		}
+	}
+	kpush, kmatch := [2]OpmaskVirtual{K(), K()}, [2]OpmaskVirtual{K(), K()}
+	kind := [2]VecVirtual{ZMM(), ZMM()}
+	for h := 0; h < 2; h++ {
+		kfull, kthree, kzero := K(), K(), K()
+		VPCMPEQD(idx[h], rep[h], kpush[h])
+		KANDW(kbig[h], kpush[h], kpush[h])
+		KANDNW(kbig[h], kpush[h], kmatch[h]) // big and not pushed
+
+		Comment("Kind: the first of zzzz, mmmm, zzzx, mmmx, mmxx, xxxx that applies.")
+		x := ZMM()
+		if h == 0 {
+			VPERMD(w[0], rep[0], x) // lane i: word rep[i]
+		} else {
+			VMOVDQA32(w[0], x)
+			VPERMT2D(w[1], rep[1], x)
+		}
+		VPXORD(w[h], x, x)
+		VPTESTNMD(x, x, kfull)
+		VPTESTNMD(mask3, x, kthree)
+		VMOVDQA32(kindConst[cpackHalf], kind[h])
+		VMOVDQA32(kindConst[cpackThree], kthree, kind[h])
+		VMOVDQA32(kindConst[cpackFull], kfull, kind[h])
+		VMOVDQA32(kindConst[cpackNew], kpush[h], kind[h])
+		VMOVDQA32(kindConst[cpackNarrow], ksmall[h], kind[h])
+		VPTESTNMD(w[h], w[h], kzero)
+		VMOVDQA32(zero, kzero, kind[h])
+	}
+
+	Comment("Code bits: the sum of the sizes of the kinds.")
+	total := GP64()
+	{
+		sz, sz1 := ZMM(), ZMM()
+		VPERMD(sizes, kind[0], sz)
+		VPERMD(sizes, kind[1], sz1)
+		VPADDD(sz1, sz, sz) // at most 68 a lane
+		b := XMM()
+		VPMOVDB(sz, b)
+		VPSADBW(zero.AsX(), b, b)
+		hi := XMM()
+		VPSHUFD(U8(0x4E), b, hi)
+		VPADDQ(hi, b, b)
+		VMOVQ(b, total)
+	}
+
+	Comment("Slots of the matches: the rank of their representative among the pushed.")
+	rank0, rank1, base := ZMM(), ZMM(), ZMM()
+	pushes, p1 := GP32(), GP32()
+	KMOVW(kpush[0], pushes)
+	POPCNTL(pushes, pushes)
+	VPBROADCASTD(pushes, base)
+	VPADDD(iota, base, base)
+	KMOVW(kpush[1], p1)
+	POPCNTL(p1, p1)
+	ADDL(p1, pushes)
+	CMPL(pushes, U8(16))
+	CMOVQHI(wrapped, total)
+	VPEXPANDD_Z(iota, kpush[0], rank0)
+	VPEXPANDD_Z(base, kpush[1], rank1)
+	for h := 0; h < 2; h++ {
+		slot := ZMM()
+		if h == 0 {
+			VPERMD(rank0, rep[0], slot)
+		} else {
+			VMOVDQA32(rank0, slot)
+			VPERMT2D(rank1, rep[1], slot)
+		}
+		VPSLLD(U8(3), slot, slot)
+		VPORD(slot, kind[h], kmatch[h], kind[h])
+	}
+	return kind[0], kind[1], total
+}

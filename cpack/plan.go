@@ -66,6 +66,16 @@ func (c *Codec) planLinesGeneric(data []byte, ops []op, bits []uint16) {
 // whose dictionary never wraps, under the default push rule.
 func (c *Codec) vectorPlan() bool { return c.lineSize == 64 && !c.gem5Push }
 
+// vectorPlan128 reports whether cpackPlan128AVX512 applies: 128-byte
+// lines under the default push rule. It plans exactly only the lines that
+// push at most 16 words, whose dictionary never wraps; for the others it
+// returns planWrapped and the serial kernel plans them.
+func (c *Codec) vectorPlan128() bool { return c.lineSize == 128 && !c.gem5Push }
+
+// planWrapped is the bits cpackPlan128AVX512 gives a line whose dictionary
+// wraps; no line's word codes are that long (at most 32 × 34 bits).
+const planWrapped = 0xFFFF
+
 // plan codes every word of line into ops and returns the layout and the
 // total stream length in bits.
 func (c *Codec) plan(line []byte, ops *[maxWords]op) (layout, total int) {

@@ -17,6 +17,13 @@ func (c *Codec) planOps(line []byte, ops *[maxWords]op) int {
 			cpackPlan64AVX512(line, opBytes(ops)[:16], bits[:], &c.planTab)
 			return int(bits[0])
 		}
+		if c.vectorPlan128() {
+			var bits [1]uint16
+			cpackPlan128AVX512(line, opBytes(ops)[:], bits[:], &c.planTab)
+			if bits[0] != planWrapped {
+				return int(bits[0])
+			}
+		}
 		return cpackPlanAVX512(line, opBytes(ops)[:c.lineSize/4], &c.planTab)
 	}
 	return c.planGeneric(line, ops)
@@ -28,6 +35,17 @@ func (c *Codec) planOps(line []byte, ops *[maxWords]op) int {
 func (c *Codec) planLines(data []byte, ops []op, bits []uint16) {
 	if cpu.Active() >= cpu.AVX512 && c.vectorPlan() {
 		cpackPlan64AVX512(data, unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(ops))), len(ops)), bits, &c.planTab)
+		return
+	}
+	if cpu.Active() >= cpu.AVX512 && c.vectorPlan128() {
+		cpackPlan128AVX512(data, unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(ops))), len(ops)), bits, &c.planTab)
+		for j, b := range bits {
+			if b == planWrapped {
+				// The dictionary wrapped: plan the line serially.
+				line := opBytes((*[maxWords]op)(ops[j*maxWords:]))
+				bits[j] = uint16(cpackPlanAVX512(data[j*128:(j+1)*128], line[:], &c.planTab))
+			}
+		}
 		return
 	}
 	c.planLinesGeneric(data, ops, bits)

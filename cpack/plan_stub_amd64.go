@@ -35,3 +35,12 @@ func cpackEmit64AVX512(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64
 //
 //go:noescape
 func cpackCompress64AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int
+
+// cpackPlan128AVX512 codes each 128-byte line of data into 32 ops as
+// cpack's planGeneric does under the default push rule, and writes the
+// bits of their codes to bits, or 0xFFFF (and ops that mean nothing) if
+// the line pushes more than 16 words. tab holds the size of each word
+// kind. len(data) ≥ 128*len(bits) and len(ops) ≥ 32*len(bits).
+//
+//go:noescape
+func cpackPlan128AVX512(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)
