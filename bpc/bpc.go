@@ -183,9 +183,10 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // builds the stream in a stack buffer from whole 32-bit words of an
 // MSB-first accumulator and appends it with one copy.
 func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
-	// A bit-plane stream Compress emits is shorter than the line; the
-	// last 8-byte store may reach 7 bytes further.
-	var out [128 + 8]byte
+	// A bit-plane stream Compress emits is shorter than the line (at most
+	// 128 bytes); the stores of the raw block reach up to 8 bytes past
+	// its last whole word and 8 bytes further.
+	var out [128 + 24]byte
 	base := binary.LittleEndian.Uint32(line)
 	m := c.masks(ps)
 	size := c.payloadBits(base, m)
@@ -213,33 +214,85 @@ func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
 	if fieldBits > 0 {
 		put(uint64(base)&(1<<fieldBits-1), fieldBits)
 	}
-	// One symbol per plane, chosen without branches from the masks: the
-	// symbol kinds follow the data, so branches would mispredict. A zero
-	// plane below the top of its run puts an empty field.
+	// One symbol per non-zero plane and per run of zero planes, from
+	// plane 32 down: the zero planes below the top of their run have
+	// none. Raw planes, most symbols of a compressible line (15.5 of 20.7
+	// on the corpora at 64 bytes), come in long stretches, so the branch
+	// that picks them predicts well; the rarer kinds are chosen without
+	// branches from the masks.
 	posBits := c.posBits
 	rawHead := uint64(1) << uint(c.planeBits)
-	rawLen := 1 + uint64(c.planeBits)
+	rawLen := 1 + uint(c.planeBits)
 	dbpZero := uint64(ps.cls[clsDBPZero])
-	for j := planeCount - 1; j >= 0; j-- {
-		x := uint64(ps.dbx[j])
-		raw := -(m.raw >> uint(j) & 1)
-		short := -(m.short >> uint(j) & 1)
-		pos := -(m.pos >> uint(j) & 1)
-		top := -(m.zero >> uint(j) &^ (m.zero >> uint(j+1)) & 1)
+	// The planes below the lowest non-raw one (rawBelow of them) are
+	// left to the block after the loop.
+	rawBelow := uint(bits.TrailingZeros64(^m.raw))
+	emit := (^m.zero | m.zero&^(m.zero>>1)) & (1<<planeCount - 1) &^ (1<<rawBelow - 1)
+	for emit != 0 {
+		j := uint(63 - bits.LeadingZeros64(emit))
+		emit &^= 1 << j
+		x := uint64(ps.dbx[j%planeCount])
+		if m.raw>>j&1 != 0 {
+			put(rawHead|x, rawLen)
+			continue
+		}
+		short := -(m.short >> j & 1)
+		pos := -(m.pos >> j & 1)
+		top := -(m.zero >> j & 1)
 		// The run starting at plane j goes down to the first non-zero
 		// plane below it.
-		run := runSymbols[bits.LeadingZeros64(^(m.zero << uint(63-j)))]
+		run := runSymbols[bits.LeadingZeros64(^(m.zero<<(63-j)))%(planeCount+1)]
 		kind := 0b10 | boolBit64(x&(x-1) == 0) // 00011 one one, 00010 two
-		code := raw&(rawHead|x) |
-			short&(dbpZero>>uint(j)&1) |
+		code := short&(dbpZero>>j&1) |
 			pos&(kind<<posBits|uint64(bits.TrailingZeros64(x))) |
 			top&uint64(run.code)
-		n := raw&rawLen | short&5 | pos&uint64(5+posBits) | top&uint64(run.bits)
+		n := short&5 | pos&uint64(5+posBits) | top&uint64(run.bits)
 		put(code, uint(n))
 	}
-	binary.BigEndian.PutUint64(out[o:], acc)
-	o += int(nacc+7) / 8
+	o = c.appendRawBlock(out[:], o, acc, nacc, ps, rawBelow)
 	return append(dst, out[:o]...), tagBits + size
+}
+
+// appendRawBlock writes the raw symbols of planes rawBelow−1 … 0 after the
+// stream in out: o whole bytes, then the top nacc bits of acc. It returns
+// the stream's length in bytes.
+//
+// A raw symbol is 1 + planeBits = LineSize/4 bits, whole bytes, so the
+// block is laid out in bytes without any bit arithmetic and then shifted
+// into place by nacc bits eight bytes at a time, each store independent
+// of the others: the low planes of a compressible line are the noisy
+// ones, and this block is most of its raw symbols.
+func (c *Codec) appendRawBlock(out []byte, o int, acc uint64, nacc uint, ps *planeSet, rawBelow uint) int {
+	// block[:blockLen] holds the symbols; the rest stays zero, which the
+	// last word shifted in relies on.
+	var block [planeCount*4 + 8]byte
+	blockLen := 0
+	switch c.lineSize {
+	case 128:
+		for j := int(rawBelow) - 1; j >= 0; j-- {
+			binary.BigEndian.PutUint32(block[blockLen:], 1<<31|ps.dbx[j])
+			blockLen += 4
+		}
+	case 64:
+		for j := int(rawBelow) - 1; j >= 0; j-- {
+			binary.BigEndian.PutUint16(block[blockLen:], uint16(1<<15|ps.dbx[j]))
+			blockLen += 2
+		}
+	default:
+		for j := int(rawBelow) - 1; j >= 0; j-- {
+			block[blockLen] = byte(1<<7 | ps.dbx[j])
+			blockLen++
+		}
+	}
+	carry := acc
+	k := 0
+	for ; k < blockLen; k += 8 {
+		w := binary.BigEndian.Uint64(block[k:])
+		binary.BigEndian.PutUint64(out[o+k:], carry|w>>nacc)
+		carry = w << (64 - nacc)
+	}
+	binary.BigEndian.PutUint64(out[o+k:], carry)
+	return o + blockLen + int(nacc+7)/8
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
