@@ -332,6 +332,7 @@ func init() {
 	generators["cpack"] = func() {
 		gen()
 		cpackEmit64AVX512()
+		cpackEmit128AVX512()
 	}
 }
 
@@ -355,11 +356,28 @@ func cpackEmit64AVX512() {
 	Doc("cpackEmit64AVX512 writes flag 1 and the word codes of the 16 ops of the",
 		"64-byte line to buf as cpack's emit does. tab holds each kind's field,",
 		"low mask, low bits and size. len(line) ≥ 64 and len(ops) ≥ 16.")
+	cpackEmitWords(16)
+}
+
+// cpackEmit128AVX512 emits cpackEmit128AVX512, cpackEmit64AVX512 for the
+// 32 words of a 128-byte line.
+func cpackEmit128AVX512() {
+	TEXT("cpackEmit128AVX512", NOSPLIT, "func(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64)")
+	Pragma("noescape")
+	Doc("cpackEmit128AVX512 writes flag 1 and the word codes of the 32 ops of the",
+		"128-byte line to buf as cpack's emit does, if they are shorter than the",
+		"line. tab holds each kind's field, low mask, low bits and size.",
+		"len(line) ≥ 128 and len(ops) ≥ 32.")
+	cpackEmitWords(32)
+}
+
+// cpackEmitWords is the body of the emit kernels for lines of words words.
+func cpackEmitWords(words int) {
 	buf := Load(Param("buf"), GP64())
 	line := Load(Param("line").Base(), GP64())
 	ops := Load(Param("ops").Base(), GP64())
 	tab := Load(Param("tab"), GP64())
-	fields, sizes := AllocLocal(128), AllocLocal(128)
+	fields, sizes := AllocLocal(8*words), AllocLocal(8*words)
 	field, lowMask, lowBits, size := ZMM(), ZMM(), ZMM(), ZMM()
 	VMOVDQU64(Mem{Base: tab, Disp: cpackEmitField}, field)
 	VMOVDQU64(Mem{Base: tab, Disp: cpackEmitLowMask}, lowMask)
@@ -371,7 +389,7 @@ func cpackEmit64AVX512() {
 		MOVQ(U32(7), t)
 		VPBROADCASTQ(t, seven)
 	}
-	for h := 0; h < 2; h++ {
+	for h := 0; h < words/8; h++ {
 		o, w, kind, idx, t, f := ZMM(), ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
 		VPMOVZXBQ(Mem{Base: ops, Disp: 8 * h}, o)
 		VPMOVZXDQ(Mem{Base: line, Disp: 32 * h}, w)
@@ -393,7 +411,7 @@ func cpackEmit64AVX512() {
 	MOVQ(U32(1), acc)
 	MOVQ(U32(1), nacc)
 	XORQ(p, p)
-	for i := 0; i < 16; i++ {
+	for i := 0; i < words; i++ {
 		MOVQ(sizes.Offset(8*i), n)
 		SHLXQ(n, acc, acc)
 		ORQ(fields.Offset(8*i), acc)
@@ -406,6 +424,11 @@ func cpackEmit64AVX512() {
 		MOVQ(nacc, sh)
 		SHRQ(U8(3), sh)
 		ADDQ(sh, p)
+		if words > 16 {
+			// emitGeneric's stores wrap at byte 128; a stream shorter
+			// than the line never reaches it.
+			ANDQ(U8(127), p)
+		}
 		ANDQ(U8(7), nacc)
 	}
 	VZEROUPPER()

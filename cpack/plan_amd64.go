@@ -52,10 +52,14 @@ func (c *Codec) planLines(data []byte, ops []op, bits []uint16) {
 }
 
 // emit writes the flag and the word codes of ops into buf, with the
-// AVX-512 kernel for a 64-byte line when the CPU has it.
+// AVX-512 kernels for 64- and 128-byte lines when the CPU has them.
 func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) {
 	if c.lineSize == 64 && cpu.Active() >= cpu.AVX512 {
 		cpackEmit64AVX512((*[maxStreamBytes + 8]byte)(buf), line, opBytes(ops)[:16], &c.vecEmit)
+		return
+	}
+	if c.lineSize == 128 && cpu.Active() >= cpu.AVX512 {
+		cpackEmit128AVX512((*[maxStreamBytes + 8]byte)(buf), line, opBytes(ops)[:], &c.vecEmit)
 		return
 	}
 	c.emitGeneric(buf, line, ops)

@@ -645,6 +645,528 @@ TEXT ·cpackEmit64AVX512(SB), NOSPLIT, $256-64
 	VZEROUPPER
 	RET
 
+// func cpackEmit128AVX512(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64)
+// Requires: AVX, AVX512F, BMI2
+TEXT ·cpackEmit128AVX512(SB), NOSPLIT, $512-64
+	MOVQ         buf+0(FP), AX
+	MOVQ         line_base+8(FP), CX
+	MOVQ         ops_base+32(FP), DX
+	MOVQ         tab+56(FP), BX
+	VMOVDQU64    (BX), Z0
+	VMOVDQU64    64(BX), Z1
+	VMOVDQU64    128(BX), Z2
+	VMOVDQU64    192(BX), Z3
+	MOVQ         $0x00000007, BX
+	VPBROADCASTQ BX, Z4
+	VPMOVZXBQ    (DX), Z5
+	VPMOVZXDQ    (CX), Z6
+	VPANDQ       Z4, Z5, Z7
+	VPSRLQ       $0x03, Z5, Z5
+	VPERMQ       Z2, Z7, Z8
+	VPSLLVQ      Z8, Z5, Z5
+	VPERMQ       Z1, Z7, Z8
+	VPANDQ       Z8, Z6, Z6
+	VPERMQ       Z0, Z7, Z8
+	VPTERNLOGQ   $0xfe, Z5, Z6, Z8
+	VMOVDQU64    Z8, (SP)
+	VPERMQ       Z3, Z7, Z8
+	VMOVDQU64    Z8, 256(SP)
+	VPMOVZXBQ    8(DX), Z5
+	VPMOVZXDQ    32(CX), Z6
+	VPANDQ       Z4, Z5, Z7
+	VPSRLQ       $0x03, Z5, Z5
+	VPERMQ       Z2, Z7, Z8
+	VPSLLVQ      Z8, Z5, Z5
+	VPERMQ       Z1, Z7, Z8
+	VPANDQ       Z8, Z6, Z6
+	VPERMQ       Z0, Z7, Z8
+	VPTERNLOGQ   $0xfe, Z5, Z6, Z8
+	VMOVDQU64    Z8, 64(SP)
+	VPERMQ       Z3, Z7, Z8
+	VMOVDQU64    Z8, 320(SP)
+	VPMOVZXBQ    16(DX), Z5
+	VPMOVZXDQ    64(CX), Z6
+	VPANDQ       Z4, Z5, Z7
+	VPSRLQ       $0x03, Z5, Z5
+	VPERMQ       Z2, Z7, Z8
+	VPSLLVQ      Z8, Z5, Z5
+	VPERMQ       Z1, Z7, Z8
+	VPANDQ       Z8, Z6, Z6
+	VPERMQ       Z0, Z7, Z8
+	VPTERNLOGQ   $0xfe, Z5, Z6, Z8
+	VMOVDQU64    Z8, 128(SP)
+	VPERMQ       Z3, Z7, Z8
+	VMOVDQU64    Z8, 384(SP)
+	VPMOVZXBQ    24(DX), Z5
+	VPMOVZXDQ    96(CX), Z6
+	VPANDQ       Z4, Z5, Z4
+	VPSRLQ       $0x03, Z5, Z5
+	VPERMQ       Z2, Z4, Z2
+	VPSLLVQ      Z2, Z5, Z5
+	VPERMQ       Z1, Z4, Z2
+	VPANDQ       Z2, Z6, Z6
+	VPERMQ       Z0, Z4, Z0
+	VPTERNLOGQ   $0xfe, Z5, Z6, Z0
+	VMOVDQU64    Z0, 192(SP)
+	VPERMQ       Z3, Z4, Z2
+	VMOVDQU64    Z2, 448(SP)
+
+	// Pack: pending bits right-aligned in acc, nacc of them; after each
+	// code the whole bytes are stored big-endian, 8 at a time.
+	MOVQ   $0x00000001, CX
+	MOVQ   $0x00000001, DX
+	XORQ   BX, BX
+	MOVQ   256(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    (SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   264(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    8(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   272(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    16(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   280(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    24(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   288(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    32(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   296(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    40(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   304(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    48(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   312(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    56(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   320(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    64(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   328(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    72(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   336(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    80(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   344(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    88(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   352(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    96(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   360(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    104(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   368(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    112(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   376(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    120(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   384(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    128(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   392(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    136(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   400(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    144(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   408(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    152(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   416(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    160(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   424(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    168(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   432(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    176(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   440(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    184(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   448(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    192(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   456(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    200(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   464(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    208(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   472(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    216(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   480(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    224(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   488(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    232(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   496(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    240(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	MOVQ   504(SP), SI
+	SHLXQ  SI, CX, CX
+	ORQ    248(SP), CX
+	ADDQ   SI, DX
+	MOVQ   $0x00000040, SI
+	SUBQ   DX, SI
+	SHLXQ  SI, CX, SI
+	BSWAPQ SI
+	MOVQ   SI, (AX)(BX*1)
+	MOVQ   DX, SI
+	SHRQ   $0x03, SI
+	ADDQ   SI, BX
+	ANDQ   $0x7f, BX
+	ANDQ   $0x07, DX
+	VZEROUPPER
+	RET
+
 // func cpackCompress64AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, POPCNT
 TEXT ·cpackCompress64AVX512(SB), NOSPLIT, $0-56

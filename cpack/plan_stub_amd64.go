@@ -27,6 +27,14 @@ func cpackPlan64AVX512(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)
 //go:noescape
 func cpackEmit64AVX512(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64)
 
+// cpackEmit128AVX512 writes flag 1 and the word codes of the 32 ops of the
+// 128-byte line to buf as cpack's emit does, if they are shorter than the
+// line. tab holds each kind's field, low mask, low bits and size.
+// len(line) ≥ 128 and len(ops) ≥ 32.
+//
+//go:noescape
+func cpackEmit128AVX512(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint64)
+
 // cpackCompress64AVX512 plans the 64-byte line as cpack's planGeneric
 // does under the default push rule and returns the bits of its word
 // codes; if they are fewer than 512, it writes flag 1 and the codes to
