@@ -3,6 +3,8 @@ package main
 //go:generate go run . -kernels bpc -out ../bpc/planes_amd64.s -stubs ../bpc/planes_stub_amd64.go -pkg bpc
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/attr"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -11,7 +13,9 @@ import (
 
 func init() {
 	generators["bpc"] = func() {
-		bpcPlanesAVX2()
+		for _, words := range []int{32, 16, 8} {
+			bpcPlanesAVX2(words)
+		}
 		bpcTransposeAVX2()
 	}
 }
@@ -116,13 +120,22 @@ func packMask(v []VecVirtual, inter VecVirtual) GPVirtual {
 	return r
 }
 
-// bpcPlanesAVX2 emits the AVX2 version of bpc's planesGeneric.
-func bpcPlanesAVX2() {
+// bpcPlanesAVX2 emits the AVX2 version of bpc's planesGeneric for lines
+// of the given number of words (32, 16 or 8). A shorter line is read where
+// it is, never past its end; the words past it count as zero, as the
+// zero-padded line of planesGeneric has them (the plane mask drops their
+// deltas anyway). Copying a short line into a padded buffer first would
+// cost a failed store-to-load forward on the kernel's unaligned loads.
+func bpcPlanesAVX2(words int) {
 	bpcConstants()
-	TEXT("bpcPlanesAVX2", NOSPLIT, "func(line *[128]byte, flip, mask uint32, dbx *[33]uint32, cls *[5]uint32)")
+	name := "bpcPlanesAVX2"
+	if words != 32 {
+		name = fmt.Sprintf("bpcPlanes%dAVX2", 4*words)
+	}
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(line *[%d]byte, flip, mask uint32, dbx *[33]uint32, cls *[5]uint32)", 4*words))
 	Pragma("noescape")
-	Doc("bpcPlanesAVX2 computes the DBX planes and the classification masks of",
-		"a line zero-padded to 128 bytes, as planesGeneric does.")
+	Doc(name+" computes the DBX planes and the classification masks of",
+		fmt.Sprintf("a %d-byte line, as planesGeneric does for it zero-padded to 128 bytes.", 4*words))
 	line := Load(Param("line"), GP64())
 	dbx := Load(Param("dbx"), GP64())
 	cls := Load(Param("cls"), GP64())
@@ -138,13 +151,22 @@ func bpcPlanesAVX2() {
 
 	deltas := make([]VecVirtual, 4)
 	borrow := make([]VecVirtual, 4)
+	vectors := words / 8
 	for i := 0; i < 4; i++ {
+		deltas[i], borrow[i] = YMM(), YMM()
+		if i >= vectors {
+			// Past the line: zero words, no deltas.
+			VPXOR(deltas[i], deltas[i], deltas[i])
+			VPXOR(borrow[i], borrow[i], borrow[i])
+			continue
+		}
 		w, n := YMM(), YMM()
 		VMOVDQU(Mem{Base: line, Disp: 32 * i}, w)
-		if i < 3 {
+		if i < vectors-1 {
 			VMOVDQU(Mem{Base: line, Disp: 32*i + 4}, n)
 		} else {
-			// Not past the line: w_31 follows itself (Δ = 0, masked anyway).
+			// Not past the line: its last word follows itself (Δ = 0,
+			// masked anyway).
 			idx := YMM()
 			VMOVDQU(bpcConsts["next"], idx)
 			VPERMD(w, idx, n)
@@ -152,12 +174,10 @@ func bpcPlanesAVX2() {
 		lanes := YMM()
 		VPSLLVD(bpcConsts["lane"+string(rune('0'+i))], mask, lanes)
 		VPSRAD(U8(31), lanes, lanes)
-		deltas[i] = YMM()
 		VPSUBD(w, n, deltas[i])
 		VPAND(lanes, deltas[i], deltas[i])
 		VPXOR(flip, w, w)
 		VPXOR(flip, n, n)
-		borrow[i] = YMM()
 		VPCMPGTD(n, w, borrow[i]) // w' > n': the borrow of n − w
 		VPAND(lanes, borrow[i], borrow[i])
 	}

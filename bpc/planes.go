@@ -25,17 +25,13 @@ const (
 	classes
 )
 
-// transform computes the planes of line, a line of the codec's size.
-func (c *Codec) transform(line []byte, ps *planeSet) {
-	if c.lineSize == 128 {
-		c.planes((*[128]byte)(line), ps)
-		return
-	}
-	// Shorter lines are zero-padded to 32 words; the plane mask drops the
-	// deltas past the line's end.
+// transformPadded computes the planes of line, a line of the codec's
+// size, with the pure-Go definition: shorter lines are zero-padded to 32
+// words, and the plane mask drops the deltas past the line's end.
+func (c *Codec) transformPadded(line []byte, ps *planeSet) {
 	var buf [128]byte
 	copy(buf[:], line)
-	c.planes(&buf, ps)
+	planesGeneric(&buf, c.flip(), c.planeMask, ps)
 }
 
 // planesGeneric is the pure-Go transform of a line, zero-padded to 128

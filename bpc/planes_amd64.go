@@ -4,14 +4,21 @@ package bpc
 
 import "github.com/linecomp/linecomp/internal/cpu"
 
-// planes computes the planes of a line zero-padded to 128 bytes, with the
-// best kernel the CPU has.
-func (c *Codec) planes(line *[128]byte, ps *planeSet) {
-	if cpu.Active() >= cpu.AVX2 {
-		bpcPlanesAVX2(line, c.flip(), c.planeMask, &ps.dbx, &ps.cls)
+// transform computes the planes of line, a line of the codec's size, with
+// the best kernel the CPU has. The kernels read a short line where it is.
+func (c *Codec) transform(line []byte, ps *planeSet) {
+	if cpu.Active() < cpu.AVX2 {
+		c.transformPadded(line, ps)
 		return
 	}
-	planesGeneric(line, c.flip(), c.planeMask, ps)
+	switch c.lineSize {
+	case 128:
+		bpcPlanesAVX2((*[128]byte)(line), c.flip(), c.planeMask, &ps.dbx, &ps.cls)
+	case 64:
+		bpcPlanes64AVX2((*[64]byte)(line), c.flip(), c.planeMask, &ps.dbx, &ps.cls)
+	default:
+		bpcPlanes32AVX2((*[32]byte)(line), c.flip(), c.planeMask, &ps.dbx, &ps.cls)
+	}
 }
 
 // untranspose turns the DBP planes 0…31 into the deltas: a transpose.

@@ -89,77 +89,77 @@ TEXT ·bpcPlanesAVX2(SB), NOSPLIT, $0-32
 	VPCMPEQD     Y2, Y2, Y2
 	VPSLLD       $0x1f, Y2, Y2
 	VPXOR        Y2, Y1, Y1
-	VMOVDQU      (AX), Y2
-	VMOVDQU      4(AX), Y3
+	VMOVDQU      (AX), Y3
+	VMOVDQU      4(AX), Y5
 	VPSLLVD      bpc_lane0<>+0(SB), Y0, Y4
 	VPSRAD       $0x1f, Y4, Y4
-	VPSUBD       Y2, Y3, Y5
-	VPAND        Y4, Y5, Y5
-	VPXOR        Y1, Y2, Y2
-	VPXOR        Y1, Y3, Y3
-	VPCMPGTD     Y3, Y2, Y2
+	VPSUBD       Y3, Y5, Y2
 	VPAND        Y4, Y2, Y2
-	VMOVDQU      32(AX), Y3
-	VMOVDQU      36(AX), Y4
+	VPXOR        Y1, Y3, Y3
+	VPXOR        Y1, Y5, Y5
+	VPCMPGTD     Y5, Y3, Y3
+	VPAND        Y4, Y3, Y3
+	VMOVDQU      32(AX), Y5
+	VMOVDQU      36(AX), Y7
 	VPSLLVD      bpc_lane1<>+0(SB), Y0, Y6
 	VPSRAD       $0x1f, Y6, Y6
-	VPSUBD       Y3, Y4, Y7
-	VPAND        Y6, Y7, Y7
-	VPXOR        Y1, Y3, Y3
-	VPXOR        Y1, Y4, Y4
-	VPCMPGTD     Y4, Y3, Y3
-	VPAND        Y6, Y3, Y3
-	VMOVDQU      64(AX), Y4
-	VMOVDQU      68(AX), Y6
+	VPSUBD       Y5, Y7, Y4
+	VPAND        Y6, Y4, Y4
+	VPXOR        Y1, Y5, Y5
+	VPXOR        Y1, Y7, Y7
+	VPCMPGTD     Y7, Y5, Y5
+	VPAND        Y6, Y5, Y5
+	VMOVDQU      64(AX), Y7
+	VMOVDQU      68(AX), Y9
 	VPSLLVD      bpc_lane2<>+0(SB), Y0, Y8
 	VPSRAD       $0x1f, Y8, Y8
-	VPSUBD       Y4, Y6, Y9
-	VPAND        Y8, Y9, Y9
-	VPXOR        Y1, Y4, Y4
-	VPXOR        Y1, Y6, Y6
-	VPCMPGTD     Y6, Y4, Y4
-	VPAND        Y8, Y4, Y4
-	VMOVDQU      96(AX), Y6
+	VPSUBD       Y7, Y9, Y6
+	VPAND        Y8, Y6, Y6
+	VPXOR        Y1, Y7, Y7
+	VPXOR        Y1, Y9, Y9
+	VPCMPGTD     Y9, Y7, Y7
+	VPAND        Y8, Y7, Y7
+	VMOVDQU      96(AX), Y9
 	VMOVDQU      bpc_next<>+0(SB), Y8
-	VPERMD       Y6, Y8, Y8
-	VPSLLVD      bpc_lane3<>+0(SB), Y0, Y10
-	VPSRAD       $0x1f, Y10, Y10
-	VPSUBD       Y6, Y8, Y11
-	VPAND        Y10, Y11, Y11
-	VPXOR        Y1, Y6, Y6
-	VPXOR        Y1, Y8, Y8
-	VPCMPGTD     Y8, Y6, Y1
-	VPAND        Y10, Y1, Y1
-	VMOVDQU      bpc_interleave<>+0(SB), Y6
+	VPERMD       Y9, Y8, Y10
+	VPSLLVD      bpc_lane3<>+0(SB), Y0, Y11
+	VPSRAD       $0x1f, Y11, Y11
+	VPSUBD       Y9, Y10, Y8
+	VPAND        Y11, Y8, Y8
+	VPXOR        Y1, Y9, Y9
+	VPXOR        Y1, Y10, Y10
+	VPCMPGTD     Y10, Y9, Y1
+	VPAND        Y11, Y1, Y1
+	VMOVDQU      bpc_interleave<>+0(SB), Y9
 	VMOVMSKPS    Y1, AX
-	VMOVMSKPS    Y4, BX
+	VMOVMSKPS    Y7, BX
+	SHLL         $0x08, AX
+	ORL          BX, AX
+	VMOVMSKPS    Y5, BX
 	SHLL         $0x08, AX
 	ORL          BX, AX
 	VMOVMSKPS    Y3, BX
 	SHLL         $0x08, AX
 	ORL          BX, AX
-	VMOVMSKPS    Y2, BX
-	SHLL         $0x08, AX
-	ORL          BX, AX
 	MOVL         AX, 128(CX)
 	VMOVDQU      bpc_bytes<>+0(SB), Y1
-	VMOVDQU      bpc_interleave<>+0(SB), Y2
-	VPSHUFB      Y1, Y5, Y3
-	VPERMD       Y3, Y2, Y3
-	VPSHUFB      Y1, Y7, Y4
-	VPERMD       Y4, Y2, Y4
-	VPSHUFB      Y1, Y9, Y5
-	VPERMD       Y5, Y2, Y5
-	VPSHUFB      Y1, Y11, Y1
-	VPERMD       Y1, Y2, Y1
-	VPUNPCKLQDQ  Y4, Y3, Y2
-	VPUNPCKHQDQ  Y4, Y3, Y3
+	VMOVDQU      bpc_interleave<>+0(SB), Y3
+	VPSHUFB      Y1, Y2, Y2
+	VPERMD       Y2, Y3, Y2
+	VPSHUFB      Y1, Y4, Y4
+	VPERMD       Y4, Y3, Y4
+	VPSHUFB      Y1, Y6, Y5
+	VPERMD       Y5, Y3, Y5
+	VPSHUFB      Y1, Y8, Y1
+	VPERMD       Y1, Y3, Y1
+	VPUNPCKLQDQ  Y4, Y2, Y3
+	VPUNPCKHQDQ  Y4, Y2, Y2
 	VPUNPCKLQDQ  Y1, Y5, Y4
 	VPUNPCKHQDQ  Y1, Y5, Y1
-	VPERM2I128   $0x20, Y4, Y2, Y5
-	VPERM2I128   $0x20, Y1, Y3, Y7
-	VPERM2I128   $0x31, Y4, Y2, Y2
-	VPERM2I128   $0x31, Y1, Y3, Y1
+	VPERM2I128   $0x20, Y4, Y3, Y5
+	VPERM2I128   $0x20, Y1, Y2, Y6
+	VPERM2I128   $0x31, Y4, Y3, Y3
+	VPERM2I128   $0x31, Y1, Y2, Y1
 	VPMOVMSKB    Y5, AX
 	MOVL         AX, 28(CX)
 	VPADDB       Y5, Y5, Y5
@@ -183,51 +183,51 @@ TEXT ·bpcPlanesAVX2(SB), NOSPLIT, $0-32
 	VPADDB       Y5, Y5, Y5
 	VPMOVMSKB    Y5, AX
 	MOVL         AX, (CX)
-	VPMOVMSKB    Y7, AX
+	VPMOVMSKB    Y6, AX
 	MOVL         AX, 60(CX)
-	VPADDB       Y7, Y7, Y7
-	VPMOVMSKB    Y7, AX
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
 	MOVL         AX, 56(CX)
-	VPADDB       Y7, Y7, Y7
-	VPMOVMSKB    Y7, AX
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
 	MOVL         AX, 52(CX)
-	VPADDB       Y7, Y7, Y7
-	VPMOVMSKB    Y7, AX
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
 	MOVL         AX, 48(CX)
-	VPADDB       Y7, Y7, Y7
-	VPMOVMSKB    Y7, AX
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
 	MOVL         AX, 44(CX)
-	VPADDB       Y7, Y7, Y7
-	VPMOVMSKB    Y7, AX
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
 	MOVL         AX, 40(CX)
-	VPADDB       Y7, Y7, Y7
-	VPMOVMSKB    Y7, AX
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
 	MOVL         AX, 36(CX)
-	VPADDB       Y7, Y7, Y7
-	VPMOVMSKB    Y7, AX
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
 	MOVL         AX, 32(CX)
-	VPMOVMSKB    Y2, AX
+	VPMOVMSKB    Y3, AX
 	MOVL         AX, 92(CX)
-	VPADDB       Y2, Y2, Y2
-	VPMOVMSKB    Y2, AX
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
 	MOVL         AX, 88(CX)
-	VPADDB       Y2, Y2, Y2
-	VPMOVMSKB    Y2, AX
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
 	MOVL         AX, 84(CX)
-	VPADDB       Y2, Y2, Y2
-	VPMOVMSKB    Y2, AX
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
 	MOVL         AX, 80(CX)
-	VPADDB       Y2, Y2, Y2
-	VPMOVMSKB    Y2, AX
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
 	MOVL         AX, 76(CX)
-	VPADDB       Y2, Y2, Y2
-	VPMOVMSKB    Y2, AX
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
 	MOVL         AX, 72(CX)
-	VPADDB       Y2, Y2, Y2
-	VPMOVMSKB    Y2, AX
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
 	MOVL         AX, 68(CX)
-	VPADDB       Y2, Y2, Y2
-	VPMOVMSKB    Y2, AX
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
 	MOVL         AX, 64(CX)
 	VPMOVMSKB    Y1, AX
 	MOVL         AX, 124(CX)
@@ -257,43 +257,43 @@ TEXT ·bpcPlanesAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU      32(CX), Y3
 	VPXOR        36(CX), Y3, Y4
 	VMOVDQU      64(CX), Y5
-	VPXOR        68(CX), Y5, Y7
-	VMOVDQU      96(CX), Y8
-	VPXOR        100(CX), Y8, Y9
+	VPXOR        68(CX), Y5, Y6
+	VMOVDQU      96(CX), Y7
+	VPXOR        100(CX), Y7, Y8
 	VMOVDQU      Y2, (CX)
 	VMOVDQU      Y4, 32(CX)
-	VMOVDQU      Y7, 64(CX)
-	VMOVDQU      Y9, 96(CX)
+	VMOVDQU      Y6, 64(CX)
+	VMOVDQU      Y8, 96(CX)
 	VPXOR        Y10, Y10, Y10
 	VPCMPEQD     Y11, Y11, Y11
 	VPCMPEQD     Y10, Y2, Y12
 	VPCMPEQD     Y10, Y4, Y13
-	VPCMPEQD     Y10, Y7, Y14
-	VPCMPEQD     Y10, Y9, Y15
+	VPCMPEQD     Y10, Y6, Y14
+	VPCMPEQD     Y10, Y8, Y15
 	VPACKSSDW    Y13, Y12, Y12
 	VPACKSSDW    Y15, Y14, Y13
 	VPACKSSWB    Y13, Y12, Y12
-	VPERMD       Y12, Y6, Y12
+	VPERMD       Y12, Y9, Y12
 	VPMOVMSKB    Y12, AX
 	MOVL         AX, (DX)
 	VPCMPEQD     Y10, Y1, Y1
 	VPCMPEQD     Y10, Y3, Y3
 	VPCMPEQD     Y10, Y5, Y5
-	VPCMPEQD     Y10, Y8, Y8
+	VPCMPEQD     Y10, Y7, Y7
 	VPACKSSDW    Y3, Y1, Y1
-	VPACKSSDW    Y8, Y5, Y3
+	VPACKSSDW    Y7, Y5, Y3
 	VPACKSSWB    Y3, Y1, Y1
-	VPERMD       Y1, Y6, Y1
+	VPERMD       Y1, Y9, Y1
 	VPMOVMSKB    Y1, AX
 	MOVL         AX, 4(DX)
 	VPCMPEQD     Y0, Y2, Y1
 	VPCMPEQD     Y0, Y4, Y3
-	VPCMPEQD     Y0, Y7, Y5
-	VPCMPEQD     Y0, Y9, Y0
+	VPCMPEQD     Y0, Y6, Y5
+	VPCMPEQD     Y0, Y8, Y0
 	VPACKSSDW    Y3, Y1, Y1
 	VPACKSSDW    Y0, Y5, Y0
 	VPACKSSWB    Y0, Y1, Y1
-	VPERMD       Y1, Y6, Y1
+	VPERMD       Y1, Y9, Y1
 	VPMOVMSKB    Y1, AX
 	MOVL         AX, 8(DX)
 	VPADDD       Y11, Y2, Y0
@@ -302,16 +302,16 @@ TEXT ·bpcPlanesAVX2(SB), NOSPLIT, $0-32
 	VPADDD       Y11, Y4, Y1
 	VPAND        Y4, Y1, Y1
 	VPCMPEQD     Y10, Y1, Y1
-	VPADDD       Y11, Y7, Y3
-	VPAND        Y7, Y3, Y3
+	VPADDD       Y11, Y6, Y3
+	VPAND        Y6, Y3, Y3
 	VPCMPEQD     Y10, Y3, Y3
-	VPADDD       Y11, Y9, Y5
-	VPAND        Y9, Y5, Y5
+	VPADDD       Y11, Y8, Y5
+	VPAND        Y8, Y5, Y5
 	VPCMPEQD     Y10, Y5, Y5
 	VPACKSSDW    Y1, Y0, Y0
 	VPACKSSDW    Y5, Y3, Y1
 	VPACKSSWB    Y1, Y0, Y0
-	VPERMD       Y0, Y6, Y0
+	VPERMD       Y0, Y9, Y0
 	VPMOVMSKB    Y0, AX
 	MOVL         AX, 12(DX)
 	VPSUBD       Y2, Y10, Y1
@@ -324,20 +324,518 @@ TEXT ·bpcPlanesAVX2(SB), NOSPLIT, $0-32
 	VPADDD       Y2, Y2, Y1
 	VPADDD       Y2, Y1, Y1
 	VPCMPEQD     Y4, Y1, Y1
-	VPSUBD       Y7, Y10, Y3
-	VPAND        Y7, Y3, Y3
+	VPSUBD       Y6, Y10, Y3
+	VPAND        Y6, Y3, Y3
 	VPADDD       Y3, Y3, Y2
 	VPADDD       Y3, Y2, Y2
-	VPCMPEQD     Y7, Y2, Y2
-	VPSUBD       Y9, Y10, Y4
-	VPAND        Y9, Y4, Y4
+	VPCMPEQD     Y6, Y2, Y2
+	VPSUBD       Y8, Y10, Y4
+	VPAND        Y8, Y4, Y4
 	VPADDD       Y4, Y4, Y3
 	VPADDD       Y4, Y3, Y3
-	VPCMPEQD     Y9, Y3, Y3
+	VPCMPEQD     Y8, Y3, Y3
 	VPACKSSDW    Y1, Y0, Y0
 	VPACKSSDW    Y3, Y2, Y1
 	VPACKSSWB    Y1, Y0, Y0
-	VPERMD       Y0, Y6, Y0
+	VPERMD       Y0, Y9, Y0
+	VPMOVMSKB    Y0, AX
+	MOVL         AX, 16(DX)
+	VZEROUPPER
+	RET
+
+// func bpcPlanes64AVX2(line *[64]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
+// Requires: AVX, AVX2, SSE2
+TEXT ·bpcPlanes64AVX2(SB), NOSPLIT, $0-32
+	MOVQ         line+0(FP), AX
+	MOVQ         dbx+16(FP), CX
+	MOVQ         cls+24(FP), DX
+	MOVL         mask+12(FP), BX
+	MOVD         BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         flip+8(FP), BX
+	MOVD         BX, X1
+	VPBROADCASTD X1, Y1
+	VPCMPEQD     Y2, Y2, Y2
+	VPSLLD       $0x1f, Y2, Y2
+	VPXOR        Y2, Y1, Y1
+	VMOVDQU      (AX), Y3
+	VMOVDQU      4(AX), Y5
+	VPSLLVD      bpc_lane0<>+0(SB), Y0, Y4
+	VPSRAD       $0x1f, Y4, Y4
+	VPSUBD       Y3, Y5, Y2
+	VPAND        Y4, Y2, Y2
+	VPXOR        Y1, Y3, Y3
+	VPXOR        Y1, Y5, Y5
+	VPCMPGTD     Y5, Y3, Y3
+	VPAND        Y4, Y3, Y3
+	VMOVDQU      32(AX), Y5
+	VMOVDQU      bpc_next<>+0(SB), Y4
+	VPERMD       Y5, Y4, Y6
+	VPSLLVD      bpc_lane1<>+0(SB), Y0, Y7
+	VPSRAD       $0x1f, Y7, Y7
+	VPSUBD       Y5, Y6, Y4
+	VPAND        Y7, Y4, Y4
+	VPXOR        Y1, Y5, Y5
+	VPXOR        Y1, Y6, Y6
+	VPCMPGTD     Y6, Y5, Y1
+	VPAND        Y7, Y1, Y1
+	VPXOR        Y5, Y5, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VMOVDQU      bpc_interleave<>+0(SB), Y9
+	VMOVMSKPS    Y8, AX
+	VMOVMSKPS    Y6, BX
+	SHLL         $0x08, AX
+	ORL          BX, AX
+	VMOVMSKPS    Y1, BX
+	SHLL         $0x08, AX
+	ORL          BX, AX
+	VMOVMSKPS    Y3, BX
+	SHLL         $0x08, AX
+	ORL          BX, AX
+	MOVL         AX, 128(CX)
+	VMOVDQU      bpc_bytes<>+0(SB), Y1
+	VMOVDQU      bpc_interleave<>+0(SB), Y3
+	VPSHUFB      Y1, Y2, Y2
+	VPERMD       Y2, Y3, Y2
+	VPSHUFB      Y1, Y4, Y4
+	VPERMD       Y4, Y3, Y4
+	VPSHUFB      Y1, Y5, Y5
+	VPERMD       Y5, Y3, Y5
+	VPSHUFB      Y1, Y7, Y1
+	VPERMD       Y1, Y3, Y1
+	VPUNPCKLQDQ  Y4, Y2, Y3
+	VPUNPCKHQDQ  Y4, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y5, Y4
+	VPUNPCKHQDQ  Y1, Y5, Y1
+	VPERM2I128   $0x20, Y4, Y3, Y5
+	VPERM2I128   $0x20, Y1, Y2, Y6
+	VPERM2I128   $0x31, Y4, Y3, Y3
+	VPERM2I128   $0x31, Y1, Y2, Y1
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 28(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 24(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 20(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 16(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 12(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 8(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 4(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, (CX)
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 60(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 56(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 52(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 48(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 44(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 40(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 36(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 32(CX)
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 92(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 88(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 84(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 80(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 76(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 72(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 68(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 64(CX)
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 124(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 120(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 116(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 112(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 108(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 104(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 100(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 96(CX)
+	VMOVDQU      (CX), Y1
+	VPXOR        4(CX), Y1, Y2
+	VMOVDQU      32(CX), Y3
+	VPXOR        36(CX), Y3, Y4
+	VMOVDQU      64(CX), Y5
+	VPXOR        68(CX), Y5, Y6
+	VMOVDQU      96(CX), Y7
+	VPXOR        100(CX), Y7, Y8
+	VMOVDQU      Y2, (CX)
+	VMOVDQU      Y4, 32(CX)
+	VMOVDQU      Y6, 64(CX)
+	VMOVDQU      Y8, 96(CX)
+	VPXOR        Y10, Y10, Y10
+	VPCMPEQD     Y11, Y11, Y11
+	VPCMPEQD     Y10, Y2, Y12
+	VPCMPEQD     Y10, Y4, Y13
+	VPCMPEQD     Y10, Y6, Y14
+	VPCMPEQD     Y10, Y8, Y15
+	VPACKSSDW    Y13, Y12, Y12
+	VPACKSSDW    Y15, Y14, Y13
+	VPACKSSWB    Y13, Y12, Y12
+	VPERMD       Y12, Y9, Y12
+	VPMOVMSKB    Y12, AX
+	MOVL         AX, (DX)
+	VPCMPEQD     Y10, Y1, Y1
+	VPCMPEQD     Y10, Y3, Y3
+	VPCMPEQD     Y10, Y5, Y5
+	VPCMPEQD     Y10, Y7, Y7
+	VPACKSSDW    Y3, Y1, Y1
+	VPACKSSDW    Y7, Y5, Y3
+	VPACKSSWB    Y3, Y1, Y1
+	VPERMD       Y1, Y9, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 4(DX)
+	VPCMPEQD     Y0, Y2, Y1
+	VPCMPEQD     Y0, Y4, Y3
+	VPCMPEQD     Y0, Y6, Y5
+	VPCMPEQD     Y0, Y8, Y0
+	VPACKSSDW    Y3, Y1, Y1
+	VPACKSSDW    Y0, Y5, Y0
+	VPACKSSWB    Y0, Y1, Y1
+	VPERMD       Y1, Y9, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 8(DX)
+	VPADDD       Y11, Y2, Y0
+	VPAND        Y2, Y0, Y0
+	VPCMPEQD     Y10, Y0, Y0
+	VPADDD       Y11, Y4, Y1
+	VPAND        Y4, Y1, Y1
+	VPCMPEQD     Y10, Y1, Y1
+	VPADDD       Y11, Y6, Y3
+	VPAND        Y6, Y3, Y3
+	VPCMPEQD     Y10, Y3, Y3
+	VPADDD       Y11, Y8, Y5
+	VPAND        Y8, Y5, Y5
+	VPCMPEQD     Y10, Y5, Y5
+	VPACKSSDW    Y1, Y0, Y0
+	VPACKSSDW    Y5, Y3, Y1
+	VPACKSSWB    Y1, Y0, Y0
+	VPERMD       Y0, Y9, Y0
+	VPMOVMSKB    Y0, AX
+	MOVL         AX, 12(DX)
+	VPSUBD       Y2, Y10, Y1
+	VPAND        Y2, Y1, Y1
+	VPADDD       Y1, Y1, Y0
+	VPADDD       Y1, Y0, Y0
+	VPCMPEQD     Y2, Y0, Y0
+	VPSUBD       Y4, Y10, Y2
+	VPAND        Y4, Y2, Y2
+	VPADDD       Y2, Y2, Y1
+	VPADDD       Y2, Y1, Y1
+	VPCMPEQD     Y4, Y1, Y1
+	VPSUBD       Y6, Y10, Y3
+	VPAND        Y6, Y3, Y3
+	VPADDD       Y3, Y3, Y2
+	VPADDD       Y3, Y2, Y2
+	VPCMPEQD     Y6, Y2, Y2
+	VPSUBD       Y8, Y10, Y4
+	VPAND        Y8, Y4, Y4
+	VPADDD       Y4, Y4, Y3
+	VPADDD       Y4, Y3, Y3
+	VPCMPEQD     Y8, Y3, Y3
+	VPACKSSDW    Y1, Y0, Y0
+	VPACKSSDW    Y3, Y2, Y1
+	VPACKSSWB    Y1, Y0, Y0
+	VPERMD       Y0, Y9, Y0
+	VPMOVMSKB    Y0, AX
+	MOVL         AX, 16(DX)
+	VZEROUPPER
+	RET
+
+// func bpcPlanes32AVX2(line *[32]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
+// Requires: AVX, AVX2, SSE2
+TEXT ·bpcPlanes32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         line+0(FP), AX
+	MOVQ         dbx+16(FP), CX
+	MOVQ         cls+24(FP), DX
+	MOVL         mask+12(FP), BX
+	MOVD         BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         flip+8(FP), BX
+	MOVD         BX, X1
+	VPBROADCASTD X1, Y1
+	VPCMPEQD     Y2, Y2, Y2
+	VPSLLD       $0x1f, Y2, Y2
+	VPXOR        Y2, Y1, Y1
+	VMOVDQU      (AX), Y3
+	VMOVDQU      bpc_next<>+0(SB), Y2
+	VPERMD       Y3, Y2, Y4
+	VPSLLVD      bpc_lane0<>+0(SB), Y0, Y5
+	VPSRAD       $0x1f, Y5, Y5
+	VPSUBD       Y3, Y4, Y2
+	VPAND        Y5, Y2, Y2
+	VPXOR        Y1, Y3, Y3
+	VPXOR        Y1, Y4, Y4
+	VPCMPGTD     Y4, Y3, Y1
+	VPAND        Y5, Y1, Y1
+	VPXOR        Y3, Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VMOVDQU      bpc_interleave<>+0(SB), Y9
+	VMOVMSKPS    Y8, AX
+	VMOVMSKPS    Y6, BX
+	SHLL         $0x08, AX
+	ORL          BX, AX
+	VMOVMSKPS    Y4, BX
+	SHLL         $0x08, AX
+	ORL          BX, AX
+	VMOVMSKPS    Y1, BX
+	SHLL         $0x08, AX
+	ORL          BX, AX
+	MOVL         AX, 128(CX)
+	VMOVDQU      bpc_bytes<>+0(SB), Y1
+	VMOVDQU      bpc_interleave<>+0(SB), Y4
+	VPSHUFB      Y1, Y2, Y2
+	VPERMD       Y2, Y4, Y2
+	VPSHUFB      Y1, Y3, Y3
+	VPERMD       Y3, Y4, Y3
+	VPSHUFB      Y1, Y5, Y5
+	VPERMD       Y5, Y4, Y5
+	VPSHUFB      Y1, Y7, Y1
+	VPERMD       Y1, Y4, Y1
+	VPUNPCKLQDQ  Y3, Y2, Y4
+	VPUNPCKHQDQ  Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y5, Y3
+	VPUNPCKHQDQ  Y1, Y5, Y1
+	VPERM2I128   $0x20, Y3, Y4, Y5
+	VPERM2I128   $0x20, Y1, Y2, Y6
+	VPERM2I128   $0x31, Y3, Y4, Y3
+	VPERM2I128   $0x31, Y1, Y2, Y1
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 28(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 24(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 20(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 16(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 12(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 8(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, 4(CX)
+	VPADDB       Y5, Y5, Y5
+	VPMOVMSKB    Y5, AX
+	MOVL         AX, (CX)
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 60(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 56(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 52(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 48(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 44(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 40(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 36(CX)
+	VPADDB       Y6, Y6, Y6
+	VPMOVMSKB    Y6, AX
+	MOVL         AX, 32(CX)
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 92(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 88(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 84(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 80(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 76(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 72(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 68(CX)
+	VPADDB       Y3, Y3, Y3
+	VPMOVMSKB    Y3, AX
+	MOVL         AX, 64(CX)
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 124(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 120(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 116(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 112(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 108(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 104(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 100(CX)
+	VPADDB       Y1, Y1, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 96(CX)
+	VMOVDQU      (CX), Y1
+	VPXOR        4(CX), Y1, Y2
+	VMOVDQU      32(CX), Y3
+	VPXOR        36(CX), Y3, Y4
+	VMOVDQU      64(CX), Y5
+	VPXOR        68(CX), Y5, Y6
+	VMOVDQU      96(CX), Y7
+	VPXOR        100(CX), Y7, Y8
+	VMOVDQU      Y2, (CX)
+	VMOVDQU      Y4, 32(CX)
+	VMOVDQU      Y6, 64(CX)
+	VMOVDQU      Y8, 96(CX)
+	VPXOR        Y10, Y10, Y10
+	VPCMPEQD     Y11, Y11, Y11
+	VPCMPEQD     Y10, Y2, Y12
+	VPCMPEQD     Y10, Y4, Y13
+	VPCMPEQD     Y10, Y6, Y14
+	VPCMPEQD     Y10, Y8, Y15
+	VPACKSSDW    Y13, Y12, Y12
+	VPACKSSDW    Y15, Y14, Y13
+	VPACKSSWB    Y13, Y12, Y12
+	VPERMD       Y12, Y9, Y12
+	VPMOVMSKB    Y12, AX
+	MOVL         AX, (DX)
+	VPCMPEQD     Y10, Y1, Y1
+	VPCMPEQD     Y10, Y3, Y3
+	VPCMPEQD     Y10, Y5, Y5
+	VPCMPEQD     Y10, Y7, Y7
+	VPACKSSDW    Y3, Y1, Y1
+	VPACKSSDW    Y7, Y5, Y3
+	VPACKSSWB    Y3, Y1, Y1
+	VPERMD       Y1, Y9, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 4(DX)
+	VPCMPEQD     Y0, Y2, Y1
+	VPCMPEQD     Y0, Y4, Y3
+	VPCMPEQD     Y0, Y6, Y5
+	VPCMPEQD     Y0, Y8, Y0
+	VPACKSSDW    Y3, Y1, Y1
+	VPACKSSDW    Y0, Y5, Y0
+	VPACKSSWB    Y0, Y1, Y1
+	VPERMD       Y1, Y9, Y1
+	VPMOVMSKB    Y1, AX
+	MOVL         AX, 8(DX)
+	VPADDD       Y11, Y2, Y0
+	VPAND        Y2, Y0, Y0
+	VPCMPEQD     Y10, Y0, Y0
+	VPADDD       Y11, Y4, Y1
+	VPAND        Y4, Y1, Y1
+	VPCMPEQD     Y10, Y1, Y1
+	VPADDD       Y11, Y6, Y3
+	VPAND        Y6, Y3, Y3
+	VPCMPEQD     Y10, Y3, Y3
+	VPADDD       Y11, Y8, Y5
+	VPAND        Y8, Y5, Y5
+	VPCMPEQD     Y10, Y5, Y5
+	VPACKSSDW    Y1, Y0, Y0
+	VPACKSSDW    Y5, Y3, Y1
+	VPACKSSWB    Y1, Y0, Y0
+	VPERMD       Y0, Y9, Y0
+	VPMOVMSKB    Y0, AX
+	MOVL         AX, 12(DX)
+	VPSUBD       Y2, Y10, Y1
+	VPAND        Y2, Y1, Y1
+	VPADDD       Y1, Y1, Y0
+	VPADDD       Y1, Y0, Y0
+	VPCMPEQD     Y2, Y0, Y0
+	VPSUBD       Y4, Y10, Y2
+	VPAND        Y4, Y2, Y2
+	VPADDD       Y2, Y2, Y1
+	VPADDD       Y2, Y1, Y1
+	VPCMPEQD     Y4, Y1, Y1
+	VPSUBD       Y6, Y10, Y3
+	VPAND        Y6, Y3, Y3
+	VPADDD       Y3, Y3, Y2
+	VPADDD       Y3, Y2, Y2
+	VPCMPEQD     Y6, Y2, Y2
+	VPSUBD       Y8, Y10, Y4
+	VPAND        Y8, Y4, Y4
+	VPADDD       Y4, Y4, Y3
+	VPADDD       Y4, Y3, Y3
+	VPCMPEQD     Y8, Y3, Y3
+	VPACKSSDW    Y1, Y0, Y0
+	VPACKSSDW    Y3, Y2, Y1
+	VPACKSSWB    Y1, Y0, Y0
+	VPERMD       Y0, Y9, Y0
 	VPMOVMSKB    Y0, AX
 	MOVL         AX, 16(DX)
 	VZEROUPPER

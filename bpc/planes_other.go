@@ -2,10 +2,8 @@
 
 package bpc
 
-// planes computes the planes of a line zero-padded to 128 bytes.
-func (c *Codec) planes(line *[128]byte, ps *planeSet) {
-	planesGeneric(line, c.flip(), c.planeMask, ps)
-}
+// transform computes the planes of line, a line of the codec's size.
+func (c *Codec) transform(line []byte, ps *planeSet) { c.transformPadded(line, ps) }
 
 // untranspose turns the DBP planes 0…31 into the deltas: a transpose.
 func (c *Codec) untranspose(rows *[32]uint32) { transpose32(rows) }

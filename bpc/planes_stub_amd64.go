@@ -5,10 +5,22 @@
 package bpc
 
 // bpcPlanesAVX2 computes the DBX planes and the classification masks of
-// a line zero-padded to 128 bytes, as planesGeneric does.
+// a 128-byte line, as planesGeneric does for it zero-padded to 128 bytes.
 //
 //go:noescape
 func bpcPlanesAVX2(line *[128]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
+
+// bpcPlanes64AVX2 computes the DBX planes and the classification masks of
+// a 64-byte line, as planesGeneric does for it zero-padded to 128 bytes.
+//
+//go:noescape
+func bpcPlanes64AVX2(line *[64]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
+
+// bpcPlanes32AVX2 computes the DBX planes and the classification masks of
+// a 32-byte line, as planesGeneric does for it zero-padded to 128 bytes.
+//
+//go:noescape
+func bpcPlanes32AVX2(line *[32]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
 
 // bpcTransposeAVX2 transposes the 32×32 bit matrix a in place, as transpose32 does.
 //
