@@ -793,3 +793,177 @@ func (p *cpackPlanner) line128(data Register, iota1, sentinel1 VecVirtual, wrapp
 	}
 	return kind[0], kind[1], total
 }
+
+func init() {
+	gen := generators["cpack"]
+	generators["cpack"] = func() {
+		gen()
+		cpackPlanWrap128AVX512()
+	}
+}
+
+// cpackPlanWrap128AVX512 emits cpackPlanWrap128AVX512(line []byte, ops
+// []uint8, tab *[24]uint8) int, cpack's planGeneric for one 128-byte line
+// under the default push rule, for the lines whose dictionary wraps
+// (cpackPlan128AVX512 gives up on them).
+//
+// Under the default rule no two entries share their upper two bytes (a
+// word is pushed only if no entry has them), so a big word (≥ 0x100) can
+// only match the entry with its upper half, if there is one: the entry
+// that the last earlier big word with that half (its predecessor) was
+// pushed as or matched. That entry is still there if at most 16 pushes
+// have been made since it was pushed. So the serial part is short: for
+// each big word, look up its predecessor's entry and its push number,
+// compare with the pushes so far, and either match it or push the word.
+// The predecessors (compares of the keys shifted by 1 to 31 words, the
+// nearest winning) and the kinds, slots and sizes (from each word's entry)
+// are computed side by side.
+func cpackPlanWrap128AVX512() {
+	TEXT("cpackPlanWrap128AVX512", NOSPLIT, "func(line []byte, ops []uint8, tab *[24]uint8) int")
+	Pragma("noescape")
+	Doc("cpackPlanWrap128AVX512 codes the 32 words of the 128-byte line into ops",
+		"as cpack's planGeneric does under the default push rule and returns",
+		"the bits of their codes. tab holds the size of each word kind.",
+		"len(line) ≥ 128 and len(ops) ≥ 32.")
+	data := Load(Param("line").Base(), GP64())
+	tab := Load(Param("tab"), GP64())
+	p := newCpackPlanner(tab)
+	iota, ones, big, mask3, fill, sentinel, sizes, zero, kindConst := p.iota, p.ones, p.big, p.mask3, p.fill, p.sentinel, p.sizes, p.zero, p.kindConst
+	iota1, sentinel1 := ZMM(), ZMM()
+	{
+		sixteen := bcastD(16)
+		VPADDD(iota, sixteen, iota1)
+		VPADDD(sentinel, sixteen, sentinel1)
+	}
+	// prev: each word's predecessor, 32 if none; ent: each word's entry
+	// (ent[32] = 32, a position never pushed); pnum: the push number of
+	// each pushed word, pnum[32] far below any.
+	prevs, ents, pnums := AllocLocal(32), AllocLocal(48), AllocLocal(4*48)
+	w := [2]VecVirtual{ZMM(), ZMM()}
+	key := [2]VecVirtual{ZMM(), ZMM()}
+	kbig := [2]OpmaskVirtual{K(), K()}
+	ksmall := [2]OpmaskVirtual{K(), K()}
+	idx := [2]VecVirtual{iota, iota1}
+	sent := [2]VecVirtual{sentinel, sentinel1}
+	for h := 0; h < 2; h++ {
+		VMOVDQU32(Mem{Base: data, Disp: 64 * h}, w[h])
+		VPCMPUD(U8(5), big, w[h], kbig[h]) // not less than 0x100
+		KNOTW(kbig[h], ksmall[h])
+		VPSRLD(U8(16), w[h], key[h])
+		VMOVDQA32(sent[h], ksmall[h], key[h])
+	}
+	Comment("prev: the last earlier word with word i's key, else 32.")
+	thirtyTwo := bcastD(32)
+	for h := 0; h < 2; h++ {
+		prev, d := ZMM(), ZMM()
+		VMOVDQA32(thirtyTwo, prev)
+		top := 16*(h+1) - 1 // the largest shift that stays in the line
+		VPSUBD(bcastD(uint32(top+1)), idx[h], d)
+		for s := top; s >= 1; s-- {
+			sh, k := ZMM(), K()
+			switch {
+			case h == 0:
+				VALIGND(U8(uint8(16-s)), fill, key[0], sh) // lane i: key[i-s]
+			case s < 16:
+				VALIGND(U8(uint8(16-s)), key[0], key[1], sh) // lane i: word 16+i-s
+			case s == 16:
+				sh = key[0]
+			default:
+				VALIGND(U8(uint8(32-s)), fill, key[0], sh) // lane i: word i-(s-16)
+			}
+			VPCMPEQD(sh, key[h], k)
+			VPADDD(ones, d, d) // lane i: its word's index − s
+			VMOVDQA32(d, k, prev)
+		}
+		VPMOVDB(prev, prevs.Offset(16*h))
+	}
+	bigs := GP32()
+	{
+		k := K()
+		KUNPCKWD(kbig[0], kbig[1], k)
+		KMOVD(k, bigs)
+	}
+	MOVB(U8(32), ents.Offset(32))
+	MOVL(U32(0xFFFFFF00), pnums.Offset(4*32))
+
+	Comment("The serial part: match the predecessor's entry if it is still there, else push.")
+	npush, pv, e, t, push, self := GP32(), GP32(), GP32(), GP32(), GP32(), GP32()
+	entBase, pnumBase := GP64(), GP64()
+	LEAQ(ents, entBase)
+	LEAQ(pnums, pnumBase)
+	XORL(npush, npush)
+	for i := 0; i < 32; i++ {
+		MOVBLZX(prevs.Offset(i), pv)
+		MOVBLZX(Mem{Base: entBase, Index: pv, Scale: 1}, e)
+		MOVL(npush, t)
+		SUBL(Mem{Base: pnumBase, Index: e, Scale: 4}, t)
+		XORL(push, push)
+		CMPL(t, U8(16))
+		SETHI(push.As8()) // more than 16 pushes since: the entry is gone
+		BTL(U8(uint8(i)), bigs)
+		SBBL(self, self) // all ones if word i is big
+		ANDL(self, push)
+		MOVL(U32(uint32(i)), self)
+		TESTL(push, push)
+		CMOVLNE(self, e)
+		MOVB(e.As8(), ents.Offset(i))
+		MOVL(npush, pnums.Offset(4*i))
+		ADDL(push, npush)
+	}
+
+	Comment("Kinds, slots and sizes from each word's entry.")
+	kind := [2]VecVirtual{ZMM(), ZMM()}
+	slotOf := [2]VecVirtual{ZMM(), ZMM()}
+	VMOVDQU32(pnums.Offset(0), slotOf[0])
+	VMOVDQU32(pnums.Offset(64), slotOf[1])
+	fifteen := bcastD(15)
+	ops := Load(Param("ops").Base(), GP64())
+	for h := 0; h < 2; h++ {
+		ent := ZMM()
+		VPMOVZXBD(ents.Offset(16*h), ent)
+		kpush, kmatch, kfull, kthree, kzero := K(), K(), K(), K(), K()
+		VPCMPEQD(idx[h], ent, kpush)
+		KANDW(kbig[h], kpush, kpush)
+		KANDNW(kbig[h], kpush, kmatch) // big and not pushed
+		x := ZMM()
+		VMOVDQA32(w[0], x)
+		VPERMT2D(w[1], ent, x) // lane i: word ent[i]
+		VPXORD(w[h], x, x)
+		VPTESTNMD(x, x, kfull)
+		VPTESTNMD(mask3, x, kthree)
+		VMOVDQA32(kindConst[cpackHalf], kind[h])
+		VMOVDQA32(kindConst[cpackThree], kthree, kind[h])
+		VMOVDQA32(kindConst[cpackFull], kfull, kind[h])
+		VMOVDQA32(kindConst[cpackNew], kpush, kind[h])
+		VMOVDQA32(kindConst[cpackNarrow], ksmall[h], kind[h])
+		VPTESTNMD(w[h], w[h], kzero)
+		VMOVDQA32(zero, kzero, kind[h])
+		slot := ZMM()
+		VMOVDQA32(slotOf[0], slot)
+		VPERMT2D(slotOf[1], ent, slot) // lane i: pnum[ent[i]]
+		VPANDD(fifteen, slot, slot)
+		VPSLLD(U8(3), slot, slot)
+		op := ZMM()
+		VMOVDQA32(kind[h], op)
+		VPORD(slot, kind[h], kmatch, op)
+		VPMOVDB(op, Mem{Base: ops, Disp: 16 * h})
+	}
+	Comment("Code bits: the sum of the sizes of the kinds.")
+	{
+		sz, sz1 := ZMM(), ZMM()
+		VPERMD(sizes, kind[0], sz)
+		VPERMD(sizes, kind[1], sz1)
+		VPADDD(sz1, sz, sz) // at most 68 a lane
+		b := XMM()
+		VPMOVDB(sz, b)
+		VPSADBW(zero.AsX(), b, b)
+		hi := XMM()
+		VPSHUFD(U8(0x4E), b, hi)
+		VPADDQ(hi, b, b)
+		total := GP64()
+		VMOVQ(b, total)
+		Store(total, ReturnIndex(0))
+	}
+	VZEROUPPER()
+	RET()
+}

@@ -69,7 +69,7 @@ func (c *Codec) vectorPlan() bool { return c.lineSize == 64 && !c.gem5Push }
 // vectorPlan128 reports whether cpackPlan128AVX512 applies: 128-byte
 // lines under the default push rule. It plans exactly only the lines that
 // push at most 16 words, whose dictionary never wraps; for the others it
-// returns planWrapped and the serial kernel plans them.
+// returns planWrapped and cpackPlanWrap128AVX512 plans them.
 func (c *Codec) vectorPlan128() bool { return c.lineSize == 128 && !c.gem5Push }
 
 // planWrapped is the bits cpackPlan128AVX512 gives a line whose dictionary

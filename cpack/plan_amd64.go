@@ -23,6 +23,7 @@ func (c *Codec) planOps(line []byte, ops *[maxWords]op) int {
 			if bits[0] != planWrapped {
 				return int(bits[0])
 			}
+			return cpackPlanWrap128AVX512(line, opBytes(ops)[:], &c.planTab)
 		}
 		return cpackPlanAVX512(line, opBytes(ops)[:c.lineSize/4], &c.planTab)
 	}
@@ -41,9 +42,9 @@ func (c *Codec) planLines(data []byte, ops []op, bits []uint16) {
 		cpackPlan128AVX512(data, unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(ops))), len(ops)), bits, &c.planTab)
 		for j, b := range bits {
 			if b == planWrapped {
-				// The dictionary wrapped: plan the line serially.
+				// The dictionary wraps: the kernel with a short serial part.
 				line := opBytes((*[maxWords]op)(ops[j*maxWords:]))
-				bits[j] = uint16(cpackPlanAVX512(data[j*128:(j+1)*128], line[:], &c.planTab))
+				bits[j] = uint16(cpackPlanWrap128AVX512(data[j*128:(j+1)*128], line[:], &c.planTab))
 			}
 		}
 		return

@@ -52,3 +52,11 @@ func cpackCompress64AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[
 //
 //go:noescape
 func cpackPlan128AVX512(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)
+
+// cpackPlanWrap128AVX512 codes the 32 words of the 128-byte line into ops
+// as cpack's planGeneric does under the default push rule and returns
+// the bits of their codes. tab holds the size of each word kind.
+// len(line) ≥ 128 and len(ops) ≥ 32.
+//
+//go:noescape
+func cpackPlanWrap128AVX512(line []byte, ops []uint8, tab *[24]uint8) int
