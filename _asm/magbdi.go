@@ -31,6 +31,17 @@ func init() {
 			magRaw(size, prev)
 			magUnraw(size, next)
 		}
+		rev := GLOBL("magBitReverse", attr.RODATA|attr.NOPTR)
+		DATA(0, U64(0x8040201008040201)) // GF(2) matrix: bit i ← bit 7−i
+		DATA(8, U64(0x8040201008040201))
+		even := GLOBL("evenDwords", attr.RODATA|attr.NOPTR)
+		for j := 0; j < 16; j++ {
+			DATA(4*j, U32(uint32(2*j))) // the low dword of each qword of a pair
+		}
+		for _, size := range []int{64, 128} {
+			magCompress(size, rev, prev, next)
+			magDecompress(size, rev, next, even)
+		}
 	}
 }
 
@@ -128,6 +139,14 @@ func magRaw(size int, prevIdx Mem) {
 	line := Load(Param("line").Base(), GP64())
 	tag := Load(Param("tag"), GP64())
 	vecs := vectors512(line, size)
+	magRawBody(size, outp, line, tag, vecs, prevIdx)
+	VZEROUPPER()
+	RET()
+}
+
+// magRawBody emits magRaw's stream of the line at line, already loaded into
+// vecs, with a tag-bit all-ones code, to outp.
+func magRawBody(size int, outp, line, tag Register, vecs []VecVirtual, prevIdx Mem) {
 	// up = 8 − tag; hi = the bits a byte keeps of q << up: 0xFF << up.
 	up, r := GP64(), GP64()
 	MOVQ(U64(8), up)
@@ -165,8 +184,6 @@ func magRaw(size int, prevIdx Mem) {
 		VMOVDQU64(q, Mem{Base: outp, Disp: 64 * half})
 	}
 	MOVB(last.As8(), Mem{Base: outp, Disp: size})
-	VZEROUPPER()
-	RET()
 }
 
 // magUnraw emits magUnraw<size>(out []byte, enc []byte, tag uint64), which
@@ -213,6 +230,404 @@ func magUnraw(size int, nextIdx Mem) {
 	}
 	for h := 0; h < size/64; h++ {
 		VMOVDQU64(e[h], Mem{Base: outp, Disp: 64 * h})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// Offsets in the parameter block that magbdi's kernelParams builds
+// (magbdi/kernel.go declares the same values): a header, then one record
+// per level, then the levels' pack and unpack tables.
+const (
+	mpLevels = 0  // number of levels
+	mpTag    = 8  // bits of the encoding field
+	mpFull   = 16 // one bit per word of the line
+	mpLevel0 = 64 // the first level record; each is mpLevelLen bytes
+	mpShift  = 7  // log2 of mpLevelLen
+
+	mlOff       = 0  // u32: the fit test's offset, 2^(w−1) signed, else 0
+	mlSpan      = 4  // u32: 2^w
+	mlWidth     = 8  // u64: w
+	mlFieldMask = 16 // u32: 2^w − 1
+	mlSignBit   = 20 // u32: 2^(w−1) signed, else 0
+	mlPairMask  = 24 // u64: (2^w − 1) << w
+	mlPack      = 32 // u64: offset in the block of the level's pack entries
+	mlN0        = 40 // u64: pack entries of the first output vector
+	mlN1        = 48 // u64: pack entries of the second output vector
+	mlUnpack    = 56 // u64: offset in the block of the level's unpack tables
+	mlStore     = 64 // 2 u64: the stream's bytes, as masks of two vectors
+
+	packEntryLen = 192 // qword indexes, left shifts, right shifts
+)
+
+// magCompress emits magCompress<size>(out []byte, line []byte, p []byte)
+// uint64, which writes the MAG-aware BDI stream of line to out and returns
+// its code: it tests the levels that p describes in order, as magFit512
+// does, and encodes the line at the first that fits, or raw.
+//
+// The deltas (x − base where the lane needs the base, else x, cut to w
+// bits) are packed in two steps. Pairs of 32-bit lanes become one 64-bit
+// field of 2w bits (d₀ << w | d₁), so the line has words/2 fields. Each
+// 64-bit big-endian word of the packed deltas is then the OR of the
+// fields that overlap it, each moved into place by a left or a right
+// shift: p's pack entries give, per candidate, the field each output lane
+// takes (a qword permute) and the two shift counts (64 for none). The
+// stream is q = code byte, base (big-endian), mask bytes (word 0 first),
+// deltas (big-endian), shifted as magRaw shifts the raw line.
+func magCompress(size int, rev, prevIdx, nextIdx Mem) {
+	name := fmt.Sprintf("magCompress%d", size)
+	TEXT(name, NOSPLIT, "func(out []byte, line []byte, p []byte) uint64")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the MAG-aware BDI stream of a %d-byte line to out and returns its code.", name, size),
+		fmt.Sprintf("len(line) must be at least %d, len(out) at least %d, and p a parameter block of magbdi's kernelParams.", size, size+1),
+		"Requires AVX-512 VBMI and GFNI.")
+	outp := Load(Param("out").Base(), GP64())
+	line := Load(Param("line").Base(), GP64())
+	p := Load(Param("p").Base(), GP64())
+	vecs := vectors512(line, size)
+	halves := size / 64
+	hdrBytes := 4 + size/32 // base and mask
+
+	levels, full, j, rec := GP64(), GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: p, Disp: mpLevels}, levels)
+	MOVQ(Mem{Base: p, Disp: mpFull}, full)
+	XORQ(j, j)
+	LEAQ(Mem{Base: p, Disp: mpLevel0}, rec)
+	loop, nextLevel, raw, found := label("levels"), label("next"), label("raw"), label("found")
+	base, notImm := GP64(), GP64()
+	Label(loop)
+	CMPQ(j, levels)
+	JAE(LabelRef(raw))
+	off, span := ZMM(), ZMM()
+	VPBROADCASTD(Mem{Base: rec, Disp: mlOff}, off)
+	VPBROADCASTD(Mem{Base: rec, Disp: mlSpan}, span)
+	imm := make([]OpmaskVirtual, halves)
+	for i, v := range vecs {
+		t := ZMM()
+		VPADDD(off, v, t)
+		imm[i] = K()
+		VPCMPUD(U8(cmpLT), span, t, imm[i])
+	}
+	immBits := laneBits(imm, 16)
+	MOVQ(immBits, notImm)
+	NOTQ(notImm)
+	ANDQ(full, notImm)
+	XORQ(base, base)
+	at := GP64()
+	TZCNTQ(notImm, at)
+	JCS(LabelRef(found)) // no lane needs the base: base 0
+	MOVL(Mem{Base: line, Index: at, Scale: 4}, base.As32())
+	// base − off, so that x − (base − off) = x − base + off
+	bo := GP32()
+	MOVL(base.As32(), bo)
+	SUBL(Mem{Base: rec, Disp: mlOff}, bo)
+	bov := ZMM()
+	VPBROADCASTD(bo, bov)
+	ok := make([]OpmaskVirtual, halves)
+	for i, v := range vecs {
+		t := ZMM()
+		VPSUBD(bov, v, t)
+		ok[i] = K()
+		VPCMPUD(U8(cmpLT), span, t, ok[i])
+	}
+	okBits := laneBits(ok, 16)
+	ORQ(immBits, okBits)
+	CMPQ(okBits, full)
+	JE(LabelRef(found))
+	Label(nextLevel)
+	INCQ(j)
+	ADDQ(U32(1<<mpShift), rec)
+	JMP(LabelRef(loop))
+
+	Label(raw)
+	tag := GP64()
+	MOVQ(Mem{Base: p, Disp: mpTag}, tag)
+	magRawBody(size, outp, line, tag, vecs, prevIdx)
+	r := GP64()
+	MOVQ(U64(1), r)
+	SHLXQ(tag, r, r)
+	DECQ(r)
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+
+	Label(found)
+	// The deltas, cut to w bits, then paired into 2w-bit fields.
+	baseV, fm := ZMM(), ZMM()
+	VPBROADCASTD(base.As32(), baseV)
+	VPBROADCASTD(Mem{Base: rec, Disp: mlFieldMask}, fm)
+	km := K()
+	KMOVQ(notImm, km)
+	cnt, pm := XMM(), ZMM()
+	VMOVQ(Mem{Base: rec, Disp: mlWidth}, cnt)
+	VPBROADCASTQ(Mem{Base: rec, Disp: mlPairMask}, pm)
+	P := make([]VecVirtual, halves)
+	for i, v := range vecs {
+		ki := km
+		if i > 0 {
+			ki = K()
+			KSHIFTRQ(U8(16*i), km, ki)
+		}
+		VPSUBD(baseV, v, ki, v) // merge masking: the others keep x
+		VPANDD(fm, v, v)
+		a, b := ZMM(), ZMM()
+		VPSLLQ(cnt, v, a)
+		VPSRLQ(U8(32), v, b)
+		VPTERNLOGQ(U8(0xEC), pm, b, a) // a&pm | b
+		P[i] = a
+	}
+	acc := make([]VecVirtual, halves)
+	for o := range acc {
+		acc[o] = ZMM()
+		VPXORQ(acc[o], acc[o], acc[o])
+	}
+	packed := label("packed")
+	nonzero := P[0]
+	if halves == 2 {
+		nonzero = ZMM()
+		VPORQ(P[0], P[1], nonzero)
+	}
+	nz := K()
+	VPTESTMQ(nonzero, nonzero, nz)
+	KORTESTB(nz, nz)
+	JZ(LabelRef(packed)) // every delta is zero
+	ptr := GP64()
+	MOVQ(Mem{Base: rec, Disp: mlPack}, ptr)
+	ADDQ(p, ptr)
+	for o := range acc {
+		n := GP64()
+		MOVQ(Mem{Base: rec, Disp: mlN0 + 8*o}, n)
+		skip, entries := label("skip"), label("entries")
+		TESTQ(n, n)
+		JZ(LabelRef(skip))
+		Label(entries)
+		g, l := ZMM(), ZMM()
+		VMOVDQU64(Mem{Base: ptr}, g)
+		if halves == 2 {
+			VPERMI2Q(P[1], P[0], g)
+		} else {
+			VPERMQ(P[0], g, g)
+		}
+		VPSLLVQ(Mem{Base: ptr, Disp: 64}, g, l)
+		VPSRLVQ(Mem{Base: ptr, Disp: 128}, g, g)
+		VPTERNLOGQ(U8(0xFE), l, g, acc[o]) // acc | l | g
+		ADDQ(U32(packEntryLen), ptr)
+		DECQ(n)
+		JNZ(LabelRef(entries))
+		Label(skip)
+	}
+	Label(packed)
+
+	// H: the code byte, the big-endian base, the mask bytes (each
+	// bit-reversed so that word 0 is its top bit).
+	x, m, lo := XMM(), GP64(), GP64()
+	VMOVQ(notImm, x)
+	VGF2P8AFFINEQB(U8(0), rev, x, x)
+	VMOVQ(x, m)
+	BSWAPL(base.As32())
+	SHLQ(U8(8), base)
+	MOVQ(j, lo)
+	ORQ(base, lo)
+	hiBytes := GP64()
+	MOVQ(m, hiBytes)
+	SHRQ(U8(24), hiBytes)
+	SHLQ(U8(40), m)
+	ORQ(m, lo)
+	VMOVQ(lo, x)
+	VPINSRQ(U8(1), hiBytes, x, x)
+	H := x.AsZ() // the VEX writes cleared the upper lanes
+
+	// q: H, then the deltas' bytes in big-endian order.
+	q := make([]VecVirtual, halves)
+	for h := range q {
+		q[h] = ZMM()
+		VMOVDQU64(magQIdx(size, h), q[h])
+		if halves == 2 {
+			VPERMI2B(acc[1], acc[0], q[h])
+		} else {
+			VPERMB(acc[0], q[h], q[h])
+		}
+	}
+	hk := K()
+	MOVQ(U64(1<<(hdrBytes+1)-1), r)
+	KMOVQ(r, hk)
+	VMOVDQU8(H, hk, q[0])
+
+	// The stream: (q << (8 − tag)) | (q₊₁ >> tag) per byte.
+	MOVQ(Mem{Base: p, Disp: mpTag}, tag)
+	up := GP64()
+	MOVQ(U64(8), up)
+	SUBQ(tag, up)
+	MOVQ(U64(0xFF), r)
+	SHLXQ(up, r, r)
+	hi := ZMM()
+	VPBROADCASTB(r.As32(), hi)
+	upX, tagX := XMM(), XMM()
+	VMOVQ(up, upX)
+	VMOVQ(tag, tagX)
+	nb := make([]VecVirtual, halves)
+	for h := range nb {
+		nb[h] = ZMM()
+		VMOVDQU64(nextIdx, nb[h])
+		if h+1 < halves {
+			VPERMI2B(q[h+1], q[h], nb[h]) // byte j ← byte j+1 of the pair
+		} else {
+			VPERMB(q[h], nb[h], nb[h]) // byte 63 wraps: past every stream
+		}
+	}
+	for h := range q {
+		VPSLLW(upX, q[h], q[h])
+		VPSRLW(tagX, nb[h], nb[h])
+		VPTERNLOGQ(U8(0xE4), hi, nb[h], q[h]) // q&hi | n&^hi
+		store := K()
+		KMOVQ(Mem{Base: rec, Disp: mlStore + 8*h}, store)
+		VMOVDQU8(q[h], store, Mem{Base: outp, Disp: 64 * h}) // nothing past the stream
+	}
+	Store(j, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+var magQIdxs = map[[2]int]Mem{}
+
+// magQIdx declares (once) the byte permute that builds vector h of
+// magCompress's q from the packed deltas: byte i of q (after the code
+// byte and the 4+size/32 header bytes) is byte i − 1 − header of the
+// big-endian delta stream, held in little-endian qwords.
+func magQIdx(size, h int) Mem {
+	if m, ok := magQIdxs[[2]int{size, h}]; ok {
+		return m
+	}
+	m := GLOBL(fmt.Sprintf("magQIdx%d_%d", size, h), attr.RODATA|attr.NOPTR)
+	skip := 1 + 4 + size/32
+	for i := 0; i < 64; i++ {
+		d := 64*h + i - skip
+		idx := 0
+		if d >= 0 {
+			idx = d&^7 | (7 - d&7)
+		}
+		DATA(i, U8(uint8(idx)))
+	}
+	magQIdxs[[2]int{size, h}] = m
+	return m
+}
+
+// magDecompress emits magDecompress<size>(out []byte, enc []byte, p
+// []byte, level uint64), which writes the line of the checked compressed
+// stream enc of the given level to out. The stream loses its code bits as
+// magUnraw shifts the raw line; then each delta's eight bytes (those that
+// hold it, big-endian) are gathered into a qword lane by the level's byte
+// permute, shifted right into place, cut to w bits and sign-extended
+// ((d & (2^w − 1)) ^ s − s, s = 2^(w−1) signed, else 0), and the lanes that
+// the mask selects get the base.
+func magDecompress(size int, rev, nextIdx, evenIdx Mem) {
+	name := fmt.Sprintf("magDecompress%d", size)
+	TEXT(name, NOSPLIT, "func(out []byte, enc []byte, p []byte, level uint64)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the %d-byte line of the checked compressed MAG-aware BDI stream enc, of the given level, to out.", name, size),
+		fmt.Sprintf("len(out) must be at least %d, len(enc) at most %d, level below p's levels, and p a parameter block of magbdi's kernelParams.", size, size),
+		"Requires AVX-512 VBMI and GFNI.")
+	outp := Load(Param("out").Base(), GP64())
+	encp := Load(Param("enc").Base(), GP64())
+	n := Load(Param("enc").Len(), GP64())
+	p := Load(Param("p").Base(), GP64())
+	rec := Load(Param("level"), GP64())
+	SHLQ(U8(mpShift), rec)
+	ADDQ(p, rec)
+	ADDQ(U8(mpLevel0), rec)
+	halves := size / 64
+
+	// The stream, zero past its end.
+	ones, m := GP64(), GP64()
+	MOVQ(I64(-1), ones)
+	e := make([]VecVirtual, halves)
+	for h := range e {
+		if h > 0 {
+			zero := GP64()
+			XORQ(zero, zero)
+			SUBQ(U8(64), n)
+			CMOVQCS(zero, n)
+		}
+		BZHIQ(n, ones, m) // an index of 64 or more keeps every bit
+		k := K()
+		KMOVQ(m, k)
+		e[h] = ZMM()
+		VMOVDQU8_Z(Mem{Base: encp, Disp: 64 * h}, k, e[h])
+	}
+	// Without the code bits: e[j] << tag | e[j+1] >> (8 − tag).
+	tag, down, r := GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: p, Disp: mpTag}, tag)
+	MOVQ(U64(8), down)
+	SUBQ(tag, down)
+	MOVQ(U64(0xFF), r)
+	SHLXQ(tag, r, r)
+	hi := ZMM()
+	VPBROADCASTB(r.As32(), hi)
+	tagX, downX := XMM(), XMM()
+	VMOVQ(tag, tagX)
+	VMOVQ(down, downX)
+	nb := make([]VecVirtual, halves)
+	for h := range e {
+		nb[h] = ZMM()
+		VMOVDQU64(nextIdx, nb[h])
+		if h+1 < halves {
+			VPERMI2B(e[h+1], e[h], nb[h])
+		} else {
+			VPERMB(e[h], nb[h], nb[h]) // byte 63 wraps: past every stream
+		}
+	}
+	for h := range e {
+		VPSLLW(tagX, e[h], e[h])
+		VPSRLW(downX, nb[h], nb[h])
+		VPTERNLOGQ(U8(0xE4), hi, nb[h], e[h]) // e&hi | n&^hi
+	}
+
+	// The base and the lane mask.
+	base, mask := GP64(), GP64()
+	VMOVQ(e[0].AsX(), base)
+	BSWAPL(base.As32())
+	x := XMM()
+	VGF2P8AFFINEQB(U8(0), rev, e[0].AsX(), x)
+	VMOVQ(x, mask)
+	SHRQ(U8(32), mask)
+	ANDQ(Mem{Base: p, Disp: mpFull}, mask)
+	km := K()
+	KMOVQ(mask, km)
+	baseV := ZMM()
+	VPBROADCASTD(base.As32(), baseV)
+
+	// The deltas.
+	u := GP64()
+	MOVQ(Mem{Base: rec, Disp: mlUnpack}, u)
+	ADDQ(p, u)
+	fields := size / 32 // qword vectors
+	g := make([]VecVirtual, fields)
+	for f := range g {
+		g[f] = ZMM()
+		VMOVDQU64(Mem{Base: u, Disp: 64 * f}, g[f])
+		if halves == 2 {
+			VPERMI2B(e[1], e[0], g[f])
+		} else {
+			VPERMB(e[0], g[f], g[f])
+		}
+		VPSRLVQ(Mem{Base: u, Disp: 64 * (fields + f)}, g[f], g[f])
+	}
+	fm, sb := ZMM(), ZMM()
+	VPBROADCASTD(Mem{Base: rec, Disp: mlFieldMask}, fm)
+	VPBROADCASTD(Mem{Base: rec, Disp: mlSignBit}, sb)
+	for h := 0; h < halves; h++ {
+		d := ZMM()
+		VMOVDQU64(evenIdx, d)
+		VPERMI2D(g[2*h+1], g[2*h], d)
+		VPTERNLOGD(U8(0x6A), sb, fm, d) // d&fm ^ sb
+		VPSUBD(sb, d, d)
+		kh := km
+		if h > 0 {
+			kh = K()
+			KSHIFTRQ(U8(16), km, kh)
+		}
+		VPADDD(baseV, d, kh, d)
+		VMOVDQU64(d, Mem{Base: outp, Disp: 64 * h})
 	}
 	VZEROUPPER()
 	RET()

@@ -29,6 +29,11 @@ func (c *Codec) fitLevels(data []byte, out []uint8) {
 	}
 }
 
+// oneCallKernels reports that the CPU has what the one-call kernels
+// (magCompress, magDecompress) need: AVX-512 with VBMI and GFNI. The
+// caller checks the active level.
+var oneCallKernels = cpu.ByteOps
+
 // rawKernel appends the raw stream of line to dst with a kernel and
 // reports true, or reports false when none applies: the kernels need the
 // AVX-512 level with VBMI (byte permutes) and take 64- and 128-byte lines.

@@ -726,3 +726,688 @@ TEXT ·magUnraw128(SB), NOSPLIT, $0-56
 	VMOVDQU64    Z1, 64(AX)
 	VZEROUPPER
 	RET
+
+DATA magBitReverse<>+0(SB)/8, $0x8040201008040201
+DATA magBitReverse<>+8(SB)/8, $0x8040201008040201
+GLOBL magBitReverse<>(SB), RODATA|NOPTR, $16
+
+DATA evenDwords<>+0(SB)/4, $0x00000000
+DATA evenDwords<>+4(SB)/4, $0x00000002
+DATA evenDwords<>+8(SB)/4, $0x00000004
+DATA evenDwords<>+12(SB)/4, $0x00000006
+DATA evenDwords<>+16(SB)/4, $0x00000008
+DATA evenDwords<>+20(SB)/4, $0x0000000a
+DATA evenDwords<>+24(SB)/4, $0x0000000c
+DATA evenDwords<>+28(SB)/4, $0x0000000e
+DATA evenDwords<>+32(SB)/4, $0x00000010
+DATA evenDwords<>+36(SB)/4, $0x00000012
+DATA evenDwords<>+40(SB)/4, $0x00000014
+DATA evenDwords<>+44(SB)/4, $0x00000016
+DATA evenDwords<>+48(SB)/4, $0x00000018
+DATA evenDwords<>+52(SB)/4, $0x0000001a
+DATA evenDwords<>+56(SB)/4, $0x0000001c
+DATA evenDwords<>+60(SB)/4, $0x0000001e
+GLOBL evenDwords<>(SB), RODATA|NOPTR, $64
+
+// func magCompress64(out []byte, line []byte, p []byte) uint64
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
+TEXT ·magCompress64(SB), NOSPLIT, $0-80
+	MOVQ      out_base+0(FP), AX
+	MOVQ      line_base+24(FP), CX
+	MOVQ      p_base+48(FP), DX
+	VMOVDQU64 (CX), Z0
+	MOVQ      (DX), BX
+	MOVQ      16(DX), SI
+	XORQ      DI, DI
+	LEAQ      64(DX), R8
+
+levels_50:
+	CMPQ         DI, BX
+	JAE          raw_52
+	VPBROADCASTD (R8), Z1
+	VPBROADCASTD 4(R8), Z2
+	VPADDD       Z1, Z0, Z1
+	VPCMPUD      $0x01, Z2, Z1, K1
+	KMOVQ        K1, R11
+	MOVQ         R11, R10
+	NOTQ         R10
+	ANDQ         SI, R10
+	XORQ         R9, R9
+	TZCNTQ       R10, R12
+	JCS          found_53
+	MOVL         (CX)(R12*4), R9
+	MOVL         R9, R12
+	SUBL         (R8), R12
+	VPBROADCASTD R12, Z1
+	VPSUBD       Z1, Z0, Z1
+	VPCMPUD      $0x01, Z2, Z1, K1
+	KMOVQ        K1, R12
+	ORQ          R11, R12
+	CMPQ         R12, SI
+	JE           found_53
+	INCQ         DI
+	ADDQ         $0x00000080, R8
+	JMP          levels_50
+
+raw_52:
+	MOVQ         8(DX), DX
+	MOVQ         $0x0000000000000008, BX
+	SUBQ         DX, BX
+	MOVBQZX      63(CX), SI
+	SHLXQ        BX, SI, SI
+	MOVQ         $0x00000000000000ff, CX
+	SHLXQ        BX, CX, CX
+	VPBROADCASTB CX, Z1
+	VMOVQ        BX, X2
+	VMOVQ        DX, X3
+	MOVQ         $0x0000000000000001, CX
+	KMOVQ        CX, K1
+	SHLXQ        DX, CX, CX
+	DECQ         CX
+	VPBROADCASTB CX, Z4
+	VMOVDQU64    prevByte<>+0(SB), Z5
+	VPERMB       Z0, Z5, Z5
+	VMOVDQU8     Z4, K1, Z5
+	VPSLLW       X2, Z5, Z5
+	VPSRLW       X3, Z0, Z0
+	VPTERNLOGQ   $0xe4, Z1, Z0, Z5
+	VMOVDQU64    Z5, (AX)
+	MOVB         SI, 64(AX)
+	MOVQ         $0x0000000000000001, CX
+	SHLXQ        DX, CX, CX
+	DECQ         CX
+	MOVQ         CX, ret+72(FP)
+	VZEROUPPER
+	RET
+
+found_53:
+	VPBROADCASTD R9, Z1
+	VPBROADCASTD 16(R8), Z2
+	KMOVQ        R10, K1
+	VMOVQ        8(R8), X4
+	VPBROADCASTQ 24(R8), Z5
+	VPSUBD       Z1, Z0, K1, Z0
+	VPANDD       Z2, Z0, Z0
+	VPSLLQ       X4, Z0, Z1
+	VPSRLQ       $0x20, Z0, Z0
+	VPTERNLOGQ   $0xec, Z5, Z0, Z1
+	VPXORQ       Z3, Z3, Z3
+	VPTESTMQ     Z1, Z1, K1
+	KORTESTB     K1, K1
+	JZ           packed_54
+	MOVQ         32(R8), CX
+	ADDQ         DX, CX
+	MOVQ         40(R8), BX
+	TESTQ        BX, BX
+	JZ           skip_55
+
+entries_56:
+	VMOVDQU64  (CX), Z0
+	VPERMQ     Z1, Z0, Z0
+	VPSLLVQ    64(CX), Z0, Z2
+	VPSRLVQ    128(CX), Z0, Z0
+	VPTERNLOGQ $0xfe, Z2, Z0, Z3
+	ADDQ       $0x000000c0, CX
+	DECQ       BX
+	JNZ        entries_56
+
+skip_55:
+packed_54:
+	VMOVQ          R10, X4
+	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X4, X4
+	VMOVQ          X4, CX
+	BSWAPL         R9
+	SHLQ           $0x08, R9
+	MOVQ           DI, BX
+	ORQ            R9, BX
+	MOVQ           CX, SI
+	SHRQ           $0x18, SI
+	SHLQ           $0x28, CX
+	ORQ            CX, BX
+	VMOVQ          BX, X4
+	VPINSRQ        $0x01, SI, X4, X4
+	VMOVDQU64      magQIdx64_0<>+0(SB), Z0
+	VPERMB         Z3, Z0, Z0
+	MOVQ           $0x000000000000007f, CX
+	KMOVQ          CX, K1
+	VMOVDQU8       Z4, K1, Z0
+	MOVQ           8(DX), DX
+	MOVQ           $0x0000000000000008, BX
+	SUBQ           DX, BX
+	MOVQ           $0x00000000000000ff, CX
+	SHLXQ          BX, CX, CX
+	VPBROADCASTB   CX, Z1
+	VMOVQ          BX, X2
+	VMOVQ          DX, X3
+	VMOVDQU64      nextByte<>+0(SB), Z4
+	VPERMB         Z0, Z4, Z4
+	VPSLLW         X2, Z0, Z0
+	VPSRLW         X3, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z1, Z4, Z0
+	KMOVQ          64(R8), K1
+	VMOVDQU8       Z0, K1, (AX)
+	MOVQ           DI, ret+72(FP)
+	VZEROUPPER
+	RET
+
+DATA magQIdx64_0<>+0(SB)/1, $0x00
+DATA magQIdx64_0<>+1(SB)/1, $0x00
+DATA magQIdx64_0<>+2(SB)/1, $0x00
+DATA magQIdx64_0<>+3(SB)/1, $0x00
+DATA magQIdx64_0<>+4(SB)/1, $0x00
+DATA magQIdx64_0<>+5(SB)/1, $0x00
+DATA magQIdx64_0<>+6(SB)/1, $0x00
+DATA magQIdx64_0<>+7(SB)/1, $0x07
+DATA magQIdx64_0<>+8(SB)/1, $0x06
+DATA magQIdx64_0<>+9(SB)/1, $0x05
+DATA magQIdx64_0<>+10(SB)/1, $0x04
+DATA magQIdx64_0<>+11(SB)/1, $0x03
+DATA magQIdx64_0<>+12(SB)/1, $0x02
+DATA magQIdx64_0<>+13(SB)/1, $0x01
+DATA magQIdx64_0<>+14(SB)/1, $0x00
+DATA magQIdx64_0<>+15(SB)/1, $0x0f
+DATA magQIdx64_0<>+16(SB)/1, $0x0e
+DATA magQIdx64_0<>+17(SB)/1, $0x0d
+DATA magQIdx64_0<>+18(SB)/1, $0x0c
+DATA magQIdx64_0<>+19(SB)/1, $0x0b
+DATA magQIdx64_0<>+20(SB)/1, $0x0a
+DATA magQIdx64_0<>+21(SB)/1, $0x09
+DATA magQIdx64_0<>+22(SB)/1, $0x08
+DATA magQIdx64_0<>+23(SB)/1, $0x17
+DATA magQIdx64_0<>+24(SB)/1, $0x16
+DATA magQIdx64_0<>+25(SB)/1, $0x15
+DATA magQIdx64_0<>+26(SB)/1, $0x14
+DATA magQIdx64_0<>+27(SB)/1, $0x13
+DATA magQIdx64_0<>+28(SB)/1, $0x12
+DATA magQIdx64_0<>+29(SB)/1, $0x11
+DATA magQIdx64_0<>+30(SB)/1, $0x10
+DATA magQIdx64_0<>+31(SB)/1, $0x1f
+DATA magQIdx64_0<>+32(SB)/1, $0x1e
+DATA magQIdx64_0<>+33(SB)/1, $0x1d
+DATA magQIdx64_0<>+34(SB)/1, $0x1c
+DATA magQIdx64_0<>+35(SB)/1, $0x1b
+DATA magQIdx64_0<>+36(SB)/1, $0x1a
+DATA magQIdx64_0<>+37(SB)/1, $0x19
+DATA magQIdx64_0<>+38(SB)/1, $0x18
+DATA magQIdx64_0<>+39(SB)/1, $0x27
+DATA magQIdx64_0<>+40(SB)/1, $0x26
+DATA magQIdx64_0<>+41(SB)/1, $0x25
+DATA magQIdx64_0<>+42(SB)/1, $0x24
+DATA magQIdx64_0<>+43(SB)/1, $0x23
+DATA magQIdx64_0<>+44(SB)/1, $0x22
+DATA magQIdx64_0<>+45(SB)/1, $0x21
+DATA magQIdx64_0<>+46(SB)/1, $0x20
+DATA magQIdx64_0<>+47(SB)/1, $0x2f
+DATA magQIdx64_0<>+48(SB)/1, $0x2e
+DATA magQIdx64_0<>+49(SB)/1, $0x2d
+DATA magQIdx64_0<>+50(SB)/1, $0x2c
+DATA magQIdx64_0<>+51(SB)/1, $0x2b
+DATA magQIdx64_0<>+52(SB)/1, $0x2a
+DATA magQIdx64_0<>+53(SB)/1, $0x29
+DATA magQIdx64_0<>+54(SB)/1, $0x28
+DATA magQIdx64_0<>+55(SB)/1, $0x37
+DATA magQIdx64_0<>+56(SB)/1, $0x36
+DATA magQIdx64_0<>+57(SB)/1, $0x35
+DATA magQIdx64_0<>+58(SB)/1, $0x34
+DATA magQIdx64_0<>+59(SB)/1, $0x33
+DATA magQIdx64_0<>+60(SB)/1, $0x32
+DATA magQIdx64_0<>+61(SB)/1, $0x31
+DATA magQIdx64_0<>+62(SB)/1, $0x30
+DATA magQIdx64_0<>+63(SB)/1, $0x3f
+GLOBL magQIdx64_0<>(SB), RODATA|NOPTR, $64
+
+// func magDecompress64(out []byte, enc []byte, p []byte, level uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
+TEXT ·magDecompress64(SB), NOSPLIT, $0-80
+	MOVQ           out_base+0(FP), AX
+	MOVQ           enc_base+24(FP), CX
+	MOVQ           enc_len+32(FP), DX
+	MOVQ           p_base+48(FP), BX
+	MOVQ           level+72(FP), SI
+	SHLQ           $0x07, SI
+	ADDQ           BX, SI
+	ADDQ           $0x40, SI
+	MOVQ           $-1, DI
+	BZHIQ          DX, DI, DX
+	KMOVQ          DX, K1
+	VMOVDQU8.Z     (CX), K1, Z0
+	MOVQ           8(BX), CX
+	MOVQ           $0x0000000000000008, DX
+	SUBQ           CX, DX
+	MOVQ           $0x00000000000000ff, DI
+	SHLXQ          CX, DI, DI
+	VPBROADCASTB   DI, Z1
+	VMOVQ          CX, X2
+	VMOVQ          DX, X3
+	VMOVDQU64      nextByte<>+0(SB), Z4
+	VPERMB         Z0, Z4, Z4
+	VPSLLW         X2, Z0, Z0
+	VPSRLW         X3, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z1, Z4, Z0
+	VMOVQ          X0, CX
+	BSWAPL         CX
+	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X0, X1
+	VMOVQ          X1, DX
+	SHRQ           $0x20, DX
+	ANDQ           16(BX), DX
+	KMOVQ          DX, K1
+	VPBROADCASTD   CX, Z1
+	MOVQ           56(SI), CX
+	ADDQ           BX, CX
+	VMOVDQU64      (CX), Z2
+	VPERMB         Z0, Z2, Z2
+	VPSRLVQ        128(CX), Z2, Z2
+	VMOVDQU64      64(CX), Z3
+	VPERMB         Z0, Z3, Z3
+	VPSRLVQ        192(CX), Z3, Z3
+	VPBROADCASTD   16(SI), Z0
+	VPBROADCASTD   20(SI), Z4
+	VMOVDQU64      evenDwords<>+0(SB), Z5
+	VPERMI2D       Z3, Z2, Z5
+	VPTERNLOGD     $0x6a, Z4, Z0, Z5
+	VPSUBD         Z4, Z5, Z5
+	VPADDD         Z1, Z5, K1, Z5
+	VMOVDQU64      Z5, (AX)
+	VZEROUPPER
+	RET
+
+// func magCompress128(out []byte, line []byte, p []byte) uint64
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
+TEXT ·magCompress128(SB), NOSPLIT, $0-80
+	MOVQ      out_base+0(FP), AX
+	MOVQ      line_base+24(FP), CX
+	MOVQ      p_base+48(FP), DX
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	MOVQ      (DX), BX
+	MOVQ      16(DX), SI
+	XORQ      DI, DI
+	LEAQ      64(DX), R8
+
+levels_57:
+	CMPQ         DI, BX
+	JAE          raw_59
+	VPBROADCASTD (R8), Z2
+	VPBROADCASTD 4(R8), Z3
+	VPADDD       Z2, Z0, Z4
+	VPCMPUD      $0x01, Z3, Z4, K1
+	VPADDD       Z2, Z1, Z2
+	VPCMPUD      $0x01, Z3, Z2, K2
+	KMOVQ        K1, R11
+	KMOVQ        K2, R9
+	SHLQ         $0x10, R9
+	ORQ          R9, R11
+	MOVQ         R11, R10
+	NOTQ         R10
+	ANDQ         SI, R10
+	XORQ         R9, R9
+	TZCNTQ       R10, R12
+	JCS          found_60
+	MOVL         (CX)(R12*4), R9
+	MOVL         R9, R12
+	SUBL         (R8), R12
+	VPBROADCASTD R12, Z2
+	VPSUBD       Z2, Z0, Z4
+	VPCMPUD      $0x01, Z3, Z4, K1
+	VPSUBD       Z2, Z1, Z2
+	VPCMPUD      $0x01, Z3, Z2, K2
+	KMOVQ        K1, R12
+	KMOVQ        K2, R13
+	SHLQ         $0x10, R13
+	ORQ          R13, R12
+	ORQ          R11, R12
+	CMPQ         R12, SI
+	JE           found_60
+	INCQ         DI
+	ADDQ         $0x00000080, R8
+	JMP          levels_57
+
+raw_59:
+	MOVQ         8(DX), DX
+	MOVQ         $0x0000000000000008, BX
+	SUBQ         DX, BX
+	MOVBQZX      127(CX), SI
+	SHLXQ        BX, SI, SI
+	MOVQ         $0x00000000000000ff, CX
+	SHLXQ        BX, CX, CX
+	VPBROADCASTB CX, Z2
+	VMOVQ        BX, X3
+	VMOVQ        DX, X4
+	MOVQ         $0x0000000000000001, CX
+	KMOVQ        CX, K1
+	SHLXQ        DX, CX, CX
+	DECQ         CX
+	VPBROADCASTB CX, Z5
+	VMOVDQU64    prevByte<>+0(SB), Z6
+	VPERMB       Z0, Z6, Z6
+	VMOVDQU8     Z5, K1, Z6
+	VPSLLW       X3, Z6, Z6
+	VPSRLW       X4, Z0, Z5
+	VPTERNLOGQ   $0xe4, Z2, Z5, Z6
+	VMOVDQU64    Z6, (AX)
+	VMOVDQU64    prevByte<>+0(SB), Z5
+	VPERMI2B     Z1, Z0, Z5
+	VPSLLW       X3, Z5, Z5
+	VPSRLW       X4, Z1, Z0
+	VPTERNLOGQ   $0xe4, Z2, Z0, Z5
+	VMOVDQU64    Z5, 64(AX)
+	MOVB         SI, 128(AX)
+	MOVQ         $0x0000000000000001, CX
+	SHLXQ        DX, CX, CX
+	DECQ         CX
+	MOVQ         CX, ret+72(FP)
+	VZEROUPPER
+	RET
+
+found_60:
+	VPBROADCASTD R9, Z2
+	VPBROADCASTD 16(R8), Z3
+	KMOVQ        R10, K1
+	VMOVQ        8(R8), X7
+	VPBROADCASTQ 24(R8), Z4
+	VPSUBD       Z2, Z0, K1, Z0
+	VPANDD       Z3, Z0, Z0
+	VPSLLQ       X7, Z0, Z8
+	VPSRLQ       $0x20, Z0, Z0
+	VPTERNLOGQ   $0xec, Z4, Z0, Z8
+	KSHIFTRQ     $0x10, K1, K1
+	VPSUBD       Z2, Z1, K1, Z1
+	VPANDD       Z3, Z1, Z1
+	VPSLLQ       X7, Z1, Z0
+	VPSRLQ       $0x20, Z1, Z1
+	VPTERNLOGQ   $0xec, Z4, Z1, Z0
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPORQ        Z8, Z0, Z1
+	VPTESTMQ     Z1, Z1, K1
+	KORTESTB     K1, K1
+	JZ           packed_61
+	MOVQ         32(R8), CX
+	ADDQ         DX, CX
+	MOVQ         40(R8), BX
+	TESTQ        BX, BX
+	JZ           skip_62
+
+entries_63:
+	VMOVDQU64  (CX), Z1
+	VPERMI2Q   Z0, Z8, Z1
+	VPSLLVQ    64(CX), Z1, Z2
+	VPSRLVQ    128(CX), Z1, Z1
+	VPTERNLOGQ $0xfe, Z2, Z1, Z5
+	ADDQ       $0x000000c0, CX
+	DECQ       BX
+	JNZ        entries_63
+
+skip_62:
+	MOVQ  48(R8), BX
+	TESTQ BX, BX
+	JZ    skip_64
+
+entries_65:
+	VMOVDQU64  (CX), Z1
+	VPERMI2Q   Z0, Z8, Z1
+	VPSLLVQ    64(CX), Z1, Z2
+	VPSRLVQ    128(CX), Z1, Z1
+	VPTERNLOGQ $0xfe, Z2, Z1, Z6
+	ADDQ       $0x000000c0, CX
+	DECQ       BX
+	JNZ        entries_65
+
+skip_64:
+packed_61:
+	VMOVQ          R10, X7
+	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X7, X7
+	VMOVQ          X7, CX
+	BSWAPL         R9
+	SHLQ           $0x08, R9
+	MOVQ           DI, BX
+	ORQ            R9, BX
+	MOVQ           CX, SI
+	SHRQ           $0x18, SI
+	SHLQ           $0x28, CX
+	ORQ            CX, BX
+	VMOVQ          BX, X7
+	VPINSRQ        $0x01, SI, X7, X7
+	VMOVDQU64      magQIdx128_0<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VMOVDQU64      magQIdx128_1<>+0(SB), Z1
+	VPERMI2B       Z6, Z5, Z1
+	MOVQ           $0x00000000000001ff, CX
+	KMOVQ          CX, K1
+	VMOVDQU8       Z7, K1, Z0
+	MOVQ           8(DX), DX
+	MOVQ           $0x0000000000000008, BX
+	SUBQ           DX, BX
+	MOVQ           $0x00000000000000ff, CX
+	SHLXQ          BX, CX, CX
+	VPBROADCASTB   CX, Z2
+	VMOVQ          BX, X3
+	VMOVQ          DX, X4
+	VMOVDQU64      nextByte<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      nextByte<>+0(SB), Z6
+	VPERMB         Z1, Z6, Z6
+	VPSLLW         X3, Z0, Z0
+	VPSRLW         X4, Z5, Z5
+	VPTERNLOGQ     $0xe4, Z2, Z5, Z0
+	KMOVQ          64(R8), K1
+	VMOVDQU8       Z0, K1, (AX)
+	VPSLLW         X3, Z1, Z1
+	VPSRLW         X4, Z6, Z6
+	VPTERNLOGQ     $0xe4, Z2, Z6, Z1
+	KMOVQ          72(R8), K1
+	VMOVDQU8       Z1, K1, 64(AX)
+	MOVQ           DI, ret+72(FP)
+	VZEROUPPER
+	RET
+
+DATA magQIdx128_0<>+0(SB)/1, $0x00
+DATA magQIdx128_0<>+1(SB)/1, $0x00
+DATA magQIdx128_0<>+2(SB)/1, $0x00
+DATA magQIdx128_0<>+3(SB)/1, $0x00
+DATA magQIdx128_0<>+4(SB)/1, $0x00
+DATA magQIdx128_0<>+5(SB)/1, $0x00
+DATA magQIdx128_0<>+6(SB)/1, $0x00
+DATA magQIdx128_0<>+7(SB)/1, $0x00
+DATA magQIdx128_0<>+8(SB)/1, $0x00
+DATA magQIdx128_0<>+9(SB)/1, $0x07
+DATA magQIdx128_0<>+10(SB)/1, $0x06
+DATA magQIdx128_0<>+11(SB)/1, $0x05
+DATA magQIdx128_0<>+12(SB)/1, $0x04
+DATA magQIdx128_0<>+13(SB)/1, $0x03
+DATA magQIdx128_0<>+14(SB)/1, $0x02
+DATA magQIdx128_0<>+15(SB)/1, $0x01
+DATA magQIdx128_0<>+16(SB)/1, $0x00
+DATA magQIdx128_0<>+17(SB)/1, $0x0f
+DATA magQIdx128_0<>+18(SB)/1, $0x0e
+DATA magQIdx128_0<>+19(SB)/1, $0x0d
+DATA magQIdx128_0<>+20(SB)/1, $0x0c
+DATA magQIdx128_0<>+21(SB)/1, $0x0b
+DATA magQIdx128_0<>+22(SB)/1, $0x0a
+DATA magQIdx128_0<>+23(SB)/1, $0x09
+DATA magQIdx128_0<>+24(SB)/1, $0x08
+DATA magQIdx128_0<>+25(SB)/1, $0x17
+DATA magQIdx128_0<>+26(SB)/1, $0x16
+DATA magQIdx128_0<>+27(SB)/1, $0x15
+DATA magQIdx128_0<>+28(SB)/1, $0x14
+DATA magQIdx128_0<>+29(SB)/1, $0x13
+DATA magQIdx128_0<>+30(SB)/1, $0x12
+DATA magQIdx128_0<>+31(SB)/1, $0x11
+DATA magQIdx128_0<>+32(SB)/1, $0x10
+DATA magQIdx128_0<>+33(SB)/1, $0x1f
+DATA magQIdx128_0<>+34(SB)/1, $0x1e
+DATA magQIdx128_0<>+35(SB)/1, $0x1d
+DATA magQIdx128_0<>+36(SB)/1, $0x1c
+DATA magQIdx128_0<>+37(SB)/1, $0x1b
+DATA magQIdx128_0<>+38(SB)/1, $0x1a
+DATA magQIdx128_0<>+39(SB)/1, $0x19
+DATA magQIdx128_0<>+40(SB)/1, $0x18
+DATA magQIdx128_0<>+41(SB)/1, $0x27
+DATA magQIdx128_0<>+42(SB)/1, $0x26
+DATA magQIdx128_0<>+43(SB)/1, $0x25
+DATA magQIdx128_0<>+44(SB)/1, $0x24
+DATA magQIdx128_0<>+45(SB)/1, $0x23
+DATA magQIdx128_0<>+46(SB)/1, $0x22
+DATA magQIdx128_0<>+47(SB)/1, $0x21
+DATA magQIdx128_0<>+48(SB)/1, $0x20
+DATA magQIdx128_0<>+49(SB)/1, $0x2f
+DATA magQIdx128_0<>+50(SB)/1, $0x2e
+DATA magQIdx128_0<>+51(SB)/1, $0x2d
+DATA magQIdx128_0<>+52(SB)/1, $0x2c
+DATA magQIdx128_0<>+53(SB)/1, $0x2b
+DATA magQIdx128_0<>+54(SB)/1, $0x2a
+DATA magQIdx128_0<>+55(SB)/1, $0x29
+DATA magQIdx128_0<>+56(SB)/1, $0x28
+DATA magQIdx128_0<>+57(SB)/1, $0x37
+DATA magQIdx128_0<>+58(SB)/1, $0x36
+DATA magQIdx128_0<>+59(SB)/1, $0x35
+DATA magQIdx128_0<>+60(SB)/1, $0x34
+DATA magQIdx128_0<>+61(SB)/1, $0x33
+DATA magQIdx128_0<>+62(SB)/1, $0x32
+DATA magQIdx128_0<>+63(SB)/1, $0x31
+GLOBL magQIdx128_0<>(SB), RODATA|NOPTR, $64
+
+DATA magQIdx128_1<>+0(SB)/1, $0x30
+DATA magQIdx128_1<>+1(SB)/1, $0x3f
+DATA magQIdx128_1<>+2(SB)/1, $0x3e
+DATA magQIdx128_1<>+3(SB)/1, $0x3d
+DATA magQIdx128_1<>+4(SB)/1, $0x3c
+DATA magQIdx128_1<>+5(SB)/1, $0x3b
+DATA magQIdx128_1<>+6(SB)/1, $0x3a
+DATA magQIdx128_1<>+7(SB)/1, $0x39
+DATA magQIdx128_1<>+8(SB)/1, $0x38
+DATA magQIdx128_1<>+9(SB)/1, $0x47
+DATA magQIdx128_1<>+10(SB)/1, $0x46
+DATA magQIdx128_1<>+11(SB)/1, $0x45
+DATA magQIdx128_1<>+12(SB)/1, $0x44
+DATA magQIdx128_1<>+13(SB)/1, $0x43
+DATA magQIdx128_1<>+14(SB)/1, $0x42
+DATA magQIdx128_1<>+15(SB)/1, $0x41
+DATA magQIdx128_1<>+16(SB)/1, $0x40
+DATA magQIdx128_1<>+17(SB)/1, $0x4f
+DATA magQIdx128_1<>+18(SB)/1, $0x4e
+DATA magQIdx128_1<>+19(SB)/1, $0x4d
+DATA magQIdx128_1<>+20(SB)/1, $0x4c
+DATA magQIdx128_1<>+21(SB)/1, $0x4b
+DATA magQIdx128_1<>+22(SB)/1, $0x4a
+DATA magQIdx128_1<>+23(SB)/1, $0x49
+DATA magQIdx128_1<>+24(SB)/1, $0x48
+DATA magQIdx128_1<>+25(SB)/1, $0x57
+DATA magQIdx128_1<>+26(SB)/1, $0x56
+DATA magQIdx128_1<>+27(SB)/1, $0x55
+DATA magQIdx128_1<>+28(SB)/1, $0x54
+DATA magQIdx128_1<>+29(SB)/1, $0x53
+DATA magQIdx128_1<>+30(SB)/1, $0x52
+DATA magQIdx128_1<>+31(SB)/1, $0x51
+DATA magQIdx128_1<>+32(SB)/1, $0x50
+DATA magQIdx128_1<>+33(SB)/1, $0x5f
+DATA magQIdx128_1<>+34(SB)/1, $0x5e
+DATA magQIdx128_1<>+35(SB)/1, $0x5d
+DATA magQIdx128_1<>+36(SB)/1, $0x5c
+DATA magQIdx128_1<>+37(SB)/1, $0x5b
+DATA magQIdx128_1<>+38(SB)/1, $0x5a
+DATA magQIdx128_1<>+39(SB)/1, $0x59
+DATA magQIdx128_1<>+40(SB)/1, $0x58
+DATA magQIdx128_1<>+41(SB)/1, $0x67
+DATA magQIdx128_1<>+42(SB)/1, $0x66
+DATA magQIdx128_1<>+43(SB)/1, $0x65
+DATA magQIdx128_1<>+44(SB)/1, $0x64
+DATA magQIdx128_1<>+45(SB)/1, $0x63
+DATA magQIdx128_1<>+46(SB)/1, $0x62
+DATA magQIdx128_1<>+47(SB)/1, $0x61
+DATA magQIdx128_1<>+48(SB)/1, $0x60
+DATA magQIdx128_1<>+49(SB)/1, $0x6f
+DATA magQIdx128_1<>+50(SB)/1, $0x6e
+DATA magQIdx128_1<>+51(SB)/1, $0x6d
+DATA magQIdx128_1<>+52(SB)/1, $0x6c
+DATA magQIdx128_1<>+53(SB)/1, $0x6b
+DATA magQIdx128_1<>+54(SB)/1, $0x6a
+DATA magQIdx128_1<>+55(SB)/1, $0x69
+DATA magQIdx128_1<>+56(SB)/1, $0x68
+DATA magQIdx128_1<>+57(SB)/1, $0x77
+DATA magQIdx128_1<>+58(SB)/1, $0x76
+DATA magQIdx128_1<>+59(SB)/1, $0x75
+DATA magQIdx128_1<>+60(SB)/1, $0x74
+DATA magQIdx128_1<>+61(SB)/1, $0x73
+DATA magQIdx128_1<>+62(SB)/1, $0x72
+DATA magQIdx128_1<>+63(SB)/1, $0x71
+GLOBL magQIdx128_1<>(SB), RODATA|NOPTR, $64
+
+// func magDecompress128(out []byte, enc []byte, p []byte, level uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI
+TEXT ·magDecompress128(SB), NOSPLIT, $0-80
+	MOVQ           out_base+0(FP), AX
+	MOVQ           enc_base+24(FP), CX
+	MOVQ           enc_len+32(FP), DX
+	MOVQ           p_base+48(FP), BX
+	MOVQ           level+72(FP), SI
+	SHLQ           $0x07, SI
+	ADDQ           BX, SI
+	ADDQ           $0x40, SI
+	MOVQ           $-1, DI
+	BZHIQ          DX, DI, R8
+	KMOVQ          R8, K1
+	VMOVDQU8.Z     (CX), K1, Z0
+	XORQ           R8, R8
+	SUBQ           $0x40, DX
+	CMOVQCS        R8, DX
+	BZHIQ          DX, DI, R8
+	KMOVQ          R8, K1
+	VMOVDQU8.Z     64(CX), K1, Z1
+	MOVQ           8(BX), CX
+	MOVQ           $0x0000000000000008, DX
+	SUBQ           CX, DX
+	MOVQ           $0x00000000000000ff, DI
+	SHLXQ          CX, DI, DI
+	VPBROADCASTB   DI, Z2
+	VMOVQ          CX, X3
+	VMOVQ          DX, X4
+	VMOVDQU64      nextByte<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      nextByte<>+0(SB), Z6
+	VPERMB         Z1, Z6, Z6
+	VPSLLW         X3, Z0, Z0
+	VPSRLW         X4, Z5, Z5
+	VPTERNLOGQ     $0xe4, Z2, Z5, Z0
+	VPSLLW         X3, Z1, Z1
+	VPSRLW         X4, Z6, Z6
+	VPTERNLOGQ     $0xe4, Z2, Z6, Z1
+	VMOVQ          X0, CX
+	BSWAPL         CX
+	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X0, X2
+	VMOVQ          X2, DX
+	SHRQ           $0x20, DX
+	ANDQ           16(BX), DX
+	KMOVQ          DX, K1
+	VPBROADCASTD   CX, Z2
+	MOVQ           56(SI), CX
+	ADDQ           BX, CX
+	VMOVDQU64      (CX), Z3
+	VPERMI2B       Z1, Z0, Z3
+	VPSRLVQ        256(CX), Z3, Z3
+	VMOVDQU64      64(CX), Z4
+	VPERMI2B       Z1, Z0, Z4
+	VPSRLVQ        320(CX), Z4, Z4
+	VMOVDQU64      128(CX), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VPSRLVQ        384(CX), Z5, Z5
+	VMOVDQU64      192(CX), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VPSRLVQ        448(CX), Z6, Z6
+	VPBROADCASTD   16(SI), Z0
+	VPBROADCASTD   20(SI), Z1
+	VMOVDQU64      evenDwords<>+0(SB), Z7
+	VPERMI2D       Z4, Z3, Z7
+	VPTERNLOGD     $0x6a, Z1, Z0, Z7
+	VPSUBD         Z1, Z7, Z7
+	VPADDD         Z2, Z7, K1, Z7
+	VMOVDQU64      Z7, (AX)
+	VMOVDQU64      evenDwords<>+0(SB), Z3
+	VPERMI2D       Z6, Z5, Z3
+	VPTERNLOGD     $0x6a, Z1, Z0, Z3
+	VPSUBD         Z1, Z3, Z3
+	KSHIFTRQ       $0x10, K1, K1
+	VPADDD         Z2, Z3, K1, Z3
+	VMOVDQU64      Z3, 64(AX)
+	VZEROUPPER
+	RET

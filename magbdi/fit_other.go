@@ -10,3 +10,18 @@ func (c *Codec) rawKernel(dst, line []byte) ([]byte, bool) { return dst, false }
 
 // unrawKernel reports that no raw-stream kernel applies.
 func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) { return dst, false }
+
+// oneCallKernels reports that there are no one-call kernels.
+const oneCallKernels = false
+
+// magCompress64 is never called: oneCallKernels is false.
+func magCompress64(out, line, p []byte) uint64 { panic("magbdi: no one-call kernel") }
+
+// magCompress128 is never called: oneCallKernels is false.
+func magCompress128(out, line, p []byte) uint64 { panic("magbdi: no one-call kernel") }
+
+// magDecompress64 is never called: oneCallKernels is false.
+func magDecompress64(out, enc, p []byte, level uint64) { panic("magbdi: no one-call kernel") }
+
+// magDecompress128 is never called: oneCallKernels is false.
+func magDecompress128(out, enc, p []byte, level uint64) { panic("magbdi: no one-call kernel") }

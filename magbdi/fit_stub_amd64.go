@@ -63,3 +63,31 @@ func magRaw128(out []byte, line []byte, tag uint64)
 //
 //go:noescape
 func magUnraw128(out []byte, enc []byte, tag uint64)
+
+// magCompress64 writes the MAG-aware BDI stream of a 64-byte line to out and returns its code.
+// len(line) must be at least 64, len(out) at least 65, and p a parameter block of magbdi's kernelParams.
+// Requires AVX-512 VBMI and GFNI.
+//
+//go:noescape
+func magCompress64(out []byte, line []byte, p []byte) uint64
+
+// magDecompress64 writes the 64-byte line of the checked compressed MAG-aware BDI stream enc, of the given level, to out.
+// len(out) must be at least 64, len(enc) at most 64, level below p's levels, and p a parameter block of magbdi's kernelParams.
+// Requires AVX-512 VBMI and GFNI.
+//
+//go:noescape
+func magDecompress64(out []byte, enc []byte, p []byte, level uint64)
+
+// magCompress128 writes the MAG-aware BDI stream of a 128-byte line to out and returns its code.
+// len(line) must be at least 128, len(out) at least 129, and p a parameter block of magbdi's kernelParams.
+// Requires AVX-512 VBMI and GFNI.
+//
+//go:noescape
+func magCompress128(out []byte, line []byte, p []byte) uint64
+
+// magDecompress128 writes the 128-byte line of the checked compressed MAG-aware BDI stream enc, of the given level, to out.
+// len(out) must be at least 128, len(enc) at most 128, level below p's levels, and p a parameter block of magbdi's kernelParams.
+// Requires AVX-512 VBMI and GFNI.
+//
+//go:noescape
+func magDecompress128(out []byte, enc []byte, p []byte, level uint64)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/bitstream"
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 const baseBits = 32 // the paper's 4-byte base
@@ -52,6 +53,13 @@ type Codec struct {
 	// arithmetic (off = 2^(w−1) for signed deltas, 0 for unsigned).
 	kernelOffs   []uint32
 	kernelShifts []uint64
+	// oneCall is set when the one-call kernels (magCompress,
+	// magDecompress) take this codec: the CPU has them and the line is 64
+	// or 128 bytes. params is their parameter block (kernelParams), and
+	// codeBits the stream length in bits of each code.
+	oneCall  bool
+	params   []byte
+	codeBits [8]int
 }
 
 // level is one compressed size and the delta width that fills it.
@@ -121,6 +129,12 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 		}
 		c.kernelOffs = append(c.kernelOffs, off)
 		c.kernelShifts = append(c.kernelShifts, uint64(l.width))
+	}
+	for code := range 1 << c.tagBits {
+		c.codeBits[code] = c.encodedBits(code)
+	}
+	if oneCallKernels && lineSize != 32 {
+		c.oneCall, c.params = true, c.kernelParams()
 	}
 	return c, nil
 }
@@ -239,6 +253,19 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
+	// The one-call kernel writes up to a raw stream's length, so it runs
+	// only when dst has room for that: appending must not move dst when it
+	// has room for the stream actually written.
+	if n := len(dst); c.oneCall && cap(dst)-n > c.lineSize && cpu.Active() >= cpu.AVX512 {
+		var code uint64
+		if c.lineSize == 64 {
+			code = magCompress64(dst[n:n+65], line, c.params)
+		} else {
+			code = magCompress128(dst[n:n+129], line, c.params)
+		}
+		bits := c.codeBits[code&7]
+		return dst[:n+(bits+7)/8], bits, nil
+	}
 	code := c.choose(line)
 	return c.encode(dst, line, code), c.encodedBits(code), nil
 }
@@ -323,6 +350,16 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	}
 	if pad := uint(8*len(enc) - bits); enc[len(enc)-1]&(1<<pad-1) != 0 {
 		return dst, c.corrupt(bits, "non-zero padding bits")
+	}
+	if c.oneCall && cpu.Active() >= cpu.AVX512 {
+		n := len(dst)
+		dst = slices.Grow(dst, c.lineSize)
+		if c.lineSize == 64 {
+			magDecompress64(dst[n:n+64], enc, c.params, uint64(num))
+		} else {
+			magDecompress128(dst[n:n+128], enc, c.params, uint64(num))
+		}
+		return dst[:n+c.lineSize], nil
 	}
 	// The length is right: read the fields from a zero-padded copy.
 	var p [128 + 16]byte

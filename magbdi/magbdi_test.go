@@ -245,3 +245,49 @@ func TestRawLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestOneCallLevels: at every kernel level, Compress of every line into a
+// dst with room (the one-call kernel's case) and Decompress of that stream
+// and of the same stream with its payload scrambled (code and zero padding
+// kept, so that it still decodes: random bases, masks and deltas) give what
+// the pure-Go path gives, for every MAG, signedness and line size.
+func TestOneCallLevels(t *testing.T) {
+	for _, mag := range []int{16, 32, 64} {
+		for _, opts := range [][]Option{nil, {WithSignedDeltas()}} {
+			for _, n := range codectest.LineSizes {
+				c, err := New(n, mag, opts...)
+				if err != nil {
+					continue // no compressed size at this line size
+				}
+				all := func(line []byte) string {
+					enc, bits, err := c.Compress(make([]byte, 0, 2*n), line)
+					b := fmt.Appendf(nil, "%X %d %v;", enc, bits, err)
+					scrambled := slices.Clone(enc)
+					for i := range scrambled {
+						scrambled[i] ^= line[(7*i+3)%n] * byte(2*i+1)
+					}
+					keep := byte(0xFF) << (8 - c.tagBits)
+					scrambled[0] = scrambled[0]&^keep | enc[0]&keep
+					scrambled[len(enc)-1] &^= byte(1)<<(8*len(enc)-bits) - 1
+					for _, s := range [][]byte{enc, scrambled} {
+						out, err := c.Decompress(make([]byte, 1, 2*n), s)
+						b = fmt.Appendf(b, "%X %v;", out, err)
+					}
+					return string(b)
+				}
+				kernel := func(data []byte, out []string) {
+					for i := range out {
+						out[i] = all(data[i*n : (i+1)*n])
+					}
+				}
+				generic := func(line []byte) string {
+					defer cpu.Set(cpu.Generic)()
+					return all(line)
+				}
+				t.Run(fmt.Sprintf("%s/%d", c.Name(), n), func(t *testing.T) {
+					codectest.CrossCheck(t, n, nil, kernel, generic)
+				})
+			}
+		}
+	}
+}
