@@ -29,7 +29,6 @@ func init() {
 		}
 		for _, size := range []int{64, 128} {
 			magRaw(size, prev)
-			magUnraw(size, next)
 		}
 		rev := GLOBL("magBitReverse", attr.RODATA|attr.NOPTR)
 		DATA(0, U64(0x8040201008040201)) // GF(2) matrix: bit i ← bit 7−i
@@ -186,18 +185,10 @@ func magRawBody(size int, outp, line, tag Register, vecs []VecVirtual, prevIdx M
 	MOVB(last.As8(), Mem{Base: outp, Disp: size})
 }
 
-// magUnraw emits magUnraw<size>(out []byte, enc []byte, tag uint64), which
-// writes the line of the raw stream enc (size+1 bytes, checked) to out:
-// line byte j is (e[j] << tag) | (e[j+1] >> (8 − tag)).
-func magUnraw(size int, nextIdx Mem) {
-	name := fmt.Sprintf("magUnraw%d", size)
-	TEXT(name, NOSPLIT, "func(out []byte, enc []byte, tag uint64)")
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s writes the line of a checked %d-byte raw MAG-aware BDI stream with a tag-bit code to out.", name, size+1),
-		fmt.Sprintf("len(enc) must be at least %d, len(out) at least %d, and 1 ≤ tag ≤ 7.", size+1, size))
-	outp := Load(Param("out").Base(), GP64())
-	encp := Load(Param("enc").Base(), GP64())
-	tag := Load(Param("tag"), GP64())
+// magUnrawBody emits the decoding of the checked raw stream at encp
+// (size+1 bytes, a tag-bit code) to outp: line byte j is
+// (e[j] << tag) | (e[j+1] >> (8 − tag)).
+func magUnrawBody(size int, outp, encp, tag Register, nextIdx Mem) {
 	e := make([]VecVirtual, size/64+1)
 	for h := range e {
 		e[h] = ZMM()
@@ -231,8 +222,6 @@ func magUnraw(size int, nextIdx Mem) {
 	for h := 0; h < size/64; h++ {
 		VMOVDQU64(e[h], Mem{Base: outp, Disp: 64 * h})
 	}
-	VZEROUPPER()
-	RET()
 }
 
 // Offsets in the parameter block that magbdi's kernelParams builds
@@ -513,25 +502,36 @@ func magQIdx(size, h int) Mem {
 }
 
 // magDecompress emits magDecompress<size>(out []byte, enc []byte, p
-// []byte, level uint64), which writes the line of the checked compressed
-// stream enc of the given level to out. The stream loses its code bits as
-// magUnraw shifts the raw line; then each delta's eight bytes (those that
+// []byte, code uint64), which writes the line of the checked stream enc to
+// out: a raw one as magUnrawBody does, a compressed one as follows. The stream
+// loses its code bits as
+// magUnrawBody shifts the raw line; then each delta's eight bytes (those that
 // hold it, big-endian) are gathered into a qword lane by the level's byte
 // permute, shifted right into place, cut to w bits and sign-extended
 // ((d & (2^w − 1)) ^ s − s, s = 2^(w−1) signed, else 0), and the lanes that
 // the mask selects get the base.
 func magDecompress(size int, rev, nextIdx, evenIdx Mem) {
 	name := fmt.Sprintf("magDecompress%d", size)
-	TEXT(name, NOSPLIT, "func(out []byte, enc []byte, p []byte, level uint64)")
+	TEXT(name, NOSPLIT, "func(out []byte, enc []byte, p []byte, code uint64)")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s writes the %d-byte line of the checked compressed MAG-aware BDI stream enc, of the given level, to out.", name, size),
-		fmt.Sprintf("len(out) must be at least %d, len(enc) at most %d, level below p's levels, and p a parameter block of magbdi's kernelParams.", size, size),
+	Doc(fmt.Sprintf("%s writes the %d-byte line of the checked MAG-aware BDI stream enc, whose code is code, to out.", name, size),
+		fmt.Sprintf("len(out) must be at least %d, len(enc) the stream's length, and p a parameter block of magbdi's kernelParams.", size),
 		"Requires AVX-512 VBMI and GFNI.")
 	outp := Load(Param("out").Base(), GP64())
 	encp := Load(Param("enc").Base(), GP64())
-	n := Load(Param("enc").Len(), GP64())
 	p := Load(Param("p").Base(), GP64())
-	rec := Load(Param("level"), GP64())
+	rec := Load(Param("code"), GP64())
+	compressed := label("compressed")
+	CMPQ(rec, Mem{Base: p, Disp: mpLevels})
+	JB(LabelRef(compressed))
+	tag0 := GP64()
+	MOVQ(Mem{Base: p, Disp: mpTag}, tag0)
+	magUnrawBody(size, outp, encp, tag0, nextIdx)
+	VZEROUPPER()
+	RET()
+
+	Label(compressed)
+	n := Load(Param("enc").Len(), GP64())
 	SHLQ(U8(mpShift), rec)
 	ADDQ(p, rec)
 	ADDQ(U8(mpLevel0), rec)

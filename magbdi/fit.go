@@ -1,6 +1,11 @@
 package magbdi
 
-import "github.com/linecomp/linecomp"
+import (
+	"slices"
+
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/cpu"
+)
 
 // noLevel is the kernels' result for a line that fits no compressed size.
 const noLevel = 0xFF
@@ -53,6 +58,17 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 // CompressLines appends the encoding of each line of data, a whole number
 // of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
 func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
+	if c.oneCall && cpu.Active() >= cpu.AVX512 {
+		// Compress with room for a raw stream runs the one-call kernel.
+		for ; len(data) >= c.lineSize; data = data[c.lineSize:] {
+			dst.Enc = slices.Grow(dst.Enc, c.lineSize+1)
+			var bits int
+			dst.Enc, bits, _ = c.Compress(dst.Enc, data[:c.lineSize])
+			dst.End = append(dst.End, len(dst.Enc))
+			dst.Bits = append(dst.Bits, bits)
+		}
+		return
+	}
 	var levels [chunkLines]uint8
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)

@@ -51,21 +51,3 @@ func (c *Codec) rawKernel(dst, line []byte) ([]byte, bool) {
 	}
 	return dst[:n+c.lineSize+1], true
 }
-
-// unrawKernel appends the line of the well-formed raw stream enc to dst
-// with a kernel and reports true, or reports false when none applies (as
-// for rawKernel).
-func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) {
-	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps || c.lineSize == 32 {
-		return dst, false
-	}
-	n := len(dst)
-	dst = slices.Grow(dst, c.lineSize)
-	out := dst[n : n+c.lineSize]
-	if c.lineSize == 64 {
-		magUnraw64(out, enc, uint64(c.tagBits))
-	} else {
-		magUnraw128(out, enc, uint64(c.tagBits))
-	}
-	return dst[:n+c.lineSize], true
-}

@@ -629,32 +629,6 @@ TEXT ·magRaw64(SB), NOSPLIT, $0-56
 	VZEROUPPER
 	RET
 
-// func magUnraw64(out []byte, enc []byte, tag uint64)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
-TEXT ·magUnraw64(SB), NOSPLIT, $0-56
-	MOVQ         out_base+0(FP), AX
-	MOVQ         enc_base+24(FP), CX
-	MOVQ         tag+48(FP), DX
-	VMOVDQU64    (CX), Z0
-	MOVQ         $0x0000000000000001, BX
-	KMOVQ        BX, K1
-	VMOVDQU8.Z   64(CX), K1, Z1
-	MOVQ         $0x0000000000000008, CX
-	SUBQ         DX, CX
-	MOVQ         $0x00000000000000ff, BX
-	SHLXQ        DX, BX, BX
-	VPBROADCASTB BX, Z2
-	VMOVQ        DX, X3
-	VMOVQ        CX, X4
-	VMOVDQU64    nextByte<>+0(SB), Z5
-	VPERMI2B     Z1, Z0, Z5
-	VPSLLW       X3, Z0, Z0
-	VPSRLW       X4, Z5, Z5
-	VPTERNLOGQ   $0xe4, Z2, Z5, Z0
-	VMOVDQU64    Z0, (AX)
-	VZEROUPPER
-	RET
-
 // func magRaw128(out []byte, line []byte, tag uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
 TEXT ·magRaw128(SB), NOSPLIT, $0-56
@@ -691,39 +665,6 @@ TEXT ·magRaw128(SB), NOSPLIT, $0-56
 	VPTERNLOGQ   $0xe4, Z2, Z0, Z5
 	VMOVDQU64    Z5, 64(AX)
 	MOVB         SI, 128(AX)
-	VZEROUPPER
-	RET
-
-// func magUnraw128(out []byte, enc []byte, tag uint64)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
-TEXT ·magUnraw128(SB), NOSPLIT, $0-56
-	MOVQ         out_base+0(FP), AX
-	MOVQ         enc_base+24(FP), CX
-	MOVQ         tag+48(FP), DX
-	VMOVDQU64    (CX), Z0
-	VMOVDQU64    64(CX), Z1
-	MOVQ         $0x0000000000000001, BX
-	KMOVQ        BX, K1
-	VMOVDQU8.Z   128(CX), K1, Z2
-	MOVQ         $0x0000000000000008, CX
-	SUBQ         DX, CX
-	MOVQ         $0x00000000000000ff, BX
-	SHLXQ        DX, BX, BX
-	VPBROADCASTB BX, Z3
-	VMOVQ        DX, X4
-	VMOVQ        CX, X5
-	VMOVDQU64    nextByte<>+0(SB), Z6
-	VPERMI2B     Z1, Z0, Z6
-	VPSLLW       X4, Z0, Z0
-	VPSRLW       X5, Z6, Z6
-	VPTERNLOGQ   $0xe4, Z3, Z6, Z0
-	VMOVDQU64    nextByte<>+0(SB), Z6
-	VPERMI2B     Z2, Z1, Z6
-	VPSLLW       X4, Z1, Z1
-	VPSRLW       X5, Z6, Z6
-	VPTERNLOGQ   $0xe4, Z3, Z6, Z1
-	VMOVDQU64    Z0, (AX)
-	VMOVDQU64    Z1, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -956,29 +897,53 @@ DATA magQIdx64_0<>+62(SB)/1, $0x30
 DATA magQIdx64_0<>+63(SB)/1, $0x3f
 GLOBL magQIdx64_0<>(SB), RODATA|NOPTR, $64
 
-// func magDecompress64(out []byte, enc []byte, p []byte, level uint64)
+// func magDecompress64(out []byte, enc []byte, p []byte, code uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
 TEXT ·magDecompress64(SB), NOSPLIT, $0-80
-	MOVQ           out_base+0(FP), AX
-	MOVQ           enc_base+24(FP), CX
-	MOVQ           enc_len+32(FP), DX
-	MOVQ           p_base+48(FP), BX
-	MOVQ           level+72(FP), SI
-	SHLQ           $0x07, SI
-	ADDQ           BX, SI
-	ADDQ           $0x40, SI
+	MOVQ         out_base+0(FP), AX
+	MOVQ         enc_base+24(FP), CX
+	MOVQ         p_base+48(FP), DX
+	MOVQ         code+72(FP), BX
+	CMPQ         BX, (DX)
+	JB           compressed_57
+	MOVQ         8(DX), DX
+	VMOVDQU64    (CX), Z0
+	MOVQ         $0x0000000000000001, BX
+	KMOVQ        BX, K1
+	VMOVDQU8.Z   64(CX), K1, Z1
+	MOVQ         $0x0000000000000008, CX
+	SUBQ         DX, CX
+	MOVQ         $0x00000000000000ff, BX
+	SHLXQ        DX, BX, BX
+	VPBROADCASTB BX, Z2
+	VMOVQ        DX, X3
+	VMOVQ        CX, X4
+	VMOVDQU64    nextByte<>+0(SB), Z5
+	VPERMI2B     Z1, Z0, Z5
+	VPSLLW       X3, Z0, Z0
+	VPSRLW       X4, Z5, Z5
+	VPTERNLOGQ   $0xe4, Z2, Z5, Z0
+	VMOVDQU64    Z0, (AX)
+	VZEROUPPER
+	RET
+
+compressed_57:
+	MOVQ           enc_len+32(FP), SI
+	SHLQ           $0x07, BX
+	ADDQ           DX, BX
+	ADDQ           $0x40, BX
 	MOVQ           $-1, DI
-	BZHIQ          DX, DI, DX
-	KMOVQ          DX, K1
+	BZHIQ          SI, DI, SI
+	KMOVQ          SI, K1
 	VMOVDQU8.Z     (CX), K1, Z0
-	MOVQ           8(BX), CX
-	MOVQ           $0x0000000000000008, DX
-	SUBQ           CX, DX
+	MOVQ           8(DX), CX
+	MOVQ           $0x0000000000000008, SI
+	SUBQ           CX, SI
 	MOVQ           $0x00000000000000ff, DI
 	SHLXQ          CX, DI, DI
 	VPBROADCASTB   DI, Z1
 	VMOVQ          CX, X2
-	VMOVQ          DX, X3
+	VMOVQ          SI, X3
 	VMOVDQU64      nextByte<>+0(SB), Z4
 	VPERMB         Z0, Z4, Z4
 	VPSLLW         X2, Z0, Z0
@@ -987,21 +952,21 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-80
 	VMOVQ          X0, CX
 	BSWAPL         CX
 	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X0, X1
-	VMOVQ          X1, DX
-	SHRQ           $0x20, DX
-	ANDQ           16(BX), DX
-	KMOVQ          DX, K1
+	VMOVQ          X1, SI
+	SHRQ           $0x20, SI
+	ANDQ           16(DX), SI
+	KMOVQ          SI, K1
 	VPBROADCASTD   CX, Z1
-	MOVQ           56(SI), CX
-	ADDQ           BX, CX
+	MOVQ           56(BX), CX
+	ADDQ           DX, CX
 	VMOVDQU64      (CX), Z2
 	VPERMB         Z0, Z2, Z2
 	VPSRLVQ        128(CX), Z2, Z2
 	VMOVDQU64      64(CX), Z3
 	VPERMB         Z0, Z3, Z3
 	VPSRLVQ        192(CX), Z3, Z3
-	VPBROADCASTD   16(SI), Z0
-	VPBROADCASTD   20(SI), Z4
+	VPBROADCASTD   16(BX), Z0
+	VPBROADCASTD   20(BX), Z4
 	VMOVDQU64      evenDwords<>+0(SB), Z5
 	VPERMI2D       Z3, Z2, Z5
 	VPTERNLOGD     $0x6a, Z4, Z0, Z5
@@ -1024,9 +989,9 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-80
 	XORQ      DI, DI
 	LEAQ      64(DX), R8
 
-levels_57:
+levels_58:
 	CMPQ         DI, BX
-	JAE          raw_59
+	JAE          raw_60
 	VPBROADCASTD (R8), Z2
 	VPBROADCASTD 4(R8), Z3
 	VPADDD       Z2, Z0, Z4
@@ -1042,7 +1007,7 @@ levels_57:
 	ANDQ         SI, R10
 	XORQ         R9, R9
 	TZCNTQ       R10, R12
-	JCS          found_60
+	JCS          found_61
 	MOVL         (CX)(R12*4), R9
 	MOVL         R9, R12
 	SUBL         (R8), R12
@@ -1057,12 +1022,12 @@ levels_57:
 	ORQ          R13, R12
 	ORQ          R11, R12
 	CMPQ         R12, SI
-	JE           found_60
+	JE           found_61
 	INCQ         DI
 	ADDQ         $0x00000080, R8
-	JMP          levels_57
+	JMP          levels_58
 
-raw_59:
+raw_60:
 	MOVQ         8(DX), DX
 	MOVQ         $0x0000000000000008, BX
 	SUBQ         DX, BX
@@ -1099,7 +1064,7 @@ raw_59:
 	VZEROUPPER
 	RET
 
-found_60:
+found_61:
 	VPBROADCASTD R9, Z2
 	VPBROADCASTD 16(R8), Z3
 	KMOVQ        R10, K1
@@ -1121,14 +1086,14 @@ found_60:
 	VPORQ        Z8, Z0, Z1
 	VPTESTMQ     Z1, Z1, K1
 	KORTESTB     K1, K1
-	JZ           packed_61
+	JZ           packed_62
 	MOVQ         32(R8), CX
 	ADDQ         DX, CX
 	MOVQ         40(R8), BX
 	TESTQ        BX, BX
-	JZ           skip_62
+	JZ           skip_63
 
-entries_63:
+entries_64:
 	VMOVDQU64  (CX), Z1
 	VPERMI2Q   Z0, Z8, Z1
 	VPSLLVQ    64(CX), Z1, Z2
@@ -1136,14 +1101,14 @@ entries_63:
 	VPTERNLOGQ $0xfe, Z2, Z1, Z5
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_63
+	JNZ        entries_64
 
-skip_62:
+skip_63:
 	MOVQ  48(R8), BX
 	TESTQ BX, BX
-	JZ    skip_64
+	JZ    skip_65
 
-entries_65:
+entries_66:
 	VMOVDQU64  (CX), Z1
 	VPERMI2Q   Z0, Z8, Z1
 	VPSLLVQ    64(CX), Z1, Z2
@@ -1151,10 +1116,10 @@ entries_65:
 	VPTERNLOGQ $0xfe, Z2, Z1, Z6
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_65
+	JNZ        entries_66
 
-skip_64:
-packed_61:
+skip_65:
+packed_62:
 	VMOVQ          R10, X7
 	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X7, X7
 	VMOVQ          X7, CX
@@ -1333,35 +1298,66 @@ DATA magQIdx128_1<>+62(SB)/1, $0x72
 DATA magQIdx128_1<>+63(SB)/1, $0x71
 GLOBL magQIdx128_1<>(SB), RODATA|NOPTR, $64
 
-// func magDecompress128(out []byte, enc []byte, p []byte, level uint64)
+// func magDecompress128(out []byte, enc []byte, p []byte, code uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI
 TEXT ·magDecompress128(SB), NOSPLIT, $0-80
-	MOVQ           out_base+0(FP), AX
-	MOVQ           enc_base+24(FP), CX
-	MOVQ           enc_len+32(FP), DX
-	MOVQ           p_base+48(FP), BX
-	MOVQ           level+72(FP), SI
-	SHLQ           $0x07, SI
-	ADDQ           BX, SI
-	ADDQ           $0x40, SI
+	MOVQ         out_base+0(FP), AX
+	MOVQ         enc_base+24(FP), CX
+	MOVQ         p_base+48(FP), DX
+	MOVQ         code+72(FP), BX
+	CMPQ         BX, (DX)
+	JB           compressed_67
+	MOVQ         8(DX), DX
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVQ         $0x0000000000000001, BX
+	KMOVQ        BX, K1
+	VMOVDQU8.Z   128(CX), K1, Z2
+	MOVQ         $0x0000000000000008, CX
+	SUBQ         DX, CX
+	MOVQ         $0x00000000000000ff, BX
+	SHLXQ        DX, BX, BX
+	VPBROADCASTB BX, Z3
+	VMOVQ        DX, X4
+	VMOVQ        CX, X5
+	VMOVDQU64    nextByte<>+0(SB), Z6
+	VPERMI2B     Z1, Z0, Z6
+	VPSLLW       X4, Z0, Z0
+	VPSRLW       X5, Z6, Z6
+	VPTERNLOGQ   $0xe4, Z3, Z6, Z0
+	VMOVDQU64    nextByte<>+0(SB), Z6
+	VPERMI2B     Z2, Z1, Z6
+	VPSLLW       X4, Z1, Z1
+	VPSRLW       X5, Z6, Z6
+	VPTERNLOGQ   $0xe4, Z3, Z6, Z1
+	VMOVDQU64    Z0, (AX)
+	VMOVDQU64    Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+compressed_67:
+	MOVQ           enc_len+32(FP), SI
+	SHLQ           $0x07, BX
+	ADDQ           DX, BX
+	ADDQ           $0x40, BX
 	MOVQ           $-1, DI
-	BZHIQ          DX, DI, R8
+	BZHIQ          SI, DI, R8
 	KMOVQ          R8, K1
 	VMOVDQU8.Z     (CX), K1, Z0
 	XORQ           R8, R8
-	SUBQ           $0x40, DX
-	CMOVQCS        R8, DX
-	BZHIQ          DX, DI, R8
+	SUBQ           $0x40, SI
+	CMOVQCS        R8, SI
+	BZHIQ          SI, DI, R8
 	KMOVQ          R8, K1
 	VMOVDQU8.Z     64(CX), K1, Z1
-	MOVQ           8(BX), CX
-	MOVQ           $0x0000000000000008, DX
-	SUBQ           CX, DX
+	MOVQ           8(DX), CX
+	MOVQ           $0x0000000000000008, SI
+	SUBQ           CX, SI
 	MOVQ           $0x00000000000000ff, DI
 	SHLXQ          CX, DI, DI
 	VPBROADCASTB   DI, Z2
 	VMOVQ          CX, X3
-	VMOVQ          DX, X4
+	VMOVQ          SI, X4
 	VMOVDQU64      nextByte<>+0(SB), Z5
 	VPERMI2B       Z1, Z0, Z5
 	VMOVDQU64      nextByte<>+0(SB), Z6
@@ -1375,13 +1371,13 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-80
 	VMOVQ          X0, CX
 	BSWAPL         CX
 	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X0, X2
-	VMOVQ          X2, DX
-	SHRQ           $0x20, DX
-	ANDQ           16(BX), DX
-	KMOVQ          DX, K1
+	VMOVQ          X2, SI
+	SHRQ           $0x20, SI
+	ANDQ           16(DX), SI
+	KMOVQ          SI, K1
 	VPBROADCASTD   CX, Z2
-	MOVQ           56(SI), CX
-	ADDQ           BX, CX
+	MOVQ           56(BX), CX
+	ADDQ           DX, CX
 	VMOVDQU64      (CX), Z3
 	VPERMI2B       Z1, Z0, Z3
 	VPSRLVQ        256(CX), Z3, Z3
@@ -1394,8 +1390,8 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-80
 	VMOVDQU64      192(CX), Z6
 	VPERMI2B       Z1, Z0, Z6
 	VPSRLVQ        448(CX), Z6, Z6
-	VPBROADCASTD   16(SI), Z0
-	VPBROADCASTD   20(SI), Z1
+	VPBROADCASTD   16(BX), Z0
+	VPBROADCASTD   20(BX), Z1
 	VMOVDQU64      evenDwords<>+0(SB), Z7
 	VPERMI2D       Z4, Z3, Z7
 	VPTERNLOGD     $0x6a, Z1, Z0, Z7

@@ -8,9 +8,6 @@ func (c *Codec) fitLevels(data []byte, out []uint8) { c.fitLevelsGeneric(data, o
 // rawKernel reports that no raw-stream kernel applies.
 func (c *Codec) rawKernel(dst, line []byte) ([]byte, bool) { return dst, false }
 
-// unrawKernel reports that no raw-stream kernel applies.
-func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) { return dst, false }
-
 // oneCallKernels reports that there are no one-call kernels.
 const oneCallKernels = false
 
@@ -21,7 +18,7 @@ func magCompress64(out, line, p []byte) uint64 { panic("magbdi: no one-call kern
 func magCompress128(out, line, p []byte) uint64 { panic("magbdi: no one-call kernel") }
 
 // magDecompress64 is never called: oneCallKernels is false.
-func magDecompress64(out, enc, p []byte, level uint64) { panic("magbdi: no one-call kernel") }
+func magDecompress64(out, enc, p []byte, code uint64) { panic("magbdi: no one-call kernel") }
 
 // magDecompress128 is never called: oneCallKernels is false.
-func magDecompress128(out, enc, p []byte, level uint64) { panic("magbdi: no one-call kernel") }
+func magDecompress128(out, enc, p []byte, code uint64) { panic("magbdi: no one-call kernel") }

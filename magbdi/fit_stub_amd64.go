@@ -46,23 +46,11 @@ func magFit128AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
 //go:noescape
 func magRaw64(out []byte, line []byte, tag uint64)
 
-// magUnraw64 writes the line of a checked 65-byte raw MAG-aware BDI stream with a tag-bit code to out.
-// len(enc) must be at least 65, len(out) at least 64, and 1 ≤ tag ≤ 7.
-//
-//go:noescape
-func magUnraw64(out []byte, enc []byte, tag uint64)
-
 // magRaw128 writes the raw MAG-aware BDI stream of a 128-byte line, with a tag-bit all-ones code, to out.
 // len(line) must be at least 128, len(out) at least 129, and 1 ≤ tag ≤ 7.
 //
 //go:noescape
 func magRaw128(out []byte, line []byte, tag uint64)
-
-// magUnraw128 writes the line of a checked 129-byte raw MAG-aware BDI stream with a tag-bit code to out.
-// len(enc) must be at least 129, len(out) at least 128, and 1 ≤ tag ≤ 7.
-//
-//go:noescape
-func magUnraw128(out []byte, enc []byte, tag uint64)
 
 // magCompress64 writes the MAG-aware BDI stream of a 64-byte line to out and returns its code.
 // len(line) must be at least 64, len(out) at least 65, and p a parameter block of magbdi's kernelParams.
@@ -71,12 +59,12 @@ func magUnraw128(out []byte, enc []byte, tag uint64)
 //go:noescape
 func magCompress64(out []byte, line []byte, p []byte) uint64
 
-// magDecompress64 writes the 64-byte line of the checked compressed MAG-aware BDI stream enc, of the given level, to out.
-// len(out) must be at least 64, len(enc) at most 64, level below p's levels, and p a parameter block of magbdi's kernelParams.
+// magDecompress64 writes the 64-byte line of the checked MAG-aware BDI stream enc, whose code is code, to out.
+// len(out) must be at least 64, len(enc) the stream's length, and p a parameter block of magbdi's kernelParams.
 // Requires AVX-512 VBMI and GFNI.
 //
 //go:noescape
-func magDecompress64(out []byte, enc []byte, p []byte, level uint64)
+func magDecompress64(out []byte, enc []byte, p []byte, code uint64)
 
 // magCompress128 writes the MAG-aware BDI stream of a 128-byte line to out and returns its code.
 // len(line) must be at least 128, len(out) at least 129, and p a parameter block of magbdi's kernelParams.
@@ -85,9 +73,9 @@ func magDecompress64(out []byte, enc []byte, p []byte, level uint64)
 //go:noescape
 func magCompress128(out []byte, line []byte, p []byte) uint64
 
-// magDecompress128 writes the 128-byte line of the checked compressed MAG-aware BDI stream enc, of the given level, to out.
-// len(out) must be at least 128, len(enc) at most 128, level below p's levels, and p a parameter block of magbdi's kernelParams.
+// magDecompress128 writes the 128-byte line of the checked MAG-aware BDI stream enc, whose code is code, to out.
+// len(out) must be at least 128, len(enc) the stream's length, and p a parameter block of magbdi's kernelParams.
 // Requires AVX-512 VBMI and GFNI.
 //
 //go:noescape
-func magDecompress128(out []byte, enc []byte, p []byte, level uint64)
+func magDecompress128(out []byte, enc []byte, p []byte, code uint64)

@@ -60,6 +60,11 @@ type Codec struct {
 	oneCall  bool
 	params   []byte
 	codeBits [8]int
+	// codeBytes is the stream length in bytes of each code, and padMask
+	// the padding bits of the last byte, the same for every code (each
+	// stream is the code bits and whole bytes).
+	codeBytes [8]int
+	padMask   byte
 }
 
 // level is one compressed size and the delta width that fills it.
@@ -132,7 +137,9 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 	}
 	for code := range 1 << c.tagBits {
 		c.codeBits[code] = c.encodedBits(code)
+		c.codeBytes[code] = (c.codeBits[code] + 7) / 8
 	}
+	c.padMask = 0xFF >> c.tagBits
 	if oneCallKernels && lineSize != 32 {
 		c.oneCall, c.params = true, c.kernelParams()
 	}
@@ -323,6 +330,24 @@ func (c *Codec) EncodingOf(enc []byte) (int, error) {
 // choose. It reads all of enc before it writes to dst, so the two may
 // overlap.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	// The one-call kernel decodes every well-formed stream: the right
+	// length for its code and zero padding. Anything else takes the path
+	// below, which says what is wrong.
+	if c.oneCall && len(enc) > 0 && cpu.Active() >= cpu.AVX512 {
+		code := enc[0] >> (8 - c.tagBits) & 7
+		if len(enc) == c.codeBytes[code] && enc[len(enc)-1]&c.padMask == 0 {
+			n := len(dst)
+			if cap(dst)-n < c.lineSize {
+				dst = slices.Grow(dst, c.lineSize)
+			}
+			if c.lineSize == 64 {
+				magDecompress64(dst[n:n+64], enc, c.params, uint64(code))
+			} else {
+				magDecompress128(dst[n:n+128], enc, c.params, uint64(code))
+			}
+			return dst[:n+c.lineSize], nil
+		}
+	}
 	num, err := c.EncodingOf(enc)
 	if err != nil {
 		return dst, err
@@ -330,12 +355,6 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	var buf [128]byte
 	out := buf[:c.lineSize]
 	if num == len(c.levels) {
-		// A well-formed raw stream: the line and zero padding bits.
-		if len(enc) == c.lineSize+1 && enc[c.lineSize]<<c.tagBits == 0 {
-			if line, ok := c.unrawKernel(dst, enc); ok {
-				return line, nil
-			}
-		}
 		if off, why, ok := bitstream.ReadRaw(out, enc, c.tagBits); !ok {
 			return dst, c.corrupt(off, why)
 		}
@@ -350,16 +369,6 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	}
 	if pad := uint(8*len(enc) - bits); enc[len(enc)-1]&(1<<pad-1) != 0 {
 		return dst, c.corrupt(bits, "non-zero padding bits")
-	}
-	if c.oneCall && cpu.Active() >= cpu.AVX512 {
-		n := len(dst)
-		dst = slices.Grow(dst, c.lineSize)
-		if c.lineSize == 64 {
-			magDecompress64(dst[n:n+64], enc, c.params, uint64(num))
-		} else {
-			magDecompress128(dst[n:n+128], enc, c.params, uint64(num))
-		}
-		return dst[:n+c.lineSize], nil
 	}
 	// The length is right: read the fields from a zero-padded copy.
 	var p [128 + 16]byte

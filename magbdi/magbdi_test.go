@@ -291,3 +291,57 @@ func TestOneCallLevels(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStreams times Compress and Decompress, one line per call, of
+// magbdi-16 and magbdi-32 over the corpora (the buffer of the root
+// BenchmarkTargets, which times magbdi-32 only), next to memcpy of it.
+// Issue 13's floor is 0.18× memcpy for both:
+//
+//	go test -run '^$' -bench Streams ./magbdi
+func BenchmarkStreams(b *testing.B) {
+	var data []byte
+	files := codectest.Files(b)
+	if len(files) > len(codectest.Sample()) {
+		files = files[len(codectest.Sample()):] // the corpora contain the sample
+	}
+	for _, f := range files {
+		data = append(data, f.Data[:len(f.Data)/128*128]...)
+	}
+	b.Run("memcpy", func(b *testing.B) {
+		dst := make([]byte, len(data))
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			copy(dst, data)
+		}
+	})
+	for _, mag := range []int{16, 32} {
+		for _, n := range []int{64, 128} {
+			c, err := New(n, mag)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var enc linecomp.Lines
+			c.CompressLines(&enc, data)
+			b.Run(fmt.Sprintf("%s/%d/encode", c.Name(), n), func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				buf := make([]byte, 0, 2*n)
+				for b.Loop() {
+					for off := 0; off < len(data); off += n {
+						buf, _, _ = c.Compress(buf[:0], data[off:off+n])
+					}
+				}
+			})
+			b.Run(fmt.Sprintf("%s/%d/decode", c.Name(), n), func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				buf := make([]byte, 0, n)
+				for b.Loop() {
+					for i := range enc.Len() {
+						buf, _ = c.Decompress(buf[:0], enc.Line(i))
+					}
+				}
+			})
+		}
+	}
+}
