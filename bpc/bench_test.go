@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
 )
 
@@ -24,10 +25,9 @@ func BenchmarkOps(b *testing.B) {
 	data := benchData(b)
 	for _, n := range []int{64, 128} {
 		c, _ := New(n)
-		var enc [][]byte
-		for off := 0; off < len(data); off += n {
-			e, _, _ := c.Compress(nil, data[off:off+n])
-			enc = append(enc, e)
+		var enc linecomp.Lines
+		if err := linecomp.CompressLines(c, &enc, data); err != nil {
+			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("%d/planes", n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -61,8 +61,8 @@ func BenchmarkOps(b *testing.B) {
 			b.ReportAllocs()
 			buf := make([]byte, 0, n)
 			for b.Loop() {
-				for _, e := range enc {
-					buf, _ = c.Decompress(buf[:0], e)
+				for i := range enc.Len() {
+					buf, _ = c.Decompress(buf[:0], enc.Line(i))
 				}
 			}
 		})

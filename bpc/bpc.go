@@ -257,42 +257,33 @@ func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
 // stream in out: o whole bytes, then the top nacc bits of acc. It returns
 // the stream's length in bytes.
 //
-// A raw symbol is 1 + planeBits = LineSize/4 bits, whole bytes, so the
-// block is laid out in bytes without any bit arithmetic and then shifted
-// into place by nacc bits eight bytes at a time, each store independent
-// of the others: the low planes of a compressible line are the noisy
-// ones, and this block is most of its raw symbols.
+// A raw symbol is 1 + planeBits = LineSize/4 bits, which divides 64, so
+// the block is gathered into whole 64-bit words in a register without
+// any bit arithmetic, and each word is shifted into place by nacc bits
+// and stored on its own: no chain from symbol to symbol. The low planes
+// of a compressible line are the noisy ones, and this block holds most of
+// its raw symbols.
 func (c *Codec) appendRawBlock(out []byte, o int, acc uint64, nacc uint, ps *planeSet, rawBelow uint) int {
-	// block[:blockLen] holds the symbols; the rest stays zero, which the
-	// last word shifted in relies on.
-	var block [planeCount*4 + 8]byte
-	blockLen := 0
-	switch c.lineSize {
-	case 128:
-		for j := int(rawBelow) - 1; j >= 0; j-- {
-			binary.BigEndian.PutUint32(block[blockLen:], 1<<31|ps.dbx[j])
-			blockLen += 4
-		}
-	case 64:
-		for j := int(rawBelow) - 1; j >= 0; j-- {
-			binary.BigEndian.PutUint16(block[blockLen:], uint16(1<<15|ps.dbx[j]))
-			blockLen += 2
-		}
-	default:
-		for j := int(rawBelow) - 1; j >= 0; j-- {
-			block[blockLen] = byte(1<<7 | ps.dbx[j])
-			blockLen++
-		}
-	}
+	symBits := uint(c.planeBits) + 1
+	perWord := 64 / symBits
+	head := uint64(1) << uint(c.planeBits)
 	carry := acc
-	k := 0
-	for ; k < blockLen; k += 8 {
-		w := binary.BigEndian.Uint64(block[k:])
-		binary.BigEndian.PutUint64(out[o+k:], carry|w>>nacc)
-		carry = w << (64 - nacc)
+	var word uint64
+	n := uint(0) // symbols in word
+	for j := int(rawBelow) - 1; j >= 0; j-- {
+		word = word<<symBits | head | uint64(ps.dbx[j])
+		if n++; n == perWord {
+			binary.BigEndian.PutUint64(out[o:], carry|word>>nacc)
+			carry = word << (64 - nacc)
+			o += 8
+			word, n = 0, 0
+		}
 	}
-	binary.BigEndian.PutUint64(out[o+k:], carry)
-	return o + blockLen + int(nacc+7)/8
+	// The last, partial word, then what the shift carries out of it.
+	word <<= 64 - n*symBits
+	binary.BigEndian.PutUint64(out[o:], carry|word>>nacc)
+	binary.BigEndian.PutUint64(out[o+8:], word<<(64-nacc))
+	return o + int(n*symBits+nacc+7)/8
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every

@@ -3,13 +3,7 @@ package bpc
 import (
 	"encoding/binary"
 	"math/bits"
-
-	"github.com/linecomp/linecomp/internal/bitstream"
 )
-
-// maxStreamBytes is the longest stream of the layout: the flag, a 33-bit
-// base and 33 raw planes of at most 1 + 31 bits, 1090 bits.
-const maxStreamBytes = (tagBits + 1 + 32 + planeCount*(1+31) + 7) / 8
 
 // decodeFast decodes a well-formed bit-plane stream (flag 1) one symbol
 // per step from 64-bit peeks. It reports false, having written nothing, on
@@ -18,15 +12,30 @@ const maxStreamBytes = (tagBits + 1 + 32 + planeCount*(1+31) + 7) / 8
 // enc before it writes to dst.
 func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	n := c.lineSize
-	if len(enc) > maxStreamBytes {
-		return dst, false
+	// Peeks load eight bytes of enc where it has them. Near its end they
+	// take its last eight bytes, held in a register (with zeros before
+	// the stream if it is shorter), shifted: bits past the end read as
+	// zero. Copying enc into a zero-padded array instead would make most
+	// peeks wait for the copy's stores, which an unaligned load that
+	// straddles two of them cannot take its data from.
+	end := uint(len(enc))
+	var last uint64
+	if end >= 8 {
+		last = binary.BigEndian.Uint64(enc[end-8:])
+	} else {
+		for _, b := range enc {
+			last = last<<8 | uint64(b)
+		}
 	}
-	// in is enc zero-padded, so that every peek can load eight bytes: the
-	// last symbol starts at bit 1058 at the latest.
-	var in [maxStreamBytes + 8]byte
-	copy(in[:], enc)
+	peek := func(pos uint) uint64 {
+		if i := pos >> 3; i+8 <= end {
+			return binary.BigEndian.Uint64(enc[i:]) << (pos & 7)
+		} else {
+			return last << (8 * (i + 8 - end)) << (pos & 7)
+		}
+	}
 
-	v := bitstream.Peek(in[:], 0) << tagBits
+	v := peek(0) << tagBits
 	var base uint32
 	var pos uint
 	switch {
@@ -41,61 +50,76 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 		}
 	}
 
-	var rows [32]uint32
-	var above uint32 // DBP[j+1]; DBP[33] is taken as zero
+	// First the symbols, into the DBX planes (a run leaves its planes
+	// zero) and the planes whose DBP a symbol sets to zero; then the DBP
+	// planes by the XOR chain. Parsing without the chain keeps each
+	// symbol's work short.
+	var dbx [planeCount]uint32
+	var dbpZero uint64 // bit j: DBP[j] = 0 (symbol 00001)
 	m := uint(c.planeBits)
 	mask := c.planeMask
 	posBits := c.posBits
 	for j := planeCount - 1; j >= 0; {
-		v := bitstream.Peek(in[:], pos)
-		var dbp uint32
+		v := peek(pos)
 		switch bits.LeadingZeros64(v) {
 		case 0: // 1 + raw DBX
-			dbp = uint32(v>>(63-m))&mask ^ above
-			pos += 1 + m
+			// Raw planes come in stretches (the low planes of a line are
+			// the noisy ones): take the whole stretch here, with one
+			// well-predicted branch per plane instead of the symbol
+			// switch's.
+			for {
+				dbx[j] = uint32(v>>(63-m)) & mask
+				pos += 1 + m
+				if j--; j < 0 {
+					break
+				}
+				if v = peek(pos); v>>63 == 0 {
+					break
+				}
+			}
 		case 1: // 01 + run of 2…33 zero DBX planes
 			r := int(v>>(62-runBits)&(1<<runBits-1)) + 2
 			if r > j+1 {
 				return dst, false
 			}
 			pos += 2 + runBits
-			for ; r > 0; r-- {
-				if j < 32 {
-					rows[j] = above
-				}
-				j--
-			}
-			continue
+			j -= r
 		case 2: // 001: one zero DBX plane
-			dbp = above
 			pos += 3
+			j--
 		default:
 			p := uint(v >> (64 - 5 - posBits) & (1<<posBits - 1))
 			switch v >> 59 & 3 {
 			case 0b00: // 00000: DBX all ones
-				dbp = mask ^ above
+				dbx[j] = mask
 				pos += 5
 			case 0b01: // 00001: DBP zero
+				dbpZero |= 1 << uint(j)
 				pos += 5
 			case 0b10: // 00010 + p: ones at p and p+1
 				if p+1 >= m {
 					return dst, false
 				}
-				dbp = 3<<p ^ above
+				dbx[j] = 3 << p
 				pos += 5 + posBits
 			case 0b11: // 00011 + p: a single one at p
 				if p >= m {
 					return dst, false
 				}
-				dbp = 1<<p ^ above
+				dbx[j] = 1 << p
 				pos += 5 + posBits
 			}
+			j--
 		}
-		if j < 32 {
-			rows[j] = dbp
-		}
-		above = dbp
-		j--
+	}
+	// DBP[32] = DBX[32] (DBP[33] is taken as zero), DBP[j] = DBX[j] ^
+	// DBP[j+1], or zero where a symbol said so; rows receives DBP[0…31]
+	// for the inverse transpose.
+	var rows [32]uint32
+	above := dbx[32] &^ -uint32(dbpZero>>32)
+	for j := 31; j >= 0; j-- {
+		above = (dbx[j] ^ above) &^ -uint32(dbpZero>>uint(j)&1)
+		rows[j] = above
 	}
 	// The stream must end in the last byte, with zero padding.
 	if (pos+7)/8 != uint(len(enc)) || pos&7 != 0 && enc[len(enc)-1]<<(pos&7) != 0 {
