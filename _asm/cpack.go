@@ -967,3 +967,129 @@ func cpackPlanWrap128AVX512() {
 	VZEROUPPER()
 	RET()
 }
+
+func init() {
+	gen := generators["cpack"]
+	generators["cpack"] = func() {
+		gen()
+		cpackDecodeBMI2()
+	}
+}
+
+// Offsets in a row of cpack's decode table (Codec.decTab), one 16-byte row
+// per value of a code's first four bits.
+const (
+	cpackDecTotal    = 0  // uint8: code + payload bits
+	cpackDecCodeLen  = 1  // uint8: code bits
+	cpackDecPayShift = 2  // uint8: 63 − payload bits
+	cpackDecLowBits  = 3  // uint8: payload bits below the index
+	cpackDecHiMask   = 4  // uint32: the entry's bits kept
+	cpackDecLowMask  = 8  // uint32: the payload's bits kept
+	cpackDecMatch    = 12 // uint8: 1 if the code has an index
+	cpackDecScratch  = 13 // uint8: 0 if the word is pushed, else 16
+	cpackDecPush     = 14 // uint8: 1 if the word is pushed
+	cpackDecBad      = 15 // uint8: 1 if the bits are no word code here
+)
+
+// cpackDecodeBMI2 emits cpackDecodeBMI2(line *[128]byte, buf *[264]byte,
+// tab *[256]byte, words int) int, the loop of cpack's decodeFastGeneric.
+//
+// The Go loop loads the stream at each word's bit position, then looks up
+// its code: the load, the lookup and the step to the next position make
+// one chain. Here the next code's four bits are taken from the window
+// already loaded (it holds at least 57 bits, and a word's code and payload
+// are at most 34), so the lookup of word i+1 starts as soon as word i's
+// length is known, while the window is reloaded at the new position for
+// the payload beside it.
+func cpackDecodeBMI2() {
+	TEXT("cpackDecodeBMI2", NOSPLIT, "func(line *[128]byte, buf *[264]byte, tab *[256]byte, words int) int")
+	Pragma("noescape")
+	Doc("cpackDecodeBMI2 decodes the words word codes that follow flag 1 in buf",
+		"(a zero-padded stream) into line as cpack's decodeFastGeneric does, and",
+		"returns the bit offset after them, or 0 if a code is undefined there or",
+		"a match names an empty slot. tab is decTab. words ≤ 32.")
+	line := Load(Param("line"), GP64())
+	buf := Load(Param("buf"), GP64())
+	tab := Load(Param("tab"), GP64())
+	dict := AllocLocal(4 * 32)
+	at := func(idx Register) Mem { return Mem{Base: dict.Base, Disp: dict.Disp, Index: idx, Scale: 4} }
+
+	pos, win, v, pushes, bad, i := GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: buf}, win)
+	BSWAPQ(win)
+	SHLQ(U8(1), win) // past the flag
+	MOVQ(U32(1), pos)
+	MOVQ(win, v)
+	SHRQ(U8(56), v)
+	ANDL(U32(0xF0), v.As32())
+	XORL(pushes.As32(), pushes.As32())
+	XORL(bad.As32(), bad.As32())
+	XORL(i.As32(), i.As32())
+	loop := label("cpack_decode")
+	Label(loop)
+	{
+		e := GP64()
+		LEAQ(Mem{Base: tab, Index: v, Scale: 1}, e)
+		total, cl, nv := GP64(), GP64(), GP64()
+		MOVBQZX(Mem{Base: e, Disp: cpackDecTotal}, total)
+		Comment("The next code's first four bits, from this window.")
+		SHLXQ(total, win, nv)
+		SHRQ(U8(56), nv)
+		ANDL(U32(0xF0), nv.As32())
+
+		Comment("The payload, its index and the word.")
+		MOVBQZX(Mem{Base: e, Disp: cpackDecCodeLen}, cl)
+		pay, idx := GP64(), GP64()
+		sh := cl
+		SHLXQ(cl, win, pay)
+		SHRQ(U8(1), pay)
+		MOVBQZX(Mem{Base: e, Disp: cpackDecPayShift}, sh)
+		SHRXQ(sh, pay, pay)
+		MOVBQZX(Mem{Base: e, Disp: cpackDecLowBits}, sh)
+		SHRXQ(sh, pay, idx)
+		m, t := sh.As32(), GP32()
+		MOVBLZX(Mem{Base: e, Disp: cpackDecMatch}, m)
+		NEGL(m)
+		LEAL(Mem{Base: idx, Disp: 1}, t)
+		ANDL(m, t)
+		CMPL(t, pushes.As32())
+		SETHI(t.As8()) // a match of an empty slot
+		ORB(t.As8(), bad.As8())
+		ORB(Mem{Base: e, Disp: cpackDecBad}, bad.As8())
+		ANDL(U8(15), idx.As32())
+		w := GP32()
+		MOVL(at(idx), w)
+		ANDL(Mem{Base: e, Disp: cpackDecHiMask}, w)
+		ANDL(Mem{Base: e, Disp: cpackDecLowMask}, pay.As32())
+		ORL(pay.As32(), w)
+		MOVL(w, Mem{Base: line, Index: i, Scale: 4})
+		slot := idx
+		MOVL(pushes.As32(), slot.As32())
+		ANDL(U8(15), slot.As32())
+		MOVBLZX(Mem{Base: e, Disp: cpackDecScratch}, t)
+		ORL(t, slot.As32())
+		MOVL(w, at(slot))
+		MOVBLZX(Mem{Base: e, Disp: cpackDecPush}, t)
+		ADDL(t, pushes.As32())
+
+		Comment("Step to the next code and reload the window there.")
+		ADDQ(total, pos)
+		by, c := idx, pay
+		MOVQ(pos, by)
+		SHRQ(U8(3), by)
+		MOVQ(Mem{Base: buf, Index: by, Scale: 1}, win)
+		BSWAPQ(win)
+		MOVL(pos.As32(), c.As32())
+		ANDL(U8(7), c.As32())
+		SHLXQ(c, win, win)
+		MOVQ(nv, v)
+	}
+	INCQ(i)
+	CMPQ(i, NewParamAddr("words", 24))
+	JLT(LabelRef(loop))
+	XORL(i.As32(), i.As32())
+	TESTB(bad.As8(), bad.As8())
+	CMOVQNE(i, pos)
+	Store(pos, ReturnIndex(0))
+	RET()
+}

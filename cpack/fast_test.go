@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 // poolLines returns lines whose words come from a small pool of values
@@ -160,6 +161,14 @@ func TestWordCodesLevels(t *testing.T) {
 // lines, and random and bit-flipped streams. (A raw stream, flag 0, has one
 // decoder, bitstream.ReadRaw.)
 func TestDecodeFast(t *testing.T) {
+	defer cpu.Set(cpu.Active())()
+	for _, level := range cpu.Levels() {
+		cpu.Set(level)
+		t.Run(level.String(), testDecodeFast)
+	}
+}
+
+func testDecodeFast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 23))
 	for _, name := range names {
 		for _, n := range codectest.LineSizes {
@@ -209,6 +218,69 @@ func TestDecodeFast(t *testing.T) {
 					enc[0] |= 0x80 // a word-coded stream
 				}
 				check(enc)
+			}
+		}
+	}
+}
+
+// decoded is what decodeWords gives for one stream.
+type decoded struct {
+	line [128]byte
+	pos  uint
+	ok   bool
+}
+
+// TestDecodeWordsLevels checks decodeWords (the decode kernel where there
+// is one) against decodeWordsGeneric on the word codes of every corpus
+// line, the edge lines and pool lines, for every variant and line size, at
+// every kernel level, and on the same streams with one bit flipped (the
+// flip chosen by the line, so both sides see the same stream).
+func TestDecodeWordsLevels(t *testing.T) {
+	for _, name := range names {
+		for _, n := range codectest.LineSizes {
+			c := mustNew(t, name, n).(*Codec)
+			for _, flip := range []bool{false, true} {
+				stream := func(line []byte) *decodeBuf {
+					var sb streamBuf
+					bits := c.wordCodesGeneric(&sb, line)
+					var buf decodeBuf
+					m := (tagBits + bits + 7) / 8
+					if bits >= 8*n {
+						// Raw lines: their word codes anyway.
+						var ops [maxWords]op
+						c.planGeneric(line, &ops)
+						sb = streamBuf{}
+						c.emitGeneric(&sb, line, &ops)
+						m = min(m, 128)
+					}
+					copy(buf[:], sb[:m])
+					if flip {
+						i := int(binary.LittleEndian.Uint32(line) % uint32(8*m))
+						buf[i/8] ^= 0x80 >> (i % 8)
+					}
+					return &buf
+				}
+				kernel := func(data []byte, out []decoded) {
+					for i := range out {
+						out[i] = decoded{}
+						out[i].pos, out[i].ok = c.decodeWords(&out[i].line, stream(data[i*n:(i+1)*n]))
+					}
+				}
+				generic := func(line []byte) (d decoded) {
+					d.pos, d.ok = c.decodeWordsGeneric(&d.line, stream(line))
+					if !d.ok {
+						d = decoded{} // after a bad code the kernel's line and offset mean nothing
+					}
+					return d
+				}
+				codectest.CrossCheck(t, n, poolLines(n, 3000), func(data []byte, out []decoded) {
+					kernel(data, out)
+					for i := range out {
+						if !out[i].ok {
+							out[i] = decoded{}
+						}
+					}
+				}, generic)
 			}
 		}
 	}

@@ -80,3 +80,17 @@ func (c *Codec) wordCodes(buf *streamBuf, line []byte) int {
 
 // opBytes views ops as the bytes the kernels write.
 func opBytes(ops *[maxWords]op) *[maxWords]uint8 { return (*[maxWords]uint8)(unsafe.Pointer(ops)) }
+
+// decodeWords is decodeWordsGeneric, with the BMI2 kernel when the CPU has
+// it. The kernel decodes word codes only: a zero-block code at the start
+// (C-Pack+Z) is decoded here.
+func (c *Codec) decodeWords(line *[128]byte, buf *decodeBuf) (pos uint, ok bool) {
+	if cpu.Active() < cpu.AVX2 {
+		return c.decodeWordsGeneric(line, buf)
+	}
+	if c.zeroBlock && buf[0]>>(7-zeroBlockBits)&3 == zeroBlockCode {
+		return tagBits + zeroBlockBits, true // the line is zero
+	}
+	end := cpackDecodeBMI2(line, (*[256 + 8]byte)(buf), &c.decTab, c.lineSize/4)
+	return uint(end), end != 0
+}

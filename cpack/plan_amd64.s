@@ -2608,3 +2608,78 @@ TEXT ·cpackPlanWrap128AVX512(SB), NOSPLIT, $272-64
 	MOVQ    AX, ret+56(FP)
 	VZEROUPPER
 	RET
+
+// func cpackDecodeBMI2(line *[128]byte, buf *[264]byte, tab *[256]byte, words int) int
+// Requires: BMI2, CMOV
+TEXT ·cpackDecodeBMI2(SB), NOSPLIT, $128-40
+	MOVQ   line+0(FP), AX
+	MOVQ   buf+8(FP), CX
+	MOVQ   tab+16(FP), DX
+	MOVQ   (CX), SI
+	BSWAPQ SI
+	SHLQ   $0x01, SI
+	MOVQ   $0x00000001, BX
+	MOVQ   SI, DI
+	SHRQ   $0x38, DI
+	ANDL   $0x000000f0, DI
+	XORL   R8, R8
+	XORL   R9, R9
+	XORL   R10, R10
+
+cpack_decode_9:
+	LEAQ    (DX)(DI*1), DI
+	MOVBQZX (DI), R11
+
+	// The next code's first four bits, from this window.
+	SHLXQ R11, SI, R13
+	SHRQ  $0x38, R13
+	ANDL  $0x000000f0, R13
+
+	// The payload, its index and the word.
+	MOVBQZX 1(DI), R12
+	SHLXQ   R12, SI, R14
+	SHRQ    $0x01, R14
+	MOVBQZX 2(DI), R12
+	SHRXQ   R12, R14, R14
+	MOVBQZX 3(DI), R12
+	SHRXQ   R12, R14, SI
+	MOVBLZX 12(DI), R12
+	NEGL    R12
+	LEAL    1(SI), R15
+	ANDL    R12, R15
+	CMPL    R15, R8
+	SETHI   R15
+	ORB     R15, R9
+	ORB     15(DI), R9
+	ANDL    $0x0f, SI
+	MOVL    (SP)(SI*4), R12
+	ANDL    4(DI), R12
+	ANDL    8(DI), R14
+	ORL     R14, R12
+	MOVL    R12, (AX)(R10*4)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVBLZX 13(DI), R15
+	ORL     R15, SI
+	MOVL    R12, (SP)(SI*4)
+	MOVBLZX 14(DI), R15
+	ADDL    R15, R8
+
+	// Step to the next code and reload the window there.
+	ADDQ    R11, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R14
+	ANDL    $0x07, R14
+	SHLXQ   R14, SI, SI
+	MOVQ    R13, DI
+	INCQ    R10
+	CMPQ    R10, words+24(FP)
+	JLT     cpack_decode_9
+	XORL    R10, R10
+	TESTB   R9, R9
+	CMOVQNE R10, BX
+	MOVQ    BX, ret+32(FP)
+	RET

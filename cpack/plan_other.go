@@ -22,3 +22,8 @@ func (c *Codec) fused() bool { return false }
 
 // wordCodes is wordCodesGeneric.
 func (c *Codec) wordCodes(buf *streamBuf, line []byte) int { return c.wordCodesGeneric(buf, line) }
+
+// decodeWords is decodeWordsGeneric.
+func (c *Codec) decodeWords(line *[128]byte, buf *decodeBuf) (pos uint, ok bool) {
+	return c.decodeWordsGeneric(line, buf)
+}

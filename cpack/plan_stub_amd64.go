@@ -60,3 +60,11 @@ func cpackPlan128AVX512(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)
 //
 //go:noescape
 func cpackPlanWrap128AVX512(line []byte, ops []uint8, tab *[24]uint8) int
+
+// cpackDecodeBMI2 decodes the words word codes that follow flag 1 in buf
+// (a zero-padded stream) into line as cpack's decodeFastGeneric does, and
+// returns the bit offset after them, or 0 if a code is undefined there or
+// a match names an empty slot. tab is decTab. words ≤ 32.
+//
+//go:noescape
+func cpackDecodeBMI2(line *[128]byte, buf *[264]byte, tab *[256]byte, words int) int

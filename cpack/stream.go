@@ -92,6 +92,18 @@ func (c *Codec) buildFastTables() {
 			}
 		}
 		c.peek[v] = e
+		row := c.decTab[16*v : 16*v+16]
+		if e.kind >= numKinds {
+			// No word code: a bad row that still moves on.
+			row[0], row[15] = 4, 1
+			continue
+		}
+		row[0], row[1], row[2], row[3] = e.total, e.codeLen, e.payShift, e.lowBits
+		binary.LittleEndian.PutUint32(row[4:], e.hiMask)
+		binary.LittleEndian.PutUint32(row[8:], e.lowMask)
+		row[12] = uint8(e.match & 1)
+		row[13] = uint8(e.push-1) & 16
+		row[14] = uint8(e.push)
 	}
 }
 
@@ -196,8 +208,8 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 
 // decodeFast decodes a well-formed stream of word codes (flag 1) into line
 // and reports whether it was one. It reads the stream from a zero-padded
-// copy, one 8-byte load per word, and checks the index, code and length
-// rules without saying which failed: decompressSlow does that.
+// copy and checks the index, code and length rules without saying which
+// failed: decompressSlow does that.
 func (c *Codec) decodeFast(line *[128]byte, enc []byte) bool {
 	n := len(enc)
 	if n == 0 || n > maxStreamBytes || enc[0]>>7 != 1 {
@@ -205,10 +217,25 @@ func (c *Codec) decodeFast(line *[128]byte, enc []byte) bool {
 	}
 	var buf decodeBuf
 	copy(buf[:], enc)
+	pos, ok := c.decodeWords(line, &buf)
+	end := uint(8 * n)
+	if !ok || pos > end || (pos+7)/8 != uint(n) {
+		return false // too short or trailing bytes
+	}
+	return buf[n-1]&(1<<(end-pos)-1) == 0 // padding
+}
+
+// decodeWordsGeneric decodes the word codes after flag 1 in buf into line
+// and returns the bit offset after them, with ok false if a code is
+// undefined there or a match names an empty slot. It reads one 8-byte
+// load per word. It is the pure-Go definition that the decode kernel must
+// match.
+func (c *Codec) decodeWordsGeneric(line *[128]byte, buf *decodeBuf) (pos uint, ok bool) {
 	// Slots 16 to 31 are scratch: every word is stored, where it counts
 	// only if it is pushed.
 	var dict [2 * dictSlots]uint32
-	pushes, pos := uint(0), uint(tagBits)
+	pushes := uint(0)
+	pos = tagBits
 	nw := c.lineSize / 4
 	peek := &c.peek
 	for i := 0; i < nw; i++ {
@@ -216,7 +243,7 @@ func (c *Codec) decodeFast(line *[128]byte, enc []byte) bool {
 		e := &peek[v>>60]
 		if e.kind >= numKinds {
 			if e.kind != zeroBlockKind || i != 0 {
-				return false
+				return pos, false
 			}
 			pos += zeroBlockBits
 			break // the whole line is zero
@@ -225,16 +252,12 @@ func (c *Codec) decodeFast(line *[128]byte, enc []byte) bool {
 		pos += uint(e.total)
 		idx := uint(p >> (e.lowBits & 63))
 		if (idx+1)&e.match > pushes {
-			return false // an empty slot
+			return pos, false // an empty slot
 		}
 		w := dict[idx&15]&e.hiMask | uint32(p)&e.lowMask
 		binary.LittleEndian.PutUint32(line[4*(i%maxWords):], w)
 		dict[(pushes&15|(e.push-1)&16)&31] = w
 		pushes += e.push
 	}
-	end := uint(8 * n)
-	if pos > end || (pos+7)/8 != uint(n) {
-		return false // too short or trailing bytes
-	}
-	return buf[n-1]&(1<<(end-pos)-1) == 0 // padding
+	return pos, true
 }
