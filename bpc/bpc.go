@@ -44,14 +44,15 @@ func WithLatency(l linecomp.Latency) Option { return func(c *config) { c.latency
 // Codec is a BPC compressor for one line size. It is immutable and safe for
 // concurrent use.
 type Codec struct {
-	name      string
-	lineSize  int
-	planeBits int    // n − 1: one bit per delta
-	planeMask uint32 // the low planeBits bits
-	posBits   uint   // ceil(log2(planeBits))
-	unsigned  bool
-	latency   linecomp.Latency
-	encodings [2]linecomp.Encoding // what Encodings returns
+	name       string
+	lineSize   int
+	planeBits  int    // n − 1: one bit per delta
+	planeMask  uint32 // the low planeBits bits
+	posBits    uint   // ceil(log2(planeBits))
+	rawPerWord int    // raw symbols (LineSize/4 bits each) in 64 bits
+	unsigned   bool
+	latency    linecomp.Latency
+	encodings  [2]linecomp.Encoding // what Encodings returns
 }
 
 // New returns a BPC codec for lines of 32, 64 or 128 bytes (8, 16 or 32
@@ -78,6 +79,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	c.planeBits = lineSize/4 - 1
 	c.planeMask = 1<<uint(c.planeBits) - 1
 	c.posBits = uint(bits.Len(uint(c.planeBits - 1))) // ceil(log2(planeBits))
+	c.rawPerWord = 64 / (c.planeBits + 1)
 	c.encodings = [2]linecomp.Encoding{{Name: "compressed", Bits: -1}, {Name: "raw", Bits: tagBits + 8*lineSize}}
 	return c, nil
 }
@@ -217,25 +219,30 @@ func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
 	// One symbol per non-zero plane and per run of zero planes, from
 	// plane 32 down: the zero planes below the top of their run have
 	// none. Raw planes, most symbols of a compressible line (15.5 of 20.7
-	// on the corpora at 64 bytes), come in long stretches, so the branch
-	// that picks them predicts well; the rarer kinds are chosen without
-	// branches from the masks.
+	// on the corpora at 64 bytes), come in stretches, which are written a
+	// 64-bit word at a time; the rarer kinds are chosen without branches
+	// from the masks.
 	posBits := c.posBits
 	rawHead := uint64(1) << uint(c.planeBits)
 	rawLen := 1 + uint(c.planeBits)
 	dbpZero := uint64(ps.cls[clsDBPZero])
-	// The planes below the lowest non-raw one (rawBelow of them) are
-	// left to the block after the loop.
-	rawBelow := uint(bits.TrailingZeros64(^m.raw))
-	emit := (^m.zero | m.zero&^(m.zero>>1)) & (1<<planeCount - 1) &^ (1<<rawBelow - 1)
+	emit := (^m.zero | m.zero&^(m.zero>>1)) & (1<<planeCount - 1)
 	for emit != 0 {
 		j := uint(63 - bits.LeadingZeros64(emit))
-		emit &^= 1 << j
 		x := uint64(ps.dbx[j%planeCount])
 		if m.raw>>j&1 != 0 {
-			put(rawHead|x, rawLen)
+			// Planes j down to low are raw.
+			low := j + 1 - uint(bits.LeadingZeros64(^(m.raw << (63 - j))))
+			emit &^= 1<<(j+1) - 1<<low
+			o, acc = c.putRaw(out[:], o, acc, nacc, ps, int(j), int(low))
+			// Fewer symbols than fill a word, one at a time.
+			words := (int(j) + 1 - int(low)) / c.rawPerWord
+			for k := int(j) - words*c.rawPerWord; k >= int(low); k-- {
+				put(rawHead|uint64(ps.dbx[k%planeCount]), rawLen)
+			}
 			continue
 		}
+		emit &^= 1 << j
 		short := -(m.short >> j & 1)
 		pos := -(m.pos >> j & 1)
 		top := -(m.zero >> j & 1)
@@ -249,41 +256,33 @@ func (c *Codec) encode(dst, line []byte, ps *planeSet) ([]byte, int) {
 		n := short&5 | pos&uint64(5+posBits) | top&uint64(run.bits)
 		put(code, uint(n))
 	}
-	o = c.appendRawBlock(out[:], o, acc, nacc, ps, rawBelow)
+	binary.BigEndian.PutUint64(out[o:], acc)
+	o += int(nacc+7) / 8
 	return append(dst, out[:o]...), tagBits + size
 }
 
-// appendRawBlock writes the raw symbols of planes rawBelow−1 … 0 after the
-// stream in out: o whole bytes, then the top nacc bits of acc. It returns
-// the stream's length in bytes.
+// putRaw writes the raw symbols of planes top, top−1, … down to low in
+// whole 64-bit words (rawPerWord symbols each) after the stream in out:
+// o whole bytes, then the top nacc (< 32) bits of acc. It returns the new
+// o and acc; nacc is unchanged, as a word is 64 bits. The symbols that do
+// not fill a word, of the lowest planes, are left to the caller.
 //
-// A raw symbol is 1 + planeBits = LineSize/4 bits, which divides 64, so
-// the block is gathered into whole 64-bit words in a register without
-// any bit arithmetic, and each word is shifted into place by nacc bits
-// and stored on its own: no chain from symbol to symbol. The low planes
-// of a compressible line are the noisy ones, and this block holds most of
-// its raw symbols.
-func (c *Codec) appendRawBlock(out []byte, o int, acc uint64, nacc uint, ps *planeSet, rawBelow uint) int {
+// A raw symbol is 1 + planeBits = LineSize/4 bits, which divides 64, so a
+// word is gathered in a register without any bit arithmetic and shifted
+// into place by nacc bits: no chain from symbol to symbol.
+func (c *Codec) putRaw(out []byte, o int, acc uint64, nacc uint, ps *planeSet, top, low int) (int, uint64) {
 	symBits := uint(c.planeBits) + 1
-	perWord := 64 / symBits
 	head := uint64(1) << uint(c.planeBits)
-	carry := acc
-	var word uint64
-	n := uint(0) // symbols in word
-	for j := int(rawBelow) - 1; j >= 0; j-- {
-		word = word<<symBits | head | uint64(ps.dbx[j])
-		if n++; n == perWord {
-			binary.BigEndian.PutUint64(out[o:], carry|word>>nacc)
-			carry = word << (64 - nacc)
-			o += 8
-			word, n = 0, 0
+	for k := top; k+1-c.rawPerWord >= low; k -= c.rawPerWord {
+		var word uint64
+		for i := k; i > k-c.rawPerWord; i-- {
+			word = word<<symBits | head | uint64(ps.dbx[i%planeCount])
 		}
+		binary.BigEndian.PutUint64(out[o:], acc|word>>nacc)
+		acc = word << (64 - nacc)
+		o += 8
 	}
-	// The last, partial word, then what the shift carries out of it.
-	word <<= 64 - n*symBits
-	binary.BigEndian.PutUint64(out[o:], carry|word>>nacc)
-	binary.BigEndian.PutUint64(out[o+8:], word<<(64-nacc))
-	return o + int(n*symBits+nacc+7)/8
+	return o, acc
 }
 
 // Decompress appends the line that enc encodes to dst. It accepts every
