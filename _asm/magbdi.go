@@ -245,6 +245,8 @@ const (
 	mlN1        = 48 // u64: pack entries of the second output vector
 	mlUnpack    = 56 // u64: offset in the block of the level's unpack tables
 	mlStore     = 64 // 2 u64: the stream's bytes, as masks of two vectors
+	mlSteps     = 80 // u64: merge steps after the pairing (0 to 4)
+	mlStepW     = 88 // 4 u64: each merge step's field width before it
 
 	packEntryLen = 192 // qword indexes, left shifts, right shifts
 )
@@ -365,6 +367,42 @@ func magCompress(size int, rev, prevIdx, nextIdx Mem) {
 		VPTERNLOGQ(U8(0xEC), pm, b, a) // a&pm | b
 		P[i] = a
 	}
+	// Merge steps: while two fields fit one qword, field k takes field
+	// k+s into its low bits (s = 1, 2, 4, 8 qword lanes), so the pack
+	// entries see fewer, wider fields: at most three overlap an output
+	// word. Lanes between the fields keep what no entry reads.
+	steps := GP64()
+	MOVQ(Mem{Base: rec, Disp: mlSteps}, steps)
+	merged := label("merged")
+	zeroV := ZMM()
+	VPXORQ(zeroV, zeroV, zeroV)
+	for i, s := range []int{1, 2, 4, 8}[:2+halves] {
+		CMPQ(steps, U8(i+1))
+		JB(LabelRef(merged))
+		wX := XMM()
+		VMOVQ(Mem{Base: rec, Disp: mlStepW + 8*i}, wX)
+		t := make([]VecVirtual, halves)
+		for h := range P {
+			switch {
+			case s == 8 && h == 0:
+				t[h] = P[1]
+			case s == 8:
+				t[h] = zeroV
+			case h+1 < halves:
+				t[h] = ZMM()
+				VALIGNQ(U8(s), P[h], P[h+1], t[h]) // (P[h+1]:P[h]) >> s qwords
+			default:
+				t[h] = ZMM()
+				VALIGNQ(U8(s), P[h], zeroV, t[h])
+			}
+		}
+		for h := range P {
+			VPSLLQ(wX, P[h], P[h])
+			VPORQ(t[h], P[h], P[h])
+		}
+	}
+	Label(merged)
+
 	acc := make([]VecVirtual, halves)
 	for o := range acc {
 		acc[o] = ZMM()

@@ -765,38 +765,60 @@ found_53:
 	VPBROADCASTD R9, Z1
 	VPBROADCASTD 16(R8), Z2
 	KMOVQ        R10, K1
-	VMOVQ        8(R8), X4
-	VPBROADCASTQ 24(R8), Z5
+	VMOVQ        8(R8), X5
+	VPBROADCASTQ 24(R8), Z6
 	VPSUBD       Z1, Z0, K1, Z0
 	VPANDD       Z2, Z0, Z0
-	VPSLLQ       X4, Z0, Z1
+	VPSLLQ       X5, Z0, Z1
 	VPSRLQ       $0x20, Z0, Z0
-	VPTERNLOGQ   $0xec, Z5, Z0, Z1
+	VPTERNLOGQ   $0xec, Z6, Z0, Z1
+	MOVQ         80(R8), CX
 	VPXORQ       Z3, Z3, Z3
-	VPTESTMQ     Z1, Z1, K1
-	KORTESTB     K1, K1
-	JZ           packed_54
-	MOVQ         32(R8), CX
-	ADDQ         DX, CX
-	MOVQ         40(R8), BX
-	TESTQ        BX, BX
-	JZ           skip_55
+	CMPQ         CX, $0x01
+	JB           merged_54
+	VMOVQ        88(R8), X2
+	VALIGNQ      $0x01, Z1, Z3, Z0
+	VPSLLQ       X2, Z1, Z1
+	VPORQ        Z0, Z1, Z1
+	CMPQ         CX, $0x02
+	JB           merged_54
+	VMOVQ        96(R8), X2
+	VALIGNQ      $0x02, Z1, Z3, Z0
+	VPSLLQ       X2, Z1, Z1
+	VPORQ        Z0, Z1, Z1
+	CMPQ         CX, $0x03
+	JB           merged_54
+	VMOVQ        104(R8), X0
+	VALIGNQ      $0x04, Z1, Z3, Z2
+	VPSLLQ       X0, Z1, Z1
+	VPORQ        Z2, Z1, Z1
 
-entries_56:
+merged_54:
+	VPXORQ   Z4, Z4, Z4
+	VPTESTMQ Z1, Z1, K1
+	KORTESTB K1, K1
+	JZ       packed_55
+	MOVQ     32(R8), CX
+	ADDQ     DX, CX
+	MOVQ     40(R8), BX
+	TESTQ    BX, BX
+	JZ       skip_56
+
+entries_57:
 	VMOVDQU64  (CX), Z0
 	VPERMQ     Z1, Z0, Z0
 	VPSLLVQ    64(CX), Z0, Z2
 	VPSRLVQ    128(CX), Z0, Z0
-	VPTERNLOGQ $0xfe, Z2, Z0, Z3
+	VPTERNLOGQ $0xfe, Z2, Z0, Z4
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_56
+	JNZ        entries_57
 
-skip_55:
-packed_54:
-	VMOVQ          R10, X4
-	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X4, X4
-	VMOVQ          X4, CX
+skip_56:
+packed_55:
+	VMOVQ          R10, X5
+	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X5, X5
+	VMOVQ          X5, CX
 	BSWAPL         R9
 	SHLQ           $0x08, R9
 	MOVQ           DI, BX
@@ -805,13 +827,13 @@ packed_54:
 	SHRQ           $0x18, SI
 	SHLQ           $0x28, CX
 	ORQ            CX, BX
-	VMOVQ          BX, X4
-	VPINSRQ        $0x01, SI, X4, X4
+	VMOVQ          BX, X5
+	VPINSRQ        $0x01, SI, X5, X5
 	VMOVDQU64      magQIdx64_0<>+0(SB), Z0
-	VPERMB         Z3, Z0, Z0
+	VPERMB         Z4, Z0, Z0
 	MOVQ           $0x000000000000007f, CX
 	KMOVQ          CX, K1
-	VMOVDQU8       Z4, K1, Z0
+	VMOVDQU8       Z5, K1, Z0
 	MOVQ           8(DX), DX
 	MOVQ           $0x0000000000000008, BX
 	SUBQ           DX, BX
@@ -905,7 +927,7 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-80
 	MOVQ         p_base+48(FP), DX
 	MOVQ         code+72(FP), BX
 	CMPQ         BX, (DX)
-	JB           compressed_57
+	JB           compressed_58
 	MOVQ         8(DX), DX
 	VMOVDQU64    (CX), Z0
 	MOVQ         $0x0000000000000001, BX
@@ -927,7 +949,7 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-80
 	VZEROUPPER
 	RET
 
-compressed_57:
+compressed_58:
 	MOVQ           enc_len+32(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX
@@ -989,9 +1011,9 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-80
 	XORQ      DI, DI
 	LEAQ      64(DX), R8
 
-levels_58:
+levels_59:
 	CMPQ         DI, BX
-	JAE          raw_60
+	JAE          raw_61
 	VPBROADCASTD (R8), Z2
 	VPBROADCASTD 4(R8), Z3
 	VPADDD       Z2, Z0, Z4
@@ -1007,7 +1029,7 @@ levels_58:
 	ANDQ         SI, R10
 	XORQ         R9, R9
 	TZCNTQ       R10, R12
-	JCS          found_61
+	JCS          found_62
 	MOVL         (CX)(R12*4), R9
 	MOVL         R9, R12
 	SUBL         (R8), R12
@@ -1022,12 +1044,12 @@ levels_58:
 	ORQ          R13, R12
 	ORQ          R11, R12
 	CMPQ         R12, SI
-	JE           found_61
+	JE           found_62
 	INCQ         DI
 	ADDQ         $0x00000080, R8
-	JMP          levels_58
+	JMP          levels_59
 
-raw_60:
+raw_61:
 	MOVQ         8(DX), DX
 	MOVQ         $0x0000000000000008, BX
 	SUBQ         DX, BX
@@ -1064,53 +1086,76 @@ raw_60:
 	VZEROUPPER
 	RET
 
-found_61:
+found_62:
 	VPBROADCASTD R9, Z2
 	VPBROADCASTD 16(R8), Z3
 	KMOVQ        R10, K1
-	VMOVQ        8(R8), X7
+	VMOVQ        8(R8), X8
 	VPBROADCASTQ 24(R8), Z4
 	VPSUBD       Z2, Z0, K1, Z0
 	VPANDD       Z3, Z0, Z0
-	VPSLLQ       X7, Z0, Z8
+	VPSLLQ       X8, Z0, Z9
 	VPSRLQ       $0x20, Z0, Z0
-	VPTERNLOGQ   $0xec, Z4, Z0, Z8
+	VPTERNLOGQ   $0xec, Z4, Z0, Z9
 	KSHIFTRQ     $0x10, K1, K1
 	VPSUBD       Z2, Z1, K1, Z1
 	VPANDD       Z3, Z1, Z1
-	VPSLLQ       X7, Z1, Z0
+	VPSLLQ       X8, Z1, Z0
 	VPSRLQ       $0x20, Z1, Z1
 	VPTERNLOGQ   $0xec, Z4, Z1, Z0
+	MOVQ         80(R8), CX
 	VPXORQ       Z5, Z5, Z5
-	VPXORQ       Z6, Z6, Z6
-	VPORQ        Z8, Z0, Z1
-	VPTESTMQ     Z1, Z1, K1
-	KORTESTB     K1, K1
-	JZ           packed_62
-	MOVQ         32(R8), CX
-	ADDQ         DX, CX
-	MOVQ         40(R8), BX
-	TESTQ        BX, BX
-	JZ           skip_63
+	CMPQ         CX, $0x01
+	JB           merged_63
+	VMOVQ        88(R8), X3
+	VALIGNQ      $0x01, Z9, Z0, Z1
+	VALIGNQ      $0x01, Z0, Z5, Z2
+	VPSLLQ       X3, Z9, Z9
+	VPORQ        Z1, Z9, Z9
+	VPSLLQ       X3, Z0, Z0
+	VPORQ        Z2, Z0, Z0
+	CMPQ         CX, $0x02
+	JB           merged_63
+	VMOVQ        96(R8), X3
+	VALIGNQ      $0x02, Z9, Z0, Z1
+	VALIGNQ      $0x02, Z0, Z5, Z2
+	VPSLLQ       X3, Z9, Z9
+	VPORQ        Z1, Z9, Z9
+	VPSLLQ       X3, Z0, Z0
+	VPORQ        Z2, Z0, Z0
+	CMPQ         CX, $0x03
+	JB           merged_63
+	VMOVQ        104(R8), X3
+	VALIGNQ      $0x04, Z9, Z0, Z1
+	VALIGNQ      $0x04, Z0, Z5, Z2
+	VPSLLQ       X3, Z9, Z9
+	VPORQ        Z1, Z9, Z9
+	VPSLLQ       X3, Z0, Z0
+	VPORQ        Z2, Z0, Z0
+	CMPQ         CX, $0x04
+	JB           merged_63
+	VMOVQ        112(R8), X1
+	VPSLLQ       X1, Z9, Z9
+	VPORQ        Z0, Z9, Z9
+	VPSLLQ       X1, Z0, Z0
+	VPORQ        Z5, Z0, Z0
 
-entries_64:
-	VMOVDQU64  (CX), Z1
-	VPERMI2Q   Z0, Z8, Z1
-	VPSLLVQ    64(CX), Z1, Z2
-	VPSRLVQ    128(CX), Z1, Z1
-	VPTERNLOGQ $0xfe, Z2, Z1, Z5
-	ADDQ       $0x000000c0, CX
-	DECQ       BX
-	JNZ        entries_64
-
-skip_63:
-	MOVQ  48(R8), BX
-	TESTQ BX, BX
-	JZ    skip_65
+merged_63:
+	VPXORQ   Z6, Z6, Z6
+	VPXORQ   Z7, Z7, Z7
+	VPORQ    Z9, Z0, Z1
+	VPTESTMQ Z1, Z1, K1
+	KORTESTB K1, K1
+	JZ       packed_64
+	MOVQ     32(R8), CX
+	ADDQ     DX, CX
+	MOVQ     40(R8), BX
+	TESTQ    BX, BX
+	JZ       skip_65
 
 entries_66:
 	VMOVDQU64  (CX), Z1
-	VPERMI2Q   Z0, Z8, Z1
+	VPERMI2Q   Z0, Z9, Z1
 	VPSLLVQ    64(CX), Z1, Z2
 	VPSRLVQ    128(CX), Z1, Z1
 	VPTERNLOGQ $0xfe, Z2, Z1, Z6
@@ -1119,10 +1164,25 @@ entries_66:
 	JNZ        entries_66
 
 skip_65:
-packed_62:
-	VMOVQ          R10, X7
-	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X7, X7
-	VMOVQ          X7, CX
+	MOVQ  48(R8), BX
+	TESTQ BX, BX
+	JZ    skip_67
+
+entries_68:
+	VMOVDQU64  (CX), Z1
+	VPERMI2Q   Z0, Z9, Z1
+	VPSLLVQ    64(CX), Z1, Z2
+	VPSRLVQ    128(CX), Z1, Z1
+	VPTERNLOGQ $0xfe, Z2, Z1, Z7
+	ADDQ       $0x000000c0, CX
+	DECQ       BX
+	JNZ        entries_68
+
+skip_67:
+packed_64:
+	VMOVQ          R10, X8
+	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X8, X8
+	VMOVQ          X8, CX
 	BSWAPL         R9
 	SHLQ           $0x08, R9
 	MOVQ           DI, BX
@@ -1131,15 +1191,15 @@ packed_62:
 	SHRQ           $0x18, SI
 	SHLQ           $0x28, CX
 	ORQ            CX, BX
-	VMOVQ          BX, X7
-	VPINSRQ        $0x01, SI, X7, X7
+	VMOVQ          BX, X8
+	VPINSRQ        $0x01, SI, X8, X8
 	VMOVDQU64      magQIdx128_0<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
+	VPERMI2B       Z7, Z6, Z0
 	VMOVDQU64      magQIdx128_1<>+0(SB), Z1
-	VPERMI2B       Z6, Z5, Z1
+	VPERMI2B       Z7, Z6, Z1
 	MOVQ           $0x00000000000001ff, CX
 	KMOVQ          CX, K1
-	VMOVDQU8       Z7, K1, Z0
+	VMOVDQU8       Z8, K1, Z0
 	MOVQ           8(DX), DX
 	MOVQ           $0x0000000000000008, BX
 	SUBQ           DX, BX
@@ -1306,7 +1366,7 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-80
 	MOVQ         p_base+48(FP), DX
 	MOVQ         code+72(FP), BX
 	CMPQ         BX, (DX)
-	JB           compressed_67
+	JB           compressed_69
 	MOVQ         8(DX), DX
 	VMOVDQU64    (CX), Z0
 	VMOVDQU64    64(CX), Z1
@@ -1335,7 +1395,7 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-80
 	VZEROUPPER
 	RET
 
-compressed_67:
+compressed_69:
 	MOVQ           enc_len+32(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX

@@ -23,6 +23,8 @@ const (
 	mlN1        = 48 // u64: pack entries of the second output vector
 	mlUnpack    = 56 // u64: offset in the block of the level's unpack tables
 	mlStore     = 64 // 2 u64: the stream's bytes, as masks of two vectors
+	mlSteps     = 80 // u64: merge steps after the pairing (0 to 4)
+	mlStepW     = 88 // 4 u64: each merge step's field width before it
 
 	packEntryLen = 192 // 8 qword indexes, 8 left shifts, 8 right shifts
 )
@@ -30,14 +32,16 @@ const (
 // kernelParams returns the parameter block of the one-call kernels for
 // c's 64- or 128-byte lines.
 //
-// Compress packs the deltas in two steps (see magCompress in
-// _asm/magbdi.go): each pair of words becomes one 2w-bit field
-// d₂ₖ << w | d₂ₖ₊₁ in qword lane k, and each big-endian 64-bit word m of the
-// packed deltas (stream bits 64m to 64m+63 after the header) is the OR of
-// the fields that overlap it, field k shifted left by
-// s = 64(m+1) − 2w(k+1) when s ≥ 0, else right by −s. A pack entry gives,
-// for the 8 words of one output vector, one such field per word (index,
-// left count, right count; counts of 64 give nothing).
+// Compress packs the deltas in steps (see magCompress in
+// _asm/magbdi.go): each pair of words becomes one W = 2w-bit field
+// d₂ₖ << w | d₂ₖ₊₁ in qword lane k; while two fields fit a qword
+// (2W ≤ 64), a merge step halves the fields and doubles W, field k then in
+// lane k·2^steps. Each big-endian 64-bit word m of the packed deltas
+// (stream bits 64m to 64m+63 after the header) is the OR of the fields
+// that overlap it, field k shifted left by s = 64(m+1) − W(k+1) when
+// s ≥ 0, else right by −s. A pack entry gives, for the 8 words of one
+// output vector, one such field per word (lane, left count, right count;
+// counts of 64 give nothing).
 //
 // Decompress reads delta i, at bit pos = header + i·w of the stream
 // without its code, from the eight bytes from pos/8 on (big-endian, so
@@ -73,7 +77,12 @@ func (c *Codec) kernelParams() []byte {
 
 		// Pack entries, output vector by output vector.
 		le.PutUint64(rec[mlPack:], uint64(len(p)))
-		fieldBits, fields := 2*int(w), c.words/2
+		fieldBits, fields, steps := 2*int(w), c.words/2, 0
+		for 2*fieldBits <= 64 && fields > 1 {
+			le.PutUint64(rec[mlStepW+8*steps:], uint64(fieldBits))
+			fieldBits, fields, steps = 2*fieldBits, fields/2, steps+1
+		}
+		le.PutUint64(rec[mlSteps:], uint64(steps))
 		outWords := (fields*fieldBits + 63) / 64
 		for o := range halves {
 			var lanes [8][][2]int // per output word: (field, shift s)
@@ -96,7 +105,7 @@ func (c *Codec) kernelParams() []byte {
 				for lane, cands := range lanes {
 					idx, left, right := 0, 64, 64
 					if e < len(cands) {
-						idx = cands[e][0]
+						idx = cands[e][0] << steps // the lane of merged field k
 						if s := cands[e][1]; s >= 0 {
 							left = s
 						} else {
