@@ -782,3 +782,124 @@ func packCodes512(buf Register, code, n [2]VecVirtual) {
 		VMOVDQU64(out, Mem{Base: buf})
 	}
 }
+
+func init() {
+	gen := generators["fpc"]
+	generators["fpc"] = func() {
+		gen()
+		fpcUnpackBMI2()
+	}
+}
+
+// Offsets in a row of fpc's decode table (table.decTab), one 16-byte row
+// per 3-bit prefix: decStep in the form the kernel reads.
+const (
+	fpcDecTotal    = 0  // uint8: prefix + data bits
+	fpcDecPayShift = 1  // uint8: 63 − data bits
+	fpcDecUp       = 2  // uint8
+	fpcDecDown     = 3  // uint8
+	fpcDecMul      = 4  // uint32
+	fpcDecMaskTwo  = 8  // uint32
+	fpcDecMaskRun  = 12 // uint8
+	fpcDecAdvance  = 13 // uint8
+)
+
+// fpcUnpackBMI2 emits fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab
+// *[128]byte, n int) (pos uint, i int), fpc's table.unpack.
+//
+// The Go loop loads the stream at each code's bit position, then looks up
+// its prefix: load, lookup and the step to the next position make one
+// chain. Here the next prefix comes from the window already loaded (at
+// least 57 bits, and a code is at most 35), so the next lookup starts as
+// soon as this code's length is known, while the window is reloaded at the
+// new position for the data beside it.
+func fpcUnpackBMI2() {
+	TEXT("fpcUnpackBMI2", NOSPLIT, "func(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos uint, i int)")
+	Pragma("noescape")
+	Doc("fpcUnpackBMI2 decodes word codes from in, starting after the flag, into",
+		"out until they cover at least n words, as fpc's unpack does, and returns",
+		"the bit position after the last code and the number of words covered.",
+		"tab is the table's decTab; n ≤ 32.")
+	out := Load(Param("out"), GP64())
+	in := Load(Param("in"), GP64())
+	tab := Load(Param("tab"), GP64())
+	n := Load(Param("n"), GP64())
+
+	pos, win, v, i := GP64(), GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: in}, win)
+	BSWAPQ(win)
+	SHLQ(U8(1), win) // past the flag
+	MOVQ(U32(1), pos)
+	MOVQ(win, v)
+	SHRQ(U8(57), v)
+	ANDL(U32(0x70), v.As32()) // prefix × 16
+	XORL(i.As32(), i.As32())
+	loop := label("fpc_unpack")
+	done := label("fpc_unpack_done")
+	CMPQ(i, n)
+	JGE(LabelRef(done))
+	Label(loop)
+	{
+		e := GP64()
+		LEAQ(Mem{Base: tab, Index: v, Scale: 1}, e)
+		total, nv := GP64(), GP64()
+		MOVBQZX(Mem{Base: e, Disp: fpcDecTotal}, total)
+		Comment("The next prefix, from this window.")
+		SHLXQ(total, win, nv)
+		SHRQ(U8(57), nv)
+		ANDL(U32(0x70), nv.As32())
+
+		Comment("The data field x and the word.")
+		x, sh := GP64(), GP64()
+		SHLQ(U8(3), win)
+		SHRQ(U8(1), win)
+		MOVBQZX(Mem{Base: e, Disp: fpcDecPayShift}, sh)
+		SHRXQ(sh, win, x)
+		w, two, t := GP64(), GP32(), GP32()
+		MOVBQZX(Mem{Base: e, Disp: fpcDecUp}, sh)
+		SHLXQ(sh, x, w)
+		MOVBQZX(Mem{Base: e, Disp: fpcDecDown}, sh)
+		SARXQ(sh, w, w)
+		IMULL(Mem{Base: e, Disp: fpcDecMul}, w.As32())
+		Comment("Two halves: each a sign-extended byte.")
+		MOVBLSX(x.As8(), two)
+		MOVWLZX(two.As16(), two)
+		MOVL(x.As32(), t)
+		SHRL(U8(8), t)
+		MOVBLSX(t.As8(), t)
+		SHLL(U8(16), t)
+		ORL(t, two)
+		MOVL(Mem{Base: e, Disp: fpcDecMaskTwo}, t)
+		ANDL(t, two)
+		ANDNL(w.As32(), t, w.As32())
+		ORL(two, w.As32())
+		at := GP64()
+		MOVQ(i, at)
+		ANDL(U8(31), at.As32())
+		MOVL(w.As32(), Mem{Base: out, Index: at, Scale: 4})
+		Comment("Words covered: one, or the zero run's count.")
+		MOVBLZX(Mem{Base: e, Disp: fpcDecMaskRun}, t)
+		ANDL(x.As32(), t)
+		ADDQ(t.As64(), i)
+		MOVBLZX(Mem{Base: e, Disp: fpcDecAdvance}, t)
+		ADDQ(t.As64(), i)
+
+		Comment("Step to the next code and reload the window there.")
+		ADDQ(total, pos)
+		by, c := x, sh
+		MOVQ(pos, by)
+		SHRQ(U8(3), by)
+		MOVQ(Mem{Base: in, Index: by, Scale: 1}, win)
+		BSWAPQ(win)
+		MOVL(pos.As32(), c.As32())
+		ANDL(U8(7), c.As32())
+		SHLXQ(c, win, win)
+		MOVQ(nv, v)
+	}
+	CMPQ(i, n)
+	JLT(LabelRef(loop))
+	Label(done)
+	Store(pos, ReturnIndex(0))
+	Store(i, ReturnIndex(1))
+	RET()
+}

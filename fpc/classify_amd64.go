@@ -50,3 +50,11 @@ func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
 	}
 	return c.wordCodesGeneric(buf, line)
 }
+
+// unpack is unpackGeneric, with the BMI2 kernel when the CPU has it.
+func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
+	if cpu.Active() >= cpu.AVX2 {
+		return fpcUnpackBMI2(out, in, &t.decTab, n)
+	}
+	return t.unpackGeneric(out, in, n)
+}

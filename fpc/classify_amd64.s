@@ -1711,3 +1711,82 @@ GLOBL k_q1<>(SB), RODATA|NOPTR, $8
 
 DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
 GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
+
+// func fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos uint, i int)
+// Requires: BMI, BMI2
+TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
+	MOVQ   out+0(FP), AX
+	MOVQ   in+8(FP), CX
+	MOVQ   tab+16(FP), DX
+	MOVQ   n+24(FP), BX
+	MOVQ   (CX), DI
+	BSWAPQ DI
+	SHLQ   $0x01, DI
+	MOVQ   $0x00000001, SI
+	MOVQ   DI, R8
+	SHRQ   $0x39, R8
+	ANDL   $0x00000070, R8
+	XORL   R9, R9
+	CMPQ   R9, BX
+	JGE    fpc_unpack_done_15
+
+fpc_unpack_14:
+	LEAQ    (DX)(R8*1), R8
+	MOVBQZX (R8), R10
+
+	// The next prefix, from this window.
+	SHLXQ R10, DI, R11
+	SHRQ  $0x39, R11
+	ANDL  $0x00000070, R11
+
+	// The data field x and the word.
+	SHLQ    $0x03, DI
+	SHRQ    $0x01, DI
+	MOVBQZX 1(R8), R12
+	SHRXQ   R12, DI, DI
+	MOVBQZX 2(R8), R12
+	SHLXQ   R12, DI, R13
+	MOVBQZX 3(R8), R12
+	SARXQ   R12, R13, R13
+	IMULL   4(R8), R13
+
+	// Two halves: each a sign-extended byte.
+	MOVBLSX DI, R12
+	MOVWLZX R12, R12
+	MOVL    DI, R14
+	SHRL    $0x08, R14
+	MOVBLSX R14, R14
+	SHLL    $0x10, R14
+	ORL     R14, R12
+	MOVL    8(R8), R14
+	ANDL    R14, R12
+	ANDNL   R13, R14, R13
+	ORL     R12, R13
+	MOVQ    R9, R12
+	ANDL    $0x1f, R12
+	MOVL    R13, (AX)(R12*4)
+
+	// Words covered: one, or the zero run's count.
+	MOVBLZX 12(R8), R14
+	ANDL    DI, R14
+	ADDQ    R14, R9
+	MOVBLZX 13(R8), R14
+	ADDQ    R14, R9
+
+	// Step to the next code and reload the window there.
+	ADDQ   R10, SI
+	MOVQ   SI, DI
+	SHRQ   $0x03, DI
+	MOVQ   (CX)(DI*1), DI
+	BSWAPQ DI
+	MOVL   SI, R12
+	ANDL   $0x07, R12
+	SHLXQ  R12, DI, DI
+	MOVQ   R11, R8
+	CMPQ   R9, BX
+	JLT    fpc_unpack_14
+
+fpc_unpack_done_15:
+	MOVQ SI, pos+32(FP)
+	MOVQ R9, i+40(FP)
+	RET

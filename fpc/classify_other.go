@@ -22,3 +22,8 @@ func (c *Codec) fused() bool { return false }
 func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
 	return c.wordCodesGeneric(buf, line)
 }
+
+// unpack is unpackGeneric.
+func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
+	return t.unpackGeneric(out, in, n)
+}

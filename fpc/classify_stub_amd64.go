@@ -60,3 +60,11 @@ func fpcPack64AVX512(buf *[149]byte, line []byte, kinds []uint8, emit uint64, ta
 //
 //go:noescape
 func fpcCompress64AVX512(buf *[149]byte, line []byte, tab *[48]uint64) (sum uint64, bits int)
+
+// fpcUnpackBMI2 decodes word codes from in, starting after the flag, into
+// out until they cover at least n words, as fpc's unpack does, and returns
+// the bit position after the last code and the number of words covered.
+// tab is the table's decTab; n ≤ 32.
+//
+//go:noescape
+func fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos uint, i int)

@@ -84,6 +84,11 @@ func (t *table) buildSteps() {
 			d.dataBits = t.dataBits[k]
 		}
 		t.dec[p] = d
+		row := t.decTab[16*p : 16*p+16]
+		row[0], row[1], row[2], row[3] = prefixBits+d.dataBits, 63-d.dataBits, d.up, d.down
+		binary.LittleEndian.PutUint32(row[4:], d.mul)
+		binary.LittleEndian.PutUint32(row[8:], d.maskTwo)
+		row[12], row[13] = uint8(d.maskRun), uint8(d.advance)
 	}
 }
 
@@ -186,10 +191,11 @@ func (c *Codec) decodeCodes(out *[128]byte, enc []byte) bool {
 	return enc[len(enc)-1]&(1<<pad-1) == 0
 }
 
-// unpack decodes word codes from in, starting after the flag, into out
-// until they cover at least n words. It returns the bit position after the
-// last code and the number of words covered.
-func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
+// unpackGeneric decodes word codes from in, starting after the flag, into
+// out until they cover at least n words. It returns the bit position after
+// the last code and the number of words covered. It is the pure-Go
+// definition that the unpack kernel must match.
+func (t *table) unpackGeneric(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
 	pos = tagBits
 	for i < n {
 		// A code is at most 35 bits and pos&7 ≤ 7, so the 8 bytes from

@@ -91,6 +91,9 @@ type table struct {
 	// vecEnc is enc for the pack kernel: rows of 8 by kind of pre, shift,
 	// maskShifted, maskLow, maskRun and bits.
 	vecEnc [48]uint64
+	// decTab is dec for the unpack kernel: a 16-byte row per prefix
+	// (layout in _asm/fpc.go, fpcDec*).
+	decTab [128]byte
 }
 
 func newTable(prefix [nKinds]uint8, tavana bool) *table {

@@ -259,3 +259,56 @@ func TestWordCodesLevels(t *testing.T) {
 		codectest.CrossCheck(t, n, poolLines(n), kernel, generic)
 	}
 }
+
+// unpacked is what unpack gives for one stream.
+type unpacked struct {
+	out   [128]byte
+	pos   uint
+	words int
+}
+
+// TestUnpackLevels checks unpack (the kernel where there is one) against
+// unpackGeneric on the codes packGeneric makes of every corpus line, the
+// edge lines and pool lines (of every word, even where the line is stored
+// raw), for both tables and every line size, at every kernel level, and on
+// the same streams with one bit flipped and with random bytes after the
+// flag (chosen by the line, so both sides see the same stream).
+func TestUnpackLevels(t *testing.T) {
+	for _, name := range []string{"fpc", "fpc-tavana"} {
+		for _, n := range codectest.LineSizes {
+			c := mustNew(t, name, n).(*Codec)
+			for _, mangle := range []string{"", "flip", "random"} {
+				stream := func(line []byte) *[scratchBytes]byte {
+					var kinds [maxWords]uint8
+					zeros := classifyLineGeneric(line, kinds[:]).zeros()
+					var buf [scratchBytes]byte
+					c.tab.packGeneric(&buf, line, kinds[:], zeros, ^zeros&c.allWords|runCodeStarts(zeros))
+					h := binary.LittleEndian.Uint64(line) * 0x9E3779B97F4A7C15
+					switch mangle {
+					case "flip":
+						i := 1 + int(h>>32%uint64(8*n))
+						buf[i/8] ^= 0x80 >> (i % 8)
+					case "random":
+						rng := rand.New(rand.NewPCG(h, uint64(n)))
+						for i := range buf[:maxCodeBytes] {
+							buf[i] = byte(rng.Uint32())
+						}
+						buf[0] |= 0x80
+					}
+					return &buf
+				}
+				kernel := func(data []byte, out []unpacked) {
+					for i := range out {
+						out[i] = unpacked{}
+						out[i].pos, out[i].words = c.tab.unpack(&out[i].out, stream(data[i*n:(i+1)*n]), n/4)
+					}
+				}
+				generic := func(line []byte) (u unpacked) {
+					u.pos, u.words = c.tab.unpackGeneric(&u.out, stream(line), n/4)
+					return u
+				}
+				codectest.CrossCheck(t, n, poolLines(n), kernel, generic)
+			}
+		}
+	}
+}
