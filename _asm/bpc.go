@@ -17,6 +17,7 @@ func init() {
 			bpcPlanesAVX2(words)
 		}
 		bpcTransposeAVX2()
+		bpcRebuildAVX512()
 	}
 }
 
@@ -259,6 +260,115 @@ func bpcTransposeAVX2() {
 	bitTranspose(rows, func(r int, g GPVirtual) {
 		MOVL(g, Mem{Base: a, Disp: 4 * r})
 	})
+	VZEROUPPER()
+	RET()
+}
+
+// bpcConst512 declares a 64-byte constant of 64 bytes.
+func bpcConst512(name string, v [64]byte) Mem {
+	m := GLOBL(name, attr.RODATA|attr.NOPTR)
+	for i, x := range v {
+		DATA(i, U8(x))
+	}
+	return m
+}
+
+// bpcRebuildAVX512 emits the AVX-512 version of bpc's rebuildGeneric for
+// streams without a "DBP zero" symbol: DBP[j] is then the XOR of DBX[j …
+// 32], a suffix scan across lanes; the bit transpose takes byte k of
+// every plane into one vector (VPERMI2B) and gathers bit 7 of each byte
+// with VPMOVB2M, two deltas per mask; the words are the prefix sums of
+// the deltas from the base, a scan across lanes.
+func bpcRebuildAVX512() {
+	TEXT("bpcRebuildAVX512", NOSPLIT, "func(dbx *[33]uint32, base uint32, line *[128]byte)")
+	Pragma("noescape")
+	Doc("bpcRebuildAVX512 rebuilds the line from the DBX planes of a stream without",
+		"a \"DBP zero\" symbol and the base word, as rebuildGeneric does.")
+	dbx := Load(Param("dbx"), GP64())
+	line := Load(Param("line"), GP64())
+
+	zero := ZMM()
+	VPXORD(zero, zero, zero)
+	lo, hi := ZMM(), ZMM()
+	VMOVDQU32(Mem{Base: dbx}, lo)
+	VMOVDQU32(Mem{Base: dbx, Disp: 64}, hi)
+	// Suffix XOR within each vector: lane i takes lanes i+1, i+2, … in
+	// four doubling steps (VALIGND with zeros above shifts lanes down).
+	for _, v := range []VecVirtual{lo, hi} {
+		for k := 1; k < 16; k *= 2 {
+			t := ZMM()
+			VALIGND(U8(uint8(k)), v, zero, t)
+			VPXORD(t, v, v)
+		}
+	}
+	// Planes 0…15 also take the XOR of planes 16…31 (lane 0 of hi) and
+	// all planes DBX[32].
+	all := ZMM()
+	VPBROADCASTD(hi.AsX(), all)
+	t := ZMM()
+	VPBROADCASTD(Mem{Base: dbx, Disp: 4 * 32}, t)
+	VPXORD(t, lo, lo)
+	VPXORD(t, hi, hi)
+	VPXORD(all, lo, lo)
+
+	// Transpose: vector h holds byte 2h of every DBP plane (plane p at
+	// byte p) and byte 2h+1 (at byte 32+p). Bit 7 − r of byte b of the
+	// planes is delta 8b + 7 − r: the low half of the mask of round r is
+	// that delta, the high half delta 8(b+1) + 7 − r. The deltas go to
+	// line, scratch here.
+	for h := 0; h < 2; h++ {
+		var idx [64]byte
+		for q := range idx {
+			idx[q] = byte(4*(q%32) + 2*h + q/32)
+		}
+		z := ZMM()
+		VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_bytes%d", h), idx), z)
+		VPERMI2B(hi, lo, z)
+		for r := 0; r < 8; r++ {
+			k := K()
+			VPMOVB2M(z, k)
+			g := GP64()
+			KMOVQ(k, g)
+			MOVL(g.As32(), Mem{Base: line, Disp: 4 * (8*(2*h) + 7 - r)})
+			SHRQ(U8(32), g)
+			MOVL(g.As32(), Mem{Base: line, Disp: 4 * (8*(2*h+1) + 7 - r)})
+			if r < 7 {
+				VPADDB(z, z, z)
+			}
+		}
+	}
+
+	// Prefix sums: lane i takes lanes i−1, i−2, … in four doubling steps
+	// (VALIGND with zeros below shifts lanes up); hi then adds the sum of
+	// lo (lane 15, broadcast by VPERMD).
+	VMOVDQU32(Mem{Base: line}, lo)
+	VMOVDQU32(Mem{Base: line, Disp: 64}, hi)
+	for _, v := range []VecVirtual{lo, hi} {
+		for k := 1; k < 16; k *= 2 {
+			t := ZMM()
+			VALIGND(U8(uint8(16-k)), zero, v, t)
+			VPADDD(t, v, v)
+		}
+	}
+	var fifteen [64]byte
+	for i := 0; i < 64; i += 4 {
+		fifteen[i] = 15
+	}
+	sum := ZMM()
+	VMOVDQU64(bpcConst512("bpc_lane15", fifteen), sum)
+	VPERMD(lo, sum, sum)
+	VPADDD(sum, hi, hi)
+	// Word 0 is the base, word i+1 the base plus the sum of deltas 0…i:
+	// the sums move up one lane.
+	b := ZMM()
+	VPBROADCASTD(Load(Param("base"), GP32()), b)
+	w0, w1 := ZMM(), ZMM()
+	VALIGND(U8(15), zero, lo, w0)
+	VALIGND(U8(15), lo, hi, w1)
+	VPADDD(b, w0, w0)
+	VPADDD(b, w1, w1)
+	VMOVDQU32(w0, Mem{Base: line})
+	VMOVDQU32(w1, Mem{Base: line, Disp: 64})
 	VZEROUPPER()
 	RET()
 }

@@ -112,6 +112,20 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 			j--
 		}
 	}
+	// The stream must end in the last byte, with zero padding.
+	if (pos+7)/8 != uint(len(enc)) || pos&7 != 0 && enc[len(enc)-1]<<(pos&7) != 0 {
+		return dst, false
+	}
+	var buf [128]byte
+	c.rebuild(&dbx, dbpZero, base, &buf)
+	return append(dst, buf[:n]...), true
+}
+
+// rebuildScalar writes the words of the line whose DBX planes are dbx,
+// with DBP[j] = 0 for the planes j set in dbpZero, and whose first word is
+// base, to line (all 32 words; those past the codec's line size are
+// meaningless). The transpose is the level's.
+func (c *Codec) rebuildScalar(dbx *[planeCount]uint32, dbpZero uint64, base uint32, line *[128]byte) {
 	// DBP[32] = DBX[32] (DBP[33] is taken as zero), DBP[j] = DBX[j] ^
 	// DBP[j+1], or zero where a symbol said so; rows receives DBP[0…31]
 	// for the inverse transpose.
@@ -121,18 +135,13 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 		above = (dbx[j] ^ above) &^ -uint32(dbpZero>>uint(j)&1)
 		rows[j] = above
 	}
-	// The stream must end in the last byte, with zero padding.
-	if (pos+7)/8 != uint(len(enc)) || pos&7 != 0 && enc[len(enc)-1]<<(pos&7) != 0 {
-		return dst, false
-	}
-
+	// After the transpose rows[k] holds Δ_{k+1} mod 2^32; the words are
+	// its prefix sums from w_0.
 	c.untranspose(&rows)
-	var buf [128]byte
 	w := base
-	binary.LittleEndian.PutUint32(buf[:], w)
-	for k := 0; k < c.planeBits; k++ {
+	binary.LittleEndian.PutUint32(line[:], w)
+	for k := range 31 {
 		w += rows[k]
-		binary.LittleEndian.PutUint32(buf[4*k+4:], w)
+		binary.LittleEndian.PutUint32(line[4*k+4:], w)
 	}
-	return append(dst, buf[:n]...), true
 }

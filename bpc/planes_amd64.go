@@ -29,3 +29,15 @@ func (c *Codec) untranspose(rows *[32]uint32) {
 	}
 	transpose32(rows)
 }
+
+// rebuild writes the words of the line whose DBX planes are dbx to line,
+// as rebuildScalar does. The AVX-512 kernel (which needs VBMI's byte
+// permutes) takes the streams without a "DBP zero" symbol, nearly all:
+// their DBP planes are a plain suffix XOR of the DBX planes.
+func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, line *[128]byte) {
+	if dbpZero == 0 && cpu.Active() >= cpu.AVX512 && cpu.ByteOps {
+		bpcRebuildAVX512(dbx, base, line)
+		return
+	}
+	c.rebuildScalar(dbx, dbpZero, base, line)
+}

@@ -961,3 +961,360 @@ TEXT ·bpcTransposeAVX2(SB), NOSPLIT, $0-8
 	MOVL        CX, 96(AX)
 	VZEROUPPER
 	RET
+
+// func bpcRebuildAVX512(dbx *[33]uint32, base uint32, line *[128]byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
+	MOVQ         dbx+0(FP), AX
+	MOVQ         line+16(FP), CX
+	VPXORD       Z0, Z0, Z0
+	VMOVDQU32    (AX), Z1
+	VMOVDQU32    64(AX), Z2
+	VALIGND      $0x01, Z1, Z0, Z3
+	VPXORD       Z3, Z1, Z1
+	VALIGND      $0x02, Z1, Z0, Z3
+	VPXORD       Z3, Z1, Z1
+	VALIGND      $0x04, Z1, Z0, Z3
+	VPXORD       Z3, Z1, Z1
+	VALIGND      $0x08, Z1, Z0, Z3
+	VPXORD       Z3, Z1, Z1
+	VALIGND      $0x01, Z2, Z0, Z3
+	VPXORD       Z3, Z2, Z2
+	VALIGND      $0x02, Z2, Z0, Z3
+	VPXORD       Z3, Z2, Z2
+	VALIGND      $0x04, Z2, Z0, Z3
+	VPXORD       Z3, Z2, Z2
+	VALIGND      $0x08, Z2, Z0, Z3
+	VPXORD       Z3, Z2, Z2
+	VPBROADCASTD X2, Z3
+	VPBROADCASTD 128(AX), Z4
+	VPXORD       Z4, Z1, Z1
+	VPXORD       Z4, Z2, Z2
+	VPXORD       Z3, Z1, Z1
+	VMOVDQU64    bpc_bytes0<>+0(SB), Z3
+	VPERMI2B     Z2, Z1, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 28(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 60(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 24(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 56(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 20(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 52(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 16(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 48(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 12(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 44(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 8(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 40(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 4(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 36(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, (CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 32(CX)
+	VMOVDQU64    bpc_bytes1<>+0(SB), Z3
+	VPERMI2B     Z2, Z1, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 92(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 124(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 88(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 120(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 84(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 116(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 80(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 112(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 76(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 108(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 72(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 104(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 68(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 100(CX)
+	VPADDB       Z3, Z3, Z3
+	VPMOVB2M     Z3, K1
+	KMOVQ        K1, AX
+	MOVL         AX, 64(CX)
+	SHRQ         $0x20, AX
+	MOVL         AX, 96(CX)
+	VMOVDQU32    (CX), Z1
+	VMOVDQU32    64(CX), Z2
+	VALIGND      $0x0f, Z0, Z1, Z3
+	VPADDD       Z3, Z1, Z1
+	VALIGND      $0x0e, Z0, Z1, Z3
+	VPADDD       Z3, Z1, Z1
+	VALIGND      $0x0c, Z0, Z1, Z3
+	VPADDD       Z3, Z1, Z1
+	VALIGND      $0x08, Z0, Z1, Z3
+	VPADDD       Z3, Z1, Z1
+	VALIGND      $0x0f, Z0, Z2, Z3
+	VPADDD       Z3, Z2, Z2
+	VALIGND      $0x0e, Z0, Z2, Z3
+	VPADDD       Z3, Z2, Z2
+	VALIGND      $0x0c, Z0, Z2, Z3
+	VPADDD       Z3, Z2, Z2
+	VALIGND      $0x08, Z0, Z2, Z3
+	VPADDD       Z3, Z2, Z2
+	VMOVDQU64    bpc_lane15<>+0(SB), Z3
+	VPERMD       Z1, Z3, Z3
+	VPADDD       Z3, Z2, Z2
+	MOVL         base+8(FP), AX
+	VPBROADCASTD AX, Z3
+	VALIGND      $0x0f, Z0, Z1, Z0
+	VALIGND      $0x0f, Z1, Z2, Z1
+	VPADDD       Z3, Z0, Z0
+	VPADDD       Z3, Z1, Z1
+	VMOVDQU32    Z0, (CX)
+	VMOVDQU32    Z1, 64(CX)
+	VZEROUPPER
+	RET
+
+DATA bpc_bytes0<>+0(SB)/1, $0x00
+DATA bpc_bytes0<>+1(SB)/1, $0x04
+DATA bpc_bytes0<>+2(SB)/1, $0x08
+DATA bpc_bytes0<>+3(SB)/1, $0x0c
+DATA bpc_bytes0<>+4(SB)/1, $0x10
+DATA bpc_bytes0<>+5(SB)/1, $0x14
+DATA bpc_bytes0<>+6(SB)/1, $0x18
+DATA bpc_bytes0<>+7(SB)/1, $0x1c
+DATA bpc_bytes0<>+8(SB)/1, $0x20
+DATA bpc_bytes0<>+9(SB)/1, $0x24
+DATA bpc_bytes0<>+10(SB)/1, $0x28
+DATA bpc_bytes0<>+11(SB)/1, $0x2c
+DATA bpc_bytes0<>+12(SB)/1, $0x30
+DATA bpc_bytes0<>+13(SB)/1, $0x34
+DATA bpc_bytes0<>+14(SB)/1, $0x38
+DATA bpc_bytes0<>+15(SB)/1, $0x3c
+DATA bpc_bytes0<>+16(SB)/1, $0x40
+DATA bpc_bytes0<>+17(SB)/1, $0x44
+DATA bpc_bytes0<>+18(SB)/1, $0x48
+DATA bpc_bytes0<>+19(SB)/1, $0x4c
+DATA bpc_bytes0<>+20(SB)/1, $0x50
+DATA bpc_bytes0<>+21(SB)/1, $0x54
+DATA bpc_bytes0<>+22(SB)/1, $0x58
+DATA bpc_bytes0<>+23(SB)/1, $0x5c
+DATA bpc_bytes0<>+24(SB)/1, $0x60
+DATA bpc_bytes0<>+25(SB)/1, $0x64
+DATA bpc_bytes0<>+26(SB)/1, $0x68
+DATA bpc_bytes0<>+27(SB)/1, $0x6c
+DATA bpc_bytes0<>+28(SB)/1, $0x70
+DATA bpc_bytes0<>+29(SB)/1, $0x74
+DATA bpc_bytes0<>+30(SB)/1, $0x78
+DATA bpc_bytes0<>+31(SB)/1, $0x7c
+DATA bpc_bytes0<>+32(SB)/1, $0x01
+DATA bpc_bytes0<>+33(SB)/1, $0x05
+DATA bpc_bytes0<>+34(SB)/1, $0x09
+DATA bpc_bytes0<>+35(SB)/1, $0x0d
+DATA bpc_bytes0<>+36(SB)/1, $0x11
+DATA bpc_bytes0<>+37(SB)/1, $0x15
+DATA bpc_bytes0<>+38(SB)/1, $0x19
+DATA bpc_bytes0<>+39(SB)/1, $0x1d
+DATA bpc_bytes0<>+40(SB)/1, $0x21
+DATA bpc_bytes0<>+41(SB)/1, $0x25
+DATA bpc_bytes0<>+42(SB)/1, $0x29
+DATA bpc_bytes0<>+43(SB)/1, $0x2d
+DATA bpc_bytes0<>+44(SB)/1, $0x31
+DATA bpc_bytes0<>+45(SB)/1, $0x35
+DATA bpc_bytes0<>+46(SB)/1, $0x39
+DATA bpc_bytes0<>+47(SB)/1, $0x3d
+DATA bpc_bytes0<>+48(SB)/1, $0x41
+DATA bpc_bytes0<>+49(SB)/1, $0x45
+DATA bpc_bytes0<>+50(SB)/1, $0x49
+DATA bpc_bytes0<>+51(SB)/1, $0x4d
+DATA bpc_bytes0<>+52(SB)/1, $0x51
+DATA bpc_bytes0<>+53(SB)/1, $0x55
+DATA bpc_bytes0<>+54(SB)/1, $0x59
+DATA bpc_bytes0<>+55(SB)/1, $0x5d
+DATA bpc_bytes0<>+56(SB)/1, $0x61
+DATA bpc_bytes0<>+57(SB)/1, $0x65
+DATA bpc_bytes0<>+58(SB)/1, $0x69
+DATA bpc_bytes0<>+59(SB)/1, $0x6d
+DATA bpc_bytes0<>+60(SB)/1, $0x71
+DATA bpc_bytes0<>+61(SB)/1, $0x75
+DATA bpc_bytes0<>+62(SB)/1, $0x79
+DATA bpc_bytes0<>+63(SB)/1, $0x7d
+GLOBL bpc_bytes0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_bytes1<>+0(SB)/1, $0x02
+DATA bpc_bytes1<>+1(SB)/1, $0x06
+DATA bpc_bytes1<>+2(SB)/1, $0x0a
+DATA bpc_bytes1<>+3(SB)/1, $0x0e
+DATA bpc_bytes1<>+4(SB)/1, $0x12
+DATA bpc_bytes1<>+5(SB)/1, $0x16
+DATA bpc_bytes1<>+6(SB)/1, $0x1a
+DATA bpc_bytes1<>+7(SB)/1, $0x1e
+DATA bpc_bytes1<>+8(SB)/1, $0x22
+DATA bpc_bytes1<>+9(SB)/1, $0x26
+DATA bpc_bytes1<>+10(SB)/1, $0x2a
+DATA bpc_bytes1<>+11(SB)/1, $0x2e
+DATA bpc_bytes1<>+12(SB)/1, $0x32
+DATA bpc_bytes1<>+13(SB)/1, $0x36
+DATA bpc_bytes1<>+14(SB)/1, $0x3a
+DATA bpc_bytes1<>+15(SB)/1, $0x3e
+DATA bpc_bytes1<>+16(SB)/1, $0x42
+DATA bpc_bytes1<>+17(SB)/1, $0x46
+DATA bpc_bytes1<>+18(SB)/1, $0x4a
+DATA bpc_bytes1<>+19(SB)/1, $0x4e
+DATA bpc_bytes1<>+20(SB)/1, $0x52
+DATA bpc_bytes1<>+21(SB)/1, $0x56
+DATA bpc_bytes1<>+22(SB)/1, $0x5a
+DATA bpc_bytes1<>+23(SB)/1, $0x5e
+DATA bpc_bytes1<>+24(SB)/1, $0x62
+DATA bpc_bytes1<>+25(SB)/1, $0x66
+DATA bpc_bytes1<>+26(SB)/1, $0x6a
+DATA bpc_bytes1<>+27(SB)/1, $0x6e
+DATA bpc_bytes1<>+28(SB)/1, $0x72
+DATA bpc_bytes1<>+29(SB)/1, $0x76
+DATA bpc_bytes1<>+30(SB)/1, $0x7a
+DATA bpc_bytes1<>+31(SB)/1, $0x7e
+DATA bpc_bytes1<>+32(SB)/1, $0x03
+DATA bpc_bytes1<>+33(SB)/1, $0x07
+DATA bpc_bytes1<>+34(SB)/1, $0x0b
+DATA bpc_bytes1<>+35(SB)/1, $0x0f
+DATA bpc_bytes1<>+36(SB)/1, $0x13
+DATA bpc_bytes1<>+37(SB)/1, $0x17
+DATA bpc_bytes1<>+38(SB)/1, $0x1b
+DATA bpc_bytes1<>+39(SB)/1, $0x1f
+DATA bpc_bytes1<>+40(SB)/1, $0x23
+DATA bpc_bytes1<>+41(SB)/1, $0x27
+DATA bpc_bytes1<>+42(SB)/1, $0x2b
+DATA bpc_bytes1<>+43(SB)/1, $0x2f
+DATA bpc_bytes1<>+44(SB)/1, $0x33
+DATA bpc_bytes1<>+45(SB)/1, $0x37
+DATA bpc_bytes1<>+46(SB)/1, $0x3b
+DATA bpc_bytes1<>+47(SB)/1, $0x3f
+DATA bpc_bytes1<>+48(SB)/1, $0x43
+DATA bpc_bytes1<>+49(SB)/1, $0x47
+DATA bpc_bytes1<>+50(SB)/1, $0x4b
+DATA bpc_bytes1<>+51(SB)/1, $0x4f
+DATA bpc_bytes1<>+52(SB)/1, $0x53
+DATA bpc_bytes1<>+53(SB)/1, $0x57
+DATA bpc_bytes1<>+54(SB)/1, $0x5b
+DATA bpc_bytes1<>+55(SB)/1, $0x5f
+DATA bpc_bytes1<>+56(SB)/1, $0x63
+DATA bpc_bytes1<>+57(SB)/1, $0x67
+DATA bpc_bytes1<>+58(SB)/1, $0x6b
+DATA bpc_bytes1<>+59(SB)/1, $0x6f
+DATA bpc_bytes1<>+60(SB)/1, $0x73
+DATA bpc_bytes1<>+61(SB)/1, $0x77
+DATA bpc_bytes1<>+62(SB)/1, $0x7b
+DATA bpc_bytes1<>+63(SB)/1, $0x7f
+GLOBL bpc_bytes1<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_lane15<>+0(SB)/1, $0x0f
+DATA bpc_lane15<>+1(SB)/1, $0x00
+DATA bpc_lane15<>+2(SB)/1, $0x00
+DATA bpc_lane15<>+3(SB)/1, $0x00
+DATA bpc_lane15<>+4(SB)/1, $0x0f
+DATA bpc_lane15<>+5(SB)/1, $0x00
+DATA bpc_lane15<>+6(SB)/1, $0x00
+DATA bpc_lane15<>+7(SB)/1, $0x00
+DATA bpc_lane15<>+8(SB)/1, $0x0f
+DATA bpc_lane15<>+9(SB)/1, $0x00
+DATA bpc_lane15<>+10(SB)/1, $0x00
+DATA bpc_lane15<>+11(SB)/1, $0x00
+DATA bpc_lane15<>+12(SB)/1, $0x0f
+DATA bpc_lane15<>+13(SB)/1, $0x00
+DATA bpc_lane15<>+14(SB)/1, $0x00
+DATA bpc_lane15<>+15(SB)/1, $0x00
+DATA bpc_lane15<>+16(SB)/1, $0x0f
+DATA bpc_lane15<>+17(SB)/1, $0x00
+DATA bpc_lane15<>+18(SB)/1, $0x00
+DATA bpc_lane15<>+19(SB)/1, $0x00
+DATA bpc_lane15<>+20(SB)/1, $0x0f
+DATA bpc_lane15<>+21(SB)/1, $0x00
+DATA bpc_lane15<>+22(SB)/1, $0x00
+DATA bpc_lane15<>+23(SB)/1, $0x00
+DATA bpc_lane15<>+24(SB)/1, $0x0f
+DATA bpc_lane15<>+25(SB)/1, $0x00
+DATA bpc_lane15<>+26(SB)/1, $0x00
+DATA bpc_lane15<>+27(SB)/1, $0x00
+DATA bpc_lane15<>+28(SB)/1, $0x0f
+DATA bpc_lane15<>+29(SB)/1, $0x00
+DATA bpc_lane15<>+30(SB)/1, $0x00
+DATA bpc_lane15<>+31(SB)/1, $0x00
+DATA bpc_lane15<>+32(SB)/1, $0x0f
+DATA bpc_lane15<>+33(SB)/1, $0x00
+DATA bpc_lane15<>+34(SB)/1, $0x00
+DATA bpc_lane15<>+35(SB)/1, $0x00
+DATA bpc_lane15<>+36(SB)/1, $0x0f
+DATA bpc_lane15<>+37(SB)/1, $0x00
+DATA bpc_lane15<>+38(SB)/1, $0x00
+DATA bpc_lane15<>+39(SB)/1, $0x00
+DATA bpc_lane15<>+40(SB)/1, $0x0f
+DATA bpc_lane15<>+41(SB)/1, $0x00
+DATA bpc_lane15<>+42(SB)/1, $0x00
+DATA bpc_lane15<>+43(SB)/1, $0x00
+DATA bpc_lane15<>+44(SB)/1, $0x0f
+DATA bpc_lane15<>+45(SB)/1, $0x00
+DATA bpc_lane15<>+46(SB)/1, $0x00
+DATA bpc_lane15<>+47(SB)/1, $0x00
+DATA bpc_lane15<>+48(SB)/1, $0x0f
+DATA bpc_lane15<>+49(SB)/1, $0x00
+DATA bpc_lane15<>+50(SB)/1, $0x00
+DATA bpc_lane15<>+51(SB)/1, $0x00
+DATA bpc_lane15<>+52(SB)/1, $0x0f
+DATA bpc_lane15<>+53(SB)/1, $0x00
+DATA bpc_lane15<>+54(SB)/1, $0x00
+DATA bpc_lane15<>+55(SB)/1, $0x00
+DATA bpc_lane15<>+56(SB)/1, $0x0f
+DATA bpc_lane15<>+57(SB)/1, $0x00
+DATA bpc_lane15<>+58(SB)/1, $0x00
+DATA bpc_lane15<>+59(SB)/1, $0x00
+DATA bpc_lane15<>+60(SB)/1, $0x0f
+DATA bpc_lane15<>+61(SB)/1, $0x00
+DATA bpc_lane15<>+62(SB)/1, $0x00
+DATA bpc_lane15<>+63(SB)/1, $0x00
+GLOBL bpc_lane15<>(SB), RODATA|NOPTR, $64

@@ -7,3 +7,9 @@ func (c *Codec) transform(line []byte, ps *planeSet) { c.transformPadded(line, p
 
 // untranspose turns the DBP planes 0…31 into the deltas: a transpose.
 func (c *Codec) untranspose(rows *[32]uint32) { transpose32(rows) }
+
+// rebuild writes the words of the line whose DBX planes are dbx to line,
+// as rebuildScalar does.
+func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, line *[128]byte) {
+	c.rebuildScalar(dbx, dbpZero, base, line)
+}
