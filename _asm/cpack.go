@@ -811,13 +811,14 @@ func init() {
 // word is pushed only if no entry has them), so a big word (≥ 0x100) can
 // only match the entry with its upper half, if there is one: the entry
 // that the last earlier big word with that half (its predecessor) was
-// pushed as or matched. That entry is still there if at most 16 pushes
-// have been made since it was pushed. So the serial part is short: for
-// each big word, look up its predecessor's entry and its push number,
-// compare with the pushes so far, and either match it or push the word.
-// The predecessors (compares of the keys shifted by 1 to 31 words, the
-// nearest winning) and the kinds, slots and sizes (from each word's entry)
-// are computed side by side.
+// pushed as or matched. A big word without a predecessor is pushed. One
+// with a predecessor matches that entry if at most 15 words were pushed
+// between the entry and it (the 16th push after it overwrites its slot),
+// and is pushed otherwise. So the serial part is a loop over the big words
+// with a predecessor only, each a lookup of the predecessor's entry and a
+// POPCNT of the pushes between; the predecessors (compares of the keys
+// shifted by 1 to 31 words, the nearest winning) and the kinds, slots
+// (push ranks, VPEXPANDD) and sizes are computed side by side.
 func cpackPlanWrap128AVX512() {
 	TEXT("cpackPlanWrap128AVX512", NOSPLIT, "func(line []byte, ops []uint8, tab *[24]uint8) int")
 	Pragma("noescape")
@@ -835,28 +836,35 @@ func cpackPlanWrap128AVX512() {
 		VPADDD(iota, sixteen, iota1)
 		VPADDD(sentinel, sixteen, sentinel1)
 	}
-	// prev: each word's predecessor, 32 if none; ent: each word's entry
-	// (ent[32] = 32, a position never pushed); pnum: the push number of
-	// each pushed word, pnum[32] far below any.
-	prevs, ents, pnums := AllocLocal(32), AllocLocal(48), AllocLocal(4*48)
+	// prevs: each word's predecessor; ents: each word's entry, at first
+	// the word itself.
+	prevs, ents := AllocLocal(32), AllocLocal(32)
 	w := [2]VecVirtual{ZMM(), ZMM()}
 	key := [2]VecVirtual{ZMM(), ZMM()}
-	kbig := [2]OpmaskVirtual{K(), K()}
-	ksmall := [2]OpmaskVirtual{K(), K()}
 	idx := [2]VecVirtual{iota, iota1}
 	sent := [2]VecVirtual{sentinel, sentinel1}
+	bigs, preds := GP32(), GP32() // masks of the big words, of those with a predecessor
 	for h := 0; h < 2; h++ {
+		kbig, ksmall := K(), K()
 		VMOVDQU32(Mem{Base: data, Disp: 64 * h}, w[h])
-		VPCMPUD(U8(5), big, w[h], kbig[h]) // not less than 0x100
-		KNOTW(kbig[h], ksmall[h])
+		VPCMPUD(U8(5), big, w[h], kbig) // not less than 0x100
+		KNOTW(kbig, ksmall)
 		VPSRLD(U8(16), w[h], key[h])
-		VMOVDQA32(sent[h], ksmall[h], key[h])
+		VMOVDQA32(sent[h], ksmall, key[h])
+		VPMOVDB(idx[h], ents.Offset(16*h))
+		if h == 0 {
+			KMOVW(kbig, bigs)
+		} else {
+			t := GP32()
+			KMOVW(kbig, t)
+			SHLL(U8(16), t)
+			ORL(t, bigs)
+		}
 	}
-	Comment("prev: the last earlier word with word i's key, else 32.")
-	thirtyTwo := bcastD(32)
+	Comment("prev: the last earlier word with word i's key, else i.")
 	for h := 0; h < 2; h++ {
 		prev, d := ZMM(), ZMM()
-		VMOVDQA32(thirtyTwo, prev)
+		VMOVDQA32(idx[h], prev)
 		top := 16*(h+1) - 1 // the largest shift that stays in the line
 		VPSUBD(bcastD(uint32(top+1)), idx[h], d)
 		for s := top; s >= 1; s-- {
@@ -876,55 +884,83 @@ func cpackPlanWrap128AVX512() {
 			VMOVDQA32(d, k, prev)
 		}
 		VPMOVDB(prev, prevs.Offset(16*h))
+		kpred := K()
+		VPCMPD(U8(4), idx[h], prev, kpred) // not equal
+		if h == 0 {
+			KMOVW(kpred, preds)
+		} else {
+			t := GP32()
+			KMOVW(kpred, t)
+			SHLL(U8(16), t)
+			ORL(t, preds)
+		}
 	}
-	bigs := GP32()
+	todo, pushed := preds, GP32()
+	ANDL(bigs, todo)          // big words with a predecessor
+	ANDNL(bigs, todo, pushed) // big words without: pushed
+
+	Comment("The serial part: a word with a predecessor matches its entry if at",
+		"most 15 pushes came between, else it is pushed.")
+	done := label("wrap_done")
+	TESTL(todo, todo)
+	JZ(LabelRef(done))
+	loop := label("wrap_loop")
+	Label(loop)
+	{
+		i, e, t, n, alt := GP32(), GP32(), GP32(), GP32(), GP32()
+		TZCNTL(todo, i)
+		MOVBLZX(prevs.Idx(i.As64(), 1), e)
+		MOVBLZX(ents.Idx(e.As64(), 1), e)
+		BZHIL(i, pushed, t) // pushes before word i
+		LEAL(Mem{Base: e, Disp: 1}, n)
+		SHRXL(n, t, t) // and after its entry
+		POPCNTL(t, t)
+		MOVL(pushed, alt)
+		BTSL(i, alt)
+		CMPL(t, U8(15))
+		CMOVLHI(alt, pushed)
+		CMOVLHI(i, e)
+		MOVB(e.As8(), ents.Idx(i.As64(), 1))
+		BLSRL(todo, todo)
+		JNZ(LabelRef(loop))
+	}
+	Label(done)
+
+	Comment("Kinds, slots (the push rank of the entry) and sizes from each word's entry.")
+	kpush := [2]OpmaskVirtual{K(), K()}
+	rank := [2]VecVirtual{ZMM(), ZMM()}
 	{
 		k := K()
-		KUNPCKWD(kbig[0], kbig[1], k)
-		KMOVD(k, bigs)
+		KMOVD(pushed, k)
+		KMOVW(k, kpush[0])
+		KSHIFTRD(U8(16), k, kpush[1])
+		c, base := GP32(), ZMM()
+		MOVL(pushed, c)
+		ANDL(U32(0xFFFF), c)
+		POPCNTL(c, c)
+		VPBROADCASTD(c, base)
+		VPADDD(iota, base, base)
+		VPEXPANDD_Z(iota, kpush[0], rank[0])
+		VPEXPANDD_Z(base, kpush[1], rank[1])
 	}
-	MOVB(U8(32), ents.Offset(32))
-	MOVL(U32(0xFFFFFF00), pnums.Offset(4*32))
-
-	Comment("The serial part: match the predecessor's entry if it is still there, else push.")
-	npush, pv, e, t, push, self := GP32(), GP32(), GP32(), GP32(), GP32(), GP32()
-	entBase, pnumBase := GP64(), GP64()
-	LEAQ(ents, entBase)
-	LEAQ(pnums, pnumBase)
-	XORL(npush, npush)
-	for i := 0; i < 32; i++ {
-		MOVBLZX(prevs.Offset(i), pv)
-		MOVBLZX(Mem{Base: entBase, Index: pv, Scale: 1}, e)
-		MOVL(npush, t)
-		SUBL(Mem{Base: pnumBase, Index: e, Scale: 4}, t)
-		XORL(push, push)
-		CMPL(t, U8(16))
-		SETHI(push.As8()) // more than 16 pushes since: the entry is gone
-		BTL(U8(uint8(i)), bigs)
-		SBBL(self, self) // all ones if word i is big
-		ANDL(self, push)
-		MOVL(U32(uint32(i)), self)
-		TESTL(push, push)
-		CMOVLNE(self, e)
-		MOVB(e.As8(), ents.Offset(i))
-		MOVL(npush, pnums.Offset(4*i))
-		ADDL(push, npush)
-	}
-
-	Comment("Kinds, slots and sizes from each word's entry.")
 	kind := [2]VecVirtual{ZMM(), ZMM()}
-	slotOf := [2]VecVirtual{ZMM(), ZMM()}
-	VMOVDQU32(pnums.Offset(0), slotOf[0])
-	VMOVDQU32(pnums.Offset(64), slotOf[1])
 	fifteen := bcastD(15)
 	ops := Load(Param("ops").Base(), GP64())
 	for h := 0; h < 2; h++ {
 		ent := ZMM()
 		VPMOVZXBD(ents.Offset(16*h), ent)
-		kpush, kmatch, kfull, kthree, kzero := K(), K(), K(), K(), K()
-		VPCMPEQD(idx[h], ent, kpush)
-		KANDW(kbig[h], kpush, kpush)
-		KANDNW(kbig[h], kpush, kmatch) // big and not pushed
+		kmatch, kfull, kthree, kzero := K(), K(), K(), K()
+		kbig, ksmall := K(), K()
+		{
+			t := GP32()
+			MOVL(bigs, t)
+			if h == 1 {
+				SHRL(U8(16), t)
+			}
+			KMOVW(t, kbig)
+		}
+		KNOTW(kbig, ksmall)
+		KANDNW(kbig, kpush[h], kmatch) // big and not pushed
 		x := ZMM()
 		VMOVDQA32(w[0], x)
 		VPERMT2D(w[1], ent, x) // lane i: word ent[i]
@@ -934,13 +970,13 @@ func cpackPlanWrap128AVX512() {
 		VMOVDQA32(kindConst[cpackHalf], kind[h])
 		VMOVDQA32(kindConst[cpackThree], kthree, kind[h])
 		VMOVDQA32(kindConst[cpackFull], kfull, kind[h])
-		VMOVDQA32(kindConst[cpackNew], kpush, kind[h])
-		VMOVDQA32(kindConst[cpackNarrow], ksmall[h], kind[h])
+		VMOVDQA32(kindConst[cpackNew], kpush[h], kind[h])
+		VMOVDQA32(kindConst[cpackNarrow], ksmall, kind[h])
 		VPTESTNMD(w[h], w[h], kzero)
 		VMOVDQA32(zero, kzero, kind[h])
 		slot := ZMM()
-		VMOVDQA32(slotOf[0], slot)
-		VPERMT2D(slotOf[1], ent, slot) // lane i: pnum[ent[i]]
+		VMOVDQA32(rank[0], slot)
+		VPERMT2D(rank[1], ent, slot) // lane i: push rank of ent[i]
 		VPANDD(fifteen, slot, slot)
 		VPSLLD(U8(3), slot, slot)
 		op := ZMM()
