@@ -18,6 +18,9 @@ func init() {
 		}
 		bpcTransposeAVX2()
 		bpcRebuildAVX512()
+		for _, words := range []int{32, 16, 8} {
+			bpcPlanesAVX512(words)
+		}
 	}
 }
 
@@ -369,6 +372,160 @@ func bpcRebuildAVX512() {
 	VPADDD(b, w1, w1)
 	VMOVDQU32(w0, Mem{Base: line})
 	VMOVDQU32(w1, Mem{Base: line, Disp: 64})
+	VZEROUPPER()
+	RET()
+}
+
+// bpcMask32 returns the 32-bit mask of two 16-lane masks, lo in the low
+// half.
+func bpcMask32(lo, hi OpmaskVirtual) GPVirtual {
+	a, b := GP32(), GP32()
+	KMOVW(lo, a)
+	KMOVW(hi, b)
+	SHLL(U8(16), b)
+	ORL(b, a)
+	return a
+}
+
+// bpcPlanesAVX512 emits the AVX-512 (VBMI, GFNI) version of bpc's
+// planesGeneric for lines of the given number of words (32, 16 or 8),
+// read where they are. The bit transpose stays in vectors: VPERMI2B puts
+// byte k of eight deltas into one qword (an 8×8 bit block, rows
+// reversed), GF2P8AFFINEQB with the block as its matrix and the bytes
+// 1, 2, 4, … as input transposes every block at once, and a second
+// VPERMI2B puts the bytes in plane order. The tests then give their masks
+// directly (VPTESTNMD, VPCMPEQD into mask registers).
+func bpcPlanesAVX512(words int) {
+	name := fmt.Sprintf("bpcPlanes%dAVX512", 4*words)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(line *[%d]byte, flip, mask uint32, dbx *[33]uint32, cls *[5]uint32)", 4*words))
+	Pragma("noescape")
+	Doc(name+" computes the DBX planes and the classification masks of",
+		fmt.Sprintf("a %d-byte line, as planesGeneric does for it zero-padded to 128 bytes.", 4*words))
+	line := Load(Param("line"), GP64())
+	dbx := Load(Param("dbx"), GP64())
+	cls := Load(Param("cls"), GP64())
+	mask := Load(Param("mask"), GP32())
+	// The delta lanes: bit i of the plane mask is delta i (Δ_{i+1}).
+	klo, khi := K(), K()
+	KMOVD(mask, klo)
+	KSHIFTRD(U8(16), klo, khi)
+	flip := ZMM()
+	VPBROADCASTD(Load(Param("flip"), GP32()), flip)
+
+	zero := ZMM()
+	VPXORD(zero, zero, zero)
+	w := []VecVirtual{ZMM(), ZMM()}
+	next := []VecVirtual{ZMM(), ZMM()}
+	switch words {
+	case 32:
+		VMOVDQU32(Mem{Base: line}, w[0])
+		VMOVDQU32(Mem{Base: line, Disp: 64}, w[1])
+		VALIGND(U8(1), w[0], w[1], next[0])
+		VALIGND(U8(1), w[1], w[1], next[1]) // lane 15 is no delta
+	case 16:
+		VMOVDQU32(Mem{Base: line}, w[0])
+		VALIGND(U8(1), w[0], w[0], next[0]) // lane 15 is no delta
+	default:
+		VMOVDQU(Mem{Base: line}, w[0].AsY()) // the upper lanes are zeroed
+		VALIGND(U8(1), w[0], w[0], next[0])
+	}
+	vecs := 1
+	if words == 32 {
+		vecs = 2
+	}
+	d := []VecVirtual{ZMM(), ZMM()}
+	borrow := []OpmaskVirtual{K(), K()}
+	ks := []OpmaskVirtual{klo, khi}
+	for i := 0; i < 2; i++ {
+		if i >= vecs {
+			VPXORD(d[i], d[i], d[i])
+			KXORW(borrow[i], borrow[i], borrow[i])
+			continue
+		}
+		VPSUBD_Z(w[i], next[i], ks[i], d[i])
+		// Plane 32: the borrow of next − w, an unsigned comparison of
+		// the words with flip XORed in (predicate 1: less than).
+		VPXORD(flip, w[i], w[i])
+		VPXORD(flip, next[i], next[i])
+		VPCMPUD(U8(1), w[i], next[i], ks[i], borrow[i])
+	}
+	top := bpcMask32(borrow[0], borrow[1])
+	MOVL(top, Mem{Base: dbx, Disp: 4 * 32})
+
+	// Transpose. Qword q = 4k + c gathers byte k of deltas 8c+7 … 8c
+	// (rows reversed, as the affine transform reads its matrix rows from
+	// the top).
+	var gather [2][64]byte
+	for q := 0; q < 16; q++ {
+		k, c := q/4, q%4
+		for m := 0; m < 8; m++ {
+			gather[q/8][8*(q%8)+m] = byte(4*(8*c+7-m) + k)
+		}
+	}
+	var colBytes [64]byte
+	for i := range colBytes {
+		colBytes[i] = 1 << (i % 8)
+	}
+	// Byte b of qword 4k + c is then byte c of plane 8k + b; plane j's
+	// byte c goes to byte 4j + c.
+	var scatter [2][64]byte
+	for pos := 0; pos < 128; pos++ {
+		j, c := pos/4, pos%4
+		k, b := j/8, j%8
+		scatter[pos/64][pos%64] = byte(32*k + 8*c + b)
+	}
+	cols := ZMM()
+	VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_cols%d", words), colBytes), cols)
+	g := []VecVirtual{ZMM(), ZMM()}
+	for h := range g {
+		VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_gather%d_%d", words, h), gather[h]), g[h])
+		VPERMI2B(d[1], d[0], g[h])
+		VGF2P8AFFINEQB(U8(0), g[h], cols, g[h])
+	}
+	p := []VecVirtual{ZMM(), ZMM()}
+	for h := range p {
+		VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_scatter%d_%d", words, h), scatter[h]), p[h])
+		VPERMI2B(g[1], g[0], p[h])
+	}
+	// DBX[j] = DBP[j] ^ DBP[j+1]; lane 15 of the upper vector takes
+	// DBP[32], the top bits.
+	topv := ZMM()
+	VPBROADCASTD(top, topv)
+	x := []VecVirtual{ZMM(), ZMM()}
+	VALIGND(U8(1), p[0], p[1], x[0])
+	VALIGND(U8(1), p[1], topv, x[1])
+	for h := range x {
+		VPXORD(p[h], x[h], x[h])
+		VMOVDQU32(x[h], Mem{Base: dbx, Disp: 64 * h})
+	}
+
+	maskv := ZMM()
+	VPBROADCASTD(mask, maskv)
+	ones := ZMM()
+	VPTERNLOGD(U8(0xFF), ones, ones, ones)
+	class := func(k int, test func(h int, out OpmaskVirtual)) {
+		m := []OpmaskVirtual{K(), K()}
+		for h := range m {
+			test(h, m[h])
+		}
+		MOVL(bpcMask32(m[0], m[1]), Mem{Base: cls, Disp: 4 * k})
+	}
+	class(0, func(h int, out OpmaskVirtual) { VPTESTNMD(x[h], x[h], out) })
+	class(1, func(h int, out OpmaskVirtual) { VPTESTNMD(p[h], p[h], out) })
+	class(2, func(h int, out OpmaskVirtual) { VPCMPEQD(maskv, x[h], out) })
+	class(3, func(h int, out OpmaskVirtual) { // x & (x − 1) = 0
+		t := ZMM()
+		VPADDD(ones, x[h], t)
+		VPTESTNMD(t, x[h], out)
+	})
+	class(4, func(h int, out OpmaskVirtual) { // (x & −x) × 3 = x
+		low, t := ZMM(), ZMM()
+		VPSUBD(x[h], zero, low)
+		VPANDD(x[h], low, low)
+		VPADDD(low, low, t)
+		VPADDD(low, t, t)
+		VPCMPEQD(x[h], t, out)
+	})
 	VZEROUPPER()
 	RET()
 }

@@ -5,10 +5,23 @@ package bpc
 import "github.com/linecomp/linecomp/internal/cpu"
 
 // transform computes the planes of line, a line of the codec's size, with
-// the best kernel the CPU has. The kernels read a short line where it is.
+// the best kernel the CPU has: the AVX-512 ones need VBMI and GFNI for
+// their in-register bit transpose. The kernels read a short line where it
+// is.
 func (c *Codec) transform(line []byte, ps *planeSet) {
 	if cpu.Active() < cpu.AVX2 {
 		c.transformPadded(line, ps)
+		return
+	}
+	if cpu.Active() >= cpu.AVX512 && cpu.ByteOps {
+		switch c.lineSize {
+		case 128:
+			bpcPlanes128AVX512((*[128]byte)(line), c.flip(), c.planeMask, &ps.dbx, &ps.cls)
+		case 64:
+			bpcPlanes64AVX512((*[64]byte)(line), c.flip(), c.planeMask, &ps.dbx, &ps.cls)
+		default:
+			bpcPlanes32AVX512((*[32]byte)(line), c.flip(), c.planeMask, &ps.dbx, &ps.cls)
+		}
 		return
 	}
 	switch c.lineSize {

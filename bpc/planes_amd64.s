@@ -1318,3 +1318,1276 @@ DATA bpc_lane15<>+61(SB)/1, $0x00
 DATA bpc_lane15<>+62(SB)/1, $0x00
 DATA bpc_lane15<>+63(SB)/1, $0x00
 GLOBL bpc_lane15<>(SB), RODATA|NOPTR, $64
+
+// func bpcPlanes128AVX512(line *[128]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
+TEXT ·bpcPlanes128AVX512(SB), NOSPLIT, $0-32
+	MOVQ           line+0(FP), AX
+	MOVQ           dbx+16(FP), CX
+	MOVQ           cls+24(FP), DX
+	MOVL           mask+12(FP), BX
+	KMOVD          BX, K1
+	KSHIFTRD       $0x10, K1, K2
+	MOVL           flip+8(FP), SI
+	VPBROADCASTD   SI, Z0
+	VPXORD         Z1, Z1, Z1
+	VMOVDQU32      (AX), Z2
+	VMOVDQU32      64(AX), Z3
+	VALIGND        $0x01, Z2, Z3, Z4
+	VALIGND        $0x01, Z3, Z3, Z5
+	VPSUBD.Z       Z2, Z4, K1, Z6
+	VPXORD         Z0, Z2, Z2
+	VPXORD         Z0, Z4, Z4
+	VPCMPUD        $0x01, Z2, Z4, K1, K1
+	VPSUBD.Z       Z3, Z5, K2, Z2
+	VPXORD         Z0, Z3, Z3
+	VPXORD         Z0, Z5, Z5
+	VPCMPUD        $0x01, Z3, Z5, K2, K2
+	KMOVW          K1, AX
+	KMOVW          K2, SI
+	SHLL           $0x10, SI
+	ORL            SI, AX
+	MOVL           AX, 128(CX)
+	VMOVDQU64      bpc_cols32<>+0(SB), Z0
+	VMOVDQU64      bpc_gather32_0<>+0(SB), Z3
+	VPERMI2B       Z2, Z6, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VMOVDQU64      bpc_gather32_1<>+0(SB), Z4
+	VPERMI2B       Z2, Z6, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VMOVDQU64      bpc_scatter32_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z3, Z0
+	VMOVDQU64      bpc_scatter32_1<>+0(SB), Z2
+	VPERMI2B       Z4, Z3, Z2
+	VPBROADCASTD   AX, Z3
+	VALIGND        $0x01, Z0, Z2, Z4
+	VALIGND        $0x01, Z2, Z3, Z3
+	VPXORD         Z0, Z4, Z4
+	VMOVDQU32      Z4, (CX)
+	VPXORD         Z2, Z3, Z3
+	VMOVDQU32      Z3, 64(CX)
+	VPBROADCASTD   BX, Z5
+	VPTERNLOGD     $0xff, Z7, Z7, Z7
+	VPTESTNMD      Z4, Z4, K1
+	VPTESTNMD      Z3, Z3, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, (DX)
+	VPTESTNMD      Z0, Z0, K1
+	VPTESTNMD      Z2, Z2, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 4(DX)
+	VPCMPEQD       Z5, Z4, K1
+	VPCMPEQD       Z5, Z3, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 8(DX)
+	VPADDD         Z7, Z4, Z0
+	VPTESTNMD      Z0, Z4, K1
+	VPADDD         Z7, Z3, Z0
+	VPTESTNMD      Z0, Z3, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 12(DX)
+	VPSUBD         Z4, Z1, Z0
+	VPANDD         Z4, Z0, Z0
+	VPADDD         Z0, Z0, Z2
+	VPADDD         Z0, Z2, Z2
+	VPCMPEQD       Z4, Z2, K1
+	VPSUBD         Z3, Z1, Z0
+	VPANDD         Z3, Z0, Z0
+	VPADDD         Z0, Z0, Z1
+	VPADDD         Z0, Z1, Z1
+	VPCMPEQD       Z3, Z1, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 16(DX)
+	VZEROUPPER
+	RET
+
+DATA bpc_cols32<>+0(SB)/1, $0x01
+DATA bpc_cols32<>+1(SB)/1, $0x02
+DATA bpc_cols32<>+2(SB)/1, $0x04
+DATA bpc_cols32<>+3(SB)/1, $0x08
+DATA bpc_cols32<>+4(SB)/1, $0x10
+DATA bpc_cols32<>+5(SB)/1, $0x20
+DATA bpc_cols32<>+6(SB)/1, $0x40
+DATA bpc_cols32<>+7(SB)/1, $0x80
+DATA bpc_cols32<>+8(SB)/1, $0x01
+DATA bpc_cols32<>+9(SB)/1, $0x02
+DATA bpc_cols32<>+10(SB)/1, $0x04
+DATA bpc_cols32<>+11(SB)/1, $0x08
+DATA bpc_cols32<>+12(SB)/1, $0x10
+DATA bpc_cols32<>+13(SB)/1, $0x20
+DATA bpc_cols32<>+14(SB)/1, $0x40
+DATA bpc_cols32<>+15(SB)/1, $0x80
+DATA bpc_cols32<>+16(SB)/1, $0x01
+DATA bpc_cols32<>+17(SB)/1, $0x02
+DATA bpc_cols32<>+18(SB)/1, $0x04
+DATA bpc_cols32<>+19(SB)/1, $0x08
+DATA bpc_cols32<>+20(SB)/1, $0x10
+DATA bpc_cols32<>+21(SB)/1, $0x20
+DATA bpc_cols32<>+22(SB)/1, $0x40
+DATA bpc_cols32<>+23(SB)/1, $0x80
+DATA bpc_cols32<>+24(SB)/1, $0x01
+DATA bpc_cols32<>+25(SB)/1, $0x02
+DATA bpc_cols32<>+26(SB)/1, $0x04
+DATA bpc_cols32<>+27(SB)/1, $0x08
+DATA bpc_cols32<>+28(SB)/1, $0x10
+DATA bpc_cols32<>+29(SB)/1, $0x20
+DATA bpc_cols32<>+30(SB)/1, $0x40
+DATA bpc_cols32<>+31(SB)/1, $0x80
+DATA bpc_cols32<>+32(SB)/1, $0x01
+DATA bpc_cols32<>+33(SB)/1, $0x02
+DATA bpc_cols32<>+34(SB)/1, $0x04
+DATA bpc_cols32<>+35(SB)/1, $0x08
+DATA bpc_cols32<>+36(SB)/1, $0x10
+DATA bpc_cols32<>+37(SB)/1, $0x20
+DATA bpc_cols32<>+38(SB)/1, $0x40
+DATA bpc_cols32<>+39(SB)/1, $0x80
+DATA bpc_cols32<>+40(SB)/1, $0x01
+DATA bpc_cols32<>+41(SB)/1, $0x02
+DATA bpc_cols32<>+42(SB)/1, $0x04
+DATA bpc_cols32<>+43(SB)/1, $0x08
+DATA bpc_cols32<>+44(SB)/1, $0x10
+DATA bpc_cols32<>+45(SB)/1, $0x20
+DATA bpc_cols32<>+46(SB)/1, $0x40
+DATA bpc_cols32<>+47(SB)/1, $0x80
+DATA bpc_cols32<>+48(SB)/1, $0x01
+DATA bpc_cols32<>+49(SB)/1, $0x02
+DATA bpc_cols32<>+50(SB)/1, $0x04
+DATA bpc_cols32<>+51(SB)/1, $0x08
+DATA bpc_cols32<>+52(SB)/1, $0x10
+DATA bpc_cols32<>+53(SB)/1, $0x20
+DATA bpc_cols32<>+54(SB)/1, $0x40
+DATA bpc_cols32<>+55(SB)/1, $0x80
+DATA bpc_cols32<>+56(SB)/1, $0x01
+DATA bpc_cols32<>+57(SB)/1, $0x02
+DATA bpc_cols32<>+58(SB)/1, $0x04
+DATA bpc_cols32<>+59(SB)/1, $0x08
+DATA bpc_cols32<>+60(SB)/1, $0x10
+DATA bpc_cols32<>+61(SB)/1, $0x20
+DATA bpc_cols32<>+62(SB)/1, $0x40
+DATA bpc_cols32<>+63(SB)/1, $0x80
+GLOBL bpc_cols32<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_gather32_0<>+0(SB)/1, $0x1c
+DATA bpc_gather32_0<>+1(SB)/1, $0x18
+DATA bpc_gather32_0<>+2(SB)/1, $0x14
+DATA bpc_gather32_0<>+3(SB)/1, $0x10
+DATA bpc_gather32_0<>+4(SB)/1, $0x0c
+DATA bpc_gather32_0<>+5(SB)/1, $0x08
+DATA bpc_gather32_0<>+6(SB)/1, $0x04
+DATA bpc_gather32_0<>+7(SB)/1, $0x00
+DATA bpc_gather32_0<>+8(SB)/1, $0x3c
+DATA bpc_gather32_0<>+9(SB)/1, $0x38
+DATA bpc_gather32_0<>+10(SB)/1, $0x34
+DATA bpc_gather32_0<>+11(SB)/1, $0x30
+DATA bpc_gather32_0<>+12(SB)/1, $0x2c
+DATA bpc_gather32_0<>+13(SB)/1, $0x28
+DATA bpc_gather32_0<>+14(SB)/1, $0x24
+DATA bpc_gather32_0<>+15(SB)/1, $0x20
+DATA bpc_gather32_0<>+16(SB)/1, $0x5c
+DATA bpc_gather32_0<>+17(SB)/1, $0x58
+DATA bpc_gather32_0<>+18(SB)/1, $0x54
+DATA bpc_gather32_0<>+19(SB)/1, $0x50
+DATA bpc_gather32_0<>+20(SB)/1, $0x4c
+DATA bpc_gather32_0<>+21(SB)/1, $0x48
+DATA bpc_gather32_0<>+22(SB)/1, $0x44
+DATA bpc_gather32_0<>+23(SB)/1, $0x40
+DATA bpc_gather32_0<>+24(SB)/1, $0x7c
+DATA bpc_gather32_0<>+25(SB)/1, $0x78
+DATA bpc_gather32_0<>+26(SB)/1, $0x74
+DATA bpc_gather32_0<>+27(SB)/1, $0x70
+DATA bpc_gather32_0<>+28(SB)/1, $0x6c
+DATA bpc_gather32_0<>+29(SB)/1, $0x68
+DATA bpc_gather32_0<>+30(SB)/1, $0x64
+DATA bpc_gather32_0<>+31(SB)/1, $0x60
+DATA bpc_gather32_0<>+32(SB)/1, $0x1d
+DATA bpc_gather32_0<>+33(SB)/1, $0x19
+DATA bpc_gather32_0<>+34(SB)/1, $0x15
+DATA bpc_gather32_0<>+35(SB)/1, $0x11
+DATA bpc_gather32_0<>+36(SB)/1, $0x0d
+DATA bpc_gather32_0<>+37(SB)/1, $0x09
+DATA bpc_gather32_0<>+38(SB)/1, $0x05
+DATA bpc_gather32_0<>+39(SB)/1, $0x01
+DATA bpc_gather32_0<>+40(SB)/1, $0x3d
+DATA bpc_gather32_0<>+41(SB)/1, $0x39
+DATA bpc_gather32_0<>+42(SB)/1, $0x35
+DATA bpc_gather32_0<>+43(SB)/1, $0x31
+DATA bpc_gather32_0<>+44(SB)/1, $0x2d
+DATA bpc_gather32_0<>+45(SB)/1, $0x29
+DATA bpc_gather32_0<>+46(SB)/1, $0x25
+DATA bpc_gather32_0<>+47(SB)/1, $0x21
+DATA bpc_gather32_0<>+48(SB)/1, $0x5d
+DATA bpc_gather32_0<>+49(SB)/1, $0x59
+DATA bpc_gather32_0<>+50(SB)/1, $0x55
+DATA bpc_gather32_0<>+51(SB)/1, $0x51
+DATA bpc_gather32_0<>+52(SB)/1, $0x4d
+DATA bpc_gather32_0<>+53(SB)/1, $0x49
+DATA bpc_gather32_0<>+54(SB)/1, $0x45
+DATA bpc_gather32_0<>+55(SB)/1, $0x41
+DATA bpc_gather32_0<>+56(SB)/1, $0x7d
+DATA bpc_gather32_0<>+57(SB)/1, $0x79
+DATA bpc_gather32_0<>+58(SB)/1, $0x75
+DATA bpc_gather32_0<>+59(SB)/1, $0x71
+DATA bpc_gather32_0<>+60(SB)/1, $0x6d
+DATA bpc_gather32_0<>+61(SB)/1, $0x69
+DATA bpc_gather32_0<>+62(SB)/1, $0x65
+DATA bpc_gather32_0<>+63(SB)/1, $0x61
+GLOBL bpc_gather32_0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_gather32_1<>+0(SB)/1, $0x1e
+DATA bpc_gather32_1<>+1(SB)/1, $0x1a
+DATA bpc_gather32_1<>+2(SB)/1, $0x16
+DATA bpc_gather32_1<>+3(SB)/1, $0x12
+DATA bpc_gather32_1<>+4(SB)/1, $0x0e
+DATA bpc_gather32_1<>+5(SB)/1, $0x0a
+DATA bpc_gather32_1<>+6(SB)/1, $0x06
+DATA bpc_gather32_1<>+7(SB)/1, $0x02
+DATA bpc_gather32_1<>+8(SB)/1, $0x3e
+DATA bpc_gather32_1<>+9(SB)/1, $0x3a
+DATA bpc_gather32_1<>+10(SB)/1, $0x36
+DATA bpc_gather32_1<>+11(SB)/1, $0x32
+DATA bpc_gather32_1<>+12(SB)/1, $0x2e
+DATA bpc_gather32_1<>+13(SB)/1, $0x2a
+DATA bpc_gather32_1<>+14(SB)/1, $0x26
+DATA bpc_gather32_1<>+15(SB)/1, $0x22
+DATA bpc_gather32_1<>+16(SB)/1, $0x5e
+DATA bpc_gather32_1<>+17(SB)/1, $0x5a
+DATA bpc_gather32_1<>+18(SB)/1, $0x56
+DATA bpc_gather32_1<>+19(SB)/1, $0x52
+DATA bpc_gather32_1<>+20(SB)/1, $0x4e
+DATA bpc_gather32_1<>+21(SB)/1, $0x4a
+DATA bpc_gather32_1<>+22(SB)/1, $0x46
+DATA bpc_gather32_1<>+23(SB)/1, $0x42
+DATA bpc_gather32_1<>+24(SB)/1, $0x7e
+DATA bpc_gather32_1<>+25(SB)/1, $0x7a
+DATA bpc_gather32_1<>+26(SB)/1, $0x76
+DATA bpc_gather32_1<>+27(SB)/1, $0x72
+DATA bpc_gather32_1<>+28(SB)/1, $0x6e
+DATA bpc_gather32_1<>+29(SB)/1, $0x6a
+DATA bpc_gather32_1<>+30(SB)/1, $0x66
+DATA bpc_gather32_1<>+31(SB)/1, $0x62
+DATA bpc_gather32_1<>+32(SB)/1, $0x1f
+DATA bpc_gather32_1<>+33(SB)/1, $0x1b
+DATA bpc_gather32_1<>+34(SB)/1, $0x17
+DATA bpc_gather32_1<>+35(SB)/1, $0x13
+DATA bpc_gather32_1<>+36(SB)/1, $0x0f
+DATA bpc_gather32_1<>+37(SB)/1, $0x0b
+DATA bpc_gather32_1<>+38(SB)/1, $0x07
+DATA bpc_gather32_1<>+39(SB)/1, $0x03
+DATA bpc_gather32_1<>+40(SB)/1, $0x3f
+DATA bpc_gather32_1<>+41(SB)/1, $0x3b
+DATA bpc_gather32_1<>+42(SB)/1, $0x37
+DATA bpc_gather32_1<>+43(SB)/1, $0x33
+DATA bpc_gather32_1<>+44(SB)/1, $0x2f
+DATA bpc_gather32_1<>+45(SB)/1, $0x2b
+DATA bpc_gather32_1<>+46(SB)/1, $0x27
+DATA bpc_gather32_1<>+47(SB)/1, $0x23
+DATA bpc_gather32_1<>+48(SB)/1, $0x5f
+DATA bpc_gather32_1<>+49(SB)/1, $0x5b
+DATA bpc_gather32_1<>+50(SB)/1, $0x57
+DATA bpc_gather32_1<>+51(SB)/1, $0x53
+DATA bpc_gather32_1<>+52(SB)/1, $0x4f
+DATA bpc_gather32_1<>+53(SB)/1, $0x4b
+DATA bpc_gather32_1<>+54(SB)/1, $0x47
+DATA bpc_gather32_1<>+55(SB)/1, $0x43
+DATA bpc_gather32_1<>+56(SB)/1, $0x7f
+DATA bpc_gather32_1<>+57(SB)/1, $0x7b
+DATA bpc_gather32_1<>+58(SB)/1, $0x77
+DATA bpc_gather32_1<>+59(SB)/1, $0x73
+DATA bpc_gather32_1<>+60(SB)/1, $0x6f
+DATA bpc_gather32_1<>+61(SB)/1, $0x6b
+DATA bpc_gather32_1<>+62(SB)/1, $0x67
+DATA bpc_gather32_1<>+63(SB)/1, $0x63
+GLOBL bpc_gather32_1<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_scatter32_0<>+0(SB)/1, $0x00
+DATA bpc_scatter32_0<>+1(SB)/1, $0x08
+DATA bpc_scatter32_0<>+2(SB)/1, $0x10
+DATA bpc_scatter32_0<>+3(SB)/1, $0x18
+DATA bpc_scatter32_0<>+4(SB)/1, $0x01
+DATA bpc_scatter32_0<>+5(SB)/1, $0x09
+DATA bpc_scatter32_0<>+6(SB)/1, $0x11
+DATA bpc_scatter32_0<>+7(SB)/1, $0x19
+DATA bpc_scatter32_0<>+8(SB)/1, $0x02
+DATA bpc_scatter32_0<>+9(SB)/1, $0x0a
+DATA bpc_scatter32_0<>+10(SB)/1, $0x12
+DATA bpc_scatter32_0<>+11(SB)/1, $0x1a
+DATA bpc_scatter32_0<>+12(SB)/1, $0x03
+DATA bpc_scatter32_0<>+13(SB)/1, $0x0b
+DATA bpc_scatter32_0<>+14(SB)/1, $0x13
+DATA bpc_scatter32_0<>+15(SB)/1, $0x1b
+DATA bpc_scatter32_0<>+16(SB)/1, $0x04
+DATA bpc_scatter32_0<>+17(SB)/1, $0x0c
+DATA bpc_scatter32_0<>+18(SB)/1, $0x14
+DATA bpc_scatter32_0<>+19(SB)/1, $0x1c
+DATA bpc_scatter32_0<>+20(SB)/1, $0x05
+DATA bpc_scatter32_0<>+21(SB)/1, $0x0d
+DATA bpc_scatter32_0<>+22(SB)/1, $0x15
+DATA bpc_scatter32_0<>+23(SB)/1, $0x1d
+DATA bpc_scatter32_0<>+24(SB)/1, $0x06
+DATA bpc_scatter32_0<>+25(SB)/1, $0x0e
+DATA bpc_scatter32_0<>+26(SB)/1, $0x16
+DATA bpc_scatter32_0<>+27(SB)/1, $0x1e
+DATA bpc_scatter32_0<>+28(SB)/1, $0x07
+DATA bpc_scatter32_0<>+29(SB)/1, $0x0f
+DATA bpc_scatter32_0<>+30(SB)/1, $0x17
+DATA bpc_scatter32_0<>+31(SB)/1, $0x1f
+DATA bpc_scatter32_0<>+32(SB)/1, $0x20
+DATA bpc_scatter32_0<>+33(SB)/1, $0x28
+DATA bpc_scatter32_0<>+34(SB)/1, $0x30
+DATA bpc_scatter32_0<>+35(SB)/1, $0x38
+DATA bpc_scatter32_0<>+36(SB)/1, $0x21
+DATA bpc_scatter32_0<>+37(SB)/1, $0x29
+DATA bpc_scatter32_0<>+38(SB)/1, $0x31
+DATA bpc_scatter32_0<>+39(SB)/1, $0x39
+DATA bpc_scatter32_0<>+40(SB)/1, $0x22
+DATA bpc_scatter32_0<>+41(SB)/1, $0x2a
+DATA bpc_scatter32_0<>+42(SB)/1, $0x32
+DATA bpc_scatter32_0<>+43(SB)/1, $0x3a
+DATA bpc_scatter32_0<>+44(SB)/1, $0x23
+DATA bpc_scatter32_0<>+45(SB)/1, $0x2b
+DATA bpc_scatter32_0<>+46(SB)/1, $0x33
+DATA bpc_scatter32_0<>+47(SB)/1, $0x3b
+DATA bpc_scatter32_0<>+48(SB)/1, $0x24
+DATA bpc_scatter32_0<>+49(SB)/1, $0x2c
+DATA bpc_scatter32_0<>+50(SB)/1, $0x34
+DATA bpc_scatter32_0<>+51(SB)/1, $0x3c
+DATA bpc_scatter32_0<>+52(SB)/1, $0x25
+DATA bpc_scatter32_0<>+53(SB)/1, $0x2d
+DATA bpc_scatter32_0<>+54(SB)/1, $0x35
+DATA bpc_scatter32_0<>+55(SB)/1, $0x3d
+DATA bpc_scatter32_0<>+56(SB)/1, $0x26
+DATA bpc_scatter32_0<>+57(SB)/1, $0x2e
+DATA bpc_scatter32_0<>+58(SB)/1, $0x36
+DATA bpc_scatter32_0<>+59(SB)/1, $0x3e
+DATA bpc_scatter32_0<>+60(SB)/1, $0x27
+DATA bpc_scatter32_0<>+61(SB)/1, $0x2f
+DATA bpc_scatter32_0<>+62(SB)/1, $0x37
+DATA bpc_scatter32_0<>+63(SB)/1, $0x3f
+GLOBL bpc_scatter32_0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_scatter32_1<>+0(SB)/1, $0x40
+DATA bpc_scatter32_1<>+1(SB)/1, $0x48
+DATA bpc_scatter32_1<>+2(SB)/1, $0x50
+DATA bpc_scatter32_1<>+3(SB)/1, $0x58
+DATA bpc_scatter32_1<>+4(SB)/1, $0x41
+DATA bpc_scatter32_1<>+5(SB)/1, $0x49
+DATA bpc_scatter32_1<>+6(SB)/1, $0x51
+DATA bpc_scatter32_1<>+7(SB)/1, $0x59
+DATA bpc_scatter32_1<>+8(SB)/1, $0x42
+DATA bpc_scatter32_1<>+9(SB)/1, $0x4a
+DATA bpc_scatter32_1<>+10(SB)/1, $0x52
+DATA bpc_scatter32_1<>+11(SB)/1, $0x5a
+DATA bpc_scatter32_1<>+12(SB)/1, $0x43
+DATA bpc_scatter32_1<>+13(SB)/1, $0x4b
+DATA bpc_scatter32_1<>+14(SB)/1, $0x53
+DATA bpc_scatter32_1<>+15(SB)/1, $0x5b
+DATA bpc_scatter32_1<>+16(SB)/1, $0x44
+DATA bpc_scatter32_1<>+17(SB)/1, $0x4c
+DATA bpc_scatter32_1<>+18(SB)/1, $0x54
+DATA bpc_scatter32_1<>+19(SB)/1, $0x5c
+DATA bpc_scatter32_1<>+20(SB)/1, $0x45
+DATA bpc_scatter32_1<>+21(SB)/1, $0x4d
+DATA bpc_scatter32_1<>+22(SB)/1, $0x55
+DATA bpc_scatter32_1<>+23(SB)/1, $0x5d
+DATA bpc_scatter32_1<>+24(SB)/1, $0x46
+DATA bpc_scatter32_1<>+25(SB)/1, $0x4e
+DATA bpc_scatter32_1<>+26(SB)/1, $0x56
+DATA bpc_scatter32_1<>+27(SB)/1, $0x5e
+DATA bpc_scatter32_1<>+28(SB)/1, $0x47
+DATA bpc_scatter32_1<>+29(SB)/1, $0x4f
+DATA bpc_scatter32_1<>+30(SB)/1, $0x57
+DATA bpc_scatter32_1<>+31(SB)/1, $0x5f
+DATA bpc_scatter32_1<>+32(SB)/1, $0x60
+DATA bpc_scatter32_1<>+33(SB)/1, $0x68
+DATA bpc_scatter32_1<>+34(SB)/1, $0x70
+DATA bpc_scatter32_1<>+35(SB)/1, $0x78
+DATA bpc_scatter32_1<>+36(SB)/1, $0x61
+DATA bpc_scatter32_1<>+37(SB)/1, $0x69
+DATA bpc_scatter32_1<>+38(SB)/1, $0x71
+DATA bpc_scatter32_1<>+39(SB)/1, $0x79
+DATA bpc_scatter32_1<>+40(SB)/1, $0x62
+DATA bpc_scatter32_1<>+41(SB)/1, $0x6a
+DATA bpc_scatter32_1<>+42(SB)/1, $0x72
+DATA bpc_scatter32_1<>+43(SB)/1, $0x7a
+DATA bpc_scatter32_1<>+44(SB)/1, $0x63
+DATA bpc_scatter32_1<>+45(SB)/1, $0x6b
+DATA bpc_scatter32_1<>+46(SB)/1, $0x73
+DATA bpc_scatter32_1<>+47(SB)/1, $0x7b
+DATA bpc_scatter32_1<>+48(SB)/1, $0x64
+DATA bpc_scatter32_1<>+49(SB)/1, $0x6c
+DATA bpc_scatter32_1<>+50(SB)/1, $0x74
+DATA bpc_scatter32_1<>+51(SB)/1, $0x7c
+DATA bpc_scatter32_1<>+52(SB)/1, $0x65
+DATA bpc_scatter32_1<>+53(SB)/1, $0x6d
+DATA bpc_scatter32_1<>+54(SB)/1, $0x75
+DATA bpc_scatter32_1<>+55(SB)/1, $0x7d
+DATA bpc_scatter32_1<>+56(SB)/1, $0x66
+DATA bpc_scatter32_1<>+57(SB)/1, $0x6e
+DATA bpc_scatter32_1<>+58(SB)/1, $0x76
+DATA bpc_scatter32_1<>+59(SB)/1, $0x7e
+DATA bpc_scatter32_1<>+60(SB)/1, $0x67
+DATA bpc_scatter32_1<>+61(SB)/1, $0x6f
+DATA bpc_scatter32_1<>+62(SB)/1, $0x77
+DATA bpc_scatter32_1<>+63(SB)/1, $0x7f
+GLOBL bpc_scatter32_1<>(SB), RODATA|NOPTR, $64
+
+// func bpcPlanes64AVX512(line *[64]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
+TEXT ·bpcPlanes64AVX512(SB), NOSPLIT, $0-32
+	MOVQ           line+0(FP), AX
+	MOVQ           dbx+16(FP), CX
+	MOVQ           cls+24(FP), DX
+	MOVL           mask+12(FP), BX
+	KMOVD          BX, K1
+	KSHIFTRD       $0x10, K1, K2
+	MOVL           flip+8(FP), SI
+	VPBROADCASTD   SI, Z0
+	VPXORD         Z1, Z1, Z1
+	VMOVDQU32      (AX), Z2
+	VALIGND        $0x01, Z2, Z2, Z3
+	VPSUBD.Z       Z2, Z3, K1, Z4
+	VPXORD         Z0, Z2, Z2
+	VPXORD         Z0, Z3, Z3
+	VPCMPUD        $0x01, Z2, Z3, K1, K1
+	VPXORD         Z5, Z5, Z5
+	KXORW          K3, K3, K3
+	KMOVW          K1, AX
+	KMOVW          K3, SI
+	SHLL           $0x10, SI
+	ORL            SI, AX
+	MOVL           AX, 128(CX)
+	VMOVDQU64      bpc_cols16<>+0(SB), Z0
+	VMOVDQU64      bpc_gather16_0<>+0(SB), Z2
+	VPERMI2B       Z5, Z4, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bpc_gather16_1<>+0(SB), Z3
+	VPERMI2B       Z5, Z4, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VMOVDQU64      bpc_scatter16_0<>+0(SB), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VMOVDQU64      bpc_scatter16_1<>+0(SB), Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPBROADCASTD   AX, Z2
+	VALIGND        $0x01, Z0, Z4, Z3
+	VALIGND        $0x01, Z4, Z2, Z2
+	VPXORD         Z0, Z3, Z3
+	VMOVDQU32      Z3, (CX)
+	VPXORD         Z4, Z2, Z2
+	VMOVDQU32      Z2, 64(CX)
+	VPBROADCASTD   BX, Z5
+	VPTERNLOGD     $0xff, Z6, Z6, Z6
+	VPTESTNMD      Z3, Z3, K1
+	VPTESTNMD      Z2, Z2, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, (DX)
+	VPTESTNMD      Z0, Z0, K1
+	VPTESTNMD      Z4, Z4, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 4(DX)
+	VPCMPEQD       Z5, Z3, K1
+	VPCMPEQD       Z5, Z2, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 8(DX)
+	VPADDD         Z6, Z3, Z0
+	VPTESTNMD      Z0, Z3, K1
+	VPADDD         Z6, Z2, Z0
+	VPTESTNMD      Z0, Z2, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 12(DX)
+	VPSUBD         Z3, Z1, Z0
+	VPANDD         Z3, Z0, Z0
+	VPADDD         Z0, Z0, Z4
+	VPADDD         Z0, Z4, Z4
+	VPCMPEQD       Z3, Z4, K1
+	VPSUBD         Z2, Z1, Z0
+	VPANDD         Z2, Z0, Z0
+	VPADDD         Z0, Z0, Z1
+	VPADDD         Z0, Z1, Z1
+	VPCMPEQD       Z2, Z1, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 16(DX)
+	VZEROUPPER
+	RET
+
+DATA bpc_cols16<>+0(SB)/1, $0x01
+DATA bpc_cols16<>+1(SB)/1, $0x02
+DATA bpc_cols16<>+2(SB)/1, $0x04
+DATA bpc_cols16<>+3(SB)/1, $0x08
+DATA bpc_cols16<>+4(SB)/1, $0x10
+DATA bpc_cols16<>+5(SB)/1, $0x20
+DATA bpc_cols16<>+6(SB)/1, $0x40
+DATA bpc_cols16<>+7(SB)/1, $0x80
+DATA bpc_cols16<>+8(SB)/1, $0x01
+DATA bpc_cols16<>+9(SB)/1, $0x02
+DATA bpc_cols16<>+10(SB)/1, $0x04
+DATA bpc_cols16<>+11(SB)/1, $0x08
+DATA bpc_cols16<>+12(SB)/1, $0x10
+DATA bpc_cols16<>+13(SB)/1, $0x20
+DATA bpc_cols16<>+14(SB)/1, $0x40
+DATA bpc_cols16<>+15(SB)/1, $0x80
+DATA bpc_cols16<>+16(SB)/1, $0x01
+DATA bpc_cols16<>+17(SB)/1, $0x02
+DATA bpc_cols16<>+18(SB)/1, $0x04
+DATA bpc_cols16<>+19(SB)/1, $0x08
+DATA bpc_cols16<>+20(SB)/1, $0x10
+DATA bpc_cols16<>+21(SB)/1, $0x20
+DATA bpc_cols16<>+22(SB)/1, $0x40
+DATA bpc_cols16<>+23(SB)/1, $0x80
+DATA bpc_cols16<>+24(SB)/1, $0x01
+DATA bpc_cols16<>+25(SB)/1, $0x02
+DATA bpc_cols16<>+26(SB)/1, $0x04
+DATA bpc_cols16<>+27(SB)/1, $0x08
+DATA bpc_cols16<>+28(SB)/1, $0x10
+DATA bpc_cols16<>+29(SB)/1, $0x20
+DATA bpc_cols16<>+30(SB)/1, $0x40
+DATA bpc_cols16<>+31(SB)/1, $0x80
+DATA bpc_cols16<>+32(SB)/1, $0x01
+DATA bpc_cols16<>+33(SB)/1, $0x02
+DATA bpc_cols16<>+34(SB)/1, $0x04
+DATA bpc_cols16<>+35(SB)/1, $0x08
+DATA bpc_cols16<>+36(SB)/1, $0x10
+DATA bpc_cols16<>+37(SB)/1, $0x20
+DATA bpc_cols16<>+38(SB)/1, $0x40
+DATA bpc_cols16<>+39(SB)/1, $0x80
+DATA bpc_cols16<>+40(SB)/1, $0x01
+DATA bpc_cols16<>+41(SB)/1, $0x02
+DATA bpc_cols16<>+42(SB)/1, $0x04
+DATA bpc_cols16<>+43(SB)/1, $0x08
+DATA bpc_cols16<>+44(SB)/1, $0x10
+DATA bpc_cols16<>+45(SB)/1, $0x20
+DATA bpc_cols16<>+46(SB)/1, $0x40
+DATA bpc_cols16<>+47(SB)/1, $0x80
+DATA bpc_cols16<>+48(SB)/1, $0x01
+DATA bpc_cols16<>+49(SB)/1, $0x02
+DATA bpc_cols16<>+50(SB)/1, $0x04
+DATA bpc_cols16<>+51(SB)/1, $0x08
+DATA bpc_cols16<>+52(SB)/1, $0x10
+DATA bpc_cols16<>+53(SB)/1, $0x20
+DATA bpc_cols16<>+54(SB)/1, $0x40
+DATA bpc_cols16<>+55(SB)/1, $0x80
+DATA bpc_cols16<>+56(SB)/1, $0x01
+DATA bpc_cols16<>+57(SB)/1, $0x02
+DATA bpc_cols16<>+58(SB)/1, $0x04
+DATA bpc_cols16<>+59(SB)/1, $0x08
+DATA bpc_cols16<>+60(SB)/1, $0x10
+DATA bpc_cols16<>+61(SB)/1, $0x20
+DATA bpc_cols16<>+62(SB)/1, $0x40
+DATA bpc_cols16<>+63(SB)/1, $0x80
+GLOBL bpc_cols16<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_gather16_0<>+0(SB)/1, $0x1c
+DATA bpc_gather16_0<>+1(SB)/1, $0x18
+DATA bpc_gather16_0<>+2(SB)/1, $0x14
+DATA bpc_gather16_0<>+3(SB)/1, $0x10
+DATA bpc_gather16_0<>+4(SB)/1, $0x0c
+DATA bpc_gather16_0<>+5(SB)/1, $0x08
+DATA bpc_gather16_0<>+6(SB)/1, $0x04
+DATA bpc_gather16_0<>+7(SB)/1, $0x00
+DATA bpc_gather16_0<>+8(SB)/1, $0x3c
+DATA bpc_gather16_0<>+9(SB)/1, $0x38
+DATA bpc_gather16_0<>+10(SB)/1, $0x34
+DATA bpc_gather16_0<>+11(SB)/1, $0x30
+DATA bpc_gather16_0<>+12(SB)/1, $0x2c
+DATA bpc_gather16_0<>+13(SB)/1, $0x28
+DATA bpc_gather16_0<>+14(SB)/1, $0x24
+DATA bpc_gather16_0<>+15(SB)/1, $0x20
+DATA bpc_gather16_0<>+16(SB)/1, $0x5c
+DATA bpc_gather16_0<>+17(SB)/1, $0x58
+DATA bpc_gather16_0<>+18(SB)/1, $0x54
+DATA bpc_gather16_0<>+19(SB)/1, $0x50
+DATA bpc_gather16_0<>+20(SB)/1, $0x4c
+DATA bpc_gather16_0<>+21(SB)/1, $0x48
+DATA bpc_gather16_0<>+22(SB)/1, $0x44
+DATA bpc_gather16_0<>+23(SB)/1, $0x40
+DATA bpc_gather16_0<>+24(SB)/1, $0x7c
+DATA bpc_gather16_0<>+25(SB)/1, $0x78
+DATA bpc_gather16_0<>+26(SB)/1, $0x74
+DATA bpc_gather16_0<>+27(SB)/1, $0x70
+DATA bpc_gather16_0<>+28(SB)/1, $0x6c
+DATA bpc_gather16_0<>+29(SB)/1, $0x68
+DATA bpc_gather16_0<>+30(SB)/1, $0x64
+DATA bpc_gather16_0<>+31(SB)/1, $0x60
+DATA bpc_gather16_0<>+32(SB)/1, $0x1d
+DATA bpc_gather16_0<>+33(SB)/1, $0x19
+DATA bpc_gather16_0<>+34(SB)/1, $0x15
+DATA bpc_gather16_0<>+35(SB)/1, $0x11
+DATA bpc_gather16_0<>+36(SB)/1, $0x0d
+DATA bpc_gather16_0<>+37(SB)/1, $0x09
+DATA bpc_gather16_0<>+38(SB)/1, $0x05
+DATA bpc_gather16_0<>+39(SB)/1, $0x01
+DATA bpc_gather16_0<>+40(SB)/1, $0x3d
+DATA bpc_gather16_0<>+41(SB)/1, $0x39
+DATA bpc_gather16_0<>+42(SB)/1, $0x35
+DATA bpc_gather16_0<>+43(SB)/1, $0x31
+DATA bpc_gather16_0<>+44(SB)/1, $0x2d
+DATA bpc_gather16_0<>+45(SB)/1, $0x29
+DATA bpc_gather16_0<>+46(SB)/1, $0x25
+DATA bpc_gather16_0<>+47(SB)/1, $0x21
+DATA bpc_gather16_0<>+48(SB)/1, $0x5d
+DATA bpc_gather16_0<>+49(SB)/1, $0x59
+DATA bpc_gather16_0<>+50(SB)/1, $0x55
+DATA bpc_gather16_0<>+51(SB)/1, $0x51
+DATA bpc_gather16_0<>+52(SB)/1, $0x4d
+DATA bpc_gather16_0<>+53(SB)/1, $0x49
+DATA bpc_gather16_0<>+54(SB)/1, $0x45
+DATA bpc_gather16_0<>+55(SB)/1, $0x41
+DATA bpc_gather16_0<>+56(SB)/1, $0x7d
+DATA bpc_gather16_0<>+57(SB)/1, $0x79
+DATA bpc_gather16_0<>+58(SB)/1, $0x75
+DATA bpc_gather16_0<>+59(SB)/1, $0x71
+DATA bpc_gather16_0<>+60(SB)/1, $0x6d
+DATA bpc_gather16_0<>+61(SB)/1, $0x69
+DATA bpc_gather16_0<>+62(SB)/1, $0x65
+DATA bpc_gather16_0<>+63(SB)/1, $0x61
+GLOBL bpc_gather16_0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_gather16_1<>+0(SB)/1, $0x1e
+DATA bpc_gather16_1<>+1(SB)/1, $0x1a
+DATA bpc_gather16_1<>+2(SB)/1, $0x16
+DATA bpc_gather16_1<>+3(SB)/1, $0x12
+DATA bpc_gather16_1<>+4(SB)/1, $0x0e
+DATA bpc_gather16_1<>+5(SB)/1, $0x0a
+DATA bpc_gather16_1<>+6(SB)/1, $0x06
+DATA bpc_gather16_1<>+7(SB)/1, $0x02
+DATA bpc_gather16_1<>+8(SB)/1, $0x3e
+DATA bpc_gather16_1<>+9(SB)/1, $0x3a
+DATA bpc_gather16_1<>+10(SB)/1, $0x36
+DATA bpc_gather16_1<>+11(SB)/1, $0x32
+DATA bpc_gather16_1<>+12(SB)/1, $0x2e
+DATA bpc_gather16_1<>+13(SB)/1, $0x2a
+DATA bpc_gather16_1<>+14(SB)/1, $0x26
+DATA bpc_gather16_1<>+15(SB)/1, $0x22
+DATA bpc_gather16_1<>+16(SB)/1, $0x5e
+DATA bpc_gather16_1<>+17(SB)/1, $0x5a
+DATA bpc_gather16_1<>+18(SB)/1, $0x56
+DATA bpc_gather16_1<>+19(SB)/1, $0x52
+DATA bpc_gather16_1<>+20(SB)/1, $0x4e
+DATA bpc_gather16_1<>+21(SB)/1, $0x4a
+DATA bpc_gather16_1<>+22(SB)/1, $0x46
+DATA bpc_gather16_1<>+23(SB)/1, $0x42
+DATA bpc_gather16_1<>+24(SB)/1, $0x7e
+DATA bpc_gather16_1<>+25(SB)/1, $0x7a
+DATA bpc_gather16_1<>+26(SB)/1, $0x76
+DATA bpc_gather16_1<>+27(SB)/1, $0x72
+DATA bpc_gather16_1<>+28(SB)/1, $0x6e
+DATA bpc_gather16_1<>+29(SB)/1, $0x6a
+DATA bpc_gather16_1<>+30(SB)/1, $0x66
+DATA bpc_gather16_1<>+31(SB)/1, $0x62
+DATA bpc_gather16_1<>+32(SB)/1, $0x1f
+DATA bpc_gather16_1<>+33(SB)/1, $0x1b
+DATA bpc_gather16_1<>+34(SB)/1, $0x17
+DATA bpc_gather16_1<>+35(SB)/1, $0x13
+DATA bpc_gather16_1<>+36(SB)/1, $0x0f
+DATA bpc_gather16_1<>+37(SB)/1, $0x0b
+DATA bpc_gather16_1<>+38(SB)/1, $0x07
+DATA bpc_gather16_1<>+39(SB)/1, $0x03
+DATA bpc_gather16_1<>+40(SB)/1, $0x3f
+DATA bpc_gather16_1<>+41(SB)/1, $0x3b
+DATA bpc_gather16_1<>+42(SB)/1, $0x37
+DATA bpc_gather16_1<>+43(SB)/1, $0x33
+DATA bpc_gather16_1<>+44(SB)/1, $0x2f
+DATA bpc_gather16_1<>+45(SB)/1, $0x2b
+DATA bpc_gather16_1<>+46(SB)/1, $0x27
+DATA bpc_gather16_1<>+47(SB)/1, $0x23
+DATA bpc_gather16_1<>+48(SB)/1, $0x5f
+DATA bpc_gather16_1<>+49(SB)/1, $0x5b
+DATA bpc_gather16_1<>+50(SB)/1, $0x57
+DATA bpc_gather16_1<>+51(SB)/1, $0x53
+DATA bpc_gather16_1<>+52(SB)/1, $0x4f
+DATA bpc_gather16_1<>+53(SB)/1, $0x4b
+DATA bpc_gather16_1<>+54(SB)/1, $0x47
+DATA bpc_gather16_1<>+55(SB)/1, $0x43
+DATA bpc_gather16_1<>+56(SB)/1, $0x7f
+DATA bpc_gather16_1<>+57(SB)/1, $0x7b
+DATA bpc_gather16_1<>+58(SB)/1, $0x77
+DATA bpc_gather16_1<>+59(SB)/1, $0x73
+DATA bpc_gather16_1<>+60(SB)/1, $0x6f
+DATA bpc_gather16_1<>+61(SB)/1, $0x6b
+DATA bpc_gather16_1<>+62(SB)/1, $0x67
+DATA bpc_gather16_1<>+63(SB)/1, $0x63
+GLOBL bpc_gather16_1<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_scatter16_0<>+0(SB)/1, $0x00
+DATA bpc_scatter16_0<>+1(SB)/1, $0x08
+DATA bpc_scatter16_0<>+2(SB)/1, $0x10
+DATA bpc_scatter16_0<>+3(SB)/1, $0x18
+DATA bpc_scatter16_0<>+4(SB)/1, $0x01
+DATA bpc_scatter16_0<>+5(SB)/1, $0x09
+DATA bpc_scatter16_0<>+6(SB)/1, $0x11
+DATA bpc_scatter16_0<>+7(SB)/1, $0x19
+DATA bpc_scatter16_0<>+8(SB)/1, $0x02
+DATA bpc_scatter16_0<>+9(SB)/1, $0x0a
+DATA bpc_scatter16_0<>+10(SB)/1, $0x12
+DATA bpc_scatter16_0<>+11(SB)/1, $0x1a
+DATA bpc_scatter16_0<>+12(SB)/1, $0x03
+DATA bpc_scatter16_0<>+13(SB)/1, $0x0b
+DATA bpc_scatter16_0<>+14(SB)/1, $0x13
+DATA bpc_scatter16_0<>+15(SB)/1, $0x1b
+DATA bpc_scatter16_0<>+16(SB)/1, $0x04
+DATA bpc_scatter16_0<>+17(SB)/1, $0x0c
+DATA bpc_scatter16_0<>+18(SB)/1, $0x14
+DATA bpc_scatter16_0<>+19(SB)/1, $0x1c
+DATA bpc_scatter16_0<>+20(SB)/1, $0x05
+DATA bpc_scatter16_0<>+21(SB)/1, $0x0d
+DATA bpc_scatter16_0<>+22(SB)/1, $0x15
+DATA bpc_scatter16_0<>+23(SB)/1, $0x1d
+DATA bpc_scatter16_0<>+24(SB)/1, $0x06
+DATA bpc_scatter16_0<>+25(SB)/1, $0x0e
+DATA bpc_scatter16_0<>+26(SB)/1, $0x16
+DATA bpc_scatter16_0<>+27(SB)/1, $0x1e
+DATA bpc_scatter16_0<>+28(SB)/1, $0x07
+DATA bpc_scatter16_0<>+29(SB)/1, $0x0f
+DATA bpc_scatter16_0<>+30(SB)/1, $0x17
+DATA bpc_scatter16_0<>+31(SB)/1, $0x1f
+DATA bpc_scatter16_0<>+32(SB)/1, $0x20
+DATA bpc_scatter16_0<>+33(SB)/1, $0x28
+DATA bpc_scatter16_0<>+34(SB)/1, $0x30
+DATA bpc_scatter16_0<>+35(SB)/1, $0x38
+DATA bpc_scatter16_0<>+36(SB)/1, $0x21
+DATA bpc_scatter16_0<>+37(SB)/1, $0x29
+DATA bpc_scatter16_0<>+38(SB)/1, $0x31
+DATA bpc_scatter16_0<>+39(SB)/1, $0x39
+DATA bpc_scatter16_0<>+40(SB)/1, $0x22
+DATA bpc_scatter16_0<>+41(SB)/1, $0x2a
+DATA bpc_scatter16_0<>+42(SB)/1, $0x32
+DATA bpc_scatter16_0<>+43(SB)/1, $0x3a
+DATA bpc_scatter16_0<>+44(SB)/1, $0x23
+DATA bpc_scatter16_0<>+45(SB)/1, $0x2b
+DATA bpc_scatter16_0<>+46(SB)/1, $0x33
+DATA bpc_scatter16_0<>+47(SB)/1, $0x3b
+DATA bpc_scatter16_0<>+48(SB)/1, $0x24
+DATA bpc_scatter16_0<>+49(SB)/1, $0x2c
+DATA bpc_scatter16_0<>+50(SB)/1, $0x34
+DATA bpc_scatter16_0<>+51(SB)/1, $0x3c
+DATA bpc_scatter16_0<>+52(SB)/1, $0x25
+DATA bpc_scatter16_0<>+53(SB)/1, $0x2d
+DATA bpc_scatter16_0<>+54(SB)/1, $0x35
+DATA bpc_scatter16_0<>+55(SB)/1, $0x3d
+DATA bpc_scatter16_0<>+56(SB)/1, $0x26
+DATA bpc_scatter16_0<>+57(SB)/1, $0x2e
+DATA bpc_scatter16_0<>+58(SB)/1, $0x36
+DATA bpc_scatter16_0<>+59(SB)/1, $0x3e
+DATA bpc_scatter16_0<>+60(SB)/1, $0x27
+DATA bpc_scatter16_0<>+61(SB)/1, $0x2f
+DATA bpc_scatter16_0<>+62(SB)/1, $0x37
+DATA bpc_scatter16_0<>+63(SB)/1, $0x3f
+GLOBL bpc_scatter16_0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_scatter16_1<>+0(SB)/1, $0x40
+DATA bpc_scatter16_1<>+1(SB)/1, $0x48
+DATA bpc_scatter16_1<>+2(SB)/1, $0x50
+DATA bpc_scatter16_1<>+3(SB)/1, $0x58
+DATA bpc_scatter16_1<>+4(SB)/1, $0x41
+DATA bpc_scatter16_1<>+5(SB)/1, $0x49
+DATA bpc_scatter16_1<>+6(SB)/1, $0x51
+DATA bpc_scatter16_1<>+7(SB)/1, $0x59
+DATA bpc_scatter16_1<>+8(SB)/1, $0x42
+DATA bpc_scatter16_1<>+9(SB)/1, $0x4a
+DATA bpc_scatter16_1<>+10(SB)/1, $0x52
+DATA bpc_scatter16_1<>+11(SB)/1, $0x5a
+DATA bpc_scatter16_1<>+12(SB)/1, $0x43
+DATA bpc_scatter16_1<>+13(SB)/1, $0x4b
+DATA bpc_scatter16_1<>+14(SB)/1, $0x53
+DATA bpc_scatter16_1<>+15(SB)/1, $0x5b
+DATA bpc_scatter16_1<>+16(SB)/1, $0x44
+DATA bpc_scatter16_1<>+17(SB)/1, $0x4c
+DATA bpc_scatter16_1<>+18(SB)/1, $0x54
+DATA bpc_scatter16_1<>+19(SB)/1, $0x5c
+DATA bpc_scatter16_1<>+20(SB)/1, $0x45
+DATA bpc_scatter16_1<>+21(SB)/1, $0x4d
+DATA bpc_scatter16_1<>+22(SB)/1, $0x55
+DATA bpc_scatter16_1<>+23(SB)/1, $0x5d
+DATA bpc_scatter16_1<>+24(SB)/1, $0x46
+DATA bpc_scatter16_1<>+25(SB)/1, $0x4e
+DATA bpc_scatter16_1<>+26(SB)/1, $0x56
+DATA bpc_scatter16_1<>+27(SB)/1, $0x5e
+DATA bpc_scatter16_1<>+28(SB)/1, $0x47
+DATA bpc_scatter16_1<>+29(SB)/1, $0x4f
+DATA bpc_scatter16_1<>+30(SB)/1, $0x57
+DATA bpc_scatter16_1<>+31(SB)/1, $0x5f
+DATA bpc_scatter16_1<>+32(SB)/1, $0x60
+DATA bpc_scatter16_1<>+33(SB)/1, $0x68
+DATA bpc_scatter16_1<>+34(SB)/1, $0x70
+DATA bpc_scatter16_1<>+35(SB)/1, $0x78
+DATA bpc_scatter16_1<>+36(SB)/1, $0x61
+DATA bpc_scatter16_1<>+37(SB)/1, $0x69
+DATA bpc_scatter16_1<>+38(SB)/1, $0x71
+DATA bpc_scatter16_1<>+39(SB)/1, $0x79
+DATA bpc_scatter16_1<>+40(SB)/1, $0x62
+DATA bpc_scatter16_1<>+41(SB)/1, $0x6a
+DATA bpc_scatter16_1<>+42(SB)/1, $0x72
+DATA bpc_scatter16_1<>+43(SB)/1, $0x7a
+DATA bpc_scatter16_1<>+44(SB)/1, $0x63
+DATA bpc_scatter16_1<>+45(SB)/1, $0x6b
+DATA bpc_scatter16_1<>+46(SB)/1, $0x73
+DATA bpc_scatter16_1<>+47(SB)/1, $0x7b
+DATA bpc_scatter16_1<>+48(SB)/1, $0x64
+DATA bpc_scatter16_1<>+49(SB)/1, $0x6c
+DATA bpc_scatter16_1<>+50(SB)/1, $0x74
+DATA bpc_scatter16_1<>+51(SB)/1, $0x7c
+DATA bpc_scatter16_1<>+52(SB)/1, $0x65
+DATA bpc_scatter16_1<>+53(SB)/1, $0x6d
+DATA bpc_scatter16_1<>+54(SB)/1, $0x75
+DATA bpc_scatter16_1<>+55(SB)/1, $0x7d
+DATA bpc_scatter16_1<>+56(SB)/1, $0x66
+DATA bpc_scatter16_1<>+57(SB)/1, $0x6e
+DATA bpc_scatter16_1<>+58(SB)/1, $0x76
+DATA bpc_scatter16_1<>+59(SB)/1, $0x7e
+DATA bpc_scatter16_1<>+60(SB)/1, $0x67
+DATA bpc_scatter16_1<>+61(SB)/1, $0x6f
+DATA bpc_scatter16_1<>+62(SB)/1, $0x77
+DATA bpc_scatter16_1<>+63(SB)/1, $0x7f
+GLOBL bpc_scatter16_1<>(SB), RODATA|NOPTR, $64
+
+// func bpcPlanes32AVX512(line *[32]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
+TEXT ·bpcPlanes32AVX512(SB), NOSPLIT, $0-32
+	MOVQ           line+0(FP), AX
+	MOVQ           dbx+16(FP), CX
+	MOVQ           cls+24(FP), DX
+	MOVL           mask+12(FP), BX
+	KMOVD          BX, K1
+	KSHIFTRD       $0x10, K1, K2
+	MOVL           flip+8(FP), SI
+	VPBROADCASTD   SI, Z0
+	VPXORD         Z1, Z1, Z1
+	VMOVDQU        (AX), Y2
+	VALIGND        $0x01, Z2, Z2, Z3
+	VPSUBD.Z       Z2, Z3, K1, Z4
+	VPXORD         Z0, Z2, Z2
+	VPXORD         Z0, Z3, Z3
+	VPCMPUD        $0x01, Z2, Z3, K1, K1
+	VPXORD         Z5, Z5, Z5
+	KXORW          K3, K3, K3
+	KMOVW          K1, AX
+	KMOVW          K3, SI
+	SHLL           $0x10, SI
+	ORL            SI, AX
+	MOVL           AX, 128(CX)
+	VMOVDQU64      bpc_cols8<>+0(SB), Z0
+	VMOVDQU64      bpc_gather8_0<>+0(SB), Z2
+	VPERMI2B       Z5, Z4, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bpc_gather8_1<>+0(SB), Z3
+	VPERMI2B       Z5, Z4, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VMOVDQU64      bpc_scatter8_0<>+0(SB), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VMOVDQU64      bpc_scatter8_1<>+0(SB), Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPBROADCASTD   AX, Z2
+	VALIGND        $0x01, Z0, Z4, Z3
+	VALIGND        $0x01, Z4, Z2, Z2
+	VPXORD         Z0, Z3, Z3
+	VMOVDQU32      Z3, (CX)
+	VPXORD         Z4, Z2, Z2
+	VMOVDQU32      Z2, 64(CX)
+	VPBROADCASTD   BX, Z5
+	VPTERNLOGD     $0xff, Z6, Z6, Z6
+	VPTESTNMD      Z3, Z3, K1
+	VPTESTNMD      Z2, Z2, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, (DX)
+	VPTESTNMD      Z0, Z0, K1
+	VPTESTNMD      Z4, Z4, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 4(DX)
+	VPCMPEQD       Z5, Z3, K1
+	VPCMPEQD       Z5, Z2, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 8(DX)
+	VPADDD         Z6, Z3, Z0
+	VPTESTNMD      Z0, Z3, K1
+	VPADDD         Z6, Z2, Z0
+	VPTESTNMD      Z0, Z2, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 12(DX)
+	VPSUBD         Z3, Z1, Z0
+	VPANDD         Z3, Z0, Z0
+	VPADDD         Z0, Z0, Z4
+	VPADDD         Z0, Z4, Z4
+	VPCMPEQD       Z3, Z4, K1
+	VPSUBD         Z2, Z1, Z0
+	VPANDD         Z2, Z0, Z0
+	VPADDD         Z0, Z0, Z1
+	VPADDD         Z0, Z1, Z1
+	VPCMPEQD       Z2, Z1, K2
+	KMOVW          K1, AX
+	KMOVW          K2, CX
+	SHLL           $0x10, CX
+	ORL            CX, AX
+	MOVL           AX, 16(DX)
+	VZEROUPPER
+	RET
+
+DATA bpc_cols8<>+0(SB)/1, $0x01
+DATA bpc_cols8<>+1(SB)/1, $0x02
+DATA bpc_cols8<>+2(SB)/1, $0x04
+DATA bpc_cols8<>+3(SB)/1, $0x08
+DATA bpc_cols8<>+4(SB)/1, $0x10
+DATA bpc_cols8<>+5(SB)/1, $0x20
+DATA bpc_cols8<>+6(SB)/1, $0x40
+DATA bpc_cols8<>+7(SB)/1, $0x80
+DATA bpc_cols8<>+8(SB)/1, $0x01
+DATA bpc_cols8<>+9(SB)/1, $0x02
+DATA bpc_cols8<>+10(SB)/1, $0x04
+DATA bpc_cols8<>+11(SB)/1, $0x08
+DATA bpc_cols8<>+12(SB)/1, $0x10
+DATA bpc_cols8<>+13(SB)/1, $0x20
+DATA bpc_cols8<>+14(SB)/1, $0x40
+DATA bpc_cols8<>+15(SB)/1, $0x80
+DATA bpc_cols8<>+16(SB)/1, $0x01
+DATA bpc_cols8<>+17(SB)/1, $0x02
+DATA bpc_cols8<>+18(SB)/1, $0x04
+DATA bpc_cols8<>+19(SB)/1, $0x08
+DATA bpc_cols8<>+20(SB)/1, $0x10
+DATA bpc_cols8<>+21(SB)/1, $0x20
+DATA bpc_cols8<>+22(SB)/1, $0x40
+DATA bpc_cols8<>+23(SB)/1, $0x80
+DATA bpc_cols8<>+24(SB)/1, $0x01
+DATA bpc_cols8<>+25(SB)/1, $0x02
+DATA bpc_cols8<>+26(SB)/1, $0x04
+DATA bpc_cols8<>+27(SB)/1, $0x08
+DATA bpc_cols8<>+28(SB)/1, $0x10
+DATA bpc_cols8<>+29(SB)/1, $0x20
+DATA bpc_cols8<>+30(SB)/1, $0x40
+DATA bpc_cols8<>+31(SB)/1, $0x80
+DATA bpc_cols8<>+32(SB)/1, $0x01
+DATA bpc_cols8<>+33(SB)/1, $0x02
+DATA bpc_cols8<>+34(SB)/1, $0x04
+DATA bpc_cols8<>+35(SB)/1, $0x08
+DATA bpc_cols8<>+36(SB)/1, $0x10
+DATA bpc_cols8<>+37(SB)/1, $0x20
+DATA bpc_cols8<>+38(SB)/1, $0x40
+DATA bpc_cols8<>+39(SB)/1, $0x80
+DATA bpc_cols8<>+40(SB)/1, $0x01
+DATA bpc_cols8<>+41(SB)/1, $0x02
+DATA bpc_cols8<>+42(SB)/1, $0x04
+DATA bpc_cols8<>+43(SB)/1, $0x08
+DATA bpc_cols8<>+44(SB)/1, $0x10
+DATA bpc_cols8<>+45(SB)/1, $0x20
+DATA bpc_cols8<>+46(SB)/1, $0x40
+DATA bpc_cols8<>+47(SB)/1, $0x80
+DATA bpc_cols8<>+48(SB)/1, $0x01
+DATA bpc_cols8<>+49(SB)/1, $0x02
+DATA bpc_cols8<>+50(SB)/1, $0x04
+DATA bpc_cols8<>+51(SB)/1, $0x08
+DATA bpc_cols8<>+52(SB)/1, $0x10
+DATA bpc_cols8<>+53(SB)/1, $0x20
+DATA bpc_cols8<>+54(SB)/1, $0x40
+DATA bpc_cols8<>+55(SB)/1, $0x80
+DATA bpc_cols8<>+56(SB)/1, $0x01
+DATA bpc_cols8<>+57(SB)/1, $0x02
+DATA bpc_cols8<>+58(SB)/1, $0x04
+DATA bpc_cols8<>+59(SB)/1, $0x08
+DATA bpc_cols8<>+60(SB)/1, $0x10
+DATA bpc_cols8<>+61(SB)/1, $0x20
+DATA bpc_cols8<>+62(SB)/1, $0x40
+DATA bpc_cols8<>+63(SB)/1, $0x80
+GLOBL bpc_cols8<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_gather8_0<>+0(SB)/1, $0x1c
+DATA bpc_gather8_0<>+1(SB)/1, $0x18
+DATA bpc_gather8_0<>+2(SB)/1, $0x14
+DATA bpc_gather8_0<>+3(SB)/1, $0x10
+DATA bpc_gather8_0<>+4(SB)/1, $0x0c
+DATA bpc_gather8_0<>+5(SB)/1, $0x08
+DATA bpc_gather8_0<>+6(SB)/1, $0x04
+DATA bpc_gather8_0<>+7(SB)/1, $0x00
+DATA bpc_gather8_0<>+8(SB)/1, $0x3c
+DATA bpc_gather8_0<>+9(SB)/1, $0x38
+DATA bpc_gather8_0<>+10(SB)/1, $0x34
+DATA bpc_gather8_0<>+11(SB)/1, $0x30
+DATA bpc_gather8_0<>+12(SB)/1, $0x2c
+DATA bpc_gather8_0<>+13(SB)/1, $0x28
+DATA bpc_gather8_0<>+14(SB)/1, $0x24
+DATA bpc_gather8_0<>+15(SB)/1, $0x20
+DATA bpc_gather8_0<>+16(SB)/1, $0x5c
+DATA bpc_gather8_0<>+17(SB)/1, $0x58
+DATA bpc_gather8_0<>+18(SB)/1, $0x54
+DATA bpc_gather8_0<>+19(SB)/1, $0x50
+DATA bpc_gather8_0<>+20(SB)/1, $0x4c
+DATA bpc_gather8_0<>+21(SB)/1, $0x48
+DATA bpc_gather8_0<>+22(SB)/1, $0x44
+DATA bpc_gather8_0<>+23(SB)/1, $0x40
+DATA bpc_gather8_0<>+24(SB)/1, $0x7c
+DATA bpc_gather8_0<>+25(SB)/1, $0x78
+DATA bpc_gather8_0<>+26(SB)/1, $0x74
+DATA bpc_gather8_0<>+27(SB)/1, $0x70
+DATA bpc_gather8_0<>+28(SB)/1, $0x6c
+DATA bpc_gather8_0<>+29(SB)/1, $0x68
+DATA bpc_gather8_0<>+30(SB)/1, $0x64
+DATA bpc_gather8_0<>+31(SB)/1, $0x60
+DATA bpc_gather8_0<>+32(SB)/1, $0x1d
+DATA bpc_gather8_0<>+33(SB)/1, $0x19
+DATA bpc_gather8_0<>+34(SB)/1, $0x15
+DATA bpc_gather8_0<>+35(SB)/1, $0x11
+DATA bpc_gather8_0<>+36(SB)/1, $0x0d
+DATA bpc_gather8_0<>+37(SB)/1, $0x09
+DATA bpc_gather8_0<>+38(SB)/1, $0x05
+DATA bpc_gather8_0<>+39(SB)/1, $0x01
+DATA bpc_gather8_0<>+40(SB)/1, $0x3d
+DATA bpc_gather8_0<>+41(SB)/1, $0x39
+DATA bpc_gather8_0<>+42(SB)/1, $0x35
+DATA bpc_gather8_0<>+43(SB)/1, $0x31
+DATA bpc_gather8_0<>+44(SB)/1, $0x2d
+DATA bpc_gather8_0<>+45(SB)/1, $0x29
+DATA bpc_gather8_0<>+46(SB)/1, $0x25
+DATA bpc_gather8_0<>+47(SB)/1, $0x21
+DATA bpc_gather8_0<>+48(SB)/1, $0x5d
+DATA bpc_gather8_0<>+49(SB)/1, $0x59
+DATA bpc_gather8_0<>+50(SB)/1, $0x55
+DATA bpc_gather8_0<>+51(SB)/1, $0x51
+DATA bpc_gather8_0<>+52(SB)/1, $0x4d
+DATA bpc_gather8_0<>+53(SB)/1, $0x49
+DATA bpc_gather8_0<>+54(SB)/1, $0x45
+DATA bpc_gather8_0<>+55(SB)/1, $0x41
+DATA bpc_gather8_0<>+56(SB)/1, $0x7d
+DATA bpc_gather8_0<>+57(SB)/1, $0x79
+DATA bpc_gather8_0<>+58(SB)/1, $0x75
+DATA bpc_gather8_0<>+59(SB)/1, $0x71
+DATA bpc_gather8_0<>+60(SB)/1, $0x6d
+DATA bpc_gather8_0<>+61(SB)/1, $0x69
+DATA bpc_gather8_0<>+62(SB)/1, $0x65
+DATA bpc_gather8_0<>+63(SB)/1, $0x61
+GLOBL bpc_gather8_0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_gather8_1<>+0(SB)/1, $0x1e
+DATA bpc_gather8_1<>+1(SB)/1, $0x1a
+DATA bpc_gather8_1<>+2(SB)/1, $0x16
+DATA bpc_gather8_1<>+3(SB)/1, $0x12
+DATA bpc_gather8_1<>+4(SB)/1, $0x0e
+DATA bpc_gather8_1<>+5(SB)/1, $0x0a
+DATA bpc_gather8_1<>+6(SB)/1, $0x06
+DATA bpc_gather8_1<>+7(SB)/1, $0x02
+DATA bpc_gather8_1<>+8(SB)/1, $0x3e
+DATA bpc_gather8_1<>+9(SB)/1, $0x3a
+DATA bpc_gather8_1<>+10(SB)/1, $0x36
+DATA bpc_gather8_1<>+11(SB)/1, $0x32
+DATA bpc_gather8_1<>+12(SB)/1, $0x2e
+DATA bpc_gather8_1<>+13(SB)/1, $0x2a
+DATA bpc_gather8_1<>+14(SB)/1, $0x26
+DATA bpc_gather8_1<>+15(SB)/1, $0x22
+DATA bpc_gather8_1<>+16(SB)/1, $0x5e
+DATA bpc_gather8_1<>+17(SB)/1, $0x5a
+DATA bpc_gather8_1<>+18(SB)/1, $0x56
+DATA bpc_gather8_1<>+19(SB)/1, $0x52
+DATA bpc_gather8_1<>+20(SB)/1, $0x4e
+DATA bpc_gather8_1<>+21(SB)/1, $0x4a
+DATA bpc_gather8_1<>+22(SB)/1, $0x46
+DATA bpc_gather8_1<>+23(SB)/1, $0x42
+DATA bpc_gather8_1<>+24(SB)/1, $0x7e
+DATA bpc_gather8_1<>+25(SB)/1, $0x7a
+DATA bpc_gather8_1<>+26(SB)/1, $0x76
+DATA bpc_gather8_1<>+27(SB)/1, $0x72
+DATA bpc_gather8_1<>+28(SB)/1, $0x6e
+DATA bpc_gather8_1<>+29(SB)/1, $0x6a
+DATA bpc_gather8_1<>+30(SB)/1, $0x66
+DATA bpc_gather8_1<>+31(SB)/1, $0x62
+DATA bpc_gather8_1<>+32(SB)/1, $0x1f
+DATA bpc_gather8_1<>+33(SB)/1, $0x1b
+DATA bpc_gather8_1<>+34(SB)/1, $0x17
+DATA bpc_gather8_1<>+35(SB)/1, $0x13
+DATA bpc_gather8_1<>+36(SB)/1, $0x0f
+DATA bpc_gather8_1<>+37(SB)/1, $0x0b
+DATA bpc_gather8_1<>+38(SB)/1, $0x07
+DATA bpc_gather8_1<>+39(SB)/1, $0x03
+DATA bpc_gather8_1<>+40(SB)/1, $0x3f
+DATA bpc_gather8_1<>+41(SB)/1, $0x3b
+DATA bpc_gather8_1<>+42(SB)/1, $0x37
+DATA bpc_gather8_1<>+43(SB)/1, $0x33
+DATA bpc_gather8_1<>+44(SB)/1, $0x2f
+DATA bpc_gather8_1<>+45(SB)/1, $0x2b
+DATA bpc_gather8_1<>+46(SB)/1, $0x27
+DATA bpc_gather8_1<>+47(SB)/1, $0x23
+DATA bpc_gather8_1<>+48(SB)/1, $0x5f
+DATA bpc_gather8_1<>+49(SB)/1, $0x5b
+DATA bpc_gather8_1<>+50(SB)/1, $0x57
+DATA bpc_gather8_1<>+51(SB)/1, $0x53
+DATA bpc_gather8_1<>+52(SB)/1, $0x4f
+DATA bpc_gather8_1<>+53(SB)/1, $0x4b
+DATA bpc_gather8_1<>+54(SB)/1, $0x47
+DATA bpc_gather8_1<>+55(SB)/1, $0x43
+DATA bpc_gather8_1<>+56(SB)/1, $0x7f
+DATA bpc_gather8_1<>+57(SB)/1, $0x7b
+DATA bpc_gather8_1<>+58(SB)/1, $0x77
+DATA bpc_gather8_1<>+59(SB)/1, $0x73
+DATA bpc_gather8_1<>+60(SB)/1, $0x6f
+DATA bpc_gather8_1<>+61(SB)/1, $0x6b
+DATA bpc_gather8_1<>+62(SB)/1, $0x67
+DATA bpc_gather8_1<>+63(SB)/1, $0x63
+GLOBL bpc_gather8_1<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_scatter8_0<>+0(SB)/1, $0x00
+DATA bpc_scatter8_0<>+1(SB)/1, $0x08
+DATA bpc_scatter8_0<>+2(SB)/1, $0x10
+DATA bpc_scatter8_0<>+3(SB)/1, $0x18
+DATA bpc_scatter8_0<>+4(SB)/1, $0x01
+DATA bpc_scatter8_0<>+5(SB)/1, $0x09
+DATA bpc_scatter8_0<>+6(SB)/1, $0x11
+DATA bpc_scatter8_0<>+7(SB)/1, $0x19
+DATA bpc_scatter8_0<>+8(SB)/1, $0x02
+DATA bpc_scatter8_0<>+9(SB)/1, $0x0a
+DATA bpc_scatter8_0<>+10(SB)/1, $0x12
+DATA bpc_scatter8_0<>+11(SB)/1, $0x1a
+DATA bpc_scatter8_0<>+12(SB)/1, $0x03
+DATA bpc_scatter8_0<>+13(SB)/1, $0x0b
+DATA bpc_scatter8_0<>+14(SB)/1, $0x13
+DATA bpc_scatter8_0<>+15(SB)/1, $0x1b
+DATA bpc_scatter8_0<>+16(SB)/1, $0x04
+DATA bpc_scatter8_0<>+17(SB)/1, $0x0c
+DATA bpc_scatter8_0<>+18(SB)/1, $0x14
+DATA bpc_scatter8_0<>+19(SB)/1, $0x1c
+DATA bpc_scatter8_0<>+20(SB)/1, $0x05
+DATA bpc_scatter8_0<>+21(SB)/1, $0x0d
+DATA bpc_scatter8_0<>+22(SB)/1, $0x15
+DATA bpc_scatter8_0<>+23(SB)/1, $0x1d
+DATA bpc_scatter8_0<>+24(SB)/1, $0x06
+DATA bpc_scatter8_0<>+25(SB)/1, $0x0e
+DATA bpc_scatter8_0<>+26(SB)/1, $0x16
+DATA bpc_scatter8_0<>+27(SB)/1, $0x1e
+DATA bpc_scatter8_0<>+28(SB)/1, $0x07
+DATA bpc_scatter8_0<>+29(SB)/1, $0x0f
+DATA bpc_scatter8_0<>+30(SB)/1, $0x17
+DATA bpc_scatter8_0<>+31(SB)/1, $0x1f
+DATA bpc_scatter8_0<>+32(SB)/1, $0x20
+DATA bpc_scatter8_0<>+33(SB)/1, $0x28
+DATA bpc_scatter8_0<>+34(SB)/1, $0x30
+DATA bpc_scatter8_0<>+35(SB)/1, $0x38
+DATA bpc_scatter8_0<>+36(SB)/1, $0x21
+DATA bpc_scatter8_0<>+37(SB)/1, $0x29
+DATA bpc_scatter8_0<>+38(SB)/1, $0x31
+DATA bpc_scatter8_0<>+39(SB)/1, $0x39
+DATA bpc_scatter8_0<>+40(SB)/1, $0x22
+DATA bpc_scatter8_0<>+41(SB)/1, $0x2a
+DATA bpc_scatter8_0<>+42(SB)/1, $0x32
+DATA bpc_scatter8_0<>+43(SB)/1, $0x3a
+DATA bpc_scatter8_0<>+44(SB)/1, $0x23
+DATA bpc_scatter8_0<>+45(SB)/1, $0x2b
+DATA bpc_scatter8_0<>+46(SB)/1, $0x33
+DATA bpc_scatter8_0<>+47(SB)/1, $0x3b
+DATA bpc_scatter8_0<>+48(SB)/1, $0x24
+DATA bpc_scatter8_0<>+49(SB)/1, $0x2c
+DATA bpc_scatter8_0<>+50(SB)/1, $0x34
+DATA bpc_scatter8_0<>+51(SB)/1, $0x3c
+DATA bpc_scatter8_0<>+52(SB)/1, $0x25
+DATA bpc_scatter8_0<>+53(SB)/1, $0x2d
+DATA bpc_scatter8_0<>+54(SB)/1, $0x35
+DATA bpc_scatter8_0<>+55(SB)/1, $0x3d
+DATA bpc_scatter8_0<>+56(SB)/1, $0x26
+DATA bpc_scatter8_0<>+57(SB)/1, $0x2e
+DATA bpc_scatter8_0<>+58(SB)/1, $0x36
+DATA bpc_scatter8_0<>+59(SB)/1, $0x3e
+DATA bpc_scatter8_0<>+60(SB)/1, $0x27
+DATA bpc_scatter8_0<>+61(SB)/1, $0x2f
+DATA bpc_scatter8_0<>+62(SB)/1, $0x37
+DATA bpc_scatter8_0<>+63(SB)/1, $0x3f
+GLOBL bpc_scatter8_0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_scatter8_1<>+0(SB)/1, $0x40
+DATA bpc_scatter8_1<>+1(SB)/1, $0x48
+DATA bpc_scatter8_1<>+2(SB)/1, $0x50
+DATA bpc_scatter8_1<>+3(SB)/1, $0x58
+DATA bpc_scatter8_1<>+4(SB)/1, $0x41
+DATA bpc_scatter8_1<>+5(SB)/1, $0x49
+DATA bpc_scatter8_1<>+6(SB)/1, $0x51
+DATA bpc_scatter8_1<>+7(SB)/1, $0x59
+DATA bpc_scatter8_1<>+8(SB)/1, $0x42
+DATA bpc_scatter8_1<>+9(SB)/1, $0x4a
+DATA bpc_scatter8_1<>+10(SB)/1, $0x52
+DATA bpc_scatter8_1<>+11(SB)/1, $0x5a
+DATA bpc_scatter8_1<>+12(SB)/1, $0x43
+DATA bpc_scatter8_1<>+13(SB)/1, $0x4b
+DATA bpc_scatter8_1<>+14(SB)/1, $0x53
+DATA bpc_scatter8_1<>+15(SB)/1, $0x5b
+DATA bpc_scatter8_1<>+16(SB)/1, $0x44
+DATA bpc_scatter8_1<>+17(SB)/1, $0x4c
+DATA bpc_scatter8_1<>+18(SB)/1, $0x54
+DATA bpc_scatter8_1<>+19(SB)/1, $0x5c
+DATA bpc_scatter8_1<>+20(SB)/1, $0x45
+DATA bpc_scatter8_1<>+21(SB)/1, $0x4d
+DATA bpc_scatter8_1<>+22(SB)/1, $0x55
+DATA bpc_scatter8_1<>+23(SB)/1, $0x5d
+DATA bpc_scatter8_1<>+24(SB)/1, $0x46
+DATA bpc_scatter8_1<>+25(SB)/1, $0x4e
+DATA bpc_scatter8_1<>+26(SB)/1, $0x56
+DATA bpc_scatter8_1<>+27(SB)/1, $0x5e
+DATA bpc_scatter8_1<>+28(SB)/1, $0x47
+DATA bpc_scatter8_1<>+29(SB)/1, $0x4f
+DATA bpc_scatter8_1<>+30(SB)/1, $0x57
+DATA bpc_scatter8_1<>+31(SB)/1, $0x5f
+DATA bpc_scatter8_1<>+32(SB)/1, $0x60
+DATA bpc_scatter8_1<>+33(SB)/1, $0x68
+DATA bpc_scatter8_1<>+34(SB)/1, $0x70
+DATA bpc_scatter8_1<>+35(SB)/1, $0x78
+DATA bpc_scatter8_1<>+36(SB)/1, $0x61
+DATA bpc_scatter8_1<>+37(SB)/1, $0x69
+DATA bpc_scatter8_1<>+38(SB)/1, $0x71
+DATA bpc_scatter8_1<>+39(SB)/1, $0x79
+DATA bpc_scatter8_1<>+40(SB)/1, $0x62
+DATA bpc_scatter8_1<>+41(SB)/1, $0x6a
+DATA bpc_scatter8_1<>+42(SB)/1, $0x72
+DATA bpc_scatter8_1<>+43(SB)/1, $0x7a
+DATA bpc_scatter8_1<>+44(SB)/1, $0x63
+DATA bpc_scatter8_1<>+45(SB)/1, $0x6b
+DATA bpc_scatter8_1<>+46(SB)/1, $0x73
+DATA bpc_scatter8_1<>+47(SB)/1, $0x7b
+DATA bpc_scatter8_1<>+48(SB)/1, $0x64
+DATA bpc_scatter8_1<>+49(SB)/1, $0x6c
+DATA bpc_scatter8_1<>+50(SB)/1, $0x74
+DATA bpc_scatter8_1<>+51(SB)/1, $0x7c
+DATA bpc_scatter8_1<>+52(SB)/1, $0x65
+DATA bpc_scatter8_1<>+53(SB)/1, $0x6d
+DATA bpc_scatter8_1<>+54(SB)/1, $0x75
+DATA bpc_scatter8_1<>+55(SB)/1, $0x7d
+DATA bpc_scatter8_1<>+56(SB)/1, $0x66
+DATA bpc_scatter8_1<>+57(SB)/1, $0x6e
+DATA bpc_scatter8_1<>+58(SB)/1, $0x76
+DATA bpc_scatter8_1<>+59(SB)/1, $0x7e
+DATA bpc_scatter8_1<>+60(SB)/1, $0x67
+DATA bpc_scatter8_1<>+61(SB)/1, $0x6f
+DATA bpc_scatter8_1<>+62(SB)/1, $0x77
+DATA bpc_scatter8_1<>+63(SB)/1, $0x7f
+GLOBL bpc_scatter8_1<>(SB), RODATA|NOPTR, $64

@@ -32,3 +32,21 @@ func bpcTransposeAVX2(a *[32]uint32)
 //
 //go:noescape
 func bpcRebuildAVX512(dbx *[33]uint32, base uint32, line *[128]byte)
+
+// bpcPlanes128AVX512 computes the DBX planes and the classification masks of
+// a 128-byte line, as planesGeneric does for it zero-padded to 128 bytes.
+//
+//go:noescape
+func bpcPlanes128AVX512(line *[128]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
+
+// bpcPlanes64AVX512 computes the DBX planes and the classification masks of
+// a 64-byte line, as planesGeneric does for it zero-padded to 128 bytes.
+//
+//go:noescape
+func bpcPlanes64AVX512(line *[64]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
+
+// bpcPlanes32AVX512 computes the DBX planes and the classification masks of
+// a 32-byte line, as planesGeneric does for it zero-padded to 128 bytes.
+//
+//go:noescape
+func bpcPlanes32AVX512(line *[32]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
