@@ -231,6 +231,9 @@ const (
 	mpLevels = 0  // number of levels
 	mpTag    = 8  // bits of the encoding field
 	mpFull   = 16 // one bit per word of the line
+	mpPre    = 24 // u64: nonzero when the kernel runs the prefilter
+	mpPreImm = 32 // u32 off, u32 span: the prefilter's immediate test
+	mpPreDif = 40 // u32 off, u32 span: its test against the first other
 	mpLevel0 = 64 // the first level record; each is mpLevelLen bytes
 	mpShift  = 7  // log2 of mpLevelLen
 
@@ -286,6 +289,49 @@ func magCompress(size int, rev, prevIdx, nextIdx Mem) {
 	LEAQ(Mem{Base: p, Disp: mpLevel0}, rec)
 	loop, nextLevel, raw, found := label("levels"), label("next"), label("raw"), label("found")
 	base, notImm := GP64(), GP64()
+	// The prefilter: a line fits no level when two words that are no
+	// immediate at the widest level differ by 2^wmax or more (each is
+	// within 2^w of any level's base).
+	pre := GP64()
+	MOVQ(Mem{Base: p, Disp: mpPre}, pre)
+	TESTQ(pre, pre)
+	JZ(LabelRef(loop))
+	{
+		off, span := ZMM(), ZMM()
+		VPBROADCASTD(Mem{Base: p, Disp: mpPreImm}, off)
+		VPBROADCASTD(Mem{Base: p, Disp: mpPreImm + 4}, span)
+		imm := make([]OpmaskVirtual, halves)
+		for i, v := range vecs {
+			t := ZMM()
+			VPADDD(off, v, t)
+			imm[i] = K()
+			VPCMPUD(U8(cmpLT), span, t, imm[i])
+		}
+		immBits := laneBits(imm, 16)
+		big, at := GP64(), GP64()
+		MOVQ(immBits, big)
+		NOTQ(big)
+		ANDQ(full, big)
+		TZCNTQ(big, at)
+		JCS(LabelRef(loop)) // every word is an immediate at every level
+		bo := GP32()
+		MOVL(Mem{Base: line, Index: at, Scale: 4}, bo)
+		SUBL(Mem{Base: p, Disp: mpPreDif}, bo)
+		bov, dspan := ZMM(), ZMM()
+		VPBROADCASTD(bo, bov)
+		VPBROADCASTD(Mem{Base: p, Disp: mpPreDif + 4}, dspan)
+		ok := make([]OpmaskVirtual, halves)
+		for i, v := range vecs {
+			t := ZMM()
+			VPSUBD(bov, v, t)
+			ok[i] = K()
+			VPCMPUD(U8(cmpLT), dspan, t, ok[i])
+		}
+		okBits := laneBits(ok, 16)
+		ORQ(immBits, okBits)
+		CMPQ(okBits, full)
+		JNE(LabelRef(raw))
+	}
 	Label(loop)
 	CMPQ(j, levels)
 	JAE(LabelRef(raw))

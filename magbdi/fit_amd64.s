@@ -693,14 +693,37 @@ GLOBL evenDwords<>(SB), RODATA|NOPTR, $64
 // func magCompress64(out []byte, line []byte, p []byte) uint64
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
 TEXT ·magCompress64(SB), NOSPLIT, $0-80
-	MOVQ      out_base+0(FP), AX
-	MOVQ      line_base+24(FP), CX
-	MOVQ      p_base+48(FP), DX
-	VMOVDQU64 (CX), Z0
-	MOVQ      (DX), BX
-	MOVQ      16(DX), SI
-	XORQ      DI, DI
-	LEAQ      64(DX), R8
+	MOVQ         out_base+0(FP), AX
+	MOVQ         line_base+24(FP), CX
+	MOVQ         p_base+48(FP), DX
+	VMOVDQU64    (CX), Z0
+	MOVQ         (DX), BX
+	MOVQ         16(DX), SI
+	XORQ         DI, DI
+	LEAQ         64(DX), R8
+	MOVQ         24(DX), R9
+	TESTQ        R9, R9
+	JZ           levels_50
+	VPBROADCASTD 32(DX), Z1
+	VPBROADCASTD 36(DX), Z2
+	VPADDD       Z1, Z0, Z1
+	VPCMPUD      $0x01, Z2, Z1, K1
+	KMOVQ        K1, R9
+	MOVQ         R9, R10
+	NOTQ         R10
+	ANDQ         SI, R10
+	TZCNTQ       R10, R10
+	JCS          levels_50
+	MOVL         (CX)(R10*4), R10
+	SUBL         40(DX), R10
+	VPBROADCASTD R10, Z1
+	VPBROADCASTD 44(DX), Z2
+	VPSUBD       Z1, Z0, Z1
+	VPCMPUD      $0x01, Z2, Z1, K1
+	KMOVQ        K1, R10
+	ORQ          R9, R10
+	CMPQ         R10, SI
+	JNE          raw_52
 
 levels_50:
 	CMPQ         DI, BX
@@ -1001,15 +1024,48 @@ compressed_58:
 // func magCompress128(out []byte, line []byte, p []byte) uint64
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
 TEXT ·magCompress128(SB), NOSPLIT, $0-80
-	MOVQ      out_base+0(FP), AX
-	MOVQ      line_base+24(FP), CX
-	MOVQ      p_base+48(FP), DX
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	MOVQ      (DX), BX
-	MOVQ      16(DX), SI
-	XORQ      DI, DI
-	LEAQ      64(DX), R8
+	MOVQ         out_base+0(FP), AX
+	MOVQ         line_base+24(FP), CX
+	MOVQ         p_base+48(FP), DX
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVQ         (DX), BX
+	MOVQ         16(DX), SI
+	XORQ         DI, DI
+	LEAQ         64(DX), R8
+	MOVQ         24(DX), R9
+	TESTQ        R9, R9
+	JZ           levels_59
+	VPBROADCASTD 32(DX), Z2
+	VPBROADCASTD 36(DX), Z3
+	VPADDD       Z2, Z0, Z4
+	VPCMPUD      $0x01, Z3, Z4, K1
+	VPADDD       Z2, Z1, Z2
+	VPCMPUD      $0x01, Z3, Z2, K2
+	KMOVQ        K1, R9
+	KMOVQ        K2, R10
+	SHLQ         $0x10, R10
+	ORQ          R10, R9
+	MOVQ         R9, R10
+	NOTQ         R10
+	ANDQ         SI, R10
+	TZCNTQ       R10, R10
+	JCS          levels_59
+	MOVL         (CX)(R10*4), R10
+	SUBL         40(DX), R10
+	VPBROADCASTD R10, Z2
+	VPBROADCASTD 44(DX), Z3
+	VPSUBD       Z2, Z0, Z4
+	VPCMPUD      $0x01, Z3, Z4, K1
+	VPSUBD       Z2, Z1, Z2
+	VPCMPUD      $0x01, Z3, Z2, K2
+	KMOVQ        K1, R10
+	KMOVQ        K2, R11
+	SHLQ         $0x10, R11
+	ORQ          R11, R10
+	ORQ          R9, R10
+	CMPQ         R10, SI
+	JNE          raw_61
 
 levels_59:
 	CMPQ         DI, BX

@@ -9,6 +9,9 @@ const (
 	mpLevels   = 0   // u64: number of levels
 	mpTag      = 8   // u64: bits of the encoding field
 	mpFull     = 16  // u64: one bit per word of the line
+	mpPre      = 24  // u64: nonzero when the kernel runs the prefilter
+	mpPreImm   = 32  // u32 off, u32 span: the prefilter's immediate test
+	mpPreDif   = 40  // u32 off, u32 span: its test against the first other
 	mpLevel0   = 64  // the first level record
 	mpLevelLen = 128 // bytes per level record
 
@@ -55,6 +58,25 @@ func (c *Codec) kernelParams() []byte {
 	le.PutUint64(p[mpLevels:], uint64(len(c.levels)))
 	le.PutUint64(p[mpTag:], uint64(c.tagBits))
 	le.PutUint64(p[mpFull:], 1<<c.words-1)
+	// The prefilter, for codecs of two levels or more: a word y that is
+	// no immediate at the widest level, wmax, is none at any level, so it
+	// is within 2^w of the level's base b: y − b in [0, 2^w) unsigned,
+	// [−2^(w−1), 2^(w−1)) signed. Two such words y and r then differ by
+	// less than 2^w ≤ 2^wmax either way: (y − r + 2^wmax) mod 2^32 <
+	// 2^(wmax+1). A line where that fails, r the first such word, fits no
+	// level (most lines that fit none fail it), and the kernel writes it
+	// raw without testing each level.
+	if wmax := c.levels[len(c.levels)-1].width; len(c.levels) > 1 {
+		var off uint32
+		if c.signed {
+			off = 1 << (wmax - 1)
+		}
+		le.PutUint64(p[mpPre:], 1)
+		le.PutUint32(p[mpPreImm:], off)
+		le.PutUint32(p[mpPreImm+4:], 1<<wmax)
+		le.PutUint32(p[mpPreDif:], 1<<wmax)
+		le.PutUint32(p[mpPreDif+4:], 1<<(wmax+1))
+	}
 	header := baseBits + c.words
 	for i, l := range c.levels {
 		rec := p[mpLevel0+i*mpLevelLen:]

@@ -285,11 +285,38 @@ func TestOneCallLevels(t *testing.T) {
 					return all(line)
 				}
 				t.Run(fmt.Sprintf("%s/%d", c.Name(), n), func(t *testing.T) {
-					codectest.CrossCheck(t, n, nil, kernel, generic)
+					codectest.CrossCheck(t, n, prefilterLines(c), kernel, generic)
 				})
 			}
 		}
 	}
+}
+
+// prefilterLines returns lines at the edges of the kernels' prefilter
+// (kernelParams): words far from zero that differ by just under, at and
+// just over 2^wmax, either way, with and without an earlier word that is
+// an immediate at wmax but not at narrower widths, so that it, not the
+// first far word, is a narrower level's base.
+func prefilterLines(c *Codec) [][]byte {
+	wmax := c.levels[len(c.levels)-1].width
+	big := uint32(0x40000000)
+	var lines [][]byte
+	for _, d := range []int64{1<<wmax - 1, 1 << wmax, 1<<wmax + 1, -(1<<wmax - 1), -(1 << wmax), 1<<(wmax-1) - 1, 1 << (wmax - 1), -(1 << (wmax - 1)), -(1<<(wmax-1) + 1)} {
+		for _, lead := range []uint32{0, 1<<(wmax-1) + 3, 1 << wmax} {
+			lines = append(lines, words(c.lineSize, func(i int) uint32 {
+				switch i {
+				case 0:
+					return lead
+				case 1:
+					return big
+				case c.words - 1:
+					return big + uint32(d)
+				}
+				return uint32(i)
+			}))
+		}
+	}
+	return lines
 }
 
 // BenchmarkStreams times Compress and Decompress, one line per call, of
