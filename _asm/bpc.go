@@ -276,17 +276,16 @@ func bpcConst512(name string, v [64]byte) Mem {
 	return m
 }
 
-// bpcRebuildAVX512 emits the AVX-512 version of bpc's rebuildGeneric for
-// streams without a "DBP zero" symbol: DBP[j] is then the XOR of DBX[j …
-// 32], a suffix scan across lanes; the bit transpose takes byte k of
-// every plane into one vector (VPERMI2B) and gathers bit 7 of each byte
-// with VPMOVB2M, two deltas per mask; the words are the prefix sums of
-// the deltas from the base, a scan across lanes.
+// bpcRebuildAVX512 emits the AVX-512 (VBMI, GFNI) version of bpc's
+// rebuildScalar for streams without a "DBP zero" symbol: DBP[j] is then
+// the XOR of DBX[j … 32], a suffix scan across lanes; the deltas are the
+// bit transpose of the planes (bpcTranspose512); the words are the
+// prefix sums of the deltas from the base, a scan across lanes.
 func bpcRebuildAVX512() {
 	TEXT("bpcRebuildAVX512", NOSPLIT, "func(dbx *[33]uint32, base uint32, line *[128]byte)")
 	Pragma("noescape")
 	Doc("bpcRebuildAVX512 rebuilds the line from the DBX planes of a stream without",
-		"a \"DBP zero\" symbol and the base word, as rebuildGeneric does.")
+		"a \"DBP zero\" symbol and the base word, as rebuildScalar does.")
 	dbx := Load(Param("dbx"), GP64())
 	line := Load(Param("line"), GP64())
 
@@ -314,38 +313,12 @@ func bpcRebuildAVX512() {
 	VPXORD(t, hi, hi)
 	VPXORD(all, lo, lo)
 
-	// Transpose: vector h holds byte 2h of every DBP plane (plane p at
-	// byte p) and byte 2h+1 (at byte 32+p). Bit 7 − r of byte b of the
-	// planes is delta 8b + 7 − r: the low half of the mask of round r is
-	// that delta, the high half delta 8(b+1) + 7 − r. The deltas go to
-	// line, scratch here.
-	for h := 0; h < 2; h++ {
-		var idx [64]byte
-		for q := range idx {
-			idx[q] = byte(4*(q%32) + 2*h + q/32)
-		}
-		z := ZMM()
-		VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_bytes%d", h), idx), z)
-		VPERMI2B(hi, lo, z)
-		for r := 0; r < 8; r++ {
-			k := K()
-			VPMOVB2M(z, k)
-			g := GP64()
-			KMOVQ(k, g)
-			MOVL(g.As32(), Mem{Base: line, Disp: 4 * (8*(2*h) + 7 - r)})
-			SHRQ(U8(32), g)
-			MOVL(g.As32(), Mem{Base: line, Disp: 4 * (8*(2*h+1) + 7 - r)})
-			if r < 7 {
-				VPADDB(z, z, z)
-			}
-		}
-	}
-
+	// The deltas: the transpose of the DBP planes.
+	d := bpcTranspose512([]VecVirtual{lo, hi})
+	lo, hi = d[0], d[1]
 	// Prefix sums: lane i takes lanes i−1, i−2, … in four doubling steps
 	// (VALIGND with zeros below shifts lanes up); hi then adds the sum of
 	// lo (lane 15, broadcast by VPERMD).
-	VMOVDQU32(Mem{Base: line}, lo)
-	VMOVDQU32(Mem{Base: line, Disp: 64}, hi)
 	for _, v := range []VecVirtual{lo, hi} {
 		for k := 1; k < 16; k *= 2 {
 			t := ZMM()
@@ -389,12 +362,9 @@ func bpcMask32(lo, hi OpmaskVirtual) GPVirtual {
 
 // bpcPlanesAVX512 emits the AVX-512 (VBMI, GFNI) version of bpc's
 // planesGeneric for lines of the given number of words (32, 16 or 8),
-// read where they are. The bit transpose stays in vectors: VPERMI2B puts
-// byte k of eight deltas into one qword (an 8×8 bit block, rows
-// reversed), GF2P8AFFINEQB with the block as its matrix and the bytes
-// 1, 2, 4, … as input transposes every block at once, and a second
-// VPERMI2B puts the bytes in plane order. The tests then give their masks
-// directly (VPTESTNMD, VPCMPEQD into mask registers).
+// read where they are. The bit transpose stays in vectors
+// (bpcTranspose512), and the tests give their masks directly (VPTESTNMD,
+// VPCMPEQD into mask registers).
 func bpcPlanesAVX512(words int) {
 	name := fmt.Sprintf("bpcPlanes%dAVX512", 4*words)
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(line *[%d]byte, flip, mask uint32, dbx *[33]uint32, cls *[5]uint32)", 4*words))
@@ -452,41 +422,7 @@ func bpcPlanesAVX512(words int) {
 	top := bpcMask32(borrow[0], borrow[1])
 	MOVL(top, Mem{Base: dbx, Disp: 4 * 32})
 
-	// Transpose. Qword q = 4k + c gathers byte k of deltas 8c+7 … 8c
-	// (rows reversed, as the affine transform reads its matrix rows from
-	// the top).
-	var gather [2][64]byte
-	for q := 0; q < 16; q++ {
-		k, c := q/4, q%4
-		for m := 0; m < 8; m++ {
-			gather[q/8][8*(q%8)+m] = byte(4*(8*c+7-m) + k)
-		}
-	}
-	var colBytes [64]byte
-	for i := range colBytes {
-		colBytes[i] = 1 << (i % 8)
-	}
-	// Byte b of qword 4k + c is then byte c of plane 8k + b; plane j's
-	// byte c goes to byte 4j + c.
-	var scatter [2][64]byte
-	for pos := 0; pos < 128; pos++ {
-		j, c := pos/4, pos%4
-		k, b := j/8, j%8
-		scatter[pos/64][pos%64] = byte(32*k + 8*c + b)
-	}
-	cols := ZMM()
-	VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_cols%d", words), colBytes), cols)
-	g := []VecVirtual{ZMM(), ZMM()}
-	for h := range g {
-		VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_gather%d_%d", words, h), gather[h]), g[h])
-		VPERMI2B(d[1], d[0], g[h])
-		VGF2P8AFFINEQB(U8(0), g[h], cols, g[h])
-	}
-	p := []VecVirtual{ZMM(), ZMM()}
-	for h := range p {
-		VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_scatter%d_%d", words, h), scatter[h]), p[h])
-		VPERMI2B(g[1], g[0], p[h])
-	}
+	p := bpcTranspose512(d)
 	// DBX[j] = DBP[j] ^ DBP[j+1]; lane 15 of the upper vector takes
 	// DBP[32], the top bits.
 	topv := ZMM()
@@ -529,3 +465,58 @@ func bpcPlanesAVX512(words int) {
 	VZEROUPPER()
 	RET()
 }
+
+// bpcTranspose512 emits the transpose of the 32×32 bit matrix whose rows
+// are the 32 dword lanes of rows (row 0 in lane 0 of rows[0]) and returns
+// the two vectors of the transposed rows: lane j holds bit j of every
+// input row. It stays in vectors: qword q = 4k + c gathers byte k of rows
+// 8c+7 … 8c (VPERMI2B; reversed, as the affine transform reads its
+// matrix from the top byte), GF2P8AFFINEQB with each such 8×8 block as
+// its matrix and the bytes 1, 2, 4, … 128 as input transposes every block
+// at once, and a second VPERMI2B puts the bytes in row order.
+func bpcTranspose512(rows []VecVirtual) []VecVirtual {
+	var gather [2][64]byte
+	for q := 0; q < 16; q++ {
+		k, c := q/4, q%4
+		for m := 0; m < 8; m++ {
+			gather[q/8][8*(q%8)+m] = byte(4*(8*c+7-m) + k)
+		}
+	}
+	var colBytes [64]byte
+	for i := range colBytes {
+		colBytes[i] = 1 << (i % 8)
+	}
+	// Byte b of qword 4k + c is then byte c of output row 8k + b, which
+	// goes to byte 4(8k + b) + c.
+	var scatter [2][64]byte
+	for pos := 0; pos < 128; pos++ {
+		j, c := pos/4, pos%4
+		k, b := j/8, j%8
+		scatter[pos/64][pos%64] = byte(32*k + 8*c + b)
+	}
+	if bpcConsts512 == nil {
+		bpcConsts512 = map[string]Mem{
+			"cols":     bpcConst512("bpc_cols", colBytes),
+			"gather0":  bpcConst512("bpc_gather0", gather[0]),
+			"gather1":  bpcConst512("bpc_gather1", gather[1]),
+			"scatter0": bpcConst512("bpc_scatter0", scatter[0]),
+			"scatter1": bpcConst512("bpc_scatter1", scatter[1]),
+		}
+	}
+	cols := ZMM()
+	VMOVDQU64(bpcConsts512["cols"], cols)
+	g := []VecVirtual{ZMM(), ZMM()}
+	for h := range g {
+		VMOVDQU64(bpcConsts512[fmt.Sprintf("gather%d", h)], g[h])
+		VPERMI2B(rows[1], rows[0], g[h])
+		VGF2P8AFFINEQB(U8(0), g[h], cols, g[h])
+	}
+	out := []VecVirtual{ZMM(), ZMM()}
+	for h := range out {
+		VMOVDQU64(bpcConsts512[fmt.Sprintf("scatter%d", h)], out[h])
+		VPERMI2B(g[1], g[0], out[h])
+	}
+	return out
+}
+
+var bpcConsts512 map[string]Mem

@@ -963,295 +963,404 @@ TEXT ·bpcTransposeAVX2(SB), NOSPLIT, $0-8
 	RET
 
 // func bpcRebuildAVX512(dbx *[33]uint32, base uint32, line *[128]byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512F, AVX512VBMI, GFNI
 TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
-	MOVQ         dbx+0(FP), AX
-	MOVQ         line+16(FP), CX
-	VPXORD       Z0, Z0, Z0
-	VMOVDQU32    (AX), Z1
-	VMOVDQU32    64(AX), Z2
-	VALIGND      $0x01, Z1, Z0, Z3
-	VPXORD       Z3, Z1, Z1
-	VALIGND      $0x02, Z1, Z0, Z3
-	VPXORD       Z3, Z1, Z1
-	VALIGND      $0x04, Z1, Z0, Z3
-	VPXORD       Z3, Z1, Z1
-	VALIGND      $0x08, Z1, Z0, Z3
-	VPXORD       Z3, Z1, Z1
-	VALIGND      $0x01, Z2, Z0, Z3
-	VPXORD       Z3, Z2, Z2
-	VALIGND      $0x02, Z2, Z0, Z3
-	VPXORD       Z3, Z2, Z2
-	VALIGND      $0x04, Z2, Z0, Z3
-	VPXORD       Z3, Z2, Z2
-	VALIGND      $0x08, Z2, Z0, Z3
-	VPXORD       Z3, Z2, Z2
-	VPBROADCASTD X2, Z3
-	VPBROADCASTD 128(AX), Z4
-	VPXORD       Z4, Z1, Z1
-	VPXORD       Z4, Z2, Z2
-	VPXORD       Z3, Z1, Z1
-	VMOVDQU64    bpc_bytes0<>+0(SB), Z3
-	VPERMI2B     Z2, Z1, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 28(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 60(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 24(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 56(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 20(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 52(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 16(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 48(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 12(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 44(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 8(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 40(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 4(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 36(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, (CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 32(CX)
-	VMOVDQU64    bpc_bytes1<>+0(SB), Z3
-	VPERMI2B     Z2, Z1, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 92(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 124(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 88(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 120(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 84(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 116(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 80(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 112(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 76(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 108(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 72(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 104(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 68(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 100(CX)
-	VPADDB       Z3, Z3, Z3
-	VPMOVB2M     Z3, K1
-	KMOVQ        K1, AX
-	MOVL         AX, 64(CX)
-	SHRQ         $0x20, AX
-	MOVL         AX, 96(CX)
-	VMOVDQU32    (CX), Z1
-	VMOVDQU32    64(CX), Z2
-	VALIGND      $0x0f, Z0, Z1, Z3
-	VPADDD       Z3, Z1, Z1
-	VALIGND      $0x0e, Z0, Z1, Z3
-	VPADDD       Z3, Z1, Z1
-	VALIGND      $0x0c, Z0, Z1, Z3
-	VPADDD       Z3, Z1, Z1
-	VALIGND      $0x08, Z0, Z1, Z3
-	VPADDD       Z3, Z1, Z1
-	VALIGND      $0x0f, Z0, Z2, Z3
-	VPADDD       Z3, Z2, Z2
-	VALIGND      $0x0e, Z0, Z2, Z3
-	VPADDD       Z3, Z2, Z2
-	VALIGND      $0x0c, Z0, Z2, Z3
-	VPADDD       Z3, Z2, Z2
-	VALIGND      $0x08, Z0, Z2, Z3
-	VPADDD       Z3, Z2, Z2
-	VMOVDQU64    bpc_lane15<>+0(SB), Z3
-	VPERMD       Z1, Z3, Z3
-	VPADDD       Z3, Z2, Z2
-	MOVL         base+8(FP), AX
-	VPBROADCASTD AX, Z3
-	VALIGND      $0x0f, Z0, Z1, Z0
-	VALIGND      $0x0f, Z1, Z2, Z1
-	VPADDD       Z3, Z0, Z0
-	VPADDD       Z3, Z1, Z1
-	VMOVDQU32    Z0, (CX)
-	VMOVDQU32    Z1, 64(CX)
+	MOVQ           dbx+0(FP), AX
+	MOVQ           line+16(FP), CX
+	VPXORD         Z0, Z0, Z0
+	VMOVDQU32      (AX), Z1
+	VMOVDQU32      64(AX), Z2
+	VALIGND        $0x01, Z1, Z0, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x02, Z1, Z0, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x04, Z1, Z0, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x08, Z1, Z0, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x01, Z2, Z0, Z3
+	VPXORD         Z3, Z2, Z2
+	VALIGND        $0x02, Z2, Z0, Z3
+	VPXORD         Z3, Z2, Z2
+	VALIGND        $0x04, Z2, Z0, Z3
+	VPXORD         Z3, Z2, Z2
+	VALIGND        $0x08, Z2, Z0, Z3
+	VPXORD         Z3, Z2, Z2
+	VPBROADCASTD   X2, Z3
+	VPBROADCASTD   128(AX), Z4
+	VPXORD         Z4, Z1, Z1
+	VPXORD         Z4, Z2, Z2
+	VPXORD         Z3, Z1, Z1
+	VMOVDQU64      bpc_cols<>+0(SB), Z3
+	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VPERMI2B       Z2, Z1, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z3, Z4
+	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VPERMI2B       Z2, Z1, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z3, Z5
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z1
+	VPERMI2B       Z5, Z4, Z1
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
+	VPERMI2B       Z5, Z4, Z2
+	VALIGND        $0x0f, Z0, Z1, Z3
+	VPADDD         Z3, Z1, Z1
+	VALIGND        $0x0e, Z0, Z1, Z3
+	VPADDD         Z3, Z1, Z1
+	VALIGND        $0x0c, Z0, Z1, Z3
+	VPADDD         Z3, Z1, Z1
+	VALIGND        $0x08, Z0, Z1, Z3
+	VPADDD         Z3, Z1, Z1
+	VALIGND        $0x0f, Z0, Z2, Z3
+	VPADDD         Z3, Z2, Z2
+	VALIGND        $0x0e, Z0, Z2, Z3
+	VPADDD         Z3, Z2, Z2
+	VALIGND        $0x0c, Z0, Z2, Z3
+	VPADDD         Z3, Z2, Z2
+	VALIGND        $0x08, Z0, Z2, Z3
+	VPADDD         Z3, Z2, Z2
+	VMOVDQU64      bpc_lane15<>+0(SB), Z3
+	VPERMD         Z1, Z3, Z3
+	VPADDD         Z3, Z2, Z2
+	MOVL           base+8(FP), AX
+	VPBROADCASTD   AX, Z3
+	VALIGND        $0x0f, Z0, Z1, Z0
+	VALIGND        $0x0f, Z1, Z2, Z1
+	VPADDD         Z3, Z0, Z0
+	VPADDD         Z3, Z1, Z1
+	VMOVDQU32      Z0, (CX)
+	VMOVDQU32      Z1, 64(CX)
 	VZEROUPPER
 	RET
 
-DATA bpc_bytes0<>+0(SB)/1, $0x00
-DATA bpc_bytes0<>+1(SB)/1, $0x04
-DATA bpc_bytes0<>+2(SB)/1, $0x08
-DATA bpc_bytes0<>+3(SB)/1, $0x0c
-DATA bpc_bytes0<>+4(SB)/1, $0x10
-DATA bpc_bytes0<>+5(SB)/1, $0x14
-DATA bpc_bytes0<>+6(SB)/1, $0x18
-DATA bpc_bytes0<>+7(SB)/1, $0x1c
-DATA bpc_bytes0<>+8(SB)/1, $0x20
-DATA bpc_bytes0<>+9(SB)/1, $0x24
-DATA bpc_bytes0<>+10(SB)/1, $0x28
-DATA bpc_bytes0<>+11(SB)/1, $0x2c
-DATA bpc_bytes0<>+12(SB)/1, $0x30
-DATA bpc_bytes0<>+13(SB)/1, $0x34
-DATA bpc_bytes0<>+14(SB)/1, $0x38
-DATA bpc_bytes0<>+15(SB)/1, $0x3c
-DATA bpc_bytes0<>+16(SB)/1, $0x40
-DATA bpc_bytes0<>+17(SB)/1, $0x44
-DATA bpc_bytes0<>+18(SB)/1, $0x48
-DATA bpc_bytes0<>+19(SB)/1, $0x4c
-DATA bpc_bytes0<>+20(SB)/1, $0x50
-DATA bpc_bytes0<>+21(SB)/1, $0x54
-DATA bpc_bytes0<>+22(SB)/1, $0x58
-DATA bpc_bytes0<>+23(SB)/1, $0x5c
-DATA bpc_bytes0<>+24(SB)/1, $0x60
-DATA bpc_bytes0<>+25(SB)/1, $0x64
-DATA bpc_bytes0<>+26(SB)/1, $0x68
-DATA bpc_bytes0<>+27(SB)/1, $0x6c
-DATA bpc_bytes0<>+28(SB)/1, $0x70
-DATA bpc_bytes0<>+29(SB)/1, $0x74
-DATA bpc_bytes0<>+30(SB)/1, $0x78
-DATA bpc_bytes0<>+31(SB)/1, $0x7c
-DATA bpc_bytes0<>+32(SB)/1, $0x01
-DATA bpc_bytes0<>+33(SB)/1, $0x05
-DATA bpc_bytes0<>+34(SB)/1, $0x09
-DATA bpc_bytes0<>+35(SB)/1, $0x0d
-DATA bpc_bytes0<>+36(SB)/1, $0x11
-DATA bpc_bytes0<>+37(SB)/1, $0x15
-DATA bpc_bytes0<>+38(SB)/1, $0x19
-DATA bpc_bytes0<>+39(SB)/1, $0x1d
-DATA bpc_bytes0<>+40(SB)/1, $0x21
-DATA bpc_bytes0<>+41(SB)/1, $0x25
-DATA bpc_bytes0<>+42(SB)/1, $0x29
-DATA bpc_bytes0<>+43(SB)/1, $0x2d
-DATA bpc_bytes0<>+44(SB)/1, $0x31
-DATA bpc_bytes0<>+45(SB)/1, $0x35
-DATA bpc_bytes0<>+46(SB)/1, $0x39
-DATA bpc_bytes0<>+47(SB)/1, $0x3d
-DATA bpc_bytes0<>+48(SB)/1, $0x41
-DATA bpc_bytes0<>+49(SB)/1, $0x45
-DATA bpc_bytes0<>+50(SB)/1, $0x49
-DATA bpc_bytes0<>+51(SB)/1, $0x4d
-DATA bpc_bytes0<>+52(SB)/1, $0x51
-DATA bpc_bytes0<>+53(SB)/1, $0x55
-DATA bpc_bytes0<>+54(SB)/1, $0x59
-DATA bpc_bytes0<>+55(SB)/1, $0x5d
-DATA bpc_bytes0<>+56(SB)/1, $0x61
-DATA bpc_bytes0<>+57(SB)/1, $0x65
-DATA bpc_bytes0<>+58(SB)/1, $0x69
-DATA bpc_bytes0<>+59(SB)/1, $0x6d
-DATA bpc_bytes0<>+60(SB)/1, $0x71
-DATA bpc_bytes0<>+61(SB)/1, $0x75
-DATA bpc_bytes0<>+62(SB)/1, $0x79
-DATA bpc_bytes0<>+63(SB)/1, $0x7d
-GLOBL bpc_bytes0<>(SB), RODATA|NOPTR, $64
+DATA bpc_cols<>+0(SB)/1, $0x01
+DATA bpc_cols<>+1(SB)/1, $0x02
+DATA bpc_cols<>+2(SB)/1, $0x04
+DATA bpc_cols<>+3(SB)/1, $0x08
+DATA bpc_cols<>+4(SB)/1, $0x10
+DATA bpc_cols<>+5(SB)/1, $0x20
+DATA bpc_cols<>+6(SB)/1, $0x40
+DATA bpc_cols<>+7(SB)/1, $0x80
+DATA bpc_cols<>+8(SB)/1, $0x01
+DATA bpc_cols<>+9(SB)/1, $0x02
+DATA bpc_cols<>+10(SB)/1, $0x04
+DATA bpc_cols<>+11(SB)/1, $0x08
+DATA bpc_cols<>+12(SB)/1, $0x10
+DATA bpc_cols<>+13(SB)/1, $0x20
+DATA bpc_cols<>+14(SB)/1, $0x40
+DATA bpc_cols<>+15(SB)/1, $0x80
+DATA bpc_cols<>+16(SB)/1, $0x01
+DATA bpc_cols<>+17(SB)/1, $0x02
+DATA bpc_cols<>+18(SB)/1, $0x04
+DATA bpc_cols<>+19(SB)/1, $0x08
+DATA bpc_cols<>+20(SB)/1, $0x10
+DATA bpc_cols<>+21(SB)/1, $0x20
+DATA bpc_cols<>+22(SB)/1, $0x40
+DATA bpc_cols<>+23(SB)/1, $0x80
+DATA bpc_cols<>+24(SB)/1, $0x01
+DATA bpc_cols<>+25(SB)/1, $0x02
+DATA bpc_cols<>+26(SB)/1, $0x04
+DATA bpc_cols<>+27(SB)/1, $0x08
+DATA bpc_cols<>+28(SB)/1, $0x10
+DATA bpc_cols<>+29(SB)/1, $0x20
+DATA bpc_cols<>+30(SB)/1, $0x40
+DATA bpc_cols<>+31(SB)/1, $0x80
+DATA bpc_cols<>+32(SB)/1, $0x01
+DATA bpc_cols<>+33(SB)/1, $0x02
+DATA bpc_cols<>+34(SB)/1, $0x04
+DATA bpc_cols<>+35(SB)/1, $0x08
+DATA bpc_cols<>+36(SB)/1, $0x10
+DATA bpc_cols<>+37(SB)/1, $0x20
+DATA bpc_cols<>+38(SB)/1, $0x40
+DATA bpc_cols<>+39(SB)/1, $0x80
+DATA bpc_cols<>+40(SB)/1, $0x01
+DATA bpc_cols<>+41(SB)/1, $0x02
+DATA bpc_cols<>+42(SB)/1, $0x04
+DATA bpc_cols<>+43(SB)/1, $0x08
+DATA bpc_cols<>+44(SB)/1, $0x10
+DATA bpc_cols<>+45(SB)/1, $0x20
+DATA bpc_cols<>+46(SB)/1, $0x40
+DATA bpc_cols<>+47(SB)/1, $0x80
+DATA bpc_cols<>+48(SB)/1, $0x01
+DATA bpc_cols<>+49(SB)/1, $0x02
+DATA bpc_cols<>+50(SB)/1, $0x04
+DATA bpc_cols<>+51(SB)/1, $0x08
+DATA bpc_cols<>+52(SB)/1, $0x10
+DATA bpc_cols<>+53(SB)/1, $0x20
+DATA bpc_cols<>+54(SB)/1, $0x40
+DATA bpc_cols<>+55(SB)/1, $0x80
+DATA bpc_cols<>+56(SB)/1, $0x01
+DATA bpc_cols<>+57(SB)/1, $0x02
+DATA bpc_cols<>+58(SB)/1, $0x04
+DATA bpc_cols<>+59(SB)/1, $0x08
+DATA bpc_cols<>+60(SB)/1, $0x10
+DATA bpc_cols<>+61(SB)/1, $0x20
+DATA bpc_cols<>+62(SB)/1, $0x40
+DATA bpc_cols<>+63(SB)/1, $0x80
+GLOBL bpc_cols<>(SB), RODATA|NOPTR, $64
 
-DATA bpc_bytes1<>+0(SB)/1, $0x02
-DATA bpc_bytes1<>+1(SB)/1, $0x06
-DATA bpc_bytes1<>+2(SB)/1, $0x0a
-DATA bpc_bytes1<>+3(SB)/1, $0x0e
-DATA bpc_bytes1<>+4(SB)/1, $0x12
-DATA bpc_bytes1<>+5(SB)/1, $0x16
-DATA bpc_bytes1<>+6(SB)/1, $0x1a
-DATA bpc_bytes1<>+7(SB)/1, $0x1e
-DATA bpc_bytes1<>+8(SB)/1, $0x22
-DATA bpc_bytes1<>+9(SB)/1, $0x26
-DATA bpc_bytes1<>+10(SB)/1, $0x2a
-DATA bpc_bytes1<>+11(SB)/1, $0x2e
-DATA bpc_bytes1<>+12(SB)/1, $0x32
-DATA bpc_bytes1<>+13(SB)/1, $0x36
-DATA bpc_bytes1<>+14(SB)/1, $0x3a
-DATA bpc_bytes1<>+15(SB)/1, $0x3e
-DATA bpc_bytes1<>+16(SB)/1, $0x42
-DATA bpc_bytes1<>+17(SB)/1, $0x46
-DATA bpc_bytes1<>+18(SB)/1, $0x4a
-DATA bpc_bytes1<>+19(SB)/1, $0x4e
-DATA bpc_bytes1<>+20(SB)/1, $0x52
-DATA bpc_bytes1<>+21(SB)/1, $0x56
-DATA bpc_bytes1<>+22(SB)/1, $0x5a
-DATA bpc_bytes1<>+23(SB)/1, $0x5e
-DATA bpc_bytes1<>+24(SB)/1, $0x62
-DATA bpc_bytes1<>+25(SB)/1, $0x66
-DATA bpc_bytes1<>+26(SB)/1, $0x6a
-DATA bpc_bytes1<>+27(SB)/1, $0x6e
-DATA bpc_bytes1<>+28(SB)/1, $0x72
-DATA bpc_bytes1<>+29(SB)/1, $0x76
-DATA bpc_bytes1<>+30(SB)/1, $0x7a
-DATA bpc_bytes1<>+31(SB)/1, $0x7e
-DATA bpc_bytes1<>+32(SB)/1, $0x03
-DATA bpc_bytes1<>+33(SB)/1, $0x07
-DATA bpc_bytes1<>+34(SB)/1, $0x0b
-DATA bpc_bytes1<>+35(SB)/1, $0x0f
-DATA bpc_bytes1<>+36(SB)/1, $0x13
-DATA bpc_bytes1<>+37(SB)/1, $0x17
-DATA bpc_bytes1<>+38(SB)/1, $0x1b
-DATA bpc_bytes1<>+39(SB)/1, $0x1f
-DATA bpc_bytes1<>+40(SB)/1, $0x23
-DATA bpc_bytes1<>+41(SB)/1, $0x27
-DATA bpc_bytes1<>+42(SB)/1, $0x2b
-DATA bpc_bytes1<>+43(SB)/1, $0x2f
-DATA bpc_bytes1<>+44(SB)/1, $0x33
-DATA bpc_bytes1<>+45(SB)/1, $0x37
-DATA bpc_bytes1<>+46(SB)/1, $0x3b
-DATA bpc_bytes1<>+47(SB)/1, $0x3f
-DATA bpc_bytes1<>+48(SB)/1, $0x43
-DATA bpc_bytes1<>+49(SB)/1, $0x47
-DATA bpc_bytes1<>+50(SB)/1, $0x4b
-DATA bpc_bytes1<>+51(SB)/1, $0x4f
-DATA bpc_bytes1<>+52(SB)/1, $0x53
-DATA bpc_bytes1<>+53(SB)/1, $0x57
-DATA bpc_bytes1<>+54(SB)/1, $0x5b
-DATA bpc_bytes1<>+55(SB)/1, $0x5f
-DATA bpc_bytes1<>+56(SB)/1, $0x63
-DATA bpc_bytes1<>+57(SB)/1, $0x67
-DATA bpc_bytes1<>+58(SB)/1, $0x6b
-DATA bpc_bytes1<>+59(SB)/1, $0x6f
-DATA bpc_bytes1<>+60(SB)/1, $0x73
-DATA bpc_bytes1<>+61(SB)/1, $0x77
-DATA bpc_bytes1<>+62(SB)/1, $0x7b
-DATA bpc_bytes1<>+63(SB)/1, $0x7f
-GLOBL bpc_bytes1<>(SB), RODATA|NOPTR, $64
+DATA bpc_gather0<>+0(SB)/1, $0x1c
+DATA bpc_gather0<>+1(SB)/1, $0x18
+DATA bpc_gather0<>+2(SB)/1, $0x14
+DATA bpc_gather0<>+3(SB)/1, $0x10
+DATA bpc_gather0<>+4(SB)/1, $0x0c
+DATA bpc_gather0<>+5(SB)/1, $0x08
+DATA bpc_gather0<>+6(SB)/1, $0x04
+DATA bpc_gather0<>+7(SB)/1, $0x00
+DATA bpc_gather0<>+8(SB)/1, $0x3c
+DATA bpc_gather0<>+9(SB)/1, $0x38
+DATA bpc_gather0<>+10(SB)/1, $0x34
+DATA bpc_gather0<>+11(SB)/1, $0x30
+DATA bpc_gather0<>+12(SB)/1, $0x2c
+DATA bpc_gather0<>+13(SB)/1, $0x28
+DATA bpc_gather0<>+14(SB)/1, $0x24
+DATA bpc_gather0<>+15(SB)/1, $0x20
+DATA bpc_gather0<>+16(SB)/1, $0x5c
+DATA bpc_gather0<>+17(SB)/1, $0x58
+DATA bpc_gather0<>+18(SB)/1, $0x54
+DATA bpc_gather0<>+19(SB)/1, $0x50
+DATA bpc_gather0<>+20(SB)/1, $0x4c
+DATA bpc_gather0<>+21(SB)/1, $0x48
+DATA bpc_gather0<>+22(SB)/1, $0x44
+DATA bpc_gather0<>+23(SB)/1, $0x40
+DATA bpc_gather0<>+24(SB)/1, $0x7c
+DATA bpc_gather0<>+25(SB)/1, $0x78
+DATA bpc_gather0<>+26(SB)/1, $0x74
+DATA bpc_gather0<>+27(SB)/1, $0x70
+DATA bpc_gather0<>+28(SB)/1, $0x6c
+DATA bpc_gather0<>+29(SB)/1, $0x68
+DATA bpc_gather0<>+30(SB)/1, $0x64
+DATA bpc_gather0<>+31(SB)/1, $0x60
+DATA bpc_gather0<>+32(SB)/1, $0x1d
+DATA bpc_gather0<>+33(SB)/1, $0x19
+DATA bpc_gather0<>+34(SB)/1, $0x15
+DATA bpc_gather0<>+35(SB)/1, $0x11
+DATA bpc_gather0<>+36(SB)/1, $0x0d
+DATA bpc_gather0<>+37(SB)/1, $0x09
+DATA bpc_gather0<>+38(SB)/1, $0x05
+DATA bpc_gather0<>+39(SB)/1, $0x01
+DATA bpc_gather0<>+40(SB)/1, $0x3d
+DATA bpc_gather0<>+41(SB)/1, $0x39
+DATA bpc_gather0<>+42(SB)/1, $0x35
+DATA bpc_gather0<>+43(SB)/1, $0x31
+DATA bpc_gather0<>+44(SB)/1, $0x2d
+DATA bpc_gather0<>+45(SB)/1, $0x29
+DATA bpc_gather0<>+46(SB)/1, $0x25
+DATA bpc_gather0<>+47(SB)/1, $0x21
+DATA bpc_gather0<>+48(SB)/1, $0x5d
+DATA bpc_gather0<>+49(SB)/1, $0x59
+DATA bpc_gather0<>+50(SB)/1, $0x55
+DATA bpc_gather0<>+51(SB)/1, $0x51
+DATA bpc_gather0<>+52(SB)/1, $0x4d
+DATA bpc_gather0<>+53(SB)/1, $0x49
+DATA bpc_gather0<>+54(SB)/1, $0x45
+DATA bpc_gather0<>+55(SB)/1, $0x41
+DATA bpc_gather0<>+56(SB)/1, $0x7d
+DATA bpc_gather0<>+57(SB)/1, $0x79
+DATA bpc_gather0<>+58(SB)/1, $0x75
+DATA bpc_gather0<>+59(SB)/1, $0x71
+DATA bpc_gather0<>+60(SB)/1, $0x6d
+DATA bpc_gather0<>+61(SB)/1, $0x69
+DATA bpc_gather0<>+62(SB)/1, $0x65
+DATA bpc_gather0<>+63(SB)/1, $0x61
+GLOBL bpc_gather0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_gather1<>+0(SB)/1, $0x1e
+DATA bpc_gather1<>+1(SB)/1, $0x1a
+DATA bpc_gather1<>+2(SB)/1, $0x16
+DATA bpc_gather1<>+3(SB)/1, $0x12
+DATA bpc_gather1<>+4(SB)/1, $0x0e
+DATA bpc_gather1<>+5(SB)/1, $0x0a
+DATA bpc_gather1<>+6(SB)/1, $0x06
+DATA bpc_gather1<>+7(SB)/1, $0x02
+DATA bpc_gather1<>+8(SB)/1, $0x3e
+DATA bpc_gather1<>+9(SB)/1, $0x3a
+DATA bpc_gather1<>+10(SB)/1, $0x36
+DATA bpc_gather1<>+11(SB)/1, $0x32
+DATA bpc_gather1<>+12(SB)/1, $0x2e
+DATA bpc_gather1<>+13(SB)/1, $0x2a
+DATA bpc_gather1<>+14(SB)/1, $0x26
+DATA bpc_gather1<>+15(SB)/1, $0x22
+DATA bpc_gather1<>+16(SB)/1, $0x5e
+DATA bpc_gather1<>+17(SB)/1, $0x5a
+DATA bpc_gather1<>+18(SB)/1, $0x56
+DATA bpc_gather1<>+19(SB)/1, $0x52
+DATA bpc_gather1<>+20(SB)/1, $0x4e
+DATA bpc_gather1<>+21(SB)/1, $0x4a
+DATA bpc_gather1<>+22(SB)/1, $0x46
+DATA bpc_gather1<>+23(SB)/1, $0x42
+DATA bpc_gather1<>+24(SB)/1, $0x7e
+DATA bpc_gather1<>+25(SB)/1, $0x7a
+DATA bpc_gather1<>+26(SB)/1, $0x76
+DATA bpc_gather1<>+27(SB)/1, $0x72
+DATA bpc_gather1<>+28(SB)/1, $0x6e
+DATA bpc_gather1<>+29(SB)/1, $0x6a
+DATA bpc_gather1<>+30(SB)/1, $0x66
+DATA bpc_gather1<>+31(SB)/1, $0x62
+DATA bpc_gather1<>+32(SB)/1, $0x1f
+DATA bpc_gather1<>+33(SB)/1, $0x1b
+DATA bpc_gather1<>+34(SB)/1, $0x17
+DATA bpc_gather1<>+35(SB)/1, $0x13
+DATA bpc_gather1<>+36(SB)/1, $0x0f
+DATA bpc_gather1<>+37(SB)/1, $0x0b
+DATA bpc_gather1<>+38(SB)/1, $0x07
+DATA bpc_gather1<>+39(SB)/1, $0x03
+DATA bpc_gather1<>+40(SB)/1, $0x3f
+DATA bpc_gather1<>+41(SB)/1, $0x3b
+DATA bpc_gather1<>+42(SB)/1, $0x37
+DATA bpc_gather1<>+43(SB)/1, $0x33
+DATA bpc_gather1<>+44(SB)/1, $0x2f
+DATA bpc_gather1<>+45(SB)/1, $0x2b
+DATA bpc_gather1<>+46(SB)/1, $0x27
+DATA bpc_gather1<>+47(SB)/1, $0x23
+DATA bpc_gather1<>+48(SB)/1, $0x5f
+DATA bpc_gather1<>+49(SB)/1, $0x5b
+DATA bpc_gather1<>+50(SB)/1, $0x57
+DATA bpc_gather1<>+51(SB)/1, $0x53
+DATA bpc_gather1<>+52(SB)/1, $0x4f
+DATA bpc_gather1<>+53(SB)/1, $0x4b
+DATA bpc_gather1<>+54(SB)/1, $0x47
+DATA bpc_gather1<>+55(SB)/1, $0x43
+DATA bpc_gather1<>+56(SB)/1, $0x7f
+DATA bpc_gather1<>+57(SB)/1, $0x7b
+DATA bpc_gather1<>+58(SB)/1, $0x77
+DATA bpc_gather1<>+59(SB)/1, $0x73
+DATA bpc_gather1<>+60(SB)/1, $0x6f
+DATA bpc_gather1<>+61(SB)/1, $0x6b
+DATA bpc_gather1<>+62(SB)/1, $0x67
+DATA bpc_gather1<>+63(SB)/1, $0x63
+GLOBL bpc_gather1<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_scatter0<>+0(SB)/1, $0x00
+DATA bpc_scatter0<>+1(SB)/1, $0x08
+DATA bpc_scatter0<>+2(SB)/1, $0x10
+DATA bpc_scatter0<>+3(SB)/1, $0x18
+DATA bpc_scatter0<>+4(SB)/1, $0x01
+DATA bpc_scatter0<>+5(SB)/1, $0x09
+DATA bpc_scatter0<>+6(SB)/1, $0x11
+DATA bpc_scatter0<>+7(SB)/1, $0x19
+DATA bpc_scatter0<>+8(SB)/1, $0x02
+DATA bpc_scatter0<>+9(SB)/1, $0x0a
+DATA bpc_scatter0<>+10(SB)/1, $0x12
+DATA bpc_scatter0<>+11(SB)/1, $0x1a
+DATA bpc_scatter0<>+12(SB)/1, $0x03
+DATA bpc_scatter0<>+13(SB)/1, $0x0b
+DATA bpc_scatter0<>+14(SB)/1, $0x13
+DATA bpc_scatter0<>+15(SB)/1, $0x1b
+DATA bpc_scatter0<>+16(SB)/1, $0x04
+DATA bpc_scatter0<>+17(SB)/1, $0x0c
+DATA bpc_scatter0<>+18(SB)/1, $0x14
+DATA bpc_scatter0<>+19(SB)/1, $0x1c
+DATA bpc_scatter0<>+20(SB)/1, $0x05
+DATA bpc_scatter0<>+21(SB)/1, $0x0d
+DATA bpc_scatter0<>+22(SB)/1, $0x15
+DATA bpc_scatter0<>+23(SB)/1, $0x1d
+DATA bpc_scatter0<>+24(SB)/1, $0x06
+DATA bpc_scatter0<>+25(SB)/1, $0x0e
+DATA bpc_scatter0<>+26(SB)/1, $0x16
+DATA bpc_scatter0<>+27(SB)/1, $0x1e
+DATA bpc_scatter0<>+28(SB)/1, $0x07
+DATA bpc_scatter0<>+29(SB)/1, $0x0f
+DATA bpc_scatter0<>+30(SB)/1, $0x17
+DATA bpc_scatter0<>+31(SB)/1, $0x1f
+DATA bpc_scatter0<>+32(SB)/1, $0x20
+DATA bpc_scatter0<>+33(SB)/1, $0x28
+DATA bpc_scatter0<>+34(SB)/1, $0x30
+DATA bpc_scatter0<>+35(SB)/1, $0x38
+DATA bpc_scatter0<>+36(SB)/1, $0x21
+DATA bpc_scatter0<>+37(SB)/1, $0x29
+DATA bpc_scatter0<>+38(SB)/1, $0x31
+DATA bpc_scatter0<>+39(SB)/1, $0x39
+DATA bpc_scatter0<>+40(SB)/1, $0x22
+DATA bpc_scatter0<>+41(SB)/1, $0x2a
+DATA bpc_scatter0<>+42(SB)/1, $0x32
+DATA bpc_scatter0<>+43(SB)/1, $0x3a
+DATA bpc_scatter0<>+44(SB)/1, $0x23
+DATA bpc_scatter0<>+45(SB)/1, $0x2b
+DATA bpc_scatter0<>+46(SB)/1, $0x33
+DATA bpc_scatter0<>+47(SB)/1, $0x3b
+DATA bpc_scatter0<>+48(SB)/1, $0x24
+DATA bpc_scatter0<>+49(SB)/1, $0x2c
+DATA bpc_scatter0<>+50(SB)/1, $0x34
+DATA bpc_scatter0<>+51(SB)/1, $0x3c
+DATA bpc_scatter0<>+52(SB)/1, $0x25
+DATA bpc_scatter0<>+53(SB)/1, $0x2d
+DATA bpc_scatter0<>+54(SB)/1, $0x35
+DATA bpc_scatter0<>+55(SB)/1, $0x3d
+DATA bpc_scatter0<>+56(SB)/1, $0x26
+DATA bpc_scatter0<>+57(SB)/1, $0x2e
+DATA bpc_scatter0<>+58(SB)/1, $0x36
+DATA bpc_scatter0<>+59(SB)/1, $0x3e
+DATA bpc_scatter0<>+60(SB)/1, $0x27
+DATA bpc_scatter0<>+61(SB)/1, $0x2f
+DATA bpc_scatter0<>+62(SB)/1, $0x37
+DATA bpc_scatter0<>+63(SB)/1, $0x3f
+GLOBL bpc_scatter0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_scatter1<>+0(SB)/1, $0x40
+DATA bpc_scatter1<>+1(SB)/1, $0x48
+DATA bpc_scatter1<>+2(SB)/1, $0x50
+DATA bpc_scatter1<>+3(SB)/1, $0x58
+DATA bpc_scatter1<>+4(SB)/1, $0x41
+DATA bpc_scatter1<>+5(SB)/1, $0x49
+DATA bpc_scatter1<>+6(SB)/1, $0x51
+DATA bpc_scatter1<>+7(SB)/1, $0x59
+DATA bpc_scatter1<>+8(SB)/1, $0x42
+DATA bpc_scatter1<>+9(SB)/1, $0x4a
+DATA bpc_scatter1<>+10(SB)/1, $0x52
+DATA bpc_scatter1<>+11(SB)/1, $0x5a
+DATA bpc_scatter1<>+12(SB)/1, $0x43
+DATA bpc_scatter1<>+13(SB)/1, $0x4b
+DATA bpc_scatter1<>+14(SB)/1, $0x53
+DATA bpc_scatter1<>+15(SB)/1, $0x5b
+DATA bpc_scatter1<>+16(SB)/1, $0x44
+DATA bpc_scatter1<>+17(SB)/1, $0x4c
+DATA bpc_scatter1<>+18(SB)/1, $0x54
+DATA bpc_scatter1<>+19(SB)/1, $0x5c
+DATA bpc_scatter1<>+20(SB)/1, $0x45
+DATA bpc_scatter1<>+21(SB)/1, $0x4d
+DATA bpc_scatter1<>+22(SB)/1, $0x55
+DATA bpc_scatter1<>+23(SB)/1, $0x5d
+DATA bpc_scatter1<>+24(SB)/1, $0x46
+DATA bpc_scatter1<>+25(SB)/1, $0x4e
+DATA bpc_scatter1<>+26(SB)/1, $0x56
+DATA bpc_scatter1<>+27(SB)/1, $0x5e
+DATA bpc_scatter1<>+28(SB)/1, $0x47
+DATA bpc_scatter1<>+29(SB)/1, $0x4f
+DATA bpc_scatter1<>+30(SB)/1, $0x57
+DATA bpc_scatter1<>+31(SB)/1, $0x5f
+DATA bpc_scatter1<>+32(SB)/1, $0x60
+DATA bpc_scatter1<>+33(SB)/1, $0x68
+DATA bpc_scatter1<>+34(SB)/1, $0x70
+DATA bpc_scatter1<>+35(SB)/1, $0x78
+DATA bpc_scatter1<>+36(SB)/1, $0x61
+DATA bpc_scatter1<>+37(SB)/1, $0x69
+DATA bpc_scatter1<>+38(SB)/1, $0x71
+DATA bpc_scatter1<>+39(SB)/1, $0x79
+DATA bpc_scatter1<>+40(SB)/1, $0x62
+DATA bpc_scatter1<>+41(SB)/1, $0x6a
+DATA bpc_scatter1<>+42(SB)/1, $0x72
+DATA bpc_scatter1<>+43(SB)/1, $0x7a
+DATA bpc_scatter1<>+44(SB)/1, $0x63
+DATA bpc_scatter1<>+45(SB)/1, $0x6b
+DATA bpc_scatter1<>+46(SB)/1, $0x73
+DATA bpc_scatter1<>+47(SB)/1, $0x7b
+DATA bpc_scatter1<>+48(SB)/1, $0x64
+DATA bpc_scatter1<>+49(SB)/1, $0x6c
+DATA bpc_scatter1<>+50(SB)/1, $0x74
+DATA bpc_scatter1<>+51(SB)/1, $0x7c
+DATA bpc_scatter1<>+52(SB)/1, $0x65
+DATA bpc_scatter1<>+53(SB)/1, $0x6d
+DATA bpc_scatter1<>+54(SB)/1, $0x75
+DATA bpc_scatter1<>+55(SB)/1, $0x7d
+DATA bpc_scatter1<>+56(SB)/1, $0x66
+DATA bpc_scatter1<>+57(SB)/1, $0x6e
+DATA bpc_scatter1<>+58(SB)/1, $0x76
+DATA bpc_scatter1<>+59(SB)/1, $0x7e
+DATA bpc_scatter1<>+60(SB)/1, $0x67
+DATA bpc_scatter1<>+61(SB)/1, $0x6f
+DATA bpc_scatter1<>+62(SB)/1, $0x77
+DATA bpc_scatter1<>+63(SB)/1, $0x7f
+GLOBL bpc_scatter1<>(SB), RODATA|NOPTR, $64
 
 DATA bpc_lane15<>+0(SB)/1, $0x0f
 DATA bpc_lane15<>+1(SB)/1, $0x00
@@ -1348,16 +1457,16 @@ TEXT ·bpcPlanes128AVX512(SB), NOSPLIT, $0-32
 	SHLL           $0x10, SI
 	ORL            SI, AX
 	MOVL           AX, 128(CX)
-	VMOVDQU64      bpc_cols32<>+0(SB), Z0
-	VMOVDQU64      bpc_gather32_0<>+0(SB), Z3
+	VMOVDQU64      bpc_cols<>+0(SB), Z0
+	VMOVDQU64      bpc_gather0<>+0(SB), Z3
 	VPERMI2B       Z2, Z6, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VMOVDQU64      bpc_gather32_1<>+0(SB), Z4
+	VMOVDQU64      bpc_gather1<>+0(SB), Z4
 	VPERMI2B       Z2, Z6, Z4
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VMOVDQU64      bpc_scatter32_0<>+0(SB), Z0
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z4, Z3, Z0
-	VMOVDQU64      bpc_scatter32_1<>+0(SB), Z2
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
 	VPERMI2B       Z4, Z3, Z2
 	VPBROADCASTD   AX, Z3
 	VALIGND        $0x01, Z0, Z2, Z4
@@ -1416,336 +1525,6 @@ TEXT ·bpcPlanes128AVX512(SB), NOSPLIT, $0-32
 	VZEROUPPER
 	RET
 
-DATA bpc_cols32<>+0(SB)/1, $0x01
-DATA bpc_cols32<>+1(SB)/1, $0x02
-DATA bpc_cols32<>+2(SB)/1, $0x04
-DATA bpc_cols32<>+3(SB)/1, $0x08
-DATA bpc_cols32<>+4(SB)/1, $0x10
-DATA bpc_cols32<>+5(SB)/1, $0x20
-DATA bpc_cols32<>+6(SB)/1, $0x40
-DATA bpc_cols32<>+7(SB)/1, $0x80
-DATA bpc_cols32<>+8(SB)/1, $0x01
-DATA bpc_cols32<>+9(SB)/1, $0x02
-DATA bpc_cols32<>+10(SB)/1, $0x04
-DATA bpc_cols32<>+11(SB)/1, $0x08
-DATA bpc_cols32<>+12(SB)/1, $0x10
-DATA bpc_cols32<>+13(SB)/1, $0x20
-DATA bpc_cols32<>+14(SB)/1, $0x40
-DATA bpc_cols32<>+15(SB)/1, $0x80
-DATA bpc_cols32<>+16(SB)/1, $0x01
-DATA bpc_cols32<>+17(SB)/1, $0x02
-DATA bpc_cols32<>+18(SB)/1, $0x04
-DATA bpc_cols32<>+19(SB)/1, $0x08
-DATA bpc_cols32<>+20(SB)/1, $0x10
-DATA bpc_cols32<>+21(SB)/1, $0x20
-DATA bpc_cols32<>+22(SB)/1, $0x40
-DATA bpc_cols32<>+23(SB)/1, $0x80
-DATA bpc_cols32<>+24(SB)/1, $0x01
-DATA bpc_cols32<>+25(SB)/1, $0x02
-DATA bpc_cols32<>+26(SB)/1, $0x04
-DATA bpc_cols32<>+27(SB)/1, $0x08
-DATA bpc_cols32<>+28(SB)/1, $0x10
-DATA bpc_cols32<>+29(SB)/1, $0x20
-DATA bpc_cols32<>+30(SB)/1, $0x40
-DATA bpc_cols32<>+31(SB)/1, $0x80
-DATA bpc_cols32<>+32(SB)/1, $0x01
-DATA bpc_cols32<>+33(SB)/1, $0x02
-DATA bpc_cols32<>+34(SB)/1, $0x04
-DATA bpc_cols32<>+35(SB)/1, $0x08
-DATA bpc_cols32<>+36(SB)/1, $0x10
-DATA bpc_cols32<>+37(SB)/1, $0x20
-DATA bpc_cols32<>+38(SB)/1, $0x40
-DATA bpc_cols32<>+39(SB)/1, $0x80
-DATA bpc_cols32<>+40(SB)/1, $0x01
-DATA bpc_cols32<>+41(SB)/1, $0x02
-DATA bpc_cols32<>+42(SB)/1, $0x04
-DATA bpc_cols32<>+43(SB)/1, $0x08
-DATA bpc_cols32<>+44(SB)/1, $0x10
-DATA bpc_cols32<>+45(SB)/1, $0x20
-DATA bpc_cols32<>+46(SB)/1, $0x40
-DATA bpc_cols32<>+47(SB)/1, $0x80
-DATA bpc_cols32<>+48(SB)/1, $0x01
-DATA bpc_cols32<>+49(SB)/1, $0x02
-DATA bpc_cols32<>+50(SB)/1, $0x04
-DATA bpc_cols32<>+51(SB)/1, $0x08
-DATA bpc_cols32<>+52(SB)/1, $0x10
-DATA bpc_cols32<>+53(SB)/1, $0x20
-DATA bpc_cols32<>+54(SB)/1, $0x40
-DATA bpc_cols32<>+55(SB)/1, $0x80
-DATA bpc_cols32<>+56(SB)/1, $0x01
-DATA bpc_cols32<>+57(SB)/1, $0x02
-DATA bpc_cols32<>+58(SB)/1, $0x04
-DATA bpc_cols32<>+59(SB)/1, $0x08
-DATA bpc_cols32<>+60(SB)/1, $0x10
-DATA bpc_cols32<>+61(SB)/1, $0x20
-DATA bpc_cols32<>+62(SB)/1, $0x40
-DATA bpc_cols32<>+63(SB)/1, $0x80
-GLOBL bpc_cols32<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_gather32_0<>+0(SB)/1, $0x1c
-DATA bpc_gather32_0<>+1(SB)/1, $0x18
-DATA bpc_gather32_0<>+2(SB)/1, $0x14
-DATA bpc_gather32_0<>+3(SB)/1, $0x10
-DATA bpc_gather32_0<>+4(SB)/1, $0x0c
-DATA bpc_gather32_0<>+5(SB)/1, $0x08
-DATA bpc_gather32_0<>+6(SB)/1, $0x04
-DATA bpc_gather32_0<>+7(SB)/1, $0x00
-DATA bpc_gather32_0<>+8(SB)/1, $0x3c
-DATA bpc_gather32_0<>+9(SB)/1, $0x38
-DATA bpc_gather32_0<>+10(SB)/1, $0x34
-DATA bpc_gather32_0<>+11(SB)/1, $0x30
-DATA bpc_gather32_0<>+12(SB)/1, $0x2c
-DATA bpc_gather32_0<>+13(SB)/1, $0x28
-DATA bpc_gather32_0<>+14(SB)/1, $0x24
-DATA bpc_gather32_0<>+15(SB)/1, $0x20
-DATA bpc_gather32_0<>+16(SB)/1, $0x5c
-DATA bpc_gather32_0<>+17(SB)/1, $0x58
-DATA bpc_gather32_0<>+18(SB)/1, $0x54
-DATA bpc_gather32_0<>+19(SB)/1, $0x50
-DATA bpc_gather32_0<>+20(SB)/1, $0x4c
-DATA bpc_gather32_0<>+21(SB)/1, $0x48
-DATA bpc_gather32_0<>+22(SB)/1, $0x44
-DATA bpc_gather32_0<>+23(SB)/1, $0x40
-DATA bpc_gather32_0<>+24(SB)/1, $0x7c
-DATA bpc_gather32_0<>+25(SB)/1, $0x78
-DATA bpc_gather32_0<>+26(SB)/1, $0x74
-DATA bpc_gather32_0<>+27(SB)/1, $0x70
-DATA bpc_gather32_0<>+28(SB)/1, $0x6c
-DATA bpc_gather32_0<>+29(SB)/1, $0x68
-DATA bpc_gather32_0<>+30(SB)/1, $0x64
-DATA bpc_gather32_0<>+31(SB)/1, $0x60
-DATA bpc_gather32_0<>+32(SB)/1, $0x1d
-DATA bpc_gather32_0<>+33(SB)/1, $0x19
-DATA bpc_gather32_0<>+34(SB)/1, $0x15
-DATA bpc_gather32_0<>+35(SB)/1, $0x11
-DATA bpc_gather32_0<>+36(SB)/1, $0x0d
-DATA bpc_gather32_0<>+37(SB)/1, $0x09
-DATA bpc_gather32_0<>+38(SB)/1, $0x05
-DATA bpc_gather32_0<>+39(SB)/1, $0x01
-DATA bpc_gather32_0<>+40(SB)/1, $0x3d
-DATA bpc_gather32_0<>+41(SB)/1, $0x39
-DATA bpc_gather32_0<>+42(SB)/1, $0x35
-DATA bpc_gather32_0<>+43(SB)/1, $0x31
-DATA bpc_gather32_0<>+44(SB)/1, $0x2d
-DATA bpc_gather32_0<>+45(SB)/1, $0x29
-DATA bpc_gather32_0<>+46(SB)/1, $0x25
-DATA bpc_gather32_0<>+47(SB)/1, $0x21
-DATA bpc_gather32_0<>+48(SB)/1, $0x5d
-DATA bpc_gather32_0<>+49(SB)/1, $0x59
-DATA bpc_gather32_0<>+50(SB)/1, $0x55
-DATA bpc_gather32_0<>+51(SB)/1, $0x51
-DATA bpc_gather32_0<>+52(SB)/1, $0x4d
-DATA bpc_gather32_0<>+53(SB)/1, $0x49
-DATA bpc_gather32_0<>+54(SB)/1, $0x45
-DATA bpc_gather32_0<>+55(SB)/1, $0x41
-DATA bpc_gather32_0<>+56(SB)/1, $0x7d
-DATA bpc_gather32_0<>+57(SB)/1, $0x79
-DATA bpc_gather32_0<>+58(SB)/1, $0x75
-DATA bpc_gather32_0<>+59(SB)/1, $0x71
-DATA bpc_gather32_0<>+60(SB)/1, $0x6d
-DATA bpc_gather32_0<>+61(SB)/1, $0x69
-DATA bpc_gather32_0<>+62(SB)/1, $0x65
-DATA bpc_gather32_0<>+63(SB)/1, $0x61
-GLOBL bpc_gather32_0<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_gather32_1<>+0(SB)/1, $0x1e
-DATA bpc_gather32_1<>+1(SB)/1, $0x1a
-DATA bpc_gather32_1<>+2(SB)/1, $0x16
-DATA bpc_gather32_1<>+3(SB)/1, $0x12
-DATA bpc_gather32_1<>+4(SB)/1, $0x0e
-DATA bpc_gather32_1<>+5(SB)/1, $0x0a
-DATA bpc_gather32_1<>+6(SB)/1, $0x06
-DATA bpc_gather32_1<>+7(SB)/1, $0x02
-DATA bpc_gather32_1<>+8(SB)/1, $0x3e
-DATA bpc_gather32_1<>+9(SB)/1, $0x3a
-DATA bpc_gather32_1<>+10(SB)/1, $0x36
-DATA bpc_gather32_1<>+11(SB)/1, $0x32
-DATA bpc_gather32_1<>+12(SB)/1, $0x2e
-DATA bpc_gather32_1<>+13(SB)/1, $0x2a
-DATA bpc_gather32_1<>+14(SB)/1, $0x26
-DATA bpc_gather32_1<>+15(SB)/1, $0x22
-DATA bpc_gather32_1<>+16(SB)/1, $0x5e
-DATA bpc_gather32_1<>+17(SB)/1, $0x5a
-DATA bpc_gather32_1<>+18(SB)/1, $0x56
-DATA bpc_gather32_1<>+19(SB)/1, $0x52
-DATA bpc_gather32_1<>+20(SB)/1, $0x4e
-DATA bpc_gather32_1<>+21(SB)/1, $0x4a
-DATA bpc_gather32_1<>+22(SB)/1, $0x46
-DATA bpc_gather32_1<>+23(SB)/1, $0x42
-DATA bpc_gather32_1<>+24(SB)/1, $0x7e
-DATA bpc_gather32_1<>+25(SB)/1, $0x7a
-DATA bpc_gather32_1<>+26(SB)/1, $0x76
-DATA bpc_gather32_1<>+27(SB)/1, $0x72
-DATA bpc_gather32_1<>+28(SB)/1, $0x6e
-DATA bpc_gather32_1<>+29(SB)/1, $0x6a
-DATA bpc_gather32_1<>+30(SB)/1, $0x66
-DATA bpc_gather32_1<>+31(SB)/1, $0x62
-DATA bpc_gather32_1<>+32(SB)/1, $0x1f
-DATA bpc_gather32_1<>+33(SB)/1, $0x1b
-DATA bpc_gather32_1<>+34(SB)/1, $0x17
-DATA bpc_gather32_1<>+35(SB)/1, $0x13
-DATA bpc_gather32_1<>+36(SB)/1, $0x0f
-DATA bpc_gather32_1<>+37(SB)/1, $0x0b
-DATA bpc_gather32_1<>+38(SB)/1, $0x07
-DATA bpc_gather32_1<>+39(SB)/1, $0x03
-DATA bpc_gather32_1<>+40(SB)/1, $0x3f
-DATA bpc_gather32_1<>+41(SB)/1, $0x3b
-DATA bpc_gather32_1<>+42(SB)/1, $0x37
-DATA bpc_gather32_1<>+43(SB)/1, $0x33
-DATA bpc_gather32_1<>+44(SB)/1, $0x2f
-DATA bpc_gather32_1<>+45(SB)/1, $0x2b
-DATA bpc_gather32_1<>+46(SB)/1, $0x27
-DATA bpc_gather32_1<>+47(SB)/1, $0x23
-DATA bpc_gather32_1<>+48(SB)/1, $0x5f
-DATA bpc_gather32_1<>+49(SB)/1, $0x5b
-DATA bpc_gather32_1<>+50(SB)/1, $0x57
-DATA bpc_gather32_1<>+51(SB)/1, $0x53
-DATA bpc_gather32_1<>+52(SB)/1, $0x4f
-DATA bpc_gather32_1<>+53(SB)/1, $0x4b
-DATA bpc_gather32_1<>+54(SB)/1, $0x47
-DATA bpc_gather32_1<>+55(SB)/1, $0x43
-DATA bpc_gather32_1<>+56(SB)/1, $0x7f
-DATA bpc_gather32_1<>+57(SB)/1, $0x7b
-DATA bpc_gather32_1<>+58(SB)/1, $0x77
-DATA bpc_gather32_1<>+59(SB)/1, $0x73
-DATA bpc_gather32_1<>+60(SB)/1, $0x6f
-DATA bpc_gather32_1<>+61(SB)/1, $0x6b
-DATA bpc_gather32_1<>+62(SB)/1, $0x67
-DATA bpc_gather32_1<>+63(SB)/1, $0x63
-GLOBL bpc_gather32_1<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_scatter32_0<>+0(SB)/1, $0x00
-DATA bpc_scatter32_0<>+1(SB)/1, $0x08
-DATA bpc_scatter32_0<>+2(SB)/1, $0x10
-DATA bpc_scatter32_0<>+3(SB)/1, $0x18
-DATA bpc_scatter32_0<>+4(SB)/1, $0x01
-DATA bpc_scatter32_0<>+5(SB)/1, $0x09
-DATA bpc_scatter32_0<>+6(SB)/1, $0x11
-DATA bpc_scatter32_0<>+7(SB)/1, $0x19
-DATA bpc_scatter32_0<>+8(SB)/1, $0x02
-DATA bpc_scatter32_0<>+9(SB)/1, $0x0a
-DATA bpc_scatter32_0<>+10(SB)/1, $0x12
-DATA bpc_scatter32_0<>+11(SB)/1, $0x1a
-DATA bpc_scatter32_0<>+12(SB)/1, $0x03
-DATA bpc_scatter32_0<>+13(SB)/1, $0x0b
-DATA bpc_scatter32_0<>+14(SB)/1, $0x13
-DATA bpc_scatter32_0<>+15(SB)/1, $0x1b
-DATA bpc_scatter32_0<>+16(SB)/1, $0x04
-DATA bpc_scatter32_0<>+17(SB)/1, $0x0c
-DATA bpc_scatter32_0<>+18(SB)/1, $0x14
-DATA bpc_scatter32_0<>+19(SB)/1, $0x1c
-DATA bpc_scatter32_0<>+20(SB)/1, $0x05
-DATA bpc_scatter32_0<>+21(SB)/1, $0x0d
-DATA bpc_scatter32_0<>+22(SB)/1, $0x15
-DATA bpc_scatter32_0<>+23(SB)/1, $0x1d
-DATA bpc_scatter32_0<>+24(SB)/1, $0x06
-DATA bpc_scatter32_0<>+25(SB)/1, $0x0e
-DATA bpc_scatter32_0<>+26(SB)/1, $0x16
-DATA bpc_scatter32_0<>+27(SB)/1, $0x1e
-DATA bpc_scatter32_0<>+28(SB)/1, $0x07
-DATA bpc_scatter32_0<>+29(SB)/1, $0x0f
-DATA bpc_scatter32_0<>+30(SB)/1, $0x17
-DATA bpc_scatter32_0<>+31(SB)/1, $0x1f
-DATA bpc_scatter32_0<>+32(SB)/1, $0x20
-DATA bpc_scatter32_0<>+33(SB)/1, $0x28
-DATA bpc_scatter32_0<>+34(SB)/1, $0x30
-DATA bpc_scatter32_0<>+35(SB)/1, $0x38
-DATA bpc_scatter32_0<>+36(SB)/1, $0x21
-DATA bpc_scatter32_0<>+37(SB)/1, $0x29
-DATA bpc_scatter32_0<>+38(SB)/1, $0x31
-DATA bpc_scatter32_0<>+39(SB)/1, $0x39
-DATA bpc_scatter32_0<>+40(SB)/1, $0x22
-DATA bpc_scatter32_0<>+41(SB)/1, $0x2a
-DATA bpc_scatter32_0<>+42(SB)/1, $0x32
-DATA bpc_scatter32_0<>+43(SB)/1, $0x3a
-DATA bpc_scatter32_0<>+44(SB)/1, $0x23
-DATA bpc_scatter32_0<>+45(SB)/1, $0x2b
-DATA bpc_scatter32_0<>+46(SB)/1, $0x33
-DATA bpc_scatter32_0<>+47(SB)/1, $0x3b
-DATA bpc_scatter32_0<>+48(SB)/1, $0x24
-DATA bpc_scatter32_0<>+49(SB)/1, $0x2c
-DATA bpc_scatter32_0<>+50(SB)/1, $0x34
-DATA bpc_scatter32_0<>+51(SB)/1, $0x3c
-DATA bpc_scatter32_0<>+52(SB)/1, $0x25
-DATA bpc_scatter32_0<>+53(SB)/1, $0x2d
-DATA bpc_scatter32_0<>+54(SB)/1, $0x35
-DATA bpc_scatter32_0<>+55(SB)/1, $0x3d
-DATA bpc_scatter32_0<>+56(SB)/1, $0x26
-DATA bpc_scatter32_0<>+57(SB)/1, $0x2e
-DATA bpc_scatter32_0<>+58(SB)/1, $0x36
-DATA bpc_scatter32_0<>+59(SB)/1, $0x3e
-DATA bpc_scatter32_0<>+60(SB)/1, $0x27
-DATA bpc_scatter32_0<>+61(SB)/1, $0x2f
-DATA bpc_scatter32_0<>+62(SB)/1, $0x37
-DATA bpc_scatter32_0<>+63(SB)/1, $0x3f
-GLOBL bpc_scatter32_0<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_scatter32_1<>+0(SB)/1, $0x40
-DATA bpc_scatter32_1<>+1(SB)/1, $0x48
-DATA bpc_scatter32_1<>+2(SB)/1, $0x50
-DATA bpc_scatter32_1<>+3(SB)/1, $0x58
-DATA bpc_scatter32_1<>+4(SB)/1, $0x41
-DATA bpc_scatter32_1<>+5(SB)/1, $0x49
-DATA bpc_scatter32_1<>+6(SB)/1, $0x51
-DATA bpc_scatter32_1<>+7(SB)/1, $0x59
-DATA bpc_scatter32_1<>+8(SB)/1, $0x42
-DATA bpc_scatter32_1<>+9(SB)/1, $0x4a
-DATA bpc_scatter32_1<>+10(SB)/1, $0x52
-DATA bpc_scatter32_1<>+11(SB)/1, $0x5a
-DATA bpc_scatter32_1<>+12(SB)/1, $0x43
-DATA bpc_scatter32_1<>+13(SB)/1, $0x4b
-DATA bpc_scatter32_1<>+14(SB)/1, $0x53
-DATA bpc_scatter32_1<>+15(SB)/1, $0x5b
-DATA bpc_scatter32_1<>+16(SB)/1, $0x44
-DATA bpc_scatter32_1<>+17(SB)/1, $0x4c
-DATA bpc_scatter32_1<>+18(SB)/1, $0x54
-DATA bpc_scatter32_1<>+19(SB)/1, $0x5c
-DATA bpc_scatter32_1<>+20(SB)/1, $0x45
-DATA bpc_scatter32_1<>+21(SB)/1, $0x4d
-DATA bpc_scatter32_1<>+22(SB)/1, $0x55
-DATA bpc_scatter32_1<>+23(SB)/1, $0x5d
-DATA bpc_scatter32_1<>+24(SB)/1, $0x46
-DATA bpc_scatter32_1<>+25(SB)/1, $0x4e
-DATA bpc_scatter32_1<>+26(SB)/1, $0x56
-DATA bpc_scatter32_1<>+27(SB)/1, $0x5e
-DATA bpc_scatter32_1<>+28(SB)/1, $0x47
-DATA bpc_scatter32_1<>+29(SB)/1, $0x4f
-DATA bpc_scatter32_1<>+30(SB)/1, $0x57
-DATA bpc_scatter32_1<>+31(SB)/1, $0x5f
-DATA bpc_scatter32_1<>+32(SB)/1, $0x60
-DATA bpc_scatter32_1<>+33(SB)/1, $0x68
-DATA bpc_scatter32_1<>+34(SB)/1, $0x70
-DATA bpc_scatter32_1<>+35(SB)/1, $0x78
-DATA bpc_scatter32_1<>+36(SB)/1, $0x61
-DATA bpc_scatter32_1<>+37(SB)/1, $0x69
-DATA bpc_scatter32_1<>+38(SB)/1, $0x71
-DATA bpc_scatter32_1<>+39(SB)/1, $0x79
-DATA bpc_scatter32_1<>+40(SB)/1, $0x62
-DATA bpc_scatter32_1<>+41(SB)/1, $0x6a
-DATA bpc_scatter32_1<>+42(SB)/1, $0x72
-DATA bpc_scatter32_1<>+43(SB)/1, $0x7a
-DATA bpc_scatter32_1<>+44(SB)/1, $0x63
-DATA bpc_scatter32_1<>+45(SB)/1, $0x6b
-DATA bpc_scatter32_1<>+46(SB)/1, $0x73
-DATA bpc_scatter32_1<>+47(SB)/1, $0x7b
-DATA bpc_scatter32_1<>+48(SB)/1, $0x64
-DATA bpc_scatter32_1<>+49(SB)/1, $0x6c
-DATA bpc_scatter32_1<>+50(SB)/1, $0x74
-DATA bpc_scatter32_1<>+51(SB)/1, $0x7c
-DATA bpc_scatter32_1<>+52(SB)/1, $0x65
-DATA bpc_scatter32_1<>+53(SB)/1, $0x6d
-DATA bpc_scatter32_1<>+54(SB)/1, $0x75
-DATA bpc_scatter32_1<>+55(SB)/1, $0x7d
-DATA bpc_scatter32_1<>+56(SB)/1, $0x66
-DATA bpc_scatter32_1<>+57(SB)/1, $0x6e
-DATA bpc_scatter32_1<>+58(SB)/1, $0x76
-DATA bpc_scatter32_1<>+59(SB)/1, $0x7e
-DATA bpc_scatter32_1<>+60(SB)/1, $0x67
-DATA bpc_scatter32_1<>+61(SB)/1, $0x6f
-DATA bpc_scatter32_1<>+62(SB)/1, $0x77
-DATA bpc_scatter32_1<>+63(SB)/1, $0x7f
-GLOBL bpc_scatter32_1<>(SB), RODATA|NOPTR, $64
-
 // func bpcPlanes64AVX512(line *[64]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
 TEXT ·bpcPlanes64AVX512(SB), NOSPLIT, $0-32
@@ -1771,16 +1550,16 @@ TEXT ·bpcPlanes64AVX512(SB), NOSPLIT, $0-32
 	SHLL           $0x10, SI
 	ORL            SI, AX
 	MOVL           AX, 128(CX)
-	VMOVDQU64      bpc_cols16<>+0(SB), Z0
-	VMOVDQU64      bpc_gather16_0<>+0(SB), Z2
+	VMOVDQU64      bpc_cols<>+0(SB), Z0
+	VMOVDQU64      bpc_gather0<>+0(SB), Z2
 	VPERMI2B       Z5, Z4, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bpc_gather16_1<>+0(SB), Z3
+	VMOVDQU64      bpc_gather1<>+0(SB), Z3
 	VPERMI2B       Z5, Z4, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VMOVDQU64      bpc_scatter16_0<>+0(SB), Z0
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z3, Z2, Z0
-	VMOVDQU64      bpc_scatter16_1<>+0(SB), Z4
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z4
 	VPERMI2B       Z3, Z2, Z4
 	VPBROADCASTD   AX, Z2
 	VALIGND        $0x01, Z0, Z4, Z3
@@ -1838,336 +1617,6 @@ TEXT ·bpcPlanes64AVX512(SB), NOSPLIT, $0-32
 	MOVL           AX, 16(DX)
 	VZEROUPPER
 	RET
-
-DATA bpc_cols16<>+0(SB)/1, $0x01
-DATA bpc_cols16<>+1(SB)/1, $0x02
-DATA bpc_cols16<>+2(SB)/1, $0x04
-DATA bpc_cols16<>+3(SB)/1, $0x08
-DATA bpc_cols16<>+4(SB)/1, $0x10
-DATA bpc_cols16<>+5(SB)/1, $0x20
-DATA bpc_cols16<>+6(SB)/1, $0x40
-DATA bpc_cols16<>+7(SB)/1, $0x80
-DATA bpc_cols16<>+8(SB)/1, $0x01
-DATA bpc_cols16<>+9(SB)/1, $0x02
-DATA bpc_cols16<>+10(SB)/1, $0x04
-DATA bpc_cols16<>+11(SB)/1, $0x08
-DATA bpc_cols16<>+12(SB)/1, $0x10
-DATA bpc_cols16<>+13(SB)/1, $0x20
-DATA bpc_cols16<>+14(SB)/1, $0x40
-DATA bpc_cols16<>+15(SB)/1, $0x80
-DATA bpc_cols16<>+16(SB)/1, $0x01
-DATA bpc_cols16<>+17(SB)/1, $0x02
-DATA bpc_cols16<>+18(SB)/1, $0x04
-DATA bpc_cols16<>+19(SB)/1, $0x08
-DATA bpc_cols16<>+20(SB)/1, $0x10
-DATA bpc_cols16<>+21(SB)/1, $0x20
-DATA bpc_cols16<>+22(SB)/1, $0x40
-DATA bpc_cols16<>+23(SB)/1, $0x80
-DATA bpc_cols16<>+24(SB)/1, $0x01
-DATA bpc_cols16<>+25(SB)/1, $0x02
-DATA bpc_cols16<>+26(SB)/1, $0x04
-DATA bpc_cols16<>+27(SB)/1, $0x08
-DATA bpc_cols16<>+28(SB)/1, $0x10
-DATA bpc_cols16<>+29(SB)/1, $0x20
-DATA bpc_cols16<>+30(SB)/1, $0x40
-DATA bpc_cols16<>+31(SB)/1, $0x80
-DATA bpc_cols16<>+32(SB)/1, $0x01
-DATA bpc_cols16<>+33(SB)/1, $0x02
-DATA bpc_cols16<>+34(SB)/1, $0x04
-DATA bpc_cols16<>+35(SB)/1, $0x08
-DATA bpc_cols16<>+36(SB)/1, $0x10
-DATA bpc_cols16<>+37(SB)/1, $0x20
-DATA bpc_cols16<>+38(SB)/1, $0x40
-DATA bpc_cols16<>+39(SB)/1, $0x80
-DATA bpc_cols16<>+40(SB)/1, $0x01
-DATA bpc_cols16<>+41(SB)/1, $0x02
-DATA bpc_cols16<>+42(SB)/1, $0x04
-DATA bpc_cols16<>+43(SB)/1, $0x08
-DATA bpc_cols16<>+44(SB)/1, $0x10
-DATA bpc_cols16<>+45(SB)/1, $0x20
-DATA bpc_cols16<>+46(SB)/1, $0x40
-DATA bpc_cols16<>+47(SB)/1, $0x80
-DATA bpc_cols16<>+48(SB)/1, $0x01
-DATA bpc_cols16<>+49(SB)/1, $0x02
-DATA bpc_cols16<>+50(SB)/1, $0x04
-DATA bpc_cols16<>+51(SB)/1, $0x08
-DATA bpc_cols16<>+52(SB)/1, $0x10
-DATA bpc_cols16<>+53(SB)/1, $0x20
-DATA bpc_cols16<>+54(SB)/1, $0x40
-DATA bpc_cols16<>+55(SB)/1, $0x80
-DATA bpc_cols16<>+56(SB)/1, $0x01
-DATA bpc_cols16<>+57(SB)/1, $0x02
-DATA bpc_cols16<>+58(SB)/1, $0x04
-DATA bpc_cols16<>+59(SB)/1, $0x08
-DATA bpc_cols16<>+60(SB)/1, $0x10
-DATA bpc_cols16<>+61(SB)/1, $0x20
-DATA bpc_cols16<>+62(SB)/1, $0x40
-DATA bpc_cols16<>+63(SB)/1, $0x80
-GLOBL bpc_cols16<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_gather16_0<>+0(SB)/1, $0x1c
-DATA bpc_gather16_0<>+1(SB)/1, $0x18
-DATA bpc_gather16_0<>+2(SB)/1, $0x14
-DATA bpc_gather16_0<>+3(SB)/1, $0x10
-DATA bpc_gather16_0<>+4(SB)/1, $0x0c
-DATA bpc_gather16_0<>+5(SB)/1, $0x08
-DATA bpc_gather16_0<>+6(SB)/1, $0x04
-DATA bpc_gather16_0<>+7(SB)/1, $0x00
-DATA bpc_gather16_0<>+8(SB)/1, $0x3c
-DATA bpc_gather16_0<>+9(SB)/1, $0x38
-DATA bpc_gather16_0<>+10(SB)/1, $0x34
-DATA bpc_gather16_0<>+11(SB)/1, $0x30
-DATA bpc_gather16_0<>+12(SB)/1, $0x2c
-DATA bpc_gather16_0<>+13(SB)/1, $0x28
-DATA bpc_gather16_0<>+14(SB)/1, $0x24
-DATA bpc_gather16_0<>+15(SB)/1, $0x20
-DATA bpc_gather16_0<>+16(SB)/1, $0x5c
-DATA bpc_gather16_0<>+17(SB)/1, $0x58
-DATA bpc_gather16_0<>+18(SB)/1, $0x54
-DATA bpc_gather16_0<>+19(SB)/1, $0x50
-DATA bpc_gather16_0<>+20(SB)/1, $0x4c
-DATA bpc_gather16_0<>+21(SB)/1, $0x48
-DATA bpc_gather16_0<>+22(SB)/1, $0x44
-DATA bpc_gather16_0<>+23(SB)/1, $0x40
-DATA bpc_gather16_0<>+24(SB)/1, $0x7c
-DATA bpc_gather16_0<>+25(SB)/1, $0x78
-DATA bpc_gather16_0<>+26(SB)/1, $0x74
-DATA bpc_gather16_0<>+27(SB)/1, $0x70
-DATA bpc_gather16_0<>+28(SB)/1, $0x6c
-DATA bpc_gather16_0<>+29(SB)/1, $0x68
-DATA bpc_gather16_0<>+30(SB)/1, $0x64
-DATA bpc_gather16_0<>+31(SB)/1, $0x60
-DATA bpc_gather16_0<>+32(SB)/1, $0x1d
-DATA bpc_gather16_0<>+33(SB)/1, $0x19
-DATA bpc_gather16_0<>+34(SB)/1, $0x15
-DATA bpc_gather16_0<>+35(SB)/1, $0x11
-DATA bpc_gather16_0<>+36(SB)/1, $0x0d
-DATA bpc_gather16_0<>+37(SB)/1, $0x09
-DATA bpc_gather16_0<>+38(SB)/1, $0x05
-DATA bpc_gather16_0<>+39(SB)/1, $0x01
-DATA bpc_gather16_0<>+40(SB)/1, $0x3d
-DATA bpc_gather16_0<>+41(SB)/1, $0x39
-DATA bpc_gather16_0<>+42(SB)/1, $0x35
-DATA bpc_gather16_0<>+43(SB)/1, $0x31
-DATA bpc_gather16_0<>+44(SB)/1, $0x2d
-DATA bpc_gather16_0<>+45(SB)/1, $0x29
-DATA bpc_gather16_0<>+46(SB)/1, $0x25
-DATA bpc_gather16_0<>+47(SB)/1, $0x21
-DATA bpc_gather16_0<>+48(SB)/1, $0x5d
-DATA bpc_gather16_0<>+49(SB)/1, $0x59
-DATA bpc_gather16_0<>+50(SB)/1, $0x55
-DATA bpc_gather16_0<>+51(SB)/1, $0x51
-DATA bpc_gather16_0<>+52(SB)/1, $0x4d
-DATA bpc_gather16_0<>+53(SB)/1, $0x49
-DATA bpc_gather16_0<>+54(SB)/1, $0x45
-DATA bpc_gather16_0<>+55(SB)/1, $0x41
-DATA bpc_gather16_0<>+56(SB)/1, $0x7d
-DATA bpc_gather16_0<>+57(SB)/1, $0x79
-DATA bpc_gather16_0<>+58(SB)/1, $0x75
-DATA bpc_gather16_0<>+59(SB)/1, $0x71
-DATA bpc_gather16_0<>+60(SB)/1, $0x6d
-DATA bpc_gather16_0<>+61(SB)/1, $0x69
-DATA bpc_gather16_0<>+62(SB)/1, $0x65
-DATA bpc_gather16_0<>+63(SB)/1, $0x61
-GLOBL bpc_gather16_0<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_gather16_1<>+0(SB)/1, $0x1e
-DATA bpc_gather16_1<>+1(SB)/1, $0x1a
-DATA bpc_gather16_1<>+2(SB)/1, $0x16
-DATA bpc_gather16_1<>+3(SB)/1, $0x12
-DATA bpc_gather16_1<>+4(SB)/1, $0x0e
-DATA bpc_gather16_1<>+5(SB)/1, $0x0a
-DATA bpc_gather16_1<>+6(SB)/1, $0x06
-DATA bpc_gather16_1<>+7(SB)/1, $0x02
-DATA bpc_gather16_1<>+8(SB)/1, $0x3e
-DATA bpc_gather16_1<>+9(SB)/1, $0x3a
-DATA bpc_gather16_1<>+10(SB)/1, $0x36
-DATA bpc_gather16_1<>+11(SB)/1, $0x32
-DATA bpc_gather16_1<>+12(SB)/1, $0x2e
-DATA bpc_gather16_1<>+13(SB)/1, $0x2a
-DATA bpc_gather16_1<>+14(SB)/1, $0x26
-DATA bpc_gather16_1<>+15(SB)/1, $0x22
-DATA bpc_gather16_1<>+16(SB)/1, $0x5e
-DATA bpc_gather16_1<>+17(SB)/1, $0x5a
-DATA bpc_gather16_1<>+18(SB)/1, $0x56
-DATA bpc_gather16_1<>+19(SB)/1, $0x52
-DATA bpc_gather16_1<>+20(SB)/1, $0x4e
-DATA bpc_gather16_1<>+21(SB)/1, $0x4a
-DATA bpc_gather16_1<>+22(SB)/1, $0x46
-DATA bpc_gather16_1<>+23(SB)/1, $0x42
-DATA bpc_gather16_1<>+24(SB)/1, $0x7e
-DATA bpc_gather16_1<>+25(SB)/1, $0x7a
-DATA bpc_gather16_1<>+26(SB)/1, $0x76
-DATA bpc_gather16_1<>+27(SB)/1, $0x72
-DATA bpc_gather16_1<>+28(SB)/1, $0x6e
-DATA bpc_gather16_1<>+29(SB)/1, $0x6a
-DATA bpc_gather16_1<>+30(SB)/1, $0x66
-DATA bpc_gather16_1<>+31(SB)/1, $0x62
-DATA bpc_gather16_1<>+32(SB)/1, $0x1f
-DATA bpc_gather16_1<>+33(SB)/1, $0x1b
-DATA bpc_gather16_1<>+34(SB)/1, $0x17
-DATA bpc_gather16_1<>+35(SB)/1, $0x13
-DATA bpc_gather16_1<>+36(SB)/1, $0x0f
-DATA bpc_gather16_1<>+37(SB)/1, $0x0b
-DATA bpc_gather16_1<>+38(SB)/1, $0x07
-DATA bpc_gather16_1<>+39(SB)/1, $0x03
-DATA bpc_gather16_1<>+40(SB)/1, $0x3f
-DATA bpc_gather16_1<>+41(SB)/1, $0x3b
-DATA bpc_gather16_1<>+42(SB)/1, $0x37
-DATA bpc_gather16_1<>+43(SB)/1, $0x33
-DATA bpc_gather16_1<>+44(SB)/1, $0x2f
-DATA bpc_gather16_1<>+45(SB)/1, $0x2b
-DATA bpc_gather16_1<>+46(SB)/1, $0x27
-DATA bpc_gather16_1<>+47(SB)/1, $0x23
-DATA bpc_gather16_1<>+48(SB)/1, $0x5f
-DATA bpc_gather16_1<>+49(SB)/1, $0x5b
-DATA bpc_gather16_1<>+50(SB)/1, $0x57
-DATA bpc_gather16_1<>+51(SB)/1, $0x53
-DATA bpc_gather16_1<>+52(SB)/1, $0x4f
-DATA bpc_gather16_1<>+53(SB)/1, $0x4b
-DATA bpc_gather16_1<>+54(SB)/1, $0x47
-DATA bpc_gather16_1<>+55(SB)/1, $0x43
-DATA bpc_gather16_1<>+56(SB)/1, $0x7f
-DATA bpc_gather16_1<>+57(SB)/1, $0x7b
-DATA bpc_gather16_1<>+58(SB)/1, $0x77
-DATA bpc_gather16_1<>+59(SB)/1, $0x73
-DATA bpc_gather16_1<>+60(SB)/1, $0x6f
-DATA bpc_gather16_1<>+61(SB)/1, $0x6b
-DATA bpc_gather16_1<>+62(SB)/1, $0x67
-DATA bpc_gather16_1<>+63(SB)/1, $0x63
-GLOBL bpc_gather16_1<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_scatter16_0<>+0(SB)/1, $0x00
-DATA bpc_scatter16_0<>+1(SB)/1, $0x08
-DATA bpc_scatter16_0<>+2(SB)/1, $0x10
-DATA bpc_scatter16_0<>+3(SB)/1, $0x18
-DATA bpc_scatter16_0<>+4(SB)/1, $0x01
-DATA bpc_scatter16_0<>+5(SB)/1, $0x09
-DATA bpc_scatter16_0<>+6(SB)/1, $0x11
-DATA bpc_scatter16_0<>+7(SB)/1, $0x19
-DATA bpc_scatter16_0<>+8(SB)/1, $0x02
-DATA bpc_scatter16_0<>+9(SB)/1, $0x0a
-DATA bpc_scatter16_0<>+10(SB)/1, $0x12
-DATA bpc_scatter16_0<>+11(SB)/1, $0x1a
-DATA bpc_scatter16_0<>+12(SB)/1, $0x03
-DATA bpc_scatter16_0<>+13(SB)/1, $0x0b
-DATA bpc_scatter16_0<>+14(SB)/1, $0x13
-DATA bpc_scatter16_0<>+15(SB)/1, $0x1b
-DATA bpc_scatter16_0<>+16(SB)/1, $0x04
-DATA bpc_scatter16_0<>+17(SB)/1, $0x0c
-DATA bpc_scatter16_0<>+18(SB)/1, $0x14
-DATA bpc_scatter16_0<>+19(SB)/1, $0x1c
-DATA bpc_scatter16_0<>+20(SB)/1, $0x05
-DATA bpc_scatter16_0<>+21(SB)/1, $0x0d
-DATA bpc_scatter16_0<>+22(SB)/1, $0x15
-DATA bpc_scatter16_0<>+23(SB)/1, $0x1d
-DATA bpc_scatter16_0<>+24(SB)/1, $0x06
-DATA bpc_scatter16_0<>+25(SB)/1, $0x0e
-DATA bpc_scatter16_0<>+26(SB)/1, $0x16
-DATA bpc_scatter16_0<>+27(SB)/1, $0x1e
-DATA bpc_scatter16_0<>+28(SB)/1, $0x07
-DATA bpc_scatter16_0<>+29(SB)/1, $0x0f
-DATA bpc_scatter16_0<>+30(SB)/1, $0x17
-DATA bpc_scatter16_0<>+31(SB)/1, $0x1f
-DATA bpc_scatter16_0<>+32(SB)/1, $0x20
-DATA bpc_scatter16_0<>+33(SB)/1, $0x28
-DATA bpc_scatter16_0<>+34(SB)/1, $0x30
-DATA bpc_scatter16_0<>+35(SB)/1, $0x38
-DATA bpc_scatter16_0<>+36(SB)/1, $0x21
-DATA bpc_scatter16_0<>+37(SB)/1, $0x29
-DATA bpc_scatter16_0<>+38(SB)/1, $0x31
-DATA bpc_scatter16_0<>+39(SB)/1, $0x39
-DATA bpc_scatter16_0<>+40(SB)/1, $0x22
-DATA bpc_scatter16_0<>+41(SB)/1, $0x2a
-DATA bpc_scatter16_0<>+42(SB)/1, $0x32
-DATA bpc_scatter16_0<>+43(SB)/1, $0x3a
-DATA bpc_scatter16_0<>+44(SB)/1, $0x23
-DATA bpc_scatter16_0<>+45(SB)/1, $0x2b
-DATA bpc_scatter16_0<>+46(SB)/1, $0x33
-DATA bpc_scatter16_0<>+47(SB)/1, $0x3b
-DATA bpc_scatter16_0<>+48(SB)/1, $0x24
-DATA bpc_scatter16_0<>+49(SB)/1, $0x2c
-DATA bpc_scatter16_0<>+50(SB)/1, $0x34
-DATA bpc_scatter16_0<>+51(SB)/1, $0x3c
-DATA bpc_scatter16_0<>+52(SB)/1, $0x25
-DATA bpc_scatter16_0<>+53(SB)/1, $0x2d
-DATA bpc_scatter16_0<>+54(SB)/1, $0x35
-DATA bpc_scatter16_0<>+55(SB)/1, $0x3d
-DATA bpc_scatter16_0<>+56(SB)/1, $0x26
-DATA bpc_scatter16_0<>+57(SB)/1, $0x2e
-DATA bpc_scatter16_0<>+58(SB)/1, $0x36
-DATA bpc_scatter16_0<>+59(SB)/1, $0x3e
-DATA bpc_scatter16_0<>+60(SB)/1, $0x27
-DATA bpc_scatter16_0<>+61(SB)/1, $0x2f
-DATA bpc_scatter16_0<>+62(SB)/1, $0x37
-DATA bpc_scatter16_0<>+63(SB)/1, $0x3f
-GLOBL bpc_scatter16_0<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_scatter16_1<>+0(SB)/1, $0x40
-DATA bpc_scatter16_1<>+1(SB)/1, $0x48
-DATA bpc_scatter16_1<>+2(SB)/1, $0x50
-DATA bpc_scatter16_1<>+3(SB)/1, $0x58
-DATA bpc_scatter16_1<>+4(SB)/1, $0x41
-DATA bpc_scatter16_1<>+5(SB)/1, $0x49
-DATA bpc_scatter16_1<>+6(SB)/1, $0x51
-DATA bpc_scatter16_1<>+7(SB)/1, $0x59
-DATA bpc_scatter16_1<>+8(SB)/1, $0x42
-DATA bpc_scatter16_1<>+9(SB)/1, $0x4a
-DATA bpc_scatter16_1<>+10(SB)/1, $0x52
-DATA bpc_scatter16_1<>+11(SB)/1, $0x5a
-DATA bpc_scatter16_1<>+12(SB)/1, $0x43
-DATA bpc_scatter16_1<>+13(SB)/1, $0x4b
-DATA bpc_scatter16_1<>+14(SB)/1, $0x53
-DATA bpc_scatter16_1<>+15(SB)/1, $0x5b
-DATA bpc_scatter16_1<>+16(SB)/1, $0x44
-DATA bpc_scatter16_1<>+17(SB)/1, $0x4c
-DATA bpc_scatter16_1<>+18(SB)/1, $0x54
-DATA bpc_scatter16_1<>+19(SB)/1, $0x5c
-DATA bpc_scatter16_1<>+20(SB)/1, $0x45
-DATA bpc_scatter16_1<>+21(SB)/1, $0x4d
-DATA bpc_scatter16_1<>+22(SB)/1, $0x55
-DATA bpc_scatter16_1<>+23(SB)/1, $0x5d
-DATA bpc_scatter16_1<>+24(SB)/1, $0x46
-DATA bpc_scatter16_1<>+25(SB)/1, $0x4e
-DATA bpc_scatter16_1<>+26(SB)/1, $0x56
-DATA bpc_scatter16_1<>+27(SB)/1, $0x5e
-DATA bpc_scatter16_1<>+28(SB)/1, $0x47
-DATA bpc_scatter16_1<>+29(SB)/1, $0x4f
-DATA bpc_scatter16_1<>+30(SB)/1, $0x57
-DATA bpc_scatter16_1<>+31(SB)/1, $0x5f
-DATA bpc_scatter16_1<>+32(SB)/1, $0x60
-DATA bpc_scatter16_1<>+33(SB)/1, $0x68
-DATA bpc_scatter16_1<>+34(SB)/1, $0x70
-DATA bpc_scatter16_1<>+35(SB)/1, $0x78
-DATA bpc_scatter16_1<>+36(SB)/1, $0x61
-DATA bpc_scatter16_1<>+37(SB)/1, $0x69
-DATA bpc_scatter16_1<>+38(SB)/1, $0x71
-DATA bpc_scatter16_1<>+39(SB)/1, $0x79
-DATA bpc_scatter16_1<>+40(SB)/1, $0x62
-DATA bpc_scatter16_1<>+41(SB)/1, $0x6a
-DATA bpc_scatter16_1<>+42(SB)/1, $0x72
-DATA bpc_scatter16_1<>+43(SB)/1, $0x7a
-DATA bpc_scatter16_1<>+44(SB)/1, $0x63
-DATA bpc_scatter16_1<>+45(SB)/1, $0x6b
-DATA bpc_scatter16_1<>+46(SB)/1, $0x73
-DATA bpc_scatter16_1<>+47(SB)/1, $0x7b
-DATA bpc_scatter16_1<>+48(SB)/1, $0x64
-DATA bpc_scatter16_1<>+49(SB)/1, $0x6c
-DATA bpc_scatter16_1<>+50(SB)/1, $0x74
-DATA bpc_scatter16_1<>+51(SB)/1, $0x7c
-DATA bpc_scatter16_1<>+52(SB)/1, $0x65
-DATA bpc_scatter16_1<>+53(SB)/1, $0x6d
-DATA bpc_scatter16_1<>+54(SB)/1, $0x75
-DATA bpc_scatter16_1<>+55(SB)/1, $0x7d
-DATA bpc_scatter16_1<>+56(SB)/1, $0x66
-DATA bpc_scatter16_1<>+57(SB)/1, $0x6e
-DATA bpc_scatter16_1<>+58(SB)/1, $0x76
-DATA bpc_scatter16_1<>+59(SB)/1, $0x7e
-DATA bpc_scatter16_1<>+60(SB)/1, $0x67
-DATA bpc_scatter16_1<>+61(SB)/1, $0x6f
-DATA bpc_scatter16_1<>+62(SB)/1, $0x77
-DATA bpc_scatter16_1<>+63(SB)/1, $0x7f
-GLOBL bpc_scatter16_1<>(SB), RODATA|NOPTR, $64
 
 // func bpcPlanes32AVX512(line *[32]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
@@ -2194,16 +1643,16 @@ TEXT ·bpcPlanes32AVX512(SB), NOSPLIT, $0-32
 	SHLL           $0x10, SI
 	ORL            SI, AX
 	MOVL           AX, 128(CX)
-	VMOVDQU64      bpc_cols8<>+0(SB), Z0
-	VMOVDQU64      bpc_gather8_0<>+0(SB), Z2
+	VMOVDQU64      bpc_cols<>+0(SB), Z0
+	VMOVDQU64      bpc_gather0<>+0(SB), Z2
 	VPERMI2B       Z5, Z4, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bpc_gather8_1<>+0(SB), Z3
+	VMOVDQU64      bpc_gather1<>+0(SB), Z3
 	VPERMI2B       Z5, Z4, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VMOVDQU64      bpc_scatter8_0<>+0(SB), Z0
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z3, Z2, Z0
-	VMOVDQU64      bpc_scatter8_1<>+0(SB), Z4
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z4
 	VPERMI2B       Z3, Z2, Z4
 	VPBROADCASTD   AX, Z2
 	VALIGND        $0x01, Z0, Z4, Z3
@@ -2261,333 +1710,3 @@ TEXT ·bpcPlanes32AVX512(SB), NOSPLIT, $0-32
 	MOVL           AX, 16(DX)
 	VZEROUPPER
 	RET
-
-DATA bpc_cols8<>+0(SB)/1, $0x01
-DATA bpc_cols8<>+1(SB)/1, $0x02
-DATA bpc_cols8<>+2(SB)/1, $0x04
-DATA bpc_cols8<>+3(SB)/1, $0x08
-DATA bpc_cols8<>+4(SB)/1, $0x10
-DATA bpc_cols8<>+5(SB)/1, $0x20
-DATA bpc_cols8<>+6(SB)/1, $0x40
-DATA bpc_cols8<>+7(SB)/1, $0x80
-DATA bpc_cols8<>+8(SB)/1, $0x01
-DATA bpc_cols8<>+9(SB)/1, $0x02
-DATA bpc_cols8<>+10(SB)/1, $0x04
-DATA bpc_cols8<>+11(SB)/1, $0x08
-DATA bpc_cols8<>+12(SB)/1, $0x10
-DATA bpc_cols8<>+13(SB)/1, $0x20
-DATA bpc_cols8<>+14(SB)/1, $0x40
-DATA bpc_cols8<>+15(SB)/1, $0x80
-DATA bpc_cols8<>+16(SB)/1, $0x01
-DATA bpc_cols8<>+17(SB)/1, $0x02
-DATA bpc_cols8<>+18(SB)/1, $0x04
-DATA bpc_cols8<>+19(SB)/1, $0x08
-DATA bpc_cols8<>+20(SB)/1, $0x10
-DATA bpc_cols8<>+21(SB)/1, $0x20
-DATA bpc_cols8<>+22(SB)/1, $0x40
-DATA bpc_cols8<>+23(SB)/1, $0x80
-DATA bpc_cols8<>+24(SB)/1, $0x01
-DATA bpc_cols8<>+25(SB)/1, $0x02
-DATA bpc_cols8<>+26(SB)/1, $0x04
-DATA bpc_cols8<>+27(SB)/1, $0x08
-DATA bpc_cols8<>+28(SB)/1, $0x10
-DATA bpc_cols8<>+29(SB)/1, $0x20
-DATA bpc_cols8<>+30(SB)/1, $0x40
-DATA bpc_cols8<>+31(SB)/1, $0x80
-DATA bpc_cols8<>+32(SB)/1, $0x01
-DATA bpc_cols8<>+33(SB)/1, $0x02
-DATA bpc_cols8<>+34(SB)/1, $0x04
-DATA bpc_cols8<>+35(SB)/1, $0x08
-DATA bpc_cols8<>+36(SB)/1, $0x10
-DATA bpc_cols8<>+37(SB)/1, $0x20
-DATA bpc_cols8<>+38(SB)/1, $0x40
-DATA bpc_cols8<>+39(SB)/1, $0x80
-DATA bpc_cols8<>+40(SB)/1, $0x01
-DATA bpc_cols8<>+41(SB)/1, $0x02
-DATA bpc_cols8<>+42(SB)/1, $0x04
-DATA bpc_cols8<>+43(SB)/1, $0x08
-DATA bpc_cols8<>+44(SB)/1, $0x10
-DATA bpc_cols8<>+45(SB)/1, $0x20
-DATA bpc_cols8<>+46(SB)/1, $0x40
-DATA bpc_cols8<>+47(SB)/1, $0x80
-DATA bpc_cols8<>+48(SB)/1, $0x01
-DATA bpc_cols8<>+49(SB)/1, $0x02
-DATA bpc_cols8<>+50(SB)/1, $0x04
-DATA bpc_cols8<>+51(SB)/1, $0x08
-DATA bpc_cols8<>+52(SB)/1, $0x10
-DATA bpc_cols8<>+53(SB)/1, $0x20
-DATA bpc_cols8<>+54(SB)/1, $0x40
-DATA bpc_cols8<>+55(SB)/1, $0x80
-DATA bpc_cols8<>+56(SB)/1, $0x01
-DATA bpc_cols8<>+57(SB)/1, $0x02
-DATA bpc_cols8<>+58(SB)/1, $0x04
-DATA bpc_cols8<>+59(SB)/1, $0x08
-DATA bpc_cols8<>+60(SB)/1, $0x10
-DATA bpc_cols8<>+61(SB)/1, $0x20
-DATA bpc_cols8<>+62(SB)/1, $0x40
-DATA bpc_cols8<>+63(SB)/1, $0x80
-GLOBL bpc_cols8<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_gather8_0<>+0(SB)/1, $0x1c
-DATA bpc_gather8_0<>+1(SB)/1, $0x18
-DATA bpc_gather8_0<>+2(SB)/1, $0x14
-DATA bpc_gather8_0<>+3(SB)/1, $0x10
-DATA bpc_gather8_0<>+4(SB)/1, $0x0c
-DATA bpc_gather8_0<>+5(SB)/1, $0x08
-DATA bpc_gather8_0<>+6(SB)/1, $0x04
-DATA bpc_gather8_0<>+7(SB)/1, $0x00
-DATA bpc_gather8_0<>+8(SB)/1, $0x3c
-DATA bpc_gather8_0<>+9(SB)/1, $0x38
-DATA bpc_gather8_0<>+10(SB)/1, $0x34
-DATA bpc_gather8_0<>+11(SB)/1, $0x30
-DATA bpc_gather8_0<>+12(SB)/1, $0x2c
-DATA bpc_gather8_0<>+13(SB)/1, $0x28
-DATA bpc_gather8_0<>+14(SB)/1, $0x24
-DATA bpc_gather8_0<>+15(SB)/1, $0x20
-DATA bpc_gather8_0<>+16(SB)/1, $0x5c
-DATA bpc_gather8_0<>+17(SB)/1, $0x58
-DATA bpc_gather8_0<>+18(SB)/1, $0x54
-DATA bpc_gather8_0<>+19(SB)/1, $0x50
-DATA bpc_gather8_0<>+20(SB)/1, $0x4c
-DATA bpc_gather8_0<>+21(SB)/1, $0x48
-DATA bpc_gather8_0<>+22(SB)/1, $0x44
-DATA bpc_gather8_0<>+23(SB)/1, $0x40
-DATA bpc_gather8_0<>+24(SB)/1, $0x7c
-DATA bpc_gather8_0<>+25(SB)/1, $0x78
-DATA bpc_gather8_0<>+26(SB)/1, $0x74
-DATA bpc_gather8_0<>+27(SB)/1, $0x70
-DATA bpc_gather8_0<>+28(SB)/1, $0x6c
-DATA bpc_gather8_0<>+29(SB)/1, $0x68
-DATA bpc_gather8_0<>+30(SB)/1, $0x64
-DATA bpc_gather8_0<>+31(SB)/1, $0x60
-DATA bpc_gather8_0<>+32(SB)/1, $0x1d
-DATA bpc_gather8_0<>+33(SB)/1, $0x19
-DATA bpc_gather8_0<>+34(SB)/1, $0x15
-DATA bpc_gather8_0<>+35(SB)/1, $0x11
-DATA bpc_gather8_0<>+36(SB)/1, $0x0d
-DATA bpc_gather8_0<>+37(SB)/1, $0x09
-DATA bpc_gather8_0<>+38(SB)/1, $0x05
-DATA bpc_gather8_0<>+39(SB)/1, $0x01
-DATA bpc_gather8_0<>+40(SB)/1, $0x3d
-DATA bpc_gather8_0<>+41(SB)/1, $0x39
-DATA bpc_gather8_0<>+42(SB)/1, $0x35
-DATA bpc_gather8_0<>+43(SB)/1, $0x31
-DATA bpc_gather8_0<>+44(SB)/1, $0x2d
-DATA bpc_gather8_0<>+45(SB)/1, $0x29
-DATA bpc_gather8_0<>+46(SB)/1, $0x25
-DATA bpc_gather8_0<>+47(SB)/1, $0x21
-DATA bpc_gather8_0<>+48(SB)/1, $0x5d
-DATA bpc_gather8_0<>+49(SB)/1, $0x59
-DATA bpc_gather8_0<>+50(SB)/1, $0x55
-DATA bpc_gather8_0<>+51(SB)/1, $0x51
-DATA bpc_gather8_0<>+52(SB)/1, $0x4d
-DATA bpc_gather8_0<>+53(SB)/1, $0x49
-DATA bpc_gather8_0<>+54(SB)/1, $0x45
-DATA bpc_gather8_0<>+55(SB)/1, $0x41
-DATA bpc_gather8_0<>+56(SB)/1, $0x7d
-DATA bpc_gather8_0<>+57(SB)/1, $0x79
-DATA bpc_gather8_0<>+58(SB)/1, $0x75
-DATA bpc_gather8_0<>+59(SB)/1, $0x71
-DATA bpc_gather8_0<>+60(SB)/1, $0x6d
-DATA bpc_gather8_0<>+61(SB)/1, $0x69
-DATA bpc_gather8_0<>+62(SB)/1, $0x65
-DATA bpc_gather8_0<>+63(SB)/1, $0x61
-GLOBL bpc_gather8_0<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_gather8_1<>+0(SB)/1, $0x1e
-DATA bpc_gather8_1<>+1(SB)/1, $0x1a
-DATA bpc_gather8_1<>+2(SB)/1, $0x16
-DATA bpc_gather8_1<>+3(SB)/1, $0x12
-DATA bpc_gather8_1<>+4(SB)/1, $0x0e
-DATA bpc_gather8_1<>+5(SB)/1, $0x0a
-DATA bpc_gather8_1<>+6(SB)/1, $0x06
-DATA bpc_gather8_1<>+7(SB)/1, $0x02
-DATA bpc_gather8_1<>+8(SB)/1, $0x3e
-DATA bpc_gather8_1<>+9(SB)/1, $0x3a
-DATA bpc_gather8_1<>+10(SB)/1, $0x36
-DATA bpc_gather8_1<>+11(SB)/1, $0x32
-DATA bpc_gather8_1<>+12(SB)/1, $0x2e
-DATA bpc_gather8_1<>+13(SB)/1, $0x2a
-DATA bpc_gather8_1<>+14(SB)/1, $0x26
-DATA bpc_gather8_1<>+15(SB)/1, $0x22
-DATA bpc_gather8_1<>+16(SB)/1, $0x5e
-DATA bpc_gather8_1<>+17(SB)/1, $0x5a
-DATA bpc_gather8_1<>+18(SB)/1, $0x56
-DATA bpc_gather8_1<>+19(SB)/1, $0x52
-DATA bpc_gather8_1<>+20(SB)/1, $0x4e
-DATA bpc_gather8_1<>+21(SB)/1, $0x4a
-DATA bpc_gather8_1<>+22(SB)/1, $0x46
-DATA bpc_gather8_1<>+23(SB)/1, $0x42
-DATA bpc_gather8_1<>+24(SB)/1, $0x7e
-DATA bpc_gather8_1<>+25(SB)/1, $0x7a
-DATA bpc_gather8_1<>+26(SB)/1, $0x76
-DATA bpc_gather8_1<>+27(SB)/1, $0x72
-DATA bpc_gather8_1<>+28(SB)/1, $0x6e
-DATA bpc_gather8_1<>+29(SB)/1, $0x6a
-DATA bpc_gather8_1<>+30(SB)/1, $0x66
-DATA bpc_gather8_1<>+31(SB)/1, $0x62
-DATA bpc_gather8_1<>+32(SB)/1, $0x1f
-DATA bpc_gather8_1<>+33(SB)/1, $0x1b
-DATA bpc_gather8_1<>+34(SB)/1, $0x17
-DATA bpc_gather8_1<>+35(SB)/1, $0x13
-DATA bpc_gather8_1<>+36(SB)/1, $0x0f
-DATA bpc_gather8_1<>+37(SB)/1, $0x0b
-DATA bpc_gather8_1<>+38(SB)/1, $0x07
-DATA bpc_gather8_1<>+39(SB)/1, $0x03
-DATA bpc_gather8_1<>+40(SB)/1, $0x3f
-DATA bpc_gather8_1<>+41(SB)/1, $0x3b
-DATA bpc_gather8_1<>+42(SB)/1, $0x37
-DATA bpc_gather8_1<>+43(SB)/1, $0x33
-DATA bpc_gather8_1<>+44(SB)/1, $0x2f
-DATA bpc_gather8_1<>+45(SB)/1, $0x2b
-DATA bpc_gather8_1<>+46(SB)/1, $0x27
-DATA bpc_gather8_1<>+47(SB)/1, $0x23
-DATA bpc_gather8_1<>+48(SB)/1, $0x5f
-DATA bpc_gather8_1<>+49(SB)/1, $0x5b
-DATA bpc_gather8_1<>+50(SB)/1, $0x57
-DATA bpc_gather8_1<>+51(SB)/1, $0x53
-DATA bpc_gather8_1<>+52(SB)/1, $0x4f
-DATA bpc_gather8_1<>+53(SB)/1, $0x4b
-DATA bpc_gather8_1<>+54(SB)/1, $0x47
-DATA bpc_gather8_1<>+55(SB)/1, $0x43
-DATA bpc_gather8_1<>+56(SB)/1, $0x7f
-DATA bpc_gather8_1<>+57(SB)/1, $0x7b
-DATA bpc_gather8_1<>+58(SB)/1, $0x77
-DATA bpc_gather8_1<>+59(SB)/1, $0x73
-DATA bpc_gather8_1<>+60(SB)/1, $0x6f
-DATA bpc_gather8_1<>+61(SB)/1, $0x6b
-DATA bpc_gather8_1<>+62(SB)/1, $0x67
-DATA bpc_gather8_1<>+63(SB)/1, $0x63
-GLOBL bpc_gather8_1<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_scatter8_0<>+0(SB)/1, $0x00
-DATA bpc_scatter8_0<>+1(SB)/1, $0x08
-DATA bpc_scatter8_0<>+2(SB)/1, $0x10
-DATA bpc_scatter8_0<>+3(SB)/1, $0x18
-DATA bpc_scatter8_0<>+4(SB)/1, $0x01
-DATA bpc_scatter8_0<>+5(SB)/1, $0x09
-DATA bpc_scatter8_0<>+6(SB)/1, $0x11
-DATA bpc_scatter8_0<>+7(SB)/1, $0x19
-DATA bpc_scatter8_0<>+8(SB)/1, $0x02
-DATA bpc_scatter8_0<>+9(SB)/1, $0x0a
-DATA bpc_scatter8_0<>+10(SB)/1, $0x12
-DATA bpc_scatter8_0<>+11(SB)/1, $0x1a
-DATA bpc_scatter8_0<>+12(SB)/1, $0x03
-DATA bpc_scatter8_0<>+13(SB)/1, $0x0b
-DATA bpc_scatter8_0<>+14(SB)/1, $0x13
-DATA bpc_scatter8_0<>+15(SB)/1, $0x1b
-DATA bpc_scatter8_0<>+16(SB)/1, $0x04
-DATA bpc_scatter8_0<>+17(SB)/1, $0x0c
-DATA bpc_scatter8_0<>+18(SB)/1, $0x14
-DATA bpc_scatter8_0<>+19(SB)/1, $0x1c
-DATA bpc_scatter8_0<>+20(SB)/1, $0x05
-DATA bpc_scatter8_0<>+21(SB)/1, $0x0d
-DATA bpc_scatter8_0<>+22(SB)/1, $0x15
-DATA bpc_scatter8_0<>+23(SB)/1, $0x1d
-DATA bpc_scatter8_0<>+24(SB)/1, $0x06
-DATA bpc_scatter8_0<>+25(SB)/1, $0x0e
-DATA bpc_scatter8_0<>+26(SB)/1, $0x16
-DATA bpc_scatter8_0<>+27(SB)/1, $0x1e
-DATA bpc_scatter8_0<>+28(SB)/1, $0x07
-DATA bpc_scatter8_0<>+29(SB)/1, $0x0f
-DATA bpc_scatter8_0<>+30(SB)/1, $0x17
-DATA bpc_scatter8_0<>+31(SB)/1, $0x1f
-DATA bpc_scatter8_0<>+32(SB)/1, $0x20
-DATA bpc_scatter8_0<>+33(SB)/1, $0x28
-DATA bpc_scatter8_0<>+34(SB)/1, $0x30
-DATA bpc_scatter8_0<>+35(SB)/1, $0x38
-DATA bpc_scatter8_0<>+36(SB)/1, $0x21
-DATA bpc_scatter8_0<>+37(SB)/1, $0x29
-DATA bpc_scatter8_0<>+38(SB)/1, $0x31
-DATA bpc_scatter8_0<>+39(SB)/1, $0x39
-DATA bpc_scatter8_0<>+40(SB)/1, $0x22
-DATA bpc_scatter8_0<>+41(SB)/1, $0x2a
-DATA bpc_scatter8_0<>+42(SB)/1, $0x32
-DATA bpc_scatter8_0<>+43(SB)/1, $0x3a
-DATA bpc_scatter8_0<>+44(SB)/1, $0x23
-DATA bpc_scatter8_0<>+45(SB)/1, $0x2b
-DATA bpc_scatter8_0<>+46(SB)/1, $0x33
-DATA bpc_scatter8_0<>+47(SB)/1, $0x3b
-DATA bpc_scatter8_0<>+48(SB)/1, $0x24
-DATA bpc_scatter8_0<>+49(SB)/1, $0x2c
-DATA bpc_scatter8_0<>+50(SB)/1, $0x34
-DATA bpc_scatter8_0<>+51(SB)/1, $0x3c
-DATA bpc_scatter8_0<>+52(SB)/1, $0x25
-DATA bpc_scatter8_0<>+53(SB)/1, $0x2d
-DATA bpc_scatter8_0<>+54(SB)/1, $0x35
-DATA bpc_scatter8_0<>+55(SB)/1, $0x3d
-DATA bpc_scatter8_0<>+56(SB)/1, $0x26
-DATA bpc_scatter8_0<>+57(SB)/1, $0x2e
-DATA bpc_scatter8_0<>+58(SB)/1, $0x36
-DATA bpc_scatter8_0<>+59(SB)/1, $0x3e
-DATA bpc_scatter8_0<>+60(SB)/1, $0x27
-DATA bpc_scatter8_0<>+61(SB)/1, $0x2f
-DATA bpc_scatter8_0<>+62(SB)/1, $0x37
-DATA bpc_scatter8_0<>+63(SB)/1, $0x3f
-GLOBL bpc_scatter8_0<>(SB), RODATA|NOPTR, $64
-
-DATA bpc_scatter8_1<>+0(SB)/1, $0x40
-DATA bpc_scatter8_1<>+1(SB)/1, $0x48
-DATA bpc_scatter8_1<>+2(SB)/1, $0x50
-DATA bpc_scatter8_1<>+3(SB)/1, $0x58
-DATA bpc_scatter8_1<>+4(SB)/1, $0x41
-DATA bpc_scatter8_1<>+5(SB)/1, $0x49
-DATA bpc_scatter8_1<>+6(SB)/1, $0x51
-DATA bpc_scatter8_1<>+7(SB)/1, $0x59
-DATA bpc_scatter8_1<>+8(SB)/1, $0x42
-DATA bpc_scatter8_1<>+9(SB)/1, $0x4a
-DATA bpc_scatter8_1<>+10(SB)/1, $0x52
-DATA bpc_scatter8_1<>+11(SB)/1, $0x5a
-DATA bpc_scatter8_1<>+12(SB)/1, $0x43
-DATA bpc_scatter8_1<>+13(SB)/1, $0x4b
-DATA bpc_scatter8_1<>+14(SB)/1, $0x53
-DATA bpc_scatter8_1<>+15(SB)/1, $0x5b
-DATA bpc_scatter8_1<>+16(SB)/1, $0x44
-DATA bpc_scatter8_1<>+17(SB)/1, $0x4c
-DATA bpc_scatter8_1<>+18(SB)/1, $0x54
-DATA bpc_scatter8_1<>+19(SB)/1, $0x5c
-DATA bpc_scatter8_1<>+20(SB)/1, $0x45
-DATA bpc_scatter8_1<>+21(SB)/1, $0x4d
-DATA bpc_scatter8_1<>+22(SB)/1, $0x55
-DATA bpc_scatter8_1<>+23(SB)/1, $0x5d
-DATA bpc_scatter8_1<>+24(SB)/1, $0x46
-DATA bpc_scatter8_1<>+25(SB)/1, $0x4e
-DATA bpc_scatter8_1<>+26(SB)/1, $0x56
-DATA bpc_scatter8_1<>+27(SB)/1, $0x5e
-DATA bpc_scatter8_1<>+28(SB)/1, $0x47
-DATA bpc_scatter8_1<>+29(SB)/1, $0x4f
-DATA bpc_scatter8_1<>+30(SB)/1, $0x57
-DATA bpc_scatter8_1<>+31(SB)/1, $0x5f
-DATA bpc_scatter8_1<>+32(SB)/1, $0x60
-DATA bpc_scatter8_1<>+33(SB)/1, $0x68
-DATA bpc_scatter8_1<>+34(SB)/1, $0x70
-DATA bpc_scatter8_1<>+35(SB)/1, $0x78
-DATA bpc_scatter8_1<>+36(SB)/1, $0x61
-DATA bpc_scatter8_1<>+37(SB)/1, $0x69
-DATA bpc_scatter8_1<>+38(SB)/1, $0x71
-DATA bpc_scatter8_1<>+39(SB)/1, $0x79
-DATA bpc_scatter8_1<>+40(SB)/1, $0x62
-DATA bpc_scatter8_1<>+41(SB)/1, $0x6a
-DATA bpc_scatter8_1<>+42(SB)/1, $0x72
-DATA bpc_scatter8_1<>+43(SB)/1, $0x7a
-DATA bpc_scatter8_1<>+44(SB)/1, $0x63
-DATA bpc_scatter8_1<>+45(SB)/1, $0x6b
-DATA bpc_scatter8_1<>+46(SB)/1, $0x73
-DATA bpc_scatter8_1<>+47(SB)/1, $0x7b
-DATA bpc_scatter8_1<>+48(SB)/1, $0x64
-DATA bpc_scatter8_1<>+49(SB)/1, $0x6c
-DATA bpc_scatter8_1<>+50(SB)/1, $0x74
-DATA bpc_scatter8_1<>+51(SB)/1, $0x7c
-DATA bpc_scatter8_1<>+52(SB)/1, $0x65
-DATA bpc_scatter8_1<>+53(SB)/1, $0x6d
-DATA bpc_scatter8_1<>+54(SB)/1, $0x75
-DATA bpc_scatter8_1<>+55(SB)/1, $0x7d
-DATA bpc_scatter8_1<>+56(SB)/1, $0x66
-DATA bpc_scatter8_1<>+57(SB)/1, $0x6e
-DATA bpc_scatter8_1<>+58(SB)/1, $0x76
-DATA bpc_scatter8_1<>+59(SB)/1, $0x7e
-DATA bpc_scatter8_1<>+60(SB)/1, $0x67
-DATA bpc_scatter8_1<>+61(SB)/1, $0x6f
-DATA bpc_scatter8_1<>+62(SB)/1, $0x77
-DATA bpc_scatter8_1<>+63(SB)/1, $0x7f
-GLOBL bpc_scatter8_1<>(SB), RODATA|NOPTR, $64

@@ -28,7 +28,7 @@ func bpcPlanes32AVX2(line *[32]byte, flip uint32, mask uint32, dbx *[33]uint32, 
 func bpcTransposeAVX2(a *[32]uint32)
 
 // bpcRebuildAVX512 rebuilds the line from the DBX planes of a stream without
-// a "DBP zero" symbol and the base word, as rebuildGeneric does.
+// a "DBP zero" symbol and the base word, as rebuildScalar does.
 //
 //go:noescape
 func bpcRebuildAVX512(dbx *[33]uint32, base uint32, line *[128]byte)
