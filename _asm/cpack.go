@@ -377,6 +377,14 @@ func cpackEmitWords(words int) {
 	line := Load(Param("line").Base(), GP64())
 	ops := Load(Param("ops").Base(), GP64())
 	tab := Load(Param("tab"), GP64())
+	cpackEmitBody(buf, line, Mem{Base: ops}, tab, words)
+	VZEROUPPER()
+	RET()
+}
+
+// cpackEmitBody emits the emit kernels' work for a line of words words at
+// line whose ops are the bytes at ops; tab is vecEmit.
+func cpackEmitBody(buf, line Register, ops Mem, tab Register, words int) {
 	fields, sizes := AllocLocal(8*words), AllocLocal(8*words)
 	field, lowMask, lowBits, size := ZMM(), ZMM(), ZMM(), ZMM()
 	VMOVDQU64(Mem{Base: tab, Disp: cpackEmitField}, field)
@@ -391,7 +399,7 @@ func cpackEmitWords(words int) {
 	}
 	for h := 0; h < words/8; h++ {
 		o, w, kind, idx, t, f := ZMM(), ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
-		VPMOVZXBQ(Mem{Base: ops, Disp: 8 * h}, o)
+		VPMOVZXBQ(ops.Offset(8*h), o)
 		VPMOVZXDQ(Mem{Base: line, Disp: 32 * h}, w)
 		VPANDQ(seven, o, kind)
 		VPSRLQ(U8(3), o, idx)
@@ -431,8 +439,6 @@ func cpackEmitWords(words int) {
 		}
 		ANDQ(U8(7), nacc)
 	}
-	VZEROUPPER()
-	RET()
 }
 
 // cpackPlanner holds the constants of the 64-byte plan.
@@ -642,12 +648,7 @@ func cpackPlan128AVX512() {
 	tab := Load(Param("tab"), GP64())
 
 	plan := newCpackPlanner(tab)
-	iota1, sentinel1 := ZMM(), ZMM()
-	{
-		sixteen := bcastD(16)
-		VPADDD(plan.iota, sixteen, iota1)
-		VPADDD(plan.sentinel, sixteen, sentinel1)
-	}
+	iota1, sentinel1 := plan.upper()
 	wrapped := GP64()
 	MOVQ(U32(cpackWrapped), wrapped)
 	done := label("plan128_done")
@@ -829,13 +830,28 @@ func cpackPlanWrap128AVX512() {
 	data := Load(Param("line").Base(), GP64())
 	tab := Load(Param("tab"), GP64())
 	p := newCpackPlanner(tab)
+	iota1, sentinel1 := p.upper()
+	ops := Load(Param("ops").Base(), GP64())
+	total := p.wrapped128(data, iota1, sentinel1, Mem{Base: ops})
+	Store(total, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// upper returns the vectors of dwords 16 to 31 and of the keys of small
+// words 16 to 31.
+func (p *cpackPlanner) upper() (iota1, sentinel1 VecVirtual) {
+	iota1, sentinel1 = ZMM(), ZMM()
+	sixteen := bcastD(16)
+	VPADDD(p.iota, sixteen, iota1)
+	VPADDD(p.sentinel, sixteen, sentinel1)
+	return iota1, sentinel1
+}
+
+// wrapped128 emits the body of cpackPlanWrap128AVX512 for the line at
+// data: it writes the 32 ops to opsOut and returns the bits of their codes.
+func (p *cpackPlanner) wrapped128(data Register, iota1, sentinel1 VecVirtual, opsOut Mem) GPVirtual {
 	iota, ones, big, mask3, fill, sentinel, sizes, zero, kindConst := p.iota, p.ones, p.big, p.mask3, p.fill, p.sentinel, p.sizes, p.zero, p.kindConst
-	iota1, sentinel1 := ZMM(), ZMM()
-	{
-		sixteen := bcastD(16)
-		VPADDD(iota, sixteen, iota1)
-		VPADDD(sentinel, sixteen, sentinel1)
-	}
 	// prevs: each word's predecessor; ents: each word's entry, at first
 	// the word itself.
 	prevs, ents := AllocLocal(32), AllocLocal(32)
@@ -945,7 +961,6 @@ func cpackPlanWrap128AVX512() {
 	}
 	kind := [2]VecVirtual{ZMM(), ZMM()}
 	fifteen := bcastD(15)
-	ops := Load(Param("ops").Base(), GP64())
 	for h := 0; h < 2; h++ {
 		ent := ZMM()
 		VPMOVZXBD(ents.Offset(16*h), ent)
@@ -982,9 +997,10 @@ func cpackPlanWrap128AVX512() {
 		op := ZMM()
 		VMOVDQA32(kind[h], op)
 		VPORD(slot, kind[h], kmatch, op)
-		VPMOVDB(op, Mem{Base: ops, Disp: 16 * h})
+		VPMOVDB(op, opsOut.Offset(16*h))
 	}
 	Comment("Code bits: the sum of the sizes of the kinds.")
+	total := GP64()
 	{
 		sz, sz1 := ZMM(), ZMM()
 		VPERMD(sizes, kind[0], sz)
@@ -996,12 +1012,9 @@ func cpackPlanWrap128AVX512() {
 		hi := XMM()
 		VPSHUFD(U8(0x4E), b, hi)
 		VPADDQ(hi, b, b)
-		total := GP64()
 		VMOVQ(b, total)
-		Store(total, ReturnIndex(0))
 	}
-	VZEROUPPER()
-	RET()
+	return total
 }
 
 func init() {
@@ -1127,5 +1140,59 @@ func cpackDecodeBMI2() {
 	TESTB(bad.As8(), bad.As8())
 	CMOVQNE(i, pos)
 	Store(pos, ReturnIndex(0))
+	RET()
+}
+
+func init() {
+	gen := generators["cpack"]
+	generators["cpack"] = func() {
+		gen()
+		cpackCompress128AVX512()
+	}
+}
+
+// cpackCompress128AVX512 emits cpackCompress128AVX512(buf *[145]byte, line
+// []byte, plan *[24]uint8, emit *[32]uint64) int, Compress's word coding of
+// a 128-byte line under the default push rule in one call: the plan of
+// cpackPlan128AVX512, or of cpackPlanWrap128AVX512 if the dictionary
+// wraps, then, if the codes are shorter than the line, the packing of
+// cpackEmit128AVX512. The ops stay on the stack between the steps.
+func cpackCompress128AVX512() {
+	TEXT("cpackCompress128AVX512", NOSPLIT, "func(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int")
+	Pragma("noescape")
+	Doc("cpackCompress128AVX512 plans the 128-byte line as cpack's planGeneric",
+		"does under the default push rule and returns the bits of its word",
+		"codes; if they are fewer than 1024, it writes flag 1 and the codes to",
+		"buf as cpack's emit does. plan is planTab, emit vecEmit.",
+		"len(line) ≥ 128.")
+	line := Load(Param("line").Base(), GP64())
+	tab := Load(Param("plan"), GP64())
+	p := newCpackPlanner(tab)
+	iota1, sentinel1 := p.upper()
+	ops, bits := AllocLocal(32), AllocLocal(8)
+	wrapped := GP64()
+	MOVQ(U32(cpackWrapped), wrapped)
+	op0, op1, total := p.line128(line, iota1, sentinel1, wrapped)
+	VPMOVDB(op0, ops.Offset(0))
+	VPMOVDB(op1, ops.Offset(16))
+	MOVQ(total, bits)
+	planned := label("cpack128_planned")
+	CMPQ(total, wrapped)
+	JNE(LabelRef(planned))
+	Comment("The dictionary wraps: plan again with the wrap kernel's body.")
+	t := p.wrapped128(line, iota1, sentinel1, ops)
+	MOVQ(t, bits)
+	Label(planned)
+	n := GP64()
+	MOVQ(bits, n)
+	Store(n, ReturnIndex(0))
+	done := label("cpack128_done")
+	CMPQ(n, U32(8*128))
+	JGE(LabelRef(done))
+	buf := Load(Param("buf"), GP64())
+	emit := Load(Param("emit"), GP64())
+	cpackEmitBody(buf, line, ops, emit, 32)
+	Label(done)
+	VZEROUPPER()
 	RET()
 }

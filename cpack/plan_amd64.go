@@ -67,12 +67,18 @@ func (c *Codec) emit(buf *streamBuf, line []byte, ops *[maxWords]op) {
 }
 
 // fused reports whether Compress codes a line with one kernel call
-// (wordCodes): 64-byte lines under the default push rule, with AVX-512.
-func (c *Codec) fused() bool { return c.vectorPlan() && cpu.Active() >= cpu.AVX512 }
+// (wordCodes): 64- and 128-byte lines under the default push rule, with
+// AVX-512.
+func (c *Codec) fused() bool {
+	return (c.vectorPlan() || c.vectorPlan128()) && cpu.Active() >= cpu.AVX512
+}
 
 // wordCodes is wordCodesGeneric, with the fused kernel where fused says.
 func (c *Codec) wordCodes(buf *streamBuf, line []byte) int {
 	if c.fused() {
+		if c.lineSize == 128 {
+			return cpackCompress128AVX512((*[maxStreamBytes + 8]byte)(buf), line, &c.planTab, &c.vecEmit)
+		}
 		return cpackCompress64AVX512((*[maxStreamBytes + 8]byte)(buf), line, &c.planTab, &c.vecEmit)
 	}
 	return c.wordCodesGeneric(buf, line)

@@ -68,3 +68,12 @@ func cpackPlanWrap128AVX512(line []byte, ops []uint8, tab *[24]uint8) int
 //
 //go:noescape
 func cpackDecodeBMI2(line *[128]byte, buf *[264]byte, tab *[256]byte, words int) int
+
+// cpackCompress128AVX512 plans the 128-byte line as cpack's planGeneric
+// does under the default push rule and returns the bits of its word
+// codes; if they are fewer than 1024, it writes flag 1 and the codes to
+// buf as cpack's emit does. plan is planTab, emit vecEmit.
+// len(line) ≥ 128.
+//
+//go:noescape
+func cpackCompress128AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int
