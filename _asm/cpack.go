@@ -3,6 +3,8 @@ package main
 //go:generate go run . -kernels cpack -out ../cpack/plan_amd64.s -stubs ../cpack/plan_stub_amd64.go -pkg cpack
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -1025,23 +1027,24 @@ func init() {
 	}
 }
 
-// Offsets in a row of cpack's decode table (Codec.decTab), one 16-byte row
-// per value of a code's first four bits.
+// Offsets in a row of cpack's decode table (Codec.decTab), one 32-byte row
+// per value of a code's first four bits. A BEXTR control is start | len<<8
+// for the window (the stream left-aligned from the code's first bit).
 const (
-	cpackDecTotal    = 0  // uint8: code + payload bits
-	cpackDecCodeLen  = 1  // uint8: code bits
-	cpackDecPayShift = 2  // uint8: 63 − payload bits
-	cpackDecLowBits  = 3  // uint8: payload bits below the index
-	cpackDecHiMask   = 4  // uint32: the entry's bits kept
-	cpackDecLowMask  = 8  // uint32: the payload's bits kept
-	cpackDecMatch    = 12 // uint8: 1 if the code has an index
-	cpackDecScratch  = 13 // uint8: 0 if the word is pushed, else 16
-	cpackDecPush     = 14 // uint8: 1 if the word is pushed
-	cpackDecBad      = 15 // uint8: 1 if the bits are no word code here
+	cpackDecTotal   = 0  // uint8: code + payload bits
+	cpackDecPayCtl  = 4  // uint32: BEXTR control of the payload
+	cpackDecIdxCtl  = 8  // uint32: BEXTR control of the index, len 0 if none
+	cpackDecMatch   = 12 // uint32: 1 if the code has an index
+	cpackDecHiMask  = 16 // uint32: the entry's bits kept
+	cpackDecLowMask = 20 // uint32: the payload's bits kept
+	cpackDecScratch = 24 // uint16: 0 if the word is pushed, else 16
+	cpackDecPush    = 26 // uint16: 1 if the word is pushed
+	cpackDecBad     = 28 // uint32: 1<<31 if the bits are no word code here
 )
 
-// cpackDecodeBMI2 emits cpackDecodeBMI2(line *[128]byte, buf *[264]byte,
-// tab *[256]byte, words int) int, the loop of cpack's decodeFastGeneric.
+// cpackDecodeBMI2 emits cpackDecode{8,16,32}BMI2(line *[128]byte, buf
+// *[145]byte, tab *[512]byte) int, the loop of cpack's decodeWordsGeneric
+// for lines of 8, 16 and 32 words, unrolled.
 //
 // The Go loop loads the stream at each word's bit position, then looks up
 // its code: the load, the lookup and the step to the next position make
@@ -1049,96 +1052,96 @@ const (
 // already loaded (it holds at least 57 bits, and a word's code and payload
 // are at most 34), so the lookup of word i+1 starts as soon as word i's
 // length is known, while the window is reloaded at the new position for
-// the payload beside it.
+// the payload beside it. BEXTR takes the payload and the index out of the
+// window in one instruction each, and the checks (an index of an empty
+// slot, a code that is none) are gathered in the sign bit of one register.
 func cpackDecodeBMI2() {
-	TEXT("cpackDecodeBMI2", NOSPLIT, "func(line *[128]byte, buf *[264]byte, tab *[256]byte, words int) int")
-	Pragma("noescape")
-	Doc("cpackDecodeBMI2 decodes the words word codes that follow flag 1 in buf",
-		"(a zero-padded stream) into line as cpack's decodeFastGeneric does, and",
-		"returns the bit offset after them, or 0 if a code is undefined there or",
-		"a match names an empty slot. tab is decTab. words ≤ 32.")
+	for _, words := range []int{8, 16, 32} {
+		name := fmt.Sprintf("cpackDecode%dBMI2", words)
+		TEXT(name, NOSPLIT, "func(line *[128]byte, buf *[145]byte, tab *[512]byte) int")
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s decodes the %d word codes that follow flag 1 in buf", name, words),
+			"(a zero-padded stream) into line as cpack's decodeWordsGeneric does, and",
+			"returns the bit offset after them, or 0 if a code is undefined there or",
+			"a match names an empty slot. tab is decTab.")
+		cpackDecodeWords(words)
+	}
+}
+
+func cpackDecodeWords(words int) {
 	line := Load(Param("line"), GP64())
 	buf := Load(Param("buf"), GP64())
 	tab := Load(Param("tab"), GP64())
 	dict := AllocLocal(4 * 32)
 	at := func(idx Register) Mem { return Mem{Base: dict.Base, Disp: dict.Disp, Index: idx, Scale: 4} }
 
-	pos, win, v, pushes, bad, i := GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
+	pos, win, v, pushes, bad := GP64(), GP64(), GP64(), GP32(), GP32()
 	MOVQ(Mem{Base: buf}, win)
 	BSWAPQ(win)
 	SHLQ(U8(1), win) // past the flag
 	MOVQ(U32(1), pos)
 	MOVQ(win, v)
 	SHRQ(U8(56), v)
-	ANDL(U32(0xF0), v.As32())
-	XORL(pushes.As32(), pushes.As32())
-	XORL(bad.As32(), bad.As32())
-	XORL(i.As32(), i.As32())
-	loop := label("cpack_decode")
-	Label(loop)
-	{
+	ANDL(U32(0xF0), v.As32()) // row × 16
+	XORL(pushes, pushes)
+	XORL(bad, bad)
+	for i := 0; i < words; i++ {
+		Comment(fmt.Sprintf("Word %d.", i))
 		e := GP64()
-		LEAQ(Mem{Base: tab, Index: v, Scale: 1}, e)
-		total, cl, nv := GP64(), GP64(), GP64()
+		LEAQ(Mem{Base: tab, Index: v, Scale: 2}, e)
+		total, nv := GP64(), GP64()
 		MOVBQZX(Mem{Base: e, Disp: cpackDecTotal}, total)
-		Comment("The next code's first four bits, from this window.")
-		SHLXQ(total, win, nv)
+		SHLXQ(total, win, nv) // the next code's first four bits, from this window
 		SHRQ(U8(56), nv)
 		ANDL(U32(0xF0), nv.As32())
 
-		Comment("The payload, its index and the word.")
-		MOVBQZX(Mem{Base: e, Disp: cpackDecCodeLen}, cl)
-		pay, idx := GP64(), GP64()
-		sh := cl
-		SHLXQ(cl, win, pay)
-		SHRQ(U8(1), pay)
-		MOVBQZX(Mem{Base: e, Disp: cpackDecPayShift}, sh)
-		SHRXQ(sh, pay, pay)
-		MOVBQZX(Mem{Base: e, Disp: cpackDecLowBits}, sh)
-		SHRXQ(sh, pay, idx)
-		m, t := sh.As32(), GP32()
-		MOVBLZX(Mem{Base: e, Disp: cpackDecMatch}, m)
-		NEGL(m)
-		LEAL(Mem{Base: idx, Disp: 1}, t)
-		ANDL(m, t)
-		CMPL(t, pushes.As32())
-		SETHI(t.As8()) // a match of an empty slot
-		ORB(t.As8(), bad.As8())
-		ORB(Mem{Base: e, Disp: cpackDecBad}, bad.As8())
-		ANDL(U8(15), idx.As32())
+		ctl, pay, idx, t := GP64(), GP32(), GP64(), GP32()
+		MOVL(Mem{Base: e, Disp: cpackDecPayCtl}, ctl.As32())
+		BEXTRQ(ctl, win, pay.As64())
+		MOVL(Mem{Base: e, Disp: cpackDecIdxCtl}, ctl.As32())
+		BEXTRQ(ctl, win, idx)
+		Comment("pushes − (index + 1) is negative for a match of an empty slot.")
+		MOVL(Mem{Base: e, Disp: cpackDecMatch}, t)
+		ADDL(idx.As32(), t)
+		NEGL(t)
+		ADDL(pushes, t)
+		ORL(t, bad)
+		ORL(Mem{Base: e, Disp: cpackDecBad}, bad)
 		w := GP32()
 		MOVL(at(idx), w)
 		ANDL(Mem{Base: e, Disp: cpackDecHiMask}, w)
-		ANDL(Mem{Base: e, Disp: cpackDecLowMask}, pay.As32())
-		ORL(pay.As32(), w)
-		MOVL(w, Mem{Base: line, Index: i, Scale: 4})
-		slot := idx
-		MOVL(pushes.As32(), slot.As32())
-		ANDL(U8(15), slot.As32())
-		MOVBLZX(Mem{Base: e, Disp: cpackDecScratch}, t)
-		ORL(t, slot.As32())
-		MOVL(w, at(slot))
-		MOVBLZX(Mem{Base: e, Disp: cpackDecPush}, t)
-		ADDL(t, pushes.As32())
+		ANDL(Mem{Base: e, Disp: cpackDecLowMask}, pay)
+		ORL(pay, w)
+		MOVL(w, Mem{Base: line, Disp: 4 * i})
+		if i < words-1 { // the last word's push is never read
+			slot := idx
+			MOVL(pushes, slot.As32())
+			ANDL(U8(15), slot.As32())
+			MOVWLZX(Mem{Base: e, Disp: cpackDecScratch}, t)
+			ORL(t, slot.As32())
+			MOVL(w, at(slot))
+			MOVWLZX(Mem{Base: e, Disp: cpackDecPush}, t)
+			ADDL(t, pushes)
+		}
 
-		Comment("Step to the next code and reload the window there.")
 		ADDQ(total, pos)
-		by, c := idx, pay
-		MOVQ(pos, by)
-		SHRQ(U8(3), by)
-		MOVQ(Mem{Base: buf, Index: by, Scale: 1}, win)
-		BSWAPQ(win)
-		MOVL(pos.As32(), c.As32())
-		ANDL(U8(7), c.As32())
-		SHLXQ(c, win, win)
-		MOVQ(nv, v)
+		if i < words-1 {
+			// Reload the window at the next code.
+			by, c := idx, ctl
+			MOVQ(pos, by)
+			SHRQ(U8(3), by)
+			MOVQ(Mem{Base: buf, Index: by, Scale: 1}, win)
+			BSWAPQ(win)
+			MOVL(pos.As32(), c.As32())
+			ANDL(U8(7), c.As32())
+			SHLXQ(c, win, win)
+			MOVQ(nv, v)
+		}
 	}
-	INCQ(i)
-	CMPQ(i, NewParamAddr("words", 24))
-	JLT(LabelRef(loop))
-	XORL(i.As32(), i.As32())
-	TESTB(bad.As8(), bad.As8())
-	CMOVQNE(i, pos)
+	zero := GP64()
+	XORL(zero.As32(), zero.As32())
+	TESTL(bad, bad)
+	CMOVQMI(zero, pos)
 	Store(pos, ReturnIndex(0))
 	RET()
 }

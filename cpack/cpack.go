@@ -130,9 +130,9 @@ type Codec struct {
 	// being pushed (the default rule) and zero if not (gem5's).
 	planTab [24]uint8
 	peek    [16]peekEntry // decoding of the next 4 stream bits
-	// decTab is the decode kernel's form of peek: a 16-byte row for each
+	// decTab is the decode kernels' form of peek: a 32-byte row for each
 	// value of the next 4 bits (layout in _asm/cpack.go, cpackDec*).
-	decTab  [256]byte
+	decTab  [512]byte
 	emitTab [8]emitEntry // coding of each kind
 	// vecEmit is the emit kernel's table: rows of 8 by kind of the field,
 	// low mask, low bits and size of emitTab.

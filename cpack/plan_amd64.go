@@ -97,6 +97,14 @@ func (c *Codec) decodeWords(line *[128]byte, buf *decodeBuf) (pos uint, ok bool)
 	if c.zeroBlock && buf[0]>>(7-zeroBlockBits)&3 == zeroBlockCode {
 		return tagBits + zeroBlockBits, true // the line is zero
 	}
-	end := cpackDecodeBMI2(line, (*[256 + 8]byte)(buf), &c.decTab, c.lineSize/4)
+	var end int
+	switch c.lineSize {
+	case 32:
+		end = cpackDecode8BMI2(line, (*[maxStreamBytes + 8]byte)(buf), &c.decTab)
+	case 64:
+		end = cpackDecode16BMI2(line, (*[maxStreamBytes + 8]byte)(buf), &c.decTab)
+	default:
+		end = cpackDecode32BMI2(line, (*[maxStreamBytes + 8]byte)(buf), &c.decTab)
+	}
 	return uint(end), end != 0
 }

@@ -2134,9 +2134,9 @@ wrap_done_9:
 	VZEROUPPER
 	RET
 
-// func cpackDecodeBMI2(line *[128]byte, buf *[264]byte, tab *[256]byte, words int) int
-// Requires: BMI2, CMOV
-TEXT ·cpackDecodeBMI2(SB), NOSPLIT, $128-40
+// func cpackDecode8BMI2(line *[128]byte, buf *[145]byte, tab *[512]byte) int
+// Requires: BMI, BMI2, CMOV
+TEXT ·cpackDecode8BMI2(SB), NOSPLIT, $128-32
 	MOVQ   line+0(FP), AX
 	MOVQ   buf+8(FP), CX
 	MOVQ   tab+16(FP), DX
@@ -2149,64 +2149,2247 @@ TEXT ·cpackDecodeBMI2(SB), NOSPLIT, $128-40
 	ANDL   $0x000000f0, DI
 	XORL   R8, R8
 	XORL   R9, R9
-	XORL   R10, R10
 
-cpack_decode_11:
-	LEAQ    (DX)(DI*1), DI
-	MOVBQZX (DI), R11
+	// Word 0.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
 
-	// The next code's first four bits, from this window.
-	SHLXQ R11, SI, R13
-	SHRQ  $0x38, R13
-	ANDL  $0x000000f0, R13
-
-	// The payload, its index and the word.
-	MOVBQZX 1(DI), R12
-	SHLXQ   R12, SI, R14
-	SHRQ    $0x01, R14
-	MOVBQZX 2(DI), R12
-	SHRXQ   R12, R14, R14
-	MOVBQZX 3(DI), R12
-	SHRXQ   R12, R14, SI
-	MOVBLZX 12(DI), R12
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
 	NEGL    R12
-	LEAL    1(SI), R15
-	ANDL    R12, R15
-	CMPL    R15, R8
-	SETHI   R15
-	ORB     R15, R9
-	ORB     15(DI), R9
-	ANDL    $0x0f, SI
-	MOVL    (SP)(SI*4), R12
-	ANDL    4(DI), R12
-	ANDL    8(DI), R14
-	ORL     R14, R12
-	MOVL    R12, (AX)(R10*4)
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, (AX)
 	MOVL    R8, SI
 	ANDL    $0x0f, SI
-	MOVBLZX 13(DI), R15
-	ORL     R15, SI
-	MOVL    R12, (SP)(SI*4)
-	MOVBLZX 14(DI), R15
-	ADDL    R15, R8
-
-	// Step to the next code and reload the window there.
-	ADDQ    R11, BX
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
 	MOVQ    BX, SI
 	SHRQ    $0x03, SI
 	MOVQ    (CX)(SI*1), SI
 	BSWAPQ  SI
-	MOVL    BX, R14
-	ANDL    $0x07, R14
-	SHLXQ   R14, SI, SI
-	MOVQ    R13, DI
-	INCQ    R10
-	CMPQ    R10, words+24(FP)
-	JLT     cpack_decode_11
-	XORL    R10, R10
-	TESTB   R9, R9
-	CMOVQNE R10, BX
-	MOVQ    BX, ret+32(FP)
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 1.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 4(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 2.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 8(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 3.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 12(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 4.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 16(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 5.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 20(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 6.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 24(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 7.
+	LEAQ    (DX)(DI*2), CX
+	MOVBQZX (CX), DX
+	SHLXQ   DX, SI, DI
+	SHRQ    $0x38, DI
+	ANDL    $0x000000f0, DI
+	MOVL    4(CX), DI
+	BEXTRQ  DI, SI, R10
+	MOVL    8(CX), DI
+	BEXTRQ  DI, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(CX), DI
+	ADDL    SI, DI
+	NEGL    DI
+	ADDL    R8, DI
+	ORL     DI, R9
+	ORL     28(CX), R9
+	MOVL    (SP)(SI*4), SI
+	ANDL    16(CX), SI
+	ANDL    20(CX), R10
+	ORL     R10, SI
+	MOVL    SI, 28(AX)
+	ADDQ    DX, BX
+	XORL    AX, AX
+	TESTL   R9, R9
+	CMOVQMI AX, BX
+	MOVQ    BX, ret+24(FP)
+	RET
+
+// func cpackDecode16BMI2(line *[128]byte, buf *[145]byte, tab *[512]byte) int
+// Requires: BMI, BMI2, CMOV
+TEXT ·cpackDecode16BMI2(SB), NOSPLIT, $128-32
+	MOVQ   line+0(FP), AX
+	MOVQ   buf+8(FP), CX
+	MOVQ   tab+16(FP), DX
+	MOVQ   (CX), SI
+	BSWAPQ SI
+	SHLQ   $0x01, SI
+	MOVQ   $0x00000001, BX
+	MOVQ   SI, DI
+	SHRQ   $0x38, DI
+	ANDL   $0x000000f0, DI
+	XORL   R8, R8
+	XORL   R9, R9
+
+	// Word 0.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, (AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 1.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 4(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 2.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 8(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 3.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 12(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 4.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 16(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 5.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 20(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 6.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 24(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 7.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 28(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 8.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 32(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 9.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 36(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 10.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 40(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 11.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 44(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 12.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 48(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 13.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 52(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 14.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 56(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 15.
+	LEAQ    (DX)(DI*2), CX
+	MOVBQZX (CX), DX
+	SHLXQ   DX, SI, DI
+	SHRQ    $0x38, DI
+	ANDL    $0x000000f0, DI
+	MOVL    4(CX), DI
+	BEXTRQ  DI, SI, R10
+	MOVL    8(CX), DI
+	BEXTRQ  DI, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(CX), DI
+	ADDL    SI, DI
+	NEGL    DI
+	ADDL    R8, DI
+	ORL     DI, R9
+	ORL     28(CX), R9
+	MOVL    (SP)(SI*4), SI
+	ANDL    16(CX), SI
+	ANDL    20(CX), R10
+	ORL     R10, SI
+	MOVL    SI, 60(AX)
+	ADDQ    DX, BX
+	XORL    AX, AX
+	TESTL   R9, R9
+	CMOVQMI AX, BX
+	MOVQ    BX, ret+24(FP)
+	RET
+
+// func cpackDecode32BMI2(line *[128]byte, buf *[145]byte, tab *[512]byte) int
+// Requires: BMI, BMI2, CMOV
+TEXT ·cpackDecode32BMI2(SB), NOSPLIT, $128-32
+	MOVQ   line+0(FP), AX
+	MOVQ   buf+8(FP), CX
+	MOVQ   tab+16(FP), DX
+	MOVQ   (CX), SI
+	BSWAPQ SI
+	SHLQ   $0x01, SI
+	MOVQ   $0x00000001, BX
+	MOVQ   SI, DI
+	SHRQ   $0x38, DI
+	ANDL   $0x000000f0, DI
+	XORL   R8, R8
+	XORL   R9, R9
+
+	// Word 0.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, (AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 1.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 4(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 2.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 8(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 3.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 12(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 4.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 16(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 5.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 20(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 6.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 24(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 7.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 28(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 8.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 32(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 9.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 36(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 10.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 40(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 11.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 44(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 12.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 48(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 13.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 52(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 14.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 56(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 15.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 60(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 16.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 64(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 17.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 68(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 18.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 72(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 19.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 76(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 20.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 80(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 21.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 84(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 22.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 88(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 23.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 92(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 24.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 96(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 25.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 100(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 26.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 104(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 27.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 108(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 28.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 112(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 29.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 116(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 30.
+	LEAQ    (DX)(DI*2), DI
+	MOVBQZX (DI), R10
+	SHLXQ   R10, SI, R11
+	SHRQ    $0x38, R11
+	ANDL    $0x000000f0, R11
+	MOVL    4(DI), R12
+	BEXTRQ  R12, SI, R13
+	MOVL    8(DI), R12
+	BEXTRQ  R12, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(DI), R12
+	ADDL    SI, R12
+	NEGL    R12
+	ADDL    R8, R12
+	ORL     R12, R9
+	ORL     28(DI), R9
+	MOVL    (SP)(SI*4), R14
+	ANDL    16(DI), R14
+	ANDL    20(DI), R13
+	ORL     R13, R14
+	MOVL    R14, 120(AX)
+	MOVL    R8, SI
+	ANDL    $0x0f, SI
+	MOVWLZX 24(DI), R12
+	ORL     R12, SI
+	MOVL    R14, (SP)(SI*4)
+	MOVWLZX 26(DI), R12
+	ADDL    R12, R8
+	ADDQ    R10, BX
+	MOVQ    BX, SI
+	SHRQ    $0x03, SI
+	MOVQ    (CX)(SI*1), SI
+	BSWAPQ  SI
+	MOVL    BX, R12
+	ANDL    $0x07, R12
+	SHLXQ   R12, SI, SI
+	MOVQ    R11, DI
+
+	// Word 31.
+	LEAQ    (DX)(DI*2), CX
+	MOVBQZX (CX), DX
+	SHLXQ   DX, SI, DI
+	SHRQ    $0x38, DI
+	ANDL    $0x000000f0, DI
+	MOVL    4(CX), DI
+	BEXTRQ  DI, SI, R10
+	MOVL    8(CX), DI
+	BEXTRQ  DI, SI, SI
+
+	// pushes − (index + 1) is negative for a match of an empty slot.
+	MOVL    12(CX), DI
+	ADDL    SI, DI
+	NEGL    DI
+	ADDL    R8, DI
+	ORL     DI, R9
+	ORL     28(CX), R9
+	MOVL    (SP)(SI*4), SI
+	ANDL    16(CX), SI
+	ANDL    20(CX), R10
+	ORL     R10, SI
+	MOVL    SI, 124(AX)
+	ADDQ    DX, BX
+	XORL    AX, AX
+	TESTL   R9, R9
+	CMOVQMI AX, BX
+	MOVQ    BX, ret+24(FP)
 	RET
 
 // func cpackCompress128AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int
@@ -2509,7 +4692,7 @@ TEXT ·cpackCompress128AVX512(SB), NOSPLIT, $616-56
 	VPMOVDB      Z15, 16(SP)
 	MOVQ         DX, 32(SP)
 	CMPQ         DX, CX
-	JNE          cpack128_planned_12
+	JNE          cpack128_planned_11
 
 	// The dictionary wraps: plan again with the wrap kernel's body.
 	VMOVDQU32 (AX), Z15
@@ -2735,9 +4918,9 @@ TEXT ·cpackCompress128AVX512(SB), NOSPLIT, $616-56
 	// The serial part: a word with a predecessor matches its entry if at
 	// most 15 pushes came between, else it is pushed.
 	TESTL DX, DX
-	JZ    wrap_done_13
+	JZ    wrap_done_12
 
-wrap_loop_14:
+wrap_loop_13:
 	TZCNTL  DX, SI
 	MOVBLZX 40(SP)(SI*1), DI
 	MOVBLZX 72(SP)(DI*1), DI
@@ -2752,9 +4935,9 @@ wrap_loop_14:
 	CMOVLHI SI, DI
 	MOVB    DI, 72(SP)(SI*1)
 	BLSRL   DX, DX
-	JNZ     wrap_loop_14
+	JNZ     wrap_loop_13
 
-wrap_done_13:
+wrap_done_12:
 	// Kinds, slots (the push rank of the entry) and sizes from each word's entry.
 	KMOVD        BX, K2
 	KMOVW        K2, K1
@@ -2828,11 +5011,11 @@ wrap_done_13:
 	VMOVQ   X0, CX
 	MOVQ    CX, 32(SP)
 
-cpack128_planned_12:
+cpack128_planned_11:
 	MOVQ         32(SP), CX
 	MOVQ         CX, ret+48(FP)
 	CMPQ         CX, $0x00000400
-	JGE          cpack128_done_15
+	JGE          cpack128_done_14
 	MOVQ         buf+0(FP), CX
 	MOVQ         emit+40(FP), DX
 	VMOVDQU64    (DX), Z0
@@ -3348,6 +5531,6 @@ cpack128_planned_12:
 	ANDQ   $0x7f, BX
 	ANDQ   $0x07, DX
 
-cpack128_done_15:
+cpack128_done_14:
 	VZEROUPPER
 	RET

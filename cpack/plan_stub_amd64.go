@@ -61,13 +61,29 @@ func cpackPlan128AVX512(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)
 //go:noescape
 func cpackPlanWrap128AVX512(line []byte, ops []uint8, tab *[24]uint8) int
 
-// cpackDecodeBMI2 decodes the words word codes that follow flag 1 in buf
-// (a zero-padded stream) into line as cpack's decodeFastGeneric does, and
+// cpackDecode8BMI2 decodes the 8 word codes that follow flag 1 in buf
+// (a zero-padded stream) into line as cpack's decodeWordsGeneric does, and
 // returns the bit offset after them, or 0 if a code is undefined there or
-// a match names an empty slot. tab is decTab. words ≤ 32.
+// a match names an empty slot. tab is decTab.
 //
 //go:noescape
-func cpackDecodeBMI2(line *[128]byte, buf *[264]byte, tab *[256]byte, words int) int
+func cpackDecode8BMI2(line *[128]byte, buf *[145]byte, tab *[512]byte) int
+
+// cpackDecode16BMI2 decodes the 16 word codes that follow flag 1 in buf
+// (a zero-padded stream) into line as cpack's decodeWordsGeneric does, and
+// returns the bit offset after them, or 0 if a code is undefined there or
+// a match names an empty slot. tab is decTab.
+//
+//go:noescape
+func cpackDecode16BMI2(line *[128]byte, buf *[145]byte, tab *[512]byte) int
+
+// cpackDecode32BMI2 decodes the 32 word codes that follow flag 1 in buf
+// (a zero-padded stream) into line as cpack's decodeWordsGeneric does, and
+// returns the bit offset after them, or 0 if a code is undefined there or
+// a match names an empty slot. tab is decTab.
+//
+//go:noescape
+func cpackDecode32BMI2(line *[128]byte, buf *[145]byte, tab *[512]byte) int
 
 // cpackCompress128AVX512 plans the 128-byte line as cpack's planGeneric
 // does under the default push rule and returns the bits of its word

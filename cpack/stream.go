@@ -18,9 +18,10 @@ const maxStreamBytes = (tagBits + maxWords*34 + 7) / 8
 // its bytes.
 type streamBuf [maxStreamBytes + 8]byte
 
-// decodeBuf is a zero-padded copy of a stream that the decoder reads at
-// byte offsets masked to 8 bits, without bounds checks.
-type decodeBuf [256 + 8]byte
+// decodeBuf is a zero-padded copy of a stream with room for an 8-byte
+// load at any of its bytes: the decoder reads 32 codes of at most 34 bits
+// after the flag, so its loads start below byte (1+31×34)/8 = 131.
+type decodeBuf [maxStreamBytes + 8]byte
 
 // Per-kind layout of a word's payload, the same in both code tables: the
 // index (if any) sits above lowBits bits taken from the word, and the
@@ -92,18 +93,28 @@ func (c *Codec) buildFastTables() {
 			}
 		}
 		c.peek[v] = e
-		row := c.decTab[16*v : 16*v+16]
+		row := c.decTab[32*v : 32*v+32]
 		if e.kind >= numKinds {
 			// No word code: a bad row that still moves on.
-			row[0], row[15] = 4, 1
+			row[0] = 4
+			binary.LittleEndian.PutUint32(row[28:], 1<<31)
 			continue
 		}
-		row[0], row[1], row[2], row[3] = e.total, e.codeLen, e.payShift, e.lowBits
-		binary.LittleEndian.PutUint32(row[4:], e.hiMask)
-		binary.LittleEndian.PutUint32(row[8:], e.lowMask)
-		row[12] = uint8(e.match & 1)
-		row[13] = uint8(e.push-1) & 16
-		row[14] = uint8(e.push)
+		// BEXTR controls (start | length<<8) in the window, the stream
+		// left-aligned from the code's first bit: the payload is its
+		// lowest bits, the index (if any) the top 4 of them.
+		pay := uint32(e.total - e.codeLen)
+		start := 64 - uint32(e.total)
+		row[0] = e.total
+		binary.LittleEndian.PutUint32(row[4:], start|pay<<8)
+		if e.match != 0 {
+			binary.LittleEndian.PutUint32(row[8:], start+uint32(e.lowBits)|indexBits<<8)
+			binary.LittleEndian.PutUint32(row[12:], 1)
+		}
+		binary.LittleEndian.PutUint32(row[16:], e.hiMask)
+		binary.LittleEndian.PutUint32(row[20:], e.lowMask)
+		binary.LittleEndian.PutUint16(row[24:], uint16(e.push-1)&16)
+		binary.LittleEndian.PutUint16(row[26:], uint16(e.push))
 	}
 }
 
@@ -239,7 +250,7 @@ func (c *Codec) decodeWordsGeneric(line *[128]byte, buf *decodeBuf) (pos uint, o
 	nw := c.lineSize / 4
 	peek := &c.peek
 	for i := 0; i < nw; i++ {
-		v := bitstream.Peek(buf[:], pos&2047)
+		v := bitstream.Peek(buf[:], pos)
 		e := &peek[v>>60]
 		if e.kind >= numKinds {
 			if e.kind != zeroBlockKind || i != 0 {
