@@ -228,14 +228,15 @@ func magUnrawBody(size int, outp, encp, tag Register, nextIdx Mem) {
 // (magbdi/kernel.go declares the same values): a header, then one record
 // per level, then the levels' pack and unpack tables.
 const (
-	mpLevels = 0  // number of levels
-	mpTag    = 8  // bits of the encoding field
-	mpFull   = 16 // one bit per word of the line
-	mpPre    = 24 // u64: nonzero when the kernel runs the prefilter
-	mpPreImm = 32 // u32 off, u32 span: the prefilter's immediate test
-	mpPreDif = 40 // u32 off, u32 span: its test against the first other
-	mpLevel0 = 64 // the first level record; each is mpLevelLen bytes
-	mpShift  = 7  // log2 of mpLevelLen
+	mpLevels = 0   // number of levels
+	mpTag    = 8   // bits of the encoding field
+	mpFull   = 16  // one bit per word of the line
+	mpPre    = 24  // u64: nonzero when the kernel runs the prefilter
+	mpPreImm = 32  // u32 off, u32 span: the prefilter's immediate test
+	mpPreDif = 40  // u32 off, u32 span: its test against the first other
+	mpBits   = 64  // 8 u64: the stream length in bits of each code
+	mpLevel0 = 128 // the first level record; each is mpLevelLen bytes
+	mpShift  = 7   // log2 of mpLevelLen
 
 	mlOff       = 0  // u32: the fit test's offset, 2^(w−1) signed, else 0
 	mlSpan      = 4  // u32: 2^w
@@ -254,9 +255,9 @@ const (
 	packEntryLen = 192 // qword indexes, left shifts, right shifts
 )
 
-// magCompress emits magCompress<size>(out []byte, line []byte, p []byte)
-// uint64, which writes the MAG-aware BDI stream of line to out and returns
-// its code: it tests the levels that p describes in order, as magFit512
+// magCompress emits magCompress<size>(out *[size+1]byte, line *[size]byte,
+// p *byte) (bits uint64), which writes the MAG-aware BDI stream of line to
+// out and returns its length in bits: it tests the levels that p describes in order, as magFit512
 // does, and encodes the line at the first that fits, or raw.
 //
 // The deltas (x − base where the lane needs the base, else x, cut to w
@@ -270,14 +271,14 @@ const (
 // deltas (big-endian), shifted as magRaw shifts the raw line.
 func magCompress(size int, rev, prevIdx, nextIdx Mem) {
 	name := fmt.Sprintf("magCompress%d", size)
-	TEXT(name, NOSPLIT, "func(out []byte, line []byte, p []byte) uint64")
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, line *[%d]byte, p *byte) (bits uint64)", size+1, size))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s writes the MAG-aware BDI stream of a %d-byte line to out and returns its code.", name, size),
-		fmt.Sprintf("len(line) must be at least %d, len(out) at least %d, and p a parameter block of magbdi's kernelParams.", size, size+1),
+	Doc(fmt.Sprintf("%s writes the MAG-aware BDI stream of a %d-byte line to out and returns its length in bits.", name, size),
+		"p is the start of a parameter block of magbdi's kernelParams.",
 		"Requires AVX-512 VBMI and GFNI.")
-	outp := Load(Param("out").Base(), GP64())
-	line := Load(Param("line").Base(), GP64())
-	p := Load(Param("p").Base(), GP64())
+	outp := Load(Param("out"), GP64())
+	line := Load(Param("line"), GP64())
+	p := Load(Param("p"), GP64())
 	vecs := vectors512(line, size)
 	halves := size / 64
 	hdrBytes := 4 + size/32 // base and mask
@@ -384,6 +385,7 @@ func magCompress(size int, rev, prevIdx, nextIdx Mem) {
 	MOVQ(U64(1), r)
 	SHLXQ(tag, r, r)
 	DECQ(r)
+	MOVQ(Mem{Base: p, Index: r, Scale: 8, Disp: mpBits}, r)
 	Store(r, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
@@ -556,6 +558,7 @@ func magCompress(size int, rev, prevIdx, nextIdx Mem) {
 		KMOVQ(Mem{Base: rec, Disp: mlStore + 8*h}, store)
 		VMOVDQU8(q[h], store, Mem{Base: outp, Disp: 64 * h}) // nothing past the stream
 	}
+	MOVQ(Mem{Base: p, Index: j, Scale: 8, Disp: mpBits}, j)
 	Store(j, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
@@ -585,8 +588,8 @@ func magQIdx(size, h int) Mem {
 	return m
 }
 
-// magDecompress emits magDecompress<size>(out []byte, enc []byte, p
-// []byte, code uint64), which writes the line of the checked stream enc to
+// magDecompress emits magDecompress<size>(out *[size]byte, enc []byte, p
+// *byte, code uint64), which writes the line of the checked stream enc to
 // out: a raw one as magUnrawBody does, a compressed one as follows. The stream
 // loses its code bits as
 // magUnrawBody shifts the raw line; then each delta's eight bytes (those that
@@ -596,14 +599,14 @@ func magQIdx(size, h int) Mem {
 // the mask selects get the base.
 func magDecompress(size int, rev, nextIdx, evenIdx Mem) {
 	name := fmt.Sprintf("magDecompress%d", size)
-	TEXT(name, NOSPLIT, "func(out []byte, enc []byte, p []byte, code uint64)")
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, enc []byte, p *byte, code uint64)", size))
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s writes the %d-byte line of the checked MAG-aware BDI stream enc, whose code is code, to out.", name, size),
-		fmt.Sprintf("len(out) must be at least %d, len(enc) the stream's length, and p a parameter block of magbdi's kernelParams.", size),
+		"len(enc) must be the stream's length, and p the start of a parameter block of magbdi's kernelParams.",
 		"Requires AVX-512 VBMI and GFNI.")
-	outp := Load(Param("out").Base(), GP64())
+	outp := Load(Param("out"), GP64())
 	encp := Load(Param("enc").Base(), GP64())
-	p := Load(Param("p").Base(), GP64())
+	p := Load(Param("p"), GP64())
 	rec := Load(Param("code"), GP64())
 	compressed := label("compressed")
 	CMPQ(rec, Mem{Base: p, Disp: mpLevels})

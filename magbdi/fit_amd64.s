@@ -690,17 +690,17 @@ DATA evenDwords<>+56(SB)/4, $0x0000001c
 DATA evenDwords<>+60(SB)/4, $0x0000001e
 GLOBL evenDwords<>(SB), RODATA|NOPTR, $64
 
-// func magCompress64(out []byte, line []byte, p []byte) uint64
+// func magCompress64(out *[65]byte, line *[64]byte, p *byte) (bits uint64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
-TEXT ·magCompress64(SB), NOSPLIT, $0-80
-	MOVQ         out_base+0(FP), AX
-	MOVQ         line_base+24(FP), CX
-	MOVQ         p_base+48(FP), DX
+TEXT ·magCompress64(SB), NOSPLIT, $0-32
+	MOVQ         out+0(FP), AX
+	MOVQ         line+8(FP), CX
+	MOVQ         p+16(FP), DX
 	VMOVDQU64    (CX), Z0
 	MOVQ         (DX), BX
 	MOVQ         16(DX), SI
 	XORQ         DI, DI
-	LEAQ         64(DX), R8
+	LEAQ         128(DX), R8
 	MOVQ         24(DX), R9
 	TESTQ        R9, R9
 	JZ           levels_50
@@ -754,19 +754,19 @@ levels_50:
 	JMP          levels_50
 
 raw_52:
-	MOVQ         8(DX), DX
-	MOVQ         $0x0000000000000008, BX
-	SUBQ         DX, BX
-	MOVBQZX      63(CX), SI
-	SHLXQ        BX, SI, SI
+	MOVQ         8(DX), BX
+	MOVQ         $0x0000000000000008, SI
+	SUBQ         BX, SI
+	MOVBQZX      63(CX), DI
+	SHLXQ        SI, DI, DI
 	MOVQ         $0x00000000000000ff, CX
-	SHLXQ        BX, CX, CX
+	SHLXQ        SI, CX, CX
 	VPBROADCASTB CX, Z1
-	VMOVQ        BX, X2
-	VMOVQ        DX, X3
+	VMOVQ        SI, X2
+	VMOVQ        BX, X3
 	MOVQ         $0x0000000000000001, CX
 	KMOVQ        CX, K1
-	SHLXQ        DX, CX, CX
+	SHLXQ        BX, CX, CX
 	DECQ         CX
 	VPBROADCASTB CX, Z4
 	VMOVDQU64    prevByte<>+0(SB), Z5
@@ -776,11 +776,12 @@ raw_52:
 	VPSRLW       X3, Z0, Z0
 	VPTERNLOGQ   $0xe4, Z1, Z0, Z5
 	VMOVDQU64    Z5, (AX)
-	MOVB         SI, 64(AX)
+	MOVB         DI, 64(AX)
 	MOVQ         $0x0000000000000001, CX
-	SHLXQ        DX, CX, CX
+	SHLXQ        BX, CX, CX
 	DECQ         CX
-	MOVQ         CX, ret+72(FP)
+	MOVQ         64(DX)(CX*8), CX
+	MOVQ         CX, bits+24(FP)
 	VZEROUPPER
 	RET
 
@@ -857,14 +858,14 @@ packed_55:
 	MOVQ           $0x000000000000007f, CX
 	KMOVQ          CX, K1
 	VMOVDQU8       Z5, K1, Z0
-	MOVQ           8(DX), DX
-	MOVQ           $0x0000000000000008, BX
-	SUBQ           DX, BX
+	MOVQ           8(DX), BX
+	MOVQ           $0x0000000000000008, SI
+	SUBQ           BX, SI
 	MOVQ           $0x00000000000000ff, CX
-	SHLXQ          BX, CX, CX
+	SHLXQ          SI, CX, CX
 	VPBROADCASTB   CX, Z1
-	VMOVQ          BX, X2
-	VMOVQ          DX, X3
+	VMOVQ          SI, X2
+	VMOVQ          BX, X3
 	VMOVDQU64      nextByte<>+0(SB), Z4
 	VPERMB         Z0, Z4, Z4
 	VPSLLW         X2, Z0, Z0
@@ -872,7 +873,8 @@ packed_55:
 	VPTERNLOGQ     $0xe4, Z1, Z4, Z0
 	KMOVQ          64(R8), K1
 	VMOVDQU8       Z0, K1, (AX)
-	MOVQ           DI, ret+72(FP)
+	MOVQ           64(DX)(DI*8), DI
+	MOVQ           DI, bits+24(FP)
 	VZEROUPPER
 	RET
 
@@ -942,13 +944,13 @@ DATA magQIdx64_0<>+62(SB)/1, $0x30
 DATA magQIdx64_0<>+63(SB)/1, $0x3f
 GLOBL magQIdx64_0<>(SB), RODATA|NOPTR, $64
 
-// func magDecompress64(out []byte, enc []byte, p []byte, code uint64)
+// func magDecompress64(out *[64]byte, enc []byte, p *byte, code uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
-TEXT ·magDecompress64(SB), NOSPLIT, $0-80
-	MOVQ         out_base+0(FP), AX
-	MOVQ         enc_base+24(FP), CX
-	MOVQ         p_base+48(FP), DX
-	MOVQ         code+72(FP), BX
+TEXT ·magDecompress64(SB), NOSPLIT, $0-48
+	MOVQ         out+0(FP), AX
+	MOVQ         enc_base+8(FP), CX
+	MOVQ         p+32(FP), DX
+	MOVQ         code+40(FP), BX
 	CMPQ         BX, (DX)
 	JB           compressed_58
 	MOVQ         8(DX), DX
@@ -973,10 +975,10 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-80
 	RET
 
 compressed_58:
-	MOVQ           enc_len+32(FP), SI
+	MOVQ           enc_len+16(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX
-	ADDQ           $0x40, BX
+	ADDQ           $0x80, BX
 	MOVQ           $-1, DI
 	BZHIQ          SI, DI, SI
 	KMOVQ          SI, K1
@@ -1021,18 +1023,18 @@ compressed_58:
 	VZEROUPPER
 	RET
 
-// func magCompress128(out []byte, line []byte, p []byte) uint64
+// func magCompress128(out *[129]byte, line *[128]byte, p *byte) (bits uint64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
-TEXT ·magCompress128(SB), NOSPLIT, $0-80
-	MOVQ         out_base+0(FP), AX
-	MOVQ         line_base+24(FP), CX
-	MOVQ         p_base+48(FP), DX
+TEXT ·magCompress128(SB), NOSPLIT, $0-32
+	MOVQ         out+0(FP), AX
+	MOVQ         line+8(FP), CX
+	MOVQ         p+16(FP), DX
 	VMOVDQU64    (CX), Z0
 	VMOVDQU64    64(CX), Z1
 	MOVQ         (DX), BX
 	MOVQ         16(DX), SI
 	XORQ         DI, DI
-	LEAQ         64(DX), R8
+	LEAQ         128(DX), R8
 	MOVQ         24(DX), R9
 	TESTQ        R9, R9
 	JZ           levels_59
@@ -1106,19 +1108,19 @@ levels_59:
 	JMP          levels_59
 
 raw_61:
-	MOVQ         8(DX), DX
-	MOVQ         $0x0000000000000008, BX
-	SUBQ         DX, BX
-	MOVBQZX      127(CX), SI
-	SHLXQ        BX, SI, SI
+	MOVQ         8(DX), BX
+	MOVQ         $0x0000000000000008, SI
+	SUBQ         BX, SI
+	MOVBQZX      127(CX), DI
+	SHLXQ        SI, DI, DI
 	MOVQ         $0x00000000000000ff, CX
-	SHLXQ        BX, CX, CX
+	SHLXQ        SI, CX, CX
 	VPBROADCASTB CX, Z2
-	VMOVQ        BX, X3
-	VMOVQ        DX, X4
+	VMOVQ        SI, X3
+	VMOVQ        BX, X4
 	MOVQ         $0x0000000000000001, CX
 	KMOVQ        CX, K1
-	SHLXQ        DX, CX, CX
+	SHLXQ        BX, CX, CX
 	DECQ         CX
 	VPBROADCASTB CX, Z5
 	VMOVDQU64    prevByte<>+0(SB), Z6
@@ -1134,11 +1136,12 @@ raw_61:
 	VPSRLW       X4, Z1, Z0
 	VPTERNLOGQ   $0xe4, Z2, Z0, Z5
 	VMOVDQU64    Z5, 64(AX)
-	MOVB         SI, 128(AX)
+	MOVB         DI, 128(AX)
 	MOVQ         $0x0000000000000001, CX
-	SHLXQ        DX, CX, CX
+	SHLXQ        BX, CX, CX
 	DECQ         CX
-	MOVQ         CX, ret+72(FP)
+	MOVQ         64(DX)(CX*8), CX
+	MOVQ         CX, bits+24(FP)
 	VZEROUPPER
 	RET
 
@@ -1256,14 +1259,14 @@ packed_64:
 	MOVQ           $0x00000000000001ff, CX
 	KMOVQ          CX, K1
 	VMOVDQU8       Z8, K1, Z0
-	MOVQ           8(DX), DX
-	MOVQ           $0x0000000000000008, BX
-	SUBQ           DX, BX
+	MOVQ           8(DX), BX
+	MOVQ           $0x0000000000000008, SI
+	SUBQ           BX, SI
 	MOVQ           $0x00000000000000ff, CX
-	SHLXQ          BX, CX, CX
+	SHLXQ          SI, CX, CX
 	VPBROADCASTB   CX, Z2
-	VMOVQ          BX, X3
-	VMOVQ          DX, X4
+	VMOVQ          SI, X3
+	VMOVQ          BX, X4
 	VMOVDQU64      nextByte<>+0(SB), Z5
 	VPERMI2B       Z1, Z0, Z5
 	VMOVDQU64      nextByte<>+0(SB), Z6
@@ -1278,7 +1281,8 @@ packed_64:
 	VPTERNLOGQ     $0xe4, Z2, Z6, Z1
 	KMOVQ          72(R8), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	MOVQ           DI, ret+72(FP)
+	MOVQ           64(DX)(DI*8), DI
+	MOVQ           DI, bits+24(FP)
 	VZEROUPPER
 	RET
 
@@ -1414,13 +1418,13 @@ DATA magQIdx128_1<>+62(SB)/1, $0x72
 DATA magQIdx128_1<>+63(SB)/1, $0x71
 GLOBL magQIdx128_1<>(SB), RODATA|NOPTR, $64
 
-// func magDecompress128(out []byte, enc []byte, p []byte, code uint64)
+// func magDecompress128(out *[128]byte, enc []byte, p *byte, code uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI
-TEXT ·magDecompress128(SB), NOSPLIT, $0-80
-	MOVQ         out_base+0(FP), AX
-	MOVQ         enc_base+24(FP), CX
-	MOVQ         p_base+48(FP), DX
-	MOVQ         code+72(FP), BX
+TEXT ·magDecompress128(SB), NOSPLIT, $0-48
+	MOVQ         out+0(FP), AX
+	MOVQ         enc_base+8(FP), CX
+	MOVQ         p+32(FP), DX
+	MOVQ         code+40(FP), BX
 	CMPQ         BX, (DX)
 	JB           compressed_69
 	MOVQ         8(DX), DX
@@ -1452,10 +1456,10 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-80
 	RET
 
 compressed_69:
-	MOVQ           enc_len+32(FP), SI
+	MOVQ           enc_len+16(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX
-	ADDQ           $0x40, BX
+	ADDQ           $0x80, BX
 	MOVQ           $-1, DI
 	BZHIQ          SI, DI, R8
 	KMOVQ          R8, K1

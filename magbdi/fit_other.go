@@ -12,13 +12,21 @@ func (c *Codec) rawKernel(dst, line []byte) ([]byte, bool) { return dst, false }
 const oneCallKernels = false
 
 // magCompress64 is never called: oneCallKernels is false.
-func magCompress64(out, line, p []byte) uint64 { panic("magbdi: no one-call kernel") }
+func magCompress64(out *[65]byte, line *[64]byte, p *byte) uint64 {
+	panic("magbdi: no one-call kernel")
+}
 
 // magCompress128 is never called: oneCallKernels is false.
-func magCompress128(out, line, p []byte) uint64 { panic("magbdi: no one-call kernel") }
+func magCompress128(out *[129]byte, line *[128]byte, p *byte) uint64 {
+	panic("magbdi: no one-call kernel")
+}
 
 // magDecompress64 is never called: oneCallKernels is false.
-func magDecompress64(out, enc, p []byte, code uint64) { panic("magbdi: no one-call kernel") }
+func magDecompress64(out *[64]byte, enc []byte, p *byte, code uint64) {
+	panic("magbdi: no one-call kernel")
+}
 
 // magDecompress128 is never called: oneCallKernels is false.
-func magDecompress128(out, enc, p []byte, code uint64) { panic("magbdi: no one-call kernel") }
+func magDecompress128(out *[128]byte, enc []byte, p *byte, code uint64) {
+	panic("magbdi: no one-call kernel")
+}

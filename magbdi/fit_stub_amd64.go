@@ -52,30 +52,30 @@ func magRaw64(out []byte, line []byte, tag uint64)
 //go:noescape
 func magRaw128(out []byte, line []byte, tag uint64)
 
-// magCompress64 writes the MAG-aware BDI stream of a 64-byte line to out and returns its code.
-// len(line) must be at least 64, len(out) at least 65, and p a parameter block of magbdi's kernelParams.
+// magCompress64 writes the MAG-aware BDI stream of a 64-byte line to out and returns its length in bits.
+// p is the start of a parameter block of magbdi's kernelParams.
 // Requires AVX-512 VBMI and GFNI.
 //
 //go:noescape
-func magCompress64(out []byte, line []byte, p []byte) uint64
+func magCompress64(out *[65]byte, line *[64]byte, p *byte) (bits uint64)
 
 // magDecompress64 writes the 64-byte line of the checked MAG-aware BDI stream enc, whose code is code, to out.
-// len(out) must be at least 64, len(enc) the stream's length, and p a parameter block of magbdi's kernelParams.
+// len(enc) must be the stream's length, and p the start of a parameter block of magbdi's kernelParams.
 // Requires AVX-512 VBMI and GFNI.
 //
 //go:noescape
-func magDecompress64(out []byte, enc []byte, p []byte, code uint64)
+func magDecompress64(out *[64]byte, enc []byte, p *byte, code uint64)
 
-// magCompress128 writes the MAG-aware BDI stream of a 128-byte line to out and returns its code.
-// len(line) must be at least 128, len(out) at least 129, and p a parameter block of magbdi's kernelParams.
+// magCompress128 writes the MAG-aware BDI stream of a 128-byte line to out and returns its length in bits.
+// p is the start of a parameter block of magbdi's kernelParams.
 // Requires AVX-512 VBMI and GFNI.
 //
 //go:noescape
-func magCompress128(out []byte, line []byte, p []byte) uint64
+func magCompress128(out *[129]byte, line *[128]byte, p *byte) (bits uint64)
 
 // magDecompress128 writes the 128-byte line of the checked MAG-aware BDI stream enc, whose code is code, to out.
-// len(out) must be at least 128, len(enc) the stream's length, and p a parameter block of magbdi's kernelParams.
+// len(enc) must be the stream's length, and p the start of a parameter block of magbdi's kernelParams.
 // Requires AVX-512 VBMI and GFNI.
 //
 //go:noescape
-func magDecompress128(out []byte, enc []byte, p []byte, code uint64)
+func magDecompress128(out *[128]byte, enc []byte, p *byte, code uint64)

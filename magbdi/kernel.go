@@ -12,7 +12,8 @@ const (
 	mpPre      = 24  // u64: nonzero when the kernel runs the prefilter
 	mpPreImm   = 32  // u32 off, u32 span: the prefilter's immediate test
 	mpPreDif   = 40  // u32 off, u32 span: its test against the first other
-	mpLevel0   = 64  // the first level record
+	mpBits     = 64  // 8 u64: the stream length in bits of each code
+	mpLevel0   = 128 // the first level record
 	mpLevelLen = 128 // bytes per level record
 
 	mlOff       = 0  // u32: the fit test's offset: 2^(w−1) signed, else 0
@@ -58,6 +59,9 @@ func (c *Codec) kernelParams() []byte {
 	le.PutUint64(p[mpLevels:], uint64(len(c.levels)))
 	le.PutUint64(p[mpTag:], uint64(c.tagBits))
 	le.PutUint64(p[mpFull:], 1<<c.words-1)
+	for code := range 1 << c.tagBits {
+		le.PutUint64(p[mpBits+8*code:], uint64(c.encodedBits(code)))
+	}
 	// The prefilter, for codecs of two levels or more: a word y that is
 	// no immediate at the widest level, wmax, is none at any level, so it
 	// is within 2^w of the level's base b: y − b in [0, 2^w) unsigned,

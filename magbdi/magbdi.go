@@ -55,11 +55,9 @@ type Codec struct {
 	kernelShifts []uint64
 	// oneCall is set when the one-call kernels (magCompress,
 	// magDecompress) take this codec: the CPU has them and the line is 64
-	// or 128 bytes. params is their parameter block (kernelParams), and
-	// codeBits the stream length in bits of each code.
-	oneCall  bool
-	params   []byte
-	codeBits [8]int
+	// or 128 bytes. params is their parameter block (kernelParams).
+	oneCall bool
+	params  []byte
 	// codeBytes is the stream length in bytes of each code, and padMask
 	// the padding bits of the last byte, the same for every code (each
 	// stream is the code bits and whole bytes).
@@ -136,8 +134,7 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 		c.kernelShifts = append(c.kernelShifts, uint64(l.width))
 	}
 	for code := range 1 << c.tagBits {
-		c.codeBits[code] = c.encodedBits(code)
-		c.codeBytes[code] = (c.codeBits[code] + 7) / 8
+		c.codeBytes[code] = (c.encodedBits(code) + 7) / 8
 	}
 	c.padMask = 0xFF >> c.tagBits
 	if oneCallKernels && lineSize != 32 {
@@ -264,14 +261,13 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	// only when dst has room for that: appending must not move dst when it
 	// has room for the stream actually written.
 	if n := len(dst); c.oneCall && cap(dst)-n > c.lineSize && cpu.Active() >= cpu.AVX512 {
-		var code uint64
+		var bits uint64
 		if c.lineSize == 64 {
-			code = magCompress64(dst[n:n+65], line, c.params)
+			bits = magCompress64((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), &c.params[0])
 		} else {
-			code = magCompress128(dst[n:n+129], line, c.params)
+			bits = magCompress128((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), &c.params[0])
 		}
-		bits := c.codeBits[code&7]
-		return dst[:n+(bits+7)/8], bits, nil
+		return dst[:n+int((bits+7)/8)], int(bits), nil
 	}
 	code := c.choose(line)
 	return c.encode(dst, line, code), c.encodedBits(code), nil
@@ -341,9 +337,9 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 				dst = slices.Grow(dst, c.lineSize)
 			}
 			if c.lineSize == 64 {
-				magDecompress64(dst[n:n+64], enc, c.params, uint64(code))
+				magDecompress64((*[64]byte)(dst[n:n+64]), enc, &c.params[0], uint64(code))
 			} else {
-				magDecompress128(dst[n:n+128], enc, c.params, uint64(code))
+				magDecompress128((*[128]byte)(dst[n:n+128]), enc, &c.params[0], uint64(code))
 			}
 			return dst[:n+c.lineSize], nil
 		}
