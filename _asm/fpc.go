@@ -472,7 +472,8 @@ func fpcCompress64AVX512() {
 	Doc("fpcCompress64AVX512 classifies the 64-byte line, returning its summary,",
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
-		"pack does. tab is the table's vecEnc. len(line) ≥ 64.")
+		"pack does, else the raw stream (flag 0, the line) to buf[:65]. tab is",
+		"the table's vecEnc. len(line) ≥ 64.")
 	line := Load(Param("line").Base(), GP64())
 	zero := YMM()
 	VPXOR(zero, zero, zero)
@@ -545,6 +546,7 @@ func fpcCompress64AVX512() {
 		CMPQ(total, U32(1+8*64))
 		JLT(LabelRef(packIt))
 		Store(total, ReturnIndex(1))
+		rawStream(Load(Param("buf"), GP64()), line, 64)
 		VZEROUPPER()
 		RET()
 		Label(packIt)
@@ -668,6 +670,35 @@ func bq(v uint64) VecVirtual {
 	z := ZMM()
 	VPBROADCASTQ(rodata(fmt.Sprintf("q%x", v), v), z)
 	return z
+}
+
+// rawStream writes the raw stream of the n-byte line at line (n a multiple
+// of 64) to the n+1 bytes at buf: flag 0, then the line, that is the line
+// shifted right by one bit as a big-endian whole, as bitstream.AppendRaw
+// writes it with a 1-bit tag of 0. Each 64-bit word (byte-swapped to a
+// big-endian value) is shifted right by one and takes the low bit of the
+// word before it (VALIGNQ) as its top bit.
+func rawStream(buf, line Register, n int) {
+	bsw, zero := ZMM(), ZMM()
+	VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
+	VPXORQ(zero, zero, zero)
+	prev := zero
+	for v := 0; v < n/64; v++ {
+		x, c, t := ZMM(), ZMM(), ZMM()
+		VMOVDQU64(Mem{Base: line, Disp: 64 * v}, x)
+		VPSHUFB(bsw, x, x)
+		VALIGNQ(U8(7), prev, x, c) // lane q: the word before
+		VPSLLQ(U8(63), c, c)
+		VPSRLQ(U8(1), x, t)
+		VPORQ(c, t, t)
+		VPSHUFB(bsw, t, t)
+		VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
+		prev = x
+	}
+	last := GP32()
+	MOVBLZX(Mem{Base: line, Disp: n - 1}, last)
+	SHLL(U8(7), last)
+	MOVB(last.As8(), Mem{Base: buf, Disp: n})
 }
 
 // packCodes512 writes flag 1 and 16 codes to the 64 bytes at buf, zero

@@ -1499,16 +1499,30 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-56
 	ANDQ      $0x0000ffff, BX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	MOVQ    BX, SI
-	ANDQ    DX, SI
-	POPCNTQ SI, SI
-	LEAQ    (SI)(SI*2), SI
-	SHRQ    $0x20, CX
-	MOVWQZX CX, CX
-	LEAQ    1(CX)(SI*2), CX
-	CMPQ    CX, $0x00000201
-	JLT     fpc_fused_pack_13
-	MOVQ    CX, bits+48(FP)
+	MOVQ            BX, SI
+	ANDQ            DX, SI
+	POPCNTQ         SI, SI
+	LEAQ            (SI)(SI*2), SI
+	SHRQ            $0x20, CX
+	MOVWQZX         CX, CX
+	LEAQ            1(CX)(SI*2), CX
+	CMPQ            CX, $0x00000201
+	JLT             fpc_fused_pack_13
+	MOVQ            CX, bits+48(FP)
+	MOVQ            buf+0(FP), CX
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VPXORQ          Z22, Z22, Z22
+	VMOVDQU64       (AX), Z1
+	VPSHUFB         Z0, Z1, Z1
+	VALIGNQ         $0x07, Z22, Z1, Z2
+	VPSLLQ          $0x3f, Z2, Z2
+	VPSRLQ          $0x01, Z1, Z1
+	VPORQ           Z2, Z1, Z1
+	VPSHUFB         Z0, Z1, Z1
+	VMOVDQU64       Z1, (CX)
+	MOVBLZX         63(AX), AX
+	SHLL            $0x07, AX
+	MOVB            AL, 64(CX)
 	VZEROUPPER
 	RET
 
@@ -1686,6 +1700,10 @@ fpc_fused_pack_13:
 	MOVQ        CX, bits+48(FP)
 	VZEROUPPER
 	RET
+
+DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
+DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
 
 DATA k_q7<>+0(SB)/8, $0x0000000000000007
 GLOBL k_q7<>(SB), RODATA|NOPTR, $8

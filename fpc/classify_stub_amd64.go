@@ -56,7 +56,8 @@ func fpcPack64AVX512(buf *[149]byte, line []byte, kinds []uint8, emit uint64, ta
 // fpcCompress64AVX512 classifies the 64-byte line, returning its summary,
 // and the length in bits of flag 1 and its word codes under the report's
 // table; if they are shorter than the line, it writes them to buf as fpc's
-// pack does. tab is the table's vecEnc. len(line) ≥ 64.
+// pack does, else the raw stream (flag 0, the line) to buf[:65]. tab is
+// the table's vecEnc. len(line) ≥ 64.
 //
 //go:noescape
 func fpcCompress64AVX512(buf *[149]byte, line []byte, tab *[48]uint64) (sum uint64, bits int)

@@ -154,7 +154,8 @@ func (t *table) packGeneric(buf *[scratchBytes]byte, line []byte, kinds []uint8,
 // wordCodesGeneric classifies line and returns its summary and the length
 // of flag 1 and its word codes under the report's table; if they are
 // shorter than the line (the stream Compress makes), it writes them to
-// buf[:(length+7)/8] as appendCodes does (later bytes are scratch). It is
+// buf[:(length+7)/8] as appendCodes does (later bytes are scratch), and if
+// not, the raw stream (flag 0 and the line) to buf[:LineSize()+1]. It is
 // the pure-Go definition that the fused Compress kernel must match.
 func (c *Codec) wordCodesGeneric(buf *[scratchBytes]byte, line []byte) (summary, int) {
 	var kinds [maxWords]uint8
@@ -163,6 +164,8 @@ func (c *Codec) wordCodesGeneric(buf *[scratchBytes]byte, line []byte) (summary,
 	codeBits := c.codeBits(s)
 	if c.fits(codeBits) {
 		c.tab.packGeneric(buf, line, kinds[:], zeros, ^zeros&c.allWords|runCodeStarts(zeros))
+	} else {
+		_, _ = bitstream.AppendRaw(buf[:0], rawFlag, tagBits, line) // in place: buf has room
 	}
 	return s, tagBits + codeBits
 }

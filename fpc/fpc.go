@@ -246,12 +246,13 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 
 // compressFused is encode for a codec whose lines wordCodes codes in one
 // kernel call: the report's table, where every word has a code, so the
-// codes are the encoding unless they are not shorter than the line.
+// codes are the encoding unless they are not shorter than the line, and
+// then wordCodes has written the raw stream.
 func (c *Codec) compressFused(dst, line []byte) ([]byte, int) {
 	var buf [scratchBytes]byte
 	_, bits := c.wordCodes(&buf, line)
 	if !c.fits(bits - tagBits) {
-		return bitstream.AppendRaw(dst, rawFlag, tagBits, line)
+		bits = tagBits + 8*c.lineSize
 	}
 	return append(dst, buf[:(bits+7)/8]...), bits
 }
