@@ -269,6 +269,18 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 		}
 		return dst[:n+int((bits+7)/8)], int(bits), nil
 	}
+	if c.oneCall && cpu.Active() >= cpu.AVX512 {
+		// Without that room, the kernel writes into a buffer, and append
+		// grows dst by the stream only.
+		var buf [129]byte
+		var bits uint64
+		if c.lineSize == 64 {
+			bits = magCompress64((*[65]byte)(buf[:65]), (*[64]byte)(line), &c.params[0])
+		} else {
+			bits = magCompress128(&buf, (*[128]byte)(line), &c.params[0])
+		}
+		return append(dst, buf[:(bits+7)/8]...), int(bits), nil
+	}
 	code := c.choose(line)
 	return c.encode(dst, line, code), c.encodedBits(code), nil
 }

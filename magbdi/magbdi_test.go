@@ -247,7 +247,8 @@ func TestRawLevels(t *testing.T) {
 }
 
 // TestOneCallLevels: at every kernel level, Compress of every line into a
-// dst with room (the one-call kernel's case) and Decompress of that stream
+// dst with room for a raw stream (the one-call kernel writes there) and
+// into one without (it writes to a buffer), and Decompress of that stream
 // and of the same stream with its payload scrambled (code and zero padding
 // kept, so that it still decodes: random bases, masks and deltas) give what
 // the pure-Go path gives, for every MAG, signedness and line size.
@@ -262,6 +263,8 @@ func TestOneCallLevels(t *testing.T) {
 				all := func(line []byte) string {
 					enc, bits, err := c.Compress(make([]byte, 0, 2*n), line)
 					b := fmt.Appendf(nil, "%X %d %v;", enc, bits, err)
+					short, bits, err := c.Compress(make([]byte, 1, n/2), line) // no room for a raw stream
+					b = fmt.Appendf(b, "%X %d %v;", short, bits, err)
 					scrambled := slices.Clone(enc)
 					for i := range scrambled {
 						scrambled[i] ^= line[(7*i+3)%n] * byte(2*i+1)
