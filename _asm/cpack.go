@@ -557,8 +557,9 @@ func cpackCompress64AVX512() {
 	Doc("cpackCompress64AVX512 plans the 64-byte line as cpack's planGeneric",
 		"does under the default push rule and returns the bits of its word",
 		"codes; if they are fewer than 512, it writes flag 1 and the codes to",
-		"buf[:64] as cpack's emit does, zero after them. plan is planTab,",
-		"emit vecEmit. len(line) ≥ 64.")
+		"buf[:64] as cpack's emit does, zero after them, else the raw stream",
+		"(flag 0, the line) to buf[:65]. plan is planTab, emit vecEmit.",
+		"len(line) ≥ 64.")
 	line := Load(Param("line").Base(), GP64())
 	tab := Load(Param("plan"), GP64())
 	op, total := newCpackPlanner(tab).line(line)
@@ -566,6 +567,7 @@ func cpackCompress64AVX512() {
 	pack := label("cpack_fused_pack")
 	CMPQ(total, U32(8*64))
 	JLT(LabelRef(pack))
+	rawStream(Load(Param("buf"), GP64()), line, 64)
 	VZEROUPPER()
 	RET()
 	Label(pack)
@@ -1166,8 +1168,8 @@ func cpackCompress128AVX512() {
 	Doc("cpackCompress128AVX512 plans the 128-byte line as cpack's planGeneric",
 		"does under the default push rule and returns the bits of its word",
 		"codes; if they are fewer than 1024, it writes flag 1 and the codes to",
-		"buf as cpack's emit does. plan is planTab, emit vecEmit.",
-		"len(line) ≥ 128.")
+		"buf as cpack's emit does, else the raw stream (flag 0, the line) to",
+		"buf[:129]. plan is planTab, emit vecEmit. len(line) ≥ 128.")
 	line := Load(Param("line").Base(), GP64())
 	tab := Load(Param("plan"), GP64())
 	p := newCpackPlanner(tab)
@@ -1189,13 +1191,16 @@ func cpackCompress128AVX512() {
 	n := GP64()
 	MOVQ(bits, n)
 	Store(n, ReturnIndex(0))
-	done := label("cpack128_done")
-	CMPQ(n, U32(8*128))
-	JGE(LabelRef(done))
+	raw := label("cpack128_raw")
 	buf := Load(Param("buf"), GP64())
+	CMPQ(n, U32(8*128))
+	JGE(LabelRef(raw))
 	emit := Load(Param("emit"), GP64())
 	cpackEmitBody(buf, line, ops, emit, 32)
-	Label(done)
+	VZEROUPPER()
+	RET()
+	Label(raw)
+	rawStream(buf, line, 128)
 	VZEROUPPER()
 	RET()
 }

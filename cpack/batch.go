@@ -31,7 +31,7 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 			var buf streamBuf
 			var nb int
 			line := data[:c.lineSize]
-			dst.Enc, nb = c.appendStream(dst.Enc, line, &buf, c.wordCodes(&buf, line))
+			dst.Enc, nb = c.appendStream(dst.Enc, &buf, c.wordCodes(&buf, line))
 			dst.End = append(dst.End, len(dst.Enc))
 			dst.Bits = append(dst.Bits, nb)
 		}

@@ -38,8 +38,9 @@ func cpackEmit128AVX512(buf *[145]byte, line []byte, ops []uint8, tab *[32]uint6
 // cpackCompress64AVX512 plans the 64-byte line as cpack's planGeneric
 // does under the default push rule and returns the bits of its word
 // codes; if they are fewer than 512, it writes flag 1 and the codes to
-// buf[:64] as cpack's emit does, zero after them. plan is planTab,
-// emit vecEmit. len(line) ≥ 64.
+// buf[:64] as cpack's emit does, zero after them, else the raw stream
+// (flag 0, the line) to buf[:65]. plan is planTab, emit vecEmit.
+// len(line) ≥ 64.
 //
 //go:noescape
 func cpackCompress64AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int
@@ -88,8 +89,8 @@ func cpackDecode32BMI2(line *[128]byte, buf *[145]byte, tab *[512]byte) int
 // cpackCompress128AVX512 plans the 128-byte line as cpack's planGeneric
 // does under the default push rule and returns the bits of its word
 // codes; if they are fewer than 1024, it writes flag 1 and the codes to
-// buf as cpack's emit does. plan is planTab, emit vecEmit.
-// len(line) ≥ 128.
+// buf as cpack's emit does, else the raw stream (flag 0, the line) to
+// buf[:129]. plan is planTab, emit vecEmit. len(line) ≥ 128.
 //
 //go:noescape
 func cpackCompress128AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int

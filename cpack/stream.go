@@ -126,7 +126,7 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	// The stream is built in buf, so dst may overlap line.
 	var buf streamBuf
 	if c.fused() {
-		dst, total := c.appendStream(dst, line, &buf, c.wordCodes(&buf, line))
+		dst, total := c.appendStream(dst, &buf, c.wordCodes(&buf, line))
 		return dst, total, nil
 	}
 	var ops [maxWords]op
@@ -140,19 +140,25 @@ func (c *Codec) encode(dst, line []byte, ops *[maxWords]op, codeBits int) ([]byt
 	var buf streamBuf
 	if codeBits < 8*c.lineSize {
 		c.emit(&buf, line, ops)
+	} else {
+		writeRaw(&buf, line)
 	}
-	return c.appendStream(dst, line, &buf, codeBits)
+	return c.appendStream(dst, &buf, codeBits)
 }
 
-// appendStream appends the encoding of line, whose word codes are codeBits
-// long, to dst and returns it with its length in bits. buf holds flag 1
-// and the word codes if they are shorter than the line.
-func (c *Codec) appendStream(dst, line []byte, buf *streamBuf, codeBits int) ([]byte, int) {
+// writeRaw writes the raw stream of line (flag 0, then the line) to
+// buf[:len(line)+1].
+func writeRaw(buf *streamBuf, line []byte) {
+	_, _ = bitstream.AppendRaw(buf[:0], rawFlag, tagBits, line) // in place: buf has room
+}
+
+// appendStream appends the encoding of a line whose word codes are
+// codeBits long to dst and returns it with its length in bits. buf holds
+// flag 1 and the word codes if they are shorter than the line, else the
+// raw stream.
+func (c *Codec) appendStream(dst []byte, buf *streamBuf, codeBits int) ([]byte, int) {
 	layout, total := c.layoutOf(codeBits)
-	switch layout {
-	case layoutRaw:
-		return bitstream.AppendRaw(dst, rawFlag, tagBits, line)
-	case layoutZeroBlock:
+	if layout == layoutZeroBlock {
 		buf[0] = 1<<7 | zeroBlockCode<<(7-zeroBlockBits)
 	}
 	return append(dst, buf[:(total+7)/8]...), total
@@ -160,13 +166,16 @@ func (c *Codec) appendStream(dst, line []byte, buf *streamBuf, codeBits int) ([]
 
 // wordCodesGeneric plans line and returns the length in bits of its word
 // codes; if they are shorter than the line, it writes flag 1 and the codes
-// to buf[:(1+length+7)/8] as emit does (later bytes are scratch). It is the
-// pure-Go definition that the fused Compress kernel must match.
+// to buf[:(1+length+7)/8] as emit does (later bytes are scratch), and if
+// not, the raw stream to buf[:LineSize()+1]. It is the pure-Go definition
+// that the fused Compress kernel must match.
 func (c *Codec) wordCodesGeneric(buf *streamBuf, line []byte) int {
 	var ops [maxWords]op
 	codeBits := c.planGeneric(line, &ops)
 	if codeBits < 8*c.lineSize {
 		c.emitGeneric(buf, line, &ops)
+	} else {
+		writeRaw(buf, line)
 	}
 	return codeBits
 }
