@@ -58,7 +58,7 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 // CompressLines appends the encoding of each line of data, a whole number
 // of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
 func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
-	if c.oneCall && cpu.Active() >= cpu.AVX512 {
+	if (c.oneCall64 || c.oneCall128) && cpu.Active() >= cpu.AVX512 {
 		// Compress with room for a raw stream runs the one-call kernel.
 		for ; len(data) >= c.lineSize; data = data[c.lineSize:] {
 			dst.Enc = slices.Grow(dst.Enc, c.lineSize+1)

@@ -53,11 +53,13 @@ type Codec struct {
 	// arithmetic (off = 2^(w−1) for signed deltas, 0 for unsigned).
 	kernelOffs   []uint32
 	kernelShifts []uint64
-	// oneCall is set when the one-call kernels (magCompress,
-	// magDecompress) take this codec: the CPU has them and the line is 64
-	// or 128 bytes. params is their parameter block (kernelParams).
-	oneCall bool
-	params  []byte
+	// oneCall64 or oneCall128 is set when the one-call kernels
+	// (magCompress, magDecompress) take this codec: the CPU has them and
+	// the line is 64 or 128 bytes. params is their parameter block
+	// (kernelParams), which they take as paramsAt, its first byte.
+	oneCall64, oneCall128 bool
+	params                []byte
+	paramsAt              *byte
 	// codeBytes is the stream length in bytes of each code, and padMask
 	// the padding bits of the last byte, the same for every code (each
 	// stream is the code bits and whole bytes).
@@ -138,7 +140,9 @@ func New(lineSize, mag int, opts ...Option) (*Codec, error) {
 	}
 	c.padMask = 0xFF >> c.tagBits
 	if oneCallKernels && lineSize != 32 {
-		c.oneCall, c.params = true, c.kernelParams()
+		c.oneCall64, c.oneCall128 = lineSize == 64, lineSize == 128
+		c.params = c.kernelParams()
+		c.paramsAt = &c.params[0]
 	}
 	return c, nil
 }
@@ -254,30 +258,31 @@ func (c *Codec) Size(line []byte) int {
 // Compress appends the encoding of line to dst. It reads all of line
 // before it writes to dst, so the two may overlap.
 func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
+	// The one-call kernel writes up to a raw stream's length, so it runs
+	// straight into dst only when dst has room for that: appending must
+	// not move dst when it has room for the stream actually written. These
+	// tests are on the path of every call, hence one per line size.
+	n := len(dst)
+	if c.oneCall64 && len(line) == 64 && cap(dst)-n > 64 && cpu.Active() >= cpu.AVX512 {
+		bits := magCompress64((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), c.paramsAt)
+		return dst[:n+int((bits+7)/8)], int(bits), nil
+	}
+	if c.oneCall128 && len(line) == 128 && cap(dst)-n > 128 && cpu.Active() >= cpu.AVX512 {
+		bits := magCompress128((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), c.paramsAt)
+		return dst[:n+int((bits+7)/8)], int(bits), nil
+	}
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
-	// The one-call kernel writes up to a raw stream's length, so it runs
-	// only when dst has room for that: appending must not move dst when it
-	// has room for the stream actually written.
-	if n := len(dst); c.oneCall && cap(dst)-n > c.lineSize && cpu.Active() >= cpu.AVX512 {
-		var bits uint64
-		if c.lineSize == 64 {
-			bits = magCompress64((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), &c.params[0])
-		} else {
-			bits = magCompress128((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), &c.params[0])
-		}
-		return dst[:n+int((bits+7)/8)], int(bits), nil
-	}
-	if c.oneCall && cpu.Active() >= cpu.AVX512 {
+	if (c.oneCall64 || c.oneCall128) && cpu.Active() >= cpu.AVX512 {
 		// Without that room, the kernel writes into a buffer, and append
 		// grows dst by the stream only.
 		var buf [129]byte
 		var bits uint64
 		if c.lineSize == 64 {
-			bits = magCompress64((*[65]byte)(buf[:65]), (*[64]byte)(line), &c.params[0])
+			bits = magCompress64((*[65]byte)(buf[:65]), (*[64]byte)(line), c.paramsAt)
 		} else {
-			bits = magCompress128(&buf, (*[128]byte)(line), &c.params[0])
+			bits = magCompress128(&buf, (*[128]byte)(line), c.paramsAt)
 		}
 		return append(dst, buf[:(bits+7)/8]...), int(bits), nil
 	}
@@ -341,7 +346,7 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	// The one-call kernel decodes every well-formed stream: the right
 	// length for its code and zero padding. Anything else takes the path
 	// below, which says what is wrong.
-	if c.oneCall && len(enc) > 0 && cpu.Active() >= cpu.AVX512 {
+	if (c.oneCall64 || c.oneCall128) && len(enc) > 0 && cpu.Active() >= cpu.AVX512 {
 		code := enc[0] >> (8 - c.tagBits) & 7
 		if len(enc) == c.codeBytes[code] && enc[len(enc)-1]&c.padMask == 0 {
 			n := len(dst)
@@ -349,9 +354,9 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 				dst = slices.Grow(dst, c.lineSize)
 			}
 			if c.lineSize == 64 {
-				magDecompress64((*[64]byte)(dst[n:n+64]), enc, &c.params[0], uint64(code))
+				magDecompress64((*[64]byte)(dst[n:n+64]), enc, c.paramsAt, uint64(code))
 			} else {
-				magDecompress128((*[128]byte)(dst[n:n+128]), enc, &c.params[0], uint64(code))
+				magDecompress128((*[128]byte)(dst[n:n+128]), enc, c.paramsAt, uint64(code))
 			}
 			return dst[:n+c.lineSize], nil
 		}
