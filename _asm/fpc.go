@@ -321,6 +321,7 @@ func init() {
 	generators["fpc"] = func() {
 		gen()
 		fpcPack64AVX512()
+		fpcPack128AVX512()
 	}
 }
 
@@ -350,12 +351,29 @@ func fpcPack64AVX512() {
 	Doc("fpcPack64AVX512 writes flag 1 and the codes of the words of the 64-byte",
 		"line marked in emit to buf as fpc's pack does. tab holds the encStep",
 		"fields of each kind in rows of 8. len(line) ≥ 64 and len(kinds) ≥ 16.")
+	fpcPackKernel(16)
+}
+
+// fpcPack128AVX512 emits fpcPack128AVX512, fpcPack64AVX512 for the 32
+// words of a 128-byte line.
+func fpcPack128AVX512() {
+	TEXT("fpcPack128AVX512", NOSPLIT, "func(buf *[149]byte, line []byte, kinds []uint8, emit uint64, tab *[48]uint64)")
+	Pragma("noescape")
+	Doc("fpcPack128AVX512 writes flag 1 and the codes of the words of the",
+		"128-byte line marked in emit to buf as fpc's pack does. tab holds the",
+		"encStep fields of each kind in rows of 8. len(line) ≥ 128 and",
+		"len(kinds) ≥ 32.")
+	fpcPackKernel(32)
+}
+
+// fpcPackKernel emits the body of the pack kernels for lines of words words.
+func fpcPackKernel(words int) {
 	buf := Load(Param("buf"), GP64())
 	line := Load(Param("line").Base(), GP64())
 	kinds := Load(Param("kinds").Base(), GP64())
 	emit := Load(Param("emit"), GP64())
 	tab := Load(Param("tab"), GP64())
-	fpcPackLine(buf, line, emit, tab, func(h int, dst VecVirtual) {
+	fpcPackWords(buf, line, emit, tab, words, func(h int, dst VecVirtual) {
 		VPMOVZXBQ(Mem{Base: kinds, Disp: 8 * h}, dst)
 	})
 	VZEROUPPER()
@@ -366,7 +384,12 @@ func fpcPack64AVX512() {
 // with the kinds of words 8h to 8h+7 loaded by kindsOf(h, dst) as qwords,
 // and returns a register holding the bits written (flag and codes).
 func fpcPackLine(buf, line, emit, tab Register, kindsOf func(h int, dst VecVirtual)) GPVirtual {
-	codes, bits, runs := AllocLocal(128), AllocLocal(128), AllocLocal(128)
+	return fpcPackWords(buf, line, emit, tab, 16, kindsOf)
+}
+
+// fpcPackWords is fpcPackLine for a line of words words (16 or 32).
+func fpcPackWords(buf, line, emit, tab Register, words int, kindsOf func(h int, dst VecVirtual)) GPVirtual {
+	codes, bits, runs := AllocLocal(8*words), AllocLocal(8*words), AllocLocal(8*words)
 	rows := make([]VecVirtual, 6)
 	for r := range rows {
 		rows[r] = ZMM()
@@ -379,12 +402,12 @@ func fpcPackLine(buf, line, emit, tab Register, kindsOf func(h int, dst VecVirtu
 		MOVQ(U32(7), t)
 		VPBROADCASTQ(t, seven)
 	}
-	for h := 0; h < 2; h++ {
+	for h := 0; h < words/8; h++ {
 		k, w, v, t, u := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
 		m := GP64()
 		MOVQ(emit, m)
-		if h == 1 {
-			SHRQ(U8(8), m)
+		if h > 0 {
+			SHRQ(U8(8*h), m)
 		}
 		km := K()
 		KMOVB(m.As32(), km)
@@ -410,13 +433,17 @@ func fpcPackLine(buf, line, emit, tab Register, kindsOf func(h int, dst VecVirtu
 		"code the whole bytes are stored big-endian, 8 at a time.")
 	e := GP64()
 	MOVQ(emit, e)
-	ANDQ(U32(0xFFFF), e)
-	BTSQ(U8(16), e) // the line's end ends the last run
+	if words < 32 {
+		ANDQ(U32(1<<words-1), e)
+	} else {
+		MOVL(e.As32(), e.As32()) // zero-extends: words 0 to 31 only
+	}
+	BTSQ(U8(words), e) // the line's end ends the last run
 	acc, nacc, p := GP64(), GP64(), GP64()
 	MOVQ(U32(1), acc)
 	MOVQ(U32(1), nacc)
 	XORQ(p, p)
-	for i := 0; i < 16; i++ {
+	for i := 0; i < words; i++ {
 		run, n, s, sh := GP64(), GP64(), GP64(), GP64()
 		MOVQ(e, run)
 		SHRQ(U8(i+1), run)

@@ -27,10 +27,15 @@ func (c *Codec) classifyLines(data []byte, kinds []uint8, sums []uint64) {
 }
 
 // pack writes flag 1 and the codes of the words of line marked in emit to
-// buf, with the AVX-512 kernel for a 64-byte line when the CPU has it.
+// buf, with the AVX-512 kernels for 64- and 128-byte lines when the CPU
+// has them.
 func (c *Codec) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros, emit uint32) {
-	if c.lineSize == 64 && cpu.Active() >= cpu.AVX512 {
+	switch {
+	case c.lineSize == 64 && cpu.Active() >= cpu.AVX512:
 		fpcPack64AVX512(buf, line, kinds, uint64(emit), &c.tab.vecEnc)
+		return
+	case c.lineSize == 128 && cpu.Active() >= cpu.AVX512:
+		fpcPack128AVX512(buf, line, kinds, uint64(emit), &c.tab.vecEnc)
 		return
 	}
 	c.tab.packGeneric(buf, line, kinds, zeros, emit)

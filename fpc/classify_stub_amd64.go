@@ -53,6 +53,14 @@ func fpcClassify128AVX512(data []byte, kinds []uint8, sums []uint64)
 //go:noescape
 func fpcPack64AVX512(buf *[149]byte, line []byte, kinds []uint8, emit uint64, tab *[48]uint64)
 
+// fpcPack128AVX512 writes flag 1 and the codes of the words of the
+// 128-byte line marked in emit to buf as fpc's pack does. tab holds the
+// encStep fields of each kind in rows of 8. len(line) ≥ 128 and
+// len(kinds) ≥ 32.
+//
+//go:noescape
+func fpcPack128AVX512(buf *[149]byte, line []byte, kinds []uint8, emit uint64, tab *[48]uint64)
+
 // fpcCompress64AVX512 classifies the 64-byte line, returning its summary,
 // and the length in bits of flag 1 and its word codes under the report's
 // table; if they are shorter than the line, it writes them to buf as fpc's
