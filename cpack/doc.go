@@ -97,11 +97,22 @@
 //
 // planGeneric codes a line word by word against the dictionary, the
 // definition the kernels must match. With AVX-512 a kernel does the same
-// for a whole line; for a 64-byte line under the default push rule it
-// needs no dictionary at all: 16 words never fill it, so a word is pushed
-// exactly when it is at least 0x100 and no earlier such word shares its
-// upper two bytes, and a word that is not pushed can only match the first
-// word with its upper two bytes. That kernel plans a line with no serial
-// chain, batches linecomp.Sizes, and with a chain-free packer codes a line
-// for Compress and linecomp.CompressLines in one call.
+// for a whole line; under the default push rule it needs no dictionary
+// search at all. Entries never share their upper two bytes, so a word of
+// at least 0x100 can only match the entry holding its upper half: the one
+// its last earlier word with that half was pushed as or matched. While at
+// most 16 words have been pushed (always, in a 64-byte line) that entry
+// is still there, so a word is pushed exactly when no earlier such word
+// shares its upper two bytes, and otherwise matches the first that does:
+// the 64- and 128-byte plan kernels find those words by comparing the
+// line with itself shifted, with no serial chain. A 128-byte line that
+// pushes more than 16 words is planned again by a kernel whose serial part
+// is one step per word with an earlier same-half word: its entry is gone
+// if 16 words were pushed since. The plans batch linecomp.Sizes, and one
+// call codes a line for Compress and linecomp.CompressLines (plan, then
+// packing: without a serial chain at 64 bytes, unrolled at 128; a raw
+// line's stream is written by the same call). Decompress decodes with a
+// BMI2 kernel (AVX2 level) that takes the next code's first bits from the
+// window it has already loaded, so each table lookup waits only for the
+// previous code's length; decodeWordsGeneric defines it.
 package cpack

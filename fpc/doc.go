@@ -124,11 +124,15 @@
 // pure-Go classifyLineGeneric, which defines what the kernels must return.
 // Size needs nothing else; Compress then codes the words from per-kind
 // tables and packs them through a 64-bit accumulator; Decompress decodes
-// with a per-prefix table. The batch entry points linecomp.Sizes and
-// linecomp.CompressLines classify many lines per kernel call. With
-// AVX-512, a 64-byte "fpc" line is coded by one kernel call that
-// classifies it and packs its codes without a serial chain (bit offsets by
-// prefix sum, each code split over the two 64-bit words it can touch), and
-// a 64-byte "fpc-tavana" line's codes are packed by a kernel; the pure-Go
-// definitions (wordCodesGeneric, packGeneric) say what they must write.
+// with a per-prefix table, on amd64 with a BMI2 kernel (AVX2 level) that
+// takes the next prefix from the window it has already loaded, so each
+// lookup waits only for the previous code's length (unpackGeneric defines
+// it). The batch entry points linecomp.Sizes and linecomp.CompressLines
+// classify many lines per kernel call. With AVX-512, a 64-byte "fpc" line
+// is coded by one kernel call that classifies it and packs its codes
+// without a serial chain (bit offsets by prefix sum, each code split over
+// the two 64-bit words it can touch), or writes its raw stream; the codes
+// of other 64- and 128-byte lines are packed by a kernel (fields side by
+// side, the packing unrolled); the pure-Go definitions (wordCodesGeneric,
+// packGeneric) say what they must write.
 package fpc
