@@ -853,9 +853,9 @@ func init() {
 // per 3-bit prefix: decStep in the form the kernel reads.
 const (
 	fpcDecTotal    = 0  // uint8: prefix + data bits
-	fpcDecPayShift = 1  // uint8: 63 − data bits
 	fpcDecUp       = 2  // uint8
 	fpcDecDown     = 3  // uint8
+	fpcDecDataCtl  = 14 // uint16: BEXTR control (start | len<<8) of the data in the window
 	fpcDecMul      = 4  // uint32
 	fpcDecMaskTwo  = 8  // uint32
 	fpcDecMaskRun  = 12 // uint8
@@ -907,26 +907,21 @@ func fpcUnpackBMI2() {
 		SHRQ(U8(57), nv)
 		ANDL(U32(0x70), nv.As32())
 
-		Comment("The data field x and the word.")
+		Comment("The data field x (BEXTR of the window) and the word.")
 		x, sh := GP64(), GP64()
-		SHLQ(U8(3), win)
-		SHRQ(U8(1), win)
-		MOVBQZX(Mem{Base: e, Disp: fpcDecPayShift}, sh)
-		SHRXQ(sh, win, x)
+		MOVWQZX(Mem{Base: e, Disp: fpcDecDataCtl}, sh)
+		BEXTRQ(sh, win, x)
 		w, two, t := GP64(), GP32(), GP32()
 		MOVBQZX(Mem{Base: e, Disp: fpcDecUp}, sh)
 		SHLXQ(sh, x, w)
 		MOVBQZX(Mem{Base: e, Disp: fpcDecDown}, sh)
 		SARXQ(sh, w, w)
 		IMULL(Mem{Base: e, Disp: fpcDecMul}, w.As32())
-		Comment("Two halves: each a sign-extended byte.")
-		MOVBLSX(x.As8(), two)
-		MOVWLZX(two.As16(), two)
-		MOVL(x.As32(), t)
-		SHRL(U8(8), t)
-		MOVBLSX(t.As8(), t)
-		SHLL(U8(16), t)
-		ORL(t, two)
+		Comment("Two halves: each a sign-extended byte (VPMOVSXBW of its two bytes).")
+		hv := XMM()
+		VMOVD(x.As32(), hv)
+		VPMOVSXBW(hv, hv)
+		VMOVD(hv, two)
 		MOVL(Mem{Base: e, Disp: fpcDecMaskTwo}, t)
 		ANDL(t, two)
 		ANDNL(w.As32(), t, w.As32())

@@ -2419,7 +2419,7 @@ DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
 GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
 
 // func fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos uint, i int)
-// Requires: BMI, BMI2
+// Requires: AVX, BMI, BMI2
 TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
 	MOVQ   out+0(FP), AX
 	MOVQ   in+8(FP), CX
@@ -2445,32 +2445,26 @@ fpc_unpack_14:
 	SHRQ  $0x39, R11
 	ANDL  $0x00000070, R11
 
-	// The data field x and the word.
-	SHLQ    $0x03, DI
-	SHRQ    $0x01, DI
-	MOVBQZX 1(R8), R12
-	SHRXQ   R12, DI, DI
+	// The data field x (BEXTR of the window) and the word.
+	MOVWQZX 14(R8), R12
+	BEXTRQ  R12, DI, DI
 	MOVBQZX 2(R8), R12
 	SHLXQ   R12, DI, R13
 	MOVBQZX 3(R8), R12
 	SARXQ   R12, R13, R13
 	IMULL   4(R8), R13
 
-	// Two halves: each a sign-extended byte.
-	MOVBLSX DI, R12
-	MOVWLZX R12, R12
-	MOVL    DI, R14
-	SHRL    $0x08, R14
-	MOVBLSX R14, R14
-	SHLL    $0x10, R14
-	ORL     R14, R12
-	MOVL    8(R8), R14
-	ANDL    R14, R12
-	ANDNL   R13, R14, R13
-	ORL     R12, R13
-	MOVQ    R9, R12
-	ANDL    $0x1f, R12
-	MOVL    R13, (AX)(R12*4)
+	// Two halves: each a sign-extended byte (VPMOVSXBW of its two bytes).
+	VMOVD     DI, X0
+	VPMOVSXBW X0, X0
+	VMOVD     X0, R12
+	MOVL      8(R8), R14
+	ANDL      R14, R12
+	ANDNL     R13, R14, R13
+	ORL       R12, R13
+	MOVQ      R9, R12
+	ANDL      $0x1f, R12
+	MOVL      R13, (AX)(R12*4)
 
 	// Words covered: one, or the zero run's count.
 	MOVBLZX 12(R8), R14

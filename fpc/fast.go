@@ -85,7 +85,11 @@ func (t *table) buildSteps() {
 		}
 		t.dec[p] = d
 		row := t.decTab[16*p : 16*p+16]
-		row[0], row[1], row[2], row[3] = prefixBits+d.dataBits, 63-d.dataBits, d.up, d.down
+		total := prefixBits + d.dataBits
+		row[0], row[2], row[3] = total, d.up, d.down
+		// The data's BEXTR control in the window, the stream
+		// left-aligned from the prefix: start 64 − total, length dataBits.
+		binary.LittleEndian.PutUint16(row[14:], uint16(64-total)|uint16(d.dataBits)<<8)
 		binary.LittleEndian.PutUint32(row[4:], d.mul)
 		binary.LittleEndian.PutUint32(row[8:], d.maskTwo)
 		row[12], row[13] = uint8(d.maskRun), uint8(d.advance)
