@@ -852,14 +852,14 @@ func init() {
 // Offsets in a row of fpc's decode table (table.decTab), one 16-byte row
 // per 3-bit prefix: decStep in the form the kernel reads.
 const (
-	fpcDecTotal    = 0  // uint8: prefix + data bits
-	fpcDecUp       = 2  // uint8
-	fpcDecDown     = 3  // uint8
-	fpcDecDataCtl  = 14 // uint16: BEXTR control (start | len<<8) of the data in the window
-	fpcDecMul      = 4  // uint32
-	fpcDecMaskTwo  = 8  // uint32
-	fpcDecMaskRun  = 12 // uint8
-	fpcDecAdvance  = 13 // uint8
+	fpcDecTotal   = 0  // uint8: prefix + data bits
+	fpcDecUp      = 2  // uint8
+	fpcDecDown    = 3  // uint8
+	fpcDecDataCtl = 14 // uint16: BEXTR control (start | len<<8) of the data in the window
+	fpcDecMul     = 4  // uint32
+	fpcDecMaskTwo = 8  // uint32
+	fpcDecMaskRun = 12 // uint8
+	fpcDecAdvance = 13 // uint8
 )
 
 // fpcUnpackBMI2 emits fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab
