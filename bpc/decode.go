@@ -15,9 +15,7 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	// Peeks load eight bytes of enc where it has them. Near its end they
 	// take its last eight bytes, held in a register (with zeros before
 	// the stream if it is shorter), shifted: bits past the end read as
-	// zero. Copying enc into a zero-padded array instead would make most
-	// peeks wait for the copy's stores, which an unaligned load that
-	// straddles two of them cannot take its data from.
+	// zero. So enc is not copied into a zero-padded array first.
 	end := uint(len(enc))
 	var last uint64
 	if end >= 8 {
@@ -28,11 +26,11 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 		}
 	}
 	peek := func(pos uint) uint64 {
-		if i := pos >> 3; i+8 <= end {
+		i := pos >> 3
+		if i+8 <= end {
 			return binary.BigEndian.Uint64(enc[i:]) << (pos & 7)
-		} else {
-			return last << (8 * (i + 8 - end)) << (pos & 7)
 		}
+		return last << (8 * (i + 8 - end)) << (pos & 7)
 	}
 
 	v := peek(0) << tagBits
