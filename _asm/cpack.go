@@ -661,7 +661,7 @@ func cpackPlan128AVX512() {
 	loop := label("plan128_loop")
 	Label(loop)
 	{
-		op0, op1, total := plan.line128(data, iota1, sentinel1, wrapped)
+		op0, op1, total := plan.line128(data, iota1, sentinel1, wrapped, nil)
 		MOVW(total.As16(), Mem{Base: out})
 		VPMOVDB(op0, Mem{Base: ops})
 		VPMOVDB(op1, Mem{Base: ops, Disp: 16})
@@ -687,9 +687,11 @@ func bcastD(v uint32) VecVirtual {
 // line128 plans the 128-byte line at data as line does a 64-byte one and
 // returns the ops of words 0-15 and 16-31 as dwords and the bits of their
 // codes, or wrapped if the line pushes more than 16 words. iota1 holds
-// the dwords 16 to 31, sentinel1 the keys of small words 16 to 31.
-func (p *cpackPlanner) line128(data Register, iota1, sentinel1 VecVirtual, wrapped GPVirtual) (VecVirtual, VecVirtual, GPVirtual) {
-	iota, ones, big, mask3, fill, sentinel, sizes, zero, kindConst := p.iota, p.ones, p.big, p.mask3, p.fill, p.sentinel, p.sizes, p.zero, p.kindConst
+// the dwords 16 to 31, sentinel1 the keys of small words 16 to 31. If
+// prevsOut is not nil, the words' predecessors go there (32 bytes), for
+// wrapped128.
+func (p *cpackPlanner) line128(data Register, iota1, sentinel1 VecVirtual, wrapped GPVirtual, prevsOut *Mem) (VecVirtual, VecVirtual, GPVirtual) {
+	iota, big, mask3, sentinel, sizes, zero, kindConst := p.iota, p.big, p.mask3, p.sentinel, p.sizes, p.zero, p.kindConst
 	w := [2]VecVirtual{ZMM(), ZMM()}
 	key := [2]VecVirtual{ZMM(), ZMM()}
 	kbig := [2]OpmaskVirtual{K(), K()}
@@ -704,28 +706,20 @@ func (p *cpackPlanner) line128(data Register, iota1, sentinel1 VecVirtual, wrapp
 		VMOVDQA32(sent[h], ksmall[h], key[h])
 	}
 
-	Comment("rep: the first word of the line with word i's key.")
-	rep := [2]VecVirtual{ZMM(), ZMM()}
-	for h := 0; h < 2; h++ {
-		d := ZMM()
-		VMOVDQA32(idx[h], rep[h])
-		VMOVDQA32(idx[h], d)
-		for s := 1; s < 16*(h+1); s++ {
-			sh, k := ZMM(), K()
-			switch {
-			case h == 0:
-				VALIGND(U8(uint8(16-s)), fill, key[0], sh) // lane i: key[i-s]
-			case s < 16:
-				VALIGND(U8(uint8(16-s)), key[0], key[1], sh) // lane i: word 16+i-s
-			case s == 16:
-				sh = key[0]
-			default:
-				VALIGND(U8(uint8(32-s)), fill, key[0], sh) // lane i: word i-(s-16)
-			}
-			VPCMPEQD(sh, key[h], k)
-			VPSUBD(ones, d, d) // lane i: its word's index − s
-			VMOVDQA32(d, k, rep[h])
-		}
+	prev := p.predecessors(key, idx)
+	if prevsOut != nil {
+		VPMOVDB(prev[0], prevsOut.Offset(0))
+		VPMOVDB(prev[1], prevsOut.Offset(16))
+	}
+	Comment("rep: the first word of the line with word i's key, the end of its",
+		"chain of predecessors (five rounds of pointer doubling).")
+	rep := [2]VecVirtual{prev[0], prev[1]}
+	for round := 0; round < 5; round++ {
+		n0, n1 := ZMM(), ZMM()
+		VPERMD(rep[0], rep[0], n0) // words 0-15 point below 16
+		VMOVDQA32(rep[0], n1)
+		VPERMT2D(rep[1], rep[1], n1)
+		rep = [2]VecVirtual{n0, n1}
 	}
 	kpush, kmatch := [2]OpmaskVirtual{K(), K()}, [2]OpmaskVirtual{K(), K()}
 	kind := [2]VecVirtual{ZMM(), ZMM()}
@@ -836,7 +830,7 @@ func cpackPlanWrap128AVX512() {
 	p := newCpackPlanner(tab)
 	iota1, sentinel1 := p.upper()
 	ops := Load(Param("ops").Base(), GP64())
-	total := p.wrapped128(data, iota1, sentinel1, Mem{Base: ops})
+	total := p.wrapped128(data, iota1, sentinel1, nil, Mem{Base: ops})
 	Store(total, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
@@ -854,8 +848,10 @@ func (p *cpackPlanner) upper() (iota1, sentinel1 VecVirtual) {
 
 // wrapped128 emits the body of cpackPlanWrap128AVX512 for the line at
 // data: it writes the 32 ops to opsOut and returns the bits of their codes.
-func (p *cpackPlanner) wrapped128(data Register, iota1, sentinel1 VecVirtual, opsOut Mem) GPVirtual {
-	iota, ones, big, mask3, fill, sentinel, sizes, zero, kindConst := p.iota, p.ones, p.big, p.mask3, p.fill, p.sentinel, p.sizes, p.zero, p.kindConst
+// The words' predecessors are computed, or read from prevsIn if it is not
+// nil (as line128 wrote them).
+func (p *cpackPlanner) wrapped128(data Register, iota1, sentinel1 VecVirtual, prevsIn *Mem, opsOut Mem) GPVirtual {
+	iota, big, mask3, sentinel, sizes, zero, kindConst := p.iota, p.big, p.mask3, p.sentinel, p.sizes, p.zero, p.kindConst
 	// prevs: each word's predecessor; ents: each word's entry, at first
 	// the word itself.
 	prevs, ents := AllocLocal(32), AllocLocal(32)
@@ -881,31 +877,20 @@ func (p *cpackPlanner) wrapped128(data Register, iota1, sentinel1 VecVirtual, op
 			ORL(t, bigs)
 		}
 	}
-	Comment("prev: the last earlier word with word i's key, else i.")
+	var prev [2]VecVirtual
+	if prevsIn == nil {
+		prev = p.predecessors(key, idx)
+		VPMOVDB(prev[0], prevs.Offset(0))
+		VPMOVDB(prev[1], prevs.Offset(16))
+	} else {
+		prevs = *prevsIn
+		prev = [2]VecVirtual{ZMM(), ZMM()}
+		VPMOVZXBD(prevs.Offset(0), prev[0])
+		VPMOVZXBD(prevs.Offset(16), prev[1])
+	}
 	for h := 0; h < 2; h++ {
-		prev, d := ZMM(), ZMM()
-		VMOVDQA32(idx[h], prev)
-		top := 16*(h+1) - 1 // the largest shift that stays in the line
-		VPSUBD(bcastD(uint32(top+1)), idx[h], d)
-		for s := top; s >= 1; s-- {
-			sh, k := ZMM(), K()
-			switch {
-			case h == 0:
-				VALIGND(U8(uint8(16-s)), fill, key[0], sh) // lane i: key[i-s]
-			case s < 16:
-				VALIGND(U8(uint8(16-s)), key[0], key[1], sh) // lane i: word 16+i-s
-			case s == 16:
-				sh = key[0]
-			default:
-				VALIGND(U8(uint8(32-s)), fill, key[0], sh) // lane i: word i-(s-16)
-			}
-			VPCMPEQD(sh, key[h], k)
-			VPADDD(ones, d, d) // lane i: its word's index − s
-			VMOVDQA32(d, k, prev)
-		}
-		VPMOVDB(prev, prevs.Offset(16*h))
 		kpred := K()
-		VPCMPD(U8(4), idx[h], prev, kpred) // not equal
+		VPCMPD(U8(4), idx[h], prev[h], kpred) // not equal
 		if h == 0 {
 			KMOVW(kpred, preds)
 		} else {
@@ -1174,10 +1159,10 @@ func cpackCompress128AVX512() {
 	tab := Load(Param("plan"), GP64())
 	p := newCpackPlanner(tab)
 	iota1, sentinel1 := p.upper()
-	ops, bits := AllocLocal(32), AllocLocal(8)
+	ops, bits, prevs := AllocLocal(32), AllocLocal(8), AllocLocal(32)
 	wrapped := GP64()
 	MOVQ(U32(cpackWrapped), wrapped)
-	op0, op1, total := p.line128(line, iota1, sentinel1, wrapped)
+	op0, op1, total := p.line128(line, iota1, sentinel1, wrapped, &prevs)
 	VPMOVDB(op0, ops.Offset(0))
 	VPMOVDB(op1, ops.Offset(16))
 	MOVQ(total, bits)
@@ -1185,7 +1170,7 @@ func cpackCompress128AVX512() {
 	CMPQ(total, wrapped)
 	JNE(LabelRef(planned))
 	Comment("The dictionary wraps: plan again with the wrap kernel's body.")
-	t := p.wrapped128(line, iota1, sentinel1, ops)
+	t := p.wrapped128(line, iota1, sentinel1, &prevs, ops)
 	MOVQ(t, bits)
 	Label(planned)
 	n := GP64()
@@ -1203,4 +1188,37 @@ func cpackCompress128AVX512() {
 	rawStream(buf, line, 128)
 	VZEROUPPER()
 	RET()
+}
+
+// predecessors returns, for each word of a 128-byte line whose keys are
+// key (words 0-15, 16-31; idx their indices), the last earlier word with
+// the same key, or the word itself if there is none: compares of the keys
+// with themselves shifted by 31 words down to 1, the nearest equal word
+// written last.
+func (p *cpackPlanner) predecessors(key, idx [2]VecVirtual) [2]VecVirtual {
+	var prev [2]VecVirtual
+	for h := 0; h < 2; h++ {
+		d := ZMM()
+		prev[h] = ZMM()
+		VMOVDQA32(idx[h], prev[h])
+		top := 16*(h+1) - 1 // the largest shift that stays in the line
+		VPSUBD(bcastD(uint32(top+1)), idx[h], d)
+		for s := top; s >= 1; s-- {
+			sh, k := ZMM(), K()
+			switch {
+			case h == 0:
+				VALIGND(U8(uint8(16-s)), p.fill, key[0], sh) // lane i: key[i-s]
+			case s < 16:
+				VALIGND(U8(uint8(16-s)), key[0], key[1], sh) // lane i: word 16+i-s
+			case s == 16:
+				sh = key[0]
+			default:
+				VALIGND(U8(uint8(32-s)), p.fill, key[0], sh) // lane i: word i-(s-16)
+			}
+			VPCMPEQD(sh, key[h], k)
+			VPADDD(p.ones, d, d) // lane i: its word's index − s
+			VMOVDQA32(d, k, prev[h])
+		}
+	}
+	return prev
 }
