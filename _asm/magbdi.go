@@ -608,6 +608,9 @@ func magDecompress(size int, rev, nextIdx, evenIdx Mem) {
 	encp := Load(Param("enc").Base(), GP64())
 	p := Load(Param("p"), GP64())
 	rec := Load(Param("code"), GP64())
+	// Streams are mostly decoded in order from one buffer (linecomp.Lines):
+	// fetch the one some lines on early. A prefetch never faults.
+	PREFETCHT0(Mem{Base: encp, Disp: 512})
 	compressed := label("compressed")
 	CMPQ(rec, Mem{Base: p, Disp: mpLevels})
 	JB(LabelRef(compressed))

@@ -945,12 +945,13 @@ DATA magQIdx64_0<>+63(SB)/1, $0x3f
 GLOBL magQIdx64_0<>(SB), RODATA|NOPTR, $64
 
 // func magDecompress64(out *[64]byte, enc []byte, p *byte, code uint64)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI, MMX+
 TEXT ·magDecompress64(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
 	MOVQ         enc_base+8(FP), CX
 	MOVQ         p+32(FP), DX
 	MOVQ         code+40(FP), BX
+	PREFETCHT0   512(CX)
 	CMPQ         BX, (DX)
 	JB           compressed_58
 	MOVQ         8(DX), DX
@@ -1419,12 +1420,13 @@ DATA magQIdx128_1<>+63(SB)/1, $0x71
 GLOBL magQIdx128_1<>(SB), RODATA|NOPTR, $64
 
 // func magDecompress128(out *[128]byte, enc []byte, p *byte, code uint64)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI, MMX+
 TEXT ·magDecompress128(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
 	MOVQ         enc_base+8(FP), CX
 	MOVQ         p+32(FP), DX
 	MOVQ         code+40(FP), BX
+	PREFETCHT0   512(CX)
 	CMPQ         BX, (DX)
 	JB           compressed_69
 	MOVQ         8(DX), DX
