@@ -3,6 +3,7 @@ package bdi
 import (
 	"encoding/binary"
 	"slices"
+	"unsafe"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
@@ -82,10 +83,11 @@ type Codec struct {
 	// kernel is set when the fit-mask kernels apply: they implement the
 	// default delta rules only (B+Δ has kernels of its own, singleIDs).
 	kernel bool
-	// oneCall is set when the one-call compress kernels (bdiCompress64AVX512
-	// and bdiCompress128AVX512) may apply: the fit-mask kernels' rules, 64- or 128-byte lines and a
-	// CPU with the byte kernels. Compress still checks the active level.
-	oneCall bool
+	// oneCallLine is the line size when a one-call compress kernel
+	// (bdiCompress64AVX512, bdiCompress128AVX512) may apply, else −1: the
+	// fit-mask kernels' rules, 64- or 128-byte lines and a CPU with the
+	// byte kernels. Compress still checks the active level.
+	oneCallLine int
 	// deltaOffset and deltaSpan[d] define the d-byte delta range as
 	// x + deltaOffset[d] < deltaSpan[d] in unsigned arithmetic.
 	deltaOffset, deltaSpan [5]uint64
@@ -133,7 +135,10 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		}
 	}
 	c.kernel = !c.symmetric && !c.singleBase
-	c.oneCall = c.kernel && lineSize != 32 && oneCallKernels
+	c.oneCallLine = -1
+	if c.kernel && lineSize != 32 && oneCallKernels {
+		c.oneCallLine = lineSize
+	}
 	c.buildTables()
 	c.buildEncodings()
 	c.buildEncodeParams()
@@ -240,26 +245,27 @@ const maxPayload = 128
 // Compress appends the encoding of line to dst. It reads all of line
 // before it writes to dst, so the two may overlap.
 func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
-	if len(line) != c.lineSize {
-		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
-	}
-	// The one-call kernel writes up to a raw stream's length, so it runs
+	// The one-call kernels write up to a raw stream's length, so they run
 	// only when dst has room for that: appending must not move dst when
-	// it has room for the stream actually written. Every check here is on
-	// the path of every call, hence the flag set by New.
-	if n := len(dst); c.oneCall && cap(dst)-n > c.lineSize && cpu.Active() >= cpu.AVX512 {
-		out := dst[n : n+c.lineSize+1]
+	// it has room for the stream actually written. This is the path of
+	// every call, so it checks one field set by New, and the kernels take
+	// pointers into dst and line, which these checks keep in bounds.
+	if n := len(dst); len(line) == c.oneCallLine && cap(dst)-n > len(line) && cpu.Active() >= cpu.AVX512 {
+		out := (*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), n))
 		var id int
-		if c.lineSize == 64 {
-			id = bdiCompress64AVX512(out, line, &c.enc, &c.best)
+		if len(line) == 64 {
+			id = bdiCompress64AVX512(out, unsafe.SliceData(line), &c.enc, &c.best)
 		} else {
-			id = bdiCompress128AVX512(out, line, &c.enc, &c.best)
+			id = bdiCompress128AVX512(out, unsafe.SliceData(line), &c.enc, &c.best)
 		}
 		bits := int(c.idBits[id&0xF])
-		if id <= Repeated { // written by no kernel
+		if id <= Repeated { // written by neither kernel
 			return c.encodeGeneric(dst, line, id), bits, nil
 		}
 		return dst[:n+(bits+7)/8], bits, nil
+	}
+	if len(line) != c.lineSize {
+		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
 	id := c.chooseID(line)
 	return c.encode(dst, line, id), int(c.idBits[id&0xF]), nil

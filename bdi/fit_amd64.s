@@ -4574,11 +4574,11 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-// func bdiCompress64AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int
+// func bdiCompress64AVX512(out *byte, line *byte, enc *[6][384]byte, best *[256]uint8) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
-TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-72
-	MOVQ      out_base+0(FP), AX
-	MOVQ      line_base+24(FP), CX
+TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
+	MOVQ      out+0(FP), AX
+	MOVQ      line+8(FP), CX
 	VMOVDQU64 (CX), Z0
 	VPTESTMQ  Z0, Z0, K1
 	KORTESTB  K1, K1
@@ -4679,16 +4679,16 @@ k2_193:
 
 store_187:
 	MOVBQZX        DL, DX
-	MOVQ           best+56(FP), BX
+	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
-	MOVQ           DX, ret+64(FP)
+	MOVQ           DX, ret+32(FP)
 	CMPQ           DX, $0x0f
 	JE             raw_196
 	CMPQ           DX, $0x02
 	JB             done_195
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
-	MOVQ           enc+48(FP), SI
+	MOVQ           enc+16(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
@@ -4949,11 +4949,11 @@ DATA zrep2_100<>+48(SB)/8, $0x0100010001000100
 DATA zrep2_100<>+56(SB)/8, $0x0100010001000100
 GLOBL zrep2_100<>(SB), RODATA|NOPTR, $64
 
-// func bdiCompress128AVX512(out []byte, line []byte, enc *[6][384]byte, best *[256]uint8) int
+// func bdiCompress128AVX512(out *byte, line *byte, enc *[6][384]byte, best *[256]uint8) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
-TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-72
-	MOVQ      out_base+0(FP), AX
-	MOVQ      line_base+24(FP), CX
+TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
+	MOVQ      out+0(FP), AX
+	MOVQ      line+8(FP), CX
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VPORQ     Z1, Z0, Z2
@@ -5120,16 +5120,16 @@ k2_205:
 
 store_199:
 	MOVBQZX        DL, DX
-	MOVQ           best+56(FP), BX
+	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
-	MOVQ           DX, ret+64(FP)
+	MOVQ           DX, ret+32(FP)
 	CMPQ           DX, $0x0f
 	JE             raw_208
 	CMPQ           DX, $0x02
 	JB             done_207
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
-	MOVQ           enc+48(FP), SI
+	MOVQ           enc+16(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05

@@ -18,13 +18,13 @@ func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) { return d
 // oneCallKernels reports that there is no one-call compress kernel.
 const oneCallKernels = false
 
-// bdiCompress64AVX512 is never called: oneCall is never set.
-func bdiCompress64AVX512(out, line []byte, enc *[6][384]byte, best *[256]uint8) int {
+// bdiCompress64AVX512 is never called: oneCallLine is always −1.
+func bdiCompress64AVX512(out, line *byte, enc *[6][384]byte, best *[256]uint8) int {
 	panic("bdi: no one-call compress kernel")
 }
 
-// bdiCompress128AVX512 is never called: oneCall is never set.
-func bdiCompress128AVX512(out, line []byte, enc *[6][384]byte, best *[256]uint8) int {
+// bdiCompress128AVX512 is never called: oneCallLine is always −1.
+func bdiCompress128AVX512(out, line *byte, enc *[6][384]byte, best *[256]uint8) int {
 	panic("bdi: no one-call compress kernel")
 }
 
