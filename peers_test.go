@@ -128,10 +128,10 @@ var targetRows = func() []targetRow {
 		if line == 128 {
 			sizeFrac = 0.5
 		}
-		for _, c := range []string{"bdi", "magbdi-32"} {
+		for _, c := range []string{"bdi", "magbdi-16", "magbdi-32"} {
 			rows = append(rows, targetRow{c, line, "size", sizeFrac, 0})
 		}
-		for _, c := range []string{"bdi", "magbdi-32", "fpc"} {
+		for _, c := range []string{"bdi", "magbdi-16", "magbdi-32", "fpc"} {
 			rows = append(rows, targetRow{c, line, "encode", 0.18, 0}, targetRow{c, line, "decode", 0.18, 0})
 		}
 		for _, op := range []string{"size", "encode", "decode"} {

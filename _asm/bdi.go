@@ -699,21 +699,22 @@ func bdiRawBody(size int, outp, line Register, vecs []VecVirtual, shiftIdx, nibb
 	MOVB(last.As8(), Mem{Base: outp, Disp: size})
 }
 
-// bdiCompress emits bdiCompress<size>AVX512(out, line *byte, enc
-// *[6][384]byte, best *[256]uint8) int, which chooses the encoding of the
-// line at line by compressTree's fit mask and best and writes it to out,
-// for the default delta rules: one call per line does what the fit and
-// encode kernels do in two. Its arguments are pointers, not slices,
-// because Compress calls it for every line and checks the lengths itself.
+// bdiCompress emits bdiCompress<size>AVX512(out *[size+1]byte, line
+// *[size]byte, enc *[6][384]byte, best *[256]uint8) int, which chooses the
+// encoding of line by compressTree's fit mask and best and writes it to
+// out, for the default delta rules: one call per line does what the fit
+// and encode kernels do in two. Its arguments are array pointers, not
+// slices, because Compress calls it for every line: half the words to
+// pass, and the lengths are in the types.
 // It returns the encoding id; for zeros and repeated it writes nothing
 // (those two are the caller's).
 func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 	name := fmt.Sprintf("bdiCompress%dAVX512", size)
-	TEXT(name, NOSPLIT, "func(out *byte, line *byte, enc *[6][384]byte, best *[256]uint8) int")
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, line *[%d]byte, enc *[6][384]byte, best *[256]uint8) int", size+1, size))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s writes the BDI encoding of the %d-byte line at line to out and returns", name, size),
-		"its id; zeros and repeated lines it leaves to the caller. enc holds the parameter blocks of",
-		fmt.Sprintf("the base-delta encodings. out must have room for %d bytes.", size+1))
+	Doc(fmt.Sprintf("%s writes the BDI encoding of a %d-byte line to out and returns its id;", name, size),
+		"zeros and repeated lines it leaves to the caller. enc holds the parameter blocks of the",
+		"base-delta encodings.")
 	outp := Load(Param("out"), GP64())
 	line := Load(Param("line"), GP64())
 	vecs := vectors512(line, size)

@@ -3,7 +3,6 @@ package bdi
 import (
 	"encoding/binary"
 	"slices"
-	"unsafe"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
@@ -249,14 +248,13 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	// only when dst has room for that: appending must not move dst when
 	// it has room for the stream actually written. This is the path of
 	// every call, so it checks one field set by New, and the kernels take
-	// pointers into dst and line, which these checks keep in bounds.
+	// array pointers, half the words of slices.
 	if n := len(dst); len(line) == c.oneCallLine && cap(dst)-n > len(line) && cpu.Active() >= cpu.AVX512 {
-		out := (*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), n))
 		var id int
 		if len(line) == 64 {
-			id = bdiCompress64AVX512(out, unsafe.SliceData(line), &c.enc, &c.best)
+			id = bdiCompress64AVX512((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), &c.enc, &c.best)
 		} else {
-			id = bdiCompress128AVX512(out, unsafe.SliceData(line), &c.enc, &c.best)
+			id = bdiCompress128AVX512((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), &c.enc, &c.best)
 		}
 		bits := int(c.idBits[id&0xF])
 		if id <= Repeated { // written by neither kernel

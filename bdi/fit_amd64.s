@@ -4574,7 +4574,7 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-// func bdiCompress64AVX512(out *byte, line *byte, enc *[6][384]byte, best *[256]uint8) int
+// func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
 	MOVQ      out+0(FP), AX
@@ -4949,7 +4949,7 @@ DATA zrep2_100<>+48(SB)/8, $0x0100010001000100
 DATA zrep2_100<>+56(SB)/8, $0x0100010001000100
 GLOBL zrep2_100<>(SB), RODATA|NOPTR, $64
 
-// func bdiCompress128AVX512(out *byte, line *byte, enc *[6][384]byte, best *[256]uint8) int
+// func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
 	MOVQ      out+0(FP), AX
