@@ -31,7 +31,10 @@ func init() {
 			bdiSingleSizes(size, ids)
 		}
 		for _, size := range []int{64, 128} {
-			bdiChoose(size)
+			bdiChoose(size, false)
+		}
+		for _, size := range []int{64, 128} {
+			bdiChoose(size, true)
 		}
 		rev := GLOBL("bitReverse", attr.RODATA|attr.NOPTR)
 		DATA(0, U64(0x8040201008040201)) // GF(2) matrix: bit i ← bit 7−i
@@ -997,9 +1000,26 @@ func chooseOrder(size int) []int {
 	return append(ids, 0b1111)
 }
 
+var chooseIDTables = map[int]Mem{}
+
+// chooseIDs declares (once per file) the table of chooseOrder(size).
+func chooseIDs(size int) Mem {
+	if m, ok := chooseIDTables[size]; ok {
+		return m
+	}
+	m := GLOBL(fmt.Sprintf("chooseIDs%d", size), attr.RODATA|attr.NOPTR)
+	for i, id := range chooseOrder(size) {
+		DATA(i, U8(uint8(id)))
+	}
+	chooseIDTables[size] = m
+	return m
+}
+
 // bdiChoose emits bdiChoose<size>AVX512(data []byte, out []uint8), which
-// writes for each line of data the id of its BDI encoding under the
-// default delta rules: the smallest that fits, as bdi's pure-Go choice
+// writes for each line of data the id of its BDI encoding (or, with sizes,
+// bdiChooseSizes<size>AVX512(data []byte, out []int, idBits *[16]uint16),
+// which writes its size in bits, idBits[id], saving Sizes a pass over the
+// ids) under the default delta rules: the smallest that fits, as bdi's pure-Go choice
 // (best of the fit mask) gives it.
 //
 // Each test runs without branches. For element width k and delta width
@@ -1016,41 +1036,59 @@ func chooseOrder(size int) []int {
 // first, and a line that fits none of the three (most lines of real
 // memory) is raw without the other tests: one branch per line, where
 // running every test on every line measured a third slower.
-func bdiChoose(size int) {
+func bdiChoose(size int, sizes bool) {
 	name := fmt.Sprintf("bdiChoose%dAVX512", size)
-	TEXT(name, NOSPLIT, "func(data []byte, out []uint8)")
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s writes the id of the BDI encoding of each %d-byte line of data to out.", name, size),
-		"len(data) must be at least len(out)*"+fmt.Sprint(size)+".")
-	order := chooseOrder(size)
-	tbl := GLOBL(fmt.Sprintf("chooseIDs%d", size), attr.RODATA|attr.NOPTR)
-	for i, id := range order {
-		DATA(i, U8(uint8(id)))
+	stride := 1
+	if sizes {
+		name = fmt.Sprintf("bdiChooseSizes%dAVX512", size)
+		stride = 8
+		TEXT(name, NOSPLIT, "func(data []byte, out []int, idBits *[16]uint16)")
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s writes the size in bits, idBits[id], of the BDI encoding of each %d-byte line", name, size),
+			"of data to out. len(data) must be at least len(out)*"+fmt.Sprint(size)+".")
+	} else {
+		TEXT(name, NOSPLIT, "func(data []byte, out []uint8)")
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s writes the id of the BDI encoding of each %d-byte line of data to out.", name, size),
+			"len(data) must be at least len(out)*"+fmt.Sprint(size)+".")
 	}
-	consts := map[[2]int][2]VecVirtual{}
+	order := chooseOrder(size)
+	tbl := chooseIDs(size)
+	consts := map[[2]int][2]Op{}
 	var tblReg GPVirtual
+	var bits Register
 	setup := func() {
 		for _, id := range order[2:8] {
 			k, d := bdiKD(id)
-			consts[[2]int{k, d}] = [2]VecVirtual{broadcastConst(ZMM(), k, 1<<(8*d-1)), broadcastConst(ZMM(), k, 1<<(8*d))}
+			consts[[2]int{k, d}] = [2]Op{broadcastConst(ZMM(), k, 1<<(8*d-1)), broadcastConst(ZMM(), k, 1<<(8*d))}
 		}
 		tblReg = GP64()
 		LEAQ(tbl, tblReg)
+		if sizes {
+			bits = Load(Param("idBits"), GP64())
+		}
 	}
-	pairLoop(size, 1, setup, func(line Register, at int, out Mem) {
+	pairLoop(size, stride, setup, func(line Register, at int, out Mem) {
 		vecs := make([]VecVirtual, size/64)
 		for i := range vecs {
 			vecs[i] = ZMM()
 			VMOVDQU64(Mem{Base: line, Disp: at + 64*i}, vecs[i])
 		}
-		chooseLine(vecs, line, at, order, consts, tblReg, out)
+		id := GP32()
+		chooseLine(vecs, line, at, order, consts, tblReg, id)
+		if sizes {
+			b := GP64()
+			MOVWQZX(Mem{Base: bits, Index: id.As64(), Scale: 2}, b)
+			MOVQ(b, out)
+			return
+		}
+		MOVB(id.As8(), out)
 	})
 }
 
 // chooseLine emits bdiChoose's decision for the line held in vecs (its
-// bytes at line+at) and stores the id at out; tbl holds the address of
-// the ids in order.
-func chooseLine(vecs []VecVirtual, line Register, at int, order []int, consts map[[2]int][2]VecVirtual, tblReg GPVirtual, out Mem) {
+// bytes at line+at) into id; tbl holds the address of the ids in order.
+func chooseLine(vecs []VecVirtual, line Register, at int, order []int, consts map[[2]int][2]Op, tblReg GPVirtual, id GPVirtual) {
 	// Most lines of real memory fit no base-delta encoding; the
 	// widest delta of each element width decides that in three
 	// tests (every other encoding, zeros and repeated included, fits
@@ -1065,7 +1103,7 @@ func chooseLine(vecs []VecVirtual, line Register, at int, order []int, consts ma
 	some, next := label("some"), label("next")
 	TESTL(wide, wide)
 	JNZ(LabelRef(some))
-	MOVB(U8(0b1111), out)
+	MOVL(U32(0b1111), id)
 	JMP(LabelRef(next))
 	Label(some)
 	acc := GP32()
@@ -1104,9 +1142,7 @@ func chooseLine(vecs []VecVirtual, line Register, at int, order []int, consts ma
 	ADCL(acc, acc)
 	p := GP32()
 	TZCNTL(acc, p)
-	id := GP32()
 	MOVBLZX(Mem{Base: tblReg, Index: p, Scale: 1}, id)
-	MOVB(id.As8(), out)
 	Label(next)
 }
 

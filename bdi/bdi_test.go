@@ -232,11 +232,15 @@ func TestFitMaskLevels(t *testing.T) {
 // TestChooseLevels: the encoding id that the two-base choose kernels give
 // every line, at every kernel level, is the pure-Go choice (the best of
 // the fit mask), line by line and in batches, on the corpora and on
-// twoBaseLines' edge cases.
+// twoBaseLines' edge cases; so is the size that AppendSizes gives.
 func TestChooseLevels(t *testing.T) {
 	for _, n := range codectest.LineSizes {
 		c, _ := New(n)
 		codectest.CrossCheck(t, n, twoBaseLines(n), c.twoBaseIDs, c.idGeneric)
+		// AppendSizes, whose AVX-512 kernels look the sizes up themselves.
+		codectest.CrossCheck(t, n, twoBaseLines(n),
+			func(data []byte, out []int) { c.AppendSizes(out[:0], data) },
+			func(line []byte) int { return int(c.idBits[c.idGeneric(line)&0xF]) })
 	}
 }
 

@@ -140,7 +140,7 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 	var ids [chunkLines]uint8
 	lines := len(data) / c.lineSize
 	dst = slices.Grow(dst, lines)
-	if c.singleSizes(data, dst[len(dst):len(dst)+lines]) {
+	if c.sizesKernel(data, dst[len(dst):len(dst)+lines]) {
 		return dst[:len(dst)+lines]
 	}
 	for len(data) > 0 {

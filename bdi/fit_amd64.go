@@ -55,18 +55,23 @@ func (c *Codec) singleIDs(data []byte, ids []uint8) {
 	}
 }
 
-// singleSizes writes the size in bits of each line of data to out with a
-// B+Δ kernel that looks the sizes up itself, and reports true; or reports
-// false when none applies (a two-base codec, 32-byte lines, below the
-// AVX-512 level).
-func (c *Codec) singleSizes(data []byte, out []int) bool {
-	switch level := cpu.Active(); {
-	case !c.singleBase || level < cpu.AVX512 || c.lineSize == 32:
+// sizesKernel writes the size in bits of each line of data to out with a
+// kernel that looks the sizes up itself, and reports true; or reports
+// false when none applies: 32-byte lines, below the AVX-512 level, and
+// two-base codecs whose delta rules the choose kernels do not implement.
+func (c *Codec) sizesKernel(data []byte, out []int) bool {
+	if cpu.Active() < cpu.AVX512 || c.lineSize == 32 || !c.singleBase && !c.kernel {
 		return false
-	case c.lineSize == 64:
+	}
+	switch {
+	case c.singleBase && c.lineSize == 64:
 		bdiSingleSizes64AVX512VL(data, out, &c.idBits)
-	default:
+	case c.singleBase:
 		bdiSingleSizes128AVX512VL(data, out, &c.idBits)
+	case c.lineSize == 64:
+		bdiChooseSizes64AVX512(data, out, &c.idBits)
+	default:
+		bdiChooseSizes128AVX512(data, out, &c.idBits)
 	}
 	return true
 }

@@ -3335,7 +3335,7 @@ pairs_169:
 	ADCL         SI, SI
 	TESTL        SI, SI
 	JNZ          some_172
-	MOVB         $0x0f, (CX)
+	MOVL         $0x0000000f, SI
 	JMP          next_173
 
 some_172:
@@ -3386,9 +3386,9 @@ some_172:
 	ADCL        DI, DI
 	TZCNTL      DI, SI
 	MOVBLZX     (BX)(SI*1), SI
-	MOVB        SI, (CX)
 
 next_173:
+	MOVB         SI, (CX)
 	VMOVDQU64    64(AX), Z12
 	XORL         SI, SI
 	VPADDQ       Z10, Z12, Z13
@@ -3424,7 +3424,7 @@ next_173:
 	ADCL         SI, SI
 	TESTL        SI, SI
 	JNZ          some_174
-	MOVB         $0x0f, 1(CX)
+	MOVL         $0x0000000f, SI
 	JMP          next_175
 
 some_174:
@@ -3475,9 +3475,9 @@ some_174:
 	ADCL        DI, DI
 	TZCNTL      DI, SI
 	MOVBLZX     (BX)(SI*1), SI
-	MOVB        SI, 1(CX)
 
 next_175:
+	MOVB SI, 1(CX)
 	ADDQ $0x00000080, AX
 	ADDQ $0x02, CX
 	SUBQ $0x02, DX
@@ -3522,7 +3522,7 @@ odd_170:
 	ADCL         DX, DX
 	TESTL        DX, DX
 	JNZ          some_176
-	MOVB         $0x0f, (CX)
+	MOVL         $0x0000000f, AX
 	JMP          next_177
 
 some_176:
@@ -3573,9 +3573,10 @@ some_176:
 	ADCL        SI, SI
 	TZCNTL      SI, AX
 	MOVBLZX     (BX)(AX*1), AX
-	MOVB        AL, (CX)
 
 next_177:
+	MOVB AL, (CX)
+
 done_171:
 	VZEROUPPER
 	RET
@@ -3692,7 +3693,7 @@ pairs_178:
 	ADCL         SI, SI
 	TESTL        SI, SI
 	JNZ          some_181
-	MOVB         $0x0f, (CX)
+	MOVL         $0x0000000f, SI
 	JMP          next_182
 
 some_181:
@@ -3778,9 +3779,9 @@ some_181:
 	ADCL        DI, DI
 	TZCNTL      DI, SI
 	MOVBLZX     (BX)(SI*1), SI
-	MOVB        SI, (CX)
 
 next_182:
+	MOVB         SI, (CX)
 	VMOVDQU64    128(AX), Z12
 	VMOVDQU64    192(AX), Z13
 	XORL         SI, SI
@@ -3847,7 +3848,7 @@ next_182:
 	ADCL         SI, SI
 	TESTL        SI, SI
 	JNZ          some_183
-	MOVB         $0x0f, 1(CX)
+	MOVL         $0x0000000f, SI
 	JMP          next_184
 
 some_183:
@@ -3933,9 +3934,9 @@ some_183:
 	ADCL        DI, DI
 	TZCNTL      DI, SI
 	MOVBLZX     (BX)(SI*1), SI
-	MOVB        SI, 1(CX)
 
 next_184:
+	MOVB SI, 1(CX)
 	ADDQ $0x00000100, AX
 	ADDQ $0x02, CX
 	SUBQ $0x02, DX
@@ -4011,7 +4012,7 @@ odd_179:
 	ADCL         DX, DX
 	TESTL        DX, DX
 	JNZ          some_185
-	MOVB         $0x0f, (CX)
+	MOVL         $0x0000000f, AX
 	JMP          next_186
 
 some_185:
@@ -4097,9 +4098,10 @@ some_185:
 	ADCL        SI, SI
 	TZCNTL      SI, AX
 	MOVBLZX     (BX)(AX*1), AX
-	MOVB        AL, (CX)
 
 next_186:
+	MOVB AL, (CX)
+
 done_180:
 	VZEROUPPER
 	RET
@@ -4114,6 +4116,844 @@ DATA chooseIDs128<>+6(SB)/1, $0x04
 DATA chooseIDs128<>+7(SB)/1, $0x07
 DATA chooseIDs128<>+8(SB)/1, $0x0f
 GLOBL chooseIDs128<>(SB), RODATA|NOPTR, $9
+
+// func bdiChooseSizes64AVX512(data []byte, out []int, idBits *[16]uint16)
+// Requires: AVX, AVX512BW, AVX512F, BMI
+TEXT ·bdiChooseSizes64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTD BX, Z2
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTD BX, Z3
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTQ BX, Z4
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTQ BX, Z5
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTD BX, Z6
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTD BX, Z7
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTW BX, Z8
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTW BX, Z9
+	MOVQ         $0x0000000080000000, BX
+	VPBROADCASTQ BX, Z10
+	MOVQ         $0x0000000100000000, BX
+	VPBROADCASTQ BX, Z11
+	LEAQ         chooseIDs64<>+0(SB), BX
+	MOVQ         idBits+48(FP), SI
+	CMPQ         DX, $0x02
+	JB           odd_188
+
+pairs_187:
+	VMOVDQU64    (AX), Z12
+	XORL         DI, DI
+	VPADDQ       Z10, Z12, Z13
+	VPCMPUQ      $0x05, Z11, Z13, K1
+	KMOVQ        K1, R8
+	BTSQ         $0x07, R8
+	TZCNTQ       R8, R8
+	VPSUBQ.BCST  (AX)(R8*8), Z13, Z13
+	VPCMPUQ      $0x05, Z11, Z13, K1, K1
+	KMOVQ        K1, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	VPADDD       Z6, Z12, Z13
+	VPCMPUD      $0x05, Z7, Z13, K1
+	KMOVQ        K1, R8
+	BTSQ         $0x0f, R8
+	TZCNTQ       R8, R8
+	VPSUBD.BCST  (AX)(R8*4), Z13, Z13
+	VPCMPUD      $0x05, Z7, Z13, K1, K1
+	KMOVQ        K1, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	VPADDW       Z8, Z12, Z13
+	VPCMPUW      $0x05, Z9, Z13, K1
+	KMOVQ        K1, R8
+	BTSQ         $0x1f, R8
+	TZCNTQ       R8, R8
+	VPBROADCASTW (AX)(R8*2), Z14
+	VPSUBW       Z14, Z13, Z13
+	VPCMPUW      $0x05, Z9, Z13, K1, K1
+	KMOVQ        K1, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	TESTL        DI, DI
+	JNZ          some_190
+	MOVL         $0x0000000f, DI
+	JMP          next_191
+
+some_190:
+	MOVL        $0x00000001, R8
+	BTL         $0x02, DI
+	ADCL        R8, R8
+	BTL         $0x00, DI
+	ADCL        R8, R8
+	BTL         $0x01, DI
+	ADCL        R8, R8
+	VPADDQ      Z4, Z12, Z13
+	VPCMPUQ     $0x05, Z5, Z13, K1
+	KMOVQ       K1, DI
+	BTSQ        $0x07, DI
+	TZCNTQ      DI, DI
+	VPSUBQ.BCST (AX)(DI*8), Z13, Z13
+	VPCMPUQ     $0x05, Z5, Z13, K1, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPADDD      Z2, Z12, Z13
+	VPCMPUD     $0x05, Z3, Z13, K1
+	KMOVQ       K1, DI
+	BTSQ        $0x0f, DI
+	TZCNTQ      DI, DI
+	VPSUBD.BCST (AX)(DI*4), Z13, Z13
+	VPCMPUD     $0x05, Z3, Z13, K1, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPADDQ      Z0, Z12, Z13
+	VPCMPUQ     $0x05, Z1, Z13, K1
+	KMOVQ       K1, DI
+	BTSQ        $0x07, DI
+	TZCNTQ      DI, DI
+	VPSUBQ.BCST (AX)(DI*8), Z13, Z13
+	VPCMPUQ     $0x05, Z1, Z13, K1, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPCMPQ.BCST $0x04, (AX), Z12, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	TZCNTL      R8, DI
+	MOVBLZX     (BX)(DI*1), DI
+
+next_191:
+	MOVWQZX      (SI)(DI*2), DI
+	MOVQ         DI, (CX)
+	VMOVDQU64    64(AX), Z12
+	XORL         DI, DI
+	VPADDQ       Z10, Z12, Z13
+	VPCMPUQ      $0x05, Z11, Z13, K1
+	KMOVQ        K1, R8
+	BTSQ         $0x07, R8
+	TZCNTQ       R8, R8
+	VPSUBQ.BCST  64(AX)(R8*8), Z13, Z13
+	VPCMPUQ      $0x05, Z11, Z13, K1, K1
+	KMOVQ        K1, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	VPADDD       Z6, Z12, Z13
+	VPCMPUD      $0x05, Z7, Z13, K1
+	KMOVQ        K1, R8
+	BTSQ         $0x0f, R8
+	TZCNTQ       R8, R8
+	VPSUBD.BCST  64(AX)(R8*4), Z13, Z13
+	VPCMPUD      $0x05, Z7, Z13, K1, K1
+	KMOVQ        K1, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	VPADDW       Z8, Z12, Z13
+	VPCMPUW      $0x05, Z9, Z13, K1
+	KMOVQ        K1, R8
+	BTSQ         $0x1f, R8
+	TZCNTQ       R8, R8
+	VPBROADCASTW 64(AX)(R8*2), Z14
+	VPSUBW       Z14, Z13, Z13
+	VPCMPUW      $0x05, Z9, Z13, K1, K1
+	KMOVQ        K1, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	TESTL        DI, DI
+	JNZ          some_192
+	MOVL         $0x0000000f, DI
+	JMP          next_193
+
+some_192:
+	MOVL        $0x00000001, R8
+	BTL         $0x02, DI
+	ADCL        R8, R8
+	BTL         $0x00, DI
+	ADCL        R8, R8
+	BTL         $0x01, DI
+	ADCL        R8, R8
+	VPADDQ      Z4, Z12, Z13
+	VPCMPUQ     $0x05, Z5, Z13, K1
+	KMOVQ       K1, DI
+	BTSQ        $0x07, DI
+	TZCNTQ      DI, DI
+	VPSUBQ.BCST 64(AX)(DI*8), Z13, Z13
+	VPCMPUQ     $0x05, Z5, Z13, K1, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPADDD      Z2, Z12, Z13
+	VPCMPUD     $0x05, Z3, Z13, K1
+	KMOVQ       K1, DI
+	BTSQ        $0x0f, DI
+	TZCNTQ      DI, DI
+	VPSUBD.BCST 64(AX)(DI*4), Z13, Z13
+	VPCMPUD     $0x05, Z3, Z13, K1, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPADDQ      Z0, Z12, Z13
+	VPCMPUQ     $0x05, Z1, Z13, K1
+	KMOVQ       K1, DI
+	BTSQ        $0x07, DI
+	TZCNTQ      DI, DI
+	VPSUBQ.BCST 64(AX)(DI*8), Z13, Z13
+	VPCMPUQ     $0x05, Z1, Z13, K1, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPCMPQ.BCST $0x04, 64(AX), Z12, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	TZCNTL      R8, DI
+	MOVBLZX     (BX)(DI*1), DI
+
+next_193:
+	MOVWQZX (SI)(DI*2), DI
+	MOVQ    DI, 8(CX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x10, CX
+	SUBQ    $0x02, DX
+	CMPQ    DX, $0x02
+	JAE     pairs_187
+
+odd_188:
+	TESTQ        DX, DX
+	JZ           done_189
+	VMOVDQU64    (AX), Z12
+	XORL         DX, DX
+	VPADDQ       Z10, Z12, Z10
+	VPCMPUQ      $0x05, Z11, Z10, K1
+	KMOVQ        K1, DI
+	BTSQ         $0x07, DI
+	TZCNTQ       DI, DI
+	VPSUBQ.BCST  (AX)(DI*8), Z10, Z10
+	VPCMPUQ      $0x05, Z11, Z10, K1, K1
+	KMOVQ        K1, DI
+	CMPQ         DI, $0x01
+	ADCL         DX, DX
+	VPADDD       Z6, Z12, Z6
+	VPCMPUD      $0x05, Z7, Z6, K1
+	KMOVQ        K1, DI
+	BTSQ         $0x0f, DI
+	TZCNTQ       DI, DI
+	VPSUBD.BCST  (AX)(DI*4), Z6, Z6
+	VPCMPUD      $0x05, Z7, Z6, K1, K1
+	KMOVQ        K1, DI
+	CMPQ         DI, $0x01
+	ADCL         DX, DX
+	VPADDW       Z8, Z12, Z6
+	VPCMPUW      $0x05, Z9, Z6, K1
+	KMOVQ        K1, DI
+	BTSQ         $0x1f, DI
+	TZCNTQ       DI, DI
+	VPBROADCASTW (AX)(DI*2), Z7
+	VPSUBW       Z7, Z6, Z6
+	VPCMPUW      $0x05, Z9, Z6, K1, K1
+	KMOVQ        K1, DI
+	CMPQ         DI, $0x01
+	ADCL         DX, DX
+	TESTL        DX, DX
+	JNZ          some_194
+	MOVL         $0x0000000f, AX
+	JMP          next_195
+
+some_194:
+	MOVL        $0x00000001, DI
+	BTL         $0x02, DX
+	ADCL        DI, DI
+	BTL         $0x00, DX
+	ADCL        DI, DI
+	BTL         $0x01, DX
+	ADCL        DI, DI
+	VPADDQ      Z4, Z12, Z4
+	VPCMPUQ     $0x05, Z5, Z4, K1
+	KMOVQ       K1, DX
+	BTSQ        $0x07, DX
+	TZCNTQ      DX, DX
+	VPSUBQ.BCST (AX)(DX*8), Z4, Z4
+	VPCMPUQ     $0x05, Z5, Z4, K1, K1
+	KMOVQ       K1, DX
+	CMPQ        DX, $0x01
+	ADCL        DI, DI
+	VPADDD      Z2, Z12, Z2
+	VPCMPUD     $0x05, Z3, Z2, K1
+	KMOVQ       K1, DX
+	BTSQ        $0x0f, DX
+	TZCNTQ      DX, DX
+	VPSUBD.BCST (AX)(DX*4), Z2, Z2
+	VPCMPUD     $0x05, Z3, Z2, K1, K1
+	KMOVQ       K1, DX
+	CMPQ        DX, $0x01
+	ADCL        DI, DI
+	VPADDQ      Z0, Z12, Z0
+	VPCMPUQ     $0x05, Z1, Z0, K1
+	KMOVQ       K1, DX
+	BTSQ        $0x07, DX
+	TZCNTQ      DX, DX
+	VPSUBQ.BCST (AX)(DX*8), Z0, Z0
+	VPCMPUQ     $0x05, Z1, Z0, K1, K1
+	KMOVQ       K1, DX
+	CMPQ        DX, $0x01
+	ADCL        DI, DI
+	VPCMPQ.BCST $0x04, (AX), Z12, K1
+	KMOVQ       K1, AX
+	CMPQ        AX, $0x01
+	ADCL        DI, DI
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, AX
+	CMPQ        AX, $0x01
+	ADCL        DI, DI
+	TZCNTL      DI, AX
+	MOVBLZX     (BX)(AX*1), AX
+
+next_195:
+	MOVWQZX (SI)(AX*2), AX
+	MOVQ    AX, (CX)
+
+done_189:
+	VZEROUPPER
+	RET
+
+// func bdiChooseSizes128AVX512(data []byte, out []int, idBits *[16]uint16)
+// Requires: AVX, AVX512BW, AVX512F, BMI
+TEXT ·bdiChooseSizes128AVX512(SB), NOSPLIT, $0-56
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTQ BX, Z1
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTD BX, Z2
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTD BX, Z3
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTQ BX, Z4
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTQ BX, Z5
+	MOVQ         $0x0000000000008000, BX
+	VPBROADCASTD BX, Z6
+	MOVQ         $0x0000000000010000, BX
+	VPBROADCASTD BX, Z7
+	MOVQ         $0x0000000080000000, BX
+	VPBROADCASTQ BX, Z8
+	MOVQ         $0x0000000100000000, BX
+	VPBROADCASTQ BX, Z9
+	MOVQ         $0x0000000000000080, BX
+	VPBROADCASTW BX, Z10
+	MOVQ         $0x0000000000000100, BX
+	VPBROADCASTW BX, Z11
+	LEAQ         chooseIDs128<>+0(SB), BX
+	MOVQ         idBits+48(FP), SI
+	CMPQ         DX, $0x02
+	JB           odd_197
+
+pairs_196:
+	VMOVDQU64    (AX), Z12
+	VMOVDQU64    64(AX), Z13
+	XORL         DI, DI
+	VPADDQ       Z8, Z12, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1
+	VPADDQ       Z8, Z13, Z15
+	VPCMPUQ      $0x05, Z9, Z15, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x08, R9
+	ORQ          R9, R8
+	BTSQ         $0x0f, R8
+	TZCNTQ       R8, R8
+	VPSUBQ.BCST  (AX)(R8*8), Z14, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1, K1
+	VPSUBQ.BCST  (AX)(R8*8), Z15, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K2, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x08, R9
+	ORQ          R9, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	VPADDD       Z6, Z12, Z14
+	VPCMPUD      $0x05, Z7, Z14, K1
+	VPADDD       Z6, Z13, Z15
+	VPCMPUD      $0x05, Z7, Z15, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x10, R9
+	ORQ          R9, R8
+	BTSQ         $0x1f, R8
+	TZCNTQ       R8, R8
+	VPSUBD.BCST  (AX)(R8*4), Z14, Z14
+	VPCMPUD      $0x05, Z7, Z14, K1, K1
+	VPSUBD.BCST  (AX)(R8*4), Z15, Z14
+	VPCMPUD      $0x05, Z7, Z14, K2, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x10, R9
+	ORQ          R9, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	VPADDW       Z10, Z12, Z14
+	VPCMPUW      $0x05, Z11, Z14, K1
+	VPADDW       Z10, Z13, Z15
+	VPCMPUW      $0x05, Z11, Z15, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x20, R9
+	ORQ          R9, R8
+	BTSQ         $0x3f, R8
+	TZCNTQ       R8, R8
+	VPBROADCASTW (AX)(R8*2), Z16
+	VPSUBW       Z16, Z14, Z14
+	VPCMPUW      $0x05, Z11, Z14, K1, K1
+	VPSUBW       Z16, Z15, Z14
+	VPCMPUW      $0x05, Z11, Z14, K2, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x20, R9
+	ORQ          R9, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	TESTL        DI, DI
+	JNZ          some_199
+	MOVL         $0x0000000f, DI
+	JMP          next_200
+
+some_199:
+	MOVL        $0x00000001, R8
+	BTL         $0x00, DI
+	ADCL        R8, R8
+	BTL         $0x02, DI
+	ADCL        R8, R8
+	BTL         $0x01, DI
+	ADCL        R8, R8
+	VPADDQ      Z4, Z12, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K1
+	VPADDQ      Z4, Z13, Z15
+	VPCMPUQ     $0x05, Z5, Z15, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	BTSQ        $0x0f, DI
+	TZCNTQ      DI, DI
+	VPSUBQ.BCST (AX)(DI*8), Z14, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K1, K1
+	VPSUBQ.BCST (AX)(DI*8), Z15, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K2, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPADDD      Z2, Z12, Z14
+	VPCMPUD     $0x05, Z3, Z14, K1
+	VPADDD      Z2, Z13, Z15
+	VPCMPUD     $0x05, Z3, Z15, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, DI
+	BTSQ        $0x1f, DI
+	TZCNTQ      DI, DI
+	VPSUBD.BCST (AX)(DI*4), Z14, Z14
+	VPCMPUD     $0x05, Z3, Z14, K1, K1
+	VPSUBD.BCST (AX)(DI*4), Z15, Z14
+	VPCMPUD     $0x05, Z3, Z14, K2, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPADDQ      Z0, Z12, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K1
+	VPADDQ      Z0, Z13, Z15
+	VPCMPUQ     $0x05, Z1, Z15, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	BTSQ        $0x0f, DI
+	TZCNTQ      DI, DI
+	VPSUBQ.BCST (AX)(DI*8), Z14, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K1, K1
+	VPSUBQ.BCST (AX)(DI*8), Z15, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K2, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPCMPQ.BCST $0x04, (AX), Z12, K1
+	VPCMPQ.BCST $0x04, (AX), Z13, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPORQ       Z13, Z12, Z12
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	TZCNTL      R8, DI
+	MOVBLZX     (BX)(DI*1), DI
+
+next_200:
+	MOVWQZX      (SI)(DI*2), DI
+	MOVQ         DI, (CX)
+	VMOVDQU64    128(AX), Z12
+	VMOVDQU64    192(AX), Z13
+	XORL         DI, DI
+	VPADDQ       Z8, Z12, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1
+	VPADDQ       Z8, Z13, Z15
+	VPCMPUQ      $0x05, Z9, Z15, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x08, R9
+	ORQ          R9, R8
+	BTSQ         $0x0f, R8
+	TZCNTQ       R8, R8
+	VPSUBQ.BCST  128(AX)(R8*8), Z14, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1, K1
+	VPSUBQ.BCST  128(AX)(R8*8), Z15, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K2, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x08, R9
+	ORQ          R9, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	VPADDD       Z6, Z12, Z14
+	VPCMPUD      $0x05, Z7, Z14, K1
+	VPADDD       Z6, Z13, Z15
+	VPCMPUD      $0x05, Z7, Z15, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x10, R9
+	ORQ          R9, R8
+	BTSQ         $0x1f, R8
+	TZCNTQ       R8, R8
+	VPSUBD.BCST  128(AX)(R8*4), Z14, Z14
+	VPCMPUD      $0x05, Z7, Z14, K1, K1
+	VPSUBD.BCST  128(AX)(R8*4), Z15, Z14
+	VPCMPUD      $0x05, Z7, Z14, K2, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x10, R9
+	ORQ          R9, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	VPADDW       Z10, Z12, Z14
+	VPCMPUW      $0x05, Z11, Z14, K1
+	VPADDW       Z10, Z13, Z15
+	VPCMPUW      $0x05, Z11, Z15, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x20, R9
+	ORQ          R9, R8
+	BTSQ         $0x3f, R8
+	TZCNTQ       R8, R8
+	VPBROADCASTW 128(AX)(R8*2), Z16
+	VPSUBW       Z16, Z14, Z14
+	VPCMPUW      $0x05, Z11, Z14, K1, K1
+	VPSUBW       Z16, Z15, Z14
+	VPCMPUW      $0x05, Z11, Z14, K2, K2
+	KMOVQ        K1, R8
+	KMOVQ        K2, R9
+	SHLQ         $0x20, R9
+	ORQ          R9, R8
+	CMPQ         R8, $0x01
+	ADCL         DI, DI
+	TESTL        DI, DI
+	JNZ          some_201
+	MOVL         $0x0000000f, DI
+	JMP          next_202
+
+some_201:
+	MOVL        $0x00000001, R8
+	BTL         $0x00, DI
+	ADCL        R8, R8
+	BTL         $0x02, DI
+	ADCL        R8, R8
+	BTL         $0x01, DI
+	ADCL        R8, R8
+	VPADDQ      Z4, Z12, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K1
+	VPADDQ      Z4, Z13, Z15
+	VPCMPUQ     $0x05, Z5, Z15, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	BTSQ        $0x0f, DI
+	TZCNTQ      DI, DI
+	VPSUBQ.BCST 128(AX)(DI*8), Z14, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K1, K1
+	VPSUBQ.BCST 128(AX)(DI*8), Z15, Z14
+	VPCMPUQ     $0x05, Z5, Z14, K2, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPADDD      Z2, Z12, Z14
+	VPCMPUD     $0x05, Z3, Z14, K1
+	VPADDD      Z2, Z13, Z15
+	VPCMPUD     $0x05, Z3, Z15, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, DI
+	BTSQ        $0x1f, DI
+	TZCNTQ      DI, DI
+	VPSUBD.BCST 128(AX)(DI*4), Z14, Z14
+	VPCMPUD     $0x05, Z3, Z14, K1, K1
+	VPSUBD.BCST 128(AX)(DI*4), Z15, Z14
+	VPCMPUD     $0x05, Z3, Z14, K2, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPADDQ      Z0, Z12, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K1
+	VPADDQ      Z0, Z13, Z15
+	VPCMPUQ     $0x05, Z1, Z15, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	BTSQ        $0x0f, DI
+	TZCNTQ      DI, DI
+	VPSUBQ.BCST 128(AX)(DI*8), Z14, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K1, K1
+	VPSUBQ.BCST 128(AX)(DI*8), Z15, Z14
+	VPCMPUQ     $0x05, Z1, Z14, K2, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPCMPQ.BCST $0x04, 128(AX), Z12, K1
+	VPCMPQ.BCST $0x04, 128(AX), Z13, K2
+	KMOVQ       K1, DI
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	VPORQ       Z13, Z12, Z12
+	VPTESTMQ    Z12, Z12, K1
+	KMOVQ       K1, DI
+	CMPQ        DI, $0x01
+	ADCL        R8, R8
+	TZCNTL      R8, DI
+	MOVBLZX     (BX)(DI*1), DI
+
+next_202:
+	MOVWQZX (SI)(DI*2), DI
+	MOVQ    DI, 8(CX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x10, CX
+	SUBQ    $0x02, DX
+	CMPQ    DX, $0x02
+	JAE     pairs_196
+
+odd_197:
+	TESTQ        DX, DX
+	JZ           done_198
+	VMOVDQU64    (AX), Z12
+	VMOVDQU64    64(AX), Z13
+	XORL         DX, DX
+	VPADDQ       Z8, Z12, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1
+	VPADDQ       Z8, Z13, Z8
+	VPCMPUQ      $0x05, Z9, Z8, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	BTSQ         $0x0f, DI
+	TZCNTQ       DI, DI
+	VPSUBQ.BCST  (AX)(DI*8), Z14, Z14
+	VPCMPUQ      $0x05, Z9, Z14, K1, K1
+	VPSUBQ.BCST  (AX)(DI*8), Z8, Z8
+	VPCMPUQ      $0x05, Z9, Z8, K2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x08, R8
+	ORQ          R8, DI
+	CMPQ         DI, $0x01
+	ADCL         DX, DX
+	VPADDD       Z6, Z12, Z8
+	VPCMPUD      $0x05, Z7, Z8, K1
+	VPADDD       Z6, Z13, Z6
+	VPCMPUD      $0x05, Z7, Z6, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	BTSQ         $0x1f, DI
+	TZCNTQ       DI, DI
+	VPSUBD.BCST  (AX)(DI*4), Z8, Z8
+	VPCMPUD      $0x05, Z7, Z8, K1, K1
+	VPSUBD.BCST  (AX)(DI*4), Z6, Z6
+	VPCMPUD      $0x05, Z7, Z6, K2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x10, R8
+	ORQ          R8, DI
+	CMPQ         DI, $0x01
+	ADCL         DX, DX
+	VPADDW       Z10, Z12, Z6
+	VPCMPUW      $0x05, Z11, Z6, K1
+	VPADDW       Z10, Z13, Z7
+	VPCMPUW      $0x05, Z11, Z7, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x20, R8
+	ORQ          R8, DI
+	BTSQ         $0x3f, DI
+	TZCNTQ       DI, DI
+	VPBROADCASTW (AX)(DI*2), Z8
+	VPSUBW       Z8, Z6, Z6
+	VPCMPUW      $0x05, Z11, Z6, K1, K1
+	VPSUBW       Z8, Z7, Z6
+	VPCMPUW      $0x05, Z11, Z6, K2, K2
+	KMOVQ        K1, DI
+	KMOVQ        K2, R8
+	SHLQ         $0x20, R8
+	ORQ          R8, DI
+	CMPQ         DI, $0x01
+	ADCL         DX, DX
+	TESTL        DX, DX
+	JNZ          some_203
+	MOVL         $0x0000000f, AX
+	JMP          next_204
+
+some_203:
+	MOVL        $0x00000001, DI
+	BTL         $0x00, DX
+	ADCL        DI, DI
+	BTL         $0x02, DX
+	ADCL        DI, DI
+	BTL         $0x01, DX
+	ADCL        DI, DI
+	VPADDQ      Z4, Z12, Z6
+	VPCMPUQ     $0x05, Z5, Z6, K1
+	VPADDQ      Z4, Z13, Z4
+	VPCMPUQ     $0x05, Z5, Z4, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, DX
+	BTSQ        $0x0f, DX
+	TZCNTQ      DX, DX
+	VPSUBQ.BCST (AX)(DX*8), Z6, Z6
+	VPCMPUQ     $0x05, Z5, Z6, K1, K1
+	VPSUBQ.BCST (AX)(DX*8), Z4, Z4
+	VPCMPUQ     $0x05, Z5, Z4, K2, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, DX
+	CMPQ        DX, $0x01
+	ADCL        DI, DI
+	VPADDD      Z2, Z12, Z4
+	VPCMPUD     $0x05, Z3, Z4, K1
+	VPADDD      Z2, Z13, Z2
+	VPCMPUD     $0x05, Z3, Z2, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, R8
+	SHLQ        $0x10, R8
+	ORQ         R8, DX
+	BTSQ        $0x1f, DX
+	TZCNTQ      DX, DX
+	VPSUBD.BCST (AX)(DX*4), Z4, Z4
+	VPCMPUD     $0x05, Z3, Z4, K1, K1
+	VPSUBD.BCST (AX)(DX*4), Z2, Z2
+	VPCMPUD     $0x05, Z3, Z2, K2, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, R8
+	SHLQ        $0x10, R8
+	ORQ         R8, DX
+	CMPQ        DX, $0x01
+	ADCL        DI, DI
+	VPADDQ      Z0, Z12, Z2
+	VPCMPUQ     $0x05, Z1, Z2, K1
+	VPADDQ      Z0, Z13, Z0
+	VPCMPUQ     $0x05, Z1, Z0, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, DX
+	BTSQ        $0x0f, DX
+	TZCNTQ      DX, DX
+	VPSUBQ.BCST (AX)(DX*8), Z2, Z2
+	VPCMPUQ     $0x05, Z1, Z2, K1, K1
+	VPSUBQ.BCST (AX)(DX*8), Z0, Z0
+	VPCMPUQ     $0x05, Z1, Z0, K2, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, DX
+	CMPQ        DX, $0x01
+	ADCL        DI, DI
+	VPCMPQ.BCST $0x04, (AX), Z12, K1
+	VPCMPQ.BCST $0x04, (AX), Z13, K2
+	KMOVQ       K1, AX
+	KMOVQ       K2, DX
+	SHLQ        $0x08, DX
+	ORQ         DX, AX
+	CMPQ        AX, $0x01
+	ADCL        DI, DI
+	VPORQ       Z13, Z12, Z0
+	VPTESTMQ    Z0, Z0, K1
+	KMOVQ       K1, AX
+	CMPQ        AX, $0x01
+	ADCL        DI, DI
+	TZCNTL      DI, AX
+	MOVBLZX     (BX)(AX*1), AX
+
+next_204:
+	MOVWQZX (SI)(AX*2), AX
+	MOVQ    AX, (CX)
+
+done_198:
+	VZEROUPPER
+	RET
 
 DATA bitReverse<>+0(SB)/8, $0x8040201008040201
 DATA bitReverse<>+8(SB)/8, $0x8040201008040201
@@ -4582,19 +5422,19 @@ TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
 	VMOVDQU64 (CX), Z0
 	VPTESTMQ  Z0, Z0, K1
 	KORTESTB  K1, K1
-	JNZ       notzero_188
+	JNZ       notzero_206
 	MOVL      $0x00000001, DX
-	JMP       store_187
+	JMP       store_205
 
-notzero_188:
+notzero_206:
 	VPCMPQ.BCST $0x04, (CX), Z0, K1
 	KMOVQ       K1, DX
 	TESTQ       DX, DX
-	JNZ         notrep_189
+	JNZ         notrep_207
 	MOVL        $0x00000002, DX
-	JMP         store_187
+	JMP         store_205
 
-notrep_189:
+notrep_207:
 	XORL        DX, DX
 	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z1
 	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z1, K1
@@ -4605,7 +5445,7 @@ notrep_189:
 	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         k4_190
+	JCC         k4_208
 	VPADDQ      zrep8_8000<>+0(SB), Z0, Z1
 	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1
 	KMOVQ       K1, BX
@@ -4615,7 +5455,7 @@ notrep_189:
 	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         b8d4_192
+	JCC         b8d4_210
 	VPADDQ      zrep8_80<>+0(SB), Z0, Z1
 	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1
 	KMOVQ       K1, BX
@@ -4625,18 +5465,18 @@ notrep_189:
 	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         b8d2_191
+	JCC         b8d2_209
 	MOVL        $0x00000004, DX
-	JMP         store_187
+	JMP         store_205
 
-b8d2_191:
+b8d2_209:
 	ORL $0x00000008, DX
-	JMP k4_190
+	JMP k4_208
 
-b8d4_192:
+b8d4_210:
 	ORL $0x00000010, DX
 
-k4_190:
+k4_208:
 	VPADDD      zrep4_8000<>+0(SB), Z0, Z1
 	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z1, K1
 	KMOVQ       K1, BX
@@ -4646,7 +5486,7 @@ k4_190:
 	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         k2_193
+	JCC         k2_211
 	VPADDD      zrep4_80<>+0(SB), Z0, Z1
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
 	KMOVQ       K1, BX
@@ -4656,14 +5496,14 @@ k4_190:
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, BX
 	CMPQ        BX, $0x01
-	JCC         b4d2_194
+	JCC         b4d2_212
 	ORL         $0x00000020, DX
-	JMP         k2_193
+	JMP         k2_211
 
-b4d2_194:
+b4d2_212:
 	ORL $0x00000040, DX
 
-k2_193:
+k2_211:
 	VPADDW       zrep2_80<>+0(SB), Z0, Z1
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1
 	KMOVQ        K1, BX
@@ -4674,25 +5514,25 @@ k2_193:
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1, K1
 	KMOVQ        K1, BX
 	CMPQ         BX, $0x01
-	JCC          store_187
+	JCC          store_205
 	ORL          $0x00000080, DX
 
-store_187:
+store_205:
 	MOVBQZX        DL, DX
 	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+32(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_196
+	JE             raw_214
 	CMPQ           DX, $0x02
-	JB             done_195
+	JB             done_213
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+16(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_197
+	JAE            k4_215
 	VPBROADCASTQ   336(BX), Z1
 	VPBROADCASTQ   344(BX), Z3
 	VPADDQ         Z1, Z0, Z1
@@ -4728,11 +5568,11 @@ store_187:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_195
+	JMP            done_213
 
-k4_197:
+k4_215:
 	CMPQ           DX, $0x07
-	JAE            k2_198
+	JAE            k2_216
 	VPBROADCASTD   336(BX), Z1
 	VPBROADCASTD   344(BX), Z3
 	VPADDD         Z1, Z0, Z1
@@ -4768,9 +5608,9 @@ k4_197:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_195
+	JMP            done_213
 
-k2_198:
+k2_216:
 	VPBROADCASTW   336(BX), Z1
 	VPBROADCASTW   344(BX), Z3
 	VPADDW         Z1, Z0, Z1
@@ -4806,9 +5646,9 @@ k2_198:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          368(BX), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_195
+	JMP            done_213
 
-raw_196:
+raw_214:
 	MOVBLZX      63(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z1
@@ -4825,7 +5665,7 @@ raw_196:
 	VMOVDQU64    Z3, (AX)
 	MOVB         CL, 64(AX)
 
-done_195:
+done_213:
 	VZEROUPPER
 	RET
 
@@ -4959,11 +5799,11 @@ TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
 	VPORQ     Z1, Z0, Z2
 	VPTESTMQ  Z2, Z2, K1
 	KORTESTB  K1, K1
-	JNZ       notzero_200
+	JNZ       notzero_218
 	MOVL      $0x00000001, DX
-	JMP       store_199
+	JMP       store_217
 
-notzero_200:
+notzero_218:
 	VPCMPQ.BCST $0x04, (CX), Z0, K1
 	VPCMPQ.BCST $0x04, (CX), Z1, K2
 	KMOVQ       K1, DX
@@ -4971,11 +5811,11 @@ notzero_200:
 	SHLQ        $0x08, BX
 	ORQ         BX, DX
 	TESTQ       DX, DX
-	JNZ         notrep_201
+	JNZ         notrep_219
 	MOVL        $0x00000002, DX
-	JMP         store_199
+	JMP         store_217
 
-notrep_201:
+notrep_219:
 	XORL        DX, DX
 	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z2
 	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z2, K1
@@ -4996,7 +5836,7 @@ notrep_201:
 	SHLQ        $0x08, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         k4_202
+	JCC         k4_220
 	VPADDQ      zrep8_8000<>+0(SB), Z0, Z2
 	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1
 	VPADDQ      zrep8_8000<>+0(SB), Z1, Z4
@@ -5016,7 +5856,7 @@ notrep_201:
 	SHLQ        $0x08, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         b8d4_204
+	JCC         b8d4_222
 	VPADDQ      zrep8_80<>+0(SB), Z0, Z2
 	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1
 	VPADDQ      zrep8_80<>+0(SB), Z1, Z4
@@ -5036,18 +5876,18 @@ notrep_201:
 	SHLQ        $0x08, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         b8d2_203
+	JCC         b8d2_221
 	MOVL        $0x00000004, DX
-	JMP         store_199
+	JMP         store_217
 
-b8d2_203:
+b8d2_221:
 	ORL $0x00000008, DX
-	JMP k4_202
+	JMP k4_220
 
-b8d4_204:
+b8d4_222:
 	ORL $0x00000010, DX
 
-k4_202:
+k4_220:
 	VPADDD      zrep4_8000<>+0(SB), Z0, Z2
 	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z2, K1
 	VPADDD      zrep4_8000<>+0(SB), Z1, Z4
@@ -5067,7 +5907,7 @@ k4_202:
 	SHLQ        $0x10, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         k2_205
+	JCC         k2_223
 	VPADDD      zrep4_80<>+0(SB), Z0, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
 	VPADDD      zrep4_80<>+0(SB), Z1, Z4
@@ -5087,14 +5927,14 @@ k4_202:
 	SHLQ        $0x10, SI
 	ORQ         SI, BX
 	CMPQ        BX, $0x01
-	JCC         b4d2_206
+	JCC         b4d2_224
 	ORL         $0x00000020, DX
-	JMP         k2_205
+	JMP         k2_223
 
-b4d2_206:
+b4d2_224:
 	ORL $0x00000040, DX
 
-k2_205:
+k2_223:
 	VPADDW       zrep2_80<>+0(SB), Z0, Z2
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1
 	VPADDW       zrep2_80<>+0(SB), Z1, Z4
@@ -5115,25 +5955,25 @@ k2_205:
 	SHLQ         $0x20, SI
 	ORQ          SI, BX
 	CMPQ         BX, $0x01
-	JCC          store_199
+	JCC          store_217
 	ORL          $0x00000080, DX
 
-store_199:
+store_217:
 	MOVBQZX        DL, DX
 	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
 	MOVQ           DX, ret+32(FP)
 	CMPQ           DX, $0x0f
-	JE             raw_208
+	JE             raw_226
 	CMPQ           DX, $0x02
-	JB             done_207
+	JB             done_225
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+16(FP), SI
 	ADDQ           SI, BX
 	SUBQ           $0x00000300, BX
 	CMPQ           DX, $0x05
-	JAE            k4_209
+	JAE            k4_227
 	VPBROADCASTQ   336(BX), Z2
 	VPBROADCASTQ   344(BX), Z4
 	VPADDQ         Z2, Z0, Z5
@@ -5186,11 +6026,11 @@ store_199:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_207
+	JMP            done_225
 
-k4_209:
+k4_227:
 	CMPQ           DX, $0x07
-	JAE            k2_210
+	JAE            k2_228
 	VPBROADCASTD   336(BX), Z2
 	VPBROADCASTD   344(BX), Z4
 	VPADDD         Z2, Z0, Z5
@@ -5243,9 +6083,9 @@ k4_209:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_207
+	JMP            done_225
 
-k2_210:
+k2_228:
 	VPBROADCASTW   336(BX), Z2
 	VPBROADCASTW   344(BX), Z4
 	VPADDW         Z2, Z0, Z5
@@ -5298,9 +6138,9 @@ k2_210:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
 	KMOVQ          376(BX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_207
+	JMP            done_225
 
-raw_208:
+raw_226:
 	MOVBLZX      127(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z2
@@ -5323,7 +6163,7 @@ raw_208:
 	VMOVDQU64    Z3, 64(AX)
 	MOVB         CL, 128(AX)
 
-done_207:
+done_225:
 	VZEROUPPER
 	RET
 

@@ -34,5 +34,5 @@ func (c *Codec) decodeKernel(dst, enc []byte, id int) ([]byte, bool) { return ds
 // unrawKernel reports that no raw-decoding kernel applies.
 func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) { return dst, false }
 
-// singleSizes reports that no kernel writes sizes.
-func (c *Codec) singleSizes(data []byte, out []int) bool { return false }
+// sizesKernel reports that no kernel writes sizes.
+func (c *Codec) sizesKernel(data []byte, out []int) bool { return false }

@@ -100,6 +100,18 @@ func bdiChoose64AVX512(data []byte, out []uint8)
 //go:noescape
 func bdiChoose128AVX512(data []byte, out []uint8)
 
+// bdiChooseSizes64AVX512 writes the size in bits, idBits[id], of the BDI encoding of each 64-byte line
+// of data to out. len(data) must be at least len(out)*64.
+//
+//go:noescape
+func bdiChooseSizes64AVX512(data []byte, out []int, idBits *[16]uint16)
+
+// bdiChooseSizes128AVX512 writes the size in bits, idBits[id], of the BDI encoding of each 128-byte line
+// of data to out. len(data) must be at least len(out)*128.
+//
+//go:noescape
+func bdiChooseSizes128AVX512(data []byte, out []int, idBits *[16]uint16)
+
 // bdiEncode64K8 writes the BDI encoding that p describes of a 64-byte line with 8-byte elements to out.
 // len(line) must be at least 64 and len(out) at least the stream's length.
 //
