@@ -43,20 +43,7 @@ var peerRows = []peerRow{
 // The peer figures come from the harness on its machine; the
 // ratios mean most when this runs on the same machine.
 func BenchmarkPeers(b *testing.B) {
-	var data []byte
-	for _, f := range benchFilesAt(b, 128) {
-		data = append(data, f.Data...)
-	}
-	memcpy := 0.0 // MB/s of the last memcpy run
-	b.Run("memcpy", func(b *testing.B) {
-		dst := make([]byte, len(data))
-		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		for b.Loop() {
-			copy(dst, data)
-		}
-		memcpy = mbps(b, len(data))
-	})
+	data, memcpy := peersBuffer(b)
 	for _, row := range peerRows {
 		b.Run(row.name, func(b *testing.B) {
 			c, err := linecomp.New(row.codec, row.line)
@@ -91,6 +78,25 @@ func BenchmarkPeers(b *testing.B) {
 			}
 		})
 	}
+}
+
+// peersBuffer returns one buffer of every benchmark file, cut to whole
+// 128-byte lines, and the MB/s of memcpy of it, run as the sub-benchmark
+// "memcpy" (0 when filtered out).
+func peersBuffer(b *testing.B) (data []byte, memcpy float64) {
+	for _, f := range benchFilesAt(b, 128) {
+		data = append(data, f.Data...)
+	}
+	b.Run("memcpy", func(b *testing.B) {
+		dst := make([]byte, len(data))
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, data)
+		}
+		memcpy = mbps(b, len(data))
+	})
+	return data, memcpy
 }
 
 // benchFilesAt is benchFiles at line size n: the corpora, or the sample,
@@ -149,20 +155,7 @@ var targetRows = func() []targetRow {
 //
 //	go test -run '^$' -bench Targets -benchtime 1s -count 3 .
 func BenchmarkTargets(b *testing.B) {
-	var data []byte
-	for _, f := range benchFilesAt(b, 128) {
-		data = append(data, f.Data...)
-	}
-	memcpy := 0.0
-	b.Run("memcpy", func(b *testing.B) {
-		dst := make([]byte, len(data))
-		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		for b.Loop() {
-			copy(dst, data)
-		}
-		memcpy = mbps(b, len(data))
-	})
+	data, memcpy := peersBuffer(b)
 	for _, row := range targetRows {
 		b.Run(fmt.Sprintf("%s/%d/%s", row.codec, row.line, row.op), func(b *testing.B) {
 			w := &benchWork{name: row.codec, data: data, line: row.line}
