@@ -130,8 +130,8 @@ func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) {
 }
 
 // oneCallKernels reports that the CPU has what the one-call compress
-// kernels need
-// (AVX-512 with VBMI and GFNI); the caller checks the active level.
+// kernels need (AVX-512 with VBMI and GFNI); the caller checks the active
+// level.
 var oneCallKernels = cpu.ByteOps
 
 // decodeKernel appends the line that the checked base-delta stream enc (of
