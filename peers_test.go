@@ -50,27 +50,7 @@ func BenchmarkPeers(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			switch row.op {
-			case "size":
-				sizes := make([]int, 0, len(data)/row.line)
-				for b.Loop() {
-					if sizes, err = linecomp.Sizes(c, sizes[:0], data); err != nil {
-						b.Fatal(err)
-					}
-				}
-			case "encode":
-				buf := make([]byte, 0, 2*row.line+16)
-				for b.Loop() {
-					for off := 0; off < len(data); off += row.line {
-						buf, _, _ = c.Compress(buf[:0], data[off:off+row.line])
-					}
-				}
-			default:
-				b.Fatalf("unknown operation %q", row.op)
-			}
-			got := mbps(b, len(data))
+			got := timeOp(b, c, row.op, data, nil)
 			b.ReportMetric(row.mbps, "peer-MB/s")
 			b.ReportMetric(got/row.mbps, "x-peer")
 			if memcpy > 0 {
@@ -78,6 +58,43 @@ func BenchmarkPeers(b *testing.B) {
 			}
 		})
 	}
+}
+
+// timeOp times op of c over data, one pass per iteration, and returns its
+// MB/s: "size" is linecomp.Sizes of data, "encode" Compress line by line
+// into a reused buffer, "decode" Decompress of each line of encoded (data
+// compressed by c) the same way.
+func timeOp(b *testing.B, c linecomp.Codec, op string, data []byte, encoded *linecomp.Lines) float64 {
+	n := c.LineSize()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	switch {
+	case op == "size":
+		sizes := make([]int, 0, len(data)/n)
+		var err error
+		for b.Loop() {
+			if sizes, err = linecomp.Sizes(c, sizes[:0], data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	case op == "encode":
+		buf := make([]byte, 0, 2*n+16)
+		for b.Loop() {
+			for off := 0; off < len(data); off += n {
+				buf, _, _ = c.Compress(buf[:0], data[off:off+n])
+			}
+		}
+	case op == "decode" && encoded != nil:
+		buf := make([]byte, 0, n)
+		for b.Loop() {
+			for i := range encoded.Len() {
+				buf, _ = c.Decompress(buf[:0], encoded.Line(i))
+			}
+		}
+	default:
+		b.Fatalf("operation %q: not one that can be timed here", op)
+	}
+	return mbps(b, len(data))
 }
 
 // peersBuffer returns one buffer of every benchmark file, cut to whole
@@ -160,33 +177,7 @@ func BenchmarkTargets(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/%d/%s", row.codec, row.line, row.op), func(b *testing.B) {
 			w := &benchWork{name: row.codec, data: data, line: row.line}
 			c := w.prepare(b)
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			switch row.op {
-			case "size":
-				sizes := make([]int, 0, len(data)/row.line)
-				var err error
-				for b.Loop() {
-					if sizes, err = linecomp.Sizes(c, sizes[:0], data); err != nil {
-						b.Fatal(err)
-					}
-				}
-			case "encode":
-				buf := make([]byte, 0, 2*row.line+16)
-				for b.Loop() {
-					for off := 0; off < len(data); off += row.line {
-						buf, _, _ = c.Compress(buf[:0], data[off:off+row.line])
-					}
-				}
-			case "decode":
-				buf := make([]byte, 0, row.line)
-				for b.Loop() {
-					for i := range w.encoded.Len() {
-						buf, _ = c.Decompress(buf[:0], w.encoded.Line(i))
-					}
-				}
-			}
-			got := mbps(b, len(data))
+			got := timeOp(b, c, row.op, data, &w.encoded)
 			floor := row.mbps
 			if row.memcpyFrac > 0 {
 				floor = row.memcpyFrac * memcpy
