@@ -21,6 +21,9 @@ func init() {
 		for _, words := range []int{32, 16, 8} {
 			bpcPlanesAVX512(words)
 		}
+		for _, words := range []int{32, 16} {
+			bpcEncodeAVX512(words)
+		}
 	}
 }
 
@@ -392,63 +395,10 @@ func bpcPlanesAVX512(words int) {
 	dbx := Load(Param("dbx"), GP64())
 	cls := Load(Param("cls"), GP64())
 	mask := Load(Param("mask"), GP32())
-	// The delta lanes: bit i of the plane mask is delta i (Δ_{i+1}).
-	klo, khi := K(), K()
-	KMOVD(mask, klo)
-	KSHIFTRD(U8(16), klo, khi)
-	flip := ZMM()
-	VPBROADCASTD(Load(Param("flip"), GP32()), flip)
-
-	zero := ZMM()
-	VPXORD(zero, zero, zero)
-	w := []VecVirtual{ZMM(), ZMM()}
-	next := []VecVirtual{ZMM(), ZMM()}
-	switch words {
-	case 32:
-		VMOVDQU32(Mem{Base: line}, w[0])
-		VMOVDQU32(Mem{Base: line, Disp: 64}, w[1])
-		VALIGND(U8(1), w[0], w[1], next[0])
-		VALIGND(U8(1), w[1], w[1], next[1]) // lane 15 is no delta
-	case 16:
-		VMOVDQU32(Mem{Base: line}, w[0])
-		VALIGND(U8(1), w[0], w[0], next[0]) // lane 15 is no delta
-	default:
-		VMOVDQU(Mem{Base: line}, w[0].AsY()) // the upper lanes are zeroed
-		VALIGND(U8(1), w[0], w[0], next[0])
-	}
-	vecs := 1
-	if words == 32 {
-		vecs = 2
-	}
-	d := []VecVirtual{ZMM(), ZMM()}
-	borrow := []OpmaskVirtual{K(), K()}
-	ks := []OpmaskVirtual{klo, khi}
-	for i := 0; i < 2; i++ {
-		if i >= vecs {
-			VPXORD(d[i], d[i], d[i])
-			KXORW(borrow[i], borrow[i], borrow[i])
-			continue
-		}
-		VPSUBD_Z(w[i], next[i], ks[i], d[i])
-		// Plane 32: the borrow of next − w, an unsigned comparison of
-		// the words with flip XORed in (predicate 1: less than).
-		VPXORD(flip, w[i], w[i])
-		VPXORD(flip, next[i], next[i])
-		VPCMPUD(U8(1), w[i], next[i], ks[i], borrow[i])
-	}
-	top := bpcMask32(borrow[0], borrow[1])
+	flip := Load(Param("flip"), GP32())
+	x, p, top := bpcTransform512(words, line, mask, flip)
 	MOVL(top, Mem{Base: dbx, Disp: 4 * 32})
-
-	p := bpcTranspose512(d)
-	// DBX[j] = DBP[j] ^ DBP[j+1]; lane 15 of the upper vector takes
-	// DBP[32], the top bits.
-	topv := ZMM()
-	VPBROADCASTD(top, topv)
-	x := []VecVirtual{ZMM(), ZMM()}
-	VALIGND(U8(1), p[0], p[1], x[0])
-	VALIGND(U8(1), p[1], topv, x[1])
 	for h := range x {
-		VPXORD(p[h], x[h], x[h])
 		VMOVDQU32(x[h], Mem{Base: dbx, Disp: 64 * h})
 	}
 
@@ -456,6 +406,8 @@ func bpcPlanesAVX512(words int) {
 	VPBROADCASTD(mask, maskv)
 	ones := ZMM()
 	VPTERNLOGD(U8(0xFF), ones, ones, ones)
+	zero := ZMM()
+	VPXORD(zero, zero, zero)
 	class := func(k int, test func(h int, out OpmaskVirtual)) {
 		m := []OpmaskVirtual{K(), K()}
 		for h := range m {
@@ -537,3 +489,367 @@ func bpcTranspose512(rows []VecVirtual) []VecVirtual {
 }
 
 var bpcConsts512 map[string]Mem
+
+// bpcTransform512 emits the transform of bpcPlanesAVX512 for a line of
+// the given number of words at line, with the plane mask and flip of
+// planesGeneric in general registers: it returns the vectors of DBX[0…31]
+// and DBP[0…31] (lane j of vector j/16) and DBX[32] = DBP[32].
+func bpcTransform512(words int, line, mask, flipGP Register) (x, p []VecVirtual, top GPVirtual) {
+	// The delta lanes: bit i of the plane mask is delta i (Δ_{i+1}).
+	klo, khi := K(), K()
+	KMOVD(mask, klo)
+	KSHIFTRD(U8(16), klo, khi)
+	flip := ZMM()
+	VPBROADCASTD(flipGP, flip)
+
+	zero := ZMM()
+	VPXORD(zero, zero, zero)
+	w := []VecVirtual{ZMM(), ZMM()}
+	next := []VecVirtual{ZMM(), ZMM()}
+	switch words {
+	case 32:
+		VMOVDQU32(Mem{Base: line}, w[0])
+		VMOVDQU32(Mem{Base: line, Disp: 64}, w[1])
+		VALIGND(U8(1), w[0], w[1], next[0])
+		VALIGND(U8(1), w[1], w[1], next[1]) // lane 15 is no delta
+	case 16:
+		VMOVDQU32(Mem{Base: line}, w[0])
+		VALIGND(U8(1), w[0], w[0], next[0]) // lane 15 is no delta
+	default:
+		VMOVDQU(Mem{Base: line}, w[0].AsY()) // the upper lanes are zeroed
+		VALIGND(U8(1), w[0], w[0], next[0])
+	}
+	vecs := 1
+	if words == 32 {
+		vecs = 2
+	}
+	d := []VecVirtual{ZMM(), ZMM()}
+	borrow := []OpmaskVirtual{K(), K()}
+	ks := []OpmaskVirtual{klo, khi}
+	for i := 0; i < 2; i++ {
+		if i >= vecs {
+			VPXORD(d[i], d[i], d[i])
+			KXORW(borrow[i], borrow[i], borrow[i])
+			continue
+		}
+		VPSUBD_Z(w[i], next[i], ks[i], d[i])
+		// Plane 32: the borrow of next − w, an unsigned comparison of
+		// the words with flip XORed in (predicate 1: less than).
+		VPXORD(flip, w[i], w[i])
+		VPXORD(flip, next[i], next[i])
+		VPCMPUD(U8(1), w[i], next[i], ks[i], borrow[i])
+	}
+	top = bpcMask32(borrow[0], borrow[1])
+
+	p = bpcTranspose512(d)
+	// DBX[j] = DBP[j] ^ DBP[j+1]; lane 15 of the upper vector takes
+	// DBP[32], the top bits.
+	topv := ZMM()
+	VPBROADCASTD(top, topv)
+	x = []VecVirtual{ZMM(), ZMM()}
+	VALIGND(U8(1), p[0], p[1], x[0])
+	VALIGND(U8(1), p[1], topv, x[1])
+	for h := range x {
+		VPXORD(p[h], x[h], x[h])
+	}
+	return x, p, top
+}
+
+// bpcEncodeBuf is the length of the encode kernels' output buffer: the
+// longest stream they can write (a 34-bit base code and 33 raw planes of
+// 32 bits at 128 bytes: 1,090 bits, 137 bytes) and the 8 bytes of the
+// last unaligned store.
+const bpcEncodeBuf = 160
+
+// bpcConst512D declares a 64-byte constant of sixteen 32-bit lanes.
+func bpcConst512D(name string, v [16]uint32) Mem {
+	m := GLOBL(name, attr.RODATA|attr.NOPTR)
+	for i, x := range v {
+		DATA(4*i, U32(x))
+	}
+	return m
+}
+
+// bpcRunConsts returns, for the planes of vector h (plane 16h + l in lane
+// l), the mask of the planes below each plane and the constant that turns
+// the leading zeros of the non-zero planes below it into the length of
+// the run of zero planes starting at it: (1<<j) − 1 and j − 31, plane 32
+// taking all 32 planes below.
+func bpcRunConsts(h int) (below, add Mem) {
+	name := fmt.Sprintf("bpc_below%d", h)
+	if m, ok := bpcConsts512[name]; ok {
+		return m, bpcConsts512[fmt.Sprintf("bpc_runadd%d", h)]
+	}
+	var b, a [16]uint32
+	for l := range b {
+		j := 16*h + l
+		b[l] = uint32(uint64(1)<<uint(min(j, 32)) - 1)
+		a[l] = uint32(int32(j - 31))
+	}
+	bpcConsts512[name] = bpcConst512D(name, b)
+	bpcConsts512[fmt.Sprintf("bpc_runadd%d", h)] = bpcConst512D(fmt.Sprintf("bpc_runadd%d", h), a)
+	return bpcConsts512[name], bpcConsts512[fmt.Sprintf("bpc_runadd%d", h)]
+}
+
+// bpcEncodeAVX512 emits the whole bit-plane encoder of a line of the
+// given number of words (32 or 16) for AVX-512 with VBMI, GFNI and CD: the
+// transform of bpcPlanesAVX512, then every plane's symbol (code and
+// length) at once in vector lanes, the emitted ones (non-zero planes and
+// the top plane of each zero run) packed together by VPCOMPRESSD, and the
+// stream built from them MSB-first in a 64-bit accumulator stored as
+// big-endian words. It returns the stream's length in bits with the flag;
+// the caller falls back to the raw line when that is not shorter.
+func bpcEncodeAVX512(words int) {
+	name := fmt.Sprintf("bpcEncode%dAVX512", 4*words)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(line *[%d]byte, flip uint32, out *[%d]byte) int", 4*words, bpcEncodeBuf))
+	Pragma("noescape")
+	Doc(name+" writes the bit-plane stream (flag 1) of a "+fmt.Sprint(4*words)+"-byte line",
+		"to out, as encode does, and returns its length in bits.")
+	m := words - 1 // plane bits
+	posBits := 4   // ceil(log2(m))
+	if words == 32 {
+		posBits = 5
+	}
+	line := Load(Param("line"), GP64())
+	mask := GP32()
+	MOVL(U32(uint32(1)<<uint(m)-1), mask)
+	x, p, top := bpcTransform512(words, line, mask, Load(Param("flip"), GP32()))
+	// Plane 32 is lane 0 of a third vector; DBP[32] = DBX[32].
+	x2 := ZMM()
+	VMOVD(top, x2.AsX())
+	xs := []VecVirtual{x[0], x[1], x2}
+	ps := []VecVirtual{p[0], p[1], x2}
+
+	zero, ones, maskv := ZMM(), ZMM(), ZMM()
+	VPXORD(zero, zero, zero)
+	VPTERNLOGD(U8(0xFF), ones, ones, ones)
+	VPBROADCASTD(mask, maskv)
+	// planeMask returns the 48-bit mask of a test of the three vectors,
+	// plane j in bit j (bits 33…47 are lanes past plane 32).
+	planeMask := func(test func(h int, out OpmaskVirtual)) GPVirtual {
+		k := []OpmaskVirtual{K(), K(), K()}
+		for h := range k {
+			test(h, k[h])
+		}
+		r := bpcMask32(k[0], k[1])
+		g, t := GP64(), GP64()
+		MOVL(r, g.As32())
+		KMOVW(k[2], t.As32())
+		SHLQ(U8(32), t)
+		ORQ(t, g)
+		return g
+	}
+	zmask := planeMask(func(h int, out OpmaskVirtual) { VPTESTNMD(xs[h], xs[h], out) })
+	dmask := planeMask(func(h int, out OpmaskVirtual) { VPTESTNMD(ps[h], ps[h], out) })
+	omask := planeMask(func(h int, out OpmaskVirtual) { VPCMPEQD(maskv, xs[h], out) })
+	smask := planeMask(func(h int, out OpmaskVirtual) { // x & (x − 1) = 0
+		t := ZMM()
+		VPADDD(ones, xs[h], t)
+		VPTESTNMD(t, xs[h], out)
+	})
+	gmask := planeMask(func(h int, out OpmaskVirtual) { // (x & −x) × 3 = x
+		low, t := ZMM(), ZMM()
+		VPSUBD(xs[h], zero, low)
+		VPANDD(xs[h], low, low)
+		VPADDD(low, low, t)
+		VPADDD(low, t, t)
+		VPCMPEQD(xs[h], t, out)
+	})
+	// The symbol masks of masks (bpc.go), and the top plane of each run.
+	// (ANDNQ a, b, d is d = a ∧ ¬b.)
+	all := GP64()
+	MOVQ(U64(1<<33-1), all)
+	ANDQ(all, zmask)
+	nz := GP64()
+	MOVQ(zmask, nz)
+	XORQ(all, nz)
+	ORQ(smask, gmask) // one one or two adjacent: a position symbol
+	short := GP64()
+	MOVQ(dmask, short)
+	ORQ(omask, short)
+	ANDQ(nz, short)
+	shortOne := GP64() // 00001 (DBP zero) rather than 00000
+	MOVQ(short, shortOne)
+	ANDQ(dmask, shortOne)
+	ANDQ(nz, gmask)
+	pos := GP64()
+	ANDNQ(gmask, short, pos)
+	ANDQ(pos, smask) // 00011 (one one) rather than 00010
+	runTop := GP64()
+	MOVQ(zmask, runTop)
+	SHRQ(U8(1), runTop)
+	ANDNQ(zmask, runTop, runTop)
+	emit := GP64()
+	MOVQ(nz, emit)
+	ORQ(runTop, emit)
+
+	// The run lengths need the non-zero planes below each plane.
+	nzv := ZMM()
+	VPBROADCASTD(nz.As32(), nzv)
+
+	codes := AllocLocal(4 * 64)
+	lens := AllocLocal(4 * 64)
+	// Slot 0 is the empty symbol before the first, for the pairs of the
+	// 64-byte loop.
+	MOVL(U32(0), codes)
+	MOVL(U32(0), lens)
+	imm := func(v uint32) VecVirtual {
+		r, z := GP32(), ZMM()
+		MOVL(U32(v), r)
+		VPBROADCASTD(r, z)
+		return z
+	}
+	head := imm(uint32(1) << uint(m))
+	rawLen := imm(uint32(1 + m))
+	posLen := imm(uint32(5 + posBits))
+	posBase := imm(uint32(2<<uint(posBits) + 31))
+	posSingle := imm(uint32(1 << uint(posBits)))
+	five := imm(5)
+	one := imm(1)
+	three := imm(3)
+	seven := imm(7)
+	runBase := imm(0b01<<5 - 2) // 01 + (n − 2)
+	count := GP64()
+	XORQ(count, count)
+	for h := 0; h < 3; h++ {
+		kmask := func(g GPVirtual) OpmaskVirtual {
+			k := K()
+			KMOVQ(g, k)
+			if h > 0 {
+				KSHIFTRQ(U8(uint8(16*h)), k, k)
+			}
+			return k
+		}
+		code, length := ZMM(), ZMM()
+		VPORD(head, xs[h], code)
+		VMOVDQA32(rawLen, length)
+		// 00010/00011 + position: the position of the lowest one is
+		// 31 − its leading zeros, below the kind.
+		low, lz := ZMM(), ZMM()
+		VPSUBD(xs[h], zero, low)
+		VPANDD(xs[h], low, low)
+		VPLZCNTD(low, lz)
+		pc := ZMM()
+		VPSUBD(lz, posBase, pc)
+		VPADDD(posSingle, pc, kmask(smask), pc)
+		kp := kmask(pos)
+		VMOVDQA32(pc, kp, code)
+		VMOVDQA32(posLen, kp, length)
+		ks := kmask(short)
+		VMOVDQA32(zero, ks, code)
+		VMOVDQA32(five, ks, length)
+		VMOVDQA32(one, kmask(shortOne), code)
+		// Runs: the length is the leading zeros of the non-zero planes
+		// below, plus j − 31.
+		below, add := bpcRunConsts(h)
+		rl, rc, rlen := ZMM(), ZMM(), ZMM()
+		VPANDD(below, nzv, rl)
+		VPLZCNTD(rl, rl)
+		VPADDD(add, rl, rl)
+		VPADDD(runBase, rl, rc)
+		VMOVDQA32(seven, rlen)
+		k1 := K()
+		VPCMPEQD(one, rl, k1)
+		VMOVDQA32(one, k1, rc) // 001: a single zero plane
+		VMOVDQA32(three, k1, rlen)
+		kt := kmask(runTop)
+		VMOVDQA32(rc, kt, code)
+		VMOVDQA32(rlen, kt, length)
+		// The emitted symbols, packed after those of the planes below.
+		ke := kmask(emit)
+		VPCOMPRESSD_Z(code, ke, code)
+		VPCOMPRESSD_Z(length, ke, length)
+		VMOVDQU32(code, Mem{Base: codes.Base, Disp: codes.Disp + 4, Index: count, Scale: 4})
+		VMOVDQU32(length, Mem{Base: lens.Base, Disp: lens.Disp + 4, Index: count, Scale: 4})
+		if h < 2 {
+			n := GP32()
+			KMOVW(ke, n)
+			POPCNTL(n, n)
+			ADDQ(n.As64(), count)
+		}
+	}
+
+	// The flag and the base word's code (baseCode): with s = w_0 XOR its
+	// sign, the field is 4 bits if s < 8, 8 if s < 128, 16 if s < 32768,
+	// else 32 (code 1); w_0 = 0 is code 000 without a field.
+	out := Load(Param("out"), GP64())
+	base, s := GP32(), GP32()
+	MOVL(Mem{Base: line}, base)
+	MOVL(base, s)
+	SARL(U8(31), s)
+	XORL(base, s)
+	width, hc, hl := GP64(), GP64(), GP64() // field bits, code with flag, its bits
+	MOVQ(U64(32), width)
+	MOVQ(U64(0b11), hc)
+	MOVQ(U64(2), hl)
+	four := GP64()
+	MOVQ(U64(4), four)
+	for _, c := range []struct {
+		limit uint32
+		width uint64
+		code  uint64
+	}{{32768, 16, 0b1011}, {128, 8, 0b1010}, {8, 4, 0b1001}} {
+		w, cd := GP64(), GP64()
+		MOVQ(U64(c.width), w)
+		MOVQ(U64(c.code), cd)
+		CMPL(s, U32(c.limit))
+		CMOVQCS(w, width)
+		CMOVQCS(cd, hc)
+		CMOVQCS(four, hl)
+	}
+	z, zc := GP64(), GP64()
+	XORQ(z, z)
+	MOVQ(U64(0b1000), zc)
+	TESTL(base, base)
+	CMOVQEQ(z, width)
+	CMOVQEQ(zc, hc)
+	acc, n, o := GP64(), GP64(), GP64()
+	SHLXQ(width, hc, acc)
+	field := GP64()
+	BZHIQ(width, base.As64(), field)
+	ORQ(field, acc)
+	MOVQ(hl, n)
+	ADDQ(width, n)
+	XORQ(o, o)
+	// put stores the top n bits of acc (its low n bits, n ≤ 63) at out + o
+	// as a big-endian word and keeps the bits of a part word.
+	put := func() {
+		sh, w := GP64(), GP64()
+		MOVQ(n, sh)
+		NEGQ(sh)
+		SHLXQ(sh, acc, w)
+		BSWAPQ(w)
+		MOVQ(w, Mem{Base: out, Index: o, Scale: 1})
+		full := GP64()
+		MOVQ(n, full)
+		SHRQ(U8(5), full)
+		LEAQ(Mem{Base: o, Index: full, Scale: 4}, o)
+		ANDQ(U32(31), n)
+	}
+	put()
+	// The symbols from the last packed (plane 32's side) to the first:
+	// at 64 bytes two at a time (codes of at most 16 bits, so 31 pending
+	// bits and two codes fit 64), at 128 bytes one at a time (up to 32).
+	step := 1
+	if words == 16 {
+		step = 2
+	}
+	POPCNTQ(emit, count)
+	Label(name + "_loop")
+	for k := 0; k < step; k++ {
+		c, l := GP64(), GP64()
+		MOVL(Mem{Base: codes.Base, Disp: codes.Disp - 4*k, Index: count, Scale: 4}, c.As32())
+		MOVL(Mem{Base: lens.Base, Disp: lens.Disp - 4*k, Index: count, Scale: 4}, l.As32())
+		SHLXQ(l, acc, acc)
+		ORQ(c, acc)
+		ADDQ(l, n)
+	}
+	put()
+	SUBQ(U8(uint8(step)), count)
+	JG(LabelRef(name + "_loop"))
+	SHLQ(U8(3), o)
+	ADDQ(n, o)
+	Store(o, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}

@@ -2,7 +2,15 @@
 
 package bpc
 
-import "github.com/linecomp/linecomp/internal/cpu"
+import (
+	"github.com/klauspost/cpuid/v2"
+	"github.com/linecomp/linecomp/internal/cpu"
+)
+
+// hasCD reports AVX-512 CD, whose VPLZCNTD the encode kernels use for
+// run lengths and positions. Every CPU with VBMI has it; it is checked
+// anyway, as the AVX512 level does not include it.
+var hasCD = cpuid.CPU.Supports(cpuid.AVX512CD)
 
 // transform computes the planes of line, a line of the codec's size, with
 // the best kernel the CPU has: the AVX-512 ones need VBMI and GFNI for
@@ -53,4 +61,21 @@ func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, li
 		return
 	}
 	c.rebuildScalar(dbx, dbpZero, base, line)
+}
+
+// encodeKernel writes the bit-plane stream (flag 1) of line to out with
+// the one-call AVX-512 kernel of its size and returns its length in bits
+// with the flag; ok is false when the level or the line size has no such
+// kernel (32-byte lines), and the caller encodes in Go.
+func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bool) {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps || !hasCD {
+		return 0, false
+	}
+	switch c.lineSize {
+	case 128:
+		return bpcEncode128AVX512((*[128]byte)(line), c.flip(), out), true
+	case 64:
+		return bpcEncode64AVX512((*[64]byte)(line), c.flip(), out), true
+	}
+	return 0, false
 }

@@ -1473,88 +1473,89 @@ TEXT ·bpcPlanes128AVX512(SB), NOSPLIT, $0-32
 	MOVQ           dbx+16(FP), CX
 	MOVQ           cls+24(FP), DX
 	MOVL           mask+12(FP), BX
+	MOVL           flip+8(FP), SI
 	KMOVD          BX, K1
 	KSHIFTRD       $0x10, K1, K2
-	MOVL           flip+8(FP), SI
 	VPBROADCASTD   SI, Z0
 	VPXORD         Z1, Z1, Z1
-	VMOVDQU32      (AX), Z2
-	VMOVDQU32      64(AX), Z3
-	VALIGND        $0x01, Z2, Z3, Z4
-	VALIGND        $0x01, Z3, Z3, Z5
-	VPSUBD.Z       Z2, Z4, K1, Z6
-	VPXORD         Z0, Z2, Z2
-	VPXORD         Z0, Z4, Z4
-	VPCMPUD        $0x01, Z2, Z4, K1, K1
-	VPSUBD.Z       Z3, Z5, K2, Z2
-	VPXORD         Z0, Z3, Z3
+	VMOVDQU32      (AX), Z1
+	VMOVDQU32      64(AX), Z4
+	VALIGND        $0x01, Z1, Z4, Z5
+	VALIGND        $0x01, Z4, Z4, Z6
+	VPSUBD.Z       Z1, Z5, K1, Z7
+	VPXORD         Z0, Z1, Z1
 	VPXORD         Z0, Z5, Z5
-	VPCMPUD        $0x01, Z3, Z5, K2, K2
+	VPCMPUD        $0x01, Z1, Z5, K1, K1
+	VPSUBD.Z       Z4, Z6, K2, Z1
+	VPXORD         Z0, Z4, Z4
+	VPXORD         Z0, Z6, Z6
+	VPCMPUD        $0x01, Z4, Z6, K2, K2
 	KMOVW          K1, AX
 	KMOVW          K2, SI
 	SHLL           $0x10, SI
 	ORL            SI, AX
-	MOVL           AX, 128(CX)
 	VMOVDQU64      bpc_cols<>+0(SB), Z0
-	VMOVDQU64      bpc_gather0<>+0(SB), Z3
-	VPERMI2B       Z2, Z6, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VMOVDQU64      bpc_gather1<>+0(SB), Z4
-	VPERMI2B       Z2, Z6, Z4
+	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VPERMI2B       Z1, Z7, Z4
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VPERMI2B       Z1, Z7, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
 	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z4, Z3, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
-	VPERMI2B       Z4, Z3, Z2
-	VPBROADCASTD   AX, Z3
-	VALIGND        $0x01, Z0, Z2, Z4
-	VALIGND        $0x01, Z2, Z3, Z3
-	VPXORD         Z0, Z4, Z4
-	VMOVDQU32      Z4, (CX)
-	VPXORD         Z2, Z3, Z3
-	VMOVDQU32      Z3, 64(CX)
-	VPBROADCASTD   BX, Z5
-	VPTERNLOGD     $0xff, Z7, Z7, Z7
-	VPTESTNMD      Z4, Z4, K1
-	VPTESTNMD      Z3, Z3, K2
+	VPERMI2B       Z5, Z4, Z0
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VPERMI2B       Z5, Z4, Z1
+	VPBROADCASTD   AX, Z4
+	VALIGND        $0x01, Z0, Z1, Z5
+	VALIGND        $0x01, Z1, Z4, Z4
+	VPXORD         Z0, Z5, Z5
+	VPXORD         Z1, Z4, Z4
+	MOVL           AX, 128(CX)
+	VMOVDQU32      Z5, (CX)
+	VMOVDQU32      Z4, 64(CX)
+	VPBROADCASTD   BX, Z6
+	VPTERNLOGD     $0xff, Z2, Z2, Z2
+	VPXORD         Z3, Z3, Z3
+	VPTESTNMD      Z5, Z5, K1
+	VPTESTNMD      Z4, Z4, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, (DX)
 	VPTESTNMD      Z0, Z0, K1
-	VPTESTNMD      Z2, Z2, K2
+	VPTESTNMD      Z1, Z1, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 4(DX)
-	VPCMPEQD       Z5, Z4, K1
-	VPCMPEQD       Z5, Z3, K2
+	VPCMPEQD       Z6, Z5, K1
+	VPCMPEQD       Z6, Z4, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 8(DX)
-	VPADDD         Z7, Z4, Z0
-	VPTESTNMD      Z0, Z4, K1
-	VPADDD         Z7, Z3, Z0
-	VPTESTNMD      Z0, Z3, K2
+	VPADDD         Z2, Z5, Z0
+	VPTESTNMD      Z0, Z5, K1
+	VPADDD         Z2, Z4, Z0
+	VPTESTNMD      Z0, Z4, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 12(DX)
-	VPSUBD         Z4, Z1, Z0
-	VPANDD         Z4, Z0, Z0
-	VPADDD         Z0, Z0, Z2
-	VPADDD         Z0, Z2, Z2
-	VPCMPEQD       Z4, Z2, K1
-	VPSUBD         Z3, Z1, Z0
-	VPANDD         Z3, Z0, Z0
+	VPSUBD         Z5, Z3, Z0
+	VPANDD         Z5, Z0, Z0
 	VPADDD         Z0, Z0, Z1
 	VPADDD         Z0, Z1, Z1
-	VPCMPEQD       Z3, Z1, K2
+	VPCMPEQD       Z5, Z1, K1
+	VPSUBD         Z4, Z3, Z0
+	VPANDD         Z4, Z0, Z0
+	VPADDD         Z0, Z0, Z1
+	VPADDD         Z0, Z1, Z1
+	VPCMPEQD       Z4, Z1, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
@@ -1570,84 +1571,85 @@ TEXT ·bpcPlanes64AVX512(SB), NOSPLIT, $0-32
 	MOVQ           dbx+16(FP), CX
 	MOVQ           cls+24(FP), DX
 	MOVL           mask+12(FP), BX
+	MOVL           flip+8(FP), SI
 	KMOVD          BX, K1
 	KSHIFTRD       $0x10, K1, K2
-	MOVL           flip+8(FP), SI
 	VPBROADCASTD   SI, Z0
 	VPXORD         Z1, Z1, Z1
-	VMOVDQU32      (AX), Z2
-	VALIGND        $0x01, Z2, Z2, Z3
-	VPSUBD.Z       Z2, Z3, K1, Z4
-	VPXORD         Z0, Z2, Z2
-	VPXORD         Z0, Z3, Z3
-	VPCMPUD        $0x01, Z2, Z3, K1, K1
-	VPXORD         Z5, Z5, Z5
+	VMOVDQU32      (AX), Z1
+	VALIGND        $0x01, Z1, Z1, Z5
+	VPSUBD.Z       Z1, Z5, K1, Z6
+	VPXORD         Z0, Z1, Z1
+	VPXORD         Z0, Z5, Z5
+	VPCMPUD        $0x01, Z1, Z5, K1, K1
+	VPXORD         Z2, Z2, Z2
 	KXORW          K3, K3, K3
 	KMOVW          K1, AX
 	KMOVW          K3, SI
 	SHLL           $0x10, SI
 	ORL            SI, AX
-	MOVL           AX, 128(CX)
 	VMOVDQU64      bpc_cols<>+0(SB), Z0
-	VMOVDQU64      bpc_gather0<>+0(SB), Z2
-	VPERMI2B       Z5, Z4, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bpc_gather1<>+0(SB), Z3
-	VPERMI2B       Z5, Z4, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VMOVDQU64      bpc_gather0<>+0(SB), Z1
+	VPERMI2B       Z2, Z6, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VPERMI2B       Z2, Z6, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
 	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z4
-	VPERMI2B       Z3, Z2, Z4
-	VPBROADCASTD   AX, Z2
-	VALIGND        $0x01, Z0, Z4, Z3
-	VALIGND        $0x01, Z4, Z2, Z2
-	VPXORD         Z0, Z3, Z3
-	VMOVDQU32      Z3, (CX)
-	VPXORD         Z4, Z2, Z2
-	VMOVDQU32      Z2, 64(CX)
-	VPBROADCASTD   BX, Z5
-	VPTERNLOGD     $0xff, Z6, Z6, Z6
-	VPTESTNMD      Z3, Z3, K1
-	VPTESTNMD      Z2, Z2, K2
+	VPERMI2B       Z5, Z1, Z0
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
+	VPERMI2B       Z5, Z1, Z2
+	VPBROADCASTD   AX, Z1
+	VALIGND        $0x01, Z0, Z2, Z5
+	VALIGND        $0x01, Z2, Z1, Z1
+	VPXORD         Z0, Z5, Z5
+	VPXORD         Z2, Z1, Z1
+	MOVL           AX, 128(CX)
+	VMOVDQU32      Z5, (CX)
+	VMOVDQU32      Z1, 64(CX)
+	VPBROADCASTD   BX, Z6
+	VPTERNLOGD     $0xff, Z3, Z3, Z3
+	VPXORD         Z4, Z4, Z4
+	VPTESTNMD      Z5, Z5, K1
+	VPTESTNMD      Z1, Z1, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, (DX)
 	VPTESTNMD      Z0, Z0, K1
-	VPTESTNMD      Z4, Z4, K2
+	VPTESTNMD      Z2, Z2, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 4(DX)
-	VPCMPEQD       Z5, Z3, K1
-	VPCMPEQD       Z5, Z2, K2
+	VPCMPEQD       Z6, Z5, K1
+	VPCMPEQD       Z6, Z1, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 8(DX)
-	VPADDD         Z6, Z3, Z0
-	VPTESTNMD      Z0, Z3, K1
-	VPADDD         Z6, Z2, Z0
-	VPTESTNMD      Z0, Z2, K2
+	VPADDD         Z3, Z5, Z0
+	VPTESTNMD      Z0, Z5, K1
+	VPADDD         Z3, Z1, Z0
+	VPTESTNMD      Z0, Z1, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 12(DX)
-	VPSUBD         Z3, Z1, Z0
-	VPANDD         Z3, Z0, Z0
-	VPADDD         Z0, Z0, Z4
-	VPADDD         Z0, Z4, Z4
-	VPCMPEQD       Z3, Z4, K1
-	VPSUBD         Z2, Z1, Z0
-	VPANDD         Z2, Z0, Z0
-	VPADDD         Z0, Z0, Z1
-	VPADDD         Z0, Z1, Z1
-	VPCMPEQD       Z2, Z1, K2
+	VPSUBD         Z5, Z4, Z0
+	VPANDD         Z5, Z0, Z0
+	VPADDD         Z0, Z0, Z2
+	VPADDD         Z0, Z2, Z2
+	VPCMPEQD       Z5, Z2, K1
+	VPSUBD         Z1, Z4, Z0
+	VPANDD         Z1, Z0, Z0
+	VPADDD         Z0, Z0, Z2
+	VPADDD         Z0, Z2, Z2
+	VPCMPEQD       Z1, Z2, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
@@ -1663,88 +1665,876 @@ TEXT ·bpcPlanes32AVX512(SB), NOSPLIT, $0-32
 	MOVQ           dbx+16(FP), CX
 	MOVQ           cls+24(FP), DX
 	MOVL           mask+12(FP), BX
+	MOVL           flip+8(FP), SI
 	KMOVD          BX, K1
 	KSHIFTRD       $0x10, K1, K2
-	MOVL           flip+8(FP), SI
 	VPBROADCASTD   SI, Z0
 	VPXORD         Z1, Z1, Z1
 	VMOVDQU        (AX), Y2
-	VALIGND        $0x01, Z2, Z2, Z3
-	VPSUBD.Z       Z2, Z3, K1, Z4
+	VALIGND        $0x01, Z2, Z2, Z1
+	VPSUBD.Z       Z2, Z1, K1, Z6
 	VPXORD         Z0, Z2, Z2
-	VPXORD         Z0, Z3, Z3
-	VPCMPUD        $0x01, Z2, Z3, K1, K1
-	VPXORD         Z5, Z5, Z5
+	VPXORD         Z0, Z1, Z1
+	VPCMPUD        $0x01, Z2, Z1, K1, K1
+	VPXORD         Z3, Z3, Z3
 	KXORW          K3, K3, K3
 	KMOVW          K1, AX
 	KMOVW          K3, SI
 	SHLL           $0x10, SI
 	ORL            SI, AX
-	MOVL           AX, 128(CX)
 	VMOVDQU64      bpc_cols<>+0(SB), Z0
-	VMOVDQU64      bpc_gather0<>+0(SB), Z2
-	VPERMI2B       Z5, Z4, Z2
+	VMOVDQU64      bpc_gather0<>+0(SB), Z1
+	VPERMI2B       Z3, Z6, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VMOVDQU64      bpc_gather1<>+0(SB), Z2
+	VPERMI2B       Z3, Z6, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bpc_gather1<>+0(SB), Z3
-	VPERMI2B       Z5, Z4, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
 	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z4
-	VPERMI2B       Z3, Z2, Z4
-	VPBROADCASTD   AX, Z2
-	VALIGND        $0x01, Z0, Z4, Z3
-	VALIGND        $0x01, Z4, Z2, Z2
-	VPXORD         Z0, Z3, Z3
-	VMOVDQU32      Z3, (CX)
-	VPXORD         Z4, Z2, Z2
-	VMOVDQU32      Z2, 64(CX)
-	VPBROADCASTD   BX, Z5
-	VPTERNLOGD     $0xff, Z6, Z6, Z6
-	VPTESTNMD      Z3, Z3, K1
-	VPTESTNMD      Z2, Z2, K2
+	VPERMI2B       Z2, Z1, Z0
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z3
+	VPERMI2B       Z2, Z1, Z3
+	VPBROADCASTD   AX, Z1
+	VALIGND        $0x01, Z0, Z3, Z2
+	VALIGND        $0x01, Z3, Z1, Z1
+	VPXORD         Z0, Z2, Z2
+	VPXORD         Z3, Z1, Z1
+	MOVL           AX, 128(CX)
+	VMOVDQU32      Z2, (CX)
+	VMOVDQU32      Z1, 64(CX)
+	VPBROADCASTD   BX, Z6
+	VPTERNLOGD     $0xff, Z4, Z4, Z4
+	VPXORD         Z5, Z5, Z5
+	VPTESTNMD      Z2, Z2, K1
+	VPTESTNMD      Z1, Z1, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, (DX)
 	VPTESTNMD      Z0, Z0, K1
-	VPTESTNMD      Z4, Z4, K2
+	VPTESTNMD      Z3, Z3, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 4(DX)
-	VPCMPEQD       Z5, Z3, K1
-	VPCMPEQD       Z5, Z2, K2
+	VPCMPEQD       Z6, Z2, K1
+	VPCMPEQD       Z6, Z1, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 8(DX)
-	VPADDD         Z6, Z3, Z0
-	VPTESTNMD      Z0, Z3, K1
-	VPADDD         Z6, Z2, Z0
-	VPTESTNMD      Z0, Z2, K2
+	VPADDD         Z4, Z2, Z0
+	VPTESTNMD      Z0, Z2, K1
+	VPADDD         Z4, Z1, Z0
+	VPTESTNMD      Z0, Z1, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 12(DX)
-	VPSUBD         Z3, Z1, Z0
-	VPANDD         Z3, Z0, Z0
-	VPADDD         Z0, Z0, Z4
-	VPADDD         Z0, Z4, Z4
-	VPCMPEQD       Z3, Z4, K1
-	VPSUBD         Z2, Z1, Z0
+	VPSUBD         Z2, Z5, Z0
 	VPANDD         Z2, Z0, Z0
-	VPADDD         Z0, Z0, Z1
-	VPADDD         Z0, Z1, Z1
-	VPCMPEQD       Z2, Z1, K2
+	VPADDD         Z0, Z0, Z3
+	VPADDD         Z0, Z3, Z3
+	VPCMPEQD       Z2, Z3, K1
+	VPSUBD         Z1, Z5, Z0
+	VPANDD         Z1, Z0, Z0
+	VPADDD         Z0, Z0, Z2
+	VPADDD         Z0, Z2, Z2
+	VPCMPEQD       Z1, Z2, K2
 	KMOVW          K1, AX
 	KMOVW          K2, CX
 	SHLL           $0x10, CX
 	ORL            CX, AX
 	MOVL           AX, 16(DX)
+	VZEROUPPER
+	RET
+
+// func bpcEncode128AVX512(line *[128]byte, flip uint32, out *[160]byte) int
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, POPCNT
+TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
+	MOVQ           line+0(FP), AX
+	MOVL           $0x7fffffff, CX
+	MOVL           flip+8(FP), DX
+	KMOVD          CX, K1
+	KSHIFTRD       $0x10, K1, K2
+	VPBROADCASTD   DX, Z0
+	VPXORD         Z1, Z1, Z1
+	VMOVDQU32      (AX), Z1
+	VMOVDQU32      64(AX), Z5
+	VALIGND        $0x01, Z1, Z5, Z6
+	VALIGND        $0x01, Z5, Z5, Z7
+	VPSUBD.Z       Z1, Z6, K1, Z8
+	VPXORD         Z0, Z1, Z1
+	VPXORD         Z0, Z6, Z6
+	VPCMPUD        $0x01, Z1, Z6, K1, K1
+	VPSUBD.Z       Z5, Z7, K2, Z1
+	VPXORD         Z0, Z5, Z5
+	VPXORD         Z0, Z7, Z7
+	VPCMPUD        $0x01, Z5, Z7, K2, K2
+	KMOVW          K1, DX
+	KMOVW          K2, BX
+	SHLL           $0x10, BX
+	ORL            BX, DX
+	VMOVDQU64      bpc_cols<>+0(SB), Z0
+	VMOVDQU64      bpc_gather0<>+0(SB), Z5
+	VPERMI2B       Z1, Z8, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VMOVDQU64      bpc_gather1<>+0(SB), Z6
+	VPERMI2B       Z1, Z8, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VPERMI2B       Z6, Z5, Z1
+	VPBROADCASTD   DX, Z5
+	VALIGND        $0x01, Z0, Z1, Z6
+	VALIGND        $0x01, Z1, Z5, Z5
+	VPXORD         Z0, Z6, Z6
+	VPXORD         Z1, Z5, Z5
+	VMOVD          DX, X2
+	VPXORD         Z3, Z3, Z3
+	VPTERNLOGD     $0xff, Z4, Z4, Z4
+	VPBROADCASTD   CX, Z7
+	VPTESTNMD      Z6, Z6, K1
+	VPTESTNMD      Z5, Z5, K2
+	VPTESTNMD      Z2, Z2, K3
+	KMOVW          K1, CX
+	KMOVW          K2, DX
+	SHLL           $0x10, DX
+	ORL            DX, CX
+	KMOVW          K3, DX
+	SHLQ           $0x20, DX
+	ORQ            DX, CX
+	VPTESTNMD      Z0, Z0, K1
+	VPTESTNMD      Z1, Z1, K2
+	VPTESTNMD      Z2, Z2, K3
+	KMOVW          K1, DX
+	KMOVW          K2, BX
+	SHLL           $0x10, BX
+	ORL            BX, DX
+	KMOVW          K3, BX
+	SHLQ           $0x20, BX
+	ORQ            BX, DX
+	VPCMPEQD       Z7, Z6, K1
+	VPCMPEQD       Z7, Z5, K2
+	VPCMPEQD       Z7, Z2, K3
+	KMOVW          K1, BX
+	KMOVW          K2, SI
+	SHLL           $0x10, SI
+	ORL            SI, BX
+	KMOVW          K3, SI
+	SHLQ           $0x20, SI
+	ORQ            SI, BX
+	VPADDD         Z4, Z6, Z0
+	VPTESTNMD      Z0, Z6, K1
+	VPADDD         Z4, Z5, Z0
+	VPTESTNMD      Z0, Z5, K2
+	VPADDD         Z4, Z2, Z0
+	VPTESTNMD      Z0, Z2, K3
+	KMOVW          K1, SI
+	KMOVW          K2, DI
+	SHLL           $0x10, DI
+	ORL            DI, SI
+	KMOVW          K3, DI
+	SHLQ           $0x20, DI
+	ORQ            DI, SI
+	VPSUBD         Z6, Z3, Z0
+	VPANDD         Z6, Z0, Z0
+	VPADDD         Z0, Z0, Z1
+	VPADDD         Z0, Z1, Z1
+	VPCMPEQD       Z6, Z1, K1
+	VPSUBD         Z5, Z3, Z0
+	VPANDD         Z5, Z0, Z0
+	VPADDD         Z0, Z0, Z1
+	VPADDD         Z0, Z1, Z1
+	VPCMPEQD       Z5, Z1, K2
+	VPSUBD         Z2, Z3, Z0
+	VPANDD         Z2, Z0, Z0
+	VPADDD         Z0, Z0, Z1
+	VPADDD         Z0, Z1, Z1
+	VPCMPEQD       Z2, Z1, K3
+	KMOVW          K1, DI
+	KMOVW          K2, R8
+	SHLL           $0x10, R8
+	ORL            R8, DI
+	KMOVW          K3, R8
+	SHLQ           $0x20, R8
+	ORQ            R8, DI
+	MOVQ           $0x00000001ffffffff, R8
+	ANDQ           R8, CX
+	MOVQ           CX, R9
+	XORQ           R8, R9
+	ORQ            SI, DI
+	MOVQ           DX, R8
+	ORQ            BX, R8
+	ANDQ           R9, R8
+	MOVQ           R8, BX
+	ANDQ           DX, BX
+	ANDQ           R9, DI
+	ANDNQ          DI, R8, DX
+	ANDQ           DX, SI
+	MOVQ           CX, DI
+	SHRQ           $0x01, DI
+	ANDNQ          CX, DI, DI
+	MOVQ           R9, CX
+	ORQ            DI, CX
+	VPBROADCASTD   R9, Z0
+	MOVL           $0x00000000, (SP)
+	MOVL           $0x00000000, 256(SP)
+	MOVL           $0x80000000, R9
+	VPBROADCASTD   R9, Z1
+	MOVL           $0x00000020, R9
+	VPBROADCASTD   R9, Z4
+	MOVL           $0x0000000a, R9
+	VPBROADCASTD   R9, Z7
+	MOVL           $0x0000005f, R9
+	VPBROADCASTD   R9, Z8
+	MOVL           $0x00000020, R9
+	VPBROADCASTD   R9, Z9
+	MOVL           $0x00000005, R9
+	VPBROADCASTD   R9, Z10
+	MOVL           $0x00000001, R9
+	VPBROADCASTD   R9, Z11
+	MOVL           $0x00000003, R9
+	VPBROADCASTD   R9, Z12
+	MOVL           $0x00000007, R9
+	VPBROADCASTD   R9, Z13
+	MOVL           $0x0000001e, R9
+	VPBROADCASTD   R9, Z14
+	XORQ           R9, R9
+	VPORD          Z1, Z6, Z15
+	VMOVDQA32      Z4, Z16
+	VPSUBD         Z6, Z3, Z17
+	VPANDD         Z6, Z17, Z17
+	VPLZCNTD       Z17, Z6
+	VPSUBD         Z6, Z8, Z6
+	KMOVQ          SI, K1
+	VPADDD         Z9, Z6, K1, Z6
+	KMOVQ          DX, K1
+	VMOVDQA32      Z6, K1, Z15
+	VMOVDQA32      Z7, K1, Z16
+	KMOVQ          R8, K1
+	VMOVDQA32      Z3, K1, Z15
+	VMOVDQA32      Z10, K1, Z16
+	KMOVQ          BX, K1
+	VMOVDQA32      Z11, K1, Z15
+	VPANDD         bpc_below0<>+0(SB), Z0, Z6
+	VPLZCNTD       Z6, Z6
+	VPADDD         bpc_runadd0<>+0(SB), Z6, Z6
+	VPADDD         Z14, Z6, Z17
+	VMOVDQA32      Z13, Z18
+	VPCMPEQD       Z11, Z6, K1
+	VMOVDQA32      Z11, K1, Z17
+	VMOVDQA32      Z12, K1, Z18
+	KMOVQ          DI, K1
+	VMOVDQA32      Z17, K1, Z15
+	VMOVDQA32      Z18, K1, Z16
+	KMOVQ          CX, K1
+	VPCOMPRESSD.Z  Z15, K1, Z15
+	VPCOMPRESSD.Z  Z16, K1, Z16
+	VMOVDQU32      Z15, 4(SP)(R9*4)
+	VMOVDQU32      Z16, 260(SP)(R9*4)
+	KMOVW          K1, R10
+	POPCNTL        R10, R10
+	ADDQ           R10, R9
+	VPORD          Z1, Z5, Z6
+	VMOVDQA32      Z4, Z15
+	VPSUBD         Z5, Z3, Z16
+	VPANDD         Z5, Z16, Z16
+	VPLZCNTD       Z16, Z5
+	VPSUBD         Z5, Z8, Z5
+	KMOVQ          SI, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VPADDD         Z9, Z5, K1, Z5
+	KMOVQ          DX, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VMOVDQA32      Z5, K1, Z6
+	VMOVDQA32      Z7, K1, Z15
+	KMOVQ          R8, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VMOVDQA32      Z3, K1, Z6
+	VMOVDQA32      Z10, K1, Z15
+	KMOVQ          BX, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VMOVDQA32      Z11, K1, Z6
+	VPANDD         bpc_below1<>+0(SB), Z0, Z5
+	VPLZCNTD       Z5, Z5
+	VPADDD         bpc_runadd1<>+0(SB), Z5, Z5
+	VPADDD         Z14, Z5, Z16
+	VMOVDQA32      Z13, Z17
+	VPCMPEQD       Z11, Z5, K1
+	VMOVDQA32      Z11, K1, Z16
+	VMOVDQA32      Z12, K1, Z17
+	KMOVQ          DI, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VMOVDQA32      Z16, K1, Z6
+	VMOVDQA32      Z17, K1, Z15
+	KMOVQ          CX, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VPCOMPRESSD.Z  Z6, K1, Z6
+	VPCOMPRESSD.Z  Z15, K1, Z15
+	VMOVDQU32      Z6, 4(SP)(R9*4)
+	VMOVDQU32      Z15, 260(SP)(R9*4)
+	KMOVW          K1, R10
+	POPCNTL        R10, R10
+	ADDQ           R10, R9
+	VPORD          Z1, Z2, Z1
+	VMOVDQA32      Z4, Z4
+	VPSUBD         Z2, Z3, Z5
+	VPANDD         Z2, Z5, Z5
+	VPLZCNTD       Z5, Z2
+	VPSUBD         Z2, Z8, Z2
+	KMOVQ          SI, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VPADDD         Z9, Z2, K1, Z2
+	KMOVQ          DX, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VMOVDQA32      Z2, K1, Z1
+	VMOVDQA32      Z7, K1, Z4
+	KMOVQ          R8, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VMOVDQA32      Z3, K1, Z1
+	VMOVDQA32      Z10, K1, Z4
+	KMOVQ          BX, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VMOVDQA32      Z11, K1, Z1
+	VPANDD         bpc_below2<>+0(SB), Z0, Z0
+	VPLZCNTD       Z0, Z0
+	VPADDD         bpc_runadd2<>+0(SB), Z0, Z0
+	VPADDD         Z14, Z0, Z2
+	VMOVDQA32      Z13, Z3
+	VPCMPEQD       Z11, Z0, K1
+	VMOVDQA32      Z11, K1, Z2
+	VMOVDQA32      Z12, K1, Z3
+	KMOVQ          DI, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VMOVDQA32      Z2, K1, Z1
+	VMOVDQA32      Z3, K1, Z4
+	KMOVQ          CX, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VPCOMPRESSD.Z  Z1, K1, Z1
+	VPCOMPRESSD.Z  Z4, K1, Z4
+	VMOVDQU32      Z1, 4(SP)(R9*4)
+	VMOVDQU32      Z4, 260(SP)(R9*4)
+	MOVQ           out+16(FP), DX
+	MOVL           (AX), BX
+	MOVL           BX, AX
+	SARL           $0x1f, AX
+	XORL           BX, AX
+	MOVQ           $0x0000000000000020, SI
+	MOVQ           $0x0000000000000003, R8
+	MOVQ           $0x0000000000000002, DI
+	MOVQ           $0x0000000000000004, R9
+	MOVQ           $0x0000000000000010, R10
+	MOVQ           $0x000000000000000b, R11
+	CMPL           AX, $0x00008000
+	CMOVQCS        R10, SI
+	CMOVQCS        R11, R8
+	CMOVQCS        R9, DI
+	MOVQ           $0x0000000000000008, R10
+	MOVQ           $0x000000000000000a, R11
+	CMPL           AX, $0x00000080
+	CMOVQCS        R10, SI
+	CMOVQCS        R11, R8
+	CMOVQCS        R9, DI
+	MOVQ           $0x0000000000000004, R10
+	MOVQ           $0x0000000000000009, R11
+	CMPL           AX, $0x00000008
+	CMOVQCS        R10, SI
+	CMOVQCS        R11, R8
+	CMOVQCS        R9, DI
+	XORQ           AX, AX
+	MOVQ           $0x0000000000000008, R9
+	TESTL          BX, BX
+	CMOVQEQ        AX, SI
+	CMOVQEQ        R9, R8
+	SHLXQ          SI, R8, AX
+	BZHIQ          SI, BX, BX
+	ORQ            BX, AX
+	MOVQ           DI, BX
+	ADDQ           SI, BX
+	XORQ           SI, SI
+	MOVQ           BX, DI
+	NEGQ           DI
+	SHLXQ          DI, AX, DI
+	BSWAPQ         DI
+	MOVQ           DI, (DX)(SI*1)
+	MOVQ           BX, DI
+	SHRQ           $0x05, DI
+	LEAQ           (SI)(DI*4), SI
+	ANDQ           $0x0000001f, BX
+	POPCNTQ        CX, R9
+
+bpcEncode128AVX512_loop:
+	MOVL   (SP)(R9*4), CX
+	MOVL   256(SP)(R9*4), DI
+	SHLXQ  DI, AX, AX
+	ORQ    CX, AX
+	ADDQ   DI, BX
+	MOVQ   BX, CX
+	NEGQ   CX
+	SHLXQ  CX, AX, CX
+	BSWAPQ CX
+	MOVQ   CX, (DX)(SI*1)
+	MOVQ   BX, CX
+	SHRQ   $0x05, CX
+	LEAQ   (SI)(CX*4), SI
+	ANDQ   $0x0000001f, BX
+	SUBQ   $0x01, R9
+	JG     bpcEncode128AVX512_loop
+	SHLQ   $0x03, SI
+	ADDQ   BX, SI
+	MOVQ   SI, ret+24(FP)
+	VZEROUPPER
+	RET
+
+DATA bpc_below0<>+0(SB)/4, $0x00000000
+DATA bpc_below0<>+4(SB)/4, $0x00000001
+DATA bpc_below0<>+8(SB)/4, $0x00000003
+DATA bpc_below0<>+12(SB)/4, $0x00000007
+DATA bpc_below0<>+16(SB)/4, $0x0000000f
+DATA bpc_below0<>+20(SB)/4, $0x0000001f
+DATA bpc_below0<>+24(SB)/4, $0x0000003f
+DATA bpc_below0<>+28(SB)/4, $0x0000007f
+DATA bpc_below0<>+32(SB)/4, $0x000000ff
+DATA bpc_below0<>+36(SB)/4, $0x000001ff
+DATA bpc_below0<>+40(SB)/4, $0x000003ff
+DATA bpc_below0<>+44(SB)/4, $0x000007ff
+DATA bpc_below0<>+48(SB)/4, $0x00000fff
+DATA bpc_below0<>+52(SB)/4, $0x00001fff
+DATA bpc_below0<>+56(SB)/4, $0x00003fff
+DATA bpc_below0<>+60(SB)/4, $0x00007fff
+GLOBL bpc_below0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_runadd0<>+0(SB)/4, $0xffffffe1
+DATA bpc_runadd0<>+4(SB)/4, $0xffffffe2
+DATA bpc_runadd0<>+8(SB)/4, $0xffffffe3
+DATA bpc_runadd0<>+12(SB)/4, $0xffffffe4
+DATA bpc_runadd0<>+16(SB)/4, $0xffffffe5
+DATA bpc_runadd0<>+20(SB)/4, $0xffffffe6
+DATA bpc_runadd0<>+24(SB)/4, $0xffffffe7
+DATA bpc_runadd0<>+28(SB)/4, $0xffffffe8
+DATA bpc_runadd0<>+32(SB)/4, $0xffffffe9
+DATA bpc_runadd0<>+36(SB)/4, $0xffffffea
+DATA bpc_runadd0<>+40(SB)/4, $0xffffffeb
+DATA bpc_runadd0<>+44(SB)/4, $0xffffffec
+DATA bpc_runadd0<>+48(SB)/4, $0xffffffed
+DATA bpc_runadd0<>+52(SB)/4, $0xffffffee
+DATA bpc_runadd0<>+56(SB)/4, $0xffffffef
+DATA bpc_runadd0<>+60(SB)/4, $0xfffffff0
+GLOBL bpc_runadd0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_below1<>+0(SB)/4, $0x0000ffff
+DATA bpc_below1<>+4(SB)/4, $0x0001ffff
+DATA bpc_below1<>+8(SB)/4, $0x0003ffff
+DATA bpc_below1<>+12(SB)/4, $0x0007ffff
+DATA bpc_below1<>+16(SB)/4, $0x000fffff
+DATA bpc_below1<>+20(SB)/4, $0x001fffff
+DATA bpc_below1<>+24(SB)/4, $0x003fffff
+DATA bpc_below1<>+28(SB)/4, $0x007fffff
+DATA bpc_below1<>+32(SB)/4, $0x00ffffff
+DATA bpc_below1<>+36(SB)/4, $0x01ffffff
+DATA bpc_below1<>+40(SB)/4, $0x03ffffff
+DATA bpc_below1<>+44(SB)/4, $0x07ffffff
+DATA bpc_below1<>+48(SB)/4, $0x0fffffff
+DATA bpc_below1<>+52(SB)/4, $0x1fffffff
+DATA bpc_below1<>+56(SB)/4, $0x3fffffff
+DATA bpc_below1<>+60(SB)/4, $0x7fffffff
+GLOBL bpc_below1<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_runadd1<>+0(SB)/4, $0xfffffff1
+DATA bpc_runadd1<>+4(SB)/4, $0xfffffff2
+DATA bpc_runadd1<>+8(SB)/4, $0xfffffff3
+DATA bpc_runadd1<>+12(SB)/4, $0xfffffff4
+DATA bpc_runadd1<>+16(SB)/4, $0xfffffff5
+DATA bpc_runadd1<>+20(SB)/4, $0xfffffff6
+DATA bpc_runadd1<>+24(SB)/4, $0xfffffff7
+DATA bpc_runadd1<>+28(SB)/4, $0xfffffff8
+DATA bpc_runadd1<>+32(SB)/4, $0xfffffff9
+DATA bpc_runadd1<>+36(SB)/4, $0xfffffffa
+DATA bpc_runadd1<>+40(SB)/4, $0xfffffffb
+DATA bpc_runadd1<>+44(SB)/4, $0xfffffffc
+DATA bpc_runadd1<>+48(SB)/4, $0xfffffffd
+DATA bpc_runadd1<>+52(SB)/4, $0xfffffffe
+DATA bpc_runadd1<>+56(SB)/4, $0xffffffff
+DATA bpc_runadd1<>+60(SB)/4, $0x00000000
+GLOBL bpc_runadd1<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_below2<>+0(SB)/4, $0xffffffff
+DATA bpc_below2<>+4(SB)/4, $0xffffffff
+DATA bpc_below2<>+8(SB)/4, $0xffffffff
+DATA bpc_below2<>+12(SB)/4, $0xffffffff
+DATA bpc_below2<>+16(SB)/4, $0xffffffff
+DATA bpc_below2<>+20(SB)/4, $0xffffffff
+DATA bpc_below2<>+24(SB)/4, $0xffffffff
+DATA bpc_below2<>+28(SB)/4, $0xffffffff
+DATA bpc_below2<>+32(SB)/4, $0xffffffff
+DATA bpc_below2<>+36(SB)/4, $0xffffffff
+DATA bpc_below2<>+40(SB)/4, $0xffffffff
+DATA bpc_below2<>+44(SB)/4, $0xffffffff
+DATA bpc_below2<>+48(SB)/4, $0xffffffff
+DATA bpc_below2<>+52(SB)/4, $0xffffffff
+DATA bpc_below2<>+56(SB)/4, $0xffffffff
+DATA bpc_below2<>+60(SB)/4, $0xffffffff
+GLOBL bpc_below2<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_runadd2<>+0(SB)/4, $0x00000001
+DATA bpc_runadd2<>+4(SB)/4, $0x00000002
+DATA bpc_runadd2<>+8(SB)/4, $0x00000003
+DATA bpc_runadd2<>+12(SB)/4, $0x00000004
+DATA bpc_runadd2<>+16(SB)/4, $0x00000005
+DATA bpc_runadd2<>+20(SB)/4, $0x00000006
+DATA bpc_runadd2<>+24(SB)/4, $0x00000007
+DATA bpc_runadd2<>+28(SB)/4, $0x00000008
+DATA bpc_runadd2<>+32(SB)/4, $0x00000009
+DATA bpc_runadd2<>+36(SB)/4, $0x0000000a
+DATA bpc_runadd2<>+40(SB)/4, $0x0000000b
+DATA bpc_runadd2<>+44(SB)/4, $0x0000000c
+DATA bpc_runadd2<>+48(SB)/4, $0x0000000d
+DATA bpc_runadd2<>+52(SB)/4, $0x0000000e
+DATA bpc_runadd2<>+56(SB)/4, $0x0000000f
+DATA bpc_runadd2<>+60(SB)/4, $0x00000010
+GLOBL bpc_runadd2<>(SB), RODATA|NOPTR, $64
+
+// func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[160]byte) int
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, POPCNT
+TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
+	MOVQ           line+0(FP), AX
+	MOVL           $0x00007fff, CX
+	MOVL           flip+8(FP), DX
+	KMOVD          CX, K1
+	KSHIFTRD       $0x10, K1, K2
+	VPBROADCASTD   DX, Z0
+	VPXORD         Z1, Z1, Z1
+	VMOVDQU32      (AX), Z1
+	VALIGND        $0x01, Z1, Z1, Z6
+	VPSUBD.Z       Z1, Z6, K1, Z7
+	VPXORD         Z0, Z1, Z1
+	VPXORD         Z0, Z6, Z6
+	VPCMPUD        $0x01, Z1, Z6, K1, K1
+	VPXORD         Z2, Z2, Z2
+	KXORW          K3, K3, K3
+	KMOVW          K1, DX
+	KMOVW          K3, BX
+	SHLL           $0x10, BX
+	ORL            BX, DX
+	VMOVDQU64      bpc_cols<>+0(SB), Z0
+	VMOVDQU64      bpc_gather0<>+0(SB), Z1
+	VPERMI2B       Z2, Z7, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VMOVDQU64      bpc_gather1<>+0(SB), Z6
+	VPERMI2B       Z2, Z7, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VPERMI2B       Z6, Z1, Z0
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
+	VPERMI2B       Z6, Z1, Z2
+	VPBROADCASTD   DX, Z1
+	VALIGND        $0x01, Z0, Z2, Z6
+	VALIGND        $0x01, Z2, Z1, Z1
+	VPXORD         Z0, Z6, Z6
+	VPXORD         Z2, Z1, Z1
+	VMOVD          DX, X3
+	VPXORD         Z4, Z4, Z4
+	VPTERNLOGD     $0xff, Z5, Z5, Z5
+	VPBROADCASTD   CX, Z7
+	VPTESTNMD      Z6, Z6, K1
+	VPTESTNMD      Z1, Z1, K2
+	VPTESTNMD      Z3, Z3, K3
+	KMOVW          K1, CX
+	KMOVW          K2, DX
+	SHLL           $0x10, DX
+	ORL            DX, CX
+	KMOVW          K3, DX
+	SHLQ           $0x20, DX
+	ORQ            DX, CX
+	VPTESTNMD      Z0, Z0, K1
+	VPTESTNMD      Z2, Z2, K2
+	VPTESTNMD      Z3, Z3, K3
+	KMOVW          K1, DX
+	KMOVW          K2, BX
+	SHLL           $0x10, BX
+	ORL            BX, DX
+	KMOVW          K3, BX
+	SHLQ           $0x20, BX
+	ORQ            BX, DX
+	VPCMPEQD       Z7, Z6, K1
+	VPCMPEQD       Z7, Z1, K2
+	VPCMPEQD       Z7, Z3, K3
+	KMOVW          K1, BX
+	KMOVW          K2, SI
+	SHLL           $0x10, SI
+	ORL            SI, BX
+	KMOVW          K3, SI
+	SHLQ           $0x20, SI
+	ORQ            SI, BX
+	VPADDD         Z5, Z6, Z0
+	VPTESTNMD      Z0, Z6, K1
+	VPADDD         Z5, Z1, Z0
+	VPTESTNMD      Z0, Z1, K2
+	VPADDD         Z5, Z3, Z0
+	VPTESTNMD      Z0, Z3, K3
+	KMOVW          K1, SI
+	KMOVW          K2, DI
+	SHLL           $0x10, DI
+	ORL            DI, SI
+	KMOVW          K3, DI
+	SHLQ           $0x20, DI
+	ORQ            DI, SI
+	VPSUBD         Z6, Z4, Z0
+	VPANDD         Z6, Z0, Z0
+	VPADDD         Z0, Z0, Z2
+	VPADDD         Z0, Z2, Z2
+	VPCMPEQD       Z6, Z2, K1
+	VPSUBD         Z1, Z4, Z0
+	VPANDD         Z1, Z0, Z0
+	VPADDD         Z0, Z0, Z2
+	VPADDD         Z0, Z2, Z2
+	VPCMPEQD       Z1, Z2, K2
+	VPSUBD         Z3, Z4, Z0
+	VPANDD         Z3, Z0, Z0
+	VPADDD         Z0, Z0, Z2
+	VPADDD         Z0, Z2, Z2
+	VPCMPEQD       Z3, Z2, K3
+	KMOVW          K1, DI
+	KMOVW          K2, R8
+	SHLL           $0x10, R8
+	ORL            R8, DI
+	KMOVW          K3, R8
+	SHLQ           $0x20, R8
+	ORQ            R8, DI
+	MOVQ           $0x00000001ffffffff, R8
+	ANDQ           R8, CX
+	MOVQ           CX, R9
+	XORQ           R8, R9
+	ORQ            SI, DI
+	MOVQ           DX, R8
+	ORQ            BX, R8
+	ANDQ           R9, R8
+	MOVQ           R8, BX
+	ANDQ           DX, BX
+	ANDQ           R9, DI
+	ANDNQ          DI, R8, DX
+	ANDQ           DX, SI
+	MOVQ           CX, DI
+	SHRQ           $0x01, DI
+	ANDNQ          CX, DI, DI
+	MOVQ           R9, CX
+	ORQ            DI, CX
+	VPBROADCASTD   R9, Z0
+	MOVL           $0x00000000, (SP)
+	MOVL           $0x00000000, 256(SP)
+	MOVL           $0x00008000, R9
+	VPBROADCASTD   R9, Z2
+	MOVL           $0x00000010, R9
+	VPBROADCASTD   R9, Z5
+	MOVL           $0x00000009, R9
+	VPBROADCASTD   R9, Z7
+	MOVL           $0x0000003f, R9
+	VPBROADCASTD   R9, Z8
+	MOVL           $0x00000010, R9
+	VPBROADCASTD   R9, Z9
+	MOVL           $0x00000005, R9
+	VPBROADCASTD   R9, Z10
+	MOVL           $0x00000001, R9
+	VPBROADCASTD   R9, Z11
+	MOVL           $0x00000003, R9
+	VPBROADCASTD   R9, Z12
+	MOVL           $0x00000007, R9
+	VPBROADCASTD   R9, Z13
+	MOVL           $0x0000001e, R9
+	VPBROADCASTD   R9, Z14
+	XORQ           R9, R9
+	VPORD          Z2, Z6, Z15
+	VMOVDQA32      Z5, Z16
+	VPSUBD         Z6, Z4, Z17
+	VPANDD         Z6, Z17, Z17
+	VPLZCNTD       Z17, Z6
+	VPSUBD         Z6, Z8, Z6
+	KMOVQ          SI, K1
+	VPADDD         Z9, Z6, K1, Z6
+	KMOVQ          DX, K1
+	VMOVDQA32      Z6, K1, Z15
+	VMOVDQA32      Z7, K1, Z16
+	KMOVQ          R8, K1
+	VMOVDQA32      Z4, K1, Z15
+	VMOVDQA32      Z10, K1, Z16
+	KMOVQ          BX, K1
+	VMOVDQA32      Z11, K1, Z15
+	VPANDD         bpc_below0<>+0(SB), Z0, Z6
+	VPLZCNTD       Z6, Z6
+	VPADDD         bpc_runadd0<>+0(SB), Z6, Z6
+	VPADDD         Z14, Z6, Z17
+	VMOVDQA32      Z13, Z18
+	VPCMPEQD       Z11, Z6, K1
+	VMOVDQA32      Z11, K1, Z17
+	VMOVDQA32      Z12, K1, Z18
+	KMOVQ          DI, K1
+	VMOVDQA32      Z17, K1, Z15
+	VMOVDQA32      Z18, K1, Z16
+	KMOVQ          CX, K1
+	VPCOMPRESSD.Z  Z15, K1, Z15
+	VPCOMPRESSD.Z  Z16, K1, Z16
+	VMOVDQU32      Z15, 4(SP)(R9*4)
+	VMOVDQU32      Z16, 260(SP)(R9*4)
+	KMOVW          K1, R10
+	POPCNTL        R10, R10
+	ADDQ           R10, R9
+	VPORD          Z2, Z1, Z6
+	VMOVDQA32      Z5, Z15
+	VPSUBD         Z1, Z4, Z16
+	VPANDD         Z1, Z16, Z16
+	VPLZCNTD       Z16, Z1
+	VPSUBD         Z1, Z8, Z1
+	KMOVQ          SI, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VPADDD         Z9, Z1, K1, Z1
+	KMOVQ          DX, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VMOVDQA32      Z1, K1, Z6
+	VMOVDQA32      Z7, K1, Z15
+	KMOVQ          R8, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VMOVDQA32      Z4, K1, Z6
+	VMOVDQA32      Z10, K1, Z15
+	KMOVQ          BX, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VMOVDQA32      Z11, K1, Z6
+	VPANDD         bpc_below1<>+0(SB), Z0, Z1
+	VPLZCNTD       Z1, Z1
+	VPADDD         bpc_runadd1<>+0(SB), Z1, Z1
+	VPADDD         Z14, Z1, Z16
+	VMOVDQA32      Z13, Z17
+	VPCMPEQD       Z11, Z1, K1
+	VMOVDQA32      Z11, K1, Z16
+	VMOVDQA32      Z12, K1, Z17
+	KMOVQ          DI, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VMOVDQA32      Z16, K1, Z6
+	VMOVDQA32      Z17, K1, Z15
+	KMOVQ          CX, K1
+	KSHIFTRQ       $0x10, K1, K1
+	VPCOMPRESSD.Z  Z6, K1, Z6
+	VPCOMPRESSD.Z  Z15, K1, Z15
+	VMOVDQU32      Z6, 4(SP)(R9*4)
+	VMOVDQU32      Z15, 260(SP)(R9*4)
+	KMOVW          K1, R10
+	POPCNTL        R10, R10
+	ADDQ           R10, R9
+	VPORD          Z2, Z3, Z1
+	VMOVDQA32      Z5, Z2
+	VPSUBD         Z3, Z4, Z5
+	VPANDD         Z3, Z5, Z5
+	VPLZCNTD       Z5, Z3
+	VPSUBD         Z3, Z8, Z3
+	KMOVQ          SI, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VPADDD         Z9, Z3, K1, Z3
+	KMOVQ          DX, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VMOVDQA32      Z3, K1, Z1
+	VMOVDQA32      Z7, K1, Z2
+	KMOVQ          R8, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VMOVDQA32      Z4, K1, Z1
+	VMOVDQA32      Z10, K1, Z2
+	KMOVQ          BX, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VMOVDQA32      Z11, K1, Z1
+	VPANDD         bpc_below2<>+0(SB), Z0, Z0
+	VPLZCNTD       Z0, Z0
+	VPADDD         bpc_runadd2<>+0(SB), Z0, Z0
+	VPADDD         Z14, Z0, Z3
+	VMOVDQA32      Z13, Z4
+	VPCMPEQD       Z11, Z0, K1
+	VMOVDQA32      Z11, K1, Z3
+	VMOVDQA32      Z12, K1, Z4
+	KMOVQ          DI, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VMOVDQA32      Z3, K1, Z1
+	VMOVDQA32      Z4, K1, Z2
+	KMOVQ          CX, K1
+	KSHIFTRQ       $0x20, K1, K1
+	VPCOMPRESSD.Z  Z1, K1, Z1
+	VPCOMPRESSD.Z  Z2, K1, Z2
+	VMOVDQU32      Z1, 4(SP)(R9*4)
+	VMOVDQU32      Z2, 260(SP)(R9*4)
+	MOVQ           out+16(FP), DX
+	MOVL           (AX), BX
+	MOVL           BX, AX
+	SARL           $0x1f, AX
+	XORL           BX, AX
+	MOVQ           $0x0000000000000020, SI
+	MOVQ           $0x0000000000000003, R8
+	MOVQ           $0x0000000000000002, DI
+	MOVQ           $0x0000000000000004, R9
+	MOVQ           $0x0000000000000010, R10
+	MOVQ           $0x000000000000000b, R11
+	CMPL           AX, $0x00008000
+	CMOVQCS        R10, SI
+	CMOVQCS        R11, R8
+	CMOVQCS        R9, DI
+	MOVQ           $0x0000000000000008, R10
+	MOVQ           $0x000000000000000a, R11
+	CMPL           AX, $0x00000080
+	CMOVQCS        R10, SI
+	CMOVQCS        R11, R8
+	CMOVQCS        R9, DI
+	MOVQ           $0x0000000000000004, R10
+	MOVQ           $0x0000000000000009, R11
+	CMPL           AX, $0x00000008
+	CMOVQCS        R10, SI
+	CMOVQCS        R11, R8
+	CMOVQCS        R9, DI
+	XORQ           AX, AX
+	MOVQ           $0x0000000000000008, R9
+	TESTL          BX, BX
+	CMOVQEQ        AX, SI
+	CMOVQEQ        R9, R8
+	SHLXQ          SI, R8, AX
+	BZHIQ          SI, BX, BX
+	ORQ            BX, AX
+	MOVQ           DI, BX
+	ADDQ           SI, BX
+	XORQ           SI, SI
+	MOVQ           BX, DI
+	NEGQ           DI
+	SHLXQ          DI, AX, DI
+	BSWAPQ         DI
+	MOVQ           DI, (DX)(SI*1)
+	MOVQ           BX, DI
+	SHRQ           $0x05, DI
+	LEAQ           (SI)(DI*4), SI
+	ANDQ           $0x0000001f, BX
+	POPCNTQ        CX, R9
+
+bpcEncode64AVX512_loop:
+	MOVL   (SP)(R9*4), CX
+	MOVL   256(SP)(R9*4), DI
+	SHLXQ  DI, AX, AX
+	ORQ    CX, AX
+	ADDQ   DI, BX
+	MOVL   -4(SP)(R9*4), CX
+	MOVL   252(SP)(R9*4), DI
+	SHLXQ  DI, AX, AX
+	ORQ    CX, AX
+	ADDQ   DI, BX
+	MOVQ   BX, CX
+	NEGQ   CX
+	SHLXQ  CX, AX, CX
+	BSWAPQ CX
+	MOVQ   CX, (DX)(SI*1)
+	MOVQ   BX, CX
+	SHRQ   $0x05, CX
+	LEAQ   (SI)(CX*4), SI
+	ANDQ   $0x0000001f, BX
+	SUBQ   $0x02, R9
+	JG     bpcEncode64AVX512_loop
+	SHLQ   $0x03, SI
+	ADDQ   BX, SI
+	MOVQ   SI, ret+24(FP)
 	VZEROUPPER
 	RET

@@ -13,3 +13,7 @@ func (c *Codec) untranspose(rows *[32]uint32) { transpose32(rows) }
 func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, line *[128]byte) {
 	c.rebuildScalar(dbx, dbpZero, base, line)
 }
+
+// encodeKernel reports that there is no encode kernel: the caller encodes
+// in Go.
+func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bool) { return 0, false }
