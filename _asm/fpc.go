@@ -494,14 +494,15 @@ func init() {
 // packed as fpcPack64AVX512 packs them, unless they are not shorter than the
 // line. bits is the flag and codes' length.
 func fpcCompress64AVX512() {
-	TEXT("fpcCompress64AVX512", NOSPLIT, "func(buf *[149]byte, line []byte, tab *[48]uint64) (sum uint64, bits int)")
+	TEXT("fpcCompress64AVX512", NOSPLIT, "func(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)")
 	Pragma("noescape")
 	Doc("fpcCompress64AVX512 classifies the 64-byte line, returning its summary,",
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
-		"pack does, else the raw stream (flag 0, the line) to buf[:65]. tab is",
-		"the table's vecEnc. len(line) ≥ 64.")
-	line := Load(Param("line").Base(), GP64())
+		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
+		"past the stream's bytes. tab is the table's vecEnc. It reads all of line",
+		"before it writes buf, so the two may overlap.")
+	line := Load(Param("line"), GP64())
 	zero := YMM()
 	VPXOR(zero, zero, zero)
 	sevens, lengths := YMM(), YMM()
@@ -573,31 +574,45 @@ func fpcCompress64AVX512() {
 		CMPQ(total, U32(1+8*64))
 		JLT(LabelRef(packIt))
 		Store(total, ReturnIndex(1))
-		rawStream(Load(Param("buf"), GP64()), line, 64)
+		last := rawStreamLast(line, 64) // before buf is written
+		buf := Load(Param("buf"), GP64())
+		rawStreamWords(buf, line, 64)
+		rawStreamStoreLast(buf, last, 64)
 		VZEROUPPER()
 		RET()
 		Label(packIt)
 	}
 
-	buf := Load(Param("buf"), GP64())
 	tab := Load(Param("tab"), GP64())
 	hi := XMM()
 	VPSRLDQ(U8(8), k.AsX(), hi)
-	fpcPackVector(buf, line, emit, tab, func(h int, dst VecVirtual) {
+	out := fpcPackVector(line, emit, tab, func(h int, dst VecVirtual) {
 		if h == 0 {
 			VPMOVZXBQ(k.AsX(), dst)
 		} else {
 			VPMOVZXBQ(hi, dst)
 		}
 	})
+	Comment("Store the stream's bytes, (total+7)/8, and nothing past them.")
+	{
+		nb, m := GP64(), GP64()
+		LEAQ(Mem{Base: total, Disp: 7}, nb)
+		SHRQ(U8(3), nb)
+		MOVQ(I32(-1), m)
+		BZHIQ(nb, m, m)
+		km := K()
+		KMOVQ(m, km)
+		buf := Load(Param("buf"), GP64())
+		VMOVDQU8(out, km, Mem{Base: buf})
+	}
 	Store(total, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
 }
 
 // fpcPackVector emits the packing of fpcPack64AVX512 without a serial
-// chain, for a line whose flag and codes fit in 512 bits: it writes those
-// bits to the 64 bytes at buf, zero after them. Each code c of n bits
+// chain, for a line whose flag and codes fit in 512 bits: it returns those
+// bits as 64 bytes, zero after them. Each code c of n bits
 // starts at bit O (the flag, then the lengths before it: a prefix sum) and
 // lies in the big-endian 64-bit words O/64 and, if it crosses, the next:
 // with e = O%64 + n, the first word gets c << (64−e) or c >> (e−64), the
@@ -608,7 +623,7 @@ func fpcCompress64AVX512() {
 // 35 bits, so every word up to the last code's has a code starting in it,
 // and VPCOMPRESSD of the lanes that end a word lists those last codes in
 // word order.
-func fpcPackVector(buf, line Register, emit GPVirtual, tab Register, kindsOf func(h int, dst VecVirtual)) {
+func fpcPackVector(line Register, emit GPVirtual, tab Register, kindsOf func(h int, dst VecVirtual)) VecVirtual {
 	seven := bq(7)
 	row := func(r int) Mem { return Mem{Base: tab, Disp: 64 * r} }
 
@@ -666,7 +681,7 @@ func fpcPackVector(buf, line Register, emit GPVirtual, tab Register, kindsOf fun
 		VPERMQ_Z(row(fpcPackBits/64), kd, km, n[h])
 	}
 
-	packCodes512(buf, code, n)
+	return packCodes512Vector(code, n)
 }
 
 // iota16 returns a vector of the dwords 0 to 15.
@@ -706,6 +721,14 @@ func bq(v uint64) VecVirtual {
 // big-endian value) is shifted right by one and takes the low bit of the
 // word before it (VALIGNQ) as its top bit.
 func rawStream(buf, line Register, n int) {
+	rawStreamWords(buf, line, n)
+	rawStreamStoreLast(buf, rawStreamLast(line, n), n)
+}
+
+// rawStreamWords writes the first n bytes of rawStream, which take the
+// line's first n−1 bytes and the top 7 bits of its last: all but the
+// lowest bit of the line.
+func rawStreamWords(buf, line Register, n int) {
 	bsw, zero := ZMM(), ZMM()
 	VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
 	VPXORQ(zero, zero, zero)
@@ -722,8 +745,19 @@ func rawStream(buf, line Register, n int) {
 		VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
 		prev = x
 	}
+}
+
+// rawStreamLast loads the last byte of the n-byte line at line, whose
+// lowest bit is the last byte of its raw stream.
+func rawStreamLast(line Register, n int) GPVirtual {
 	last := GP32()
 	MOVBLZX(Mem{Base: line, Disp: n - 1}, last)
+	return last
+}
+
+// rawStreamStoreLast writes the last byte of rawStream from the line's
+// last byte, last (which it changes).
+func rawStreamStoreLast(buf Register, last GPVirtual, n int) {
 	SHLL(U8(7), last)
 	MOVB(last.As8(), Mem{Base: buf, Disp: n})
 }
@@ -735,6 +769,12 @@ func rawStream(buf, line Register, n int) {
 // fpcPackVector's comment says how it works; cpack's fused kernel uses it
 // too.
 func packCodes512(buf Register, code, n [2]VecVirtual) {
+	VMOVDQU64(packCodes512Vector(code, n), Mem{Base: buf})
+}
+
+// packCodes512Vector is packCodes512 without the store: it returns the 64
+// bytes.
+func packCodes512Vector(code, n [2]VecVirtual) VecVirtual {
 	zero := ZMM()
 	VPXORQ(zero, zero, zero)
 	seven, c63, c64, c128 := bq(7), bq(63), bq(64), bq(128)
@@ -837,8 +877,8 @@ func packCodes512(buf Register, code, n [2]VecVirtual) {
 		VPUNPCKLQDQ(y, x, bsw.AsX())
 		VSHUFI64X2(U8(0), bsw, bsw, bsw)
 		VPSHUFB(bsw, out, out)
-		VMOVDQU64(out, Mem{Base: buf})
 	}
+	return out
 }
 
 func init() {

@@ -50,10 +50,18 @@ func (c *Codec) fused() bool {
 // wordCodes is wordCodesGeneric, with the fused kernel where fused says.
 func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
 	if c.fused() {
-		s, bits := fpcCompress64AVX512(buf, line, &c.tab.vecEnc)
+		s, bits := fpcCompress64AVX512((*[fusedBytes]byte)(buf[:fusedBytes]), (*[64]byte)(line), &c.tab.vecEnc)
 		return summary(s), bits
 	}
 	return c.wordCodesGeneric(buf, line)
+}
+
+// wordCodes64 is wordCodes for a codec that fused says codes with one
+// kernel call, writing at most fusedBytes bytes to out; the kernel reads
+// all of line first, so out may overlap it.
+func (c *Codec) wordCodes64(out *[fusedBytes]byte, line *[64]byte) int {
+	_, bits := fpcCompress64AVX512(out, line, &c.tab.vecEnc)
+	return bits
 }
 
 // unpack is unpackGeneric, with the BMI2 kernel when the CPU has it.

@@ -2067,10 +2067,10 @@ TEXT ·fpcPack128AVX512(SB), NOSPLIT, $768-72
 	VZEROUPPER
 	RET
 
-// func fpcCompress64AVX512(buf *[149]byte, line []byte, tab *[48]uint64) (sum uint64, bits int)
+// func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, POPCNT
-TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-56
-	MOVQ         line_base+8(FP), AX
+TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-40
+	MOVQ         line+8(FP), AX
 	VPXOR        Y0, Y0, Y0
 	VMOVDQU      fpc_sevens<>+0(SB), Y1
 	VMOVDQU      fpc_codebits<>+0(SB), Y2
@@ -2150,7 +2150,7 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-56
 	ORQ          CX, SI
 	MOVQ         SI, (DX)
 	MOVQ         16(SP), CX
-	MOVQ         CX, sum+40(FP)
+	MOVQ         CX, sum+24(FP)
 
 	// emit: the non-zero words and runCodeStarts(zeros).
 	VPTESTNMB X3, X3, K1
@@ -2196,8 +2196,9 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-56
 	LEAQ            1(CX)(SI*2), CX
 	CMPQ            CX, $0x00000201
 	JLT             fpc_fused_pack_13
-	MOVQ            CX, bits+48(FP)
-	MOVQ            buf+0(FP), CX
+	MOVQ            CX, bits+32(FP)
+	MOVBLZX         63(AX), CX
+	MOVQ            buf+0(FP), DX
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VPXORQ          Z22, Z22, Z22
 	VMOVDQU64       (AX), Z1
@@ -2207,16 +2208,14 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-56
 	VPSRLQ          $0x01, Z1, Z1
 	VPORQ           Z2, Z1, Z1
 	VPSHUFB         Z0, Z1, Z1
-	VMOVDQU64       Z1, (CX)
-	MOVBLZX         63(AX), AX
-	SHLL            $0x07, AX
-	MOVB            AL, 64(CX)
+	VMOVDQU64       Z1, (DX)
+	SHLL            $0x07, CX
+	MOVB            CL, 64(DX)
 	VZEROUPPER
 	RET
 
 fpc_fused_pack_13:
-	MOVQ         buf+0(FP), DX
-	MOVQ         tab+32(FP), SI
+	MOVQ         tab+16(FP), DX
 	VPSRLDQ      $0x08, X3, X5
 	VPBROADCASTQ k_q7<>+0(SB), Z0
 
@@ -2233,43 +2232,43 @@ fpc_fused_pack_13:
 	VPEXPANDD.Z  Z1, K1, Z1
 
 	// Codes and lengths; a word not emitted has an empty code.
-	MOVQ          BX, DI
-	KMOVB         DI, K1
+	MOVQ          BX, SI
+	KMOVB         SI, K1
 	VPMOVZXBQ     X3, Z2
 	VPANDQ        Z0, Z2, Z2
 	VPMOVZXDQ     (AX), Z3
-	VPERMQ        64(SI), Z2, Z6
+	VPERMQ        64(DX), Z2, Z6
 	VPSRLVQ       Z6, Z3, Z6
-	VPERMQ        128(SI), Z2, Z7
+	VPERMQ        128(DX), Z2, Z7
 	VPANDQ        Z7, Z6, Z6
-	VPERMQ        192(SI), Z2, Z7
+	VPERMQ        192(DX), Z2, Z7
 	VPANDQ        Z7, Z3, Z3
-	VPERMQ        (SI), Z2, Z4
+	VPERMQ        (DX), Z2, Z4
 	VPTERNLOGQ    $0xfe, Z6, Z3, Z4
 	VPMOVZXDQ     Y1, Z3
-	VPERMQ        256(SI), Z2, Z7
+	VPERMQ        256(DX), Z2, Z7
 	VPTERNLOGQ    $0xf8, Z7, Z3, Z4
 	VMOVDQA64.Z   Z4, K1, Z3
-	VPERMQ.Z      320(SI), Z2, K1, Z2
+	VPERMQ.Z      320(DX), Z2, K1, Z2
 	SHRQ          $0x08, BX
 	KMOVB         BX, K1
 	VPMOVZXBQ     X5, Z4
 	VPANDQ        Z0, Z4, Z4
 	VPMOVZXDQ     32(AX), Z0
-	VPERMQ        64(SI), Z4, Z6
+	VPERMQ        64(DX), Z4, Z6
 	VPSRLVQ       Z6, Z0, Z6
-	VPERMQ        128(SI), Z4, Z7
+	VPERMQ        128(DX), Z4, Z7
 	VPANDQ        Z7, Z6, Z6
-	VPERMQ        192(SI), Z4, Z7
+	VPERMQ        192(DX), Z4, Z7
 	VPANDQ        Z7, Z0, Z0
-	VPERMQ        (SI), Z4, Z5
+	VPERMQ        (DX), Z4, Z5
 	VPTERNLOGQ    $0xfe, Z6, Z0, Z5
 	VEXTRACTI64X4 $0x01, Z1, Y0
 	VPMOVZXDQ     Y0, Z0
-	VPERMQ        256(SI), Z4, Z7
+	VPERMQ        256(DX), Z4, Z7
 	VPTERNLOGQ    $0xf8, Z7, Z0, Z5
 	VMOVDQA64.Z   Z5, K1, Z0
-	VPERMQ.Z      320(SI), Z4, K1, Z1
+	VPERMQ.Z      320(DX), Z4, K1, Z1
 	VPXORQ        Z23, Z23, Z23
 	VPBROADCASTQ  k_q7<>+0(SB), Z4
 	VPBROADCASTQ  k_q3f<>+0(SB), Z5
@@ -2330,9 +2329,9 @@ fpc_fused_pack_13:
 	VPCOMPRESSD.Z Z8, K1, Z1
 	VPMOVZXDQ     Y1, Z1
 	KMOVW         K1, AX
-	POPCNTL       AX, BX
+	POPCNTL       AX, DX
 	MOVL          $0x000000ff, AX
-	BZHIL         BX, AX, AX
+	BZHIL         DX, AX, AX
 	KMOVB         AX, K1
 	VALIGNQ       $0x07, Z23, Z2, Z5
 	VPADDQ        Z5, Z2, Z2
@@ -2384,8 +2383,16 @@ fpc_fused_pack_13:
 	VPUNPCKLQDQ X1, X0, X24
 	VSHUFI64X2  $0x00, Z24, Z24, Z24
 	VPSHUFB     Z24, Z2, Z2
-	VMOVDQU64   Z2, (DX)
-	MOVQ        CX, bits+48(FP)
+
+	// Store the stream's bytes, (total+7)/8, and nothing past them.
+	LEAQ     7(CX), AX
+	SHRQ     $0x03, AX
+	MOVQ     $-1, DX
+	BZHIQ    AX, DX, DX
+	KMOVQ    DX, K1
+	MOVQ     buf+0(FP), AX
+	VMOVDQU8 Z2, K1, (AX)
+	MOVQ     CX, bits+32(FP)
 	VZEROUPPER
 	RET
 

@@ -23,6 +23,11 @@ func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
 	return c.wordCodesGeneric(buf, line)
 }
 
+// wordCodes64 is never called: fused is false.
+func (c *Codec) wordCodes64(out *[fusedBytes]byte, line *[64]byte) int {
+	panic("fpc: wordCodes64 without a fused kernel")
+}
+
 // unpack is unpackGeneric.
 func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
 	return t.unpackGeneric(out, in, n)
