@@ -19,6 +19,9 @@ func init() {
 		for _, size := range []int{32, 64, 128} {
 			magFit512(size)
 		}
+		magFitAll(64, 3)
+		magFitAll(128, 3)
+		magFitAll(128, 7)
 		prev := GLOBL("prevByte", attr.RODATA|attr.NOPTR)
 		for j := 0; j < 64; j++ {
 			DATA(j, U8(uint8(63+j))) // of one vector (mod 64) byte j−1; of a pair byte 63+j
@@ -120,6 +123,133 @@ func magFit512(size int) {
 		})
 	})
 }
+
+// magFitAll emits magFit<size>x<levels>AVX512(data []byte, out []uint8,
+// offs []uint32, shifts []uint64), magFit512 for codecs of exactly levels
+// levels: it tests every level of a line, with no branch, instead of
+// stopping at the first that fits, so that a line's level costs no
+// mispredicted jump (most lines fit none, and which level fits varies
+// from line to line). The levels' offsets and spans stay in registers.
+// Level j fits when every word x has x + off < span, or (x + off) − b <
+// span with b the first word that does not; the widest level is tested
+// first, so a conditional move leaves the first level that fits.
+func magFitAll(size, levels int) {
+	name := fmt.Sprintf("magFit%dx%dAVX512", size, levels)
+	TEXT(name, NOSPLIT, "func(data []byte, out []uint8, offs []uint32, shifts []uint64)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the MAG-aware BDI level of each %d-byte line of data to out, for a codec of %d levels.", name, size, levels),
+		fmt.Sprintf("len(data) must be at least len(out)*%d and len(offs) and len(shifts) %d.", size, levels))
+	words := size / 4
+	halves := size / 64
+	offV := make([]VecVirtual, levels)
+	spanV := make([]VecVirtual, levels)
+	lvl := make([]GPVirtual, levels)
+	prefilter := levels > 1
+	var preOff GPVirtual
+	var preSpan VecVirtual
+	lineLoop(size, func() {
+		offs := Load(Param("offs").Base(), GP64())
+		shifts := Load(Param("shifts").Base(), GP64())
+		for j := range levels {
+			offV[j], spanV[j] = ZMM(), ZMM()
+			VPBROADCASTD(Mem{Base: offs, Disp: 4 * j}, offV[j])
+			sh, one := GP64(), GP64()
+			MOVQ(Mem{Base: shifts, Disp: 8 * j}, sh)
+			MOVQ(U64(1), one)
+			SHLXQ(sh, one, one)
+			VPBROADCASTD(one.As32(), spanV[j])
+			lvl[j] = GP32()
+			MOVL(U32(j), lvl[j])
+		}
+		if prefilter {
+			// 2^wmax and 2^(wmax+1)
+			sh, one := GP64(), GP64()
+			MOVQ(Mem{Base: shifts, Disp: 8 * (levels - 1)}, sh)
+			MOVQ(U64(1), one)
+			SHLXQ(sh, one, one)
+			preOff = GP32()
+			MOVL(one.As32(), preOff)
+			ADDL(one.As32(), one.As32())
+			preSpan = ZMM()
+			VPBROADCASTD(one.As32(), preSpan)
+		}
+	}, func(line, out Register, advance string) {
+		raw := label("raw")
+		vecs := vectors512(line, size)
+		res := GP32()
+		MOVL(U32(noLevelByte), res)
+		for j := levels - 1; j >= 0; j-- {
+			u := make([]VecVirtual, halves)
+			imm := make([]OpmaskVirtual, halves)
+			for h, v := range vecs {
+				u[h] = ZMM()
+				VPADDD(offV[j], v, u[h])
+				imm[h] = K()
+				VPCMPUD(U8(cmpLT), spanV[j], u[h], imm[h])
+			}
+			immAll := imm[0]
+			if halves == 2 {
+				immAll = K()
+				KUNPCKWD(imm[0], imm[1], immAll) // imm[1]:imm[0]
+			}
+			at := GP32()
+			KMOVD(immAll, at)
+			NOTL(at)
+			TZCNTL(at, at)
+			ANDL(U32(words-1), at) // every word an immediate: any base will do
+			if j == levels-1 && prefilter {
+				// The prefilter (see magbdi's kernelParams): words that are no
+				// immediate at the widest level lie within 2^wmax of the
+				// first of them, r, either way, or the line fits no level.
+				bo := GP32()
+				MOVL(Mem{Base: line, Index: at.As64(), Scale: 4}, bo)
+				SUBL(preOff, bo)
+				bov := ZMM()
+				VPBROADCASTD(bo, bov)
+				pre := make([]OpmaskVirtual, halves)
+				for h, v := range vecs {
+					t := ZMM()
+					VPSUBD(bov, v, t)
+					pre[h] = K()
+					VPCMPUD(U8(cmpLT), preSpan, t, pre[h])
+				}
+				if halves == 2 {
+					preAll := K()
+					KUNPCKWD(pre[0], pre[1], preAll)
+					KORTESTD(immAll, preAll)
+				} else {
+					KORTESTW(immAll, pre[0])
+				}
+				JCC(LabelRef(raw))
+			}
+			b := ZMM()
+			VPBROADCASTD(Mem{Base: line, Index: at.As64(), Scale: 4}, b)
+			ok := make([]OpmaskVirtual, halves)
+			for h := range vecs {
+				VPSUBD(b, u[h], u[h]) // x + off − b
+				ok[h] = K()
+				VPCMPUD(U8(cmpLT), spanV[j], u[h], ok[h])
+			}
+			if halves == 2 {
+				okAll := K()
+				KUNPCKWD(ok[0], ok[1], okAll)
+				KORTESTD(immAll, okAll)
+			} else {
+				KORTESTW(immAll, ok[0])
+			}
+			CMOVLCS(lvl[j], res) // every word fits: CF
+		}
+		MOVB(res.As8(), Mem{Base: out})
+		if prefilter {
+			JMP(LabelRef(advance))
+			Label(raw)
+			MOVB(U8(noLevelByte), Mem{Base: out})
+		}
+	})
+}
+
+// noLevelByte is the fit kernels' level of a line that fits no level.
+const noLevelByte = 0xFF
 
 // magRaw emits magRaw<size>(out []byte, line []byte, tag uint64), which
 // writes the raw MAG-aware BDI stream of line to out: the all-ones code of

@@ -74,6 +74,13 @@
 // path is the definition they are tested against, line by line, at every
 // kernel level.
 //
+// Sizes runs a batch kernel per 256 lines (AVX2 or AVX-512). For codecs of
+// three or seven levels (a 16-byte MAG on 64- or 128-byte lines, 32 on
+// 128) the AVX-512 one tests every level of a line without a branch,
+// after a prefilter that sends most lines that fit none straight to raw:
+// which level fits varies from line to line, so a search that stops at
+// the first one mispredicts its exit.
+//
 // # Latency
 //
 // 1 cycle to compress and 1 to decompress, the paper's §V setting;

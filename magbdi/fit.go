@@ -47,8 +47,11 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)
 		c.fitLevels(data[:n*c.lineSize], levels[:n])
+		// Level l is (l+1)·MAG bytes, and noLevel's 256 MAGs are more than
+		// the raw line: a min, with no branch, instead of encodedBits.
+		tag := int(c.tagBits)
 		for _, l := range levels[:n] {
-			dst = append(dst, c.encodedBits(c.code(l)))
+			dst = append(dst, tag+8*min((int(l)+1)*c.mag, c.lineSize))
 		}
 		data = data[n*c.lineSize:]
 	}

@@ -14,8 +14,14 @@ func (c *Codec) fitLevels(data []byte, out []uint8) {
 	switch level := cpu.Active(); {
 	case level >= cpu.AVX512 && c.lineSize == 32:
 		magFit32AVX512(data, out, c.kernelOffs, c.kernelShifts)
+	case level >= cpu.AVX512 && c.lineSize == 64 && len(c.levels) == 3:
+		magFit64x3AVX512(data, out, c.kernelOffs, c.kernelShifts)
 	case level >= cpu.AVX512 && c.lineSize == 64:
 		magFit64AVX512(data, out, c.kernelOffs, c.kernelShifts)
+	case level >= cpu.AVX512 && len(c.levels) == 3:
+		magFit128x3AVX512(data, out, c.kernelOffs, c.kernelShifts)
+	case level >= cpu.AVX512 && len(c.levels) == 7:
+		magFit128x7AVX512(data, out, c.kernelOffs, c.kernelShifts)
 	case level >= cpu.AVX512:
 		magFit128AVX512(data, out, c.kernelOffs, c.kernelShifts)
 	case level >= cpu.AVX2 && c.lineSize == 32:

@@ -465,6 +465,424 @@ done_43:
 	VZEROUPPER
 	RET
 
+// func magFit64x3AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
+// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV
+TEXT ·magFit64x3AVX512(SB), NOSPLIT, $0-96
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	MOVQ         offs_base+48(FP), BX
+	MOVQ         shifts_base+72(FP), SI
+	VPBROADCASTD (BX), Z0
+	MOVQ         (SI), DI
+	MOVQ         $0x0000000000000001, R8
+	SHLXQ        DI, R8, R8
+	VPBROADCASTD R8, Z1
+	MOVL         $0x00000000, DI
+	VPBROADCASTD 4(BX), Z2
+	MOVQ         8(SI), R8
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        R8, R9, R9
+	VPBROADCASTD R9, Z3
+	MOVL         $0x00000001, R8
+	VPBROADCASTD 8(BX), Z4
+	MOVQ         16(SI), BX
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        BX, R9, R9
+	VPBROADCASTD R9, Z5
+	MOVL         $0x00000002, BX
+	MOVQ         16(SI), SI
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        SI, R9, R9
+	MOVL         R9, SI
+	ADDL         R9, R9
+	VPBROADCASTD R9, Z6
+	TESTQ        DX, DX
+	JZ           done_50
+
+loop_51:
+	VMOVDQU64    (AX), Z7
+	MOVL         $0x000000ff, R9
+	VPADDD       Z4, Z7, Z8
+	VPCMPUD      $0x01, Z5, Z8, K1
+	KMOVD        K1, R10
+	NOTL         R10
+	TZCNTL       R10, R10
+	ANDL         $0x0000000f, R10
+	MOVL         (AX)(R10*4), R11
+	SUBL         SI, R11
+	VPBROADCASTD R11, Z9
+	VPSUBD       Z9, Z7, Z9
+	VPCMPUD      $0x01, Z6, Z9, K2
+	KORTESTW     K1, K2
+	JCC          raw_53
+	VPBROADCASTD (AX)(R10*4), Z9
+	VPSUBD       Z9, Z8, Z8
+	VPCMPUD      $0x01, Z5, Z8, K2
+	KORTESTW     K1, K2
+	CMOVLCS      BX, R9
+	VPADDD       Z2, Z7, Z8
+	VPCMPUD      $0x01, Z3, Z8, K1
+	KMOVD        K1, R10
+	NOTL         R10
+	TZCNTL       R10, R10
+	ANDL         $0x0000000f, R10
+	VPBROADCASTD (AX)(R10*4), Z9
+	VPSUBD       Z9, Z8, Z8
+	VPCMPUD      $0x01, Z3, Z8, K2
+	KORTESTW     K1, K2
+	CMOVLCS      R8, R9
+	VPADDD       Z0, Z7, Z7
+	VPCMPUD      $0x01, Z1, Z7, K1
+	KMOVD        K1, R10
+	NOTL         R10
+	TZCNTL       R10, R10
+	ANDL         $0x0000000f, R10
+	VPBROADCASTD (AX)(R10*4), Z8
+	VPSUBD       Z8, Z7, Z7
+	VPCMPUD      $0x01, Z1, Z7, K2
+	KORTESTW     K1, K2
+	CMOVLCS      DI, R9
+	MOVB         R9, (CX)
+	JMP          advance_52
+
+raw_53:
+	MOVB $0xff, (CX)
+
+advance_52:
+	ADDQ $0x00000040, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_51
+
+done_50:
+	VZEROUPPER
+	RET
+
+// func magFit128x3AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
+// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV
+TEXT ·magFit128x3AVX512(SB), NOSPLIT, $0-96
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	MOVQ         offs_base+48(FP), BX
+	MOVQ         shifts_base+72(FP), SI
+	VPBROADCASTD (BX), Z0
+	MOVQ         (SI), DI
+	MOVQ         $0x0000000000000001, R8
+	SHLXQ        DI, R8, R8
+	VPBROADCASTD R8, Z1
+	MOVL         $0x00000000, DI
+	VPBROADCASTD 4(BX), Z2
+	MOVQ         8(SI), R8
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        R8, R9, R9
+	VPBROADCASTD R9, Z3
+	MOVL         $0x00000001, R8
+	VPBROADCASTD 8(BX), Z4
+	MOVQ         16(SI), BX
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        BX, R9, R9
+	VPBROADCASTD R9, Z5
+	MOVL         $0x00000002, BX
+	MOVQ         16(SI), SI
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        SI, R9, R9
+	MOVL         R9, SI
+	ADDL         R9, R9
+	VPBROADCASTD R9, Z6
+	TESTQ        DX, DX
+	JZ           done_54
+
+loop_55:
+	VMOVDQU64    (AX), Z7
+	VMOVDQU64    64(AX), Z8
+	MOVL         $0x000000ff, R9
+	VPADDD       Z4, Z7, Z9
+	VPCMPUD      $0x01, Z5, Z9, K1
+	VPADDD       Z4, Z8, Z10
+	VPCMPUD      $0x01, Z5, Z10, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R10
+	NOTL         R10
+	TZCNTL       R10, R10
+	ANDL         $0x0000001f, R10
+	MOVL         (AX)(R10*4), R11
+	SUBL         SI, R11
+	VPBROADCASTD R11, Z11
+	VPSUBD       Z11, Z7, Z12
+	VPCMPUD      $0x01, Z6, Z12, K2
+	VPSUBD       Z11, Z8, Z11
+	VPCMPUD      $0x01, Z6, Z11, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	JCC          raw_57
+	VPBROADCASTD (AX)(R10*4), Z11
+	VPSUBD       Z11, Z9, Z9
+	VPCMPUD      $0x01, Z5, Z9, K2
+	VPSUBD       Z11, Z10, Z10
+	VPCMPUD      $0x01, Z5, Z10, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      BX, R9
+	VPADDD       Z2, Z7, Z9
+	VPCMPUD      $0x01, Z3, Z9, K1
+	VPADDD       Z2, Z8, Z10
+	VPCMPUD      $0x01, Z3, Z10, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R10
+	NOTL         R10
+	TZCNTL       R10, R10
+	ANDL         $0x0000001f, R10
+	VPBROADCASTD (AX)(R10*4), Z11
+	VPSUBD       Z11, Z9, Z9
+	VPCMPUD      $0x01, Z3, Z9, K2
+	VPSUBD       Z11, Z10, Z10
+	VPCMPUD      $0x01, Z3, Z10, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R8, R9
+	VPADDD       Z0, Z7, Z7
+	VPCMPUD      $0x01, Z1, Z7, K1
+	VPADDD       Z0, Z8, Z8
+	VPCMPUD      $0x01, Z1, Z8, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R10
+	NOTL         R10
+	TZCNTL       R10, R10
+	ANDL         $0x0000001f, R10
+	VPBROADCASTD (AX)(R10*4), Z9
+	VPSUBD       Z9, Z7, Z7
+	VPCMPUD      $0x01, Z1, Z7, K2
+	VPSUBD       Z9, Z8, Z8
+	VPCMPUD      $0x01, Z1, Z8, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      DI, R9
+	MOVB         R9, (CX)
+	JMP          advance_56
+
+raw_57:
+	MOVB $0xff, (CX)
+
+advance_56:
+	ADDQ $0x00000080, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_55
+
+done_54:
+	VZEROUPPER
+	RET
+
+// func magFit128x7AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
+// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV
+TEXT ·magFit128x7AVX512(SB), NOSPLIT, $0-96
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	MOVQ         offs_base+48(FP), BX
+	MOVQ         shifts_base+72(FP), SI
+	VPBROADCASTD (BX), Z0
+	MOVQ         (SI), DI
+	MOVQ         $0x0000000000000001, R8
+	SHLXQ        DI, R8, R8
+	VPBROADCASTD R8, Z1
+	MOVL         $0x00000000, DI
+	VPBROADCASTD 4(BX), Z2
+	MOVQ         8(SI), R8
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        R8, R9, R9
+	VPBROADCASTD R9, Z3
+	MOVL         $0x00000001, R8
+	VPBROADCASTD 8(BX), Z4
+	MOVQ         16(SI), R9
+	MOVQ         $0x0000000000000001, R10
+	SHLXQ        R9, R10, R10
+	VPBROADCASTD R10, Z5
+	MOVL         $0x00000002, R9
+	VPBROADCASTD 12(BX), Z6
+	MOVQ         24(SI), R10
+	MOVQ         $0x0000000000000001, R11
+	SHLXQ        R10, R11, R11
+	VPBROADCASTD R11, Z7
+	MOVL         $0x00000003, R10
+	VPBROADCASTD 16(BX), Z8
+	MOVQ         32(SI), R11
+	MOVQ         $0x0000000000000001, R12
+	SHLXQ        R11, R12, R12
+	VPBROADCASTD R12, Z9
+	MOVL         $0x00000004, R11
+	VPBROADCASTD 20(BX), Z10
+	MOVQ         40(SI), R12
+	MOVQ         $0x0000000000000001, R13
+	SHLXQ        R12, R13, R13
+	VPBROADCASTD R13, Z11
+	MOVL         $0x00000005, R12
+	VPBROADCASTD 24(BX), Z12
+	MOVQ         48(SI), BX
+	MOVQ         $0x0000000000000001, R13
+	SHLXQ        BX, R13, R13
+	VPBROADCASTD R13, Z13
+	MOVL         $0x00000006, BX
+	MOVQ         48(SI), SI
+	MOVQ         $0x0000000000000001, R13
+	SHLXQ        SI, R13, R13
+	MOVL         R13, SI
+	ADDL         R13, R13
+	VPBROADCASTD R13, Z14
+	TESTQ        DX, DX
+	JZ           done_58
+
+loop_59:
+	VMOVDQU64    (AX), Z15
+	VMOVDQU64    64(AX), Z16
+	MOVL         $0x000000ff, R13
+	VPADDD       Z12, Z15, Z17
+	VPCMPUD      $0x01, Z13, Z17, K1
+	VPADDD       Z12, Z16, Z18
+	VPCMPUD      $0x01, Z13, Z18, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R14
+	NOTL         R14
+	TZCNTL       R14, R14
+	ANDL         $0x0000001f, R14
+	MOVL         (AX)(R14*4), R15
+	SUBL         SI, R15
+	VPBROADCASTD R15, Z19
+	VPSUBD       Z19, Z15, Z20
+	VPCMPUD      $0x01, Z14, Z20, K2
+	VPSUBD       Z19, Z16, Z19
+	VPCMPUD      $0x01, Z14, Z19, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	JCC          raw_61
+	VPBROADCASTD (AX)(R14*4), Z19
+	VPSUBD       Z19, Z17, Z17
+	VPCMPUD      $0x01, Z13, Z17, K2
+	VPSUBD       Z19, Z18, Z18
+	VPCMPUD      $0x01, Z13, Z18, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      BX, R13
+	VPADDD       Z10, Z15, Z17
+	VPCMPUD      $0x01, Z11, Z17, K1
+	VPADDD       Z10, Z16, Z18
+	VPCMPUD      $0x01, Z11, Z18, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R14
+	NOTL         R14
+	TZCNTL       R14, R14
+	ANDL         $0x0000001f, R14
+	VPBROADCASTD (AX)(R14*4), Z19
+	VPSUBD       Z19, Z17, Z17
+	VPCMPUD      $0x01, Z11, Z17, K2
+	VPSUBD       Z19, Z18, Z18
+	VPCMPUD      $0x01, Z11, Z18, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R12, R13
+	VPADDD       Z8, Z15, Z17
+	VPCMPUD      $0x01, Z9, Z17, K1
+	VPADDD       Z8, Z16, Z18
+	VPCMPUD      $0x01, Z9, Z18, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R14
+	NOTL         R14
+	TZCNTL       R14, R14
+	ANDL         $0x0000001f, R14
+	VPBROADCASTD (AX)(R14*4), Z19
+	VPSUBD       Z19, Z17, Z17
+	VPCMPUD      $0x01, Z9, Z17, K2
+	VPSUBD       Z19, Z18, Z18
+	VPCMPUD      $0x01, Z9, Z18, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R11, R13
+	VPADDD       Z6, Z15, Z17
+	VPCMPUD      $0x01, Z7, Z17, K1
+	VPADDD       Z6, Z16, Z18
+	VPCMPUD      $0x01, Z7, Z18, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R14
+	NOTL         R14
+	TZCNTL       R14, R14
+	ANDL         $0x0000001f, R14
+	VPBROADCASTD (AX)(R14*4), Z19
+	VPSUBD       Z19, Z17, Z17
+	VPCMPUD      $0x01, Z7, Z17, K2
+	VPSUBD       Z19, Z18, Z18
+	VPCMPUD      $0x01, Z7, Z18, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R10, R13
+	VPADDD       Z4, Z15, Z17
+	VPCMPUD      $0x01, Z5, Z17, K1
+	VPADDD       Z4, Z16, Z18
+	VPCMPUD      $0x01, Z5, Z18, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R14
+	NOTL         R14
+	TZCNTL       R14, R14
+	ANDL         $0x0000001f, R14
+	VPBROADCASTD (AX)(R14*4), Z19
+	VPSUBD       Z19, Z17, Z17
+	VPCMPUD      $0x01, Z5, Z17, K2
+	VPSUBD       Z19, Z18, Z18
+	VPCMPUD      $0x01, Z5, Z18, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R9, R13
+	VPADDD       Z2, Z15, Z17
+	VPCMPUD      $0x01, Z3, Z17, K1
+	VPADDD       Z2, Z16, Z18
+	VPCMPUD      $0x01, Z3, Z18, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R14
+	NOTL         R14
+	TZCNTL       R14, R14
+	ANDL         $0x0000001f, R14
+	VPBROADCASTD (AX)(R14*4), Z19
+	VPSUBD       Z19, Z17, Z17
+	VPCMPUD      $0x01, Z3, Z17, K2
+	VPSUBD       Z19, Z18, Z18
+	VPCMPUD      $0x01, Z3, Z18, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R8, R13
+	VPADDD       Z0, Z15, Z15
+	VPCMPUD      $0x01, Z1, Z15, K1
+	VPADDD       Z0, Z16, Z16
+	VPCMPUD      $0x01, Z1, Z16, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R14
+	NOTL         R14
+	TZCNTL       R14, R14
+	ANDL         $0x0000001f, R14
+	VPBROADCASTD (AX)(R14*4), Z17
+	VPSUBD       Z17, Z15, Z15
+	VPCMPUD      $0x01, Z1, Z15, K2
+	VPSUBD       Z17, Z16, Z16
+	VPCMPUD      $0x01, Z1, Z16, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      DI, R13
+	MOVB         R13, (CX)
+	JMP          advance_60
+
+raw_61:
+	MOVB $0xff, (CX)
+
+advance_60:
+	ADDQ $0x00000080, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_59
+
+done_58:
+	VZEROUPPER
+	RET
+
 DATA prevByte<>+0(SB)/1, $0x3f
 DATA prevByte<>+1(SB)/1, $0x40
 DATA prevByte<>+2(SB)/1, $0x41
@@ -703,7 +1121,7 @@ TEXT ·magCompress64(SB), NOSPLIT, $0-32
 	LEAQ         128(DX), R8
 	MOVQ         24(DX), R9
 	TESTQ        R9, R9
-	JZ           levels_50
+	JZ           levels_62
 	VPBROADCASTD 32(DX), Z1
 	VPBROADCASTD 36(DX), Z2
 	VPADDD       Z1, Z0, Z1
@@ -713,7 +1131,7 @@ TEXT ·magCompress64(SB), NOSPLIT, $0-32
 	NOTQ         R10
 	ANDQ         SI, R10
 	TZCNTQ       R10, R10
-	JCS          levels_50
+	JCS          levels_62
 	MOVL         (CX)(R10*4), R10
 	SUBL         40(DX), R10
 	VPBROADCASTD R10, Z1
@@ -723,11 +1141,11 @@ TEXT ·magCompress64(SB), NOSPLIT, $0-32
 	KMOVQ        K1, R10
 	ORQ          R9, R10
 	CMPQ         R10, SI
-	JNE          raw_52
+	JNE          raw_64
 
-levels_50:
+levels_62:
 	CMPQ         DI, BX
-	JAE          raw_52
+	JAE          raw_64
 	VPBROADCASTD (R8), Z1
 	VPBROADCASTD 4(R8), Z2
 	VPADDD       Z1, Z0, Z1
@@ -738,7 +1156,7 @@ levels_50:
 	ANDQ         SI, R10
 	XORQ         R9, R9
 	TZCNTQ       R10, R12
-	JCS          found_53
+	JCS          found_65
 	MOVL         (CX)(R12*4), R9
 	MOVL         R9, R12
 	SUBL         (R8), R12
@@ -748,12 +1166,12 @@ levels_50:
 	KMOVQ        K1, R12
 	ORQ          R11, R12
 	CMPQ         R12, SI
-	JE           found_53
+	JE           found_65
 	INCQ         DI
 	ADDQ         $0x00000080, R8
-	JMP          levels_50
+	JMP          levels_62
 
-raw_52:
+raw_64:
 	MOVQ         8(DX), BX
 	MOVQ         $0x0000000000000008, SI
 	SUBQ         BX, SI
@@ -785,7 +1203,7 @@ raw_52:
 	VZEROUPPER
 	RET
 
-found_53:
+found_65:
 	VPBROADCASTD R9, Z1
 	VPBROADCASTD 16(R8), Z2
 	KMOVQ        R10, K1
@@ -799,36 +1217,36 @@ found_53:
 	MOVQ         80(R8), CX
 	VPXORQ       Z3, Z3, Z3
 	CMPQ         CX, $0x01
-	JB           merged_54
+	JB           merged_66
 	VMOVQ        88(R8), X2
 	VALIGNQ      $0x01, Z1, Z3, Z0
 	VPSLLQ       X2, Z1, Z1
 	VPORQ        Z0, Z1, Z1
 	CMPQ         CX, $0x02
-	JB           merged_54
+	JB           merged_66
 	VMOVQ        96(R8), X2
 	VALIGNQ      $0x02, Z1, Z3, Z0
 	VPSLLQ       X2, Z1, Z1
 	VPORQ        Z0, Z1, Z1
 	CMPQ         CX, $0x03
-	JB           merged_54
+	JB           merged_66
 	VMOVQ        104(R8), X0
 	VALIGNQ      $0x04, Z1, Z3, Z2
 	VPSLLQ       X0, Z1, Z1
 	VPORQ        Z2, Z1, Z1
 
-merged_54:
+merged_66:
 	VPXORQ   Z4, Z4, Z4
 	VPTESTMQ Z1, Z1, K1
 	KORTESTB K1, K1
-	JZ       packed_55
+	JZ       packed_67
 	MOVQ     32(R8), CX
 	ADDQ     DX, CX
 	MOVQ     40(R8), BX
 	TESTQ    BX, BX
-	JZ       skip_56
+	JZ       skip_68
 
-entries_57:
+entries_69:
 	VMOVDQU64  (CX), Z0
 	VPERMQ     Z1, Z0, Z0
 	VPSLLVQ    64(CX), Z0, Z2
@@ -836,10 +1254,10 @@ entries_57:
 	VPTERNLOGQ $0xfe, Z2, Z0, Z4
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_57
+	JNZ        entries_69
 
-skip_56:
-packed_55:
+skip_68:
+packed_67:
 	VMOVQ          R10, X5
 	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X5, X5
 	VMOVQ          X5, CX
@@ -953,7 +1371,7 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-48
 	MOVQ         code+40(FP), BX
 	PREFETCHT0   512(CX)
 	CMPQ         BX, (DX)
-	JB           compressed_58
+	JB           compressed_70
 	MOVQ         8(DX), DX
 	VMOVDQU64    (CX), Z0
 	MOVQ         $0x0000000000000001, BX
@@ -975,7 +1393,7 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-compressed_58:
+compressed_70:
 	MOVQ           enc_len+16(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX
@@ -1038,7 +1456,7 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-32
 	LEAQ         128(DX), R8
 	MOVQ         24(DX), R9
 	TESTQ        R9, R9
-	JZ           levels_59
+	JZ           levels_71
 	VPBROADCASTD 32(DX), Z2
 	VPBROADCASTD 36(DX), Z3
 	VPADDD       Z2, Z0, Z4
@@ -1053,7 +1471,7 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-32
 	NOTQ         R10
 	ANDQ         SI, R10
 	TZCNTQ       R10, R10
-	JCS          levels_59
+	JCS          levels_71
 	MOVL         (CX)(R10*4), R10
 	SUBL         40(DX), R10
 	VPBROADCASTD R10, Z2
@@ -1068,11 +1486,11 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-32
 	ORQ          R11, R10
 	ORQ          R9, R10
 	CMPQ         R10, SI
-	JNE          raw_61
+	JNE          raw_73
 
-levels_59:
+levels_71:
 	CMPQ         DI, BX
-	JAE          raw_61
+	JAE          raw_73
 	VPBROADCASTD (R8), Z2
 	VPBROADCASTD 4(R8), Z3
 	VPADDD       Z2, Z0, Z4
@@ -1088,7 +1506,7 @@ levels_59:
 	ANDQ         SI, R10
 	XORQ         R9, R9
 	TZCNTQ       R10, R12
-	JCS          found_62
+	JCS          found_74
 	MOVL         (CX)(R12*4), R9
 	MOVL         R9, R12
 	SUBL         (R8), R12
@@ -1103,12 +1521,12 @@ levels_59:
 	ORQ          R13, R12
 	ORQ          R11, R12
 	CMPQ         R12, SI
-	JE           found_62
+	JE           found_74
 	INCQ         DI
 	ADDQ         $0x00000080, R8
-	JMP          levels_59
+	JMP          levels_71
 
-raw_61:
+raw_73:
 	MOVQ         8(DX), BX
 	MOVQ         $0x0000000000000008, SI
 	SUBQ         BX, SI
@@ -1146,7 +1564,7 @@ raw_61:
 	VZEROUPPER
 	RET
 
-found_62:
+found_74:
 	VPBROADCASTD R9, Z2
 	VPBROADCASTD 16(R8), Z3
 	KMOVQ        R10, K1
@@ -1166,7 +1584,7 @@ found_62:
 	MOVQ         80(R8), CX
 	VPXORQ       Z5, Z5, Z5
 	CMPQ         CX, $0x01
-	JB           merged_63
+	JB           merged_75
 	VMOVQ        88(R8), X3
 	VALIGNQ      $0x01, Z9, Z0, Z1
 	VALIGNQ      $0x01, Z0, Z5, Z2
@@ -1175,7 +1593,7 @@ found_62:
 	VPSLLQ       X3, Z0, Z0
 	VPORQ        Z2, Z0, Z0
 	CMPQ         CX, $0x02
-	JB           merged_63
+	JB           merged_75
 	VMOVQ        96(R8), X3
 	VALIGNQ      $0x02, Z9, Z0, Z1
 	VALIGNQ      $0x02, Z0, Z5, Z2
@@ -1184,7 +1602,7 @@ found_62:
 	VPSLLQ       X3, Z0, Z0
 	VPORQ        Z2, Z0, Z0
 	CMPQ         CX, $0x03
-	JB           merged_63
+	JB           merged_75
 	VMOVQ        104(R8), X3
 	VALIGNQ      $0x04, Z9, Z0, Z1
 	VALIGNQ      $0x04, Z0, Z5, Z2
@@ -1193,27 +1611,27 @@ found_62:
 	VPSLLQ       X3, Z0, Z0
 	VPORQ        Z2, Z0, Z0
 	CMPQ         CX, $0x04
-	JB           merged_63
+	JB           merged_75
 	VMOVQ        112(R8), X1
 	VPSLLQ       X1, Z9, Z9
 	VPORQ        Z0, Z9, Z9
 	VPSLLQ       X1, Z0, Z0
 	VPORQ        Z5, Z0, Z0
 
-merged_63:
+merged_75:
 	VPXORQ   Z6, Z6, Z6
 	VPXORQ   Z7, Z7, Z7
 	VPORQ    Z9, Z0, Z1
 	VPTESTMQ Z1, Z1, K1
 	KORTESTB K1, K1
-	JZ       packed_64
+	JZ       packed_76
 	MOVQ     32(R8), CX
 	ADDQ     DX, CX
 	MOVQ     40(R8), BX
 	TESTQ    BX, BX
-	JZ       skip_65
+	JZ       skip_77
 
-entries_66:
+entries_78:
 	VMOVDQU64  (CX), Z1
 	VPERMI2Q   Z0, Z9, Z1
 	VPSLLVQ    64(CX), Z1, Z2
@@ -1221,14 +1639,14 @@ entries_66:
 	VPTERNLOGQ $0xfe, Z2, Z1, Z6
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_66
+	JNZ        entries_78
 
-skip_65:
+skip_77:
 	MOVQ  48(R8), BX
 	TESTQ BX, BX
-	JZ    skip_67
+	JZ    skip_79
 
-entries_68:
+entries_80:
 	VMOVDQU64  (CX), Z1
 	VPERMI2Q   Z0, Z9, Z1
 	VPSLLVQ    64(CX), Z1, Z2
@@ -1236,10 +1654,10 @@ entries_68:
 	VPTERNLOGQ $0xfe, Z2, Z1, Z7
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_68
+	JNZ        entries_80
 
-skip_67:
-packed_64:
+skip_79:
+packed_76:
 	VMOVQ          R10, X8
 	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X8, X8
 	VMOVQ          X8, CX
@@ -1428,7 +1846,7 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-48
 	MOVQ         code+40(FP), BX
 	PREFETCHT0   512(CX)
 	CMPQ         BX, (DX)
-	JB           compressed_69
+	JB           compressed_81
 	MOVQ         8(DX), DX
 	VMOVDQU64    (CX), Z0
 	VMOVDQU64    64(CX), Z1
@@ -1457,7 +1875,7 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-compressed_69:
+compressed_81:
 	MOVQ           enc_len+16(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX

@@ -11,6 +11,7 @@ import (
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/internal/cpu"
+	"github.com/linecomp/linecomp/internal/ref"
 	"github.com/linecomp/linecomp/linecomptest"
 )
 
@@ -144,7 +145,32 @@ func TestLevelKernels(t *testing.T) {
 					continue // no compressed size at this line size
 				}
 				t.Run(fmt.Sprintf("%s/%d", c.Name(), n), func(t *testing.T) {
-					codectest.CrossCheck(t, n, nil, c.fitLevels, c.levelGeneric)
+					codectest.CrossCheck(t, n, prefilterLines(c), c.fitLevels, c.levelGeneric)
+				})
+			}
+		}
+	}
+}
+
+// TestSizesLevels: AppendSizes, the batch kernel behind linecomp.Sizes,
+// gives at every kernel level the length of the literal reference's
+// stream for every line (a level's size off by one MAG fails it).
+func TestSizesLevels(t *testing.T) {
+	for _, mag := range []int{16, 32, 64} {
+		for _, opts := range [][]Option{nil, {WithSignedDeltas()}} {
+			for _, n := range codectest.LineSizes {
+				c, err := New(n, mag, opts...)
+				if err != nil {
+					continue // no compressed size at this line size
+				}
+				enc, ok := ref.Lookup(c.Name())
+				if !ok {
+					t.Fatalf("no reference for %s", c.Name())
+				}
+				kernel := func(data []byte, out []int) { c.AppendSizes(out[:0], data) }
+				generic := func(line []byte) int { return len(enc(line)) }
+				t.Run(fmt.Sprintf("%s/%d", c.Name(), n), func(t *testing.T) {
+					codectest.CrossCheck(t, n, prefilterLines(c), kernel, generic)
 				})
 			}
 		}
