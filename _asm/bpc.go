@@ -619,73 +619,26 @@ func bpcEncodeAVX512(words int) {
 	VMOVD(top, x2.AsX())
 	xs := []VecVirtual{x[0], x[1], x2}
 	ps := []VecVirtual{p[0], p[1], x2}
-
-	zero, ones, maskv := ZMM(), ZMM(), ZMM()
+	zero, ones := ZMM(), ZMM()
 	VPXORD(zero, zero, zero)
 	VPTERNLOGD(U8(0xFF), ones, ones, ones)
-	VPBROADCASTD(mask, maskv)
-	// planeMask returns the 48-bit mask of a test of the three vectors,
-	// plane j in bit j (bits 33…47 are lanes past plane 32).
-	planeMask := func(test func(h int, out OpmaskVirtual)) GPVirtual {
-		k := []OpmaskVirtual{K(), K(), K()}
-		for h := range k {
-			test(h, k[h])
-		}
-		r := bpcMask32(k[0], k[1])
-		g, t := GP64(), GP64()
-		MOVL(r, g.As32())
-		KMOVW(k[2], t.As32())
-		SHLQ(U8(32), t)
-		ORQ(t, g)
-		return g
+	bc := func(v uint32) VecVirtual {
+		z := ZMM()
+		VPBROADCASTD(bpcConst4(v), z)
+		return z
 	}
-	zmask := planeMask(func(h int, out OpmaskVirtual) { VPTESTNMD(xs[h], xs[h], out) })
-	dmask := planeMask(func(h int, out OpmaskVirtual) { VPTESTNMD(ps[h], ps[h], out) })
-	omask := planeMask(func(h int, out OpmaskVirtual) { VPCMPEQD(maskv, xs[h], out) })
-	smask := planeMask(func(h int, out OpmaskVirtual) { // x & (x − 1) = 0
-		t := ZMM()
-		VPADDD(ones, xs[h], t)
-		VPTESTNMD(t, xs[h], out)
-	})
-	gmask := planeMask(func(h int, out OpmaskVirtual) { // (x & −x) × 3 = x
-		low, t := ZMM(), ZMM()
-		VPSUBD(xs[h], zero, low)
-		VPANDD(xs[h], low, low)
-		VPADDD(low, low, t)
-		VPADDD(low, t, t)
-		VPCMPEQD(xs[h], t, out)
-	})
-	// The symbol masks of masks (bpc.go), and the top plane of each run.
-	// (ANDNQ a, b, d is d = a ∧ ¬b.)
-	all := GP64()
-	MOVQ(U64(1<<33-1), all)
-	ANDQ(all, zmask)
-	nz := GP64()
-	MOVQ(zmask, nz)
-	XORQ(all, nz)
-	ORQ(smask, gmask) // one one or two adjacent: a position symbol
-	short := GP64()
-	MOVQ(dmask, short)
-	ORQ(omask, short)
-	ANDQ(nz, short)
-	shortOne := GP64() // 00001 (DBP zero) rather than 00000
-	MOVQ(short, shortOne)
-	ANDQ(dmask, shortOne)
-	ANDQ(nz, gmask)
-	pos := GP64()
-	ANDNQ(gmask, short, pos)
-	ANDQ(pos, smask) // 00011 (one one) rather than 00010
-	runTop := GP64()
-	MOVQ(zmask, runTop)
-	SHRQ(U8(1), runTop)
-	ANDNQ(zmask, runTop, runTop)
-	emit := GP64()
-	MOVQ(nz, emit)
-	ORQ(runTop, emit)
+	maskv := bc(uint32(1)<<uint(m) - 1)
 
 	// The run lengths need the non-zero planes below each plane.
+	kz0, kz1, kz32 := K(), K(), K()
+	VPTESTNMD(xs[0], xs[0], kz0)
+	VPTESTNMD(xs[1], xs[1], kz1)
+	KUNPCKWD(kz0, kz1, kz32)
+	nzg := GP32()
+	KMOVD(kz32, nzg)
+	NOTL(nzg)
 	nzv := ZMM()
-	VPBROADCASTD(nz.As32(), nzv)
+	VPBROADCASTD(nzg, nzv)
 
 	codes := AllocLocal(4 * 64)
 	lens := AllocLocal(4 * 64)
@@ -693,52 +646,81 @@ func bpcEncodeAVX512(words int) {
 	// 64-byte loop.
 	MOVL(U32(0), codes)
 	MOVL(U32(0), lens)
-	imm := func(v uint32) VecVirtual {
-		r, z := GP32(), ZMM()
-		MOVL(U32(v), r)
-		VPBROADCASTD(r, z)
-		return z
-	}
-	head := imm(uint32(1) << uint(m))
-	rawLen := imm(uint32(1 + m))
-	posLen := imm(uint32(5 + posBits))
-	posBase := imm(uint32(2<<uint(posBits) + 31))
-	posSingle := imm(uint32(1 << uint(posBits)))
-	five := imm(5)
-	one := imm(1)
-	three := imm(3)
-	seven := imm(7)
-	runBase := imm(0b01<<5 - 2) // 01 + (n − 2)
+	head := bc(uint32(1) << uint(m))
+	rawLen := bc(uint32(1 + m))
+	posLen := bc(uint32(5 + posBits))
+	posBase := bc(uint32(2<<uint(posBits) + 31))
+	posSingle := bc(uint32(1 << uint(posBits)))
+	five := bc(5)
+	one := bc(1)
+	three := bc(3)
+	seven := bc(7)
+	runBase := bc(0b01<<5 - 2) // 01 + (n − 2)
 	count := GP64()
 	XORQ(count, count)
+	// Every plane's symbol, in the authors' priority (masks in bpc.go),
+	// from the tests of its lane, each kind's masks applied as soon as
+	// they are known (there are seven mask registers). (KANDNW a, b, d is
+	// d = a ∧ ¬b.)
 	for h := 0; h < 3; h++ {
-		kmask := func(g GPVirtual) OpmaskVirtual {
-			k := K()
-			KMOVQ(g, k)
-			if h > 0 {
-				KSHIFTRQ(U8(uint8(16*h)), k, k)
-			}
-			return k
-		}
+		x := xs[h]
+		kz := K()
+		VPTESTNMD(x, x, kz)
 		code, length := ZMM(), ZMM()
-		VPORD(head, xs[h], code)
+		VPORD(head, x, code)
 		VMOVDQA32(rawLen, length)
+
+		// 00001 (DBP zero) and 00000 (all ones).
+		kd, ko, short := K(), K(), K()
+		VPTESTNMD(ps[h], ps[h], kd)
+		VPCMPEQD(maskv, x, ko)
+		KORW(kd, ko, short)
+		KANDNW(short, kz, short)
+		VMOVDQA32(zero, short, code)
+		VMOVDQA32(five, short, length)
+		KANDW(short, kd, kd)
+		VMOVDQA32(one, kd, code)
+
 		// 00010/00011 + position: the position of the lowest one is
 		// 31 − its leading zeros, below the kind.
-		low, lz := ZMM(), ZMM()
-		VPSUBD(xs[h], zero, low)
-		VPANDD(xs[h], low, low)
+		k1, k2, pos := K(), K(), K()
+		t := ZMM()
+		VPADDD(ones, x, t)
+		VPTESTNMD(t, x, k1) // x & (x − 1) = 0: at most one one
+		low, t2 := ZMM(), ZMM()
+		VPSUBD(x, zero, low)
+		VPANDD(x, low, low)
+		VPADDD(low, low, t2)
+		VPADDD(low, t2, t2)
+		VPCMPEQD(x, t2, k2) // (x & −x) × 3 = x: two adjacent ones or none
+		KORW(k1, k2, pos)
+		KANDNW(pos, kz, pos)
+		KANDNW(pos, short, pos)
+		KANDW(pos, k1, k1) // 00011 rather than 00010
+		lz, pc := ZMM(), ZMM()
 		VPLZCNTD(low, lz)
-		pc := ZMM()
 		VPSUBD(lz, posBase, pc)
-		VPADDD(posSingle, pc, kmask(smask), pc)
-		kp := kmask(pos)
-		VMOVDQA32(pc, kp, code)
-		VMOVDQA32(posLen, kp, length)
-		ks := kmask(short)
-		VMOVDQA32(zero, ks, code)
-		VMOVDQA32(five, ks, length)
-		VMOVDQA32(one, kmask(shortOne), code)
+		VPADDD(posSingle, pc, k1, pc)
+		VMOVDQA32(pc, pos, code)
+		VMOVDQA32(posLen, pos, length)
+
+		// The top plane of a run: zero, with a non-zero plane above it
+		// (or none: plane 32).
+		runTop, emit := K(), K()
+		if h < 2 {
+			up, kup := ZMM(), K()
+			VALIGND(U8(1), xs[h], xs[h+1], up) // lane l: plane 16h + l + 1
+			VPTESTNMD(up, up, kup)
+			KANDNW(kz, kup, runTop)
+			KNOTW(kz, emit)
+			KORW(emit, runTop, emit)
+		} else {
+			// Plane 32 always has a symbol; the other lanes none.
+			g := GP32()
+			MOVL(U32(1), g)
+			KMOVW(g, emit)
+			KANDW(kz, emit, runTop)
+		}
 		// Runs: the length is the leading zeros of the non-zero planes
 		// below, plus j − 31.
 		below, add := bpcRunConsts(h)
@@ -748,24 +730,24 @@ func bpcEncodeAVX512(words int) {
 		VPADDD(add, rl, rl)
 		VPADDD(runBase, rl, rc)
 		VMOVDQA32(seven, rlen)
-		k1 := K()
-		VPCMPEQD(one, rl, k1)
-		VMOVDQA32(one, k1, rc) // 001: a single zero plane
-		VMOVDQA32(three, k1, rlen)
-		kt := kmask(runTop)
-		VMOVDQA32(rc, kt, code)
-		VMOVDQA32(rlen, kt, length)
+		kone := K()
+		VPCMPEQD(one, rl, kone)
+		VMOVDQA32(one, kone, rc) // 001: a single zero plane
+		VMOVDQA32(three, kone, rlen)
+		VMOVDQA32(rc, runTop, code)
+		VMOVDQA32(rlen, runTop, length)
 		// The emitted symbols, packed after those of the planes below.
-		ke := kmask(emit)
-		VPCOMPRESSD_Z(code, ke, code)
-		VPCOMPRESSD_Z(length, ke, length)
+		VPCOMPRESSD_Z(code, emit, code)
+		VPCOMPRESSD_Z(length, emit, length)
 		VMOVDQU32(code, Mem{Base: codes.Base, Disp: codes.Disp + 4, Index: count, Scale: 4})
 		VMOVDQU32(length, Mem{Base: lens.Base, Disp: lens.Disp + 4, Index: count, Scale: 4})
 		if h < 2 {
 			n := GP32()
-			KMOVW(ke, n)
+			KMOVW(emit, n)
 			POPCNTL(n, n)
 			ADDQ(n.As64(), count)
+		} else {
+			INCQ(count)
 		}
 	}
 
@@ -834,7 +816,6 @@ func bpcEncodeAVX512(words int) {
 	if words == 16 {
 		step = 2
 	}
-	POPCNTQ(emit, count)
 	Label(name + "_loop")
 	for k := 0; k < step; k++ {
 		c, l := GP64(), GP64()
@@ -852,4 +833,17 @@ func bpcEncodeAVX512(words int) {
 	Store(o, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// bpcConst4 returns a 4-byte constant, for VPBROADCASTD: a load, where a
+// broadcast from a general register takes a shuffle.
+func bpcConst4(v uint32) Mem {
+	name := fmt.Sprintf("bpc_d%08x", v)
+	if m, ok := bpcConsts512[name]; ok {
+		return m
+	}
+	m := GLOBL(name, attr.RODATA|attr.NOPTR)
+	DATA(0, U32(v))
+	bpcConsts512[name] = m
+	return m
 }

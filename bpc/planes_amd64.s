@@ -1753,7 +1753,7 @@ TEXT ·bpcPlanes32AVX512(SB), NOSPLIT, $0-32
 	RET
 
 // func bpcEncode128AVX512(line *[128]byte, flip uint32, out *[160]byte) int
-// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI, POPCNT
 TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	MOVQ           line+0(FP), AX
 	MOVL           $0x7fffffff, CX
@@ -1774,10 +1774,10 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPXORD         Z0, Z5, Z5
 	VPXORD         Z0, Z7, Z7
 	VPCMPUD        $0x01, Z5, Z7, K2, K2
-	KMOVW          K1, DX
-	KMOVW          K2, BX
-	SHLL           $0x10, BX
-	ORL            BX, DX
+	KMOVW          K1, CX
+	KMOVW          K2, DX
+	SHLL           $0x10, DX
+	ORL            DX, CX
 	VMOVDQU64      bpc_cols<>+0(SB), Z0
 	VMOVDQU64      bpc_gather0<>+0(SB), Z5
 	VPERMI2B       Z1, Z8, Z5
@@ -1789,307 +1789,277 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPERMI2B       Z6, Z5, Z0
 	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z6, Z5, Z1
-	VPBROADCASTD   DX, Z5
+	VPBROADCASTD   CX, Z5
 	VALIGND        $0x01, Z0, Z1, Z6
 	VALIGND        $0x01, Z1, Z5, Z5
 	VPXORD         Z0, Z6, Z6
 	VPXORD         Z1, Z5, Z5
-	VMOVD          DX, X2
+	VMOVD          CX, X2
 	VPXORD         Z3, Z3, Z3
 	VPTERNLOGD     $0xff, Z4, Z4, Z4
-	VPBROADCASTD   CX, Z7
+	VPBROADCASTD   bpc_d7fffffff<>+0(SB), Z7
 	VPTESTNMD      Z6, Z6, K1
 	VPTESTNMD      Z5, Z5, K2
-	VPTESTNMD      Z2, Z2, K3
-	KMOVW          K1, CX
-	KMOVW          K2, DX
-	SHLL           $0x10, DX
-	ORL            DX, CX
-	KMOVW          K3, DX
-	SHLQ           $0x20, DX
-	ORQ            DX, CX
-	VPTESTNMD      Z0, Z0, K1
-	VPTESTNMD      Z1, Z1, K2
-	VPTESTNMD      Z2, Z2, K3
-	KMOVW          K1, DX
-	KMOVW          K2, BX
-	SHLL           $0x10, BX
-	ORL            BX, DX
-	KMOVW          K3, BX
-	SHLQ           $0x20, BX
-	ORQ            BX, DX
-	VPCMPEQD       Z7, Z6, K1
-	VPCMPEQD       Z7, Z5, K2
-	VPCMPEQD       Z7, Z2, K3
-	KMOVW          K1, BX
-	KMOVW          K2, SI
-	SHLL           $0x10, SI
-	ORL            SI, BX
-	KMOVW          K3, SI
-	SHLQ           $0x20, SI
-	ORQ            SI, BX
-	VPADDD         Z4, Z6, Z0
-	VPTESTNMD      Z0, Z6, K1
-	VPADDD         Z4, Z5, Z0
-	VPTESTNMD      Z0, Z5, K2
-	VPADDD         Z4, Z2, Z0
-	VPTESTNMD      Z0, Z2, K3
-	KMOVW          K1, SI
-	KMOVW          K2, DI
-	SHLL           $0x10, DI
-	ORL            DI, SI
-	KMOVW          K3, DI
-	SHLQ           $0x20, DI
-	ORQ            DI, SI
-	VPSUBD         Z6, Z3, Z0
-	VPANDD         Z6, Z0, Z0
-	VPADDD         Z0, Z0, Z1
-	VPADDD         Z0, Z1, Z1
-	VPCMPEQD       Z6, Z1, K1
-	VPSUBD         Z5, Z3, Z0
-	VPANDD         Z5, Z0, Z0
-	VPADDD         Z0, Z0, Z1
-	VPADDD         Z0, Z1, Z1
-	VPCMPEQD       Z5, Z1, K2
-	VPSUBD         Z2, Z3, Z0
-	VPANDD         Z2, Z0, Z0
-	VPADDD         Z0, Z0, Z1
-	VPADDD         Z0, Z1, Z1
-	VPCMPEQD       Z2, Z1, K3
-	KMOVW          K1, DI
-	KMOVW          K2, R8
-	SHLL           $0x10, R8
-	ORL            R8, DI
-	KMOVW          K3, R8
-	SHLQ           $0x20, R8
-	ORQ            R8, DI
-	MOVQ           $0x00000001ffffffff, R8
-	ANDQ           R8, CX
-	MOVQ           CX, R9
-	XORQ           R8, R9
-	ORQ            SI, DI
-	MOVQ           DX, R8
-	ORQ            BX, R8
-	ANDQ           R9, R8
-	MOVQ           R8, BX
-	ANDQ           DX, BX
-	ANDQ           R9, DI
-	ANDNQ          DI, R8, DX
-	ANDQ           DX, SI
-	MOVQ           CX, DI
-	SHRQ           $0x01, DI
-	ANDNQ          CX, DI, DI
-	MOVQ           R9, CX
-	ORQ            DI, CX
-	VPBROADCASTD   R9, Z0
+	KUNPCKWD       K1, K2, K1
+	KMOVD          K1, CX
+	NOTL           CX
+	VPBROADCASTD   CX, Z8
 	MOVL           $0x00000000, (SP)
 	MOVL           $0x00000000, 256(SP)
-	MOVL           $0x80000000, R9
-	VPBROADCASTD   R9, Z1
-	MOVL           $0x00000020, R9
-	VPBROADCASTD   R9, Z4
-	MOVL           $0x0000000a, R9
-	VPBROADCASTD   R9, Z7
-	MOVL           $0x0000005f, R9
-	VPBROADCASTD   R9, Z8
-	MOVL           $0x00000020, R9
-	VPBROADCASTD   R9, Z9
-	MOVL           $0x00000005, R9
-	VPBROADCASTD   R9, Z10
-	MOVL           $0x00000001, R9
-	VPBROADCASTD   R9, Z11
-	MOVL           $0x00000003, R9
-	VPBROADCASTD   R9, Z12
-	MOVL           $0x00000007, R9
-	VPBROADCASTD   R9, Z13
-	MOVL           $0x0000001e, R9
-	VPBROADCASTD   R9, Z14
-	XORQ           R9, R9
-	VPORD          Z1, Z6, Z15
-	VMOVDQA32      Z4, Z16
-	VPSUBD         Z6, Z3, Z17
-	VPANDD         Z6, Z17, Z17
-	VPLZCNTD       Z17, Z6
-	VPSUBD         Z6, Z8, Z6
-	KMOVQ          SI, K1
-	VPADDD         Z9, Z6, K1, Z6
-	KMOVQ          DX, K1
-	VMOVDQA32      Z6, K1, Z15
-	VMOVDQA32      Z7, K1, Z16
-	KMOVQ          R8, K1
-	VMOVDQA32      Z3, K1, Z15
-	VMOVDQA32      Z10, K1, Z16
-	KMOVQ          BX, K1
-	VMOVDQA32      Z11, K1, Z15
-	VPANDD         bpc_below0<>+0(SB), Z0, Z6
-	VPLZCNTD       Z6, Z6
-	VPADDD         bpc_runadd0<>+0(SB), Z6, Z6
-	VPADDD         Z14, Z6, Z17
-	VMOVDQA32      Z13, Z18
-	VPCMPEQD       Z11, Z6, K1
-	VMOVDQA32      Z11, K1, Z17
-	VMOVDQA32      Z12, K1, Z18
-	KMOVQ          DI, K1
-	VMOVDQA32      Z17, K1, Z15
-	VMOVDQA32      Z18, K1, Z16
-	KMOVQ          CX, K1
-	VPCOMPRESSD.Z  Z15, K1, Z15
-	VPCOMPRESSD.Z  Z16, K1, Z16
-	VMOVDQU32      Z15, 4(SP)(R9*4)
-	VMOVDQU32      Z16, 260(SP)(R9*4)
-	KMOVW          K1, R10
-	POPCNTL        R10, R10
-	ADDQ           R10, R9
-	VPORD          Z1, Z5, Z6
-	VMOVDQA32      Z4, Z15
-	VPSUBD         Z5, Z3, Z16
-	VPANDD         Z5, Z16, Z16
-	VPLZCNTD       Z16, Z5
-	VPSUBD         Z5, Z8, Z5
-	KMOVQ          SI, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VPADDD         Z9, Z5, K1, Z5
-	KMOVQ          DX, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VMOVDQA32      Z5, K1, Z6
-	VMOVDQA32      Z7, K1, Z15
-	KMOVQ          R8, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VMOVDQA32      Z3, K1, Z6
-	VMOVDQA32      Z10, K1, Z15
-	KMOVQ          BX, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VMOVDQA32      Z11, K1, Z6
-	VPANDD         bpc_below1<>+0(SB), Z0, Z5
-	VPLZCNTD       Z5, Z5
-	VPADDD         bpc_runadd1<>+0(SB), Z5, Z5
-	VPADDD         Z14, Z5, Z16
-	VMOVDQA32      Z13, Z17
-	VPCMPEQD       Z11, Z5, K1
-	VMOVDQA32      Z11, K1, Z16
-	VMOVDQA32      Z12, K1, Z17
-	KMOVQ          DI, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VMOVDQA32      Z16, K1, Z6
-	VMOVDQA32      Z17, K1, Z15
-	KMOVQ          CX, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VPCOMPRESSD.Z  Z6, K1, Z6
-	VPCOMPRESSD.Z  Z15, K1, Z15
-	VMOVDQU32      Z6, 4(SP)(R9*4)
-	VMOVDQU32      Z15, 260(SP)(R9*4)
-	KMOVW          K1, R10
-	POPCNTL        R10, R10
-	ADDQ           R10, R9
-	VPORD          Z1, Z2, Z1
-	VMOVDQA32      Z4, Z4
-	VPSUBD         Z2, Z3, Z5
-	VPANDD         Z2, Z5, Z5
-	VPLZCNTD       Z5, Z2
-	VPSUBD         Z2, Z8, Z2
-	KMOVQ          SI, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VPADDD         Z9, Z2, K1, Z2
-	KMOVQ          DX, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VMOVDQA32      Z2, K1, Z1
-	VMOVDQA32      Z7, K1, Z4
-	KMOVQ          R8, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VMOVDQA32      Z3, K1, Z1
-	VMOVDQA32      Z10, K1, Z4
-	KMOVQ          BX, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VMOVDQA32      Z11, K1, Z1
-	VPANDD         bpc_below2<>+0(SB), Z0, Z0
+	VPBROADCASTD   bpc_d80000000<>+0(SB), Z9
+	VPBROADCASTD   bpc_d00000020<>+0(SB), Z10
+	VPBROADCASTD   bpc_d0000000a<>+0(SB), Z11
+	VPBROADCASTD   bpc_d0000005f<>+0(SB), Z12
+	VPBROADCASTD   bpc_d00000020<>+0(SB), Z13
+	VPBROADCASTD   bpc_d00000005<>+0(SB), Z14
+	VPBROADCASTD   bpc_d00000001<>+0(SB), Z15
+	VPBROADCASTD   bpc_d00000003<>+0(SB), Z16
+	VPBROADCASTD   bpc_d00000007<>+0(SB), Z17
+	VPBROADCASTD   bpc_d0000001e<>+0(SB), Z18
+	XORQ           CX, CX
+	VPTESTNMD      Z6, Z6, K1
+	VPORD          Z9, Z6, Z19
+	VMOVDQA32      Z10, Z20
+	VPTESTNMD      Z0, Z0, K2
+	VPCMPEQD       Z7, Z6, K3
+	KORW           K2, K3, K3
+	KANDNW         K3, K1, K3
+	VMOVDQA32      Z3, K3, Z19
+	VMOVDQA32      Z14, K3, Z20
+	KANDW          K3, K2, K2
+	VMOVDQA32      Z15, K2, Z19
+	VPADDD         Z4, Z6, Z0
+	VPTESTNMD      Z0, Z6, K2
+	VPSUBD         Z6, Z3, Z0
+	VPANDD         Z6, Z0, Z0
+	VPADDD         Z0, Z0, Z21
+	VPADDD         Z0, Z21, Z21
+	VPCMPEQD       Z6, Z21, K4
+	KORW           K2, K4, K4
+	KANDNW         K4, K1, K4
+	KANDNW         K4, K3, K4
+	KANDW          K4, K2, K2
 	VPLZCNTD       Z0, Z0
-	VPADDD         bpc_runadd2<>+0(SB), Z0, Z0
-	VPADDD         Z14, Z0, Z2
-	VMOVDQA32      Z13, Z3
-	VPCMPEQD       Z11, Z0, K1
-	VMOVDQA32      Z11, K1, Z2
-	VMOVDQA32      Z12, K1, Z3
-	KMOVQ          DI, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VMOVDQA32      Z2, K1, Z1
-	VMOVDQA32      Z3, K1, Z4
-	KMOVQ          CX, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VPCOMPRESSD.Z  Z1, K1, Z1
-	VPCOMPRESSD.Z  Z4, K1, Z4
-	VMOVDQU32      Z1, 4(SP)(R9*4)
-	VMOVDQU32      Z4, 260(SP)(R9*4)
+	VPSUBD         Z0, Z12, Z0
+	VPADDD         Z13, Z0, K2, Z0
+	VMOVDQA32      Z0, K4, Z19
+	VMOVDQA32      Z11, K4, Z20
+	VALIGND        $0x01, Z6, Z5, Z0
+	VPTESTNMD      Z0, Z0, K2
+	KANDNW         K1, K2, K2
+	KNOTW          K1, K1
+	KORW           K1, K2, K1
+	VPANDD         bpc_below0<>+0(SB), Z8, Z0
+	VPLZCNTD       Z0, Z0
+	VPADDD         bpc_runadd0<>+0(SB), Z0, Z0
+	VPADDD         Z18, Z0, Z6
+	VMOVDQA32      Z17, Z21
+	VPCMPEQD       Z15, Z0, K3
+	VMOVDQA32      Z15, K3, Z6
+	VMOVDQA32      Z16, K3, Z21
+	VMOVDQA32      Z6, K2, Z19
+	VMOVDQA32      Z21, K2, Z20
+	VPCOMPRESSD.Z  Z19, K1, Z19
+	VPCOMPRESSD.Z  Z20, K1, Z20
+	VMOVDQU32      Z19, 4(SP)(CX*4)
+	VMOVDQU32      Z20, 260(SP)(CX*4)
+	KMOVW          K1, DX
+	POPCNTL        DX, DX
+	ADDQ           DX, CX
+	VPTESTNMD      Z5, Z5, K1
+	VPORD          Z9, Z5, Z0
+	VMOVDQA32      Z10, Z6
+	VPTESTNMD      Z1, Z1, K2
+	VPCMPEQD       Z7, Z5, K3
+	KORW           K2, K3, K3
+	KANDNW         K3, K1, K3
+	VMOVDQA32      Z3, K3, Z0
+	VMOVDQA32      Z14, K3, Z6
+	KANDW          K3, K2, K2
+	VMOVDQA32      Z15, K2, Z0
+	VPADDD         Z4, Z5, Z1
+	VPTESTNMD      Z1, Z5, K2
+	VPSUBD         Z5, Z3, Z1
+	VPANDD         Z5, Z1, Z1
+	VPADDD         Z1, Z1, Z19
+	VPADDD         Z1, Z19, Z19
+	VPCMPEQD       Z5, Z19, K4
+	KORW           K2, K4, K4
+	KANDNW         K4, K1, K4
+	KANDNW         K4, K3, K4
+	KANDW          K4, K2, K2
+	VPLZCNTD       Z1, Z1
+	VPSUBD         Z1, Z12, Z1
+	VPADDD         Z13, Z1, K2, Z1
+	VMOVDQA32      Z1, K4, Z0
+	VMOVDQA32      Z11, K4, Z6
+	VALIGND        $0x01, Z5, Z2, Z1
+	VPTESTNMD      Z1, Z1, K2
+	KANDNW         K1, K2, K2
+	KNOTW          K1, K1
+	KORW           K1, K2, K1
+	VPANDD         bpc_below1<>+0(SB), Z8, Z1
+	VPLZCNTD       Z1, Z1
+	VPADDD         bpc_runadd1<>+0(SB), Z1, Z1
+	VPADDD         Z18, Z1, Z5
+	VMOVDQA32      Z17, Z19
+	VPCMPEQD       Z15, Z1, K3
+	VMOVDQA32      Z15, K3, Z5
+	VMOVDQA32      Z16, K3, Z19
+	VMOVDQA32      Z5, K2, Z0
+	VMOVDQA32      Z19, K2, Z6
+	VPCOMPRESSD.Z  Z0, K1, Z0
+	VPCOMPRESSD.Z  Z6, K1, Z6
+	VMOVDQU32      Z0, 4(SP)(CX*4)
+	VMOVDQU32      Z6, 260(SP)(CX*4)
+	KMOVW          K1, DX
+	POPCNTL        DX, DX
+	ADDQ           DX, CX
+	VPTESTNMD      Z2, Z2, K1
+	VPORD          Z9, Z2, Z0
+	VMOVDQA32      Z10, Z1
+	VPTESTNMD      Z2, Z2, K2
+	VPCMPEQD       Z7, Z2, K3
+	KORW           K2, K3, K3
+	KANDNW         K3, K1, K3
+	VMOVDQA32      Z3, K3, Z0
+	VMOVDQA32      Z14, K3, Z1
+	KANDW          K3, K2, K2
+	VMOVDQA32      Z15, K2, Z0
+	VPADDD         Z4, Z2, Z4
+	VPTESTNMD      Z4, Z2, K2
+	VPSUBD         Z2, Z3, Z3
+	VPANDD         Z2, Z3, Z3
+	VPADDD         Z3, Z3, Z4
+	VPADDD         Z3, Z4, Z4
+	VPCMPEQD       Z2, Z4, K4
+	KORW           K2, K4, K4
+	KANDNW         K4, K1, K4
+	KANDNW         K4, K3, K4
+	KANDW          K4, K2, K2
+	VPLZCNTD       Z3, Z2
+	VPSUBD         Z2, Z12, Z2
+	VPADDD         Z13, Z2, K2, Z2
+	VMOVDQA32      Z2, K4, Z0
+	VMOVDQA32      Z11, K4, Z1
+	MOVL           $0x00000001, DX
+	KMOVW          DX, K2
+	KANDW          K1, K2, K1
+	VPANDD         bpc_below2<>+0(SB), Z8, Z2
+	VPLZCNTD       Z2, Z2
+	VPADDD         bpc_runadd2<>+0(SB), Z2, Z2
+	VPADDD         Z18, Z2, Z3
+	VMOVDQA32      Z17, Z4
+	VPCMPEQD       Z15, Z2, K3
+	VMOVDQA32      Z15, K3, Z3
+	VMOVDQA32      Z16, K3, Z4
+	VMOVDQA32      Z3, K1, Z0
+	VMOVDQA32      Z4, K1, Z1
+	VPCOMPRESSD.Z  Z0, K2, Z0
+	VPCOMPRESSD.Z  Z1, K2, Z1
+	VMOVDQU32      Z0, 4(SP)(CX*4)
+	VMOVDQU32      Z1, 260(SP)(CX*4)
+	INCQ           CX
 	MOVQ           out+16(FP), DX
-	MOVL           (AX), BX
-	MOVL           BX, AX
-	SARL           $0x1f, AX
-	XORL           BX, AX
+	MOVL           (AX), AX
+	MOVL           AX, BX
+	SARL           $0x1f, BX
+	XORL           AX, BX
 	MOVQ           $0x0000000000000020, SI
-	MOVQ           $0x0000000000000003, R8
-	MOVQ           $0x0000000000000002, DI
+	MOVQ           $0x0000000000000003, DI
+	MOVQ           $0x0000000000000002, R8
 	MOVQ           $0x0000000000000004, R9
 	MOVQ           $0x0000000000000010, R10
 	MOVQ           $0x000000000000000b, R11
-	CMPL           AX, $0x00008000
+	CMPL           BX, $0x00008000
 	CMOVQCS        R10, SI
-	CMOVQCS        R11, R8
-	CMOVQCS        R9, DI
+	CMOVQCS        R11, DI
+	CMOVQCS        R9, R8
 	MOVQ           $0x0000000000000008, R10
 	MOVQ           $0x000000000000000a, R11
-	CMPL           AX, $0x00000080
+	CMPL           BX, $0x00000080
 	CMOVQCS        R10, SI
-	CMOVQCS        R11, R8
-	CMOVQCS        R9, DI
+	CMOVQCS        R11, DI
+	CMOVQCS        R9, R8
 	MOVQ           $0x0000000000000004, R10
 	MOVQ           $0x0000000000000009, R11
-	CMPL           AX, $0x00000008
+	CMPL           BX, $0x00000008
 	CMOVQCS        R10, SI
-	CMOVQCS        R11, R8
-	CMOVQCS        R9, DI
-	XORQ           AX, AX
+	CMOVQCS        R11, DI
+	CMOVQCS        R9, R8
+	XORQ           BX, BX
 	MOVQ           $0x0000000000000008, R9
-	TESTL          BX, BX
-	CMOVQEQ        AX, SI
-	CMOVQEQ        R9, R8
-	SHLXQ          SI, R8, AX
-	BZHIQ          SI, BX, BX
-	ORQ            BX, AX
-	MOVQ           DI, BX
-	ADDQ           SI, BX
+	TESTL          AX, AX
+	CMOVQEQ        BX, SI
+	CMOVQEQ        R9, DI
+	SHLXQ          SI, DI, BX
+	BZHIQ          SI, AX, AX
+	ORQ            AX, BX
+	MOVQ           R8, AX
+	ADDQ           SI, AX
 	XORQ           SI, SI
-	MOVQ           BX, DI
+	MOVQ           AX, DI
 	NEGQ           DI
-	SHLXQ          DI, AX, DI
+	SHLXQ          DI, BX, DI
 	BSWAPQ         DI
 	MOVQ           DI, (DX)(SI*1)
-	MOVQ           BX, DI
+	MOVQ           AX, DI
 	SHRQ           $0x05, DI
 	LEAQ           (SI)(DI*4), SI
-	ANDQ           $0x0000001f, BX
-	POPCNTQ        CX, R9
+	ANDQ           $0x0000001f, AX
 
 bpcEncode128AVX512_loop:
-	MOVL   (SP)(R9*4), CX
-	MOVL   256(SP)(R9*4), DI
-	SHLXQ  DI, AX, AX
-	ORQ    CX, AX
-	ADDQ   DI, BX
-	MOVQ   BX, CX
-	NEGQ   CX
-	SHLXQ  CX, AX, CX
-	BSWAPQ CX
-	MOVQ   CX, (DX)(SI*1)
-	MOVQ   BX, CX
-	SHRQ   $0x05, CX
-	LEAQ   (SI)(CX*4), SI
-	ANDQ   $0x0000001f, BX
-	SUBQ   $0x01, R9
+	MOVL   (SP)(CX*4), DI
+	MOVL   256(SP)(CX*4), R8
+	SHLXQ  R8, BX, BX
+	ORQ    DI, BX
+	ADDQ   R8, AX
+	MOVQ   AX, DI
+	NEGQ   DI
+	SHLXQ  DI, BX, DI
+	BSWAPQ DI
+	MOVQ   DI, (DX)(SI*1)
+	MOVQ   AX, DI
+	SHRQ   $0x05, DI
+	LEAQ   (SI)(DI*4), SI
+	ANDQ   $0x0000001f, AX
+	SUBQ   $0x01, CX
 	JG     bpcEncode128AVX512_loop
 	SHLQ   $0x03, SI
-	ADDQ   BX, SI
+	ADDQ   AX, SI
 	MOVQ   SI, ret+24(FP)
 	VZEROUPPER
 	RET
+
+DATA bpc_d7fffffff<>+0(SB)/4, $0x7fffffff
+GLOBL bpc_d7fffffff<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d80000000<>+0(SB)/4, $0x80000000
+GLOBL bpc_d80000000<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d00000020<>+0(SB)/4, $0x00000020
+GLOBL bpc_d00000020<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d0000000a<>+0(SB)/4, $0x0000000a
+GLOBL bpc_d0000000a<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d0000005f<>+0(SB)/4, $0x0000005f
+GLOBL bpc_d0000005f<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d00000005<>+0(SB)/4, $0x00000005
+GLOBL bpc_d00000005<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d00000001<>+0(SB)/4, $0x00000001
+GLOBL bpc_d00000001<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d00000003<>+0(SB)/4, $0x00000003
+GLOBL bpc_d00000003<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d00000007<>+0(SB)/4, $0x00000007
+GLOBL bpc_d00000007<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d0000001e<>+0(SB)/4, $0x0000001e
+GLOBL bpc_d0000001e<>(SB), RODATA|NOPTR, $4
 
 DATA bpc_below0<>+0(SB)/4, $0x00000000
 DATA bpc_below0<>+4(SB)/4, $0x00000001
@@ -2200,7 +2170,7 @@ DATA bpc_runadd2<>+60(SB)/4, $0x00000010
 GLOBL bpc_runadd2<>(SB), RODATA|NOPTR, $64
 
 // func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[160]byte) int
-// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI, POPCNT
 TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	MOVQ           line+0(FP), AX
 	MOVL           $0x00007fff, CX
@@ -2217,10 +2187,10 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	VPCMPUD        $0x01, Z1, Z6, K1, K1
 	VPXORD         Z2, Z2, Z2
 	KXORW          K3, K3, K3
-	KMOVW          K1, DX
-	KMOVW          K3, BX
-	SHLL           $0x10, BX
-	ORL            BX, DX
+	KMOVW          K1, CX
+	KMOVW          K3, DX
+	SHLL           $0x10, DX
+	ORL            DX, CX
 	VMOVDQU64      bpc_cols<>+0(SB), Z0
 	VMOVDQU64      bpc_gather0<>+0(SB), Z1
 	VPERMI2B       Z2, Z7, Z1
@@ -2232,309 +2202,264 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	VPERMI2B       Z6, Z1, Z0
 	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
 	VPERMI2B       Z6, Z1, Z2
-	VPBROADCASTD   DX, Z1
+	VPBROADCASTD   CX, Z1
 	VALIGND        $0x01, Z0, Z2, Z6
 	VALIGND        $0x01, Z2, Z1, Z1
 	VPXORD         Z0, Z6, Z6
 	VPXORD         Z2, Z1, Z1
-	VMOVD          DX, X3
+	VMOVD          CX, X3
 	VPXORD         Z4, Z4, Z4
 	VPTERNLOGD     $0xff, Z5, Z5, Z5
-	VPBROADCASTD   CX, Z7
+	VPBROADCASTD   bpc_d00007fff<>+0(SB), Z7
 	VPTESTNMD      Z6, Z6, K1
 	VPTESTNMD      Z1, Z1, K2
-	VPTESTNMD      Z3, Z3, K3
-	KMOVW          K1, CX
-	KMOVW          K2, DX
-	SHLL           $0x10, DX
-	ORL            DX, CX
-	KMOVW          K3, DX
-	SHLQ           $0x20, DX
-	ORQ            DX, CX
-	VPTESTNMD      Z0, Z0, K1
-	VPTESTNMD      Z2, Z2, K2
-	VPTESTNMD      Z3, Z3, K3
-	KMOVW          K1, DX
-	KMOVW          K2, BX
-	SHLL           $0x10, BX
-	ORL            BX, DX
-	KMOVW          K3, BX
-	SHLQ           $0x20, BX
-	ORQ            BX, DX
-	VPCMPEQD       Z7, Z6, K1
-	VPCMPEQD       Z7, Z1, K2
-	VPCMPEQD       Z7, Z3, K3
-	KMOVW          K1, BX
-	KMOVW          K2, SI
-	SHLL           $0x10, SI
-	ORL            SI, BX
-	KMOVW          K3, SI
-	SHLQ           $0x20, SI
-	ORQ            SI, BX
-	VPADDD         Z5, Z6, Z0
-	VPTESTNMD      Z0, Z6, K1
-	VPADDD         Z5, Z1, Z0
-	VPTESTNMD      Z0, Z1, K2
-	VPADDD         Z5, Z3, Z0
-	VPTESTNMD      Z0, Z3, K3
-	KMOVW          K1, SI
-	KMOVW          K2, DI
-	SHLL           $0x10, DI
-	ORL            DI, SI
-	KMOVW          K3, DI
-	SHLQ           $0x20, DI
-	ORQ            DI, SI
-	VPSUBD         Z6, Z4, Z0
-	VPANDD         Z6, Z0, Z0
-	VPADDD         Z0, Z0, Z2
-	VPADDD         Z0, Z2, Z2
-	VPCMPEQD       Z6, Z2, K1
-	VPSUBD         Z1, Z4, Z0
-	VPANDD         Z1, Z0, Z0
-	VPADDD         Z0, Z0, Z2
-	VPADDD         Z0, Z2, Z2
-	VPCMPEQD       Z1, Z2, K2
-	VPSUBD         Z3, Z4, Z0
-	VPANDD         Z3, Z0, Z0
-	VPADDD         Z0, Z0, Z2
-	VPADDD         Z0, Z2, Z2
-	VPCMPEQD       Z3, Z2, K3
-	KMOVW          K1, DI
-	KMOVW          K2, R8
-	SHLL           $0x10, R8
-	ORL            R8, DI
-	KMOVW          K3, R8
-	SHLQ           $0x20, R8
-	ORQ            R8, DI
-	MOVQ           $0x00000001ffffffff, R8
-	ANDQ           R8, CX
-	MOVQ           CX, R9
-	XORQ           R8, R9
-	ORQ            SI, DI
-	MOVQ           DX, R8
-	ORQ            BX, R8
-	ANDQ           R9, R8
-	MOVQ           R8, BX
-	ANDQ           DX, BX
-	ANDQ           R9, DI
-	ANDNQ          DI, R8, DX
-	ANDQ           DX, SI
-	MOVQ           CX, DI
-	SHRQ           $0x01, DI
-	ANDNQ          CX, DI, DI
-	MOVQ           R9, CX
-	ORQ            DI, CX
-	VPBROADCASTD   R9, Z0
+	KUNPCKWD       K1, K2, K1
+	KMOVD          K1, CX
+	NOTL           CX
+	VPBROADCASTD   CX, Z8
 	MOVL           $0x00000000, (SP)
 	MOVL           $0x00000000, 256(SP)
-	MOVL           $0x00008000, R9
-	VPBROADCASTD   R9, Z2
-	MOVL           $0x00000010, R9
-	VPBROADCASTD   R9, Z5
-	MOVL           $0x00000009, R9
-	VPBROADCASTD   R9, Z7
-	MOVL           $0x0000003f, R9
-	VPBROADCASTD   R9, Z8
-	MOVL           $0x00000010, R9
-	VPBROADCASTD   R9, Z9
-	MOVL           $0x00000005, R9
-	VPBROADCASTD   R9, Z10
-	MOVL           $0x00000001, R9
-	VPBROADCASTD   R9, Z11
-	MOVL           $0x00000003, R9
-	VPBROADCASTD   R9, Z12
-	MOVL           $0x00000007, R9
-	VPBROADCASTD   R9, Z13
-	MOVL           $0x0000001e, R9
-	VPBROADCASTD   R9, Z14
-	XORQ           R9, R9
-	VPORD          Z2, Z6, Z15
-	VMOVDQA32      Z5, Z16
-	VPSUBD         Z6, Z4, Z17
-	VPANDD         Z6, Z17, Z17
-	VPLZCNTD       Z17, Z6
-	VPSUBD         Z6, Z8, Z6
-	KMOVQ          SI, K1
-	VPADDD         Z9, Z6, K1, Z6
-	KMOVQ          DX, K1
-	VMOVDQA32      Z6, K1, Z15
-	VMOVDQA32      Z7, K1, Z16
-	KMOVQ          R8, K1
-	VMOVDQA32      Z4, K1, Z15
-	VMOVDQA32      Z10, K1, Z16
-	KMOVQ          BX, K1
-	VMOVDQA32      Z11, K1, Z15
-	VPANDD         bpc_below0<>+0(SB), Z0, Z6
-	VPLZCNTD       Z6, Z6
-	VPADDD         bpc_runadd0<>+0(SB), Z6, Z6
-	VPADDD         Z14, Z6, Z17
-	VMOVDQA32      Z13, Z18
-	VPCMPEQD       Z11, Z6, K1
-	VMOVDQA32      Z11, K1, Z17
-	VMOVDQA32      Z12, K1, Z18
-	KMOVQ          DI, K1
-	VMOVDQA32      Z17, K1, Z15
-	VMOVDQA32      Z18, K1, Z16
-	KMOVQ          CX, K1
-	VPCOMPRESSD.Z  Z15, K1, Z15
-	VPCOMPRESSD.Z  Z16, K1, Z16
-	VMOVDQU32      Z15, 4(SP)(R9*4)
-	VMOVDQU32      Z16, 260(SP)(R9*4)
-	KMOVW          K1, R10
-	POPCNTL        R10, R10
-	ADDQ           R10, R9
-	VPORD          Z2, Z1, Z6
-	VMOVDQA32      Z5, Z15
-	VPSUBD         Z1, Z4, Z16
-	VPANDD         Z1, Z16, Z16
-	VPLZCNTD       Z16, Z1
-	VPSUBD         Z1, Z8, Z1
-	KMOVQ          SI, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VPADDD         Z9, Z1, K1, Z1
-	KMOVQ          DX, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VMOVDQA32      Z1, K1, Z6
-	VMOVDQA32      Z7, K1, Z15
-	KMOVQ          R8, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VMOVDQA32      Z4, K1, Z6
-	VMOVDQA32      Z10, K1, Z15
-	KMOVQ          BX, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VMOVDQA32      Z11, K1, Z6
-	VPANDD         bpc_below1<>+0(SB), Z0, Z1
+	VPBROADCASTD   bpc_d00008000<>+0(SB), Z9
+	VPBROADCASTD   bpc_d00000010<>+0(SB), Z10
+	VPBROADCASTD   bpc_d00000009<>+0(SB), Z11
+	VPBROADCASTD   bpc_d0000003f<>+0(SB), Z12
+	VPBROADCASTD   bpc_d00000010<>+0(SB), Z13
+	VPBROADCASTD   bpc_d00000005<>+0(SB), Z14
+	VPBROADCASTD   bpc_d00000001<>+0(SB), Z15
+	VPBROADCASTD   bpc_d00000003<>+0(SB), Z16
+	VPBROADCASTD   bpc_d00000007<>+0(SB), Z17
+	VPBROADCASTD   bpc_d0000001e<>+0(SB), Z18
+	XORQ           CX, CX
+	VPTESTNMD      Z6, Z6, K1
+	VPORD          Z9, Z6, Z19
+	VMOVDQA32      Z10, Z20
+	VPTESTNMD      Z0, Z0, K2
+	VPCMPEQD       Z7, Z6, K3
+	KORW           K2, K3, K3
+	KANDNW         K3, K1, K3
+	VMOVDQA32      Z4, K3, Z19
+	VMOVDQA32      Z14, K3, Z20
+	KANDW          K3, K2, K2
+	VMOVDQA32      Z15, K2, Z19
+	VPADDD         Z5, Z6, Z0
+	VPTESTNMD      Z0, Z6, K2
+	VPSUBD         Z6, Z4, Z0
+	VPANDD         Z6, Z0, Z0
+	VPADDD         Z0, Z0, Z21
+	VPADDD         Z0, Z21, Z21
+	VPCMPEQD       Z6, Z21, K4
+	KORW           K2, K4, K4
+	KANDNW         K4, K1, K4
+	KANDNW         K4, K3, K4
+	KANDW          K4, K2, K2
+	VPLZCNTD       Z0, Z0
+	VPSUBD         Z0, Z12, Z0
+	VPADDD         Z13, Z0, K2, Z0
+	VMOVDQA32      Z0, K4, Z19
+	VMOVDQA32      Z11, K4, Z20
+	VALIGND        $0x01, Z6, Z1, Z0
+	VPTESTNMD      Z0, Z0, K2
+	KANDNW         K1, K2, K2
+	KNOTW          K1, K1
+	KORW           K1, K2, K1
+	VPANDD         bpc_below0<>+0(SB), Z8, Z0
+	VPLZCNTD       Z0, Z0
+	VPADDD         bpc_runadd0<>+0(SB), Z0, Z0
+	VPADDD         Z18, Z0, Z6
+	VMOVDQA32      Z17, Z21
+	VPCMPEQD       Z15, Z0, K3
+	VMOVDQA32      Z15, K3, Z6
+	VMOVDQA32      Z16, K3, Z21
+	VMOVDQA32      Z6, K2, Z19
+	VMOVDQA32      Z21, K2, Z20
+	VPCOMPRESSD.Z  Z19, K1, Z19
+	VPCOMPRESSD.Z  Z20, K1, Z20
+	VMOVDQU32      Z19, 4(SP)(CX*4)
+	VMOVDQU32      Z20, 260(SP)(CX*4)
+	KMOVW          K1, DX
+	POPCNTL        DX, DX
+	ADDQ           DX, CX
+	VPTESTNMD      Z1, Z1, K1
+	VPORD          Z9, Z1, Z0
+	VMOVDQA32      Z10, Z6
+	VPTESTNMD      Z2, Z2, K2
+	VPCMPEQD       Z7, Z1, K3
+	KORW           K2, K3, K3
+	KANDNW         K3, K1, K3
+	VMOVDQA32      Z4, K3, Z0
+	VMOVDQA32      Z14, K3, Z6
+	KANDW          K3, K2, K2
+	VMOVDQA32      Z15, K2, Z0
+	VPADDD         Z5, Z1, Z2
+	VPTESTNMD      Z2, Z1, K2
+	VPSUBD         Z1, Z4, Z2
+	VPANDD         Z1, Z2, Z2
+	VPADDD         Z2, Z2, Z19
+	VPADDD         Z2, Z19, Z19
+	VPCMPEQD       Z1, Z19, K4
+	KORW           K2, K4, K4
+	KANDNW         K4, K1, K4
+	KANDNW         K4, K3, K4
+	KANDW          K4, K2, K2
+	VPLZCNTD       Z2, Z2
+	VPSUBD         Z2, Z12, Z2
+	VPADDD         Z13, Z2, K2, Z2
+	VMOVDQA32      Z2, K4, Z0
+	VMOVDQA32      Z11, K4, Z6
+	VALIGND        $0x01, Z1, Z3, Z1
+	VPTESTNMD      Z1, Z1, K2
+	KANDNW         K1, K2, K2
+	KNOTW          K1, K1
+	KORW           K1, K2, K1
+	VPANDD         bpc_below1<>+0(SB), Z8, Z1
 	VPLZCNTD       Z1, Z1
 	VPADDD         bpc_runadd1<>+0(SB), Z1, Z1
-	VPADDD         Z14, Z1, Z16
-	VMOVDQA32      Z13, Z17
-	VPCMPEQD       Z11, Z1, K1
-	VMOVDQA32      Z11, K1, Z16
-	VMOVDQA32      Z12, K1, Z17
-	KMOVQ          DI, K1
-	KSHIFTRQ       $0x10, K1, K1
-	VMOVDQA32      Z16, K1, Z6
-	VMOVDQA32      Z17, K1, Z15
-	KMOVQ          CX, K1
-	KSHIFTRQ       $0x10, K1, K1
+	VPADDD         Z18, Z1, Z2
+	VMOVDQA32      Z17, Z19
+	VPCMPEQD       Z15, Z1, K3
+	VMOVDQA32      Z15, K3, Z2
+	VMOVDQA32      Z16, K3, Z19
+	VMOVDQA32      Z2, K2, Z0
+	VMOVDQA32      Z19, K2, Z6
+	VPCOMPRESSD.Z  Z0, K1, Z0
 	VPCOMPRESSD.Z  Z6, K1, Z6
-	VPCOMPRESSD.Z  Z15, K1, Z15
-	VMOVDQU32      Z6, 4(SP)(R9*4)
-	VMOVDQU32      Z15, 260(SP)(R9*4)
-	KMOVW          K1, R10
-	POPCNTL        R10, R10
-	ADDQ           R10, R9
-	VPORD          Z2, Z3, Z1
-	VMOVDQA32      Z5, Z2
-	VPSUBD         Z3, Z4, Z5
-	VPANDD         Z3, Z5, Z5
-	VPLZCNTD       Z5, Z3
-	VPSUBD         Z3, Z8, Z3
-	KMOVQ          SI, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VPADDD         Z9, Z3, K1, Z3
-	KMOVQ          DX, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VMOVDQA32      Z3, K1, Z1
-	VMOVDQA32      Z7, K1, Z2
-	KMOVQ          R8, K1
-	KSHIFTRQ       $0x20, K1, K1
+	VMOVDQU32      Z0, 4(SP)(CX*4)
+	VMOVDQU32      Z6, 260(SP)(CX*4)
+	KMOVW          K1, DX
+	POPCNTL        DX, DX
+	ADDQ           DX, CX
+	VPTESTNMD      Z3, Z3, K1
+	VPORD          Z9, Z3, Z0
+	VMOVDQA32      Z10, Z1
+	VPTESTNMD      Z3, Z3, K2
+	VPCMPEQD       Z7, Z3, K3
+	KORW           K2, K3, K3
+	KANDNW         K3, K1, K3
+	VMOVDQA32      Z4, K3, Z0
+	VMOVDQA32      Z14, K3, Z1
+	KANDW          K3, K2, K2
+	VMOVDQA32      Z15, K2, Z0
+	VPADDD         Z5, Z3, Z2
+	VPTESTNMD      Z2, Z3, K2
+	VPSUBD         Z3, Z4, Z2
+	VPANDD         Z3, Z2, Z2
+	VPADDD         Z2, Z2, Z4
+	VPADDD         Z2, Z4, Z4
+	VPCMPEQD       Z3, Z4, K4
+	KORW           K2, K4, K4
+	KANDNW         K4, K1, K4
+	KANDNW         K4, K3, K4
+	KANDW          K4, K2, K2
+	VPLZCNTD       Z2, Z2
+	VPSUBD         Z2, Z12, Z2
+	VPADDD         Z13, Z2, K2, Z2
+	VMOVDQA32      Z2, K4, Z0
+	VMOVDQA32      Z11, K4, Z1
+	MOVL           $0x00000001, DX
+	KMOVW          DX, K2
+	KANDW          K1, K2, K1
+	VPANDD         bpc_below2<>+0(SB), Z8, Z2
+	VPLZCNTD       Z2, Z2
+	VPADDD         bpc_runadd2<>+0(SB), Z2, Z2
+	VPADDD         Z18, Z2, Z3
+	VMOVDQA32      Z17, Z4
+	VPCMPEQD       Z15, Z2, K3
+	VMOVDQA32      Z15, K3, Z3
+	VMOVDQA32      Z16, K3, Z4
+	VMOVDQA32      Z3, K1, Z0
 	VMOVDQA32      Z4, K1, Z1
-	VMOVDQA32      Z10, K1, Z2
-	KMOVQ          BX, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VMOVDQA32      Z11, K1, Z1
-	VPANDD         bpc_below2<>+0(SB), Z0, Z0
-	VPLZCNTD       Z0, Z0
-	VPADDD         bpc_runadd2<>+0(SB), Z0, Z0
-	VPADDD         Z14, Z0, Z3
-	VMOVDQA32      Z13, Z4
-	VPCMPEQD       Z11, Z0, K1
-	VMOVDQA32      Z11, K1, Z3
-	VMOVDQA32      Z12, K1, Z4
-	KMOVQ          DI, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VMOVDQA32      Z3, K1, Z1
-	VMOVDQA32      Z4, K1, Z2
-	KMOVQ          CX, K1
-	KSHIFTRQ       $0x20, K1, K1
-	VPCOMPRESSD.Z  Z1, K1, Z1
-	VPCOMPRESSD.Z  Z2, K1, Z2
-	VMOVDQU32      Z1, 4(SP)(R9*4)
-	VMOVDQU32      Z2, 260(SP)(R9*4)
+	VPCOMPRESSD.Z  Z0, K2, Z0
+	VPCOMPRESSD.Z  Z1, K2, Z1
+	VMOVDQU32      Z0, 4(SP)(CX*4)
+	VMOVDQU32      Z1, 260(SP)(CX*4)
+	INCQ           CX
 	MOVQ           out+16(FP), DX
-	MOVL           (AX), BX
-	MOVL           BX, AX
-	SARL           $0x1f, AX
-	XORL           BX, AX
+	MOVL           (AX), AX
+	MOVL           AX, BX
+	SARL           $0x1f, BX
+	XORL           AX, BX
 	MOVQ           $0x0000000000000020, SI
-	MOVQ           $0x0000000000000003, R8
-	MOVQ           $0x0000000000000002, DI
+	MOVQ           $0x0000000000000003, DI
+	MOVQ           $0x0000000000000002, R8
 	MOVQ           $0x0000000000000004, R9
 	MOVQ           $0x0000000000000010, R10
 	MOVQ           $0x000000000000000b, R11
-	CMPL           AX, $0x00008000
+	CMPL           BX, $0x00008000
 	CMOVQCS        R10, SI
-	CMOVQCS        R11, R8
-	CMOVQCS        R9, DI
+	CMOVQCS        R11, DI
+	CMOVQCS        R9, R8
 	MOVQ           $0x0000000000000008, R10
 	MOVQ           $0x000000000000000a, R11
-	CMPL           AX, $0x00000080
+	CMPL           BX, $0x00000080
 	CMOVQCS        R10, SI
-	CMOVQCS        R11, R8
-	CMOVQCS        R9, DI
+	CMOVQCS        R11, DI
+	CMOVQCS        R9, R8
 	MOVQ           $0x0000000000000004, R10
 	MOVQ           $0x0000000000000009, R11
-	CMPL           AX, $0x00000008
+	CMPL           BX, $0x00000008
 	CMOVQCS        R10, SI
-	CMOVQCS        R11, R8
-	CMOVQCS        R9, DI
-	XORQ           AX, AX
+	CMOVQCS        R11, DI
+	CMOVQCS        R9, R8
+	XORQ           BX, BX
 	MOVQ           $0x0000000000000008, R9
-	TESTL          BX, BX
-	CMOVQEQ        AX, SI
-	CMOVQEQ        R9, R8
-	SHLXQ          SI, R8, AX
-	BZHIQ          SI, BX, BX
-	ORQ            BX, AX
-	MOVQ           DI, BX
-	ADDQ           SI, BX
+	TESTL          AX, AX
+	CMOVQEQ        BX, SI
+	CMOVQEQ        R9, DI
+	SHLXQ          SI, DI, BX
+	BZHIQ          SI, AX, AX
+	ORQ            AX, BX
+	MOVQ           R8, AX
+	ADDQ           SI, AX
 	XORQ           SI, SI
-	MOVQ           BX, DI
+	MOVQ           AX, DI
 	NEGQ           DI
-	SHLXQ          DI, AX, DI
+	SHLXQ          DI, BX, DI
 	BSWAPQ         DI
 	MOVQ           DI, (DX)(SI*1)
-	MOVQ           BX, DI
+	MOVQ           AX, DI
 	SHRQ           $0x05, DI
 	LEAQ           (SI)(DI*4), SI
-	ANDQ           $0x0000001f, BX
-	POPCNTQ        CX, R9
+	ANDQ           $0x0000001f, AX
 
 bpcEncode64AVX512_loop:
-	MOVL   (SP)(R9*4), CX
-	MOVL   256(SP)(R9*4), DI
-	SHLXQ  DI, AX, AX
-	ORQ    CX, AX
-	ADDQ   DI, BX
-	MOVL   -4(SP)(R9*4), CX
-	MOVL   252(SP)(R9*4), DI
-	SHLXQ  DI, AX, AX
-	ORQ    CX, AX
-	ADDQ   DI, BX
-	MOVQ   BX, CX
-	NEGQ   CX
-	SHLXQ  CX, AX, CX
-	BSWAPQ CX
-	MOVQ   CX, (DX)(SI*1)
-	MOVQ   BX, CX
-	SHRQ   $0x05, CX
-	LEAQ   (SI)(CX*4), SI
-	ANDQ   $0x0000001f, BX
-	SUBQ   $0x02, R9
+	MOVL   (SP)(CX*4), DI
+	MOVL   256(SP)(CX*4), R8
+	SHLXQ  R8, BX, BX
+	ORQ    DI, BX
+	ADDQ   R8, AX
+	MOVL   -4(SP)(CX*4), DI
+	MOVL   252(SP)(CX*4), R8
+	SHLXQ  R8, BX, BX
+	ORQ    DI, BX
+	ADDQ   R8, AX
+	MOVQ   AX, DI
+	NEGQ   DI
+	SHLXQ  DI, BX, DI
+	BSWAPQ DI
+	MOVQ   DI, (DX)(SI*1)
+	MOVQ   AX, DI
+	SHRQ   $0x05, DI
+	LEAQ   (SI)(DI*4), SI
+	ANDQ   $0x0000001f, AX
+	SUBQ   $0x02, CX
 	JG     bpcEncode64AVX512_loop
 	SHLQ   $0x03, SI
-	ADDQ   BX, SI
+	ADDQ   AX, SI
 	MOVQ   SI, ret+24(FP)
 	VZEROUPPER
 	RET
+
+DATA bpc_d00007fff<>+0(SB)/4, $0x00007fff
+GLOBL bpc_d00007fff<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d00008000<>+0(SB)/4, $0x00008000
+GLOBL bpc_d00008000<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d00000010<>+0(SB)/4, $0x00000010
+GLOBL bpc_d00000010<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d00000009<>+0(SB)/4, $0x00000009
+GLOBL bpc_d00000009<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d0000003f<>+0(SB)/4, $0x0000003f
+GLOBL bpc_d0000003f<>(SB), RODATA|NOPTR, $4
