@@ -3,8 +3,7 @@ package sc
 import (
 	"encoding/binary"
 	"math/bits"
-
-	"github.com/linecomp/linecomp/internal/bitstream"
+	"slices"
 )
 
 // Fast paths. A Table with L ≤ fastMaxLen also carries two lookup
@@ -26,7 +25,8 @@ import (
 // else (a bit string that starts no codeword, a read past the end,
 // trailing bytes, non-zero padding, an oversized stream) it defers to the
 // reference decoder, which produces the exact error. Raw lines (flag 0)
-// are written and read by bitstream.AppendRaw and ReadRaw on both paths.
+// are read by bitstream.ReadRaw on both paths and written by it
+// (compressRef) or by appendRaw, its one-bit-flag case (compressFast).
 
 // fastMaxLen is the largest L with fast paths: an escape codeword plus its
 // raw word, ≤ 24+32 bits, fits one 56-bit write of the encoder.
@@ -219,29 +219,6 @@ func cuckooSlots(v uint32, m uint64, shift uint) (int, int) {
 	return int(p >> shift), int(p >> (shift - (64 - shift)) & mask)
 }
 
-// fastField returns the field of v: code<<8 | length for a value with a
-// codeword (at most 24+8 bits), else the escape's codeword and v, as
-// (escape<<32 | v)<<8 | length. Empty slots hold the escape's length (plus
-// 32) under a value that is no symbol.
-func fastField(enc []uint64, m uint64, shift uint, esc uint64, v uint32) uint64 {
-	p := uint64(v) * m
-	mask := uint64(len(enc) - 1)
-	e1 := enc[p>>(shift&63)&mask]
-	e2 := enc[p>>((2*shift-64)&63)&mask]
-	escLen := esc & 0xFF
-	r := escLen
-	if uint32(e1>>32) == v {
-		r = uint64(uint32(e1))
-	}
-	if uint32(e2>>32) == v {
-		r = uint64(uint32(e2))
-	}
-	if r == escLen {
-		r = esc | uint64(v)<<8
-	}
-	return r
-}
-
 // sizeFast is Size's payload length with the fast hash.
 func (c *Codec) sizeFast(t *Table, line []byte) int {
 	enc, m, shift := t.enc, t.encMul, t.encShift
@@ -272,20 +249,67 @@ func (c *Codec) compressFast(t *Table, dst, line []byte) ([]byte, int) {
 	var fields [32]uint64
 	total := fieldsOf(t, line, &fields)
 	if total >= uint(8*len(line)) {
-		return bitstream.AppendRaw(dst, 0, tagBits, line)
+		return appendRaw(dst, line)
 	}
 	return packFields(dst, fields[:len(line)/4]), int(1 + total)
 }
 
+// appendRaw appends the raw stream of line to dst, as
+// bitstream.AppendRaw(dst, 0, tagBits, line) does (compressRef's raw
+// stream, which checkFast compares it with): the flag 0, then the line,
+// then zero padding, so the line shifted right by one bit as a whole,
+// eight bytes at a time. AppendRaw, general in its tag, copies the line
+// into one zeroed buffer and shifts it into another; most lines of memory
+// images are raw, so Compress takes this path more often than not.
+func appendRaw(dst, line []byte) ([]byte, int) {
+	const _ = -(tagBits - 1) // the shift below is for a one-bit flag of 0
+	// All of line is read into words before dst is written (they may
+	// overlap), then the words go straight into dst: no buffer to copy.
+	var words [16]uint64
+	n := len(line) &^ 7 // 32, 64 or 128
+	carry := uint64(0)  // the last bit of the previous eight bytes
+	for i := 0; i < n; i += 8 {
+		w := binary.BigEndian.Uint64(line[i:])
+		words[i>>3&15] = carry<<63 | w>>1
+		carry = w & 1
+	}
+	k := len(dst)
+	dst = slices.Grow(dst, n+1)[:k+n+1]
+	out := dst[k:]
+	for i := 0; i < n; i += 8 {
+		binary.BigEndian.PutUint64(out[i:], words[i>>3&15])
+	}
+	out[n] = byte(carry << 7)
+	return dst, tagBits + 8*n
+}
+
 // fieldsOf stores every word's field in fields and returns the payload
-// length.
+// length. The field of v is code<<8 | length for a value with a codeword
+// (at most 24+8 bits), else the escape's codeword and v, as
+// (escape<<32 | v)<<8 | length. Empty slots hold the escape's length
+// (plus 32) under a value that is no symbol.
 func fieldsOf(t *Table, line []byte, fields *[32]uint64) uint {
 	enc, m, shift, esc := t.enc, t.encMul, t.encShift, t.encEsc
 	total := uint(0)
+	mask := uint64(len(enc) - 1)
+	escLen := esc & 0xFF
 	for i := 0; i+4 <= len(line); i += 4 {
-		f := fastField(enc, m, shift, esc, binary.LittleEndian.Uint32(line[i:]))
-		total += uint(f & 0xFF)
-		fields[i>>2&31] = f
+		v := binary.LittleEndian.Uint32(line[i:])
+		p := uint64(v) * m
+		e1 := enc[p>>(shift&63)&mask]
+		e2 := enc[p>>((2*shift-64)&63)&mask]
+		r := escLen
+		if uint32(e1>>32) == v {
+			r = uint64(uint32(e1))
+		}
+		if uint32(e2>>32) == v {
+			r = uint64(uint32(e2))
+		}
+		if r == escLen {
+			r = esc | uint64(v)<<8
+		}
+		total += uint(r & 0xFF)
+		fields[i>>2&31] = r
 	}
 	return total
 }
