@@ -996,3 +996,263 @@ func fpcUnpackBMI2() {
 	Store(i, ReturnIndex(1))
 	RET()
 }
+
+func init() {
+	gen := generators["fpc"]
+	generators["fpc"] = func() {
+		gen()
+		fpcDecompressKernel(64)
+		fpcDecompressKernel(128)
+	}
+}
+
+// fpcDecTotals packs the code length (prefix and data) of each prefix of the
+// report's table, a byte per prefix: prefix p's at bits 8p to 8p+7.
+const fpcDecTotals = 6 | 7<<8 | 11<<16 | 19<<24 | 19<<32 | 19<<40 | 11<<48 | 35<<56
+
+// fpcDecompressKernel emits fpcDecompress<size>AVX512(out *[size]byte, enc
+// []byte) (ok bool): fpc's Decompress of a well-formed stream of the
+// report's table, or false (nothing written) for any stream the fast path
+// of Decompress does not accept, which Decompress then hands to its
+// other decoders.
+//
+// A raw stream (flag 0, size+1 bytes, zero padding) is the line shifted left
+// by one bit. A stream of word codes is copied, byte-reversed, to the stack
+// (masked loads: nothing past enc is read), so that a little-endian load
+// there is a big-endian load of the stream. The walk over the codes keeps
+// the stream in a 64-bit bit buffer with at least 56 bits ahead (refilled
+// after each code from a load at a byte pointer that only moves by whole
+// bytes, so the load does not wait for the code being decoded) and takes
+// each code's length from a register table indexed by its prefix; the next
+// prefix comes from the shifted buffer before the refill. It only stores each
+// code's window (the code at its top) at its word's slot; the words are
+// built from the slots eight at a time with vector table lookups, and
+// stored only when the stream checks out: codes covering exactly the line,
+// the stream ending with the last code, zero padding.
+func fpcDecompressKernel(size int) {
+	name := fmt.Sprintf("fpcDecompress%dAVX512", size)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, enc []byte) bool", size))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s decodes a well-formed %d-byte line's stream under", name, size),
+		"fpc's report table, raw or of word codes, into out and returns true;",
+		"for any other stream it writes nothing and returns false. It reads all",
+		"of enc before it writes out, so the two may overlap.")
+	words := size / 4
+	nvec := size/64 + 1 // stack copy: at most nvec*64 bytes of stream
+	span := 64 * nvec
+	enc := Load(Param("enc").Base(), GP64())
+	n := Load(Param("enc").Len(), GP64())
+	fail := label("fpc_dec_fail")
+	TESTQ(n, n)
+	JZ(LabelRef(fail))
+	codes := label("fpc_dec_codes")
+	TESTB(U8(0x80), Mem{Base: enc})
+	JNZ(LabelRef(codes))
+
+	Comment("Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian",
+		"word of the line is the stream's at the same byte shifted left by one",
+		"bit, with the top bit of the byte after it.")
+	CMPQ(n, U32(size+1))
+	JNE(LabelRef(fail))
+	TESTB(U8(0x7F), Mem{Base: enc, Disp: size})
+	JNZ(LabelRef(fail))
+	{
+		bsw := ZMM()
+		VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
+		var res []VecVirtual
+		for v := 0; v < size/64; v++ {
+			a, b := ZMM(), ZMM()
+			VMOVDQU64(Mem{Base: enc, Disp: 64 * v}, a)
+			VMOVDQU64(Mem{Base: enc, Disp: 64*v + 1}, b)
+			VPSHUFB(bsw, a, a)
+			VPSLLQ(U8(1), a, a)
+			VPSRLQ(U8(63), b, b) // the top bit of the byte after the word
+			VPORQ(b, a, a)
+			VPSHUFB(bsw, a, a)
+			res = append(res, a)
+		}
+		out := Load(Param("out"), GP64())
+		for v, a := range res {
+			VMOVDQU64(a, Mem{Base: out, Disp: 64 * v})
+		}
+		fpcReturnBool(1)
+		VZEROUPPER()
+		RET()
+	}
+
+	Label(codes)
+	CMPQ(n, U32(min(span, 141))) // maxCodeBytes
+	JA(LabelRef(fail))
+	Comment("The stream, zero-padded, byte-reversed onto the stack.")
+	stack := AllocLocal(span)
+	slots := AllocLocal(8 * (words + 8))
+	rev := ZMM()
+	{
+		// Bytes 63 down to 0.
+		var ws []uint64
+		for q := 0; q < 8; q++ {
+			var w uint64
+			for b := 0; b < 8; b++ {
+				w |= uint64(63-8*q-b) << (8 * b)
+			}
+			ws = append(ws, w)
+		}
+		VMOVDQU64(rodata("rev64", ws...), rev)
+	}
+	zero, t, m := GP64(), GP64(), GP64()
+	XORL(zero.As32(), zero.As32())
+	for v := 0; v < nvec; v++ {
+		MOVQ(n, t)
+		if v > 0 {
+			SUBQ(U32(64*v), t)
+			CMOVQCS(zero, t) // none of this vector's bytes
+		}
+		MOVQ(I32(-1), m)
+		BZHIQ(t, m, m) // an index of 64 or more keeps every bit
+		k := K()
+		KMOVQ(m, k)
+		x := ZMM()
+		VMOVDQU8_Z(Mem{Base: enc, Disp: 64 * v}, k, x)
+		VPERMB(x, rev, x)
+		VMOVDQU64(x, stack.Offset(span-64*(v+1)))
+	}
+	{
+		z := ZMM()
+		VPXORQ(z, z, z)
+		for off := 0; off < 8*(words+8); off += 64 {
+			if off+64 <= 8*(words+8) {
+				VMOVDQU64(z, slots.Offset(off))
+			} else {
+				VMOVDQU(z.AsY(), slots.Offset(off))
+			}
+		}
+	}
+
+	Comment("The walk. The load at rb+nptr+span−8 is the big-endian 8 bytes at",
+		"byte −nptr of the stream; bits holds the stream from bit P, the",
+		"low 6 bits of c say how many of its bits are loaded (P + c = 8·ptr).")
+	nptr, bitbuf, c, i := GP64(), GP64(), GP64(), GP64()
+	MOVQ(stack.Offset(span-8), bitbuf)
+	SHLQ(U8(1), bitbuf) // past the flag
+	MOVQ(I32(-8), nptr)
+	MOVL(U32(63), c.As32())
+	XORL(i.As32(), i.As32())
+	totals, runMask, c63 := GP64(), GP64(), GP64()
+	MOVQ(U64(fpcDecTotals), totals)
+	MOVL(U32(7), runMask.As32()) // the zero run's count field, prefix 000 only
+	MOVL(U32(63), c63.As32())
+	t58, p8 := GP64(), GP64()
+	MOVQ(bitbuf, t58)
+	SHRQ(U8(58), t58)
+	MOVQ(t58, p8)
+	ANDL(U8(0x38), p8.As32())
+	loop := label("fpc_dec_loop")
+	Label(loop)
+	{
+		lk, ln, run, a := GP64(), GP64(), GP64(), GP64()
+		MOVQ(stack.Offset(span-8).Idx(nptr, 1), lk)
+		SHRXQ(p8, totals, ln) // low 6 bits: the code's length
+		MOVQ(bitbuf, slots.Idx(i, 8))
+		SHRXQ(p8, runMask, run)
+		ANDQ(t58, run)
+		LEAQ(Mem{Base: i, Index: run, Scale: 1, Disp: 1}, i)
+		SHLXQ(ln, bitbuf, a)
+		Comment("The next prefix, from the buffer before the refill (≥ 21 bits).")
+		MOVQ(a, t58)
+		SHRQ(U8(58), t58)
+		MOVQ(t58, p8)
+		ANDL(U8(0x38), p8.As32())
+		Comment("Refill, and move the pointer by the whole bytes consumed.")
+		SUBQ(ln, c)
+		SHRXQ(c, lk, bitbuf)
+		ORQ(a, bitbuf)
+		adv := ln
+		ANDNQ(c63, c, adv) // 63 − c
+		SHRQ(U8(3), adv)
+		SUBQ(adv, nptr)
+		ORQ(U8(56), c)
+		CMPQ(i, U8(words))
+		JB(LabelRef(loop))
+	}
+	Comment("Well formed: exactly the line's words; the stream ends with the last",
+		"code (P+7)/8 = len(enc); zero padding.")
+	JNE(LabelRef(fail))
+	{
+		pos := GP64()
+		MOVQ(nptr, pos)
+		NEGQ(pos)
+		SHLQ(U8(3), pos)
+		ANDL(U8(63), c.As32())
+		SUBQ(c, pos) // P
+		end := GP64()
+		LEAQ(Mem{Base: pos, Disp: 7}, end)
+		SHRQ(U8(3), end)
+		enc, n := Load(Param("enc").Base(), GP64()), Load(Param("enc").Len(), GP64())
+		CMPQ(end, n)
+		JNE(LabelRef(fail))
+		// The bits of the last byte after P must be zero: its low −P&7.
+		NEGL(pos.As32())
+		ANDL(U8(7), pos.As32())
+		last := GP32()
+		MOVBLZX(Mem{Base: enc, Index: n, Scale: 1, Disp: -1}, last)
+		BZHIL(pos.As32(), last, last)
+		JNZ(LabelRef(fail))
+	}
+
+	Comment("The words from the slots: the code at the top of each, prefix p.")
+	{
+		// Per prefix: the arithmetic right shift of the data left-aligned
+		// (window << 3), the mask of the word's bits, the multiplier.
+		shifts := rodata("fpc_dec_sh", 0, 60, 56, 48, 32, 48, 56, 32)
+		masks := rodata("fpc_dec_and", 0, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFF0000, 0xFFFF, 0xFF, 0xFFFFFFFF)
+		muls := rodata("fpc_dec_mul", 1, 1, 1, 1, 1, 1, 0x01010101, 1)
+		sh, mk, ml := ZMM(), ZMM(), ZMM()
+		VMOVDQU64(shifts, sh)
+		VMOVDQU64(masks, mk)
+		VMOVDQU64(muls, ml)
+		twoIdx, five := ZMM(), bq(5)
+		VBROADCASTI32X4(rodata("fpc_dec_two", 0x8080808080018000, 0x8080808080098008), twoIdx)
+		var res []VecVirtual
+		for h := 0; h < words/8; h++ {
+			y, p, d, u := ZMM(), ZMM(), ZMM(), ZMM()
+			VMOVDQU64(slots.Offset(64*h), y)
+			VPSRLQ(U8(61), y, p)
+			VPSLLQ(U8(3), y, d)
+			VPERMQ(sh, p, u)
+			VPSRAVQ(u, d, d)
+			VPERMQ(mk, p, u)
+			VPANDQ(u, d, d)
+			VPERMQ(ml, p, u)
+			VPMULLD(u, d, d)
+			Comment("Two halves (prefix 101): each half's low byte, sign-extended.")
+			two := ZMM()
+			VPSHUFB(twoIdx, d, two)
+			VPSLLW(U8(8), two, two)
+			VPSRAW(U8(8), two, two)
+			k := K()
+			VPCMPEQQ(five, p, k)
+			VMOVDQA64(two, k, d)
+			r := YMM()
+			VPMOVQD(d, r)
+			res = append(res, r)
+		}
+		out := Load(Param("out"), GP64())
+		for h, r := range res {
+			VMOVDQU(r, Mem{Base: out, Disp: 32 * h})
+		}
+	}
+	fpcReturnBool(1)
+	VZEROUPPER()
+	RET()
+	Label(fail)
+	fpcReturnBool(0)
+	VZEROUPPER()
+	RET()
+}
+
+// fpcReturnBool stores v as the kernel's bool result.
+func fpcReturnBool(v uint8) {
+	r := GP8()
+	MOVB(U8(v), r)
+	Store(r, ReturnIndex(0))
+}

@@ -71,3 +71,22 @@ func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint,
 	}
 	return t.unpackGeneric(out, in, n)
 }
+
+// decodesLines reports whether decodeLine has a kernel: the report's
+// table at 64 or 128 bytes, with AVX-512.
+func (c *Codec) decodesLines() bool {
+	return !c.tab.tavana && c.lineSize != 32 && cpu.Active() >= cpu.AVX512
+}
+
+// decodeLine is decodeLineGeneric with the one-call kernel where
+// decodesLines says; out is LineSize() bytes long. The kernel reads all of
+// enc before it writes out, and writes nothing when it returns false.
+func (c *Codec) decodeLine(out, enc []byte) bool {
+	if !c.decodesLines() {
+		return c.decodeLineGeneric(out, enc)
+	}
+	if c.lineSize == 64 {
+		return fpcDecompress64AVX512((*[64]byte)(out), enc)
+	}
+	return fpcDecompress128AVX512((*[128]byte)(out), enc)
+}

@@ -2497,3 +2497,455 @@ fpc_unpack_done_15:
 	MOVQ SI, pos+32(FP)
 	MOVQ R9, i+40(FP)
 	RET
+
+// func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, BMI2, CMOV
+TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $320-33
+	MOVQ  enc_base+8(FP), AX
+	MOVQ  enc_len+16(FP), CX
+	TESTQ CX, CX
+	JZ    fpc_dec_fail_16
+	TESTB $0x80, (AX)
+	JNZ   fpc_dec_codes_17
+
+	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
+	// word of the line is the stream's at the same byte shifted left by one
+	// bit, with the top bit of the byte after it.
+	CMPQ            CX, $0x00000041
+	JNE             fpc_dec_fail_16
+	TESTB           $0x7f, 64(AX)
+	JNZ             fpc_dec_fail_16
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VMOVDQU64       (AX), Z1
+	VMOVDQU64       1(AX), Z2
+	VPSHUFB         Z0, Z1, Z1
+	VPSLLQ          $0x01, Z1, Z1
+	VPSRLQ          $0x3f, Z2, Z2
+	VPORQ           Z2, Z1, Z1
+	VPSHUFB         Z0, Z1, Z1
+	MOVQ            out+0(FP), AX
+	VMOVDQU64       Z1, (AX)
+	MOVB            $0x01, AL
+	MOVB            AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fpc_dec_codes_17:
+	CMPQ CX, $0x00000080
+	JA   fpc_dec_fail_16
+
+	// The stream, zero-padded, byte-reversed onto the stack.
+	VMOVDQU64  k_rev64<>+0(SB), Z0
+	XORL       DX, DX
+	MOVQ       CX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (AX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VMOVDQU64  Z1, 64(SP)
+	MOVQ       CX, BX
+	SUBQ       $0x00000040, BX
+	CMOVQCS    DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z 64(AX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VMOVDQU64  Z1, (SP)
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU64  Z2, 128(SP)
+	VMOVDQU64  Z2, 192(SP)
+	VMOVDQU64  Z2, 256(SP)
+
+	// The walk. The load at rb+nptr+span−8 is the big-endian 8 bytes at
+	// byte −nptr of the stream; bits holds the stream from bit P, the
+	// low 6 bits of c say how many of its bits are loaded (P + c = 8·ptr).
+	MOVQ 120(SP), CX
+	SHLQ $0x01, CX
+	MOVQ $-8, AX
+	MOVL $0x0000003f, DX
+	XORL BX, BX
+	MOVQ $0x230b1313130b0706, SI
+	MOVL $0x00000007, DI
+	MOVL $0x0000003f, R8
+	MOVQ CX, R9
+	SHRQ $0x3a, R9
+	MOVQ R9, R10
+	ANDL $0x38, R10
+
+fpc_dec_loop_18:
+	MOVQ  120(SP)(AX*1), R11
+	SHRXQ R10, SI, R12
+	MOVQ  CX, 128(SP)(BX*8)
+	SHRXQ R10, DI, R10
+	ANDQ  R9, R10
+	LEAQ  1(BX)(R10*1), BX
+	SHLXQ R12, CX, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, R9
+	SHRQ $0x3a, R9
+	MOVQ R9, R10
+	ANDL $0x38, R10
+
+	// Refill, and move the pointer by the whole bytes consumed.
+	SUBQ  R12, DX
+	SHRXQ DX, R11, CX
+	ORQ   R13, CX
+	ANDNQ R8, DX, R12
+	SHRQ  $0x03, R12
+	SUBQ  R12, AX
+	ORQ   $0x38, DX
+	CMPQ  BX, $0x10
+	JB    fpc_dec_loop_18
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	JNE     fpc_dec_fail_16
+	NEGQ    AX
+	SHLQ    $0x03, AX
+	ANDL    $0x3f, DX
+	SUBQ    DX, AX
+	LEAQ    7(AX), CX
+	SHRQ    $0x03, CX
+	MOVQ    enc_base+8(FP), DX
+	MOVQ    enc_len+16(FP), BX
+	CMPQ    CX, BX
+	JNE     fpc_dec_fail_16
+	NEGL    AX
+	ANDL    $0x07, AX
+	MOVBLZX -1(DX)(BX*1), CX
+	BZHIL   AX, CX, CX
+	JNZ     fpc_dec_fail_16
+
+	// The words from the slots: the code at the top of each, prefix p.
+	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
+	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
+	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
+	VPBROADCASTQ    k_q5<>+0(SB), Z4
+	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
+	VMOVDQU64       128(SP), Z5
+	VPSRLQ          $0x3d, Z5, Z6
+	VPSLLQ          $0x03, Z5, Z5
+	VPERMQ          Z0, Z6, Z7
+	VPSRAVQ         Z7, Z5, Z5
+	VPERMQ          Z1, Z6, Z7
+	VPANDQ          Z7, Z5, Z5
+	VPERMQ          Z2, Z6, Z7
+	VPMULLD         Z7, Z5, Z5
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z5, Z7
+	VPSLLW    $0x08, Z7, Z7
+	VPSRAW    $0x08, Z7, Z7
+	VPCMPEQQ  Z4, Z6, K1
+	VMOVDQA64 Z7, K1, Z5
+	VPMOVQD   Z5, Y5
+	VMOVDQU64 192(SP), Z6
+	VPSRLQ    $0x3d, Z6, Z7
+	VPSLLQ    $0x03, Z6, Z6
+	VPERMQ    Z0, Z7, Z0
+	VPSRAVQ   Z0, Z6, Z6
+	VPERMQ    Z1, Z7, Z0
+	VPANDQ    Z0, Z6, Z6
+	VPERMQ    Z2, Z7, Z0
+	VPMULLD   Z0, Z6, Z6
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z6, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPSRAW    $0x08, Z0, Z0
+	VPCMPEQQ  Z4, Z7, K1
+	VMOVDQA64 Z0, K1, Z6
+	VPMOVQD   Z6, Y0
+	MOVQ      out+0(FP), AX
+	VMOVDQU   Y5, (AX)
+	VMOVDQU   Y0, 32(AX)
+	MOVB      $0x01, AL
+	MOVB      AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fpc_dec_fail_16:
+	MOVB $0x00, AL
+	MOVB AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+DATA k_rev64<>+0(SB)/8, $0x38393a3b3c3d3e3f
+DATA k_rev64<>+8(SB)/8, $0x3031323334353637
+DATA k_rev64<>+16(SB)/8, $0x28292a2b2c2d2e2f
+DATA k_rev64<>+24(SB)/8, $0x2021222324252627
+DATA k_rev64<>+32(SB)/8, $0x18191a1b1c1d1e1f
+DATA k_rev64<>+40(SB)/8, $0x1011121314151617
+DATA k_rev64<>+48(SB)/8, $0x08090a0b0c0d0e0f
+DATA k_rev64<>+56(SB)/8, $0x0001020304050607
+GLOBL k_rev64<>(SB), RODATA|NOPTR, $64
+
+DATA k_fpc_dec_sh<>+0(SB)/8, $0x0000000000000000
+DATA k_fpc_dec_sh<>+8(SB)/8, $0x000000000000003c
+DATA k_fpc_dec_sh<>+16(SB)/8, $0x0000000000000038
+DATA k_fpc_dec_sh<>+24(SB)/8, $0x0000000000000030
+DATA k_fpc_dec_sh<>+32(SB)/8, $0x0000000000000020
+DATA k_fpc_dec_sh<>+40(SB)/8, $0x0000000000000030
+DATA k_fpc_dec_sh<>+48(SB)/8, $0x0000000000000038
+DATA k_fpc_dec_sh<>+56(SB)/8, $0x0000000000000020
+GLOBL k_fpc_dec_sh<>(SB), RODATA|NOPTR, $64
+
+DATA k_fpc_dec_and<>+0(SB)/8, $0x0000000000000000
+DATA k_fpc_dec_and<>+8(SB)/8, $0x00000000ffffffff
+DATA k_fpc_dec_and<>+16(SB)/8, $0x00000000ffffffff
+DATA k_fpc_dec_and<>+24(SB)/8, $0x00000000ffffffff
+DATA k_fpc_dec_and<>+32(SB)/8, $0x00000000ffff0000
+DATA k_fpc_dec_and<>+40(SB)/8, $0x000000000000ffff
+DATA k_fpc_dec_and<>+48(SB)/8, $0x00000000000000ff
+DATA k_fpc_dec_and<>+56(SB)/8, $0x00000000ffffffff
+GLOBL k_fpc_dec_and<>(SB), RODATA|NOPTR, $64
+
+DATA k_fpc_dec_mul<>+0(SB)/8, $0x0000000000000001
+DATA k_fpc_dec_mul<>+8(SB)/8, $0x0000000000000001
+DATA k_fpc_dec_mul<>+16(SB)/8, $0x0000000000000001
+DATA k_fpc_dec_mul<>+24(SB)/8, $0x0000000000000001
+DATA k_fpc_dec_mul<>+32(SB)/8, $0x0000000000000001
+DATA k_fpc_dec_mul<>+40(SB)/8, $0x0000000000000001
+DATA k_fpc_dec_mul<>+48(SB)/8, $0x0000000001010101
+DATA k_fpc_dec_mul<>+56(SB)/8, $0x0000000000000001
+GLOBL k_fpc_dec_mul<>(SB), RODATA|NOPTR, $64
+
+DATA k_q5<>+0(SB)/8, $0x0000000000000005
+GLOBL k_q5<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_dec_two<>+0(SB)/8, $0x8080808080018000
+DATA k_fpc_dec_two<>+8(SB)/8, $0x8080808080098008
+GLOBL k_fpc_dec_two<>(SB), RODATA|NOPTR, $16
+
+// func fpcDecompress128AVX512(out *[128]byte, enc []byte) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, BMI2, CMOV
+TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
+	MOVQ  enc_base+8(FP), AX
+	MOVQ  enc_len+16(FP), CX
+	TESTQ CX, CX
+	JZ    fpc_dec_fail_19
+	TESTB $0x80, (AX)
+	JNZ   fpc_dec_codes_20
+
+	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
+	// word of the line is the stream's at the same byte shifted left by one
+	// bit, with the top bit of the byte after it.
+	CMPQ            CX, $0x00000081
+	JNE             fpc_dec_fail_19
+	TESTB           $0x7f, 128(AX)
+	JNZ             fpc_dec_fail_19
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VMOVDQU64       (AX), Z1
+	VMOVDQU64       1(AX), Z2
+	VPSHUFB         Z0, Z1, Z1
+	VPSLLQ          $0x01, Z1, Z1
+	VPSRLQ          $0x3f, Z2, Z2
+	VPORQ           Z2, Z1, Z1
+	VPSHUFB         Z0, Z1, Z1
+	VMOVDQU64       64(AX), Z2
+	VMOVDQU64       65(AX), Z3
+	VPSHUFB         Z0, Z2, Z2
+	VPSLLQ          $0x01, Z2, Z2
+	VPSRLQ          $0x3f, Z3, Z3
+	VPORQ           Z3, Z2, Z2
+	VPSHUFB         Z0, Z2, Z2
+	MOVQ            out+0(FP), AX
+	VMOVDQU64       Z1, (AX)
+	VMOVDQU64       Z2, 64(AX)
+	MOVB            $0x01, AL
+	MOVB            AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fpc_dec_codes_20:
+	CMPQ CX, $0x0000008d
+	JA   fpc_dec_fail_19
+
+	// The stream, zero-padded, byte-reversed onto the stack.
+	VMOVDQU64  k_rev64<>+0(SB), Z0
+	XORL       DX, DX
+	MOVQ       CX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z (AX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VMOVDQU64  Z1, 128(SP)
+	MOVQ       CX, BX
+	SUBQ       $0x00000040, BX
+	CMOVQCS    DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z 64(AX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VMOVDQU64  Z1, 64(SP)
+	MOVQ       CX, BX
+	SUBQ       $0x00000080, BX
+	CMOVQCS    DX, BX
+	MOVQ       $-1, SI
+	BZHIQ      BX, SI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z 128(AX), K1, Z1
+	VPERMB     Z1, Z0, Z1
+	VMOVDQU64  Z1, (SP)
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU64  Z2, 192(SP)
+	VMOVDQU64  Z2, 256(SP)
+	VMOVDQU64  Z2, 320(SP)
+	VMOVDQU64  Z2, 384(SP)
+	VMOVDQU64  Z2, 448(SP)
+
+	// The walk. The load at rb+nptr+span−8 is the big-endian 8 bytes at
+	// byte −nptr of the stream; bits holds the stream from bit P, the
+	// low 6 bits of c say how many of its bits are loaded (P + c = 8·ptr).
+	MOVQ 184(SP), CX
+	SHLQ $0x01, CX
+	MOVQ $-8, AX
+	MOVL $0x0000003f, DX
+	XORL BX, BX
+	MOVQ $0x230b1313130b0706, SI
+	MOVL $0x00000007, DI
+	MOVL $0x0000003f, R8
+	MOVQ CX, R9
+	SHRQ $0x3a, R9
+	MOVQ R9, R10
+	ANDL $0x38, R10
+
+fpc_dec_loop_21:
+	MOVQ  184(SP)(AX*1), R11
+	SHRXQ R10, SI, R12
+	MOVQ  CX, 192(SP)(BX*8)
+	SHRXQ R10, DI, R10
+	ANDQ  R9, R10
+	LEAQ  1(BX)(R10*1), BX
+	SHLXQ R12, CX, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, R9
+	SHRQ $0x3a, R9
+	MOVQ R9, R10
+	ANDL $0x38, R10
+
+	// Refill, and move the pointer by the whole bytes consumed.
+	SUBQ  R12, DX
+	SHRXQ DX, R11, CX
+	ORQ   R13, CX
+	ANDNQ R8, DX, R12
+	SHRQ  $0x03, R12
+	SUBQ  R12, AX
+	ORQ   $0x38, DX
+	CMPQ  BX, $0x20
+	JB    fpc_dec_loop_21
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	JNE     fpc_dec_fail_19
+	NEGQ    AX
+	SHLQ    $0x03, AX
+	ANDL    $0x3f, DX
+	SUBQ    DX, AX
+	LEAQ    7(AX), CX
+	SHRQ    $0x03, CX
+	MOVQ    enc_base+8(FP), DX
+	MOVQ    enc_len+16(FP), BX
+	CMPQ    CX, BX
+	JNE     fpc_dec_fail_19
+	NEGL    AX
+	ANDL    $0x07, AX
+	MOVBLZX -1(DX)(BX*1), CX
+	BZHIL   AX, CX, CX
+	JNZ     fpc_dec_fail_19
+
+	// The words from the slots: the code at the top of each, prefix p.
+	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
+	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
+	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
+	VPBROADCASTQ    k_q5<>+0(SB), Z4
+	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
+	VMOVDQU64       192(SP), Z5
+	VPSRLQ          $0x3d, Z5, Z6
+	VPSLLQ          $0x03, Z5, Z5
+	VPERMQ          Z0, Z6, Z7
+	VPSRAVQ         Z7, Z5, Z5
+	VPERMQ          Z1, Z6, Z7
+	VPANDQ          Z7, Z5, Z5
+	VPERMQ          Z2, Z6, Z7
+	VPMULLD         Z7, Z5, Z5
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z5, Z7
+	VPSLLW    $0x08, Z7, Z7
+	VPSRAW    $0x08, Z7, Z7
+	VPCMPEQQ  Z4, Z6, K1
+	VMOVDQA64 Z7, K1, Z5
+	VPMOVQD   Z5, Y5
+	VMOVDQU64 256(SP), Z6
+	VPSRLQ    $0x3d, Z6, Z7
+	VPSLLQ    $0x03, Z6, Z6
+	VPERMQ    Z0, Z7, Z8
+	VPSRAVQ   Z8, Z6, Z6
+	VPERMQ    Z1, Z7, Z8
+	VPANDQ    Z8, Z6, Z6
+	VPERMQ    Z2, Z7, Z8
+	VPMULLD   Z8, Z6, Z6
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z6, Z8
+	VPSLLW    $0x08, Z8, Z8
+	VPSRAW    $0x08, Z8, Z8
+	VPCMPEQQ  Z4, Z7, K1
+	VMOVDQA64 Z8, K1, Z6
+	VPMOVQD   Z6, Y6
+	VMOVDQU64 320(SP), Z7
+	VPSRLQ    $0x3d, Z7, Z8
+	VPSLLQ    $0x03, Z7, Z7
+	VPERMQ    Z0, Z8, Z9
+	VPSRAVQ   Z9, Z7, Z7
+	VPERMQ    Z1, Z8, Z9
+	VPANDQ    Z9, Z7, Z7
+	VPERMQ    Z2, Z8, Z9
+	VPMULLD   Z9, Z7, Z7
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z7, Z9
+	VPSLLW    $0x08, Z9, Z9
+	VPSRAW    $0x08, Z9, Z9
+	VPCMPEQQ  Z4, Z8, K1
+	VMOVDQA64 Z9, K1, Z7
+	VPMOVQD   Z7, Y7
+	VMOVDQU64 384(SP), Z8
+	VPSRLQ    $0x3d, Z8, Z9
+	VPSLLQ    $0x03, Z8, Z8
+	VPERMQ    Z0, Z9, Z0
+	VPSRAVQ   Z0, Z8, Z8
+	VPERMQ    Z1, Z9, Z0
+	VPANDQ    Z0, Z8, Z8
+	VPERMQ    Z2, Z9, Z0
+	VPMULLD   Z0, Z8, Z8
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z8, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPSRAW    $0x08, Z0, Z0
+	VPCMPEQQ  Z4, Z9, K1
+	VMOVDQA64 Z0, K1, Z8
+	VPMOVQD   Z8, Y0
+	MOVQ      out+0(FP), AX
+	VMOVDQU   Y5, (AX)
+	VMOVDQU   Y6, 32(AX)
+	VMOVDQU   Y7, 64(AX)
+	VMOVDQU   Y0, 96(AX)
+	MOVB      $0x01, AL
+	MOVB      AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+fpc_dec_fail_19:
+	MOVB $0x00, AL
+	MOVB AL, ret+32(FP)
+	VZEROUPPER
+	RET

@@ -32,3 +32,9 @@ func (c *Codec) wordCodes64(out *[fusedBytes]byte, line *[64]byte) int {
 func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
 	return t.unpackGeneric(out, in, n)
 }
+
+// decodesLines reports whether decodeLine has a kernel; there is none here.
+func (c *Codec) decodesLines() bool { return false }
+
+// decodeLine is decodeLineGeneric.
+func (c *Codec) decodeLine(out, enc []byte) bool { return c.decodeLineGeneric(out, enc) }

@@ -78,3 +78,19 @@ func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum ui
 //
 //go:noescape
 func fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos uint, i int)
+
+// fpcDecompress64AVX512 decodes a well-formed 64-byte line's stream under
+// fpc's report table, raw or of word codes, into out and returns true;
+// for any other stream it writes nothing and returns false. It reads all
+// of enc before it writes out, so the two may overlap.
+//
+//go:noescape
+func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
+
+// fpcDecompress128AVX512 decodes a well-formed 128-byte line's stream under
+// fpc's report table, raw or of word codes, into out and returns true;
+// for any other stream it writes nothing and returns false. It reads all
+// of enc before it writes out, so the two may overlap.
+//
+//go:noescape
+func fpcDecompress128AVX512(out *[128]byte, enc []byte) bool

@@ -201,6 +201,37 @@ func (c *Codec) decodeCodes(out *[128]byte, enc []byte) bool {
 	return enc[len(enc)-1]&(1<<pad-1) == 0
 }
 
+// decodeLineGeneric decodes enc into out (LineSize() bytes) and reports
+// true if it is a well-formed raw stream or a stream of word codes that
+// decodeCodes accepts, the streams that Decompress decodes without its
+// error-reporting decoders; otherwise it may have written to out. It is
+// the pure-Go definition that the one-call decode kernel must match (which
+// writes nothing when it reports false).
+func (c *Codec) decodeLineGeneric(out, enc []byte) bool {
+	n := c.lineSize
+	switch {
+	case len(enc) == 0:
+		return false
+	case enc[0]>>7 == rawFlag:
+		if len(enc) != n+1 || enc[n]&0x7F != 0 {
+			return false
+		}
+		_, _, ok := bitstream.ReadRaw(out[:n], enc, tagBits)
+		return ok
+	case len(enc) > maxCodeBytes:
+		return false
+	}
+	var in [scratchBytes]byte
+	copy(in[:], enc)
+	var line [128]byte
+	pos, i := c.tab.unpackGeneric(&line, &in, n/4)
+	if i != n/4 || int(pos+7)/8 != len(enc) || enc[len(enc)-1]&(1<<(-pos&7)-1) != 0 {
+		return false
+	}
+	copy(out, line[:n])
+	return true
+}
+
 // unpackGeneric decodes word codes from in, starting after the flag, into
 // out until they cover at least n words. It returns the bit position after
 // the last code and the number of words covered. It is the pure-Go

@@ -286,6 +286,21 @@ func (c *Codec) encode(dst, line []byte, kinds []uint8, s summary) ([]byte, int)
 // choose (a zero run split in two, a word coded by a longer pattern, word
 // codes not shorter than the line).
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	if c.decodesLines() {
+		// One kernel call decodes a well-formed line straight into dst;
+		// anything else goes on to the decoders below, which report
+		// what is wrong.
+		if n := len(dst); cap(dst)-n >= c.lineSize {
+			if c.decodeLine(dst[n:n+c.lineSize], enc) {
+				return dst[:n+c.lineSize], nil
+			}
+		} else {
+			var line [128]byte
+			if c.decodeLine(line[:c.lineSize], enc) {
+				return append(dst, line[:c.lineSize]...), nil
+			}
+		}
+	}
 	switch {
 	case len(enc) == 0:
 	case enc[0]>>7 == rawFlag:
