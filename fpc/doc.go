@@ -131,8 +131,12 @@
 // classify many lines per kernel call. With AVX-512, a 64-byte "fpc" line
 // is coded by one kernel call that classifies it and packs its codes
 // without a serial chain (bit offsets by prefix sum, each code split over
-// the two 64-bit words it can touch), or writes its raw stream; the codes
-// of other 64- and 128-byte lines are packed by a kernel (fields side by
-// side, the packing unrolled); the pure-Go definitions (wordCodesGeneric,
-// packGeneric) say what they must write.
+// the two 64-bit words it can touch), or writes its raw stream, straight
+// into dst when it has room; the codes of other 64- and 128-byte lines are
+// packed by a kernel (fields side by side, the packing unrolled); the
+// pure-Go definitions (wordCodesGeneric, packGeneric) say what they must
+// write. With AVX-512, Decompress of a 64- or 128-byte "fpc" line is one
+// kernel call that decodes a well-formed stream, raw or of word codes,
+// straight into dst (decodeLineGeneric defines it); any other stream goes
+// to the decoders above, which say what is wrong with it.
 package fpc
