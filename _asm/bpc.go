@@ -24,6 +24,9 @@ func init() {
 		for _, words := range []int{32, 16} {
 			bpcEncodeAVX512(words)
 		}
+		for _, words := range []int{32, 16} {
+			bpcParse(words)
+		}
 	}
 }
 
@@ -846,4 +849,135 @@ func bpcConst4(v uint32) Mem {
 	DATA(0, U32(v))
 	bpcConsts512[name] = m
 	return m
+}
+
+// bpcParse emits the symbol loop of bpc's decodeFast for lines of 16 or
+// 32 words (15- or 31-bit planes), with the same stores: the DBX planes
+// into planes (slack planes below plane 0), each table entry taken ORed
+// into flags. It returns the bit position after the last symbol and the
+// plane below it (-1 for a well-formed stream). Every step peeks 64 bits
+// of the stream at pos, big-endian: at 16 words it takes up to three raw
+// symbols (16 bits, head bit 1) found by one BSR on their head bits, then
+// one symbol from the table on the ten bits after them; at 32 words one
+// raw symbol (32 bits) or one symbol from the table. A step whose
+// symbols are all raw goes on with constant steps, so that within a
+// stretch of raw symbols the next peek does not wait for this one's.
+func bpcParse(words int) {
+	const slack = 5 // bpc's slack
+	name := fmt.Sprintf("bpcParse%d", 4*words)
+	TEXT(name, NOSPLIT, "func(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)")
+	Pragma("noescape")
+	Doc(name+" decodes the plane symbols of a bit-plane stream of a "+fmt.Sprint(4*words)+"-byte",
+		"line from bit pos on, as decodeFast's loop does. endm8 is len(enc) − 8, last",
+		"the stream's last eight bytes (big-endian, zeros before a shorter stream).")
+	enc := Load(Param("enc"), GP64())
+	endm8 := Load(Param("endm8"), GP64())
+	last := Load(Param("last"), GP64())
+	pos := Load(Param("pos"), GP64())
+	symbols := Load(Param("symbols"), GP64())
+	planes := Load(Param("planes"), GP64())
+	ADDQ(U8(4*slack), planes)
+	j, flags := GP64(), GP64()
+	MOVQ(U32(32), j)
+	XORQ(flags, flags)
+	m := words - 1 // plane bits
+	sym := words   // raw symbol bits
+	heads := GP64()
+	if words == 16 {
+		MOVQ(U64(1<<63|1<<47|1<<31|1<<15), heads) // three heads and the stop bit
+	}
+
+	Label(name + "_loop")
+	TESTQ(j, j)
+	JS(LabelRef(name + "_done"))
+	// v: 64 bits of the stream from pos.
+	v, i, sh := GP64(), GP64(), GP64()
+	MOVQ(pos, i)
+	SHRQ(U8(3), i)
+	MOVQ(pos, sh)
+	ANDQ(U8(7), sh)
+	CMPQ(i, endm8)
+	JG(LabelRef(name + "_tail"))
+	MOVQ(Mem{Base: enc, Index: i, Scale: 1}, v)
+	BSWAPQ(v)
+	Label(name + "_peeked")
+	SHLXQ(sh, v, v)
+
+	f := GP64()
+	if words == 16 {
+		// Raw fields at bits 48, 32 and 16; the count from the first head
+		// bit that is clear (or the stop bit): 0, 16, 32 or 48 bits.
+		for r := 0; r < 3; r++ {
+			MOVQ(v, f)
+			SHRQ(U8(uint8(64-sym*(r+1))), f)
+			ANDL(U32(1<<m-1), f.As32())
+			MOVL(f.As32(), Mem{Base: planes, Index: j, Scale: 4, Disp: -4 * r})
+		}
+		x := GP64()
+		ANDNQ(heads, v, x)
+		BTSQ(U8(15), x)
+		BSRQ(x, x)
+		NEGQ(x)
+		ADDQ(U8(63), x) // bits taken by raw symbols
+		CMPQ(x, U8(48))
+		JNE(LabelRef(name + "_symbol"))
+		SUBQ(U8(3), j)
+		ADDQ(U8(48), pos)
+		JMP(LabelRef(name + "_loop"))
+
+		Label(name + "_symbol")
+		ADDQ(x, pos)
+		SHLXQ(x, v, v)
+		SHRQ(U8(4), x)
+		SUBQ(x, j)
+	} else {
+		MOVQ(v, f)
+		SHRQ(U8(32), f)
+		ANDL(U32(1<<m-1), f.As32())
+		MOVL(f.As32(), Mem{Base: planes, Index: j, Scale: 4})
+		TESTQ(v, v)
+		JNS(LabelRef(name + "_symbol"))
+		DECQ(j)
+		ADDQ(U8(32), pos)
+		JMP(LabelRef(name + "_loop"))
+		Label(name + "_symbol")
+	}
+	// One symbol from the table, none if the raw ones took the last plane.
+	e, t := GP64(), GP64()
+	SHRQ(U8(54), v)
+	MOVQ(Mem{Base: symbols, Index: v, Scale: 8}, e)
+	if words == 16 {
+		MOVQ(j, t)
+		SARQ(U8(63), t)
+		ANDNQ(e, t, e)
+		MOVQ(U32(0), Mem{Base: planes, Index: j, Scale: 4, Disp: -8})
+	}
+	MOVL(e.As32(), Mem{Base: planes, Index: j, Scale: 4})
+	ORQ(e, flags)
+	MOVQ(e, t)
+	SHRQ(U8(32), t)
+	MOVBQZX(t.As8(), t)
+	SUBQ(t, j)
+	SHRQ(U8(48), e)
+	ADDQ(e, pos)
+	JMP(LabelRef(name + "_loop"))
+
+	// Near the end: the last eight bytes shifted, zero past 64 bits.
+	Label(name + "_tail")
+	MOVQ(i, v)
+	SUBQ(endm8, v)
+	SHLQ(U8(3), v)
+	CMPQ(v, U8(64))
+	JAE(LabelRef(name + "_zero"))
+	SHLXQ(v, last, v)
+	JMP(LabelRef(name + "_peeked"))
+	Label(name + "_zero")
+	XORQ(v, v)
+	JMP(LabelRef(name + "_peeked"))
+
+	Label(name + "_done")
+	Store(pos, ReturnIndex(0))
+	Store(j, ReturnIndex(1))
+	Store(flags, ReturnIndex(2))
+	RET()
 }

@@ -53,6 +53,66 @@ type Codec struct {
 	unsigned   bool
 	latency    linecomp.Latency
 	encodings  [2]linecomp.Encoding // what Encodings returns
+	symbols    [symbolTable]uint64  // the decoder's symbol table, by the first ten bits
+	rawStep    int                  // raw symbols a decoder step takes: 3, or 1 at 128 bytes
+	rawHeads   uint64               // their head bits in a peek
+	rawStop    uint64               // the bit after the last of them
+}
+
+// The decoder's table of symbols by their first ten bits, which hold the
+// kind, a run's length and a position (5 + posBits ≤ 10). An entry is the
+// symbol's DBX plane (its top plane for a run) in bits 0…31, the planes it
+// covers from bit symPlanesShift, its length from bit symLenShift and the
+// flag symDBPZero. A "DBP zero" symbol's plane is 1<<31 (no plane has
+// that bit), a position out of range covers 64 planes, more than a line
+// has, and a raw symbol's entry is zero: the decoder takes raw symbols
+// before the table.
+const (
+	symbolTable    = 1024
+	symPlanesShift = 32
+	symDBPZero     = uint64(1) << 40
+	symLenShift    = 48
+)
+
+// decodeTables fills the decoder's tables for the codec's plane width.
+func (c *Codec) decodeTables() {
+	m := uint(c.planeBits)
+	c.rawStep = 3
+	if m > 15 {
+		c.rawStep = 1
+	}
+	for i := range c.rawStep {
+		c.rawHeads |= 1 << (63 - uint(i)*(1+m))
+	}
+	c.rawStop = 1 << (63 - uint(c.rawStep)*(1+m))
+	for t := range c.symbols {
+		var plane, flags uint64
+		planes, n := uint64(1), uint64(5)
+		p := uint(t) >> (5 - c.posBits) & (1<<c.posBits - 1)
+		switch {
+		case t>>9 == 1: // 1 + raw DBX
+			continue
+		case t>>8 == 1: // 01 + run of 2…33 zero planes
+			planes, n = uint64(t>>(8-runBits)&(1<<runBits-1))+2, 2+runBits
+		case t>>7 == 1: // 001: one zero plane
+			n = 3
+		case t>>5 == 0b00000: // 00000: all ones
+			plane = uint64(c.planeMask)
+		case t>>5 == 0b00001: // 00001: DBP zero
+			plane, flags = 1<<31, symDBPZero
+		case t>>5 == 0b00010: // 00010 + p: ones at p and p+1
+			plane, n = 3<<p, uint64(5+c.posBits)
+			if p+1 >= m {
+				planes = 64
+			}
+		case t>>5 == 0b00011: // 00011 + p: a single one at p
+			plane, n = 1<<p, uint64(5+c.posBits)
+			if p >= m {
+				planes = 64
+			}
+		}
+		c.symbols[t] = uint64(uint32(plane)) | planes<<symPlanesShift | flags | n<<symLenShift
+	}
 }
 
 // New returns a BPC codec for lines of 32, 64 or 128 bytes (8, 16 or 32
@@ -81,6 +141,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	c.posBits = uint(bits.Len(uint(c.planeBits - 1))) // ceil(log2(planeBits))
 	c.rawPerWord = 64 / (c.planeBits + 1)
 	c.encodings = [2]linecomp.Encoding{{Name: "compressed", Bits: -1}, {Name: "raw", Bits: tagBits + 8*lineSize}}
+	c.decodeTables()
 	return c, nil
 }
 

@@ -5,17 +5,20 @@ import (
 	"math/bits"
 )
 
-// decodeFast decodes a well-formed bit-plane stream (flag 1) one symbol
-// per step from 64-bit peeks. It reports false, having written nothing, on
+// slack is the number of planes below plane 0 in decodeFast's array, for
+// its stores past the last symbol: raw symbols can take the planes down
+// to −3, and the symbol after them stores two zeros below that.
+const slack = 5
+
+// decodeFast decodes a well-formed bit-plane stream (flag 1) from 64-bit
+// peeks, its plane symbols with parse (a kernel at 64 and 128 bytes on
+// amd64, parseGeneric elsewhere). It reports false, having written nothing, on
 // anything unusual (any malformed stream among them), and Decompress then
 // runs the checked decoder, which finds the exact problem. It reads all of
 // enc before it writes to dst.
 func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	n := c.lineSize
-	// Peeks load eight bytes of enc where it has them. Near its end they
-	// take its last eight bytes, held in a register (with zeros before
-	// the stream if it is shorter), shifted: bits past the end read as
-	// zero. So enc is not copied into a zero-padded array first.
+	// The last eight bytes, for peeks near the end (see peekAt).
 	end := uint(len(enc))
 	var last uint64
 	if end >= 8 {
@@ -25,15 +28,7 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 			last = last<<8 | uint64(b)
 		}
 	}
-	peek := func(pos uint) uint64 {
-		i := pos >> 3
-		if i+8 <= end {
-			return binary.BigEndian.Uint64(enc[i:]) << (pos & 7)
-		}
-		return last << (8 * (i + 8 - end)) << (pos & 7)
-	}
-
-	v := peek(0) << tagBits
+	v := peekAt(enc, last, 0) << tagBits
 	var base uint32
 	var pos uint
 	switch {
@@ -48,66 +43,21 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 		}
 	}
 
-	// First the symbols, into the DBX planes (a run leaves its planes
-	// zero) and the planes whose DBP a symbol sets to zero; then the DBP
-	// planes by the XOR chain. Parsing without the chain keeps each
-	// symbol's work short.
-	var dbx [planeCount]uint32
+	// First the symbols, into the DBX planes (see parseGeneric), then
+	// the DBP planes by the XOR chain.
+	var planes [slack + planeCount]uint32
+	pos, j, flags := c.parse(enc, last, pos, &planes)
+	// A run longer than the planes left, or a position out of range (64
+	// planes), ends below plane 0.
+	if j != -1 {
+		return dst, false
+	}
+	dbx := (*[planeCount]uint32)(planes[slack:])
 	var dbpZero uint64 // bit j: DBP[j] = 0 (symbol 00001)
-	m := uint(c.planeBits)
-	mask := c.planeMask
-	posBits := c.posBits
-	for j := planeCount - 1; j >= 0; {
-		v := peek(pos)
-		switch bits.LeadingZeros64(v) {
-		case 0: // 1 + raw DBX
-			// Raw planes come in stretches (the low planes of a line are
-			// the noisy ones): take the whole stretch here, with one
-			// well-predicted branch per plane instead of the symbol
-			// switch's.
-			for {
-				dbx[j] = uint32(v>>(63-m)) & mask
-				pos += 1 + m
-				if j--; j < 0 {
-					break
-				}
-				if v = peek(pos); v>>63 == 0 {
-					break
-				}
-			}
-		case 1: // 01 + run of 2…33 zero DBX planes
-			r := int(v>>(62-runBits)&(1<<runBits-1)) + 2
-			if r > j+1 {
-				return dst, false
-			}
-			pos += 2 + runBits
-			j -= r
-		case 2: // 001: one zero DBX plane
-			pos += 3
-			j--
-		default:
-			p := uint(v >> (64 - 5 - posBits) & (1<<posBits - 1))
-			switch v >> 59 & 3 {
-			case 0b00: // 00000: DBX all ones
-				dbx[j] = mask
-				pos += 5
-			case 0b01: // 00001: DBP zero
-				dbpZero |= 1 << uint(j)
-				pos += 5
-			case 0b10: // 00010 + p: ones at p and p+1
-				if p+1 >= m {
-					return dst, false
-				}
-				dbx[j] = 3 << p
-				pos += 5 + posBits
-			case 0b11: // 00011 + p: a single one at p
-				if p >= m {
-					return dst, false
-				}
-				dbx[j] = 1 << p
-				pos += 5 + posBits
-			}
-			j--
+	if flags&symDBPZero != 0 {
+		for j, x := range dbx {
+			dbpZero |= uint64(x>>31) << uint(j)
+			dbx[j] = x &^ (1 << 31)
 		}
 	}
 	// The stream must end in the last byte, with zero padding.
@@ -115,7 +65,7 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 		return dst, false
 	}
 	var buf [128]byte
-	c.rebuild(&dbx, dbpZero, base, &buf)
+	c.rebuild(dbx, dbpZero, base, &buf)
 	return append(dst, buf[:n]...), true
 }
 
@@ -142,4 +92,97 @@ func (c *Codec) rebuildScalar(dbx *[planeCount]uint32, dbpZero uint64, base uint
 		w += rows[k]
 		binary.LittleEndian.PutUint32(line[4*k+4:], w)
 	}
+}
+
+// peekAt returns 64 bits of enc from bit pos on, big-endian: where enc
+// has eight bytes from pos's byte, those; near its end its last eight
+// bytes (last, with zeros before the stream if it is shorter), shifted,
+// so that bits past the end read as zero, and enc need not be copied into
+// a zero-padded array first.
+func peekAt(enc []byte, last uint64, pos uint) uint64 {
+	end := uint(len(enc))
+	i := pos >> 3
+	if i+8 <= end {
+		return binary.BigEndian.Uint64(enc[i:]) << (pos & 7)
+	}
+	return last << (8 * (i + 8 - end)) << (pos & 7)
+}
+
+// parseGeneric decodes the plane symbols of the bit-plane stream enc from
+// bit pos on into planes, DBX[j] at planes[slack+j], a "DBP zero" symbol's
+// plane as 1<<31. It returns the bit position after the last symbol, the
+// plane below it (−1 for a well-formed stream; anything else is a run
+// longer than the planes left or a position out of range) and the OR of
+// the table entries it took (symDBPZero tells whether a plane has 1<<31).
+// last is enc's last eight bytes, as peekAt takes them.
+//
+// The symbols are decoded without a branch on their kind,
+// which follows the data and would be mispredicted at every change.
+// Each step takes the raw symbols at the top of a peek, at most
+// rawStep of them (three of 8 or 16 bits, or one of 32: up to 57 bits
+// of a peek are the stream's), counted from their head bits with one
+// LZCNT, then the symbol after them from a table on its first ten bits
+// (c.symbols; an entry for a raw symbol consumes nothing).
+//
+// Every step stores rawStep raw fields from plane j down, then the
+// table symbol's plane and rawStep−1 zeros below it (see symbols): a
+// store past the planes a symbol owns lands on planes a later symbol
+// owns, which store their own afterwards, or in the slack below plane
+// 0. A run's planes past those zeros were never stored to.
+func (c *Codec) parseGeneric(enc []byte, last uint64, pos uint, planes *[slack + planeCount]uint32) (uint, int, uint64) {
+	var flags uint64
+	m := uint(c.planeBits)
+	mask := c.planeMask
+	symShift := uint(bits.TrailingZeros(1 + m)) // raw symbols are 1 + m = 2^symShift bits
+	heads, stop := c.rawHeads, c.rawStop
+	symbols := &c.symbols
+	j := planeCount - 1
+	if c.rawStep == 3 {
+		for j >= 0 {
+			v := peekAt(enc, last, pos)
+			k := uint(bits.LeadingZeros64(^v&heads|stop)) >> symShift
+			planes[slack+j] = uint32(v>>(63-m)) & mask
+			planes[slack+j-1] = uint32(v>>(63-2*m-1)) & mask
+			planes[slack+j-2] = uint32(v>>(63-3*m-2)) & mask
+			if k == 3 {
+				// A stretch of raw symbols goes on. The branch is
+				// predicted inside it, and the constant steps let the
+				// next peek start before the count is known.
+				j -= 3
+				pos += 3 << symShift
+				continue
+			}
+			j -= int(k)
+			pos += k << symShift
+			v <<= k << symShift
+			// Nothing more if the raw symbols took the last planes.
+			e := symbols[v>>54]
+			if j < 0 {
+				e = 0
+			}
+			planes[slack+j-1] = 0
+			planes[slack+j-2] = 0
+			planes[slack+j] = uint32(e)
+			flags |= e
+			j -= int(e >> symPlanesShift & 0xFF)
+			pos += uint(e >> symLenShift)
+		}
+	} else {
+		for j >= 0 {
+			v := peekAt(enc, last, pos)
+			k := uint(bits.LeadingZeros64(^v&heads|stop)) >> symShift
+			planes[slack+j] = uint32(v>>(63-m)) & mask
+			if k == 1 {
+				j--
+				pos += 1 + m
+				continue
+			}
+			e := symbols[v>>54]
+			planes[slack+j] = uint32(e)
+			flags |= e
+			j -= int(e >> symPlanesShift & 0xFF)
+			pos += uint(e >> symLenShift)
+		}
+	}
+	return pos, j, flags
 }

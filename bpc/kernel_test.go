@@ -185,3 +185,54 @@ func TestCompressLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeFast checks the fast decoder against the checked one, the
+// field-by-field reading of the layout, at every level: on the stream of
+// every corpus line it must decode (so Decompress takes the fast path) to
+// the same line, and on those streams with a flipped bit, cut short or
+// with a byte more, and on random streams, it may give up but never
+// accept a stream the checked decoder rejects or give another line.
+func TestDecodeFast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	codectest.ForEachLevel(t, func(t *testing.T) {
+		for _, n := range codectest.LineSizes {
+			c, _ := New(n)
+			check := func(enc []byte, mustDecode bool) {
+				t.Helper()
+				fast, ok := c.decodeFast(nil, enc)
+				want, err := c.decodeChecked(nil, enc)
+				switch {
+				case !ok && mustDecode:
+					t.Fatalf("%d B: fast decoder gave up on % X (checked: %v)", n, enc, err)
+				case ok && err != nil:
+					t.Fatalf("%d B: fast decoder accepted % X, checked: %v", n, enc, err)
+				case ok && string(fast) != string(want):
+					t.Fatalf("%d B: % X: fast % X, checked % X", n, enc, fast, want)
+				}
+			}
+			mutated := make([]byte, 0, 2*n+8)
+			for _, line := range codectest.SampleLines(n, 4000) {
+				enc, _, _ := c.Compress(nil, line)
+				if enc[0]>>7 == 0 {
+					continue // a raw line
+				}
+				check(enc, true)
+				mutated = append(mutated[:0], enc...)
+				mutated[rng.IntN(len(mutated))] ^= 1 << rng.IntN(8)
+				mutated[0] |= 0x80
+				check(mutated, false)
+				check(enc[:rng.IntN(len(enc))+1], false)
+				check(append(append(mutated[:0], enc...), byte(rng.Uint32())), false)
+			}
+			for range 20000 {
+				enc := mutated[:1+rng.IntN(n)]
+				for i := range enc {
+					// Mostly zero bits, so that short symbols turn up.
+					enc[i] = byte(rng.Uint32() & rng.Uint32() & rng.Uint32())
+				}
+				enc[0] |= 0x80
+				check(enc, false)
+			}
+		}
+	})
+}

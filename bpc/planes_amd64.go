@@ -79,3 +79,17 @@ func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bo
 	}
 	return 0, false
 }
+
+// parse decodes the plane symbols of enc, as parseGeneric does, with the
+// kernel of the line size (plain amd64 with BMI2) where there is one.
+func (c *Codec) parse(enc []byte, last uint64, pos uint, planes *[slack + planeCount]uint32) (uint, int, uint64) {
+	if cpu.Active() >= cpu.AVX2 {
+		switch c.lineSize {
+		case 128:
+			return bpcParse128(&enc[0], len(enc)-8, last, pos, &c.symbols, planes)
+		case 64:
+			return bpcParse64(&enc[0], len(enc)-8, last, pos, &c.symbols, planes)
+		}
+	}
+	return c.parseGeneric(enc, last, pos, planes)
+}

@@ -2463,3 +2463,161 @@ GLOBL bpc_d00000009<>(SB), RODATA|NOPTR, $4
 
 DATA bpc_d0000003f<>+0(SB)/4, $0x0000003f
 GLOBL bpc_d0000003f<>(SB), RODATA|NOPTR, $4
+
+// func bpcParse128(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
+// Requires: BMI2
+TEXT ·bpcParse128(SB), NOSPLIT, $0-72
+	MOVQ enc+0(FP), AX
+	MOVQ endm8+8(FP), CX
+	MOVQ last+16(FP), DX
+	MOVQ pos+24(FP), BX
+	MOVQ symbols+32(FP), SI
+	MOVQ planes+40(FP), DI
+	ADDQ $0x14, DI
+	MOVQ $0x00000020, R8
+	XORQ R9, R9
+
+bpcParse128_loop:
+	TESTQ  R8, R8
+	JS     bpcParse128_done
+	MOVQ   BX, R10
+	SHRQ   $0x03, R10
+	MOVQ   BX, R11
+	ANDQ   $0x07, R11
+	CMPQ   R10, CX
+	JG     bpcParse128_tail
+	MOVQ   (AX)(R10*1), R10
+	BSWAPQ R10
+
+bpcParse128_peeked:
+	SHLXQ R11, R10, R10
+	MOVQ  R10, R11
+	SHRQ  $0x20, R11
+	ANDL  $0x7fffffff, R11
+	MOVL  R11, (DI)(R8*4)
+	TESTQ R10, R10
+	JNS   bpcParse128_symbol
+	DECQ  R8
+	ADDQ  $0x20, BX
+	JMP   bpcParse128_loop
+
+bpcParse128_symbol:
+	SHRQ    $0x36, R10
+	MOVQ    (SI)(R10*8), R10
+	MOVL    R10, (DI)(R8*4)
+	ORQ     R10, R9
+	MOVQ    R10, R11
+	SHRQ    $0x20, R11
+	MOVBQZX R11, R11
+	SUBQ    R11, R8
+	SHRQ    $0x30, R10
+	ADDQ    R10, BX
+	JMP     bpcParse128_loop
+
+bpcParse128_tail:
+	SUBQ  CX, R10
+	SHLQ  $0x03, R10
+	CMPQ  R10, $0x40
+	JAE   bpcParse128_zero
+	SHLXQ R10, DX, R10
+	JMP   bpcParse128_peeked
+
+bpcParse128_zero:
+	XORQ R10, R10
+	JMP  bpcParse128_peeked
+
+bpcParse128_done:
+	MOVQ BX, end+48(FP)
+	MOVQ R8, j+56(FP)
+	MOVQ R9, flags+64(FP)
+	RET
+
+// func bpcParse64(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
+// Requires: BMI, BMI2
+TEXT ·bpcParse64(SB), NOSPLIT, $0-72
+	MOVQ enc+0(FP), AX
+	MOVQ endm8+8(FP), CX
+	MOVQ last+16(FP), DX
+	MOVQ pos+24(FP), BX
+	MOVQ symbols+32(FP), SI
+	MOVQ planes+40(FP), DI
+	ADDQ $0x14, DI
+	MOVQ $0x00000020, R8
+	XORQ R9, R9
+	MOVQ $0x8000800080008000, R10
+
+bpcParse64_loop:
+	TESTQ  R8, R8
+	JS     bpcParse64_done
+	MOVQ   BX, R11
+	SHRQ   $0x03, R11
+	MOVQ   BX, R12
+	ANDQ   $0x07, R12
+	CMPQ   R11, CX
+	JG     bpcParse64_tail
+	MOVQ   (AX)(R11*1), R11
+	BSWAPQ R11
+
+bpcParse64_peeked:
+	SHLXQ R12, R11, R11
+	MOVQ  R11, R12
+	SHRQ  $0x30, R12
+	ANDL  $0x00007fff, R12
+	MOVL  R12, (DI)(R8*4)
+	MOVQ  R11, R12
+	SHRQ  $0x20, R12
+	ANDL  $0x00007fff, R12
+	MOVL  R12, -4(DI)(R8*4)
+	MOVQ  R11, R12
+	SHRQ  $0x10, R12
+	ANDL  $0x00007fff, R12
+	MOVL  R12, -8(DI)(R8*4)
+	ANDNQ R10, R11, R12
+	BTSQ  $0x0f, R12
+	BSRQ  R12, R12
+	NEGQ  R12
+	ADDQ  $0x3f, R12
+	CMPQ  R12, $0x30
+	JNE   bpcParse64_symbol
+	SUBQ  $0x03, R8
+	ADDQ  $0x30, BX
+	JMP   bpcParse64_loop
+
+bpcParse64_symbol:
+	ADDQ    R12, BX
+	SHLXQ   R12, R11, R11
+	SHRQ    $0x04, R12
+	SUBQ    R12, R8
+	SHRQ    $0x36, R11
+	MOVQ    (SI)(R11*8), R11
+	MOVQ    R8, R12
+	SARQ    $0x3f, R12
+	ANDNQ   R11, R12, R11
+	MOVQ    $0x00000000, -8(DI)(R8*4)
+	MOVL    R11, (DI)(R8*4)
+	ORQ     R11, R9
+	MOVQ    R11, R12
+	SHRQ    $0x20, R12
+	MOVBQZX R12, R12
+	SUBQ    R12, R8
+	SHRQ    $0x30, R11
+	ADDQ    R11, BX
+	JMP     bpcParse64_loop
+
+bpcParse64_tail:
+	SUBQ  CX, R11
+	SHLQ  $0x03, R11
+	CMPQ  R11, $0x40
+	JAE   bpcParse64_zero
+	SHLXQ R11, DX, R11
+	JMP   bpcParse64_peeked
+
+bpcParse64_zero:
+	XORQ R11, R11
+	JMP  bpcParse64_peeked
+
+bpcParse64_done:
+	MOVQ BX, end+48(FP)
+	MOVQ R8, j+56(FP)
+	MOVQ R9, flags+64(FP)
+	RET

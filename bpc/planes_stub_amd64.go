@@ -62,3 +62,17 @@ func bpcEncode128AVX512(line *[128]byte, flip uint32, out *[160]byte) int
 //
 //go:noescape
 func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[160]byte) int
+
+// bpcParse128 decodes the plane symbols of a bit-plane stream of a 128-byte
+// line from bit pos on, as decodeFast's loop does. endm8 is len(enc) − 8, last
+// the stream's last eight bytes (big-endian, zeros before a shorter stream).
+//
+//go:noescape
+func bpcParse128(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
+
+// bpcParse64 decodes the plane symbols of a bit-plane stream of a 64-byte
+// line from bit pos on, as decodeFast's loop does. endm8 is len(enc) − 8, last
+// the stream's last eight bytes (big-endian, zeros before a shorter stream).
+//
+//go:noescape
+func bpcParse64(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
