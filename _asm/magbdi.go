@@ -22,6 +22,9 @@ func init() {
 		magFitAll(64, 3)
 		magFitAll(128, 3)
 		magFitAll(128, 7)
+		magFitUnsigned(64, 3)
+		magFitUnsigned(128, 3)
+		magFitUnsigned(128, 7)
 		prev := GLOBL("prevByte", attr.RODATA|attr.NOPTR)
 		for j := 0; j < 64; j++ {
 			DATA(j, U8(uint8(63+j))) // of one vector (mod 64) byte j−1; of a pair byte 63+j
@@ -245,6 +248,114 @@ func magFitAll(size, levels int) {
 			Label(raw)
 			MOVB(U8(noLevelByte), Mem{Base: out})
 		}
+	})
+}
+
+// magFitUnsigned emits magFitUnsigned<size>x<levels>AVX512, magFitAll for
+// unsigned deltas (offs all zero), in two stages. Every line first takes
+// the widest level's test, with r its first word of 2^wmax or more (the
+// base there). A line that fails it fits no narrower level either unless
+// r − 2^wmax < 2^wnext, wnext the second widest width (see below); such a
+// line, most lines of real memory, is written raw after that one test.
+// Any other line takes every narrower level's test without a branch, as
+// magFitAll does, so the one data-dependent branch per line is "fits the
+// widest level".
+//
+// Why: let level w < wmax fit, b its base. If there is no word of 2^wmax
+// or more, the widest level fits. If b ≥ 2^wmax, b is also the first
+// such word, r = b, and every such word lies in [b, b + 2^w), so the
+// widest level fits too. Otherwise b < 2^wmax, and r, a word that is no
+// immediate at w, lies in [b, b + 2^w): r − 2^wmax < b + 2^w − 2^wmax <
+// 2^w ≤ 2^wnext.
+func magFitUnsigned(size, levels int) {
+	name := fmt.Sprintf("magFitUnsigned%dx%dAVX512", size, levels)
+	TEXT(name, NOSPLIT, "func(data []byte, out []uint8, shifts []uint64)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the MAG-aware BDI level of each %d-byte line of data to out, for an unsigned codec of %d levels.", name, size, levels),
+		fmt.Sprintf("len(data) must be at least len(out)*%d and len(shifts) %d.", size, levels))
+	words := size / 4
+	halves := size / 64
+	top := levels - 1
+	spanV := make([]VecVirtual, levels)
+	lvl := make([]GPVirtual, levels)
+	var wmaxSpan, nextSpan Register
+	lineLoop(size, func() {
+		shifts := Load(Param("shifts").Base(), GP64())
+		for j := range levels {
+			spanV[j] = ZMM()
+			sh, one := GP64(), GP64()
+			MOVQ(Mem{Base: shifts, Disp: 8 * j}, sh)
+			MOVQ(U64(1), one)
+			SHLXQ(sh, one, one)
+			VPBROADCASTD(one.As32(), spanV[j])
+			lvl[j] = GP32()
+			MOVL(U32(j), lvl[j])
+			switch j {
+			case top:
+				wmaxSpan = one.As32()
+			case top - 1:
+				nextSpan = one.As32()
+			}
+		}
+	}, func(line, out Register, advance string) {
+		vecs := vectors512(line, size)
+		res := GP32()
+		MOVL(U32(noLevelByte), res)
+		// test emits level j's test and leaves its first base-needing word
+		// (word 0 when there is none) in a register.
+		test := func(j int) GPVirtual {
+			imm := make([]OpmaskVirtual, halves)
+			for h, v := range vecs {
+				imm[h] = K()
+				VPCMPUD(U8(cmpLT), spanV[j], v, imm[h])
+			}
+			immAll := imm[0]
+			if halves == 2 {
+				immAll = K()
+				KUNPCKWD(imm[0], imm[1], immAll) // imm[1]:imm[0]
+			}
+			at := GP32()
+			KMOVD(immAll, at)
+			NOTL(at)
+			TZCNTL(at, at)
+			ANDL(U32(words-1), at) // every word an immediate: any base will do
+			b := GP32()
+			MOVL(Mem{Base: line, Index: at.As64(), Scale: 4}, b)
+			bv := ZMM()
+			VPBROADCASTD(b, bv)
+			ok := make([]OpmaskVirtual, halves)
+			for h, v := range vecs {
+				d := ZMM()
+				VPSUBD(bv, v, d) // x − b
+				ok[h] = K()
+				VPCMPUD(U8(cmpLT), spanV[j], d, ok[h])
+			}
+			if halves == 2 {
+				okAll := K()
+				KUNPCKWD(ok[0], ok[1], okAll)
+				KORTESTD(immAll, okAll)
+			} else {
+				KORTESTW(immAll, ok[0])
+			}
+			CMOVLCS(lvl[j], res) // every word fits: CF
+			return b
+		}
+		r := test(top)
+		fits, rescue := GP32(), GP32()
+		SBBL(fits, fits) // −1 when the widest level fits
+		SUBL(wmaxSpan, r)
+		CMPL(r, nextSpan)
+		SBBL(rescue, rescue) // −1 when r − 2^wmax < 2^wnext
+		ORL(fits, rescue)
+		narrower := label("narrower")
+		JNZ(LabelRef(narrower))
+		MOVB(res.As8(), Mem{Base: out})
+		JMP(LabelRef(advance))
+		Label(narrower)
+		for j := top - 1; j >= 0; j-- {
+			test(j)
+		}
+		MOVB(res.As8(), Mem{Base: out})
 	})
 }
 

@@ -79,7 +79,12 @@
 // 128) the AVX-512 one tests every level of a line without a branch,
 // after a prefilter that sends most lines that fit none straight to raw:
 // which level fits varies from line to line, so a search that stops at
-// the first one mispredicts its exit.
+// the first one mispredicts its exit. With unsigned deltas the prefilter
+// is the widest level's own test: a line that fails it fits no narrower
+// level unless its first word of 2^wmax or more is within 2^wnext of
+// 2^wmax (wnext the second widest width; magFitUnsigned in
+// _asm/magbdi.go has the proof), so most lines of real memory, which fit
+// nothing, take one level's test.
 //
 // # Latency
 //

@@ -14,6 +14,12 @@ func (c *Codec) fitLevels(data []byte, out []uint8) {
 	switch level := cpu.Active(); {
 	case level >= cpu.AVX512 && c.lineSize == 32:
 		magFit32AVX512(data, out, c.kernelOffs, c.kernelShifts)
+	case level >= cpu.AVX512 && !c.signed && c.lineSize == 64 && len(c.levels) == 3:
+		magFitUnsigned64x3AVX512(data, out, c.kernelShifts)
+	case level >= cpu.AVX512 && !c.signed && c.lineSize == 128 && len(c.levels) == 3:
+		magFitUnsigned128x3AVX512(data, out, c.kernelShifts)
+	case level >= cpu.AVX512 && !c.signed && c.lineSize == 128 && len(c.levels) == 7:
+		magFitUnsigned128x7AVX512(data, out, c.kernelShifts)
 	case level >= cpu.AVX512 && c.lineSize == 64 && len(c.levels) == 3:
 		magFit64x3AVX512(data, out, c.kernelOffs, c.kernelShifts)
 	case level >= cpu.AVX512 && c.lineSize == 64:

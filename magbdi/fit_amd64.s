@@ -883,6 +883,371 @@ done_58:
 	VZEROUPPER
 	RET
 
+// func magFitUnsigned64x3AVX512(data []byte, out []uint8, shifts []uint64)
+// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV
+TEXT ·magFitUnsigned64x3AVX512(SB), NOSPLIT, $0-72
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	MOVQ         shifts_base+48(FP), BX
+	MOVQ         (BX), SI
+	MOVQ         $0x0000000000000001, DI
+	SHLXQ        SI, DI, DI
+	VPBROADCASTD DI, Z0
+	MOVL         $0x00000000, SI
+	MOVQ         8(BX), DI
+	MOVQ         $0x0000000000000001, R8
+	SHLXQ        DI, R8, R8
+	VPBROADCASTD R8, Z1
+	MOVL         $0x00000001, DI
+	MOVQ         16(BX), BX
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        BX, R9, R9
+	VPBROADCASTD R9, Z2
+	MOVL         $0x00000002, BX
+	TESTQ        DX, DX
+	JZ           done_62
+
+loop_63:
+	VMOVDQU64    (AX), Z3
+	MOVL         $0x000000ff, R10
+	VPCMPUD      $0x01, Z2, Z3, K1
+	KMOVD        K1, R11
+	NOTL         R11
+	TZCNTL       R11, R11
+	ANDL         $0x0000000f, R11
+	MOVL         (AX)(R11*4), R11
+	VPBROADCASTD R11, Z4
+	VPSUBD       Z4, Z3, Z4
+	VPCMPUD      $0x01, Z2, Z4, K2
+	KORTESTW     K1, K2
+	CMOVLCS      BX, R10
+	SBBL         R12, R12
+	SUBL         R9, R11
+	CMPL         R11, R8
+	SBBL         R11, R11
+	ORL          R12, R11
+	JNZ          narrower_65
+	MOVB         R10, (CX)
+	JMP          advance_64
+
+narrower_65:
+	VPCMPUD      $0x01, Z1, Z3, K1
+	KMOVD        K1, R11
+	NOTL         R11
+	TZCNTL       R11, R11
+	ANDL         $0x0000000f, R11
+	MOVL         (AX)(R11*4), R11
+	VPBROADCASTD R11, Z4
+	VPSUBD       Z4, Z3, Z4
+	VPCMPUD      $0x01, Z1, Z4, K2
+	KORTESTW     K1, K2
+	CMOVLCS      DI, R10
+	VPCMPUD      $0x01, Z0, Z3, K1
+	KMOVD        K1, R11
+	NOTL         R11
+	TZCNTL       R11, R11
+	ANDL         $0x0000000f, R11
+	MOVL         (AX)(R11*4), R11
+	VPBROADCASTD R11, Z4
+	VPSUBD       Z4, Z3, Z3
+	VPCMPUD      $0x01, Z0, Z3, K2
+	KORTESTW     K1, K2
+	CMOVLCS      SI, R10
+	MOVB         R10, (CX)
+
+advance_64:
+	ADDQ $0x00000040, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_63
+
+done_62:
+	VZEROUPPER
+	RET
+
+// func magFitUnsigned128x3AVX512(data []byte, out []uint8, shifts []uint64)
+// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV
+TEXT ·magFitUnsigned128x3AVX512(SB), NOSPLIT, $0-72
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	MOVQ         shifts_base+48(FP), BX
+	MOVQ         (BX), SI
+	MOVQ         $0x0000000000000001, DI
+	SHLXQ        SI, DI, DI
+	VPBROADCASTD DI, Z0
+	MOVL         $0x00000000, SI
+	MOVQ         8(BX), DI
+	MOVQ         $0x0000000000000001, R8
+	SHLXQ        DI, R8, R8
+	VPBROADCASTD R8, Z1
+	MOVL         $0x00000001, DI
+	MOVQ         16(BX), BX
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        BX, R9, R9
+	VPBROADCASTD R9, Z2
+	MOVL         $0x00000002, BX
+	TESTQ        DX, DX
+	JZ           done_66
+
+loop_67:
+	VMOVDQU64    (AX), Z3
+	VMOVDQU64    64(AX), Z4
+	MOVL         $0x000000ff, R10
+	VPCMPUD      $0x01, Z2, Z3, K1
+	VPCMPUD      $0x01, Z2, Z4, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R11
+	NOTL         R11
+	TZCNTL       R11, R11
+	ANDL         $0x0000001f, R11
+	MOVL         (AX)(R11*4), R11
+	VPBROADCASTD R11, Z5
+	VPSUBD       Z5, Z3, Z6
+	VPCMPUD      $0x01, Z2, Z6, K2
+	VPSUBD       Z5, Z4, Z5
+	VPCMPUD      $0x01, Z2, Z5, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      BX, R10
+	SBBL         R12, R12
+	SUBL         R9, R11
+	CMPL         R11, R8
+	SBBL         R11, R11
+	ORL          R12, R11
+	JNZ          narrower_69
+	MOVB         R10, (CX)
+	JMP          advance_68
+
+narrower_69:
+	VPCMPUD      $0x01, Z1, Z3, K1
+	VPCMPUD      $0x01, Z1, Z4, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R11
+	NOTL         R11
+	TZCNTL       R11, R11
+	ANDL         $0x0000001f, R11
+	MOVL         (AX)(R11*4), R11
+	VPBROADCASTD R11, Z5
+	VPSUBD       Z5, Z3, Z6
+	VPCMPUD      $0x01, Z1, Z6, K2
+	VPSUBD       Z5, Z4, Z5
+	VPCMPUD      $0x01, Z1, Z5, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      DI, R10
+	VPCMPUD      $0x01, Z0, Z3, K1
+	VPCMPUD      $0x01, Z0, Z4, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R11
+	NOTL         R11
+	TZCNTL       R11, R11
+	ANDL         $0x0000001f, R11
+	MOVL         (AX)(R11*4), R11
+	VPBROADCASTD R11, Z5
+	VPSUBD       Z5, Z3, Z3
+	VPCMPUD      $0x01, Z0, Z3, K2
+	VPSUBD       Z5, Z4, Z3
+	VPCMPUD      $0x01, Z0, Z3, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      SI, R10
+	MOVB         R10, (CX)
+
+advance_68:
+	ADDQ $0x00000080, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_67
+
+done_66:
+	VZEROUPPER
+	RET
+
+// func magFitUnsigned128x7AVX512(data []byte, out []uint8, shifts []uint64)
+// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV
+TEXT ·magFitUnsigned128x7AVX512(SB), NOSPLIT, $8-72
+	MOVQ         data_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	MOVQ         shifts_base+48(FP), BX
+	MOVQ         (BX), SI
+	MOVQ         $0x0000000000000001, DI
+	SHLXQ        SI, DI, DI
+	VPBROADCASTD DI, Z0
+	MOVL         $0x00000000, SI
+	MOVQ         8(BX), DI
+	MOVQ         $0x0000000000000001, R8
+	SHLXQ        DI, R8, R8
+	VPBROADCASTD R8, Z1
+	MOVL         $0x00000001, DI
+	MOVQ         16(BX), R8
+	MOVQ         $0x0000000000000001, R9
+	SHLXQ        R8, R9, R9
+	VPBROADCASTD R9, Z2
+	MOVL         $0x00000002, R8
+	MOVQ         24(BX), R9
+	MOVQ         $0x0000000000000001, R10
+	SHLXQ        R9, R10, R10
+	VPBROADCASTD R10, Z3
+	MOVL         $0x00000003, R9
+	MOVQ         32(BX), R10
+	MOVQ         $0x0000000000000001, R11
+	SHLXQ        R10, R11, R11
+	VPBROADCASTD R11, Z4
+	MOVL         $0x00000004, R10
+	MOVQ         40(BX), R11
+	MOVQ         $0x0000000000000001, R12
+	SHLXQ        R11, R12, R12
+	VPBROADCASTD R12, Z5
+	MOVL         $0x00000005, R11
+	MOVQ         48(BX), BX
+	MOVQ         $0x0000000000000001, R13
+	SHLXQ        BX, R13, R13
+	VPBROADCASTD R13, Z6
+	MOVL         $0x00000006, BX
+	TESTQ        DX, DX
+	JZ           done_70
+
+loop_71:
+	VMOVDQU64    (AX), Z7
+	VMOVDQU64    64(AX), Z8
+	MOVL         $0x000000ff, R14
+	VPCMPUD      $0x01, Z6, Z7, K1
+	VPCMPUD      $0x01, Z6, Z8, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R15
+	NOTL         R15
+	TZCNTL       R15, R15
+	ANDL         $0x0000001f, R15
+	MOVL         (AX)(R15*4), R15
+	VPBROADCASTD R15, Z9
+	VPSUBD       Z9, Z7, Z10
+	VPCMPUD      $0x01, Z6, Z10, K2
+	VPSUBD       Z9, Z8, Z9
+	VPCMPUD      $0x01, Z6, Z9, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      BX, R14
+	SBBL         BP, BP
+	SUBL         R13, R15
+	CMPL         R15, R12
+	SBBL         R15, R15
+	ORL          BP, R15
+	JNZ          narrower_73
+	MOVB         R14, (CX)
+	JMP          advance_72
+
+narrower_73:
+	VPCMPUD      $0x01, Z5, Z7, K1
+	VPCMPUD      $0x01, Z5, Z8, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R15
+	NOTL         R15
+	TZCNTL       R15, R15
+	ANDL         $0x0000001f, R15
+	MOVL         (AX)(R15*4), R15
+	VPBROADCASTD R15, Z9
+	VPSUBD       Z9, Z7, Z10
+	VPCMPUD      $0x01, Z5, Z10, K2
+	VPSUBD       Z9, Z8, Z9
+	VPCMPUD      $0x01, Z5, Z9, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R11, R14
+	VPCMPUD      $0x01, Z4, Z7, K1
+	VPCMPUD      $0x01, Z4, Z8, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R15
+	NOTL         R15
+	TZCNTL       R15, R15
+	ANDL         $0x0000001f, R15
+	MOVL         (AX)(R15*4), R15
+	VPBROADCASTD R15, Z9
+	VPSUBD       Z9, Z7, Z10
+	VPCMPUD      $0x01, Z4, Z10, K2
+	VPSUBD       Z9, Z8, Z9
+	VPCMPUD      $0x01, Z4, Z9, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R10, R14
+	VPCMPUD      $0x01, Z3, Z7, K1
+	VPCMPUD      $0x01, Z3, Z8, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R15
+	NOTL         R15
+	TZCNTL       R15, R15
+	ANDL         $0x0000001f, R15
+	MOVL         (AX)(R15*4), R15
+	VPBROADCASTD R15, Z9
+	VPSUBD       Z9, Z7, Z10
+	VPCMPUD      $0x01, Z3, Z10, K2
+	VPSUBD       Z9, Z8, Z9
+	VPCMPUD      $0x01, Z3, Z9, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R9, R14
+	VPCMPUD      $0x01, Z2, Z7, K1
+	VPCMPUD      $0x01, Z2, Z8, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R15
+	NOTL         R15
+	TZCNTL       R15, R15
+	ANDL         $0x0000001f, R15
+	MOVL         (AX)(R15*4), R15
+	VPBROADCASTD R15, Z9
+	VPSUBD       Z9, Z7, Z10
+	VPCMPUD      $0x01, Z2, Z10, K2
+	VPSUBD       Z9, Z8, Z9
+	VPCMPUD      $0x01, Z2, Z9, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      R8, R14
+	VPCMPUD      $0x01, Z1, Z7, K1
+	VPCMPUD      $0x01, Z1, Z8, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R15
+	NOTL         R15
+	TZCNTL       R15, R15
+	ANDL         $0x0000001f, R15
+	MOVL         (AX)(R15*4), R15
+	VPBROADCASTD R15, Z9
+	VPSUBD       Z9, Z7, Z10
+	VPCMPUD      $0x01, Z1, Z10, K2
+	VPSUBD       Z9, Z8, Z9
+	VPCMPUD      $0x01, Z1, Z9, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      DI, R14
+	VPCMPUD      $0x01, Z0, Z7, K1
+	VPCMPUD      $0x01, Z0, Z8, K2
+	KUNPCKWD     K1, K2, K1
+	KMOVD        K1, R15
+	NOTL         R15
+	TZCNTL       R15, R15
+	ANDL         $0x0000001f, R15
+	MOVL         (AX)(R15*4), R15
+	VPBROADCASTD R15, Z9
+	VPSUBD       Z9, Z7, Z7
+	VPCMPUD      $0x01, Z0, Z7, K2
+	VPSUBD       Z9, Z8, Z7
+	VPCMPUD      $0x01, Z0, Z7, K3
+	KUNPCKWD     K2, K3, K2
+	KORTESTD     K1, K2
+	CMOVLCS      SI, R14
+	MOVB         R14, (CX)
+
+advance_72:
+	ADDQ $0x00000080, AX
+	INCQ CX
+	DECQ DX
+	JNZ  loop_71
+
+done_70:
+	VZEROUPPER
+	RET
+
 DATA prevByte<>+0(SB)/1, $0x3f
 DATA prevByte<>+1(SB)/1, $0x40
 DATA prevByte<>+2(SB)/1, $0x41
@@ -1121,7 +1486,7 @@ TEXT ·magCompress64(SB), NOSPLIT, $0-32
 	LEAQ         128(DX), R8
 	MOVQ         24(DX), R9
 	TESTQ        R9, R9
-	JZ           levels_62
+	JZ           levels_74
 	VPBROADCASTD 32(DX), Z1
 	VPBROADCASTD 36(DX), Z2
 	VPADDD       Z1, Z0, Z1
@@ -1131,7 +1496,7 @@ TEXT ·magCompress64(SB), NOSPLIT, $0-32
 	NOTQ         R10
 	ANDQ         SI, R10
 	TZCNTQ       R10, R10
-	JCS          levels_62
+	JCS          levels_74
 	MOVL         (CX)(R10*4), R10
 	SUBL         40(DX), R10
 	VPBROADCASTD R10, Z1
@@ -1141,11 +1506,11 @@ TEXT ·magCompress64(SB), NOSPLIT, $0-32
 	KMOVQ        K1, R10
 	ORQ          R9, R10
 	CMPQ         R10, SI
-	JNE          raw_64
+	JNE          raw_76
 
-levels_62:
+levels_74:
 	CMPQ         DI, BX
-	JAE          raw_64
+	JAE          raw_76
 	VPBROADCASTD (R8), Z1
 	VPBROADCASTD 4(R8), Z2
 	VPADDD       Z1, Z0, Z1
@@ -1156,7 +1521,7 @@ levels_62:
 	ANDQ         SI, R10
 	XORQ         R9, R9
 	TZCNTQ       R10, R12
-	JCS          found_65
+	JCS          found_77
 	MOVL         (CX)(R12*4), R9
 	MOVL         R9, R12
 	SUBL         (R8), R12
@@ -1166,12 +1531,12 @@ levels_62:
 	KMOVQ        K1, R12
 	ORQ          R11, R12
 	CMPQ         R12, SI
-	JE           found_65
+	JE           found_77
 	INCQ         DI
 	ADDQ         $0x00000080, R8
-	JMP          levels_62
+	JMP          levels_74
 
-raw_64:
+raw_76:
 	MOVQ         8(DX), BX
 	MOVQ         $0x0000000000000008, SI
 	SUBQ         BX, SI
@@ -1203,7 +1568,7 @@ raw_64:
 	VZEROUPPER
 	RET
 
-found_65:
+found_77:
 	VPBROADCASTD R9, Z1
 	VPBROADCASTD 16(R8), Z2
 	KMOVQ        R10, K1
@@ -1217,36 +1582,36 @@ found_65:
 	MOVQ         80(R8), CX
 	VPXORQ       Z3, Z3, Z3
 	CMPQ         CX, $0x01
-	JB           merged_66
+	JB           merged_78
 	VMOVQ        88(R8), X2
 	VALIGNQ      $0x01, Z1, Z3, Z0
 	VPSLLQ       X2, Z1, Z1
 	VPORQ        Z0, Z1, Z1
 	CMPQ         CX, $0x02
-	JB           merged_66
+	JB           merged_78
 	VMOVQ        96(R8), X2
 	VALIGNQ      $0x02, Z1, Z3, Z0
 	VPSLLQ       X2, Z1, Z1
 	VPORQ        Z0, Z1, Z1
 	CMPQ         CX, $0x03
-	JB           merged_66
+	JB           merged_78
 	VMOVQ        104(R8), X0
 	VALIGNQ      $0x04, Z1, Z3, Z2
 	VPSLLQ       X0, Z1, Z1
 	VPORQ        Z2, Z1, Z1
 
-merged_66:
+merged_78:
 	VPXORQ   Z4, Z4, Z4
 	VPTESTMQ Z1, Z1, K1
 	KORTESTB K1, K1
-	JZ       packed_67
+	JZ       packed_79
 	MOVQ     32(R8), CX
 	ADDQ     DX, CX
 	MOVQ     40(R8), BX
 	TESTQ    BX, BX
-	JZ       skip_68
+	JZ       skip_80
 
-entries_69:
+entries_81:
 	VMOVDQU64  (CX), Z0
 	VPERMQ     Z1, Z0, Z0
 	VPSLLVQ    64(CX), Z0, Z2
@@ -1254,10 +1619,10 @@ entries_69:
 	VPTERNLOGQ $0xfe, Z2, Z0, Z4
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_69
+	JNZ        entries_81
 
-skip_68:
-packed_67:
+skip_80:
+packed_79:
 	VMOVQ          R10, X5
 	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X5, X5
 	VMOVQ          X5, CX
@@ -1371,7 +1736,7 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-48
 	MOVQ         code+40(FP), BX
 	PREFETCHT0   512(CX)
 	CMPQ         BX, (DX)
-	JB           compressed_70
+	JB           compressed_82
 	MOVQ         8(DX), DX
 	VMOVDQU64    (CX), Z0
 	MOVQ         $0x0000000000000001, BX
@@ -1393,7 +1758,7 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-compressed_70:
+compressed_82:
 	MOVQ           enc_len+16(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX
@@ -1456,7 +1821,7 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-32
 	LEAQ         128(DX), R8
 	MOVQ         24(DX), R9
 	TESTQ        R9, R9
-	JZ           levels_71
+	JZ           levels_83
 	VPBROADCASTD 32(DX), Z2
 	VPBROADCASTD 36(DX), Z3
 	VPADDD       Z2, Z0, Z4
@@ -1471,7 +1836,7 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-32
 	NOTQ         R10
 	ANDQ         SI, R10
 	TZCNTQ       R10, R10
-	JCS          levels_71
+	JCS          levels_83
 	MOVL         (CX)(R10*4), R10
 	SUBL         40(DX), R10
 	VPBROADCASTD R10, Z2
@@ -1486,11 +1851,11 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-32
 	ORQ          R11, R10
 	ORQ          R9, R10
 	CMPQ         R10, SI
-	JNE          raw_73
+	JNE          raw_85
 
-levels_71:
+levels_83:
 	CMPQ         DI, BX
-	JAE          raw_73
+	JAE          raw_85
 	VPBROADCASTD (R8), Z2
 	VPBROADCASTD 4(R8), Z3
 	VPADDD       Z2, Z0, Z4
@@ -1506,7 +1871,7 @@ levels_71:
 	ANDQ         SI, R10
 	XORQ         R9, R9
 	TZCNTQ       R10, R12
-	JCS          found_74
+	JCS          found_86
 	MOVL         (CX)(R12*4), R9
 	MOVL         R9, R12
 	SUBL         (R8), R12
@@ -1521,12 +1886,12 @@ levels_71:
 	ORQ          R13, R12
 	ORQ          R11, R12
 	CMPQ         R12, SI
-	JE           found_74
+	JE           found_86
 	INCQ         DI
 	ADDQ         $0x00000080, R8
-	JMP          levels_71
+	JMP          levels_83
 
-raw_73:
+raw_85:
 	MOVQ         8(DX), BX
 	MOVQ         $0x0000000000000008, SI
 	SUBQ         BX, SI
@@ -1564,7 +1929,7 @@ raw_73:
 	VZEROUPPER
 	RET
 
-found_74:
+found_86:
 	VPBROADCASTD R9, Z2
 	VPBROADCASTD 16(R8), Z3
 	KMOVQ        R10, K1
@@ -1584,7 +1949,7 @@ found_74:
 	MOVQ         80(R8), CX
 	VPXORQ       Z5, Z5, Z5
 	CMPQ         CX, $0x01
-	JB           merged_75
+	JB           merged_87
 	VMOVQ        88(R8), X3
 	VALIGNQ      $0x01, Z9, Z0, Z1
 	VALIGNQ      $0x01, Z0, Z5, Z2
@@ -1593,7 +1958,7 @@ found_74:
 	VPSLLQ       X3, Z0, Z0
 	VPORQ        Z2, Z0, Z0
 	CMPQ         CX, $0x02
-	JB           merged_75
+	JB           merged_87
 	VMOVQ        96(R8), X3
 	VALIGNQ      $0x02, Z9, Z0, Z1
 	VALIGNQ      $0x02, Z0, Z5, Z2
@@ -1602,7 +1967,7 @@ found_74:
 	VPSLLQ       X3, Z0, Z0
 	VPORQ        Z2, Z0, Z0
 	CMPQ         CX, $0x03
-	JB           merged_75
+	JB           merged_87
 	VMOVQ        104(R8), X3
 	VALIGNQ      $0x04, Z9, Z0, Z1
 	VALIGNQ      $0x04, Z0, Z5, Z2
@@ -1611,27 +1976,27 @@ found_74:
 	VPSLLQ       X3, Z0, Z0
 	VPORQ        Z2, Z0, Z0
 	CMPQ         CX, $0x04
-	JB           merged_75
+	JB           merged_87
 	VMOVQ        112(R8), X1
 	VPSLLQ       X1, Z9, Z9
 	VPORQ        Z0, Z9, Z9
 	VPSLLQ       X1, Z0, Z0
 	VPORQ        Z5, Z0, Z0
 
-merged_75:
+merged_87:
 	VPXORQ   Z6, Z6, Z6
 	VPXORQ   Z7, Z7, Z7
 	VPORQ    Z9, Z0, Z1
 	VPTESTMQ Z1, Z1, K1
 	KORTESTB K1, K1
-	JZ       packed_76
+	JZ       packed_88
 	MOVQ     32(R8), CX
 	ADDQ     DX, CX
 	MOVQ     40(R8), BX
 	TESTQ    BX, BX
-	JZ       skip_77
+	JZ       skip_89
 
-entries_78:
+entries_90:
 	VMOVDQU64  (CX), Z1
 	VPERMI2Q   Z0, Z9, Z1
 	VPSLLVQ    64(CX), Z1, Z2
@@ -1639,14 +2004,14 @@ entries_78:
 	VPTERNLOGQ $0xfe, Z2, Z1, Z6
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_78
+	JNZ        entries_90
 
-skip_77:
+skip_89:
 	MOVQ  48(R8), BX
 	TESTQ BX, BX
-	JZ    skip_79
+	JZ    skip_91
 
-entries_80:
+entries_92:
 	VMOVDQU64  (CX), Z1
 	VPERMI2Q   Z0, Z9, Z1
 	VPSLLVQ    64(CX), Z1, Z2
@@ -1654,10 +2019,10 @@ entries_80:
 	VPTERNLOGQ $0xfe, Z2, Z1, Z7
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_80
+	JNZ        entries_92
 
-skip_79:
-packed_76:
+skip_91:
+packed_88:
 	VMOVQ          R10, X8
 	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X8, X8
 	VMOVQ          X8, CX
@@ -1846,7 +2211,7 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-48
 	MOVQ         code+40(FP), BX
 	PREFETCHT0   512(CX)
 	CMPQ         BX, (DX)
-	JB           compressed_81
+	JB           compressed_93
 	MOVQ         8(DX), DX
 	VMOVDQU64    (CX), Z0
 	VMOVDQU64    64(CX), Z1
@@ -1875,7 +2240,7 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-compressed_81:
+compressed_93:
 	MOVQ           enc_len+16(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX

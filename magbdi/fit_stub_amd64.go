@@ -58,6 +58,24 @@ func magFit128x3AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
 //go:noescape
 func magFit128x7AVX512(data []byte, out []uint8, offs []uint32, shifts []uint64)
 
+// magFitUnsigned64x3AVX512 writes the MAG-aware BDI level of each 64-byte line of data to out, for an unsigned codec of 3 levels.
+// len(data) must be at least len(out)*64 and len(shifts) 3.
+//
+//go:noescape
+func magFitUnsigned64x3AVX512(data []byte, out []uint8, shifts []uint64)
+
+// magFitUnsigned128x3AVX512 writes the MAG-aware BDI level of each 128-byte line of data to out, for an unsigned codec of 3 levels.
+// len(data) must be at least len(out)*128 and len(shifts) 3.
+//
+//go:noescape
+func magFitUnsigned128x3AVX512(data []byte, out []uint8, shifts []uint64)
+
+// magFitUnsigned128x7AVX512 writes the MAG-aware BDI level of each 128-byte line of data to out, for an unsigned codec of 7 levels.
+// len(data) must be at least len(out)*128 and len(shifts) 7.
+//
+//go:noescape
+func magFitUnsigned128x7AVX512(data []byte, out []uint8, shifts []uint64)
+
 // magRaw64 writes the raw MAG-aware BDI stream of a 64-byte line, with a tag-bit all-ones code, to out.
 // len(line) must be at least 64, len(out) at least 65, and 1 ≤ tag ≤ 7.
 //

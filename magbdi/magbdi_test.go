@@ -345,6 +345,33 @@ func prefilterLines(c *Codec) [][]byte {
 			}))
 		}
 	}
+	if len(c.levels) < 2 {
+		return lines
+	}
+	// The unsigned kernels' second stage (magFitUnsigned in
+	// _asm/magbdi.go): a line that fails the widest level still takes the
+	// narrower ones when its first word r of 2^wmax or more has
+	// r − 2^wmax < 2^wnext. Word 0 is b just under 2^wmax, word 1 r, word
+	// 2 r − 1 (below r: the widest level fails), the rest zero; the
+	// narrowest width that fits is that of r − b, at and either side of
+	// 2^wnext, 2^w0 and r − 2^wmax = 2^wnext.
+	wnext, w0 := c.levels[len(c.levels)-2].width, c.levels[0].width
+	for _, b := range []uint32{1<<wmax - 1, 1<<wmax - 2, 1<<wmax - 1<<wnext + 1, 1<<wmax - 1<<w0} {
+		for _, e := range []uint32{0, 1, 2, 1<<w0 - 2, 1<<w0 - 1, 1 << w0, 1<<wnext - 2, 1<<wnext - 1, 1 << wnext, 1<<wnext + 1} {
+			r := uint32(1)<<wmax + e
+			lines = append(lines, words(c.lineSize, func(i int) uint32 {
+				switch i {
+				case 0:
+					return b
+				case 1:
+					return r
+				case 2:
+					return r - 1
+				}
+				return 0
+			}))
+		}
+	}
 	return lines
 }
 
