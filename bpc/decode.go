@@ -53,11 +53,18 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 		return dst, false
 	}
 	dbx := (*[planeCount]uint32)(planes[slack:])
-	var dbpZero uint64 // bit j: DBP[j] = 0 (symbol 00001)
 	if flags&symDBPZero != 0 {
-		for j, x := range dbx {
-			dbpZero |= uint64(x>>31) << uint(j)
-			dbx[j] = x &^ (1 << 31)
+		// A "DBP zero" plane j (1<<31) takes DBX[j] = DBP[j+1], which
+		// gives DBP[j] = 0 in the XOR chain: the rebuild then needs no
+		// list of such planes, and the vector kernel takes the line.
+		var above uint32 // DBP[j+1]
+		for j := planeCount - 1; j >= 0; j-- {
+			x := dbx[j]
+			if x>>31 != 0 {
+				x = above
+			}
+			dbx[j] = x
+			above ^= x
 		}
 	}
 	// The stream must end in the last byte, with zero padding.
@@ -65,7 +72,7 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 		return dst, false
 	}
 	var buf [128]byte
-	c.rebuild(dbx, dbpZero, base, &buf)
+	c.rebuild(dbx, 0, base, &buf)
 	return append(dst, buf[:n]...), true
 }
 
