@@ -277,6 +277,7 @@ func magFitUnsigned(size, levels int) {
 	halves := size / 64
 	top := levels - 1
 	spanV := make([]VecVirtual, levels)
+	thrV := make([]VecVirtual, levels)
 	lvl := make([]GPVirtual, levels)
 	var wmaxSpan, nextSpan Register
 	lineLoop(size, func() {
@@ -290,6 +291,13 @@ func magFitUnsigned(size, levels int) {
 			VPBROADCASTD(one.As32(), spanV[j])
 			lvl[j] = GP32()
 			MOVL(U32(j), lvl[j])
+			if j < top {
+				// 127 + w: the float exponent byte of 2^w
+				thrV[j] = vecOf(size / 4)
+				thr := GP64()
+				LEAQ(Mem{Base: sh, Disp: 127}, thr)
+				VPBROADCASTB(thr.As32(), thrV[j])
+			}
 			switch j {
 			case top:
 				wmaxSpan = one.As32()
@@ -352,11 +360,62 @@ func magFitUnsigned(size, levels int) {
 		MOVB(res.As8(), Mem{Base: out})
 		JMP(LabelRef(advance))
 		Label(narrower)
+		// Each word's float exponent, floor(log2 x) + 127 (0 for x = 0),
+		// one byte per word: x is no immediate at width w when that byte
+		// is 127 + w or more, one byte compare for the whole line. The
+		// conversion truncates toward zero so that no word of 2^24 or more
+		// rounds up to the next power of two (the narrower widths of
+		// today's codecs are all below 24, where every word below 2^w is
+		// exact). A word x then fits a level of
+		// base b when min(x, x − b) < 2^w: an immediate x < 2^w passes
+		// either way, and for any other word x ≥ 2^w > x − b is required.
+		// Every word fits when the OR of those minima is below 2^w.
+		ex := make([]VecVirtual, halves)
+		for h, v := range vecs {
+			t := ZMM()
+			VCVTUDQ2PS_RZ_SAE(v, t)
+			VPSRLD(U8(23), t, t)
+			ex[h] = XMM()
+			VPMOVDB(t, ex[h])
+		}
+		exps := ex[0]
+		if halves == 2 {
+			exps = YMM()
+			VINSERTI32X4(U8(1), ex[1], ex[0].AsY(), exps)
+		}
 		for j := top - 1; j >= 0; j-- {
-			test(j)
+			far := K()
+			VPCMPUB(U8(cmpNLT), thrV[j], exps, far) // no immediate at w
+			at := GP32()
+			KMOVD(far, at)
+			TZCNTL(at, at)
+			ANDL(U32(words-1), at) // every word an immediate: any base will do
+			bv := ZMM()
+			VPBROADCASTD(Mem{Base: line, Index: at.As64(), Scale: 4}, bv)
+			m := make([]VecVirtual, halves)
+			for h, v := range vecs {
+				m[h] = ZMM()
+				VPSUBD(bv, v, m[h]) // x − b
+				VPMINUD(v, m[h], m[h])
+			}
+			if halves == 2 {
+				VPORD(m[1], m[0], m[0])
+			}
+			ok := K()
+			VPCMPUD(U8(cmpLT), spanV[j], m[0], ok)
+			KORTESTW(ok, ok)
+			CMOVLCS(lvl[j], res) // every word fits: CF
 		}
 		MOVB(res.As8(), Mem{Base: out})
 	})
+}
+
+// vecOf returns a vector register of n bytes, 16 or 32.
+func vecOf(n int) VecVirtual {
+	if n == 32 {
+		return YMM()
+	}
+	return XMM()
 }
 
 // noLevelByte is the fit kernels' level of a line that fits no level.

@@ -84,7 +84,9 @@
 // level unless its first word of 2^wmax or more is within 2^wnext of
 // 2^wmax (wnext the second widest width; magFitUnsigned in
 // _asm/magbdi.go has the proof), so most lines of real memory, which fit
-// nothing, take one level's test.
+// nothing, take one level's test. The others test the narrower levels
+// with one byte compare per level on each word's float exponent (which
+// words need the base) and one wide compare of min(x, x − base).
 //
 // # Latency
 //

@@ -884,7 +884,7 @@ done_58:
 	RET
 
 // func magFitUnsigned64x3AVX512(data []byte, out []uint8, shifts []uint64)
-// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI, BMI2, CMOV
 TEXT ·magFitUnsigned64x3AVX512(SB), NOSPLIT, $0-72
 	MOVQ         data_base+0(FP), AX
 	MOVQ         out_base+24(FP), CX
@@ -894,36 +894,40 @@ TEXT ·magFitUnsigned64x3AVX512(SB), NOSPLIT, $0-72
 	MOVQ         $0x0000000000000001, DI
 	SHLXQ        SI, DI, DI
 	VPBROADCASTD DI, Z0
-	MOVL         $0x00000000, SI
-	MOVQ         8(BX), DI
+	MOVL         $0x00000000, DI
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, X1
+	MOVQ         8(BX), SI
 	MOVQ         $0x0000000000000001, R8
-	SHLXQ        DI, R8, R8
-	VPBROADCASTD R8, Z1
-	MOVL         $0x00000001, DI
+	SHLXQ        SI, R8, R8
+	VPBROADCASTD R8, Z2
+	MOVL         $0x00000001, R9
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, X3
 	MOVQ         16(BX), BX
-	MOVQ         $0x0000000000000001, R9
-	SHLXQ        BX, R9, R9
-	VPBROADCASTD R9, Z2
+	MOVQ         $0x0000000000000001, SI
+	SHLXQ        BX, SI, SI
+	VPBROADCASTD SI, Z4
 	MOVL         $0x00000002, BX
 	TESTQ        DX, DX
 	JZ           done_62
 
 loop_63:
-	VMOVDQU64    (AX), Z3
+	VMOVDQU64    (AX), Z5
 	MOVL         $0x000000ff, R10
-	VPCMPUD      $0x01, Z2, Z3, K1
+	VPCMPUD      $0x01, Z4, Z5, K1
 	KMOVD        K1, R11
 	NOTL         R11
 	TZCNTL       R11, R11
 	ANDL         $0x0000000f, R11
 	MOVL         (AX)(R11*4), R11
-	VPBROADCASTD R11, Z4
-	VPSUBD       Z4, Z3, Z4
-	VPCMPUD      $0x01, Z2, Z4, K2
+	VPBROADCASTD R11, Z6
+	VPSUBD       Z6, Z5, Z6
+	VPCMPUD      $0x01, Z4, Z6, K2
 	KORTESTW     K1, K2
 	CMOVLCS      BX, R10
 	SBBL         R12, R12
-	SUBL         R9, R11
+	SUBL         SI, R11
 	CMPL         R11, R8
 	SBBL         R11, R11
 	ORL          R12, R11
@@ -932,29 +936,30 @@ loop_63:
 	JMP          advance_64
 
 narrower_65:
-	VPCMPUD      $0x01, Z1, Z3, K1
-	KMOVD        K1, R11
-	NOTL         R11
-	TZCNTL       R11, R11
-	ANDL         $0x0000000f, R11
-	MOVL         (AX)(R11*4), R11
-	VPBROADCASTD R11, Z4
-	VPSUBD       Z4, Z3, Z4
-	VPCMPUD      $0x01, Z1, Z4, K2
-	KORTESTW     K1, K2
-	CMOVLCS      DI, R10
-	VPCMPUD      $0x01, Z0, Z3, K1
-	KMOVD        K1, R11
-	NOTL         R11
-	TZCNTL       R11, R11
-	ANDL         $0x0000000f, R11
-	MOVL         (AX)(R11*4), R11
-	VPBROADCASTD R11, Z4
-	VPSUBD       Z4, Z3, Z3
-	VPCMPUD      $0x01, Z0, Z3, K2
-	KORTESTW     K1, K2
-	CMOVLCS      SI, R10
-	MOVB         R10, (CX)
+	VCVTUDQ2PS.RZ_SAE Z5, Z6
+	VPSRLD            $0x17, Z6, Z6
+	VPMOVDB           Z6, X6
+	VPCMPUB           $0x05, X3, X6, K1
+	KMOVD             K1, R11
+	TZCNTL            R11, R11
+	ANDL              $0x0000000f, R11
+	VPBROADCASTD      (AX)(R11*4), Z7
+	VPSUBD            Z7, Z5, Z7
+	VPMINUD           Z5, Z7, Z7
+	VPCMPUD           $0x01, Z2, Z7, K1
+	KORTESTW          K1, K1
+	CMOVLCS           R9, R10
+	VPCMPUB           $0x05, X1, X6, K1
+	KMOVD             K1, R11
+	TZCNTL            R11, R11
+	ANDL              $0x0000000f, R11
+	VPBROADCASTD      (AX)(R11*4), Z6
+	VPSUBD            Z6, Z5, Z6
+	VPMINUD           Z5, Z6, Z6
+	VPCMPUD           $0x01, Z0, Z6, K1
+	KORTESTW          K1, K1
+	CMOVLCS           DI, R10
+	MOVB              R10, (CX)
 
 advance_64:
 	ADDQ $0x00000040, AX
@@ -967,7 +972,7 @@ done_62:
 	RET
 
 // func magFitUnsigned128x3AVX512(data []byte, out []uint8, shifts []uint64)
-// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI, BMI2, CMOV
 TEXT ·magFitUnsigned128x3AVX512(SB), NOSPLIT, $0-72
 	MOVQ         data_base+0(FP), AX
 	MOVQ         out_base+24(FP), CX
@@ -977,42 +982,46 @@ TEXT ·magFitUnsigned128x3AVX512(SB), NOSPLIT, $0-72
 	MOVQ         $0x0000000000000001, DI
 	SHLXQ        SI, DI, DI
 	VPBROADCASTD DI, Z0
-	MOVL         $0x00000000, SI
-	MOVQ         8(BX), DI
+	MOVL         $0x00000000, DI
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, Y1
+	MOVQ         8(BX), SI
 	MOVQ         $0x0000000000000001, R8
-	SHLXQ        DI, R8, R8
-	VPBROADCASTD R8, Z1
-	MOVL         $0x00000001, DI
+	SHLXQ        SI, R8, R8
+	VPBROADCASTD R8, Z2
+	MOVL         $0x00000001, R9
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, Y3
 	MOVQ         16(BX), BX
-	MOVQ         $0x0000000000000001, R9
-	SHLXQ        BX, R9, R9
-	VPBROADCASTD R9, Z2
+	MOVQ         $0x0000000000000001, SI
+	SHLXQ        BX, SI, SI
+	VPBROADCASTD SI, Z4
 	MOVL         $0x00000002, BX
 	TESTQ        DX, DX
 	JZ           done_66
 
 loop_67:
-	VMOVDQU64    (AX), Z3
-	VMOVDQU64    64(AX), Z4
+	VMOVDQU64    (AX), Z5
+	VMOVDQU64    64(AX), Z6
 	MOVL         $0x000000ff, R10
-	VPCMPUD      $0x01, Z2, Z3, K1
-	VPCMPUD      $0x01, Z2, Z4, K2
+	VPCMPUD      $0x01, Z4, Z5, K1
+	VPCMPUD      $0x01, Z4, Z6, K2
 	KUNPCKWD     K1, K2, K1
 	KMOVD        K1, R11
 	NOTL         R11
 	TZCNTL       R11, R11
 	ANDL         $0x0000001f, R11
 	MOVL         (AX)(R11*4), R11
-	VPBROADCASTD R11, Z5
-	VPSUBD       Z5, Z3, Z6
-	VPCMPUD      $0x01, Z2, Z6, K2
-	VPSUBD       Z5, Z4, Z5
-	VPCMPUD      $0x01, Z2, Z5, K3
+	VPBROADCASTD R11, Z7
+	VPSUBD       Z7, Z5, Z8
+	VPCMPUD      $0x01, Z4, Z8, K2
+	VPSUBD       Z7, Z6, Z7
+	VPCMPUD      $0x01, Z4, Z7, K3
 	KUNPCKWD     K2, K3, K2
 	KORTESTD     K1, K2
 	CMOVLCS      BX, R10
 	SBBL         R12, R12
-	SUBL         R9, R11
+	SUBL         SI, R11
 	CMPL         R11, R8
 	SBBL         R11, R11
 	ORL          R12, R11
@@ -1021,39 +1030,40 @@ loop_67:
 	JMP          advance_68
 
 narrower_69:
-	VPCMPUD      $0x01, Z1, Z3, K1
-	VPCMPUD      $0x01, Z1, Z4, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R11
-	NOTL         R11
-	TZCNTL       R11, R11
-	ANDL         $0x0000001f, R11
-	MOVL         (AX)(R11*4), R11
-	VPBROADCASTD R11, Z5
-	VPSUBD       Z5, Z3, Z6
-	VPCMPUD      $0x01, Z1, Z6, K2
-	VPSUBD       Z5, Z4, Z5
-	VPCMPUD      $0x01, Z1, Z5, K3
-	KUNPCKWD     K2, K3, K2
-	KORTESTD     K1, K2
-	CMOVLCS      DI, R10
-	VPCMPUD      $0x01, Z0, Z3, K1
-	VPCMPUD      $0x01, Z0, Z4, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R11
-	NOTL         R11
-	TZCNTL       R11, R11
-	ANDL         $0x0000001f, R11
-	MOVL         (AX)(R11*4), R11
-	VPBROADCASTD R11, Z5
-	VPSUBD       Z5, Z3, Z3
-	VPCMPUD      $0x01, Z0, Z3, K2
-	VPSUBD       Z5, Z4, Z3
-	VPCMPUD      $0x01, Z0, Z3, K3
-	KUNPCKWD     K2, K3, K2
-	KORTESTD     K1, K2
-	CMOVLCS      SI, R10
-	MOVB         R10, (CX)
+	VCVTUDQ2PS.RZ_SAE Z5, Z7
+	VPSRLD            $0x17, Z7, Z7
+	VPMOVDB           Z7, X9
+	VCVTUDQ2PS.RZ_SAE Z6, Z7
+	VPSRLD            $0x17, Z7, Z7
+	VPMOVDB           Z7, X7
+	VINSERTI32X4      $0x01, X7, Y9, Y7
+	VPCMPUB           $0x05, Y3, Y7, K1
+	KMOVD             K1, R11
+	TZCNTL            R11, R11
+	ANDL              $0x0000001f, R11
+	VPBROADCASTD      (AX)(R11*4), Z8
+	VPSUBD            Z8, Z5, Z10
+	VPMINUD           Z5, Z10, Z10
+	VPSUBD            Z8, Z6, Z8
+	VPMINUD           Z6, Z8, Z8
+	VPORD             Z8, Z10, Z10
+	VPCMPUD           $0x01, Z2, Z10, K1
+	KORTESTW          K1, K1
+	CMOVLCS           R9, R10
+	VPCMPUB           $0x05, Y1, Y7, K1
+	KMOVD             K1, R11
+	TZCNTL            R11, R11
+	ANDL              $0x0000001f, R11
+	VPBROADCASTD      (AX)(R11*4), Z7
+	VPSUBD            Z7, Z5, Z8
+	VPMINUD           Z5, Z8, Z8
+	VPSUBD            Z7, Z6, Z5
+	VPMINUD           Z6, Z5, Z5
+	VPORD             Z5, Z8, Z8
+	VPCMPUD           $0x01, Z0, Z8, K1
+	KORTESTW          K1, K1
+	CMOVLCS           DI, R10
+	MOVB              R10, (CX)
 
 advance_68:
 	ADDQ $0x00000080, AX
@@ -1066,7 +1076,7 @@ done_66:
 	RET
 
 // func magFitUnsigned128x7AVX512(data []byte, out []uint8, shifts []uint64)
-// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI, BMI2, CMOV
 TEXT ·magFitUnsigned128x7AVX512(SB), NOSPLIT, $8-72
 	MOVQ         data_base+0(FP), AX
 	MOVQ         out_base+24(FP), CX
@@ -1076,62 +1086,74 @@ TEXT ·magFitUnsigned128x7AVX512(SB), NOSPLIT, $8-72
 	MOVQ         $0x0000000000000001, DI
 	SHLXQ        SI, DI, DI
 	VPBROADCASTD DI, Z0
-	MOVL         $0x00000000, SI
-	MOVQ         8(BX), DI
+	MOVL         $0x00000000, DI
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, Y1
+	MOVQ         8(BX), SI
 	MOVQ         $0x0000000000000001, R8
-	SHLXQ        DI, R8, R8
-	VPBROADCASTD R8, Z1
-	MOVL         $0x00000001, DI
-	MOVQ         16(BX), R8
+	SHLXQ        SI, R8, R8
+	VPBROADCASTD R8, Z2
+	MOVL         $0x00000001, R8
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, Y3
+	MOVQ         16(BX), SI
 	MOVQ         $0x0000000000000001, R9
-	SHLXQ        R8, R9, R9
-	VPBROADCASTD R9, Z2
-	MOVL         $0x00000002, R8
-	MOVQ         24(BX), R9
+	SHLXQ        SI, R9, R9
+	VPBROADCASTD R9, Z4
+	MOVL         $0x00000002, R9
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, Y5
+	MOVQ         24(BX), SI
 	MOVQ         $0x0000000000000001, R10
-	SHLXQ        R9, R10, R10
-	VPBROADCASTD R10, Z3
-	MOVL         $0x00000003, R9
-	MOVQ         32(BX), R10
+	SHLXQ        SI, R10, R10
+	VPBROADCASTD R10, Z6
+	MOVL         $0x00000003, R10
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, Y7
+	MOVQ         32(BX), SI
 	MOVQ         $0x0000000000000001, R11
-	SHLXQ        R10, R11, R11
-	VPBROADCASTD R11, Z4
-	MOVL         $0x00000004, R10
-	MOVQ         40(BX), R11
+	SHLXQ        SI, R11, R11
+	VPBROADCASTD R11, Z8
+	MOVL         $0x00000004, R11
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, Y9
+	MOVQ         40(BX), SI
 	MOVQ         $0x0000000000000001, R12
-	SHLXQ        R11, R12, R12
-	VPBROADCASTD R12, Z5
-	MOVL         $0x00000005, R11
+	SHLXQ        SI, R12, R12
+	VPBROADCASTD R12, Z10
+	MOVL         $0x00000005, R13
+	LEAQ         127(SI), SI
+	VPBROADCASTB SI, Y11
 	MOVQ         48(BX), BX
-	MOVQ         $0x0000000000000001, R13
-	SHLXQ        BX, R13, R13
-	VPBROADCASTD R13, Z6
+	MOVQ         $0x0000000000000001, SI
+	SHLXQ        BX, SI, SI
+	VPBROADCASTD SI, Z12
 	MOVL         $0x00000006, BX
 	TESTQ        DX, DX
 	JZ           done_70
 
 loop_71:
-	VMOVDQU64    (AX), Z7
-	VMOVDQU64    64(AX), Z8
+	VMOVDQU64    (AX), Z13
+	VMOVDQU64    64(AX), Z14
 	MOVL         $0x000000ff, R14
-	VPCMPUD      $0x01, Z6, Z7, K1
-	VPCMPUD      $0x01, Z6, Z8, K2
+	VPCMPUD      $0x01, Z12, Z13, K1
+	VPCMPUD      $0x01, Z12, Z14, K2
 	KUNPCKWD     K1, K2, K1
 	KMOVD        K1, R15
 	NOTL         R15
 	TZCNTL       R15, R15
 	ANDL         $0x0000001f, R15
 	MOVL         (AX)(R15*4), R15
-	VPBROADCASTD R15, Z9
-	VPSUBD       Z9, Z7, Z10
-	VPCMPUD      $0x01, Z6, Z10, K2
-	VPSUBD       Z9, Z8, Z9
-	VPCMPUD      $0x01, Z6, Z9, K3
+	VPBROADCASTD R15, Z15
+	VPSUBD       Z15, Z13, Z16
+	VPCMPUD      $0x01, Z12, Z16, K2
+	VPSUBD       Z15, Z14, Z15
+	VPCMPUD      $0x01, Z12, Z15, K3
 	KUNPCKWD     K2, K3, K2
 	KORTESTD     K1, K2
 	CMOVLCS      BX, R14
 	SBBL         BP, BP
-	SUBL         R13, R15
+	SUBL         SI, R15
 	CMPL         R15, R12
 	SBBL         R15, R15
 	ORL          BP, R15
@@ -1140,103 +1162,92 @@ loop_71:
 	JMP          advance_72
 
 narrower_73:
-	VPCMPUD      $0x01, Z5, Z7, K1
-	VPCMPUD      $0x01, Z5, Z8, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R15
-	NOTL         R15
-	TZCNTL       R15, R15
-	ANDL         $0x0000001f, R15
-	MOVL         (AX)(R15*4), R15
-	VPBROADCASTD R15, Z9
-	VPSUBD       Z9, Z7, Z10
-	VPCMPUD      $0x01, Z5, Z10, K2
-	VPSUBD       Z9, Z8, Z9
-	VPCMPUD      $0x01, Z5, Z9, K3
-	KUNPCKWD     K2, K3, K2
-	KORTESTD     K1, K2
-	CMOVLCS      R11, R14
-	VPCMPUD      $0x01, Z4, Z7, K1
-	VPCMPUD      $0x01, Z4, Z8, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R15
-	NOTL         R15
-	TZCNTL       R15, R15
-	ANDL         $0x0000001f, R15
-	MOVL         (AX)(R15*4), R15
-	VPBROADCASTD R15, Z9
-	VPSUBD       Z9, Z7, Z10
-	VPCMPUD      $0x01, Z4, Z10, K2
-	VPSUBD       Z9, Z8, Z9
-	VPCMPUD      $0x01, Z4, Z9, K3
-	KUNPCKWD     K2, K3, K2
-	KORTESTD     K1, K2
-	CMOVLCS      R10, R14
-	VPCMPUD      $0x01, Z3, Z7, K1
-	VPCMPUD      $0x01, Z3, Z8, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R15
-	NOTL         R15
-	TZCNTL       R15, R15
-	ANDL         $0x0000001f, R15
-	MOVL         (AX)(R15*4), R15
-	VPBROADCASTD R15, Z9
-	VPSUBD       Z9, Z7, Z10
-	VPCMPUD      $0x01, Z3, Z10, K2
-	VPSUBD       Z9, Z8, Z9
-	VPCMPUD      $0x01, Z3, Z9, K3
-	KUNPCKWD     K2, K3, K2
-	KORTESTD     K1, K2
-	CMOVLCS      R9, R14
-	VPCMPUD      $0x01, Z2, Z7, K1
-	VPCMPUD      $0x01, Z2, Z8, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R15
-	NOTL         R15
-	TZCNTL       R15, R15
-	ANDL         $0x0000001f, R15
-	MOVL         (AX)(R15*4), R15
-	VPBROADCASTD R15, Z9
-	VPSUBD       Z9, Z7, Z10
-	VPCMPUD      $0x01, Z2, Z10, K2
-	VPSUBD       Z9, Z8, Z9
-	VPCMPUD      $0x01, Z2, Z9, K3
-	KUNPCKWD     K2, K3, K2
-	KORTESTD     K1, K2
-	CMOVLCS      R8, R14
-	VPCMPUD      $0x01, Z1, Z7, K1
-	VPCMPUD      $0x01, Z1, Z8, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R15
-	NOTL         R15
-	TZCNTL       R15, R15
-	ANDL         $0x0000001f, R15
-	MOVL         (AX)(R15*4), R15
-	VPBROADCASTD R15, Z9
-	VPSUBD       Z9, Z7, Z10
-	VPCMPUD      $0x01, Z1, Z10, K2
-	VPSUBD       Z9, Z8, Z9
-	VPCMPUD      $0x01, Z1, Z9, K3
-	KUNPCKWD     K2, K3, K2
-	KORTESTD     K1, K2
-	CMOVLCS      DI, R14
-	VPCMPUD      $0x01, Z0, Z7, K1
-	VPCMPUD      $0x01, Z0, Z8, K2
-	KUNPCKWD     K1, K2, K1
-	KMOVD        K1, R15
-	NOTL         R15
-	TZCNTL       R15, R15
-	ANDL         $0x0000001f, R15
-	MOVL         (AX)(R15*4), R15
-	VPBROADCASTD R15, Z9
-	VPSUBD       Z9, Z7, Z7
-	VPCMPUD      $0x01, Z0, Z7, K2
-	VPSUBD       Z9, Z8, Z7
-	VPCMPUD      $0x01, Z0, Z7, K3
-	KUNPCKWD     K2, K3, K2
-	KORTESTD     K1, K2
-	CMOVLCS      SI, R14
-	MOVB         R14, (CX)
+	VCVTUDQ2PS.RZ_SAE Z13, Z15
+	VPSRLD            $0x17, Z15, Z15
+	VPMOVDB           Z15, X17
+	VCVTUDQ2PS.RZ_SAE Z14, Z15
+	VPSRLD            $0x17, Z15, Z15
+	VPMOVDB           Z15, X15
+	VINSERTI32X4      $0x01, X15, Y17, Y15
+	VPCMPUB           $0x05, Y11, Y15, K1
+	KMOVD             K1, R15
+	TZCNTL            R15, R15
+	ANDL              $0x0000001f, R15
+	VPBROADCASTD      (AX)(R15*4), Z16
+	VPSUBD            Z16, Z13, Z18
+	VPMINUD           Z13, Z18, Z18
+	VPSUBD            Z16, Z14, Z16
+	VPMINUD           Z14, Z16, Z16
+	VPORD             Z16, Z18, Z18
+	VPCMPUD           $0x01, Z10, Z18, K1
+	KORTESTW          K1, K1
+	CMOVLCS           R13, R14
+	VPCMPUB           $0x05, Y9, Y15, K1
+	KMOVD             K1, R15
+	TZCNTL            R15, R15
+	ANDL              $0x0000001f, R15
+	VPBROADCASTD      (AX)(R15*4), Z16
+	VPSUBD            Z16, Z13, Z18
+	VPMINUD           Z13, Z18, Z18
+	VPSUBD            Z16, Z14, Z16
+	VPMINUD           Z14, Z16, Z16
+	VPORD             Z16, Z18, Z18
+	VPCMPUD           $0x01, Z8, Z18, K1
+	KORTESTW          K1, K1
+	CMOVLCS           R11, R14
+	VPCMPUB           $0x05, Y7, Y15, K1
+	KMOVD             K1, R15
+	TZCNTL            R15, R15
+	ANDL              $0x0000001f, R15
+	VPBROADCASTD      (AX)(R15*4), Z16
+	VPSUBD            Z16, Z13, Z18
+	VPMINUD           Z13, Z18, Z18
+	VPSUBD            Z16, Z14, Z16
+	VPMINUD           Z14, Z16, Z16
+	VPORD             Z16, Z18, Z18
+	VPCMPUD           $0x01, Z6, Z18, K1
+	KORTESTW          K1, K1
+	CMOVLCS           R10, R14
+	VPCMPUB           $0x05, Y5, Y15, K1
+	KMOVD             K1, R15
+	TZCNTL            R15, R15
+	ANDL              $0x0000001f, R15
+	VPBROADCASTD      (AX)(R15*4), Z16
+	VPSUBD            Z16, Z13, Z18
+	VPMINUD           Z13, Z18, Z18
+	VPSUBD            Z16, Z14, Z16
+	VPMINUD           Z14, Z16, Z16
+	VPORD             Z16, Z18, Z18
+	VPCMPUD           $0x01, Z4, Z18, K1
+	KORTESTW          K1, K1
+	CMOVLCS           R9, R14
+	VPCMPUB           $0x05, Y3, Y15, K1
+	KMOVD             K1, R15
+	TZCNTL            R15, R15
+	ANDL              $0x0000001f, R15
+	VPBROADCASTD      (AX)(R15*4), Z16
+	VPSUBD            Z16, Z13, Z18
+	VPMINUD           Z13, Z18, Z18
+	VPSUBD            Z16, Z14, Z16
+	VPMINUD           Z14, Z16, Z16
+	VPORD             Z16, Z18, Z18
+	VPCMPUD           $0x01, Z2, Z18, K1
+	KORTESTW          K1, K1
+	CMOVLCS           R8, R14
+	VPCMPUB           $0x05, Y1, Y15, K1
+	KMOVD             K1, R15
+	TZCNTL            R15, R15
+	ANDL              $0x0000001f, R15
+	VPBROADCASTD      (AX)(R15*4), Z15
+	VPSUBD            Z15, Z13, Z16
+	VPMINUD           Z13, Z16, Z16
+	VPSUBD            Z15, Z14, Z13
+	VPMINUD           Z14, Z13, Z13
+	VPORD             Z13, Z16, Z16
+	VPCMPUD           $0x01, Z0, Z16, K1
+	KORTESTW          K1, K1
+	CMOVLCS           DI, R14
+	MOVB              R14, (CX)
 
 advance_72:
 	ADDQ $0x00000080, AX

@@ -372,6 +372,21 @@ func prefilterLines(c *Codec) [][]byte {
 			}))
 		}
 	}
+	// The second stage tells immediates by each word's float exponent:
+	// words just under, at and just over 2^w for every width, and the
+	// largest words (those a float rounds up to 2^32).
+	for _, l := range c.levels {
+		for _, v := range []uint32{1<<l.width - 1, 1 << l.width, 1<<l.width + 1, 1<<(l.width+1) - 1} {
+			for _, next := range []uint32{v, v + 1, v - 1, 0} {
+				lines = append(lines, words(c.lineSize, func(i int) uint32 {
+					return [...]uint32{0, v, next, 1}[i%4]
+				}))
+			}
+		}
+	}
+	for _, v := range []uint32{0xFFFFFFFF, 0xFFFFFF80, 0x7FFFFFFF, 0x80000000} {
+		lines = append(lines, words(c.lineSize, func(i int) uint32 { return v - uint32(i&1) }))
+	}
 	return lines
 }
 
