@@ -607,7 +607,8 @@ func bpcEncodeAVX512(words int) {
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(line *[%d]byte, flip uint32, out *[%d]byte) int", 4*words, bpcEncodeBuf))
 	Pragma("noescape")
 	Doc(name+" writes the bit-plane stream (flag 1) of a "+fmt.Sprint(4*words)+"-byte line",
-		"to out, as encode does, and returns its length in bits.")
+		"to out, as encode does, and returns its length in bits. A stream that loses to",
+		"the raw line (rawPayload) is not written.")
 	m := words - 1 // plane bits
 	posBits := 4   // ceil(log2(m))
 	if words == 32 {
@@ -645,6 +646,7 @@ func bpcEncodeAVX512(words int) {
 
 	codes := AllocLocal(4 * 64)
 	lens := AllocLocal(4 * 64)
+	total := ZMM() // lane sums of the emitted symbols' lengths
 	// Slot 0 is the empty symbol before the first, for the pairs of the
 	// 64-byte loop.
 	MOVL(U32(0), codes)
@@ -742,6 +744,11 @@ func bpcEncodeAVX512(words int) {
 		// The emitted symbols, packed after those of the planes below.
 		VPCOMPRESSD_Z(code, emit, code)
 		VPCOMPRESSD_Z(length, emit, length)
+		if h == 0 {
+			VMOVDQA32(length, total)
+		} else {
+			VPADDD(length, total, total)
+		}
 		VMOVDQU32(code, Mem{Base: codes.Base, Disp: codes.Disp + 4, Index: count, Scale: 4})
 		VMOVDQU32(length, Mem{Base: lens.Base, Disp: lens.Disp + 4, Index: count, Scale: 4})
 		if h < 2 {
@@ -796,6 +803,18 @@ func bpcEncodeAVX512(words int) {
 	MOVQ(hl, n)
 	ADDQ(width, n)
 	XORQ(o, o)
+	// A stream that loses to the raw line (rawPayload) is not packed:
+	// its length, the symbols' lengths summed, is all Compress uses.
+	for _, k := range []int{8, 4, 2, 1} {
+		t := ZMM()
+		VALIGND(U8(uint8(k)), total, total, t)
+		VPADDD(t, total, total)
+	}
+	bits := GP64()
+	VMOVD(total.AsX(), bits.As32())
+	ADDQ(n, bits)
+	CMPQ(bits, U32(1+8*4*uint32(words)))
+	JAE(LabelRef(name + "_raw"))
 	// put stores the top n bits of acc (its low n bits, n ≤ 63) at out + o
 	// as a big-endian word and keeps the bits of a part word.
 	put := func() {
@@ -834,6 +853,10 @@ func bpcEncodeAVX512(words int) {
 	SHLQ(U8(3), o)
 	ADDQ(n, o)
 	Store(o, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+	Label(name + "_raw")
+	Store(bits, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }

@@ -159,6 +159,7 @@ func TestCompressLevels(t *testing.T) {
 		for off := 0; off+n <= len(random); off += n {
 			extra = append(extra, random[off:off+n])
 		}
+		extra = append(extra, rawEdgeLines(t, n, rng)...)
 		for _, opts := range [][]Option{nil, {WithUnsignedPlane()}} {
 			c, _ := New(n, opts...)
 			kernel := func(data []byte, out []encoded) {
@@ -235,4 +236,32 @@ func TestDecodeFast(t *testing.T) {
 			}
 		}
 	})
+}
+
+// rawEdgeLines finds lines of n bytes whose bit-plane stream is one bit
+// shorter than the raw line and as long (payloads of 8n − 1 and 8n bits),
+// where Compress switches to the raw line, and one bit longer if it comes
+// across one.
+func rawEdgeLines(t *testing.T, n int, rng *rand.Rand) [][]byte {
+	c, _ := New(n)
+	var lines [][]byte
+	found := map[int]bool{}
+	for try := 0; try < 200_000 && len(found) < 3; try++ {
+		line := make([]byte, n)
+		shift := rng.Uint32() % 32
+		for i := range line {
+			line[i] = byte(rng.Uint32() >> (rng.Uint32()%32 | shift))
+		}
+		var ps planeSet
+		c.transformPadded(line, &ps)
+		d := c.payloadBits(binary.LittleEndian.Uint32(line), c.masks(&ps)) - 8*n
+		if d >= -1 && d <= 1 && !found[d] {
+			found[d] = true
+			lines = append(lines, line)
+		}
+	}
+	if !found[-1] || !found[0] {
+		t.Fatalf("%d B: found streams %v bits longer than the line, want -1 and 0", n, found)
+	}
+	return lines
 }

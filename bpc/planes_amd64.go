@@ -65,7 +65,7 @@ func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, li
 
 // encodeKernel writes the bit-plane stream (flag 1) of line to out with
 // the one-call AVX-512 kernel of its size and returns its length in bits
-// with the flag; ok is false when the level or the line size has no such
+// with the flag (a stream that loses to the raw line is not written); ok is false when the level or the line size has no such
 // kernel (32-byte lines), and the caller encodes in Go.
 func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bool) {
 	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps || !hasCD {

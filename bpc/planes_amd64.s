@@ -1861,29 +1861,30 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VMOVDQA32      Z21, K2, Z20
 	VPCOMPRESSD.Z  Z19, K1, Z19
 	VPCOMPRESSD.Z  Z20, K1, Z20
+	VMOVDQA32      Z20, Z0
 	VMOVDQU32      Z19, 4(SP)(CX*4)
 	VMOVDQU32      Z20, 260(SP)(CX*4)
 	KMOVW          K1, DX
 	POPCNTL        DX, DX
 	ADDQ           DX, CX
 	VPTESTNMD      Z5, Z5, K1
-	VPORD          Z9, Z5, Z0
-	VMOVDQA32      Z10, Z6
+	VPORD          Z9, Z5, Z6
+	VMOVDQA32      Z10, Z19
 	VPTESTNMD      Z1, Z1, K2
 	VPCMPEQD       Z7, Z5, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
-	VMOVDQA32      Z3, K3, Z0
-	VMOVDQA32      Z14, K3, Z6
+	VMOVDQA32      Z3, K3, Z6
+	VMOVDQA32      Z14, K3, Z19
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z15, K2, Z0
+	VMOVDQA32      Z15, K2, Z6
 	VPADDD         Z4, Z5, Z1
 	VPTESTNMD      Z1, Z5, K2
 	VPSUBD         Z5, Z3, Z1
 	VPANDD         Z5, Z1, Z1
-	VPADDD         Z1, Z1, Z19
-	VPADDD         Z1, Z19, Z19
-	VPCMPEQD       Z5, Z19, K4
+	VPADDD         Z1, Z1, Z20
+	VPADDD         Z1, Z20, Z20
+	VPCMPEQD       Z5, Z20, K4
 	KORW           K2, K4, K4
 	KANDNW         K4, K1, K4
 	KANDNW         K4, K3, K4
@@ -1891,8 +1892,8 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPLZCNTD       Z1, Z1
 	VPSUBD         Z1, Z12, Z1
 	VPADDD         Z13, Z1, K2, Z1
-	VMOVDQA32      Z1, K4, Z0
-	VMOVDQA32      Z11, K4, Z6
+	VMOVDQA32      Z1, K4, Z6
+	VMOVDQA32      Z11, K4, Z19
 	VALIGND        $0x01, Z5, Z2, Z1
 	VPTESTNMD      Z1, Z1, K2
 	KANDNW         K1, K2, K2
@@ -1902,30 +1903,31 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPLZCNTD       Z1, Z1
 	VPADDD         bpc_runadd1<>+0(SB), Z1, Z1
 	VPADDD         Z18, Z1, Z5
-	VMOVDQA32      Z17, Z19
+	VMOVDQA32      Z17, Z20
 	VPCMPEQD       Z15, Z1, K3
 	VMOVDQA32      Z15, K3, Z5
-	VMOVDQA32      Z16, K3, Z19
-	VMOVDQA32      Z5, K2, Z0
-	VMOVDQA32      Z19, K2, Z6
-	VPCOMPRESSD.Z  Z0, K1, Z0
+	VMOVDQA32      Z16, K3, Z20
+	VMOVDQA32      Z5, K2, Z6
+	VMOVDQA32      Z20, K2, Z19
 	VPCOMPRESSD.Z  Z6, K1, Z6
-	VMOVDQU32      Z0, 4(SP)(CX*4)
-	VMOVDQU32      Z6, 260(SP)(CX*4)
+	VPCOMPRESSD.Z  Z19, K1, Z19
+	VPADDD         Z19, Z0, Z0
+	VMOVDQU32      Z6, 4(SP)(CX*4)
+	VMOVDQU32      Z19, 260(SP)(CX*4)
 	KMOVW          K1, DX
 	POPCNTL        DX, DX
 	ADDQ           DX, CX
 	VPTESTNMD      Z2, Z2, K1
-	VPORD          Z9, Z2, Z0
-	VMOVDQA32      Z10, Z1
+	VPORD          Z9, Z2, Z1
+	VMOVDQA32      Z10, Z5
 	VPTESTNMD      Z2, Z2, K2
 	VPCMPEQD       Z7, Z2, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
-	VMOVDQA32      Z3, K3, Z0
-	VMOVDQA32      Z14, K3, Z1
+	VMOVDQA32      Z3, K3, Z1
+	VMOVDQA32      Z14, K3, Z5
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z15, K2, Z0
+	VMOVDQA32      Z15, K2, Z1
 	VPADDD         Z4, Z2, Z4
 	VPTESTNMD      Z4, Z2, K2
 	VPSUBD         Z2, Z3, Z3
@@ -1940,8 +1942,8 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPLZCNTD       Z3, Z2
 	VPSUBD         Z2, Z12, Z2
 	VPADDD         Z13, Z2, K2, Z2
-	VMOVDQA32      Z2, K4, Z0
-	VMOVDQA32      Z11, K4, Z1
+	VMOVDQA32      Z2, K4, Z1
+	VMOVDQA32      Z11, K4, Z5
 	MOVL           $0x00000001, DX
 	KMOVW          DX, K2
 	KANDW          K1, K2, K1
@@ -1953,12 +1955,13 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPCMPEQD       Z15, Z2, K3
 	VMOVDQA32      Z15, K3, Z3
 	VMOVDQA32      Z16, K3, Z4
-	VMOVDQA32      Z3, K1, Z0
-	VMOVDQA32      Z4, K1, Z1
-	VPCOMPRESSD.Z  Z0, K2, Z0
+	VMOVDQA32      Z3, K1, Z1
+	VMOVDQA32      Z4, K1, Z5
 	VPCOMPRESSD.Z  Z1, K2, Z1
-	VMOVDQU32      Z0, 4(SP)(CX*4)
-	VMOVDQU32      Z1, 260(SP)(CX*4)
+	VPCOMPRESSD.Z  Z5, K2, Z5
+	VPADDD         Z5, Z0, Z0
+	VMOVDQU32      Z1, 4(SP)(CX*4)
+	VMOVDQU32      Z5, 260(SP)(CX*4)
 	INCQ           CX
 	MOVQ           out+16(FP), DX
 	MOVL           (AX), AX
@@ -1998,6 +2001,18 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	MOVQ           R8, AX
 	ADDQ           SI, AX
 	XORQ           SI, SI
+	VALIGND        $0x08, Z0, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x04, Z0, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x02, Z0, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x01, Z0, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VMOVD          X0, DI
+	ADDQ           AX, DI
+	CMPQ           DI, $0x00000401
+	JAE            bpcEncode128AVX512_raw
 	MOVQ           AX, DI
 	NEGQ           DI
 	SHLXQ          DI, BX, DI
@@ -2028,6 +2043,11 @@ bpcEncode128AVX512_loop:
 	SHLQ   $0x03, SI
 	ADDQ   AX, SI
 	MOVQ   SI, ret+24(FP)
+	VZEROUPPER
+	RET
+
+bpcEncode128AVX512_raw:
+	MOVQ DI, ret+24(FP)
 	VZEROUPPER
 	RET
 
@@ -2274,29 +2294,30 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	VMOVDQA32      Z21, K2, Z20
 	VPCOMPRESSD.Z  Z19, K1, Z19
 	VPCOMPRESSD.Z  Z20, K1, Z20
+	VMOVDQA32      Z20, Z0
 	VMOVDQU32      Z19, 4(SP)(CX*4)
 	VMOVDQU32      Z20, 260(SP)(CX*4)
 	KMOVW          K1, DX
 	POPCNTL        DX, DX
 	ADDQ           DX, CX
 	VPTESTNMD      Z1, Z1, K1
-	VPORD          Z9, Z1, Z0
-	VMOVDQA32      Z10, Z6
+	VPORD          Z9, Z1, Z6
+	VMOVDQA32      Z10, Z19
 	VPTESTNMD      Z2, Z2, K2
 	VPCMPEQD       Z7, Z1, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
-	VMOVDQA32      Z4, K3, Z0
-	VMOVDQA32      Z14, K3, Z6
+	VMOVDQA32      Z4, K3, Z6
+	VMOVDQA32      Z14, K3, Z19
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z15, K2, Z0
+	VMOVDQA32      Z15, K2, Z6
 	VPADDD         Z5, Z1, Z2
 	VPTESTNMD      Z2, Z1, K2
 	VPSUBD         Z1, Z4, Z2
 	VPANDD         Z1, Z2, Z2
-	VPADDD         Z2, Z2, Z19
-	VPADDD         Z2, Z19, Z19
-	VPCMPEQD       Z1, Z19, K4
+	VPADDD         Z2, Z2, Z20
+	VPADDD         Z2, Z20, Z20
+	VPCMPEQD       Z1, Z20, K4
 	KORW           K2, K4, K4
 	KANDNW         K4, K1, K4
 	KANDNW         K4, K3, K4
@@ -2304,8 +2325,8 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	VPLZCNTD       Z2, Z2
 	VPSUBD         Z2, Z12, Z2
 	VPADDD         Z13, Z2, K2, Z2
-	VMOVDQA32      Z2, K4, Z0
-	VMOVDQA32      Z11, K4, Z6
+	VMOVDQA32      Z2, K4, Z6
+	VMOVDQA32      Z11, K4, Z19
 	VALIGND        $0x01, Z1, Z3, Z1
 	VPTESTNMD      Z1, Z1, K2
 	KANDNW         K1, K2, K2
@@ -2315,63 +2336,65 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	VPLZCNTD       Z1, Z1
 	VPADDD         bpc_runadd1<>+0(SB), Z1, Z1
 	VPADDD         Z18, Z1, Z2
-	VMOVDQA32      Z17, Z19
+	VMOVDQA32      Z17, Z20
 	VPCMPEQD       Z15, Z1, K3
 	VMOVDQA32      Z15, K3, Z2
-	VMOVDQA32      Z16, K3, Z19
-	VMOVDQA32      Z2, K2, Z0
-	VMOVDQA32      Z19, K2, Z6
-	VPCOMPRESSD.Z  Z0, K1, Z0
+	VMOVDQA32      Z16, K3, Z20
+	VMOVDQA32      Z2, K2, Z6
+	VMOVDQA32      Z20, K2, Z19
 	VPCOMPRESSD.Z  Z6, K1, Z6
-	VMOVDQU32      Z0, 4(SP)(CX*4)
-	VMOVDQU32      Z6, 260(SP)(CX*4)
+	VPCOMPRESSD.Z  Z19, K1, Z19
+	VPADDD         Z19, Z0, Z0
+	VMOVDQU32      Z6, 4(SP)(CX*4)
+	VMOVDQU32      Z19, 260(SP)(CX*4)
 	KMOVW          K1, DX
 	POPCNTL        DX, DX
 	ADDQ           DX, CX
 	VPTESTNMD      Z3, Z3, K1
-	VPORD          Z9, Z3, Z0
-	VMOVDQA32      Z10, Z1
+	VPORD          Z9, Z3, Z1
+	VMOVDQA32      Z10, Z2
 	VPTESTNMD      Z3, Z3, K2
 	VPCMPEQD       Z7, Z3, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
-	VMOVDQA32      Z4, K3, Z0
-	VMOVDQA32      Z14, K3, Z1
+	VMOVDQA32      Z4, K3, Z1
+	VMOVDQA32      Z14, K3, Z2
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z15, K2, Z0
-	VPADDD         Z5, Z3, Z2
-	VPTESTNMD      Z2, Z3, K2
-	VPSUBD         Z3, Z4, Z2
-	VPANDD         Z3, Z2, Z2
-	VPADDD         Z2, Z2, Z4
-	VPADDD         Z2, Z4, Z4
-	VPCMPEQD       Z3, Z4, K4
+	VMOVDQA32      Z15, K2, Z1
+	VPADDD         Z5, Z3, Z5
+	VPTESTNMD      Z5, Z3, K2
+	VPSUBD         Z3, Z4, Z4
+	VPANDD         Z3, Z4, Z4
+	VPADDD         Z4, Z4, Z5
+	VPADDD         Z4, Z5, Z5
+	VPCMPEQD       Z3, Z5, K4
 	KORW           K2, K4, K4
 	KANDNW         K4, K1, K4
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
-	VPLZCNTD       Z2, Z2
-	VPSUBD         Z2, Z12, Z2
-	VPADDD         Z13, Z2, K2, Z2
-	VMOVDQA32      Z2, K4, Z0
-	VMOVDQA32      Z11, K4, Z1
+	VPLZCNTD       Z4, Z3
+	VPSUBD         Z3, Z12, Z3
+	VPADDD         Z13, Z3, K2, Z3
+	VMOVDQA32      Z3, K4, Z1
+	VMOVDQA32      Z11, K4, Z2
 	MOVL           $0x00000001, DX
 	KMOVW          DX, K2
 	KANDW          K1, K2, K1
-	VPANDD         bpc_below2<>+0(SB), Z8, Z2
-	VPLZCNTD       Z2, Z2
-	VPADDD         bpc_runadd2<>+0(SB), Z2, Z2
-	VPADDD         Z18, Z2, Z3
-	VMOVDQA32      Z17, Z4
-	VPCMPEQD       Z15, Z2, K3
-	VMOVDQA32      Z15, K3, Z3
-	VMOVDQA32      Z16, K3, Z4
-	VMOVDQA32      Z3, K1, Z0
+	VPANDD         bpc_below2<>+0(SB), Z8, Z3
+	VPLZCNTD       Z3, Z3
+	VPADDD         bpc_runadd2<>+0(SB), Z3, Z3
+	VPADDD         Z18, Z3, Z4
+	VMOVDQA32      Z17, Z5
+	VPCMPEQD       Z15, Z3, K3
+	VMOVDQA32      Z15, K3, Z4
+	VMOVDQA32      Z16, K3, Z5
 	VMOVDQA32      Z4, K1, Z1
-	VPCOMPRESSD.Z  Z0, K2, Z0
+	VMOVDQA32      Z5, K1, Z2
 	VPCOMPRESSD.Z  Z1, K2, Z1
-	VMOVDQU32      Z0, 4(SP)(CX*4)
-	VMOVDQU32      Z1, 260(SP)(CX*4)
+	VPCOMPRESSD.Z  Z2, K2, Z2
+	VPADDD         Z2, Z0, Z0
+	VMOVDQU32      Z1, 4(SP)(CX*4)
+	VMOVDQU32      Z2, 260(SP)(CX*4)
 	INCQ           CX
 	MOVQ           out+16(FP), DX
 	MOVL           (AX), AX
@@ -2411,6 +2434,18 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	MOVQ           R8, AX
 	ADDQ           SI, AX
 	XORQ           SI, SI
+	VALIGND        $0x08, Z0, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x04, Z0, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x02, Z0, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x01, Z0, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VMOVD          X0, DI
+	ADDQ           AX, DI
+	CMPQ           DI, $0x00000201
+	JAE            bpcEncode64AVX512_raw
 	MOVQ           AX, DI
 	NEGQ           DI
 	SHLXQ          DI, BX, DI
@@ -2446,6 +2481,11 @@ bpcEncode64AVX512_loop:
 	SHLQ   $0x03, SI
 	ADDQ   AX, SI
 	MOVQ   SI, ret+24(FP)
+	VZEROUPPER
+	RET
+
+bpcEncode64AVX512_raw:
+	MOVQ DI, ret+24(FP)
 	VZEROUPPER
 	RET
 

@@ -52,13 +52,15 @@ func bpcPlanes64AVX512(line *[64]byte, flip uint32, mask uint32, dbx *[33]uint32
 func bpcPlanes32AVX512(line *[32]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
 
 // bpcEncode128AVX512 writes the bit-plane stream (flag 1) of a 128-byte line
-// to out, as encode does, and returns its length in bits.
+// to out, as encode does, and returns its length in bits. A stream that loses to
+// the raw line (rawPayload) is not written.
 //
 //go:noescape
 func bpcEncode128AVX512(line *[128]byte, flip uint32, out *[160]byte) int
 
 // bpcEncode64AVX512 writes the bit-plane stream (flag 1) of a 64-byte line
-// to out, as encode does, and returns its length in bits.
+// to out, as encode does, and returns its length in bits. A stream that loses to
+// the raw line (rawPayload) is not written.
 //
 //go:noescape
 func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[160]byte) int
