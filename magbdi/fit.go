@@ -49,10 +49,13 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 		c.fitLevels(data[:n*c.lineSize], levels[:n])
 		// Level l is (l+1)·MAG bytes, and noLevel's 256 MAGs are more than
 		// the raw line: a min, with no branch, instead of encodedBits.
-		tag := int(c.tagBits)
-		for _, l := range levels[:n] {
-			dst = append(dst, tag+8*min((int(l)+1)*c.mag, c.lineSize))
+		tag, mag, size := int(c.tagBits), c.mag, c.lineSize
+		dst = slices.Grow(dst, n)
+		out := dst[len(dst) : len(dst)+n]
+		for i, l := range levels[:n] {
+			out[i] = tag + 8*min((int(l)+1)*mag, size)
 		}
+		dst = dst[:len(dst)+n]
 		data = data[n*c.lineSize:]
 	}
 	return dst
