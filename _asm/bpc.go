@@ -17,7 +17,8 @@ func init() {
 			bpcPlanesAVX2(words)
 		}
 		bpcTransposeAVX2()
-		bpcRebuildAVX512()
+		bpcRebuildAVX512(32)
+		bpcRebuildAVX512(16)
 		for _, words := range []int{32, 16, 8} {
 			bpcPlanesAVX512(words)
 		}
@@ -287,10 +288,18 @@ func bpcConst512(name string, v [64]byte) Mem {
 // the XOR of DBX[j … 32], a suffix scan across lanes; the deltas are the
 // bit transpose of the planes (bpcTranspose512); the words are the
 // prefix sums of the deltas from the base, a scan across lanes.
-func bpcRebuildAVX512() {
-	TEXT("bpcRebuildAVX512", NOSPLIT, "func(dbx *[33]uint32, base uint32, line *[128]byte)")
+//
+// At 16 words (bpcRebuild64AVX512) it writes the 64 bytes of the line
+// only, so that it can write into the caller's dst.
+func bpcRebuildAVX512(words int) {
+	name := "bpcRebuildAVX512"
+	what := "the line"
+	if words == 16 {
+		name, what = "bpcRebuild64AVX512", "the 64-byte line"
+	}
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dbx *[33]uint32, base uint32, line *[%d]byte)", 4*words))
 	Pragma("noescape")
-	Doc("bpcRebuildAVX512 rebuilds the line from the DBX planes of a stream without",
+	Doc(name+" rebuilds "+what+" from the DBX planes of a stream without",
 		"a \"DBP zero\" symbol and the base word, as rebuildScalar does.")
 	dbx := Load(Param("dbx"), GP64())
 	line := Load(Param("line"), GP64())
@@ -342,12 +351,29 @@ func bpcRebuildAVX512() {
 	// Prefix sums: lane i takes lanes i−1, i−2, … in four doubling steps
 	// (VALIGND with zeros below shifts lanes up); hi then adds the sum of
 	// lo (lane 15, broadcast by VPERMD).
-	for _, v := range []VecVirtual{lo, hi} {
+	sums := []VecVirtual{lo, hi}
+	if words == 16 {
+		sums = sums[:1]
+	}
+	for _, v := range sums {
 		for k := 1; k < 16; k *= 2 {
 			t := ZMM()
 			VALIGND(U8(uint8(16-k)), zero, v, t)
 			VPADDD(t, v, v)
 		}
+	}
+	// Word 0 is the base, word i+1 the base plus the sum of deltas 0…i:
+	// the sums move up one lane.
+	b := ZMM()
+	VPBROADCASTD(Load(Param("base"), GP32()), b)
+	w0 := ZMM()
+	VALIGND(U8(15), zero, lo, w0)
+	VPADDD(b, w0, w0)
+	VMOVDQU32(w0, Mem{Base: line})
+	if words == 16 {
+		VZEROUPPER()
+		RET()
+		return
 	}
 	var fifteen [64]byte
 	for i := 0; i < 64; i += 4 {
@@ -357,16 +383,10 @@ func bpcRebuildAVX512() {
 	VMOVDQU64(bpcConst512("bpc_lane15", fifteen), sum)
 	VPERMD(lo, sum, sum)
 	VPADDD(sum, hi, hi)
-	// Word 0 is the base, word i+1 the base plus the sum of deltas 0…i:
-	// the sums move up one lane.
-	b := ZMM()
-	VPBROADCASTD(Load(Param("base"), GP32()), b)
-	w0, w1 := ZMM(), ZMM()
-	VALIGND(U8(15), zero, lo, w0)
+	// Words 16…31 likewise.
+	w1 := ZMM()
 	VALIGND(U8(15), lo, hi, w1)
-	VPADDD(b, w0, w0)
 	VPADDD(b, w1, w1)
-	VMOVDQU32(w0, Mem{Base: line})
 	VMOVDQU32(w1, Mem{Base: line, Disp: 64})
 	VZEROUPPER()
 	RET()

@@ -71,6 +71,11 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	if (pos+7)/8 != uint(len(enc)) || pos&7 != 0 && enc[len(enc)-1]<<(pos&7) != 0 {
 		return dst, false
 	}
+	// All of enc has been read: the line can go straight into dst's
+	// spare room where a kernel writes exactly its bytes.
+	if l := len(dst); cap(dst)-l >= n && c.rebuildInto(dst[l:l+n], dbx, base) {
+		return dst[:l+n], true
+	}
 	var buf [128]byte
 	c.rebuild(dbx, 0, base, &buf)
 	return append(dst, buf[:n]...), true

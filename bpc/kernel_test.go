@@ -192,7 +192,8 @@ func TestCompressLevels(t *testing.T) {
 // every corpus line it must decode (so Decompress takes the fast path) to
 // the same line, and on those streams with a flipped bit, cut short or
 // with a byte more, and on random streams, it may give up but never
-// accept a stream the checked decoder rejects or give another line.
+// accept a stream the checked decoder rejects or give another line. Into
+// a dst with room to spare, it writes the line's bytes only.
 func TestDecodeFast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	codectest.ForEachLevel(t, func(t *testing.T) {
@@ -209,6 +210,21 @@ func TestDecodeFast(t *testing.T) {
 					t.Fatalf("%d B: fast decoder accepted % X, checked: %v", n, enc, err)
 				case ok && string(fast) != string(want):
 					t.Fatalf("%d B: % X: fast % X, checked % X", n, enc, fast, want)
+				}
+				// Into a dst with room to spare: its bytes before and
+				// after the line stay as they were.
+				room := make([]byte, 3+n+16)
+				for i := range room {
+					room[i] = 0xA5
+				}
+				got, ok2 := c.decodeFast(room[:3], enc)
+				if ok2 != ok || ok && (string(got[3:]) != string(fast) || len(got) != 3+n) {
+					t.Fatalf("%d B: % X: decoded into a dst with room % X, %v; without % X, %v", n, enc, got, ok2, fast, ok)
+				}
+				for i, b := range room {
+					if (i < 3 || i >= 3+n || !ok) && b != 0xA5 {
+						t.Fatalf("%d B: % X: byte %d of dst's room changed: % X", n, enc, i, room)
+					}
 				}
 			}
 			mutated := make([]byte, 0, 2*n+8)

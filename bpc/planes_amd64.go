@@ -93,3 +93,22 @@ func (c *Codec) parse(enc []byte, last uint64, pos uint, planes *[slack + planeC
 	}
 	return c.parseGeneric(enc, last, pos, planes)
 }
+
+// rebuildInto writes the line whose DBX planes are dbx (no "DBP zero"
+// plane) and whose first word is base to out, the line's n bytes, with
+// the AVX-512 kernel that writes n bytes exactly, and reports whether
+// there is one for the level and line size.
+func (c *Codec) rebuildInto(out []byte, dbx *[planeCount]uint32, base uint32) bool {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps {
+		return false
+	}
+	switch c.lineSize {
+	case 128:
+		bpcRebuildAVX512(dbx, base, (*[128]byte)(out))
+		return true
+	case 64:
+		bpcRebuild64AVX512(dbx, base, (*[64]byte)(out))
+		return true
+	}
+	return false
+}

@@ -1056,17 +1056,17 @@ TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
 	VPADDD         Z3, Z2, Z2
 	VALIGND        $0x08, Z0, Z2, Z3
 	VPADDD         Z3, Z2, Z2
-	VMOVDQU64      bpc_lane15<>+0(SB), Z3
-	VPERMD         Z1, Z3, Z3
-	VPADDD         Z3, Z2, Z2
 	MOVL           base+8(FP), AX
 	VPBROADCASTD   AX, Z3
 	VALIGND        $0x0f, Z0, Z1, Z0
-	VALIGND        $0x0f, Z1, Z2, Z1
 	VPADDD         Z3, Z0, Z0
-	VPADDD         Z3, Z1, Z1
 	VMOVDQU32      Z0, (CX)
-	VMOVDQU32      Z1, 64(CX)
+	VMOVDQU64      bpc_lane15<>+0(SB), Z0
+	VPERMD         Z1, Z0, Z0
+	VPADDD         Z0, Z2, Z2
+	VALIGND        $0x0f, Z1, Z2, Z0
+	VPADDD         Z3, Z0, Z0
+	VMOVDQU32      Z0, 64(CX)
 	VZEROUPPER
 	RET
 
@@ -1465,6 +1465,100 @@ DATA bpc_lane15<>+61(SB)/1, $0x00
 DATA bpc_lane15<>+62(SB)/1, $0x00
 DATA bpc_lane15<>+63(SB)/1, $0x00
 GLOBL bpc_lane15<>(SB), RODATA|NOPTR, $64
+
+// func bpcRebuild64AVX512(dbx *[33]uint32, base uint32, line *[64]byte)
+// Requires: AVX, AVX512F, AVX512VBMI, AVX512VL, GFNI
+TEXT ·bpcRebuild64AVX512(SB), NOSPLIT, $0-24
+	MOVQ           dbx+0(FP), AX
+	MOVQ           line+16(FP), CX
+	VPXORD         Z0, Z0, Z0
+	VMOVD          (AX), X1
+	VPINSRD        $0x01, 4(AX), X1, X1
+	VPINSRD        $0x02, 8(AX), X1, X1
+	VPINSRD        $0x03, 12(AX), X1, X1
+	VMOVDQA64      X1, X1
+	VMOVD          16(AX), X2
+	VPINSRD        $0x01, 20(AX), X2, X2
+	VPINSRD        $0x02, 24(AX), X2, X2
+	VPINSRD        $0x03, 28(AX), X2, X2
+	VINSERTI32X4   $0x01, X2, Z1, Z1
+	VMOVD          32(AX), X2
+	VPINSRD        $0x01, 36(AX), X2, X2
+	VPINSRD        $0x02, 40(AX), X2, X2
+	VPINSRD        $0x03, 44(AX), X2, X2
+	VINSERTI32X4   $0x02, X2, Z1, Z1
+	VMOVD          48(AX), X2
+	VPINSRD        $0x01, 52(AX), X2, X2
+	VPINSRD        $0x02, 56(AX), X2, X2
+	VPINSRD        $0x03, 60(AX), X2, X2
+	VINSERTI32X4   $0x03, X2, Z1, Z1
+	VMOVD          64(AX), X2
+	VPINSRD        $0x01, 68(AX), X2, X2
+	VPINSRD        $0x02, 72(AX), X2, X2
+	VPINSRD        $0x03, 76(AX), X2, X2
+	VMOVDQA64      X2, X2
+	VMOVD          80(AX), X3
+	VPINSRD        $0x01, 84(AX), X3, X3
+	VPINSRD        $0x02, 88(AX), X3, X3
+	VPINSRD        $0x03, 92(AX), X3, X3
+	VINSERTI32X4   $0x01, X3, Z2, Z2
+	VMOVD          96(AX), X3
+	VPINSRD        $0x01, 100(AX), X3, X3
+	VPINSRD        $0x02, 104(AX), X3, X3
+	VPINSRD        $0x03, 108(AX), X3, X3
+	VINSERTI32X4   $0x02, X3, Z2, Z2
+	VMOVD          112(AX), X3
+	VPINSRD        $0x01, 116(AX), X3, X3
+	VPINSRD        $0x02, 120(AX), X3, X3
+	VPINSRD        $0x03, 124(AX), X3, X3
+	VINSERTI32X4   $0x03, X3, Z2, Z2
+	VALIGND        $0x01, Z1, Z0, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x02, Z1, Z0, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x04, Z1, Z0, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x08, Z1, Z0, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x01, Z2, Z0, Z3
+	VPXORD         Z3, Z2, Z2
+	VALIGND        $0x02, Z2, Z0, Z3
+	VPXORD         Z3, Z2, Z2
+	VALIGND        $0x04, Z2, Z0, Z3
+	VPXORD         Z3, Z2, Z2
+	VALIGND        $0x08, Z2, Z0, Z3
+	VPXORD         Z3, Z2, Z2
+	VPBROADCASTD   X2, Z3
+	VPBROADCASTD   128(AX), Z4
+	VPXORD         Z4, Z1, Z1
+	VPXORD         Z4, Z2, Z2
+	VPXORD         Z3, Z1, Z1
+	VMOVDQU64      bpc_cols<>+0(SB), Z3
+	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VPERMI2B       Z2, Z1, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z3, Z4
+	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VPERMI2B       Z2, Z1, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z3, Z5
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z1
+	VPERMI2B       Z5, Z4, Z1
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
+	VPERMI2B       Z5, Z4, Z2
+	VALIGND        $0x0f, Z0, Z1, Z2
+	VPADDD         Z2, Z1, Z1
+	VALIGND        $0x0e, Z0, Z1, Z2
+	VPADDD         Z2, Z1, Z1
+	VALIGND        $0x0c, Z0, Z1, Z2
+	VPADDD         Z2, Z1, Z1
+	VALIGND        $0x08, Z0, Z1, Z2
+	VPADDD         Z2, Z1, Z1
+	MOVL           base+8(FP), AX
+	VPBROADCASTD   AX, Z2
+	VALIGND        $0x0f, Z0, Z1, Z0
+	VPADDD         Z2, Z0, Z0
+	VMOVDQU32      Z0, (CX)
+	VZEROUPPER
+	RET
 
 // func bpcPlanes128AVX512(line *[128]byte, flip uint32, mask uint32, dbx *[33]uint32, cls *[5]uint32)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI

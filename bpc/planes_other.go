@@ -22,3 +22,7 @@ func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bo
 func (c *Codec) parse(enc []byte, last uint64, pos uint, planes *[slack + planeCount]uint32) (uint, int, uint64) {
 	return c.parseGeneric(enc, last, pos, planes)
 }
+
+// rebuildInto reports that there is no kernel that writes a line into
+// dst: the caller rebuilds it in a buffer.
+func (c *Codec) rebuildInto(out []byte, dbx *[planeCount]uint32, base uint32) bool { return false }

@@ -33,6 +33,12 @@ func bpcTransposeAVX2(a *[32]uint32)
 //go:noescape
 func bpcRebuildAVX512(dbx *[33]uint32, base uint32, line *[128]byte)
 
+// bpcRebuild64AVX512 rebuilds the 64-byte line from the DBX planes of a stream without
+// a "DBP zero" symbol and the base word, as rebuildScalar does.
+//
+//go:noescape
+func bpcRebuild64AVX512(dbx *[33]uint32, base uint32, line *[64]byte)
+
 // bpcPlanes128AVX512 computes the DBX planes and the classification masks of
 // a 128-byte line, as planesGeneric does for it zero-padded to 128 bytes.
 //
