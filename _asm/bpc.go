@@ -900,7 +900,7 @@ func bpcConst4(v uint32) Mem {
 // into flags. It returns the bit position after the last symbol and the
 // plane below it (-1 for a well-formed stream). Every step peeks 64 bits
 // of the stream at pos, big-endian: at 16 words it takes up to three raw
-// symbols (16 bits, head bit 1) found by one BSR on their head bits, then
+// symbols (16 bits, head bit 1) counted by one LZCNT on their head bits, then
 // one symbol from the table on the ten bits after them; at 32 words one
 // raw symbol (32 bits) or one symbol from the table. A step whose
 // symbols are all raw goes on with constant steps, so that within a
@@ -927,7 +927,7 @@ func bpcParse(words int) {
 	sym := words   // raw symbol bits
 	heads := GP64()
 	if words == 16 {
-		MOVQ(U64(1<<63|1<<47|1<<31|1<<15), heads) // three heads and the stop bit
+		MOVQ(U64(1<<63|1<<47|1<<31), heads) // three heads
 	}
 
 	Label(name + "_loop")
@@ -958,12 +958,9 @@ func bpcParse(words int) {
 		}
 		x := GP64()
 		ANDNQ(heads, v, x)
-		BTSQ(U8(15), x)
-		BSRQ(x, x)
-		NEGQ(x)
-		ADDQ(U8(63), x) // bits taken by raw symbols
+		LZCNTQ(x, x) // bits taken by raw symbols; 64 for three
 		CMPQ(x, U8(48))
-		JNE(LabelRef(name + "_symbol"))
+		JB(LabelRef(name + "_symbol"))
 		SUBQ(U8(3), j)
 		ADDQ(U8(48), pos)
 		JMP(LabelRef(name + "_loop"))

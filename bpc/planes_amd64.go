@@ -80,10 +80,16 @@ func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bo
 	return 0, false
 }
 
+// hasLZCNT reports LZCNT, which the 64-byte parse kernel counts raw
+// symbols with; every CPU with AVX2 has it, but it is a CPUID bit of its
+// own.
+var hasLZCNT = cpuid.CPU.Supports(cpuid.LZCNT)
+
 // parse decodes the plane symbols of enc, as parseGeneric does, with the
-// kernel of the line size (plain amd64 with BMI2) where there is one.
+// kernel of the line size (plain amd64 with BMI2 and LZCNT) where there is
+// one.
 func (c *Codec) parse(enc []byte, last uint64, pos uint, planes *[slack + planeCount]uint32) (uint, int, uint64) {
-	if cpu.Active() >= cpu.AVX2 {
+	if cpu.Active() >= cpu.AVX2 && hasLZCNT {
 		switch c.lineSize {
 		case 128:
 			return bpcParse128(&enc[0], len(enc)-8, last, pos, &c.symbols, planes)

@@ -2667,7 +2667,7 @@ bpcParse128_done:
 	RET
 
 // func bpcParse64(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
-// Requires: BMI, BMI2
+// Requires: BMI, BMI2, LZCNT
 TEXT ·bpcParse64(SB), NOSPLIT, $0-72
 	MOVQ enc+0(FP), AX
 	MOVQ endm8+8(FP), CX
@@ -2678,7 +2678,7 @@ TEXT ·bpcParse64(SB), NOSPLIT, $0-72
 	ADDQ $0x14, DI
 	MOVQ $0x00000020, R8
 	XORQ R9, R9
-	MOVQ $0x8000800080008000, R10
+	MOVQ $0x8000800080000000, R10
 
 bpcParse64_loop:
 	TESTQ  R8, R8
@@ -2693,29 +2693,26 @@ bpcParse64_loop:
 	BSWAPQ R11
 
 bpcParse64_peeked:
-	SHLXQ R12, R11, R11
-	MOVQ  R11, R12
-	SHRQ  $0x30, R12
-	ANDL  $0x00007fff, R12
-	MOVL  R12, (DI)(R8*4)
-	MOVQ  R11, R12
-	SHRQ  $0x20, R12
-	ANDL  $0x00007fff, R12
-	MOVL  R12, -4(DI)(R8*4)
-	MOVQ  R11, R12
-	SHRQ  $0x10, R12
-	ANDL  $0x00007fff, R12
-	MOVL  R12, -8(DI)(R8*4)
-	ANDNQ R10, R11, R12
-	BTSQ  $0x0f, R12
-	BSRQ  R12, R12
-	NEGQ  R12
-	ADDQ  $0x3f, R12
-	CMPQ  R12, $0x30
-	JNE   bpcParse64_symbol
-	SUBQ  $0x03, R8
-	ADDQ  $0x30, BX
-	JMP   bpcParse64_loop
+	SHLXQ  R12, R11, R11
+	MOVQ   R11, R12
+	SHRQ   $0x30, R12
+	ANDL   $0x00007fff, R12
+	MOVL   R12, (DI)(R8*4)
+	MOVQ   R11, R12
+	SHRQ   $0x20, R12
+	ANDL   $0x00007fff, R12
+	MOVL   R12, -4(DI)(R8*4)
+	MOVQ   R11, R12
+	SHRQ   $0x10, R12
+	ANDL   $0x00007fff, R12
+	MOVL   R12, -8(DI)(R8*4)
+	ANDNQ  R10, R11, R12
+	LZCNTQ R12, R12
+	CMPQ   R12, $0x30
+	JB     bpcParse64_symbol
+	SUBQ   $0x03, R8
+	ADDQ   $0x30, BX
+	JMP    bpcParse64_loop
 
 bpcParse64_symbol:
 	ADDQ    R12, BX
