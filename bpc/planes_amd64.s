@@ -963,51 +963,13 @@ TEXT ·bpcTransposeAVX2(SB), NOSPLIT, $0-8
 	RET
 
 // func bpcRebuildAVX512(dbx *[33]uint32, base uint32, line *[128]byte)
-// Requires: AVX, AVX512F, AVX512VBMI, AVX512VL, GFNI
+// Requires: AVX, AVX512F, AVX512VBMI, GFNI
 TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
 	MOVQ           dbx+0(FP), AX
 	MOVQ           line+16(FP), CX
 	VPXORD         Z0, Z0, Z0
-	VMOVD          (AX), X1
-	VPINSRD        $0x01, 4(AX), X1, X1
-	VPINSRD        $0x02, 8(AX), X1, X1
-	VPINSRD        $0x03, 12(AX), X1, X1
-	VMOVDQA64      X1, X1
-	VMOVD          16(AX), X2
-	VPINSRD        $0x01, 20(AX), X2, X2
-	VPINSRD        $0x02, 24(AX), X2, X2
-	VPINSRD        $0x03, 28(AX), X2, X2
-	VINSERTI32X4   $0x01, X2, Z1, Z1
-	VMOVD          32(AX), X2
-	VPINSRD        $0x01, 36(AX), X2, X2
-	VPINSRD        $0x02, 40(AX), X2, X2
-	VPINSRD        $0x03, 44(AX), X2, X2
-	VINSERTI32X4   $0x02, X2, Z1, Z1
-	VMOVD          48(AX), X2
-	VPINSRD        $0x01, 52(AX), X2, X2
-	VPINSRD        $0x02, 56(AX), X2, X2
-	VPINSRD        $0x03, 60(AX), X2, X2
-	VINSERTI32X4   $0x03, X2, Z1, Z1
-	VMOVD          64(AX), X2
-	VPINSRD        $0x01, 68(AX), X2, X2
-	VPINSRD        $0x02, 72(AX), X2, X2
-	VPINSRD        $0x03, 76(AX), X2, X2
-	VMOVDQA64      X2, X2
-	VMOVD          80(AX), X3
-	VPINSRD        $0x01, 84(AX), X3, X3
-	VPINSRD        $0x02, 88(AX), X3, X3
-	VPINSRD        $0x03, 92(AX), X3, X3
-	VINSERTI32X4   $0x01, X3, Z2, Z2
-	VMOVD          96(AX), X3
-	VPINSRD        $0x01, 100(AX), X3, X3
-	VPINSRD        $0x02, 104(AX), X3, X3
-	VPINSRD        $0x03, 108(AX), X3, X3
-	VINSERTI32X4   $0x02, X3, Z2, Z2
-	VMOVD          112(AX), X3
-	VPINSRD        $0x01, 116(AX), X3, X3
-	VPINSRD        $0x02, 120(AX), X3, X3
-	VPINSRD        $0x03, 124(AX), X3, X3
-	VINSERTI32X4   $0x03, X3, Z2, Z2
+	VMOVDQU32      (AX), Z1
+	VMOVDQU32      64(AX), Z2
 	VALIGND        $0x01, Z1, Z0, Z3
 	VPXORD         Z3, Z1, Z1
 	VALIGND        $0x02, Z1, Z0, Z3
@@ -1467,51 +1429,13 @@ DATA bpc_lane15<>+63(SB)/1, $0x00
 GLOBL bpc_lane15<>(SB), RODATA|NOPTR, $64
 
 // func bpcRebuild64AVX512(dbx *[33]uint32, base uint32, line *[64]byte)
-// Requires: AVX, AVX512F, AVX512VBMI, AVX512VL, GFNI
+// Requires: AVX, AVX512F, AVX512VBMI, GFNI
 TEXT ·bpcRebuild64AVX512(SB), NOSPLIT, $0-24
 	MOVQ           dbx+0(FP), AX
 	MOVQ           line+16(FP), CX
 	VPXORD         Z0, Z0, Z0
-	VMOVD          (AX), X1
-	VPINSRD        $0x01, 4(AX), X1, X1
-	VPINSRD        $0x02, 8(AX), X1, X1
-	VPINSRD        $0x03, 12(AX), X1, X1
-	VMOVDQA64      X1, X1
-	VMOVD          16(AX), X2
-	VPINSRD        $0x01, 20(AX), X2, X2
-	VPINSRD        $0x02, 24(AX), X2, X2
-	VPINSRD        $0x03, 28(AX), X2, X2
-	VINSERTI32X4   $0x01, X2, Z1, Z1
-	VMOVD          32(AX), X2
-	VPINSRD        $0x01, 36(AX), X2, X2
-	VPINSRD        $0x02, 40(AX), X2, X2
-	VPINSRD        $0x03, 44(AX), X2, X2
-	VINSERTI32X4   $0x02, X2, Z1, Z1
-	VMOVD          48(AX), X2
-	VPINSRD        $0x01, 52(AX), X2, X2
-	VPINSRD        $0x02, 56(AX), X2, X2
-	VPINSRD        $0x03, 60(AX), X2, X2
-	VINSERTI32X4   $0x03, X2, Z1, Z1
-	VMOVD          64(AX), X2
-	VPINSRD        $0x01, 68(AX), X2, X2
-	VPINSRD        $0x02, 72(AX), X2, X2
-	VPINSRD        $0x03, 76(AX), X2, X2
-	VMOVDQA64      X2, X2
-	VMOVD          80(AX), X3
-	VPINSRD        $0x01, 84(AX), X3, X3
-	VPINSRD        $0x02, 88(AX), X3, X3
-	VPINSRD        $0x03, 92(AX), X3, X3
-	VINSERTI32X4   $0x01, X3, Z2, Z2
-	VMOVD          96(AX), X3
-	VPINSRD        $0x01, 100(AX), X3, X3
-	VPINSRD        $0x02, 104(AX), X3, X3
-	VPINSRD        $0x03, 108(AX), X3, X3
-	VINSERTI32X4   $0x02, X3, Z2, Z2
-	VMOVD          112(AX), X3
-	VPINSRD        $0x01, 116(AX), X3, X3
-	VPINSRD        $0x02, 120(AX), X3, X3
-	VPINSRD        $0x03, 124(AX), X3, X3
-	VINSERTI32X4   $0x03, X3, Z2, Z2
+	VMOVDQU32      (AX), Z1
+	VMOVDQU32      64(AX), Z2
 	VALIGND        $0x01, Z1, Z0, Z3
 	VPXORD         Z3, Z1, Z1
 	VALIGND        $0x02, Z1, Z0, Z3
