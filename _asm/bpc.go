@@ -654,10 +654,10 @@ func bpcEncodeAVX512(words int) {
 	codes := AllocLocal(4 * 64)
 	lens := AllocLocal(4 * 64)
 	total := ZMM() // lane sums of the emitted symbols' lengths
-	// Slot 0 is the empty symbol before the first, for the pairs of the
+	// Slots 0 and 1 are empty symbols before the first, for the threes of
 	// 64-byte loop.
-	MOVL(U32(0), codes)
-	MOVL(U32(0), lens)
+	MOVQ(U32(0), codes)
+	MOVQ(U32(0), lens)
 	head := bc(uint32(1) << uint(m))
 	rawLen := bc(uint32(1 + m))
 	posLen := bc(uint32(5 + posBits))
@@ -756,8 +756,8 @@ func bpcEncodeAVX512(words int) {
 		} else {
 			VPADDD(length, total, total)
 		}
-		VMOVDQU32(code, Mem{Base: codes.Base, Disp: codes.Disp + 4, Index: count, Scale: 4})
-		VMOVDQU32(length, Mem{Base: lens.Base, Disp: lens.Disp + 4, Index: count, Scale: 4})
+		VMOVDQU32(code, Mem{Base: codes.Base, Disp: codes.Disp + 8, Index: count, Scale: 4})
+		VMOVDQU32(length, Mem{Base: lens.Base, Disp: lens.Disp + 8, Index: count, Scale: 4})
 		if h < 2 {
 			n := GP32()
 			KMOVW(emit, n)
@@ -823,7 +823,7 @@ func bpcEncodeAVX512(words int) {
 	CMPQ(bits, U32(1+8*4*uint32(words)))
 	JAE(LabelRef(name + "_raw"))
 	// put stores the top n bits of acc (its low n bits, n ≤ 63) at out + o
-	// as a big-endian word and keeps the bits of a part word.
+	// as a big-endian word and keeps the bits of a part byte.
 	put := func() {
 		sh, w := GP64(), GP64()
 		MOVQ(n, sh)
@@ -833,23 +833,23 @@ func bpcEncodeAVX512(words int) {
 		MOVQ(w, Mem{Base: out, Index: o, Scale: 1})
 		full := GP64()
 		MOVQ(n, full)
-		SHRQ(U8(5), full)
-		LEAQ(Mem{Base: o, Index: full, Scale: 4}, o)
-		ANDQ(U32(31), n)
+		SHRQ(U8(3), full)
+		ADDQ(full, o)
+		ANDQ(U8(7), n)
 	}
 	put()
 	// The symbols from the last packed (plane 32's side) to the first:
-	// at 64 bytes two at a time (codes of at most 16 bits, so 31 pending
-	// bits and two codes fit 64), at 128 bytes one at a time (up to 32).
+	// at 64 bytes three at a time (codes of at most 16 bits, so 7 pending
+	// bits and three codes fit 64), at 128 bytes one at a time (up to 32).
 	step := 1
 	if words == 16 {
-		step = 2
+		step = 3
 	}
 	Label(name + "_loop")
 	for k := 0; k < step; k++ {
 		c, l := GP64(), GP64()
-		MOVL(Mem{Base: codes.Base, Disp: codes.Disp - 4*k, Index: count, Scale: 4}, c.As32())
-		MOVL(Mem{Base: lens.Base, Disp: lens.Disp - 4*k, Index: count, Scale: 4}, l.As32())
+		MOVL(Mem{Base: codes.Base, Disp: codes.Disp + 4 - 4*k, Index: count, Scale: 4}, c.As32())
+		MOVL(Mem{Base: lens.Base, Disp: lens.Disp + 4 - 4*k, Index: count, Scale: 4}, l.As32())
 		SHLXQ(l, acc, acc)
 		ORQ(c, acc)
 		ADDQ(l, n)

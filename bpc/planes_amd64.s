@@ -1822,8 +1822,8 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	KMOVD          K1, CX
 	NOTL           CX
 	VPBROADCASTD   CX, Z8
-	MOVL           $0x00000000, (SP)
-	MOVL           $0x00000000, 256(SP)
+	MOVQ           $0x00000000, (SP)
+	MOVQ           $0x00000000, 256(SP)
 	VPBROADCASTD   bpc_d80000000<>+0(SB), Z9
 	VPBROADCASTD   bpc_d00000020<>+0(SB), Z10
 	VPBROADCASTD   bpc_d0000000a<>+0(SB), Z11
@@ -1880,8 +1880,8 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPCOMPRESSD.Z  Z19, K1, Z19
 	VPCOMPRESSD.Z  Z20, K1, Z20
 	VMOVDQA32      Z20, Z0
-	VMOVDQU32      Z19, 4(SP)(CX*4)
-	VMOVDQU32      Z20, 260(SP)(CX*4)
+	VMOVDQU32      Z19, 8(SP)(CX*4)
+	VMOVDQU32      Z20, 264(SP)(CX*4)
 	KMOVW          K1, DX
 	POPCNTL        DX, DX
 	ADDQ           DX, CX
@@ -1930,8 +1930,8 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPCOMPRESSD.Z  Z6, K1, Z6
 	VPCOMPRESSD.Z  Z19, K1, Z19
 	VPADDD         Z19, Z0, Z0
-	VMOVDQU32      Z6, 4(SP)(CX*4)
-	VMOVDQU32      Z19, 260(SP)(CX*4)
+	VMOVDQU32      Z6, 8(SP)(CX*4)
+	VMOVDQU32      Z19, 264(SP)(CX*4)
 	KMOVW          K1, DX
 	POPCNTL        DX, DX
 	ADDQ           DX, CX
@@ -1978,8 +1978,8 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPCOMPRESSD.Z  Z1, K2, Z1
 	VPCOMPRESSD.Z  Z5, K2, Z5
 	VPADDD         Z5, Z0, Z0
-	VMOVDQU32      Z1, 4(SP)(CX*4)
-	VMOVDQU32      Z5, 260(SP)(CX*4)
+	VMOVDQU32      Z1, 8(SP)(CX*4)
+	VMOVDQU32      Z5, 264(SP)(CX*4)
 	INCQ           CX
 	MOVQ           out+16(FP), DX
 	MOVL           (AX), AX
@@ -2037,13 +2037,13 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	BSWAPQ         DI
 	MOVQ           DI, (DX)(SI*1)
 	MOVQ           AX, DI
-	SHRQ           $0x05, DI
-	LEAQ           (SI)(DI*4), SI
-	ANDQ           $0x0000001f, AX
+	SHRQ           $0x03, DI
+	ADDQ           DI, SI
+	ANDQ           $0x07, AX
 
 bpcEncode128AVX512_loop:
-	MOVL   (SP)(CX*4), DI
-	MOVL   256(SP)(CX*4), R8
+	MOVL   4(SP)(CX*4), DI
+	MOVL   260(SP)(CX*4), R8
 	SHLXQ  R8, BX, BX
 	ORQ    DI, BX
 	ADDQ   R8, AX
@@ -2053,9 +2053,9 @@ bpcEncode128AVX512_loop:
 	BSWAPQ DI
 	MOVQ   DI, (DX)(SI*1)
 	MOVQ   AX, DI
-	SHRQ   $0x05, DI
-	LEAQ   (SI)(DI*4), SI
-	ANDQ   $0x0000001f, AX
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, AX
 	SUBQ   $0x01, CX
 	JG     bpcEncode128AVX512_loop
 	SHLQ   $0x03, SI
@@ -2255,8 +2255,8 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	KMOVD          K1, CX
 	NOTL           CX
 	VPBROADCASTD   CX, Z8
-	MOVL           $0x00000000, (SP)
-	MOVL           $0x00000000, 256(SP)
+	MOVQ           $0x00000000, (SP)
+	MOVQ           $0x00000000, 256(SP)
 	VPBROADCASTD   bpc_d00008000<>+0(SB), Z9
 	VPBROADCASTD   bpc_d00000010<>+0(SB), Z10
 	VPBROADCASTD   bpc_d00000009<>+0(SB), Z11
@@ -2313,8 +2313,8 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	VPCOMPRESSD.Z  Z19, K1, Z19
 	VPCOMPRESSD.Z  Z20, K1, Z20
 	VMOVDQA32      Z20, Z0
-	VMOVDQU32      Z19, 4(SP)(CX*4)
-	VMOVDQU32      Z20, 260(SP)(CX*4)
+	VMOVDQU32      Z19, 8(SP)(CX*4)
+	VMOVDQU32      Z20, 264(SP)(CX*4)
 	KMOVW          K1, DX
 	POPCNTL        DX, DX
 	ADDQ           DX, CX
@@ -2363,8 +2363,8 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	VPCOMPRESSD.Z  Z6, K1, Z6
 	VPCOMPRESSD.Z  Z19, K1, Z19
 	VPADDD         Z19, Z0, Z0
-	VMOVDQU32      Z6, 4(SP)(CX*4)
-	VMOVDQU32      Z19, 260(SP)(CX*4)
+	VMOVDQU32      Z6, 8(SP)(CX*4)
+	VMOVDQU32      Z19, 264(SP)(CX*4)
 	KMOVW          K1, DX
 	POPCNTL        DX, DX
 	ADDQ           DX, CX
@@ -2411,8 +2411,8 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	VPCOMPRESSD.Z  Z1, K2, Z1
 	VPCOMPRESSD.Z  Z2, K2, Z2
 	VPADDD         Z2, Z0, Z0
-	VMOVDQU32      Z1, 4(SP)(CX*4)
-	VMOVDQU32      Z2, 260(SP)(CX*4)
+	VMOVDQU32      Z1, 8(SP)(CX*4)
+	VMOVDQU32      Z2, 264(SP)(CX*4)
 	INCQ           CX
 	MOVQ           out+16(FP), DX
 	MOVL           (AX), AX
@@ -2470,11 +2470,16 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	BSWAPQ         DI
 	MOVQ           DI, (DX)(SI*1)
 	MOVQ           AX, DI
-	SHRQ           $0x05, DI
-	LEAQ           (SI)(DI*4), SI
-	ANDQ           $0x0000001f, AX
+	SHRQ           $0x03, DI
+	ADDQ           DI, SI
+	ANDQ           $0x07, AX
 
 bpcEncode64AVX512_loop:
+	MOVL   4(SP)(CX*4), DI
+	MOVL   260(SP)(CX*4), R8
+	SHLXQ  R8, BX, BX
+	ORQ    DI, BX
+	ADDQ   R8, AX
 	MOVL   (SP)(CX*4), DI
 	MOVL   256(SP)(CX*4), R8
 	SHLXQ  R8, BX, BX
@@ -2491,10 +2496,10 @@ bpcEncode64AVX512_loop:
 	BSWAPQ DI
 	MOVQ   DI, (DX)(SI*1)
 	MOVQ   AX, DI
-	SHRQ   $0x05, DI
-	LEAQ   (SI)(DI*4), SI
-	ANDQ   $0x0000001f, AX
-	SUBQ   $0x02, CX
+	SHRQ   $0x03, DI
+	ADDQ   DI, SI
+	ANDQ   $0x07, AX
+	SUBQ   $0x03, CX
 	JG     bpcEncode64AVX512_loop
 	SHLQ   $0x03, SI
 	ADDQ   AX, SI
