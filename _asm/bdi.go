@@ -505,9 +505,8 @@ const (
 	encNKeep  = 320 // [2]uint64: the bytes j whose byte j+1 is in the stream
 	encOff    = 336 // uint64: x fits the zero base when x + off < span
 	encSpan   = 344 // uint64
-	encFull   = 352 // uint64: a bit for each of the line's elements
-	encIDHigh = 360 // uint64: the encoding id << 56
-	encStore  = 368 // [2]uint64: the bytes of out that are in the stream
+	encIDHigh = 352 // uint64: the encoding id << 56
+	encStore  = 360 // [2]uint64: the bytes of out that are in the stream
 )
 
 // bdiEncode emits bdiEncode<size>K<k>(out []byte, line []byte, p
@@ -556,50 +555,42 @@ func bdiEncodeBody(size, k int, outp, line, p Register, vecs []VecVirtual, revMa
 		VPBROADCASTW(at(encOff), off)
 		VPBROADCASTW(at(encSpan), span)
 	}
+	// need: the elements that miss the zero base, per vector (each
+	// compare clears the mask bits past its vector's lanes), and in one
+	// general register for the stream's mask bytes and the base's index.
 	l := lanes512[k]
-	imm := make([]OpmaskVirtual, len(vecs))
+	need := make([]OpmaskVirtual, len(vecs))
 	for i, v := range vecs {
 		t := ZMM()
 		l.add(off, v, t)
-		imm[i] = K()
-		l.cmpu(U8(cmpLT), span, t, imm[i])
+		need[i] = K()
+		l.cmpu(U8(cmpNLT), span, t, need[i])
 	}
-	notImm := laneBits(imm, lanesPer)
-	NOTQ(notImm)
-	ANDQ(at(encFull), notImm)
+	notImm := laneBits(need, lanesPer)
 
 	// The base: the first element that needs it, or zero when none does.
+	// The subtraction broadcasts it from memory, off the general
+	// register's path (with no such element no lane is subtracted from).
 	zero, idx, base := GP64(), GP64(), GP64()
 	XORQ(zero, zero)
 	TZCNTQ(notImm, idx) // CF: no element needs the base
 	CMOVQCS(zero, idx)
-	switch k {
-	case 8:
-		MOVQ(Mem{Base: line, Index: idx, Scale: 8}, base)
-	case 4:
-		MOVL(Mem{Base: line, Index: idx, Scale: 4}, base.As32())
-	default:
-		MOVWLZX(Mem{Base: line, Index: idx, Scale: 2}, base.As32())
-	}
-	CMOVQCS(zero, base)
+	at0 := Mem{Base: line, Index: idx, Scale: uint8(k)}
 	baseV := ZMM()
 	switch k {
 	case 8:
-		VPBROADCASTQ(base, baseV)
+		MOVQ(at0, base)
+		VPBROADCASTQ(at0, baseV)
 	case 4:
-		VPBROADCASTD(base.As32(), baseV)
+		MOVL(at0, base.As32())
+		VPBROADCASTD(at0, baseV)
 	default:
-		VPBROADCASTW(base.As32(), baseV)
+		MOVWLZX(at0, base.As32())
+		VPBROADCASTW(at0, baseV)
 	}
-	kn := K()
-	KMOVQ(notImm, kn)
+	CMOVQCS(zero, base)
 	for i, v := range vecs {
-		ki := kn
-		if i > 0 {
-			ki = K()
-			KSHIFTRQ(U8(uint8(lanesPer*i)), kn, ki)
-		}
-		l.sub(baseV, v, ki, v) // merge masking: immediates keep their value
+		l.sub(baseV, v, need[i], v) // merge masking: immediates keep their value
 	}
 
 	// P: the packed big-endian deltas.

@@ -211,6 +211,13 @@ func TestSingleLevels(t *testing.T) {
 			}
 			extra = append(extra, line)
 		}
+		// Zeros, and a repeated byte, but for the last byte: the zeros
+		// and repeated tests must see every vector of the line.
+		for _, b := range []byte{0, 7} {
+			line := bytes.Repeat([]byte{b}, n)
+			line[n-1] ^= 1
+			extra = append(extra, line)
+		}
 		codectest.CrossCheck(t, n, extra, c.singleIDs, c.idGeneric)
 		// AppendSizes, whose AVX-512 kernels look the sizes up themselves.
 		codectest.CrossCheck(t, n, extra,

@@ -13,10 +13,9 @@ const (
 	encNKeep      = 320 // [2]uint64: bit j set when stream byte j+1 exists
 	encOff        = 336 // uint64: x fits the zero base when x + off < span
 	encSpan       = 344 // uint64
-	encFull       = 352 // uint64: a bit for each element of the line
-	encIDHigh     = 360 // uint64: the id << 56
-	encStore      = 368 // [2]uint64: bit j set when stream byte j exists
-	encParamsSize = 384
+	encIDHigh     = 352 // uint64: the id << 56
+	encStore      = 360 // [2]uint64: bit j set when stream byte j exists
+	encParamsSize = 384 // 3·128, which the one-call kernels address with a shift
 )
 
 // encodeParams describes one base-delta encoding at one line size to an
@@ -79,7 +78,6 @@ func (c *Codec) buildEncodeParams() {
 		}
 		binary.LittleEndian.PutUint64(p[encOff:], off)
 		binary.LittleEndian.PutUint64(p[encSpan:], span)
-		binary.LittleEndian.PutUint64(p[encFull:], ^uint64(0)>>uint(64-n))
 		binary.LittleEndian.PutUint64(p[encIDHigh:], uint64(e.id)<<56)
 	}
 }

@@ -4979,27 +4979,24 @@ TEXT ·bdiEncode64K8(SB), NOSPLIT, $0-56
 	VPBROADCASTQ   336(DX), Z1
 	VPBROADCASTQ   344(DX), Z2
 	VPADDQ         Z1, Z0, Z1
-	VPCMPUQ        $0x01, Z2, Z1, K1
+	VPCMPUQ        $0x05, Z2, Z1, K1
 	KMOVQ          K1, BX
-	NOTQ           BX
-	ANDQ           352(DX), BX
 	XORQ           SI, SI
 	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
-	MOVQ           (CX)(DI*8), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTQ   CX, Z1
-	KMOVQ          BX, K1
+	MOVQ           (CX)(DI*8), R8
+	VPBROADCASTQ   (CX)(DI*8), Z1
+	CMOVQCS        SI, R8
 	VPSUBQ         Z1, Z0, K1, Z0
 	VMOVDQU64      (DX), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          BX, X3
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
-	VMOVQ          X3, BX
-	BSWAPQ         CX
-	ORQ            360(DX), BX
-	VMOVQ          BX, X3
-	VPINSRQ        $0x01, CX, X3, X3
+	VMOVQ          X3, CX
+	BSWAPQ         R8
+	ORQ            352(DX), CX
+	VMOVQ          CX, X3
+	VPINSRQ        $0x01, R8, X3, X3
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(DX), Z2
 	VPERMI2B       Z3, Z1, Z2
@@ -5009,7 +5006,7 @@ TEXT ·bdiEncode64K8(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z2, Z2
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
-	KMOVQ          368(DX), K1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z2, K1, (AX)
 	VZEROUPPER
 	RET
@@ -5024,27 +5021,24 @@ TEXT ·bdiEncode64K4(SB), NOSPLIT, $0-56
 	VPBROADCASTD   336(DX), Z1
 	VPBROADCASTD   344(DX), Z2
 	VPADDD         Z1, Z0, Z1
-	VPCMPUD        $0x01, Z2, Z1, K1
+	VPCMPUD        $0x05, Z2, Z1, K1
 	KMOVQ          K1, BX
-	NOTQ           BX
-	ANDQ           352(DX), BX
 	XORQ           SI, SI
 	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
-	MOVL           (CX)(DI*4), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTD   CX, Z1
-	KMOVQ          BX, K1
+	MOVL           (CX)(DI*4), R8
+	VPBROADCASTD   (CX)(DI*4), Z1
+	CMOVQCS        SI, R8
 	VPSUBD         Z1, Z0, K1, Z0
 	VMOVDQU64      (DX), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          BX, X3
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
-	VMOVQ          X3, BX
-	BSWAPL         CX
-	ORQ            360(DX), CX
-	VMOVQ          BX, X3
-	VPINSRQ        $0x01, CX, X3, X3
+	VMOVQ          X3, CX
+	BSWAPL         R8
+	ORQ            352(DX), R8
+	VMOVQ          CX, X3
+	VPINSRQ        $0x01, R8, X3, X3
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(DX), Z2
 	VPERMI2B       Z3, Z1, Z2
@@ -5054,7 +5048,7 @@ TEXT ·bdiEncode64K4(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z2, Z2
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
-	KMOVQ          368(DX), K1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z2, K1, (AX)
 	VZEROUPPER
 	RET
@@ -5069,27 +5063,24 @@ TEXT ·bdiEncode64K2(SB), NOSPLIT, $0-56
 	VPBROADCASTW   336(DX), Z1
 	VPBROADCASTW   344(DX), Z2
 	VPADDW         Z1, Z0, Z1
-	VPCMPUW        $0x01, Z2, Z1, K1
+	VPCMPUW        $0x05, Z2, Z1, K1
 	KMOVQ          K1, BX
-	NOTQ           BX
-	ANDQ           352(DX), BX
 	XORQ           SI, SI
 	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
-	MOVWLZX        (CX)(DI*2), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTW   CX, Z1
-	KMOVQ          BX, K1
+	MOVWLZX        (CX)(DI*2), R8
+	VPBROADCASTW   (CX)(DI*2), Z1
+	CMOVQCS        SI, R8
 	VPSUBW         Z1, Z0, K1, Z0
 	VMOVDQU64      (DX), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          BX, X3
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
-	VMOVQ          X3, BX
-	ROLW           $0x08, CX
-	ORQ            360(DX), CX
-	VMOVQ          BX, X3
-	VPINSRQ        $0x01, CX, X3, X3
+	VMOVQ          X3, CX
+	ROLW           $0x08, R8
+	ORQ            352(DX), R8
+	VMOVQ          CX, X3
+	VPINSRQ        $0x01, R8, X3, X3
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(DX), Z2
 	VPERMI2B       Z3, Z1, Z2
@@ -5099,7 +5090,7 @@ TEXT ·bdiEncode64K2(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z2, Z2
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
-	KMOVQ          368(DX), K1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z2, K1, (AX)
 	VZEROUPPER
 	RET
@@ -5115,34 +5106,30 @@ TEXT ·bdiEncode128K8(SB), NOSPLIT, $0-56
 	VPBROADCASTQ   336(DX), Z2
 	VPBROADCASTQ   344(DX), Z3
 	VPADDQ         Z2, Z0, Z4
-	VPCMPUQ        $0x01, Z3, Z4, K1
+	VPCMPUQ        $0x05, Z3, Z4, K1
 	VPADDQ         Z2, Z1, Z2
-	VPCMPUQ        $0x01, Z3, Z2, K2
+	VPCMPUQ        $0x05, Z3, Z2, K2
 	KMOVQ          K1, BX
 	KMOVQ          K2, SI
 	SHLQ           $0x08, SI
 	ORQ            SI, BX
-	NOTQ           BX
-	ANDQ           352(DX), BX
 	XORQ           SI, SI
 	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
-	MOVQ           (CX)(DI*8), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTQ   CX, Z2
-	KMOVQ          BX, K1
+	MOVQ           (CX)(DI*8), R8
+	VPBROADCASTQ   (CX)(DI*8), Z2
+	CMOVQCS        SI, R8
 	VPSUBQ         Z2, Z0, K1, Z0
-	KSHIFTRQ       $0x08, K1, K1
-	VPSUBQ         Z2, Z1, K1, Z1
+	VPSUBQ         Z2, Z1, K2, Z1
 	VMOVDQU64      (DX), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          BX, X5
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X5, X5
-	VMOVQ          X5, BX
-	BSWAPQ         CX
-	ORQ            360(DX), BX
-	VMOVQ          BX, X5
-	VPINSRQ        $0x01, CX, X5, X5
+	VMOVQ          X5, CX
+	BSWAPQ         R8
+	ORQ            352(DX), CX
+	VMOVQ          CX, X5
+	VPINSRQ        $0x01, R8, X5, X5
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(DX), Z1
 	VPERMI2B       Z5, Z2, Z1
@@ -5152,7 +5139,7 @@ TEXT ·bdiEncode128K8(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(DX), K1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z1, K1, (AX)
 	VMOVDQU64      128(DX), Z1
 	VPERMI2B       Z5, Z2, Z1
@@ -5162,7 +5149,7 @@ TEXT ·bdiEncode128K8(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          376(DX), K1
+	KMOVQ          368(DX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	VZEROUPPER
 	RET
@@ -5178,34 +5165,30 @@ TEXT ·bdiEncode128K4(SB), NOSPLIT, $0-56
 	VPBROADCASTD   336(DX), Z2
 	VPBROADCASTD   344(DX), Z3
 	VPADDD         Z2, Z0, Z4
-	VPCMPUD        $0x01, Z3, Z4, K1
+	VPCMPUD        $0x05, Z3, Z4, K1
 	VPADDD         Z2, Z1, Z2
-	VPCMPUD        $0x01, Z3, Z2, K2
+	VPCMPUD        $0x05, Z3, Z2, K2
 	KMOVQ          K1, BX
 	KMOVQ          K2, SI
 	SHLQ           $0x10, SI
 	ORQ            SI, BX
-	NOTQ           BX
-	ANDQ           352(DX), BX
 	XORQ           SI, SI
 	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
-	MOVL           (CX)(DI*4), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTD   CX, Z2
-	KMOVQ          BX, K1
+	MOVL           (CX)(DI*4), R8
+	VPBROADCASTD   (CX)(DI*4), Z2
+	CMOVQCS        SI, R8
 	VPSUBD         Z2, Z0, K1, Z0
-	KSHIFTRQ       $0x10, K1, K1
-	VPSUBD         Z2, Z1, K1, Z1
+	VPSUBD         Z2, Z1, K2, Z1
 	VMOVDQU64      (DX), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          BX, X5
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X5, X5
-	VMOVQ          X5, BX
-	BSWAPL         CX
-	ORQ            360(DX), CX
-	VMOVQ          BX, X5
-	VPINSRQ        $0x01, CX, X5, X5
+	VMOVQ          X5, CX
+	BSWAPL         R8
+	ORQ            352(DX), R8
+	VMOVQ          CX, X5
+	VPINSRQ        $0x01, R8, X5, X5
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(DX), Z1
 	VPERMI2B       Z5, Z2, Z1
@@ -5215,7 +5198,7 @@ TEXT ·bdiEncode128K4(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(DX), K1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z1, K1, (AX)
 	VMOVDQU64      128(DX), Z1
 	VPERMI2B       Z5, Z2, Z1
@@ -5225,7 +5208,7 @@ TEXT ·bdiEncode128K4(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          376(DX), K1
+	KMOVQ          368(DX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	VZEROUPPER
 	RET
@@ -5241,34 +5224,30 @@ TEXT ·bdiEncode128K2(SB), NOSPLIT, $0-56
 	VPBROADCASTW   336(DX), Z2
 	VPBROADCASTW   344(DX), Z3
 	VPADDW         Z2, Z0, Z4
-	VPCMPUW        $0x01, Z3, Z4, K1
+	VPCMPUW        $0x05, Z3, Z4, K1
 	VPADDW         Z2, Z1, Z2
-	VPCMPUW        $0x01, Z3, Z2, K2
+	VPCMPUW        $0x05, Z3, Z2, K2
 	KMOVQ          K1, BX
 	KMOVQ          K2, SI
 	SHLQ           $0x20, SI
 	ORQ            SI, BX
-	NOTQ           BX
-	ANDQ           352(DX), BX
 	XORQ           SI, SI
 	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
-	MOVWLZX        (CX)(DI*2), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTW   CX, Z2
-	KMOVQ          BX, K1
+	MOVWLZX        (CX)(DI*2), R8
+	VPBROADCASTW   (CX)(DI*2), Z2
+	CMOVQCS        SI, R8
 	VPSUBW         Z2, Z0, K1, Z0
-	KSHIFTRQ       $0x20, K1, K1
-	VPSUBW         Z2, Z1, K1, Z1
+	VPSUBW         Z2, Z1, K2, Z1
 	VMOVDQU64      (DX), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          BX, X5
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X5, X5
-	VMOVQ          X5, BX
-	ROLW           $0x08, CX
-	ORQ            360(DX), CX
-	VMOVQ          BX, X5
-	VPINSRQ        $0x01, CX, X5, X5
+	VMOVQ          X5, CX
+	ROLW           $0x08, R8
+	ORQ            352(DX), R8
+	VMOVQ          CX, X5
+	VPINSRQ        $0x01, R8, X5, X5
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(DX), Z1
 	VPERMI2B       Z5, Z2, Z1
@@ -5278,7 +5257,7 @@ TEXT ·bdiEncode128K2(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(DX), K1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z1, K1, (AX)
 	VMOVDQU64      128(DX), Z1
 	VPERMI2B       Z5, Z2, Z1
@@ -5288,7 +5267,7 @@ TEXT ·bdiEncode128K2(SB), NOSPLIT, $0-56
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          376(DX), K1
+	KMOVQ          368(DX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	VZEROUPPER
 	RET
@@ -5536,27 +5515,24 @@ store_205:
 	VPBROADCASTQ   336(BX), Z1
 	VPBROADCASTQ   344(BX), Z3
 	VPADDQ         Z1, Z0, Z1
-	VPCMPUQ        $0x01, Z3, Z1, K1
+	VPCMPUQ        $0x05, Z3, Z1, K1
 	KMOVQ          K1, DX
-	NOTQ           DX
-	ANDQ           352(BX), DX
 	XORQ           SI, SI
 	TZCNTQ         DX, DI
 	CMOVQCS        SI, DI
-	MOVQ           (CX)(DI*8), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTQ   CX, Z1
-	KMOVQ          DX, K1
+	MOVQ           (CX)(DI*8), R8
+	VPBROADCASTQ   (CX)(DI*8), Z1
+	CMOVQCS        SI, R8
 	VPSUBQ         Z1, Z0, K1, Z0
 	VMOVDQU64      (BX), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          DX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
-	VMOVQ          X2, DX
-	BSWAPQ         CX
-	ORQ            360(BX), DX
-	VMOVQ          DX, X2
-	VPINSRQ        $0x01, CX, X2, X2
+	VMOVQ          X2, CX
+	BSWAPQ         R8
+	ORQ            352(BX), CX
+	VMOVQ          CX, X2
+	VPINSRQ        $0x01, R8, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(BX), Z3
 	VPERMI2B       Z2, Z1, Z3
@@ -5566,7 +5542,7 @@ store_205:
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          368(BX), K1
+	KMOVQ          360(BX), K1
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_213
 
@@ -5576,27 +5552,24 @@ k4_215:
 	VPBROADCASTD   336(BX), Z1
 	VPBROADCASTD   344(BX), Z3
 	VPADDD         Z1, Z0, Z1
-	VPCMPUD        $0x01, Z3, Z1, K1
+	VPCMPUD        $0x05, Z3, Z1, K1
 	KMOVQ          K1, DX
-	NOTQ           DX
-	ANDQ           352(BX), DX
 	XORQ           SI, SI
 	TZCNTQ         DX, DI
 	CMOVQCS        SI, DI
-	MOVL           (CX)(DI*4), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTD   CX, Z1
-	KMOVQ          DX, K1
+	MOVL           (CX)(DI*4), R8
+	VPBROADCASTD   (CX)(DI*4), Z1
+	CMOVQCS        SI, R8
 	VPSUBD         Z1, Z0, K1, Z0
 	VMOVDQU64      (BX), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          DX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
-	VMOVQ          X2, DX
-	BSWAPL         CX
-	ORQ            360(BX), CX
-	VMOVQ          DX, X2
-	VPINSRQ        $0x01, CX, X2, X2
+	VMOVQ          X2, CX
+	BSWAPL         R8
+	ORQ            352(BX), R8
+	VMOVQ          CX, X2
+	VPINSRQ        $0x01, R8, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(BX), Z3
 	VPERMI2B       Z2, Z1, Z3
@@ -5606,7 +5579,7 @@ k4_215:
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          368(BX), K1
+	KMOVQ          360(BX), K1
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_213
 
@@ -5614,27 +5587,24 @@ k2_216:
 	VPBROADCASTW   336(BX), Z1
 	VPBROADCASTW   344(BX), Z3
 	VPADDW         Z1, Z0, Z1
-	VPCMPUW        $0x01, Z3, Z1, K1
+	VPCMPUW        $0x05, Z3, Z1, K1
 	KMOVQ          K1, DX
-	NOTQ           DX
-	ANDQ           352(BX), DX
 	XORQ           SI, SI
 	TZCNTQ         DX, DI
 	CMOVQCS        SI, DI
-	MOVWLZX        (CX)(DI*2), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTW   CX, Z1
-	KMOVQ          DX, K1
+	MOVWLZX        (CX)(DI*2), R8
+	VPBROADCASTW   (CX)(DI*2), Z1
+	CMOVQCS        SI, R8
 	VPSUBW         Z1, Z0, K1, Z0
 	VMOVDQU64      (BX), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          DX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
-	VMOVQ          X2, DX
-	ROLW           $0x08, CX
-	ORQ            360(BX), CX
-	VMOVQ          DX, X2
-	VPINSRQ        $0x01, CX, X2, X2
+	VMOVQ          X2, CX
+	ROLW           $0x08, R8
+	ORQ            352(BX), R8
+	VMOVQ          CX, X2
+	VPINSRQ        $0x01, R8, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(BX), Z3
 	VPERMI2B       Z2, Z1, Z3
@@ -5644,7 +5614,7 @@ k2_216:
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          368(BX), K1
+	KMOVQ          360(BX), K1
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_213
 
@@ -5977,34 +5947,30 @@ store_217:
 	VPBROADCASTQ   336(BX), Z2
 	VPBROADCASTQ   344(BX), Z4
 	VPADDQ         Z2, Z0, Z5
-	VPCMPUQ        $0x01, Z4, Z5, K1
+	VPCMPUQ        $0x05, Z4, Z5, K1
 	VPADDQ         Z2, Z1, Z2
-	VPCMPUQ        $0x01, Z4, Z2, K2
+	VPCMPUQ        $0x05, Z4, Z2, K2
 	KMOVQ          K1, DX
 	KMOVQ          K2, SI
 	SHLQ           $0x08, SI
 	ORQ            SI, DX
-	NOTQ           DX
-	ANDQ           352(BX), DX
 	XORQ           SI, SI
 	TZCNTQ         DX, DI
 	CMOVQCS        SI, DI
-	MOVQ           (CX)(DI*8), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTQ   CX, Z2
-	KMOVQ          DX, K1
+	MOVQ           (CX)(DI*8), R8
+	VPBROADCASTQ   (CX)(DI*8), Z2
+	CMOVQCS        SI, R8
 	VPSUBQ         Z2, Z0, K1, Z0
-	KSHIFTRQ       $0x08, K1, K1
-	VPSUBQ         Z2, Z1, K1, Z1
+	VPSUBQ         Z2, Z1, K2, Z1
 	VMOVDQU64      (BX), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          DX, X3
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
-	VMOVQ          X3, DX
-	BSWAPQ         CX
-	ORQ            360(BX), DX
-	VMOVQ          DX, X3
-	VPINSRQ        $0x01, CX, X3, X3
+	VMOVQ          X3, CX
+	BSWAPQ         R8
+	ORQ            352(BX), CX
+	VMOVQ          CX, X3
+	VPINSRQ        $0x01, R8, X3, X3
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(BX), Z1
 	VPERMI2B       Z3, Z2, Z1
@@ -6014,7 +5980,7 @@ store_217:
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          368(BX), K1
+	KMOVQ          360(BX), K1
 	VMOVDQU8       Z1, K1, (AX)
 	VMOVDQU64      128(BX), Z1
 	VPERMI2B       Z3, Z2, Z1
@@ -6024,7 +5990,7 @@ store_217:
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          376(BX), K1
+	KMOVQ          368(BX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_225
 
@@ -6034,34 +6000,30 @@ k4_227:
 	VPBROADCASTD   336(BX), Z2
 	VPBROADCASTD   344(BX), Z4
 	VPADDD         Z2, Z0, Z5
-	VPCMPUD        $0x01, Z4, Z5, K1
+	VPCMPUD        $0x05, Z4, Z5, K1
 	VPADDD         Z2, Z1, Z2
-	VPCMPUD        $0x01, Z4, Z2, K2
+	VPCMPUD        $0x05, Z4, Z2, K2
 	KMOVQ          K1, DX
 	KMOVQ          K2, SI
 	SHLQ           $0x10, SI
 	ORQ            SI, DX
-	NOTQ           DX
-	ANDQ           352(BX), DX
 	XORQ           SI, SI
 	TZCNTQ         DX, DI
 	CMOVQCS        SI, DI
-	MOVL           (CX)(DI*4), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTD   CX, Z2
-	KMOVQ          DX, K1
+	MOVL           (CX)(DI*4), R8
+	VPBROADCASTD   (CX)(DI*4), Z2
+	CMOVQCS        SI, R8
 	VPSUBD         Z2, Z0, K1, Z0
-	KSHIFTRQ       $0x10, K1, K1
-	VPSUBD         Z2, Z1, K1, Z1
+	VPSUBD         Z2, Z1, K2, Z1
 	VMOVDQU64      (BX), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          DX, X3
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
-	VMOVQ          X3, DX
-	BSWAPL         CX
-	ORQ            360(BX), CX
-	VMOVQ          DX, X3
-	VPINSRQ        $0x01, CX, X3, X3
+	VMOVQ          X3, CX
+	BSWAPL         R8
+	ORQ            352(BX), R8
+	VMOVQ          CX, X3
+	VPINSRQ        $0x01, R8, X3, X3
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(BX), Z1
 	VPERMI2B       Z3, Z2, Z1
@@ -6071,7 +6033,7 @@ k4_227:
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          368(BX), K1
+	KMOVQ          360(BX), K1
 	VMOVDQU8       Z1, K1, (AX)
 	VMOVDQU64      128(BX), Z1
 	VPERMI2B       Z3, Z2, Z1
@@ -6081,7 +6043,7 @@ k4_227:
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          376(BX), K1
+	KMOVQ          368(BX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_225
 
@@ -6089,34 +6051,30 @@ k2_228:
 	VPBROADCASTW   336(BX), Z2
 	VPBROADCASTW   344(BX), Z4
 	VPADDW         Z2, Z0, Z5
-	VPCMPUW        $0x01, Z4, Z5, K1
+	VPCMPUW        $0x05, Z4, Z5, K1
 	VPADDW         Z2, Z1, Z2
-	VPCMPUW        $0x01, Z4, Z2, K2
+	VPCMPUW        $0x05, Z4, Z2, K2
 	KMOVQ          K1, DX
 	KMOVQ          K2, SI
 	SHLQ           $0x20, SI
 	ORQ            SI, DX
-	NOTQ           DX
-	ANDQ           352(BX), DX
 	XORQ           SI, SI
 	TZCNTQ         DX, DI
 	CMOVQCS        SI, DI
-	MOVWLZX        (CX)(DI*2), CX
-	CMOVQCS        SI, CX
-	VPBROADCASTW   CX, Z2
-	KMOVQ          DX, K1
+	MOVWLZX        (CX)(DI*2), R8
+	VPBROADCASTW   (CX)(DI*2), Z2
+	CMOVQCS        SI, R8
 	VPSUBW         Z2, Z0, K1, Z0
-	KSHIFTRQ       $0x20, K1, K1
-	VPSUBW         Z2, Z1, K1, Z1
+	VPSUBW         Z2, Z1, K2, Z1
 	VMOVDQU64      (BX), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          DX, X3
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
-	VMOVQ          X3, DX
-	ROLW           $0x08, CX
-	ORQ            360(BX), CX
-	VMOVQ          DX, X3
-	VPINSRQ        $0x01, CX, X3, X3
+	VMOVQ          X3, CX
+	ROLW           $0x08, R8
+	ORQ            352(BX), R8
+	VMOVQ          CX, X3
+	VPINSRQ        $0x01, R8, X3, X3
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      64(BX), Z1
 	VPERMI2B       Z3, Z2, Z1
@@ -6126,7 +6084,7 @@ k2_228:
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          368(BX), K1
+	KMOVQ          360(BX), K1
 	VMOVDQU8       Z1, K1, (AX)
 	VMOVDQU64      128(BX), Z1
 	VPERMI2B       Z3, Z2, Z1
@@ -6136,7 +6094,7 @@ k2_228:
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          376(BX), K1
+	KMOVQ          368(BX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_225
 
