@@ -53,10 +53,7 @@ type Codec struct {
 	unsigned   bool
 	latency    linecomp.Latency
 	encodings  [2]linecomp.Encoding // what Encodings returns
-	symbols    [symbolTable]uint64  // the decoder's symbol table, by the first ten bits
-	rawStep    int                  // raw symbols a decoder step takes: 3, or 1 at 128 bytes
-	rawHeads   uint64               // their head bits in a peek
-	rawStop    uint64               // the bit after the last of them
+	symbols    [symbolTable]uint64  // the parse kernels' symbol table, by the first ten bits
 }
 
 // The decoder's table of symbols by their first ten bits, which hold the
@@ -74,17 +71,10 @@ const (
 	symLenShift    = 48
 )
 
-// decodeTables fills the decoder's tables for the codec's plane width.
+// decodeTables fills the parse kernels' symbol table for the codec's
+// plane width.
 func (c *Codec) decodeTables() {
 	m := uint(c.planeBits)
-	c.rawStep = 3
-	if m > 15 {
-		c.rawStep = 1
-	}
-	for i := range c.rawStep {
-		c.rawHeads |= 1 << (63 - uint(i)*(1+m))
-	}
-	c.rawStop = 1 << (63 - uint(c.rawStep)*(1+m))
 	for t := range c.symbols {
 		var plane, flags uint64
 		planes, n := uint64(1), uint64(5)

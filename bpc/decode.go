@@ -122,78 +122,76 @@ func peekAt(enc []byte, last uint64, pos uint) uint64 {
 
 // parseGeneric decodes the plane symbols of the bit-plane stream enc from
 // bit pos on into planes, DBX[j] at planes[slack+j], a "DBP zero" symbol's
-// plane as 1<<31. It returns the bit position after the last symbol, the
-// plane below it (−1 for a well-formed stream; anything else is a run
-// longer than the planes left or a position out of range) and the OR of
-// the table entries it took (symDBPZero tells whether a plane has 1<<31).
-// last is enc's last eight bytes, as peekAt takes them.
+// plane as 1<<31 (no plane has that bit). It returns the bit position
+// after the last symbol, the plane below it (−1 for a well-formed stream;
+// anything else stands for a run longer than the planes left or a
+// position out of range) and symDBPZero if a plane is 1<<31. last is
+// enc's last eight bytes, as peekAt takes them.
 //
-// The symbols are decoded without a branch on their kind,
-// which follows the data and would be mispredicted at every change.
-// Each step takes the raw symbols at the top of a peek, at most
-// rawStep of them (three of 8 or 16 bits, or one of 32: up to 57 bits
-// of a peek are the stream's), counted from their head bits with one
-// LZCNT, then the symbol after them from a table on its first ten bits
-// (c.symbols; an entry for a raw symbol consumes nothing).
-//
-// Every step stores rawStep raw fields from plane j down, then the
-// table symbol's plane and rawStep−1 zeros below it (see symbols): a
-// store past the planes a symbol owns lands on planes a later symbol
-// owns, which store their own afterwards, or in the slack below plane
-// 0. A run's planes past those zeros were never stored to.
+// It is the branchy decoder the kernels replace on amd64 (which take raw
+// symbols three at a time and the others from c.symbols without a branch
+// on their kind): in Go, that design's longer chain from one peek to the
+// next measured slower, most at 128 bytes.
 func (c *Codec) parseGeneric(enc []byte, last uint64, pos uint, planes *[slack + planeCount]uint32) (uint, int, uint64) {
+	const bad = -2 // a stream decodeFast gives up on
 	var flags uint64
+	dbx := planes[slack:]
 	m := uint(c.planeBits)
 	mask := c.planeMask
-	symShift := uint(bits.TrailingZeros(1 + m)) // raw symbols are 1 + m = 2^symShift bits
-	heads, stop := c.rawHeads, c.rawStop
-	symbols := &c.symbols
+	posBits := c.posBits
 	j := planeCount - 1
-	if c.rawStep == 3 {
-		for j >= 0 {
-			v := peekAt(enc, last, pos)
-			k := uint(bits.LeadingZeros64(^v&heads|stop)) >> symShift
-			planes[slack+j] = uint32(v>>(63-m)) & mask
-			planes[slack+j-1] = uint32(v>>(63-2*m-1)) & mask
-			planes[slack+j-2] = uint32(v>>(63-3*m-2)) & mask
-			if k == 3 {
-				// A stretch of raw symbols goes on. The branch is
-				// predicted inside it, and the constant steps let the
-				// next peek start before the count is known.
-				j -= 3
-				pos += 3 << symShift
-				continue
-			}
-			j -= int(k)
-			pos += k << symShift
-			v <<= k << symShift
-			// Nothing more if the raw symbols took the last planes.
-			e := symbols[v>>54]
-			if j < 0 {
-				e = 0
-			}
-			planes[slack+j-1] = 0
-			planes[slack+j-2] = 0
-			planes[slack+j] = uint32(e)
-			flags |= e
-			j -= int(e >> symPlanesShift & 0xFF)
-			pos += uint(e >> symLenShift)
-		}
-	} else {
-		for j >= 0 {
-			v := peekAt(enc, last, pos)
-			k := uint(bits.LeadingZeros64(^v&heads|stop)) >> symShift
-			planes[slack+j] = uint32(v>>(63-m)) & mask
-			if k == 1 {
-				j--
+	for j >= 0 {
+		v := peekAt(enc, last, pos)
+		switch bits.LeadingZeros64(v) {
+		case 0: // 1 + raw DBX
+			// Raw planes come in stretches (the low planes of a line are
+			// the noisy ones): take the whole stretch here, with one
+			// well-predicted branch per plane instead of the symbol
+			// switch's.
+			for {
+				dbx[j] = uint32(v>>(63-m)) & mask
 				pos += 1 + m
-				continue
+				if j--; j < 0 {
+					break
+				}
+				if v = peekAt(enc, last, pos); v>>63 == 0 {
+					break
+				}
 			}
-			e := symbols[v>>54]
-			planes[slack+j] = uint32(e)
-			flags |= e
-			j -= int(e >> symPlanesShift & 0xFF)
-			pos += uint(e >> symLenShift)
+		case 1: // 01 + run of 2…33 zero DBX planes
+			r := int(v>>(62-runBits)&(1<<runBits-1)) + 2
+			if r > j+1 {
+				return pos, bad, flags
+			}
+			pos += 2 + runBits
+			j -= r
+		case 2: // 001: one zero DBX plane
+			pos += 3
+			j--
+		default:
+			p := uint(v >> (64 - 5 - posBits) & (1<<posBits - 1))
+			switch v >> 59 & 3 {
+			case 0b00: // 00000: DBX all ones
+				dbx[j] = mask
+				pos += 5
+			case 0b01: // 00001: DBP zero
+				dbx[j] = 1 << 31
+				flags = symDBPZero
+				pos += 5
+			case 0b10: // 00010 + p: ones at p and p+1
+				if p+1 >= m {
+					return pos, bad, flags
+				}
+				dbx[j] = 3 << p
+				pos += 5 + posBits
+			case 0b11: // 00011 + p: a single one at p
+				if p >= m {
+					return pos, bad, flags
+				}
+				dbx[j] = 1 << p
+				pos += 5 + posBits
+			}
+			j--
 		}
 	}
 	return pos, j, flags
