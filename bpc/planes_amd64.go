@@ -2,15 +2,7 @@
 
 package bpc
 
-import (
-	"github.com/klauspost/cpuid/v2"
-	"github.com/linecomp/linecomp/internal/cpu"
-)
-
-// hasCD reports AVX-512 CD, whose VPLZCNTD the encode kernels use for
-// run lengths and positions. Every CPU with VBMI has it; it is checked
-// anyway, as the AVX512 level does not include it.
-var hasCD = cpuid.CPU.Supports(cpuid.AVX512CD)
+import "github.com/linecomp/linecomp/internal/cpu"
 
 // transform computes the planes of line, a line of the codec's size, with
 // the best kernel the CPU has: the AVX-512 ones need VBMI and GFNI for
@@ -68,7 +60,7 @@ func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, li
 // with the flag (a stream that loses to the raw line is not written); ok is false when the level or the line size has no such
 // kernel (32-byte lines), and the caller encodes in Go.
 func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bool) {
-	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps || !hasCD {
+	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps { // ByteOps includes CD's VPLZCNTD
 		return 0, false
 	}
 	switch c.lineSize {
@@ -80,16 +72,11 @@ func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bo
 	return 0, false
 }
 
-// hasLZCNT reports LZCNT, which the 64-byte parse kernel counts raw
-// symbols with; every CPU with AVX2 has it, but it is a CPUID bit of its
-// own.
-var hasLZCNT = cpuid.CPU.Supports(cpuid.LZCNT)
-
 // parse decodes the plane symbols of enc, as parseGeneric does, with the
 // kernel of the line size (plain amd64 with BMI2 and LZCNT) where there is
 // one.
 func (c *Codec) parse(enc []byte, last uint64, pos uint, planes *[slack + planeCount]uint32) (uint, int, uint64) {
-	if cpu.Active() >= cpu.AVX2 && hasLZCNT {
+	if cpu.Active() >= cpu.AVX2 { // the AVX2 level includes LZCNT
 		switch c.lineSize {
 		case 128:
 			return bpcParse128(&enc[0], len(enc)-8, last, pos, &c.symbols, planes)

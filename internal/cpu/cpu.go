@@ -16,7 +16,9 @@ const (
 	// Generic is the pure-Go path: always compiled, the only level under
 	// the purego and noasm build tags and on other architectures.
 	Generic Level = iota
-	// AVX2 is amd64 assembly using AVX2 and BMI1/BMI2.
+	// AVX2 is amd64 assembly using AVX2, BMI1/BMI2, POPCNT and LZCNT
+	// (every AVX2 CPU has the last two, but each is a CPUID bit of its
+	// own).
 	AVX2
 	// AVX512 is amd64 assembly using AVX-512 F, BW, DQ and VL (mask
 	// registers, unsigned compares, 64-byte vectors) on top of AVX2.
@@ -39,11 +41,12 @@ func (l Level) String() string {
 var Best = detect()
 
 // ByteOps reports that the CPU also has AVX-512 VBMI (byte permutes across
-// a vector) and GFNI (affine byte transforms, here the bit reversal of each
-// byte), and the build allows assembly. Kernels that need them are an
+// a vector), GFNI (affine byte transforms, here the bit reversal of each
+// byte) and AVX-512 CD (VPLZCNT; every CPU with VBMI has it), and the build
+// allows assembly. Kernels that need them are an
 // addition to the AVX512 level: they run when Active() is AVX512 and
 // ByteOps is set, so Set(AVX2) or Set(Generic) turns them off too.
-var ByteOps = Best == AVX512 && cpuid.CPU.Supports(cpuid.AVX512VBMI, cpuid.GFNI)
+var ByteOps = Best == AVX512 && cpuid.CPU.Supports(cpuid.AVX512VBMI, cpuid.GFNI, cpuid.AVX512CD)
 
 var active atomic.Int32
 
@@ -51,7 +54,7 @@ func init() { active.Store(int32(Best)) }
 
 func detect() Level {
 	switch {
-	case !asmEnabled || !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2):
+	case !asmEnabled || !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT, cpuid.LZCNT):
 		return Generic
 	case cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512DQ, cpuid.AVX512VL):
 		return AVX512

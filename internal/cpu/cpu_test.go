@@ -37,5 +37,5 @@ func TestLevels(t *testing.T) {
 	if ByteOps && Best != AVX512 {
 		t.Errorf("ByteOps set at best level %v: the byte kernels are part of the AVX512 level", Best)
 	}
-	t.Logf("CPU %q, best kernel level %v, VBMI and GFNI %v", Name(), Best, ByteOps)
+	t.Logf("CPU %q, best kernel level %v, VBMI, GFNI and CD %v", Name(), Best, ByteOps)
 }
