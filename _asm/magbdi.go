@@ -190,16 +190,7 @@ func magFitAll(size, levels int) {
 				imm[h] = K()
 				VPCMPUD(U8(cmpLT), spanV[j], u[h], imm[h])
 			}
-			immAll := imm[0]
-			if halves == 2 {
-				immAll = K()
-				KUNPCKWD(imm[0], imm[1], immAll) // imm[1]:imm[0]
-			}
-			at := GP32()
-			KMOVD(immAll, at)
-			NOTL(at)
-			TZCNTL(at, at)
-			ANDL(U32(words-1), at) // every word an immediate: any base will do
+			at, immAll := baseIndex(imm, words)
 			if j == levels-1 && prefilter {
 				// The prefilter (see magbdi's kernelParams): words that are no
 				// immediate at the widest level lie within 2^wmax of the
@@ -317,16 +308,7 @@ func magFitUnsigned(size, levels int) {
 				imm[h] = K()
 				VPCMPUD(U8(cmpLT), spanV[j], v, imm[h])
 			}
-			immAll := imm[0]
-			if halves == 2 {
-				immAll = K()
-				KUNPCKWD(imm[0], imm[1], immAll) // imm[1]:imm[0]
-			}
-			at := GP32()
-			KMOVD(immAll, at)
-			NOTL(at)
-			TZCNTL(at, at)
-			ANDL(U32(words-1), at) // every word an immediate: any base will do
+			at, immAll := baseIndex(imm, words)
 			b := GP32()
 			MOVL(Mem{Base: line, Index: at.As64(), Scale: 4}, b)
 			bv := ZMM()
@@ -408,6 +390,24 @@ func magFitUnsigned(size, levels int) {
 		}
 		MOVB(res.As8(), Mem{Base: out})
 	})
+}
+
+// baseIndex emits the index of a line's first word that is not an
+// immediate, by the per-vector immediate masks imm of its words, into a new
+// register: 0 when every word is one (any base will do then). It also
+// returns the line's immediate mask, the two vectors' joined.
+func baseIndex(imm []OpmaskVirtual, words int) (GPVirtual, OpmaskVirtual) {
+	immAll := imm[0]
+	if len(imm) == 2 {
+		immAll = K()
+		KUNPCKWD(imm[0], imm[1], immAll) // imm[1]:imm[0]
+	}
+	at := GP32()
+	KMOVD(immAll, at)
+	NOTL(at)
+	TZCNTL(at, at)
+	ANDL(U32(words-1), at) // every word an immediate: TZCNT gives words, masked to 0
+	return at, immAll
 }
 
 // vecOf returns a vector register of n bytes, 16 or 32.
