@@ -833,27 +833,8 @@ func magCompress(size int, rev, prevIdx, nextIdx Mem) {
 	up := GP64()
 	MOVQ(U64(8), up)
 	SUBQ(tag, up)
-	MOVQ(U64(0xFF), r)
-	SHLXQ(up, r, r)
-	hi := ZMM()
-	VPBROADCASTB(r.As32(), hi)
-	upX, tagX := XMM(), XMM()
-	VMOVQ(up, upX)
-	VMOVQ(tag, tagX)
-	nb := make([]VecVirtual, halves)
-	for h := range nb {
-		nb[h] = ZMM()
-		VMOVDQU64(nextIdx, nb[h])
-		if h+1 < halves {
-			VPERMI2B(q[h+1], q[h], nb[h]) // byte j ← byte j+1 of the pair
-		} else {
-			VPERMB(q[h], nb[h], nb[h]) // byte 63 wraps: past every stream
-		}
-	}
+	shiftBytesLeft(q, up, tag, nextIdx)
 	for h := range q {
-		VPSLLW(upX, q[h], q[h])
-		VPSRLW(tagX, nb[h], nb[h])
-		VPTERNLOGQ(U8(0xE4), hi, nb[h], q[h]) // q&hi | n&^hi
 		store := K()
 		KMOVQ(Mem{Base: rec, Disp: mlStore + 8*h}, store)
 		VMOVDQU8(q[h], store, Mem{Base: outp, Disp: 64 * h}) // nothing past the stream
@@ -862,6 +843,38 @@ func magCompress(size int, rev, prevIdx, nextIdx Mem) {
 	Store(j, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// shiftBytesLeft emits the shift of the byte string held in vs (vector 0
+// first) left by left bits, 1 to 7, with right = 8 − left:
+// v[j] = v[j] << left | v[j+1] >> right per byte, in place. nextIdx is the
+// permute that takes byte j+1 (byte 63 wraps, past every stream).
+// magCompress shifts its stream into place with it and magDecompress
+// shifts the code bits out.
+func shiftBytesLeft(vs []VecVirtual, left, right GPVirtual, nextIdx Mem) {
+	r := GP64()
+	MOVQ(U64(0xFF), r)
+	SHLXQ(left, r, r)
+	hi := ZMM()
+	VPBROADCASTB(r.As32(), hi)
+	leftX, rightX := XMM(), XMM()
+	VMOVQ(left, leftX)
+	VMOVQ(right, rightX)
+	nb := make([]VecVirtual, len(vs))
+	for h := range nb {
+		nb[h] = ZMM()
+		VMOVDQU64(nextIdx, nb[h])
+		if h+1 < len(vs) {
+			VPERMI2B(vs[h+1], vs[h], nb[h]) // byte j ← byte j+1 of the pair
+		} else {
+			VPERMB(vs[h], nb[h], nb[h])
+		}
+	}
+	for h, v := range vs {
+		VPSLLW(leftX, v, v)
+		VPSRLW(rightX, nb[h], nb[h])
+		VPTERNLOGQ(U8(0xE4), hi, nb[h], v) // v&hi | n&^hi
+	}
 }
 
 var magQIdxs = map[[2]int]Mem{}
@@ -945,32 +958,11 @@ func magDecompress(size int, rev, nextIdx, evenIdx Mem) {
 		VMOVDQU8_Z(Mem{Base: encp, Disp: 64 * h}, k, e[h])
 	}
 	// Without the code bits: e[j] << tag | e[j+1] >> (8 − tag).
-	tag, down, r := GP64(), GP64(), GP64()
+	tag, down := GP64(), GP64()
 	MOVQ(Mem{Base: p, Disp: mpTag}, tag)
 	MOVQ(U64(8), down)
 	SUBQ(tag, down)
-	MOVQ(U64(0xFF), r)
-	SHLXQ(tag, r, r)
-	hi := ZMM()
-	VPBROADCASTB(r.As32(), hi)
-	tagX, downX := XMM(), XMM()
-	VMOVQ(tag, tagX)
-	VMOVQ(down, downX)
-	nb := make([]VecVirtual, halves)
-	for h := range e {
-		nb[h] = ZMM()
-		VMOVDQU64(nextIdx, nb[h])
-		if h+1 < halves {
-			VPERMI2B(e[h+1], e[h], nb[h])
-		} else {
-			VPERMB(e[h], nb[h], nb[h]) // byte 63 wraps: past every stream
-		}
-	}
-	for h := range e {
-		VPSLLW(tagX, e[h], e[h])
-		VPSRLW(downX, nb[h], nb[h])
-		VPTERNLOGQ(U8(0xE4), hi, nb[h], e[h]) // e&hi | n&^hi
-	}
+	shiftBytesLeft(e, tag, down, nextIdx)
 
 	// The base and the lane mask.
 	base, mask := GP64(), GP64()

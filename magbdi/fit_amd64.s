@@ -1653,12 +1653,12 @@ packed_79:
 	KMOVQ          CX, K1
 	VMOVDQU8       Z5, K1, Z0
 	MOVQ           8(DX), BX
-	MOVQ           $0x0000000000000008, SI
-	SUBQ           BX, SI
-	MOVQ           $0x00000000000000ff, CX
-	SHLXQ          SI, CX, CX
-	VPBROADCASTB   CX, Z1
-	VMOVQ          SI, X2
+	MOVQ           $0x0000000000000008, CX
+	SUBQ           BX, CX
+	MOVQ           $0x00000000000000ff, SI
+	SHLXQ          CX, SI, SI
+	VPBROADCASTB   SI, Z1
+	VMOVQ          CX, X2
 	VMOVQ          BX, X3
 	VMOVDQU64      nextByte<>+0(SB), Z4
 	VPERMB         Z0, Z4, Z4
@@ -2055,12 +2055,12 @@ packed_88:
 	KMOVQ          CX, K1
 	VMOVDQU8       Z8, K1, Z0
 	MOVQ           8(DX), BX
-	MOVQ           $0x0000000000000008, SI
-	SUBQ           BX, SI
-	MOVQ           $0x00000000000000ff, CX
-	SHLXQ          SI, CX, CX
-	VPBROADCASTB   CX, Z2
-	VMOVQ          SI, X3
+	MOVQ           $0x0000000000000008, CX
+	SUBQ           BX, CX
+	MOVQ           $0x00000000000000ff, SI
+	SHLXQ          CX, SI, SI
+	VPBROADCASTB   SI, Z2
+	VMOVQ          CX, X3
 	VMOVQ          BX, X4
 	VMOVDQU64      nextByte<>+0(SB), Z5
 	VPERMI2B       Z1, Z0, Z5
@@ -2069,11 +2069,11 @@ packed_88:
 	VPSLLW         X3, Z0, Z0
 	VPSRLW         X4, Z5, Z5
 	VPTERNLOGQ     $0xe4, Z2, Z5, Z0
-	KMOVQ          64(R8), K1
-	VMOVDQU8       Z0, K1, (AX)
 	VPSLLW         X3, Z1, Z1
 	VPSRLW         X4, Z6, Z6
 	VPTERNLOGQ     $0xe4, Z2, Z6, Z1
+	KMOVQ          64(R8), K1
+	VMOVDQU8       Z0, K1, (AX)
 	KMOVQ          72(R8), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	MOVQ           64(DX)(DI*8), DI
