@@ -380,14 +380,10 @@ func fpcPackKernel(words int) {
 	RET()
 }
 
-// fpcPackLine emits the body of fpcPack64AVX512 for the line at line,
-// with the kinds of words 8h to 8h+7 loaded by kindsOf(h, dst) as qwords,
-// and returns a register holding the bits written (flag and codes).
-func fpcPackLine(buf, line, emit, tab Register, kindsOf func(h int, dst VecVirtual)) GPVirtual {
-	return fpcPackWords(buf, line, emit, tab, 16, kindsOf)
-}
-
-// fpcPackWords is fpcPackLine for a line of words words (16 or 32).
+// fpcPackWords emits the body of an FPC pack kernel for the line of words
+// words (16 or 32) at line, with the kinds of words 8h to 8h+7 loaded by
+// kindsOf(h, dst) as qwords, and returns a register holding the bits
+// written (flag and codes).
 func fpcPackWords(buf, line, emit, tab Register, words int, kindsOf func(h int, dst VecVirtual)) GPVirtual {
 	codes, bits, runs := AllocLocal(8*words), AllocLocal(8*words), AllocLocal(8*words)
 	rows := make([]VecVirtual, 6)
