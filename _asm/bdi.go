@@ -694,37 +694,40 @@ func bdiRawBody(size int, outp, line Register, vecs []VecVirtual, shiftIdx, nibb
 }
 
 // bdiCompress emits bdiCompress<size>AVX512(out *[size+1]byte, line
-// *[size]byte, enc *[6][384]byte, best *[256]uint8) int, which chooses the
-// encoding of line by compressTree's fit mask and best and writes it to
-// out, for the default delta rules: one call per line does what the fit
-// and encode kernels do in two. Its arguments are array pointers, not
-// slices, because Compress calls it for every line: half the words to
-// pass, and the lengths are in the types.
-// It returns the encoding id; for zeros and repeated it writes nothing
-// (those two are the caller's).
+// *[size]byte, enc *[6][384]byte, best *[256]uint8) (bits int), which
+// chooses the encoding of line by compressTree's fit mask and best, writes
+// it to out and returns its length in bits, for the default delta rules:
+// one call per line does all of Compress but the slicing of dst. Its
+// arguments are array pointers, not slices, because Compress calls it for
+// every line: half the words to pass, and the lengths are in the types.
+// Returning the length, not the id, and writing zeros and repeated lines
+// here leave Compress nothing to keep across the call but dst.
 func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 	name := fmt.Sprintf("bdiCompress%dAVX512", size)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, line *[%d]byte, enc *[6][384]byte, best *[256]uint8) int", size+1, size))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, line *[%d]byte, enc *[6][384]byte, best *[256]uint8) (bits int)", size+1, size))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s writes the BDI encoding of a %d-byte line to out and returns its id;", name, size),
-		"zeros and repeated lines it leaves to the caller. enc holds the parameter blocks of the",
-		"base-delta encodings.")
+	Doc(fmt.Sprintf("%s writes the BDI encoding of a %d-byte line to out and returns its", name, size),
+		"length in bits. enc holds the parameter blocks of the base-delta encodings, best maps",
+		"a fit mask to its encoding.")
 	outp := Load(Param("out"), GP64())
 	line := Load(Param("line"), GP64())
 	vecs := vectors512(line, size)
 	res := GP32()
-	compressTree(vecs, line, res)
+	zeros, repeated := label("zeros"), label("repeated")
+	compressTree(vecs, line, res, zeros, repeated)
 	m, id := GP64(), GP64()
 	MOVBQZX(res.As8(), m)
 	best := Load(Param("best"), GP64())
 	MOVBQZX(Mem{Base: best, Index: m, Scale: 1}, id)
-	Store(id, ReturnIndex(0))
+	bits := GP64()
+	lengths := GP64()
+	LEAQ(rodata(fmt.Sprintf("bdiBits%d", size), encodingLengths(size)...), lengths)
+	MOVQ(Mem{Base: lengths, Index: id, Scale: 8}, bits)
+	Store(bits, ReturnIndex(0))
 
 	done, raw, k4, k2 := label("done"), label("raw"), label("k4"), label("k2")
 	CMPQ(id, U8(15))
 	JE(LabelRef(raw))
-	CMPQ(id, U8(2))
-	JB(LabelRef(done)) // zeros, repeated
 	// p = enc + (id−2)·384 = enc + 128·3·id − 768
 	p := GP64()
 	LEAQ(Mem{Base: id, Index: id, Scale: 2}, p)
@@ -746,18 +749,57 @@ func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 	JMP(LabelRef(done))
 	Label(raw)
 	bdiRawBody(size, outp, line, vecs, shiftIdx, nibbleMask)
+	JMP(LabelRef(done))
+
+	// A zeros line is its id, 0000, and four zero bits.
+	Label(zeros)
+	MOVB(U8(0), Mem{Base: outp})
+	MOVQ(U32(bdiEncodingBits(0b0000, size)), bits)
+	Store(bits, ReturnIndex(0))
+	JMP(LabelRef(done))
+	// A repeated line is its id, 0001, its 64-bit value big-endian and
+	// four zero bits: the value shifted right by four under the id, and
+	// its low nibble at the top of a ninth byte.
+	Label(repeated)
+	v, low := GP64(), GP64()
+	MOVQ(Mem{Base: line}, v)
+	MOVQ(v, low)
+	SHRQ(U8(4), v)
+	BTSQ(U8(60), v)
+	BSWAPQ(v)
+	MOVQ(v, Mem{Base: outp})
+	SHLQ(U8(4), low)
+	MOVB(low.As8(), Mem{Base: outp, Disp: 8})
+	MOVQ(U32(bdiEncodingBits(0b0001, size)), bits)
+	Store(bits, ReturnIndex(0))
+
 	Label(done)
 	VZEROUPPER()
 	RET()
+}
+
+// encodingLengths returns bdiEncodingBits of the 16 ids at a line size,
+// 0 for the ids that name no encoding: the table by which bdiCompress
+// turns an id into its length.
+func encodingLengths(size int) []uint64 {
+	lengths := make([]uint64, 16)
+	for id := range lengths {
+		if id <= 0b0111 || id == 0b1111 {
+			lengths[id] = uint64(bdiEncodingBits(id, size))
+		}
+	}
+	return lengths
 }
 
 // compressTree emits the fit mask (as bdiFitLine512 defines it) of the line
 // held in vecs into res, for bdiCompress: the fit tree with chooseTest's
 // branch-free tests and their constants as memory operands, which a
 // one-line kernel would otherwise broadcast into registers at each call
-// (the register setup and fitTest512's extra branch measured slower).
-func compressTree(vecs []VecVirtual, line Register, res GPVirtual) {
-	store, notZero, notRep := label("store"), label("notzero"), label("notrep")
+// (the register setup and fitTest512's extra branch measured slower). A
+// zeros line jumps to zeros and a repeated one to repeated, with res not
+// set: their encoding needs no lookup.
+func compressTree(vecs []VecVirtual, line Register, res GPVirtual, zeros, repeated string) {
+	store := label("store")
 	any := vecs[0]
 	if len(vecs) > 1 {
 		any = ZMM()
@@ -766,10 +808,7 @@ func compressTree(vecs []VecVirtual, line Register, res GPVirtual) {
 	nz := K()
 	VPTESTMQ(any, any, nz)
 	KORTESTB(nz, nz)
-	JNZ(LabelRef(notZero))
-	MOVL(U32(bitZeros), res)
-	JMP(LabelRef(store))
-	Label(notZero)
+	JZ(LabelRef(zeros))
 	ne := make([]OpmaskVirtual, len(vecs))
 	for i, v := range vecs {
 		ne[i] = K()
@@ -777,10 +816,7 @@ func compressTree(vecs []VecVirtual, line Register, res GPVirtual) {
 	}
 	differ := laneBits(ne, 8)
 	TESTQ(differ, differ)
-	JNZ(LabelRef(notRep))
-	MOVL(U32(bitRep), res)
-	JMP(LabelRef(store))
-	Label(notRep)
+	JZ(LabelRef(repeated))
 	XORL(res, res)
 	baseDeltaTree(res, store, func(k, d int, fail string) {
 		chooseTest(vecs, line, 0, k, zconst(k, 1<<(8*d-1)), zconst(k, 1<<(8*d)))

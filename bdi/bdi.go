@@ -250,15 +250,11 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	// every call, so it checks one field set by New, and the kernels take
 	// array pointers, half the words of slices.
 	if n := len(dst); len(line) == c.oneCallLine && cap(dst)-n > len(line) && cpu.Active() >= cpu.AVX512 {
-		var id int
+		var bits int
 		if len(line) == 64 {
-			id = bdiCompress64AVX512((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), &c.enc, &c.best)
+			bits = bdiCompress64AVX512((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), &c.enc, &c.best)
 		} else {
-			id = bdiCompress128AVX512((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), &c.enc, &c.best)
-		}
-		bits := int(c.idBits[id&0xF])
-		if id <= Repeated { // written by neither kernel
-			writeConstant((*[9]byte)(dst[n:n+9]), line, id)
+			bits = bdiCompress128AVX512((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), &c.enc, &c.best)
 		}
 		return dst[:n+(bits+7)/8], bits, nil
 	}
@@ -267,21 +263,6 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	}
 	id := c.chooseID(line)
 	return c.encode(dst, line, id), int(c.idBits[id&0xF]), nil
-}
-
-// writeConstant writes the stream of a zeros or repeated line (id Zeros
-// or Repeated, which must fit it) to out: the id, then for a repeated line
-// its 64-bit value big-endian, then four zero bits. It is encodeGeneric's
-// stream for those ids without the staging arrays, which cost more than
-// the one-call kernel on the lines that take them.
-func writeConstant(out *[9]byte, line []byte, id int) {
-	if id == Zeros {
-		out[0] = 0
-		return
-	}
-	v := binary.LittleEndian.Uint64(line)
-	binary.BigEndian.PutUint64(out[:8], Repeated<<60|v>>4)
-	out[8] = byte(v << 4)
 }
 
 // encode appends the encoding id of line, which must fit it, to dst, with

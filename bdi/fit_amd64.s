@@ -5393,27 +5393,19 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-// func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) int
+// func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
-	MOVQ      out+0(FP), AX
-	MOVQ      line+8(FP), CX
-	VMOVDQU64 (CX), Z0
-	VPTESTMQ  Z0, Z0, K1
-	KORTESTB  K1, K1
-	JNZ       notzero_206
-	MOVL      $0x00000001, DX
-	JMP       store_205
-
-notzero_206:
+	MOVQ        out+0(FP), AX
+	MOVQ        line+8(FP), CX
+	VMOVDQU64   (CX), Z0
+	VPTESTMQ    Z0, Z0, K1
+	KORTESTB    K1, K1
+	JZ          zeros_205
 	VPCMPQ.BCST $0x04, (CX), Z0, K1
 	KMOVQ       K1, DX
 	TESTQ       DX, DX
-	JNZ         notrep_207
-	MOVL        $0x00000002, DX
-	JMP         store_205
-
-notrep_207:
+	JZ          repeated_206
 	XORL        DX, DX
 	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z1
 	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z1, K1
@@ -5446,7 +5438,7 @@ notrep_207:
 	CMPQ        BX, $0x01
 	JCC         b8d2_209
 	MOVL        $0x00000004, DX
-	JMP         store_205
+	JMP         store_207
 
 b8d2_209:
 	ORL $0x00000008, DX
@@ -5493,18 +5485,18 @@ k2_211:
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1, K1
 	KMOVQ        K1, BX
 	CMPQ         BX, $0x01
-	JCC          store_205
+	JCC          store_207
 	ORL          $0x00000080, DX
 
-store_205:
+store_207:
 	MOVBQZX        DL, DX
 	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
-	MOVQ           DX, ret+32(FP)
+	LEAQ           k_bdiBits64<>+0(SB), BX
+	MOVQ           (BX)(DX*8), BX
+	MOVQ           BX, bits+32(FP)
 	CMPQ           DX, $0x0f
 	JE             raw_214
-	CMPQ           DX, $0x02
-	JB             done_213
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+16(FP), SI
@@ -5634,6 +5626,25 @@ raw_214:
 	VPTERNLOGQ   $0xe4, Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)
 	MOVB         CL, 64(AX)
+	JMP          done_213
+
+zeros_205:
+	MOVB $0x00, (AX)
+	MOVQ $0x00000004, BX
+	MOVQ BX, bits+32(FP)
+	JMP  done_213
+
+repeated_206:
+	MOVQ   (CX), CX
+	MOVQ   CX, DX
+	SHRQ   $0x04, CX
+	BTSQ   $0x3c, CX
+	BSWAPQ CX
+	MOVQ   CX, (AX)
+	SHLQ   $0x04, DX
+	MOVB   DL, 8(AX)
+	MOVQ   $0x00000044, BX
+	MOVQ   BX, bits+32(FP)
 
 done_213:
 	VZEROUPPER
@@ -5759,21 +5770,35 @@ DATA zrep2_100<>+48(SB)/8, $0x0100010001000100
 DATA zrep2_100<>+56(SB)/8, $0x0100010001000100
 GLOBL zrep2_100<>(SB), RODATA|NOPTR, $64
 
-// func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) int
+DATA k_bdiBits64<>+0(SB)/8, $0x0000000000000004
+DATA k_bdiBits64<>+8(SB)/8, $0x0000000000000044
+DATA k_bdiBits64<>+16(SB)/8, $0x000000000000008c
+DATA k_bdiBits64<>+24(SB)/8, $0x00000000000000cc
+DATA k_bdiBits64<>+32(SB)/8, $0x000000000000014c
+DATA k_bdiBits64<>+40(SB)/8, $0x00000000000000b4
+DATA k_bdiBits64<>+48(SB)/8, $0x0000000000000134
+DATA k_bdiBits64<>+56(SB)/8, $0x0000000000000134
+DATA k_bdiBits64<>+64(SB)/8, $0x0000000000000000
+DATA k_bdiBits64<>+72(SB)/8, $0x0000000000000000
+DATA k_bdiBits64<>+80(SB)/8, $0x0000000000000000
+DATA k_bdiBits64<>+88(SB)/8, $0x0000000000000000
+DATA k_bdiBits64<>+96(SB)/8, $0x0000000000000000
+DATA k_bdiBits64<>+104(SB)/8, $0x0000000000000000
+DATA k_bdiBits64<>+112(SB)/8, $0x0000000000000000
+DATA k_bdiBits64<>+120(SB)/8, $0x0000000000000204
+GLOBL k_bdiBits64<>(SB), RODATA|NOPTR, $128
+
+// func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
-	MOVQ      out+0(FP), AX
-	MOVQ      line+8(FP), CX
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	VPORQ     Z1, Z0, Z2
-	VPTESTMQ  Z2, Z2, K1
-	KORTESTB  K1, K1
-	JNZ       notzero_218
-	MOVL      $0x00000001, DX
-	JMP       store_217
-
-notzero_218:
+	MOVQ        out+0(FP), AX
+	MOVQ        line+8(FP), CX
+	VMOVDQU64   (CX), Z0
+	VMOVDQU64   64(CX), Z1
+	VPORQ       Z1, Z0, Z2
+	VPTESTMQ    Z2, Z2, K1
+	KORTESTB    K1, K1
+	JZ          zeros_217
 	VPCMPQ.BCST $0x04, (CX), Z0, K1
 	VPCMPQ.BCST $0x04, (CX), Z1, K2
 	KMOVQ       K1, DX
@@ -5781,11 +5806,7 @@ notzero_218:
 	SHLQ        $0x08, BX
 	ORQ         BX, DX
 	TESTQ       DX, DX
-	JNZ         notrep_219
-	MOVL        $0x00000002, DX
-	JMP         store_217
-
-notrep_219:
+	JZ          repeated_218
 	XORL        DX, DX
 	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z2
 	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z2, K1
@@ -5848,7 +5869,7 @@ notrep_219:
 	CMPQ        BX, $0x01
 	JCC         b8d2_221
 	MOVL        $0x00000004, DX
-	JMP         store_217
+	JMP         store_219
 
 b8d2_221:
 	ORL $0x00000008, DX
@@ -5925,18 +5946,18 @@ k2_223:
 	SHLQ         $0x20, SI
 	ORQ          SI, BX
 	CMPQ         BX, $0x01
-	JCC          store_217
+	JCC          store_219
 	ORL          $0x00000080, DX
 
-store_217:
+store_219:
 	MOVBQZX        DL, DX
 	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), DX
-	MOVQ           DX, ret+32(FP)
+	LEAQ           k_bdiBits128<>+0(SB), BX
+	MOVQ           (BX)(DX*8), BX
+	MOVQ           BX, bits+32(FP)
 	CMPQ           DX, $0x0f
 	JE             raw_226
-	CMPQ           DX, $0x02
-	JB             done_225
 	LEAQ           (DX)(DX*2), BX
 	SHLQ           $0x07, BX
 	MOVQ           enc+16(FP), SI
@@ -6120,10 +6141,47 @@ raw_226:
 	VPTERNLOGQ   $0xe4, Z2, Z0, Z3
 	VMOVDQU64    Z3, 64(AX)
 	MOVB         CL, 128(AX)
+	JMP          done_225
+
+zeros_217:
+	MOVB $0x00, (AX)
+	MOVQ $0x00000004, BX
+	MOVQ BX, bits+32(FP)
+	JMP  done_225
+
+repeated_218:
+	MOVQ   (CX), CX
+	MOVQ   CX, DX
+	SHRQ   $0x04, CX
+	BTSQ   $0x3c, CX
+	BSWAPQ CX
+	MOVQ   CX, (AX)
+	SHLQ   $0x04, DX
+	MOVB   DL, 8(AX)
+	MOVQ   $0x00000044, BX
+	MOVQ   BX, bits+32(FP)
 
 done_225:
 	VZEROUPPER
 	RET
+
+DATA k_bdiBits128<>+0(SB)/8, $0x0000000000000004
+DATA k_bdiBits128<>+8(SB)/8, $0x0000000000000044
+DATA k_bdiBits128<>+16(SB)/8, $0x00000000000000d4
+DATA k_bdiBits128<>+24(SB)/8, $0x0000000000000154
+DATA k_bdiBits128<>+32(SB)/8, $0x0000000000000254
+DATA k_bdiBits128<>+40(SB)/8, $0x0000000000000144
+DATA k_bdiBits128<>+48(SB)/8, $0x0000000000000244
+DATA k_bdiBits128<>+56(SB)/8, $0x0000000000000254
+DATA k_bdiBits128<>+64(SB)/8, $0x0000000000000000
+DATA k_bdiBits128<>+72(SB)/8, $0x0000000000000000
+DATA k_bdiBits128<>+80(SB)/8, $0x0000000000000000
+DATA k_bdiBits128<>+88(SB)/8, $0x0000000000000000
+DATA k_bdiBits128<>+96(SB)/8, $0x0000000000000000
+DATA k_bdiBits128<>+104(SB)/8, $0x0000000000000000
+DATA k_bdiBits128<>+112(SB)/8, $0x0000000000000000
+DATA k_bdiBits128<>+120(SB)/8, $0x0000000000000404
+GLOBL k_bdiBits128<>(SB), RODATA|NOPTR, $128
 
 DATA nextByte<>+0(SB)/1, $0x01
 DATA nextByte<>+1(SB)/1, $0x02

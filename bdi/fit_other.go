@@ -19,12 +19,12 @@ func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) { return d
 const oneCallKernels = false
 
 // bdiCompress64AVX512 is never called: oneCallLine is always −1.
-func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) int {
+func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) (bits int) {
 	panic("bdi: no one-call compress kernel")
 }
 
 // bdiCompress128AVX512 is never called: oneCallLine is always −1.
-func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) int {
+func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int) {
 	panic("bdi: no one-call compress kernel")
 }
 
