@@ -478,38 +478,52 @@ func init() {
 	gen := generators["fpc"]
 	generators["fpc"] = func() {
 		gen()
-		fpcCompress64AVX512()
+		fpcCompressKernel(64)
+		fpcCompressKernel(128)
 	}
 }
 
-// fpcCompress64AVX512 emits fpcCompress64AVX512(buf *[149]byte, line []byte,
-// tab *[48]uint64) (sum uint64, bits int), the whole of fpc's word coding
-// of one 64-byte line under the report's table in one call: the kinds and
-// summary as fpcClassify64AVX512 gives them, the words that emit a code
-// (the non-zero ones and runCodeStarts of the zero mask) and the codes
-// packed as fpcPack64AVX512 packs them, unless they are not shorter than the
-// line. bits is the flag and codes' length.
-func fpcCompress64AVX512() {
-	TEXT("fpcCompress64AVX512", NOSPLIT, "func(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)")
+// fpcCompressKernel emits fpcCompress<size>AVX512(buf *[...]byte, line
+// *[size]byte, tab *[48]uint64) (sum uint64, bits int), the whole of fpc's
+// word coding of one line under the report's table in one call: the kinds
+// and summary as fpcClassify<size>AVX512 gives them, the words that emit a
+// code (the non-zero ones and runCodeStarts of the zero mask) and the codes
+// packed as fpcPack<size>AVX512 packs them, unless they are not shorter
+// than the line. bits is the flag and codes' length. A 64-byte line's codes
+// fit in 512 bits and are packed side by side (fpcPackVector); a 128-byte
+// line's are packed with fpcPackWords's serial 8-byte stores on the stack.
+// Masked stores write the stream's bytes and nothing past them.
+func fpcCompressKernel(size int) {
+	name := fmt.Sprintf("fpcCompress%dAVX512", size)
+	words := size / 4
+
+	// The 128-byte kernel's frame (fpcPackWords's code lists) is too
+	// large for NOSPLIT.
+	flags := attr.NOSPLIT
+	if size == 128 {
+		flags = 0
+	}
+	TEXT(name, flags, fmt.Sprintf("func(buf *[%d]byte, line *[%d]byte, tab *[48]uint64) (sum uint64, bits int)", 1+size, size))
 	Pragma("noescape")
-	Doc("fpcCompress64AVX512 classifies the 64-byte line, returning its summary,",
+	Doc(fmt.Sprintf("%s classifies the %d-byte line, returning its summary,", name, size),
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
 		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
-		"past the stream's bytes. tab is the table's vecEnc. It reads all of line",
-		"before it writes buf, so the two may overlap.")
+		"past the stream's bytes.",
+		"tab is the table's vecEnc. It reads all of line before it writes buf,",
+		"so the two may overlap.")
 	line := Load(Param("line"), GP64())
 	zero := YMM()
 	VPXOR(zero, zero, zero)
 	sevens, lengths := YMM(), YMM()
 	VMOVDQU(fpcConst("sevens", []byte{fpcRaw}), sevens)
 	VMOVDQU(fpcConst("codebits", fpcCodeBits[:]), lengths)
-	k := fpcKinds512(line, 64)()
-	kindsBuf, sumBuf := AllocLocal(16), AllocLocal(8)
+	k := fpcKinds512(line, size)()
+	kindsBuf, sumBuf := AllocLocal(words), AllocLocal(8)
 	kp, sp := GP64(), GP64()
 	LEAQ(kindsBuf, kp)
 	LEAQ(sumBuf, sp)
-	fpcSummary(k, 64, true, zero, sevens, lengths, kp, sp)
+	fpcSummary(k, size, true, zero, sevens, lengths, kp, sp)
 	sum := GP64()
 	MOVQ(sumBuf, sum)
 	Store(sum, ReturnIndex(0))
@@ -520,13 +534,27 @@ func fpcCompress64AVX512() {
 	z := GP64()
 	{
 		kz := K()
-		VPTESTNMB(k.AsX(), k.AsX(), kz)
-		KMOVW(kz, z.As32())
+		if size == 128 {
+			VPTESTNMB(k.AsY(), k.AsY(), kz)
+			KMOVD(kz, z.As32())
+		} else {
+			VPTESTNMB(k.AsX(), k.AsX(), kz)
+			KMOVW(kz, z.As32())
+		}
+	}
+	// wordsOnly keeps the bits of the line's words (KMOVD zero-extends,
+	// so z has no others).
+	wordsOnly := func(r GPVirtual) {
+		if words < 32 {
+			ANDQ(U32(1<<words-1), r)
+		} else {
+			MOVL(r.As32(), r.As32())
+		}
 	}
 	emit := GP64()
 	MOVQ(z, emit)
 	NOTQ(emit)
-	ANDQ(U32(0xFFFF), emit)
+	wordsOnly(emit)
 	shl := func(a GPVirtual, n uint8) GPVirtual {
 		r := GP64()
 		MOVQ(a, r)
@@ -547,12 +575,18 @@ func fpcCompress64AVX512() {
 	ANDQ(z, z8)
 	z16 := shl(z8, 8)
 	ANDQ(z8, z16)
-	for _, r := range []GPVirtual{z8, z16} { // no run of 24 in 16 words
+	long := []GPVirtual{z8, z16} // no run of 24 in 16 words
+	if words == 32 {
+		z24 := shl(z8, 16)
+		ANDQ(z16, z24)
+		long = append(long, z24)
+	}
+	for _, r := range long {
 		t := shl(r, 1)
 		ANDNQ(r, t, t)
 		ORQ(t, emit)
 	}
-	ANDQ(U32(0xFFFF), emit)
+	wordsOnly(emit)
 
 	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
 	total := GP64()
@@ -567,19 +601,58 @@ func fpcCompress64AVX512() {
 		MOVWQZX(total.As16(), total)
 		LEAQ(Mem{Base: total, Index: runs, Scale: 2, Disp: 1}, total) // flag + codes
 		packIt := label("fpc_fused_pack")
-		CMPQ(total, U32(1+8*64))
+		CMPQ(total, U32(1+8*size))
 		JLT(LabelRef(packIt))
 		Store(total, ReturnIndex(1))
-		last := rawStreamLast(line, 64) // before buf is written
+		// All of the line is read before buf is written.
+		last := rawStreamLast(line, size)
+		var vecs []VecVirtual
+		rawStreamVectors(line, size, func(_ int, t VecVirtual) { vecs = append(vecs, t) })
 		buf := Load(Param("buf"), GP64())
-		rawStreamWords(buf, line, 64)
-		rawStreamStoreLast(buf, last, 64)
+		for v, t := range vecs {
+			VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
+		}
+		rawStreamStoreLast(buf, last, size)
 		VZEROUPPER()
 		RET()
 		Label(packIt)
 	}
 
 	tab := Load(Param("tab"), GP64())
+	if size == 128 {
+		// fpcPackWords's 8-byte stores run up to 8 bytes past the
+		// stream, so it packs onto the stack, and masked stores copy
+		// the stream's bytes (at most 128) to buf.
+		stack := AllocLocal(128 + 16)
+		sb := GP64()
+		LEAQ(stack, sb)
+		fpcPackWords(sb, line, emit, tab, words, func(h int, dst VecVirtual) {
+			VPMOVZXBQ(kindsBuf.Offset(8*h), dst)
+		})
+		Comment("Copy the stream's bytes, (total+7)/8, and nothing past them.")
+		nb, m, zero := GP64(), GP64(), GP64()
+		LEAQ(Mem{Base: total, Disp: 7}, nb)
+		SHRQ(U8(3), nb)
+		XORL(zero.As32(), zero.As32())
+		buf := Load(Param("buf"), GP64())
+		for v := 0; v < 2; v++ {
+			if v > 0 {
+				SUBQ(U8(64), nb)
+				CMOVQCS(zero, nb) // none of this vector's bytes
+			}
+			MOVQ(I32(-1), m)
+			BZHIQ(nb, m, m) // an index of 64 or more keeps every bit
+			km := K()
+			KMOVQ(m, km)
+			x := ZMM()
+			VMOVDQU64(stack.Offset(64*v), x)
+			VMOVDQU8(x, km, Mem{Base: buf, Disp: 64 * v})
+		}
+		Store(total, ReturnIndex(1))
+		VZEROUPPER()
+		RET()
+		return
+	}
 	hi := XMM()
 	VPSRLDQ(U8(8), k.AsX(), hi)
 	out := fpcPackVector(line, emit, tab, func(h int, dst VecVirtual) {
@@ -723,8 +796,17 @@ func rawStream(buf, line Register, n int) {
 
 // rawStreamWords writes the first n bytes of rawStream, which take the
 // line's first n−1 bytes and the top 7 bits of its last: all but the
-// lowest bit of the line.
+// lowest bit of the line. Each 64-byte vector is stored as soon as it is
+// made, so buf must not overlap the line's later vectors.
 func rawStreamWords(buf, line Register, n int) {
+	rawStreamVectors(line, n, func(v int, t VecVirtual) {
+		VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
+	})
+}
+
+// rawStreamVectors emits rawStreamWords's vectors: it calls use(v, t) with
+// the v-th 64 bytes of the stream in t as soon as t is made.
+func rawStreamVectors(line Register, n int, use func(v int, t VecVirtual)) {
 	bsw, zero := ZMM(), ZMM()
 	VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
 	VPXORQ(zero, zero, zero)
@@ -738,7 +820,7 @@ func rawStreamWords(buf, line Register, n int) {
 		VPSRLQ(U8(1), x, t)
 		VPORQ(c, t, t)
 		VPSHUFB(bsw, t, t)
-		VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
+		use(v, t)
 		prev = x
 	}
 }

@@ -42,25 +42,37 @@ func (c *Codec) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros,
 }
 
 // fused reports whether Compress codes a line with one kernel call
-// (wordCodes): 64-byte lines under the report's table, with AVX-512.
+// (wordCodes): 64- and 128-byte lines under the report's table, with
+// AVX-512.
 func (c *Codec) fused() bool {
-	return c.lineSize == 64 && !c.tab.tavana && cpu.Active() >= cpu.AVX512
+	return c.lineSize != 32 && !c.tab.tavana && cpu.Active() >= cpu.AVX512
 }
 
 // wordCodes is wordCodesGeneric, with the fused kernel where fused says.
 func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
-	if c.fused() {
-		s, bits := fpcCompress64AVX512((*[fusedBytes]byte)(buf[:fusedBytes]), (*[64]byte)(line), &c.tab.vecEnc)
+	if !c.fused() {
+		return c.wordCodesGeneric(buf, line)
+	}
+	if c.lineSize == 64 {
+		s, bits := fpcCompress64AVX512((*[tagBits + 64]byte)(buf[:tagBits+64]), (*[64]byte)(line), &c.tab.vecEnc)
 		return summary(s), bits
 	}
-	return c.wordCodesGeneric(buf, line)
+	s, bits := fpcCompress128AVX512((*[tagBits + 128]byte)(buf[:tagBits+128]), (*[128]byte)(line), &c.tab.vecEnc)
+	return summary(s), bits
 }
 
-// wordCodes64 is wordCodes for a codec that fused says codes with one
-// kernel call, writing at most fusedBytes bytes to out; the kernel reads
-// all of line first, so out may overlap it.
-func (c *Codec) wordCodes64(out *[fusedBytes]byte, line *[64]byte) int {
+// wordCodes64 is wordCodes for a 64-byte codec that fused says codes with
+// one kernel call: it writes the stream, and nothing past it, to out and
+// returns its length in bits; the kernel reads all of line first, so out
+// may overlap it.
+func (c *Codec) wordCodes64(out *[tagBits + 64]byte, line *[64]byte) int {
 	_, bits := fpcCompress64AVX512(out, line, &c.tab.vecEnc)
+	return bits
+}
+
+// wordCodes128 is wordCodes64 for 128-byte lines.
+func (c *Codec) wordCodes128(out *[tagBits + 128]byte, line *[128]byte) int {
+	_, bits := fpcCompress128AVX512(out, line, &c.tab.vecEnc)
 	return bits
 }
 

@@ -2198,7 +2198,6 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-40
 	JLT             fpc_fused_pack_13
 	MOVQ            CX, bits+32(FP)
 	MOVBLZX         63(AX), CX
-	MOVQ            buf+0(FP), DX
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VPXORQ          Z22, Z22, Z22
 	VMOVDQU64       (AX), Z1
@@ -2208,9 +2207,10 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-40
 	VPSRLQ          $0x01, Z1, Z1
 	VPORQ           Z2, Z1, Z1
 	VPSHUFB         Z0, Z1, Z1
-	VMOVDQU64       Z1, (DX)
+	MOVQ            buf+0(FP), AX
+	VMOVDQU64       Z1, (AX)
 	SHLL            $0x07, CX
-	MOVB            CL, 64(DX)
+	MOVB            CL, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -2425,6 +2425,890 @@ GLOBL k_q1<>(SB), RODATA|NOPTR, $8
 DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
 GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
 
+// func fpcCompress128AVX512(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, CMOV, POPCNT
+TEXT ·fpcCompress128AVX512(SB), $952-40
+	MOVQ          line+8(FP), AX
+	VPXOR         Y0, Y0, Y0
+	VMOVDQU       fpc_sevens<>+0(SB), Y1
+	VMOVDQU       fpc_codebits<>+0(SB), Y2
+	MOVQ          $0x0000000000000008, CX
+	VPBROADCASTD  CX, Z3
+	MOVQ          $0x0000000000000010, CX
+	VPBROADCASTD  CX, Z4
+	MOVQ          $0x0000000000000080, CX
+	VPBROADCASTD  CX, Z5
+	MOVQ          $0x0000000000000100, CX
+	VPBROADCASTD  CX, Z6
+	MOVQ          $0x0000000000008000, CX
+	VPBROADCASTD  CX, Z7
+	MOVQ          $0x0000000000010000, CX
+	VPBROADCASTD  CX, Z8
+	MOVQ          $0x000000000000ffff, CX
+	VPBROADCASTD  CX, Z9
+	MOVQ          $0x0000000000000080, CX
+	VPBROADCASTW  CX, Z10
+	MOVQ          $0x00000000ff00ff00, CX
+	VPBROADCASTD  CX, Z11
+	MOVQ          $0x0000000000000000, CX
+	VPBROADCASTD  CX, Z12
+	MOVQ          $0x0000000000000001, CX
+	VPBROADCASTD  CX, Z13
+	MOVQ          $0x0000000000000002, CX
+	VPBROADCASTD  CX, Z14
+	MOVQ          $0x0000000000000003, CX
+	VPBROADCASTD  CX, Z15
+	MOVQ          $0x0000000000000004, CX
+	VPBROADCASTD  CX, Z16
+	MOVQ          $0x0000000000000005, CX
+	VPBROADCASTD  CX, Z17
+	MOVQ          $0x0000000000000006, CX
+	VPBROADCASTD  CX, Z18
+	MOVQ          $0x0000000000000007, CX
+	VPBROADCASTD  CX, Z19
+	VMOVDQU64     (AX), Z20
+	VMOVDQU64     64(AX), Z21
+	VPADDW        Z10, Z20, Z23
+	VPTESTNMD     Z11, Z23, K1
+	VPBLENDMD     Z18, Z19, K1, Z22
+	VPTESTNMD     Z9, Z20, K1
+	VPBLENDMD     Z17, Z22, K1, Z22
+	VPADDD        Z7, Z20, Z23
+	VPCMPUD       $0x01, Z8, Z23, K1
+	VPBLENDMD     Z16, Z22, K1, Z22
+	VPROLD        $0x08, Z20, Z23
+	VPCMPEQD      Z20, Z23, K1
+	VPBLENDMD     Z15, Z22, K1, Z22
+	VPADDD        Z5, Z20, Z23
+	VPCMPUD       $0x01, Z6, Z23, K1
+	VPBLENDMD     Z14, Z22, K1, Z22
+	VPADDD        Z3, Z20, Z23
+	VPCMPUD       $0x01, Z4, Z23, K1
+	VPBLENDMD     Z13, Z22, K1, Z22
+	VPTESTNMD     Z20, Z20, K1
+	VPBLENDMD     Z12, Z22, K1, Z22
+	VPMOVDB       Z22, X24
+	VPADDW        Z10, Z21, Z10
+	VPTESTNMD     Z11, Z10, K1
+	VPBLENDMD     Z18, Z19, K1, Z25
+	VPTESTNMD     Z9, Z21, K1
+	VPBLENDMD     Z17, Z25, K1, Z25
+	VPADDD        Z7, Z21, Z7
+	VPCMPUD       $0x01, Z8, Z7, K1
+	VPBLENDMD     Z16, Z25, K1, Z25
+	VPROLD        $0x08, Z21, Z7
+	VPCMPEQD      Z21, Z7, K1
+	VPBLENDMD     Z15, Z25, K1, Z25
+	VPADDD        Z5, Z21, Z5
+	VPCMPUD       $0x01, Z6, Z5, K1
+	VPBLENDMD     Z14, Z25, K1, Z25
+	VPADDD        Z3, Z21, Z3
+	VPCMPUD       $0x01, Z4, Z3, K1
+	VPBLENDMD     Z13, Z25, K1, Z25
+	VPTESTNMD     Z21, Z21, K1
+	VPBLENDMD     Z12, Z25, K1, Z25
+	VPMOVDB       Z25, X3
+	VINSERTI32X4  $0x01, X3, Y24, Y3
+	LEAQ          (SP), CX
+	LEAQ          32(SP), DX
+	VMOVDQU8      Y3, (CX)
+	VPCMPEQB      Y0, Y3, K1
+	KMOVD         K1, CX
+	VPCMPEQB      Y1, Y3, K1
+	KMOVD         K1, BX
+	POPCNTL       BX, BX
+	VPSHUFB       Y3, Y2, Y1
+	VPSADBW       Y0, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X0
+	VPADDQ        X0, X1, X1
+	VPSHUFD       $0x4e, X1, X0
+	VPADDQ        X0, X1, X1
+	VMOVQ         X1, SI
+	SHLQ          $0x20, SI
+	SHLQ          $0x30, BX
+	ORQ           BX, SI
+	ORQ           CX, SI
+	MOVQ          SI, (DX)
+	MOVQ          32(SP), CX
+	MOVQ          CX, sum+24(FP)
+
+	// emit: the non-zero words and runCodeStarts(zeros).
+	VPTESTNMB Y3, Y3, K1
+	KMOVD     K1, DX
+	MOVQ      DX, BX
+	NOTQ      BX
+	MOVQ      DX, SI
+	SHLQ      $0x01, SI
+	ANDNQ     DX, SI, SI
+	ORQ       SI, BX
+	MOVQ      DX, SI
+	SHLQ      $0x01, SI
+	ANDQ      DX, SI
+	MOVQ      SI, DI
+	SHLQ      $0x02, DI
+	ANDQ      SI, DI
+	MOVQ      DI, SI
+	SHLQ      $0x04, SI
+	ANDQ      DI, SI
+	SHLQ      $0x01, SI
+	ANDQ      DX, SI
+	MOVQ      SI, DI
+	SHLQ      $0x08, DI
+	ANDQ      SI, DI
+	MOVQ      SI, R8
+	SHLQ      $0x10, R8
+	ANDQ      DI, R8
+	MOVQ      SI, R9
+	SHLQ      $0x01, R9
+	ANDNQ     SI, R9, R9
+	ORQ       R9, BX
+	MOVQ      DI, SI
+	SHLQ      $0x01, SI
+	ANDNQ     DI, SI, SI
+	ORQ       SI, BX
+	MOVQ      R8, SI
+	SHLQ      $0x01, SI
+	ANDNQ     R8, SI, SI
+	ORQ       SI, BX
+
+	// Codes no shorter than the line: the line is raw, nothing to pack.
+	MOVQ            BX, SI
+	ANDQ            DX, SI
+	POPCNTQ         SI, SI
+	LEAQ            (SI)(SI*2), SI
+	SHRQ            $0x20, CX
+	MOVWQZX         CX, CX
+	LEAQ            1(CX)(SI*2), CX
+	CMPQ            CX, $0x00000401
+	JLT             fpc_fused_pack_14
+	MOVQ            CX, bits+32(FP)
+	MOVBLZX         127(AX), CX
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VPXORQ          Z26, Z26, Z26
+	VMOVDQU64       (AX), Z1
+	VPSHUFB         Z0, Z1, Z1
+	VALIGNQ         $0x07, Z26, Z1, Z2
+	VPSLLQ          $0x3f, Z2, Z2
+	VPSRLQ          $0x01, Z1, Z3
+	VPORQ           Z2, Z3, Z3
+	VPSHUFB         Z0, Z3, Z3
+	VMOVDQU64       64(AX), Z2
+	VPSHUFB         Z0, Z2, Z2
+	VALIGNQ         $0x07, Z1, Z2, Z1
+	VPSLLQ          $0x3f, Z1, Z1
+	VPSRLQ          $0x01, Z2, Z2
+	VPORQ           Z1, Z2, Z2
+	VPSHUFB         Z0, Z2, Z2
+	MOVQ            buf+0(FP), AX
+	VMOVDQU64       Z3, (AX)
+	VMOVDQU64       Z2, 64(AX)
+	SHLL            $0x07, CX
+	MOVB            CL, 128(AX)
+	VZEROUPPER
+	RET
+
+fpc_fused_pack_14:
+	MOVQ         tab+16(FP), DX
+	LEAQ         40(SP), SI
+	VMOVDQU64    (DX), Z0
+	VMOVDQU64    64(DX), Z1
+	VMOVDQU64    128(DX), Z2
+	VMOVDQU64    192(DX), Z3
+	VMOVDQU64    256(DX), Z4
+	VMOVDQU64    320(DX), Z5
+	MOVQ         $0x00000007, DX
+	VPBROADCASTQ DX, Z6
+	MOVQ         BX, DX
+	KMOVB        DX, K1
+	VPMOVZXBQ    (SP), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    (AX), Z8
+	VPERMQ       Z1, Z7, Z10
+	VPSRLVQ      Z10, Z8, Z10
+	VPERMQ       Z2, Z7, Z9
+	VPANDQ       Z9, Z10, Z10
+	VPERMQ       Z3, Z7, Z9
+	VPANDQ       Z9, Z8, Z8
+	VPERMQ       Z0, Z7, Z9
+	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
+	VMOVDQA64.Z  Z9, K1, Z9
+	VMOVDQU64    Z9, 184(SP)
+	VPERMQ.Z     Z5, Z7, K1, Z9
+	VMOVDQU64    Z9, 440(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z9
+	VMOVDQU64    Z9, 696(SP)
+	MOVQ         BX, DX
+	SHRQ         $0x08, DX
+	KMOVB        DX, K1
+	VPMOVZXBQ    8(SP), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    32(AX), Z8
+	VPERMQ       Z1, Z7, Z10
+	VPSRLVQ      Z10, Z8, Z10
+	VPERMQ       Z2, Z7, Z9
+	VPANDQ       Z9, Z10, Z10
+	VPERMQ       Z3, Z7, Z9
+	VPANDQ       Z9, Z8, Z8
+	VPERMQ       Z0, Z7, Z9
+	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
+	VMOVDQA64.Z  Z9, K1, Z9
+	VMOVDQU64    Z9, 248(SP)
+	VPERMQ.Z     Z5, Z7, K1, Z9
+	VMOVDQU64    Z9, 504(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z9
+	VMOVDQU64    Z9, 760(SP)
+	MOVQ         BX, DX
+	SHRQ         $0x10, DX
+	KMOVB        DX, K1
+	VPMOVZXBQ    16(SP), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    64(AX), Z8
+	VPERMQ       Z1, Z7, Z10
+	VPSRLVQ      Z10, Z8, Z10
+	VPERMQ       Z2, Z7, Z9
+	VPANDQ       Z9, Z10, Z10
+	VPERMQ       Z3, Z7, Z9
+	VPANDQ       Z9, Z8, Z8
+	VPERMQ       Z0, Z7, Z9
+	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
+	VMOVDQA64.Z  Z9, K1, Z9
+	VMOVDQU64    Z9, 312(SP)
+	VPERMQ.Z     Z5, Z7, K1, Z9
+	VMOVDQU64    Z9, 568(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z9
+	VMOVDQU64    Z9, 824(SP)
+	MOVQ         BX, DX
+	SHRQ         $0x18, DX
+	KMOVB        DX, K1
+	VPMOVZXBQ    24(SP), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    96(AX), Z6
+	VPERMQ       Z1, Z7, Z1
+	VPSRLVQ      Z1, Z6, Z1
+	VPERMQ       Z2, Z7, Z2
+	VPANDQ       Z2, Z1, Z1
+	VPERMQ       Z3, Z7, Z2
+	VPANDQ       Z2, Z6, Z6
+	VPERMQ       Z0, Z7, Z0
+	VPTERNLOGQ   $0xfe, Z1, Z6, Z0
+	VMOVDQA64.Z  Z0, K1, Z0
+	VMOVDQU64    Z0, 376(SP)
+	VPERMQ.Z     Z5, Z7, K1, Z2
+	VMOVDQU64    Z2, 632(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z2
+	VMOVDQU64    Z2, 888(SP)
+
+	// Pack: pending bits right-aligned in acc, nacc of them; after each
+	// code the whole bytes are stored big-endian, 8 at a time.
+	MOVQ   BX, AX
+	BTSQ   $0x20, AX
+	MOVQ   $0x00000001, DX
+	MOVQ   $0x00000001, BX
+	XORQ   DI, DI
+	MOVQ   AX, R8
+	SHRQ   $0x01, R8
+	TZCNTQ R8, R8
+	ANDQ   696(SP), R8
+	ORQ    184(SP), R8
+	MOVQ   440(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x02, R8
+	TZCNTQ R8, R8
+	ANDQ   704(SP), R8
+	ORQ    192(SP), R8
+	MOVQ   448(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x03, R8
+	TZCNTQ R8, R8
+	ANDQ   712(SP), R8
+	ORQ    200(SP), R8
+	MOVQ   456(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x04, R8
+	TZCNTQ R8, R8
+	ANDQ   720(SP), R8
+	ORQ    208(SP), R8
+	MOVQ   464(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x05, R8
+	TZCNTQ R8, R8
+	ANDQ   728(SP), R8
+	ORQ    216(SP), R8
+	MOVQ   472(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x06, R8
+	TZCNTQ R8, R8
+	ANDQ   736(SP), R8
+	ORQ    224(SP), R8
+	MOVQ   480(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x07, R8
+	TZCNTQ R8, R8
+	ANDQ   744(SP), R8
+	ORQ    232(SP), R8
+	MOVQ   488(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x08, R8
+	TZCNTQ R8, R8
+	ANDQ   752(SP), R8
+	ORQ    240(SP), R8
+	MOVQ   496(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x09, R8
+	TZCNTQ R8, R8
+	ANDQ   760(SP), R8
+	ORQ    248(SP), R8
+	MOVQ   504(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x0a, R8
+	TZCNTQ R8, R8
+	ANDQ   768(SP), R8
+	ORQ    256(SP), R8
+	MOVQ   512(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x0b, R8
+	TZCNTQ R8, R8
+	ANDQ   776(SP), R8
+	ORQ    264(SP), R8
+	MOVQ   520(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x0c, R8
+	TZCNTQ R8, R8
+	ANDQ   784(SP), R8
+	ORQ    272(SP), R8
+	MOVQ   528(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x0d, R8
+	TZCNTQ R8, R8
+	ANDQ   792(SP), R8
+	ORQ    280(SP), R8
+	MOVQ   536(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x0e, R8
+	TZCNTQ R8, R8
+	ANDQ   800(SP), R8
+	ORQ    288(SP), R8
+	MOVQ   544(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x0f, R8
+	TZCNTQ R8, R8
+	ANDQ   808(SP), R8
+	ORQ    296(SP), R8
+	MOVQ   552(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x10, R8
+	TZCNTQ R8, R8
+	ANDQ   816(SP), R8
+	ORQ    304(SP), R8
+	MOVQ   560(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x11, R8
+	TZCNTQ R8, R8
+	ANDQ   824(SP), R8
+	ORQ    312(SP), R8
+	MOVQ   568(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x12, R8
+	TZCNTQ R8, R8
+	ANDQ   832(SP), R8
+	ORQ    320(SP), R8
+	MOVQ   576(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x13, R8
+	TZCNTQ R8, R8
+	ANDQ   840(SP), R8
+	ORQ    328(SP), R8
+	MOVQ   584(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x14, R8
+	TZCNTQ R8, R8
+	ANDQ   848(SP), R8
+	ORQ    336(SP), R8
+	MOVQ   592(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x15, R8
+	TZCNTQ R8, R8
+	ANDQ   856(SP), R8
+	ORQ    344(SP), R8
+	MOVQ   600(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x16, R8
+	TZCNTQ R8, R8
+	ANDQ   864(SP), R8
+	ORQ    352(SP), R8
+	MOVQ   608(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x17, R8
+	TZCNTQ R8, R8
+	ANDQ   872(SP), R8
+	ORQ    360(SP), R8
+	MOVQ   616(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x18, R8
+	TZCNTQ R8, R8
+	ANDQ   880(SP), R8
+	ORQ    368(SP), R8
+	MOVQ   624(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x19, R8
+	TZCNTQ R8, R8
+	ANDQ   888(SP), R8
+	ORQ    376(SP), R8
+	MOVQ   632(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x1a, R8
+	TZCNTQ R8, R8
+	ANDQ   896(SP), R8
+	ORQ    384(SP), R8
+	MOVQ   640(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x1b, R8
+	TZCNTQ R8, R8
+	ANDQ   904(SP), R8
+	ORQ    392(SP), R8
+	MOVQ   648(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x1c, R8
+	TZCNTQ R8, R8
+	ANDQ   912(SP), R8
+	ORQ    400(SP), R8
+	MOVQ   656(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x1d, R8
+	TZCNTQ R8, R8
+	ANDQ   920(SP), R8
+	ORQ    408(SP), R8
+	MOVQ   664(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x1e, R8
+	TZCNTQ R8, R8
+	ANDQ   928(SP), R8
+	ORQ    416(SP), R8
+	MOVQ   672(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	MOVQ   AX, R8
+	SHRQ   $0x1f, R8
+	TZCNTQ R8, R8
+	ANDQ   936(SP), R8
+	ORQ    424(SP), R8
+	MOVQ   680(SP), R9
+	SHLXQ  R9, DX, DX
+	ORQ    R8, DX
+	ADDQ   R9, BX
+	MOVQ   $0x00000040, R8
+	SUBQ   BX, R8
+	SHLXQ  R8, DX, R8
+	BSWAPQ R8
+	MOVQ   R8, (SI)(DI*1)
+	MOVQ   BX, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, BX
+	SHRQ   $0x20, AX
+	TZCNTQ AX, AX
+	ANDQ   944(SP), AX
+	ORQ    432(SP), AX
+	MOVQ   688(SP), R8
+	SHLXQ  R8, DX, DX
+	ORQ    AX, DX
+	ADDQ   R8, BX
+	MOVQ   $0x00000040, AX
+	SUBQ   BX, AX
+	SHLXQ  AX, DX, AX
+	BSWAPQ AX
+	MOVQ   AX, (SI)(DI*1)
+	MOVQ   BX, AX
+	SHRQ   $0x03, AX
+	ADDQ   AX, DI
+	ANDQ   $0x07, BX
+	MOVQ   $0x00000040, AX
+	SUBQ   BX, AX
+	SHLXQ  AX, DX, AX
+	BSWAPQ AX
+	MOVQ   AX, (SI)(DI*1)
+	SHLQ   $0x03, DI
+	ADDQ   BX, DI
+
+	// Copy the stream's bytes, (total+7)/8, and nothing past them.
+	LEAQ      7(CX), AX
+	SHRQ      $0x03, AX
+	XORL      BX, BX
+	MOVQ      buf+0(FP), SI
+	MOVQ      $-1, DX
+	BZHIQ     AX, DX, DX
+	KMOVQ     DX, K1
+	VMOVDQU64 40(SP), Z0
+	VMOVDQU8  Z0, K1, (SI)
+	SUBQ      $0x40, AX
+	CMOVQCS   BX, AX
+	MOVQ      $-1, DX
+	BZHIQ     AX, DX, DX
+	KMOVQ     DX, K1
+	VMOVDQU64 104(SP), Z0
+	VMOVDQU8  Z0, K1, 64(SI)
+	MOVQ      CX, bits+32(FP)
+	VZEROUPPER
+	RET
+
 // func fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos uint, i int)
 // Requires: AVX, BMI, BMI2
 TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
@@ -2441,9 +3325,9 @@ TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
 	ANDL   $0x00000070, R8
 	XORL   R9, R9
 	CMPQ   R9, BX
-	JGE    fpc_unpack_done_15
+	JGE    fpc_unpack_done_16
 
-fpc_unpack_14:
+fpc_unpack_15:
 	LEAQ    (DX)(R8*1), R8
 	MOVBQZX (R8), R10
 
@@ -2491,9 +3375,9 @@ fpc_unpack_14:
 	SHLXQ  R12, DI, DI
 	MOVQ   R11, R8
 	CMPQ   R9, BX
-	JLT    fpc_unpack_14
+	JLT    fpc_unpack_15
 
-fpc_unpack_done_15:
+fpc_unpack_done_16:
 	MOVQ SI, pos+32(FP)
 	MOVQ R9, i+40(FP)
 	RET
@@ -2504,17 +3388,17 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $320-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_16
+	JZ    fpc_dec_fail_17
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_17
+	JNZ   fpc_dec_codes_18
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000041
-	JNE             fpc_dec_fail_16
+	JNE             fpc_dec_fail_17
 	TESTB           $0x7f, 64(AX)
-	JNZ             fpc_dec_fail_16
+	JNZ             fpc_dec_fail_17
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -2530,9 +3414,9 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $320-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_17:
+fpc_dec_codes_18:
 	CMPQ CX, $0x00000080
-	JA   fpc_dec_fail_16
+	JA   fpc_dec_fail_17
 
 	// The stream, zero-padded, byte-reversed onto the stack.
 	VMOVDQU64  k_rev64<>+0(SB), Z0
@@ -2574,7 +3458,7 @@ fpc_dec_codes_17:
 	MOVQ R9, R10
 	ANDL $0x38, R10
 
-fpc_dec_loop_18:
+fpc_dec_loop_19:
 	MOVQ  120(SP)(AX*1), R11
 	SHRXQ R10, SI, R12
 	MOVQ  CX, 128(SP)(BX*8)
@@ -2598,11 +3482,11 @@ fpc_dec_loop_18:
 	SUBQ  R12, AX
 	ORQ   $0x38, DX
 	CMPQ  BX, $0x10
-	JB    fpc_dec_loop_18
+	JB    fpc_dec_loop_19
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_16
+	JNE     fpc_dec_fail_17
 	NEGQ    AX
 	SHLQ    $0x03, AX
 	ANDL    $0x3f, DX
@@ -2612,12 +3496,12 @@ fpc_dec_loop_18:
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_16
+	JNE     fpc_dec_fail_17
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_16
+	JNZ     fpc_dec_fail_17
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
@@ -2667,7 +3551,7 @@ fpc_dec_loop_18:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_16:
+fpc_dec_fail_17:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -2726,17 +3610,17 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_19
+	JZ    fpc_dec_fail_20
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_20
+	JNZ   fpc_dec_codes_21
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000081
-	JNE             fpc_dec_fail_19
+	JNE             fpc_dec_fail_20
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_19
+	JNZ             fpc_dec_fail_20
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -2760,9 +3644,9 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_20:
+fpc_dec_codes_21:
 	CMPQ CX, $0x0000008d
-	JA   fpc_dec_fail_19
+	JA   fpc_dec_fail_20
 
 	// The stream, zero-padded, byte-reversed onto the stack.
 	VMOVDQU64  k_rev64<>+0(SB), Z0
@@ -2815,7 +3699,7 @@ fpc_dec_codes_20:
 	MOVQ R9, R10
 	ANDL $0x38, R10
 
-fpc_dec_loop_21:
+fpc_dec_loop_22:
 	MOVQ  184(SP)(AX*1), R11
 	SHRXQ R10, SI, R12
 	MOVQ  CX, 192(SP)(BX*8)
@@ -2839,11 +3723,11 @@ fpc_dec_loop_21:
 	SUBQ  R12, AX
 	ORQ   $0x38, DX
 	CMPQ  BX, $0x20
-	JB    fpc_dec_loop_21
+	JB    fpc_dec_loop_22
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_19
+	JNE     fpc_dec_fail_20
 	NEGQ    AX
 	SHLQ    $0x03, AX
 	ANDL    $0x3f, DX
@@ -2853,12 +3737,12 @@ fpc_dec_loop_21:
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_19
+	JNE     fpc_dec_fail_20
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_19
+	JNZ     fpc_dec_fail_20
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
@@ -2944,7 +3828,7 @@ fpc_dec_loop_21:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_19:
+fpc_dec_fail_20:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER

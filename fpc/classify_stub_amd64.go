@@ -65,11 +65,23 @@ func fpcPack128AVX512(buf *[149]byte, line []byte, kinds []uint8, emit uint64, t
 // and the length in bits of flag 1 and its word codes under the report's
 // table; if they are shorter than the line, it writes them to buf as fpc's
 // pack does, else the raw stream (flag 0, the line) to buf, and nothing
-// past the stream's bytes. tab is the table's vecEnc. It reads all of line
-// before it writes buf, so the two may overlap.
+// past the stream's bytes.
+// tab is the table's vecEnc. It reads all of line before it writes buf,
+// so the two may overlap.
 //
 //go:noescape
 func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
+
+// fpcCompress128AVX512 classifies the 128-byte line, returning its summary,
+// and the length in bits of flag 1 and its word codes under the report's
+// table; if they are shorter than the line, it writes them to buf as fpc's
+// pack does, else the raw stream (flag 0, the line) to buf, and nothing
+// past the stream's bytes.
+// tab is the table's vecEnc. It reads all of line before it writes buf,
+// so the two may overlap.
+//
+//go:noescape
+func fpcCompress128AVX512(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
 
 // fpcUnpackBMI2 decodes word codes from in, starting after the flag, into
 // out until they cover at least n words, as fpc's unpack does, and returns

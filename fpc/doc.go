@@ -128,14 +128,15 @@
 // takes the next prefix from the window it has already loaded, so each
 // lookup waits only for the previous code's length (unpackGeneric defines
 // it). The batch entry points linecomp.Sizes and linecomp.CompressLines
-// classify many lines per kernel call. With AVX-512, a 64-byte "fpc" line
-// is coded by one kernel call that classifies it and packs its codes
-// without a serial chain (bit offsets by prefix sum, each code split over
-// the two 64-bit words it can touch), or writes its raw stream, straight
-// into dst when it has room; the codes of other 64- and 128-byte lines are
-// packed by a kernel (fields side by side, the packing unrolled); the
-// pure-Go definitions (wordCodesGeneric, packGeneric) say what they must
-// write. With AVX-512, Decompress of a 64- or 128-byte "fpc" line is one
+// classify many lines per kernel call. With AVX-512, a 64- or 128-byte
+// "fpc" line is coded by one kernel call that classifies it and packs its
+// codes, or writes its raw stream, straight into dst when it has room
+// (masked stores: nothing past the stream). A 64-byte line's codes are
+// packed without a serial chain (bit offsets by prefix sum, each code
+// split over the two 64-bit words it can touch), a 128-byte line's with
+// fields side by side and the packing unrolled, as the pack kernel that
+// codes other 64- and 128-byte lines does; the pure-Go definitions
+// (wordCodesGeneric, packGeneric) say what they must write. With AVX-512, Decompress of a 64- or 128-byte "fpc" line is one
 // kernel call that decodes a well-formed stream, raw or of word codes,
 // straight into dst (decodeLineGeneric defines it); any other stream goes
 // to the decoders above, which say what is wrong with it.

@@ -102,9 +102,6 @@ func (t *table) buildSteps() {
 const (
 	maxCodeBytes = (tagBits + maxWords*(prefixBits+32) + 7) / 8
 	scratchBytes = maxCodeBytes + 8
-	// fusedBytes is what the fused 64-byte Compress kernel may write: the
-	// flag and codes (under 512 bits) padded to 64 bytes, or a raw stream.
-	fusedBytes = tagBits + 64
 )
 
 // appendCodes appends flag 1 and the word codes of line, whose words have

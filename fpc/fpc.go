@@ -249,12 +249,18 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // codes are the encoding unless they are not shorter than the line, and
 // then wordCodes has written the raw stream.
 //
-// With room for fusedBytes more bytes in dst, the kernel writes there
+// With room for the raw stream in dst, the kernel writes there
 // directly: a scratch buffer and the copy out of it cost about a quarter of
-// Compress (runtime.memmove and memclr in a profile of BenchmarkTargets).
+// a 64-byte Compress (runtime.memmove and memclr in a profile of
+// BenchmarkTargets).
 func (c *Codec) compressFused(dst, line []byte) ([]byte, int) {
-	if n := len(dst); cap(dst)-n >= fusedBytes {
-		bits := c.wordCodes64((*[fusedBytes]byte)(dst[n:n+fusedBytes]), (*[64]byte)(line))
+	if n := len(dst); cap(dst)-n > c.lineSize {
+		var bits int
+		if c.lineSize == 64 {
+			bits = c.wordCodes64((*[tagBits + 64]byte)(dst[n:cap(dst)]), (*[64]byte)(line))
+		} else {
+			bits = c.wordCodes128((*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line))
+		}
 		if !c.fits(bits - tagBits) {
 			bits = tagBits + 8*c.lineSize
 		}
