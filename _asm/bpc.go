@@ -28,6 +28,7 @@ func init() {
 		for _, words := range []int{32, 16} {
 			bpcParse(words)
 		}
+		bpcDecode64AVX512()
 	}
 }
 
@@ -303,16 +304,34 @@ func bpcRebuildAVX512(words int) {
 		"a \"DBP zero\" symbol and the base word, as rebuildScalar does.")
 	dbx := Load(Param("dbx"), GP64())
 	line := Load(Param("line"), GP64())
-
-	zero := ZMM()
-	VPXORD(zero, zero, zero)
 	// Planes 0…15 and 16…31. The caller has just written them one at a
 	// time, so these loads wait for the stores to reach the cache
 	// instead of taking their data from them; building the vectors from
-	// 32 dword loads instead measured slower after the parse kernels.
+	// 32 dword loads instead measured slower after the parse kernels
+	// (bpcDecode64AVX512 keeps its planes in a register instead).
 	lo, hi := ZMM(), ZMM()
 	VMOVDQU32(Mem{Base: dbx}, lo)
 	VMOVDQU32(Mem{Base: dbx, Disp: 64}, hi)
+	top := ZMM()
+	VPBROADCASTD(Mem{Base: dbx, Disp: 4 * 32}, top)
+	bpcRebuildLine(words, lo, hi, top, nil, Load(Param("base"), GP32()), line)
+	VZEROUPPER()
+	RET()
+}
+
+// bpcRebuildLine emits the rebuild of bpcRebuildAVX512 from the DBX
+// planes in vectors: lo and hi hold planes 0…15 and 16…31 (lane j of
+// lo is plane j), top holds plane 32 in every lane. It writes the line's
+// 4 × words bytes at line.
+//
+// zeros, if not nil, is a general register whose bit j says that DBP[j]
+// is zero ("DBP zero" symbols; those planes' DBX must be zero): DBP[j] is
+// then the XOR of DBX[j … f−1], f the lowest such plane from j on, which
+// is the suffix XOR S[j] (S[33] = 0) XOR S[f] (0 without such a plane
+// among 0…31: S[32] is then DBX[32], or zero for a "DBP zero" plane 32).
+func bpcRebuildLine(words int, lo, hi, top VecVirtual, zeros, base, line Register) {
+	zero := ZMM()
+	VPXORD(zero, zero, zero)
 	// Suffix XOR within each vector: lane i takes lanes i+1, i+2, … in
 	// four doubling steps (VALIGND with zeros above shifts lanes down).
 	for _, v := range []VecVirtual{lo, hi} {
@@ -326,11 +345,37 @@ func bpcRebuildAVX512(words int) {
 	// all planes DBX[32].
 	all := ZMM()
 	VPBROADCASTD(hi.AsX(), all)
-	t := ZMM()
-	VPBROADCASTD(Mem{Base: dbx, Disp: 4 * 32}, t)
-	VPXORD(t, lo, lo)
-	VPXORD(t, hi, hi)
+	VPXORD(top, lo, lo)
+	VPXORD(top, hi, hi)
 	VPXORD(all, lo, lo)
+	if zeros != nil {
+		// f for each lane: the lowest set bit of zeros at or above it,
+		// 31 − the leading zeros of that bit alone.
+		zv := ZMM()
+		VPBROADCASTD(zeros, zv)
+		c31 := ZMM()
+		VPBROADCASTD(bpcConst4(31), c31)
+		s := []VecVirtual{lo, hi}
+		out := make([]VecVirtual, 2)
+		for h := range s {
+			var from [16]uint32
+			for l := range from {
+				from[l] = ^uint32(0) << uint(16*h+l)
+			}
+			sel, low, k := ZMM(), ZMM(), K()
+			VPANDD(bpcConst512D(fmt.Sprintf("bpc_from%d", h), from), zv, sel)
+			VPTESTMD(sel, sel, k)
+			VPSUBD(sel, zero, low)
+			VPANDD(sel, low, low)
+			VPLZCNTD(low, low)
+			VPSUBD(low, c31, low)
+			VPERMI2D_Z(hi, lo, k, low)
+			out[h] = low
+		}
+		for h := range s {
+			VPXORD(out[h], s[h], s[h])
+		}
+	}
 
 	// The deltas: the transpose of the DBP planes.
 	d := bpcTranspose512([]VecVirtual{lo, hi})
@@ -352,14 +397,12 @@ func bpcRebuildAVX512(words int) {
 	// Word 0 is the base, word i+1 the base plus the sum of deltas 0…i:
 	// the sums move up one lane.
 	b := ZMM()
-	VPBROADCASTD(Load(Param("base"), GP32()), b)
+	VPBROADCASTD(base, b)
 	w0 := ZMM()
 	VALIGND(U8(15), zero, lo, w0)
 	VPADDD(b, w0, w0)
 	VMOVDQU32(w0, Mem{Base: line})
 	if words == 16 {
-		VZEROUPPER()
-		RET()
 		return
 	}
 	var fifteen [64]byte
@@ -375,8 +418,6 @@ func bpcRebuildAVX512(words int) {
 	VALIGND(U8(15), lo, hi, w1)
 	VPADDD(b, w1, w1)
 	VMOVDQU32(w1, Mem{Base: line, Disp: 64})
-	VZEROUPPER()
-	RET()
 }
 
 // bpcMask32 returns the 32-bit mask of two 16-lane masks, lo in the low
@@ -1006,5 +1047,219 @@ func bpcParse(words int) {
 	Store(pos, ReturnIndex(0))
 	Store(j, ReturnIndex(1))
 	Store(flags, ReturnIndex(2))
+	RET()
+}
+
+// bpcDecode64AVX512 emits the whole fast decoder of a bit-plane stream of
+// a 64-byte line after its base code (decodeFast): the symbol loop of
+// bpcParse at 16 words, the checks of decodeFast, and the rebuild of
+// bpcRebuildAVX512 (with the "DBP zero" planes of bpcRebuildLine), in one
+// call.
+//
+// The planes never go through memory: a 64-byte load of planes just
+// written one at a time waits for the stores to reach the cache, the
+// largest stall of the two-kernel decoder. Planes 0…31 have 15 bits at
+// 64 bytes, so they fit the 16-bit lanes of one vector, plane j in lane
+// j; plane 32, the first symbol's, stays in a general register. Each
+// step of the loop covers planes j0, j0−1 and j0−2 with one 64-bit word
+// u whose top three 16-bit fields are those planes (raw symbols' fields
+// as the stream has them without their head bits; a table symbol's plane,
+// or 0x8000 for a "DBP zero" symbol; zeros below it): broadcast to every
+// qword, rotated so that lane j0 gets u's top field, and merged into the
+// lanes j0−2…j0 that exist. A step always writes zeros below its last
+// symbol, so the planes of a run, and those a later step covers, are
+// right; VPMOVW2M takes the "DBP zero" planes from bit 15 at the end.
+func bpcDecode64AVX512() {
+	const name = "bpcDecode64AVX512"
+	TEXT(name, NOSPLIT, "func(enc *byte, endm8 int, last uint64, pos uint, base uint32, symbols *[1024]uint64, line *[64]byte) bool")
+	Pragma("noescape")
+	Doc(name+" decodes the bit-plane stream enc of a 64-byte line from bit pos",
+		"on (after the base code; base is the first word) into line, as decodeFast does,",
+		"and reports true; it reports false, having written nothing, for a stream",
+		"decodeFast gives up on. endm8 is len(enc) − 8,",
+		"last the stream's last eight bytes (big-endian, zeros before a shorter stream).")
+	// The lanes each step merges into (bits j0−2…j0 that are below 32)
+	// and the rotation that takes u's top field to lane j0 of the
+	// broadcast: lane l holds field l mod 4 of the rotated word.
+	var masks [33]uint32
+	var rots [33]uint64
+	for j0 := range masks {
+		masks[j0] = uint32(uint64(7) << uint(j0+1) >> 3)
+		rots[j0] = uint64(16 * (j0 + 1) % 64)
+	}
+	const rotsAt = 136 // after the masks
+	tab := GLOBL("bpc_dec_steps", attr.RODATA|attr.NOPTR)
+	for i, m := range masks {
+		DATA(4*i, U32(m))
+	}
+	for i, r := range rots {
+		DATA(rotsAt+8*i, U64(r))
+	}
+
+	enc := Load(Param("enc"), GP64())
+	endm8 := Load(Param("endm8"), GP64())
+	pos := Load(Param("pos"), GP64())
+	symbols := Load(Param("symbols"), GP64())
+	steps := GP64()
+	LEAQ(tab, steps)
+	planes := ZMM()
+	VPXORD(planes, planes, planes)
+	j, flags, heads, p32 := GP64(), GP64(), GP64(), GP64()
+	MOVQ(U32(32), j)
+	XORQ(flags, flags)
+	MOVQ(U64(1<<63|1<<47|1<<31), heads) // three heads
+
+	insert := func(u, j0 Register) {
+		z := ZMM()
+		VPBROADCASTQ(u, z)
+		VPROLVQ_BCST(Mem{Base: steps, Disp: rotsAt, Index: j0, Scale: 8}, z, z)
+		k := K()
+		KMOVD(Mem{Base: steps, Index: j0, Scale: 4}, k)
+		VMOVDQU16(z, k, planes)
+	}
+	// step emits one step of the loop; the first takes plane 32 from u.
+	step := func(sfx string, first bool) {
+		v, i, sh := GP64(), GP64(), GP64()
+		MOVQ(pos, i)
+		SHRQ(U8(3), i)
+		MOVQ(pos, sh)
+		ANDQ(U8(7), sh)
+		CMPQ(i, endm8)
+		JG(LabelRef(name + "_tail" + sfx))
+		MOVQ(Mem{Base: enc, Index: i, Scale: 1}, v)
+		BSWAPQ(v)
+		Label(name + "_peeked" + sfx)
+		SHLXQ(sh, v, v)
+		// The bits taken by raw symbols from the first head bit that is
+		// clear: 0, 16, 32, or 64 for three.
+		x := GP64()
+		ANDNQ(heads, v, x)
+		LZCNTQ(x, x)
+		CMPQ(x, U8(48))
+		JB(LabelRef(name + "_symbol" + sfx))
+		ANDNQ(v, heads, v) // the planes without their head bits
+		if first {
+			MOVQ(v, p32)
+			SHRQ(U8(48), p32)
+		}
+		insert(v, j)
+		SUBQ(U8(3), j)
+		ADDQ(U8(48), pos)
+		JMP(LabelRef(name + "_loop"))
+
+		Label(name + "_symbol" + sfx)
+		// u: the raw fields (the top x bits of v), then the symbol's plane.
+		u, j0 := GP64(), GP64()
+		MOVQ(I32(-1), u)
+		SHRXQ(x, u, u)
+		ORQ(heads, u)
+		ANDNQ(v, u, u)
+		MOVQ(j, j0)
+		ADDQ(x, pos)
+		SHLXQ(x, v, v)
+		xs := GP64()
+		MOVQ(x, xs)
+		SHRQ(U8(4), xs)
+		SUBQ(xs, j)
+		// One symbol from the table, none if the raw ones took the last
+		// plane.
+		e, t := GP64(), GP64()
+		SHRQ(U8(54), v)
+		MOVQ(Mem{Base: symbols, Index: v, Scale: 8}, e)
+		MOVQ(j, t)
+		SARQ(U8(63), t)
+		ANDNQ(e, t, e)
+		ORQ(e, flags)
+		// The symbol's field: its plane, or 0x8000 for a "DBP zero"
+		// symbol (plane 1<<31), which no 15-bit plane has.
+		s, d := GP64(), GP64()
+		MOVQ(e, s)
+		SHLQ(U8(48), s)
+		MOVQ(e, d)
+		SHLQ(U8(32), d)
+		ANDQ(heads, d) // bit 63: the field's top bit; planes have no bit 15
+		ORQ(d, s)
+		SHRXQ(x, s, s)
+		ORQ(s, u)
+		if first {
+			MOVQ(u, p32)
+			SHRQ(U8(48), p32)
+		}
+		insert(u, j0)
+		MOVQ(e, t)
+		SHRQ(U8(32), t)
+		MOVBQZX(t.As8(), t)
+		SUBQ(t, j)
+		SHRQ(U8(48), e)
+		ADDQ(e, pos)
+		JMP(LabelRef(name + "_loop"))
+
+		// Near the end: the last eight bytes shifted, zero past 64 bits.
+		Label(name + "_tail" + sfx)
+		lastR := GP64()
+		Load(Param("last"), lastR)
+		MOVQ(i, v)
+		SUBQ(endm8, v)
+		SHLQ(U8(3), v)
+		CMPQ(v, U8(64))
+		JAE(LabelRef(name + "_zero" + sfx))
+		SHLXQ(v, lastR, v)
+		JMP(LabelRef(name + "_peeked" + sfx))
+		Label(name + "_zero" + sfx)
+		XORQ(v, v)
+		JMP(LabelRef(name + "_peeked" + sfx))
+	}
+	step("_first", true)
+	Label(name + "_loop")
+	TESTQ(j, j)
+	JS(LabelRef(name + "_done"))
+	step("", false)
+
+	// decodeFast's checks: all planes and no more (j = −1), no "DBP zero"
+	// symbol, and the stream ends in its last byte with zero padding.
+	Label(name + "_done")
+	CMPQ(j, I8(-1))
+	JNE(LabelRef(name + "_fail"))
+	end, n := GP64(), GP64()
+	LEAQ(Mem{Base: pos, Disp: 7}, end)
+	SHRQ(U8(3), end)
+	LEAQ(Mem{Base: endm8, Disp: 8}, n)
+	CMPQ(end, n)
+	JNE(LabelRef(name + "_fail"))
+	pad, lastR := GP64(), GP64()
+	MOVQ(pos, pad)
+	NEGQ(pad)
+	ANDQ(U8(7), pad)
+	Load(Param("last"), lastR)
+	BZHIQ(pad, lastR, lastR)
+	JNZ(LabelRef(name + "_fail"))
+
+	// The "DBP zero" planes, then all planes as dwords for the rebuild,
+	// those planes' DBX zero.
+	kz := K()
+	VPMOVW2M(planes, kz)
+	zeros := GP32()
+	KMOVD(kz, zeros)
+	VPANDD_BCST(bpcConst4(0x7FFF7FFF), planes, planes)
+	lo, hi := ZMM(), ZMM()
+	VPMOVZXWD(planes.AsY(), lo)
+	hiY := YMM()
+	VEXTRACTI64X4(U8(1), planes, hiY)
+	VPMOVZXWD(hiY, hi)
+	ANDL(U32(0x7FFF), p32.As32())
+	top := ZMM()
+	VPBROADCASTD(p32.As32(), top)
+	line := Load(Param("line"), GP64())
+	bpcRebuildLine(16, lo, hi, top, zeros, Load(Param("base"), GP32()), line)
+	ok := GP8()
+	MOVB(U8(1), ok)
+	Store(ok, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+	Label(name + "_fail")
+	no := GP8()
+	XORB(no, no)
+	Store(no, ReturnIndex(0))
+	VZEROUPPER()
 	RET()
 }

@@ -18,31 +18,14 @@ const slack = 5
 // enc before it writes to dst.
 func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	n := c.lineSize
-	// The last eight bytes, for peeks near the end (see peekAt).
-	end := uint(len(enc))
-	var last uint64
-	if end >= 8 {
-		last = binary.BigEndian.Uint64(enc[end-8:])
-	} else {
-		for _, b := range enc {
-			last = last<<8 | uint64(b)
-		}
-	}
-	v := peekAt(enc, last, 0) << tagBits
-	var base uint32
-	var pos uint
-	switch {
-	case v>>63 != 0:
-		base = uint32(v >> 31)
-		pos = tagBits + 1 + 32
-	default:
-		width := [4]uint{0, 4, 8, 16}[v>>61&3]
-		pos = tagBits + 3 + width
-		if width > 0 {
-			base = uint32(int32(v<<3>>(64-width)<<(32-width)) >> (32 - width))
-		}
-	}
+	last, base, pos := streamHead(enc)
 
+	// The stream is read before anything is written: where a kernel
+	// decodes the whole stream in one call, the line goes straight into
+	// dst's spare room.
+	if l := len(dst); cap(dst)-l >= n && c.decodeInto(dst[l:l+n], enc, last, pos, base) {
+		return dst[:l+n], true
+	}
 	// First the symbols, into the DBX planes (see parseGeneric), then
 	// the DBP planes by the XOR chain.
 	var planes [slack + planeCount]uint32
@@ -79,6 +62,33 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	var buf [128]byte
 	c.rebuild(dbx, 0, base, &buf)
 	return append(dst, buf[:n]...), true
+}
+
+// streamHead reads the start of a bit-plane stream enc (at least one
+// byte): it returns enc's last eight bytes, for peeks near the end (see
+// peekAt), the base word and the bit position after its code.
+func streamHead(enc []byte) (last uint64, base uint32, pos uint) {
+	end := uint(len(enc))
+	if end >= 8 {
+		last = binary.BigEndian.Uint64(enc[end-8:])
+	} else {
+		for _, b := range enc {
+			last = last<<8 | uint64(b)
+		}
+	}
+	v := peekAt(enc, last, 0) << tagBits
+	switch {
+	case v>>63 != 0:
+		base = uint32(v >> 31)
+		pos = tagBits + 1 + 32
+	default:
+		width := [4]uint{0, 4, 8, 16}[v>>61&3]
+		pos = tagBits + 3 + width
+		if width > 0 {
+			base = uint32(int32(v<<3>>(64-width)<<(32-width)) >> (32 - width))
+		}
+	}
+	return last, base, pos
 }
 
 // rebuildScalar writes the words of the line whose DBX planes are dbx,

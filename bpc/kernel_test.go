@@ -254,6 +254,48 @@ func TestDecodeFast(t *testing.T) {
 	})
 }
 
+// TestDecodeKernel checks that the one-call decode kernel, where the
+// level has one, decodes the stream of every corpus line itself (streams
+// with "DBP zero" symbols among them) rather than leaving it to
+// decodeFast's general path, which would hide a kernel that gives up
+// too often behind a right answer.
+func TestDecodeKernel(t *testing.T) {
+	for _, n := range codectest.LineSizes {
+		c, _ := New(n)
+		kernel := func(data []byte, got []decoded) {
+			for i := range got {
+				line := data[i*n : (i+1)*n]
+				enc, _, _ := c.Compress(nil, line)
+				got[i] = decoded{}
+				if enc[0]>>7 == 0 || !c.hasDecodeKernel() {
+					// A raw line, or no kernel at this level: Decompress.
+					out, err := c.Decompress(nil, enc)
+					copy(got[i].line[:], out)
+					got[i].ok = err == nil
+					continue
+				}
+				last, base, pos := streamHead(enc)
+				got[i].ok = c.decodeInto(got[i].line[:n], enc, last, pos, base)
+			}
+		}
+		want := func(line []byte) (d decoded) {
+			copy(d.line[:], line)
+			d.ok = true
+			return d
+		}
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			codectest.CrossCheck(t, n, nil, kernel, want)
+		})
+	}
+}
+
+// decoded is what TestDecodeKernel compares: the line and whether the
+// kernel decoded it.
+type decoded struct {
+	line [128]byte
+	ok   bool
+}
+
 // rawEdgeLines finds lines of n bytes whose bit-plane stream is one bit
 // shorter than the raw line and as long (payloads of 8n − 1 and 8n bits),
 // where Compress switches to the raw line, and one bit longer if it comes

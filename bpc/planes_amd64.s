@@ -967,67 +967,67 @@ TEXT ·bpcTransposeAVX2(SB), NOSPLIT, $0-8
 TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
 	MOVQ           dbx+0(FP), AX
 	MOVQ           line+16(FP), CX
-	VPXORD         Z0, Z0, Z0
-	VMOVDQU32      (AX), Z1
-	VMOVDQU32      64(AX), Z2
-	VALIGND        $0x01, Z1, Z0, Z3
-	VPXORD         Z3, Z1, Z1
-	VALIGND        $0x02, Z1, Z0, Z3
-	VPXORD         Z3, Z1, Z1
-	VALIGND        $0x04, Z1, Z0, Z3
-	VPXORD         Z3, Z1, Z1
-	VALIGND        $0x08, Z1, Z0, Z3
-	VPXORD         Z3, Z1, Z1
-	VALIGND        $0x01, Z2, Z0, Z3
-	VPXORD         Z3, Z2, Z2
-	VALIGND        $0x02, Z2, Z0, Z3
-	VPXORD         Z3, Z2, Z2
-	VALIGND        $0x04, Z2, Z0, Z3
-	VPXORD         Z3, Z2, Z2
-	VALIGND        $0x08, Z2, Z0, Z3
-	VPXORD         Z3, Z2, Z2
-	VPBROADCASTD   X2, Z3
-	VPBROADCASTD   128(AX), Z4
-	VPXORD         Z4, Z1, Z1
-	VPXORD         Z4, Z2, Z2
-	VPXORD         Z3, Z1, Z1
-	VMOVDQU64      bpc_cols<>+0(SB), Z3
-	VMOVDQU64      bpc_gather0<>+0(SB), Z4
-	VPERMI2B       Z2, Z1, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z3, Z4
-	VMOVDQU64      bpc_gather1<>+0(SB), Z5
-	VPERMI2B       Z2, Z1, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z3, Z5
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z1
-	VPERMI2B       Z5, Z4, Z1
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
-	VPERMI2B       Z5, Z4, Z2
-	VALIGND        $0x0f, Z0, Z1, Z3
-	VPADDD         Z3, Z1, Z1
-	VALIGND        $0x0e, Z0, Z1, Z3
-	VPADDD         Z3, Z1, Z1
-	VALIGND        $0x0c, Z0, Z1, Z3
-	VPADDD         Z3, Z1, Z1
-	VALIGND        $0x08, Z0, Z1, Z3
-	VPADDD         Z3, Z1, Z1
-	VALIGND        $0x0f, Z0, Z2, Z3
-	VPADDD         Z3, Z2, Z2
-	VALIGND        $0x0e, Z0, Z2, Z3
-	VPADDD         Z3, Z2, Z2
-	VALIGND        $0x0c, Z0, Z2, Z3
-	VPADDD         Z3, Z2, Z2
-	VALIGND        $0x08, Z0, Z2, Z3
-	VPADDD         Z3, Z2, Z2
+	VMOVDQU32      (AX), Z0
+	VMOVDQU32      64(AX), Z1
+	VPBROADCASTD   128(AX), Z2
 	MOVL           base+8(FP), AX
-	VPBROADCASTD   AX, Z3
+	VPXORD         Z3, Z3, Z3
+	VALIGND        $0x01, Z0, Z3, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x02, Z0, Z3, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x04, Z0, Z3, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x08, Z0, Z3, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x01, Z1, Z3, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x02, Z1, Z3, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x04, Z1, Z3, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x08, Z1, Z3, Z4
+	VPXORD         Z4, Z1, Z1
+	VPBROADCASTD   X1, Z4
+	VPXORD         Z2, Z0, Z0
+	VPXORD         Z2, Z1, Z1
+	VPXORD         Z4, Z0, Z0
+	VMOVDQU64      bpc_cols<>+0(SB), Z2
+	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VPERMI2B       Z1, Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VPERMI2B       Z5, Z4, Z0
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VPERMI2B       Z5, Z4, Z1
+	VALIGND        $0x0f, Z3, Z0, Z2
+	VPADDD         Z2, Z0, Z0
+	VALIGND        $0x0e, Z3, Z0, Z2
+	VPADDD         Z2, Z0, Z0
+	VALIGND        $0x0c, Z3, Z0, Z2
+	VPADDD         Z2, Z0, Z0
+	VALIGND        $0x08, Z3, Z0, Z2
+	VPADDD         Z2, Z0, Z0
+	VALIGND        $0x0f, Z3, Z1, Z2
+	VPADDD         Z2, Z1, Z1
+	VALIGND        $0x0e, Z3, Z1, Z2
+	VPADDD         Z2, Z1, Z1
+	VALIGND        $0x0c, Z3, Z1, Z2
+	VPADDD         Z2, Z1, Z1
+	VALIGND        $0x08, Z3, Z1, Z2
+	VPADDD         Z2, Z1, Z1
+	VPBROADCASTD   AX, Z2
+	VALIGND        $0x0f, Z3, Z0, Z3
+	VPADDD         Z2, Z3, Z3
+	VMOVDQU32      Z3, (CX)
+	VMOVDQU64      bpc_lane15<>+0(SB), Z3
+	VPERMD         Z0, Z3, Z3
+	VPADDD         Z3, Z1, Z1
 	VALIGND        $0x0f, Z0, Z1, Z0
-	VPADDD         Z3, Z0, Z0
-	VMOVDQU32      Z0, (CX)
-	VMOVDQU64      bpc_lane15<>+0(SB), Z0
-	VPERMD         Z1, Z0, Z0
-	VPADDD         Z0, Z2, Z2
-	VALIGND        $0x0f, Z1, Z2, Z0
-	VPADDD         Z3, Z0, Z0
+	VPADDD         Z2, Z0, Z0
 	VMOVDQU32      Z0, 64(CX)
 	VZEROUPPER
 	RET
@@ -1433,53 +1433,53 @@ GLOBL bpc_lane15<>(SB), RODATA|NOPTR, $64
 TEXT ·bpcRebuild64AVX512(SB), NOSPLIT, $0-24
 	MOVQ           dbx+0(FP), AX
 	MOVQ           line+16(FP), CX
-	VPXORD         Z0, Z0, Z0
-	VMOVDQU32      (AX), Z1
-	VMOVDQU32      64(AX), Z2
-	VALIGND        $0x01, Z1, Z0, Z3
-	VPXORD         Z3, Z1, Z1
-	VALIGND        $0x02, Z1, Z0, Z3
-	VPXORD         Z3, Z1, Z1
-	VALIGND        $0x04, Z1, Z0, Z3
-	VPXORD         Z3, Z1, Z1
-	VALIGND        $0x08, Z1, Z0, Z3
-	VPXORD         Z3, Z1, Z1
-	VALIGND        $0x01, Z2, Z0, Z3
-	VPXORD         Z3, Z2, Z2
-	VALIGND        $0x02, Z2, Z0, Z3
-	VPXORD         Z3, Z2, Z2
-	VALIGND        $0x04, Z2, Z0, Z3
-	VPXORD         Z3, Z2, Z2
-	VALIGND        $0x08, Z2, Z0, Z3
-	VPXORD         Z3, Z2, Z2
-	VPBROADCASTD   X2, Z3
-	VPBROADCASTD   128(AX), Z4
-	VPXORD         Z4, Z1, Z1
-	VPXORD         Z4, Z2, Z2
-	VPXORD         Z3, Z1, Z1
-	VMOVDQU64      bpc_cols<>+0(SB), Z3
-	VMOVDQU64      bpc_gather0<>+0(SB), Z4
-	VPERMI2B       Z2, Z1, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z3, Z4
-	VMOVDQU64      bpc_gather1<>+0(SB), Z5
-	VPERMI2B       Z2, Z1, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z3, Z5
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z1
-	VPERMI2B       Z5, Z4, Z1
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
-	VPERMI2B       Z5, Z4, Z2
-	VALIGND        $0x0f, Z0, Z1, Z2
-	VPADDD         Z2, Z1, Z1
-	VALIGND        $0x0e, Z0, Z1, Z2
-	VPADDD         Z2, Z1, Z1
-	VALIGND        $0x0c, Z0, Z1, Z2
-	VPADDD         Z2, Z1, Z1
-	VALIGND        $0x08, Z0, Z1, Z2
-	VPADDD         Z2, Z1, Z1
+	VMOVDQU32      (AX), Z0
+	VMOVDQU32      64(AX), Z1
+	VPBROADCASTD   128(AX), Z2
 	MOVL           base+8(FP), AX
-	VPBROADCASTD   AX, Z2
-	VALIGND        $0x0f, Z0, Z1, Z0
-	VPADDD         Z2, Z0, Z0
+	VPXORD         Z3, Z3, Z3
+	VALIGND        $0x01, Z0, Z3, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x02, Z0, Z3, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x04, Z0, Z3, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x08, Z0, Z3, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x01, Z1, Z3, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x02, Z1, Z3, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x04, Z1, Z3, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x08, Z1, Z3, Z4
+	VPXORD         Z4, Z1, Z1
+	VPBROADCASTD   X1, Z4
+	VPXORD         Z2, Z0, Z0
+	VPXORD         Z2, Z1, Z1
+	VPXORD         Z4, Z0, Z0
+	VMOVDQU64      bpc_cols<>+0(SB), Z2
+	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VPERMI2B       Z1, Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VPERMI2B       Z5, Z4, Z0
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VPERMI2B       Z5, Z4, Z1
+	VALIGND        $0x0f, Z3, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0e, Z3, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0c, Z3, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x08, Z3, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VPBROADCASTD   AX, Z1
+	VALIGND        $0x0f, Z3, Z0, Z0
+	VPADDD         Z1, Z0, Z0
 	VMOVDQU32      Z0, (CX)
 	VZEROUPPER
 	RET
@@ -2681,3 +2681,377 @@ bpcParse64_done:
 	MOVQ R8, j+56(FP)
 	MOVQ R9, flags+64(FP)
 	RET
+
+// func bpcDecode64AVX512(enc *byte, endm8 int, last uint64, pos uint, base uint32, symbols *[1024]uint64, line *[64]byte) bool
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, GFNI, LZCNT
+TEXT ·bpcDecode64AVX512(SB), NOSPLIT, $8-57
+	MOVQ   enc+0(FP), AX
+	MOVQ   endm8+8(FP), CX
+	MOVQ   pos+24(FP), DX
+	MOVQ   symbols+40(FP), BX
+	LEAQ   bpc_dec_steps<>+0(SB), SI
+	VPXORD Z0, Z0, Z0
+	MOVQ   $0x00000020, DI
+	XORQ   R8, R8
+	MOVQ   $0x8000800080000000, R9
+	MOVQ   DX, R11
+	SHRQ   $0x03, R11
+	MOVQ   DX, R10
+	ANDQ   $0x07, R10
+	CMPQ   R11, CX
+	JG     bpcDecode64AVX512_tail_first
+	MOVQ   (AX)(R11*1), R11
+	BSWAPQ R11
+
+bpcDecode64AVX512_peeked_first:
+	SHLXQ        R10, R11, R11
+	ANDNQ        R9, R11, R10
+	LZCNTQ       R10, R10
+	CMPQ         R10, $0x30
+	JB           bpcDecode64AVX512_symbol_first
+	ANDNQ        R11, R9, R11
+	MOVQ         R11, R10
+	SHRQ         $0x30, R10
+	VPBROADCASTQ R11, Z1
+	VPROLVQ.BCST 136(SI)(DI*8), Z1, Z1
+	KMOVD        (SI)(DI*4), K1
+	VMOVDQU16    Z1, K1, Z0
+	SUBQ         $0x03, DI
+	ADDQ         $0x30, DX
+	JMP          bpcDecode64AVX512_loop
+
+bpcDecode64AVX512_symbol_first:
+	MOVQ         $-1, R12
+	SHRXQ        R10, R12, R12
+	ORQ          R9, R12
+	ANDNQ        R11, R12, R12
+	MOVQ         DI, R13
+	ADDQ         R10, DX
+	SHLXQ        R10, R11, R11
+	MOVQ         R10, R14
+	SHRQ         $0x04, R14
+	SUBQ         R14, DI
+	SHRQ         $0x36, R11
+	MOVQ         (BX)(R11*8), R11
+	MOVQ         DI, R14
+	SARQ         $0x3f, R14
+	ANDNQ        R11, R14, R11
+	ORQ          R11, R8
+	MOVQ         R11, R14
+	SHLQ         $0x30, R14
+	MOVQ         R11, R15
+	SHLQ         $0x20, R15
+	ANDQ         R9, R15
+	ORQ          R15, R14
+	SHRXQ        R10, R14, R14
+	ORQ          R14, R12
+	MOVQ         R12, R10
+	SHRQ         $0x30, R10
+	VPBROADCASTQ R12, Z1
+	VPROLVQ.BCST 136(SI)(R13*8), Z1, Z1
+	KMOVD        (SI)(R13*4), K1
+	VMOVDQU16    Z1, K1, Z0
+	MOVQ         R11, R14
+	SHRQ         $0x20, R14
+	MOVBQZX      R14, R14
+	SUBQ         R14, DI
+	SHRQ         $0x30, R11
+	ADDQ         R11, DX
+	JMP          bpcDecode64AVX512_loop
+
+bpcDecode64AVX512_tail_first:
+	MOVQ  last+16(FP), R12
+	SUBQ  CX, R11
+	SHLQ  $0x03, R11
+	CMPQ  R11, $0x40
+	JAE   bpcDecode64AVX512_zero_first
+	SHLXQ R11, R12, R11
+	JMP   bpcDecode64AVX512_peeked_first
+
+bpcDecode64AVX512_zero_first:
+	XORQ R11, R11
+	JMP  bpcDecode64AVX512_peeked_first
+
+bpcDecode64AVX512_loop:
+	TESTQ  DI, DI
+	JS     bpcDecode64AVX512_done
+	MOVQ   DX, R11
+	SHRQ   $0x03, R11
+	MOVQ   DX, R12
+	ANDQ   $0x07, R12
+	CMPQ   R11, CX
+	JG     bpcDecode64AVX512_tail
+	MOVQ   (AX)(R11*1), R11
+	BSWAPQ R11
+
+bpcDecode64AVX512_peeked:
+	SHLXQ        R12, R11, R11
+	ANDNQ        R9, R11, R12
+	LZCNTQ       R12, R12
+	CMPQ         R12, $0x30
+	JB           bpcDecode64AVX512_symbol
+	ANDNQ        R11, R9, R11
+	VPBROADCASTQ R11, Z1
+	VPROLVQ.BCST 136(SI)(DI*8), Z1, Z1
+	KMOVD        (SI)(DI*4), K1
+	VMOVDQU16    Z1, K1, Z0
+	SUBQ         $0x03, DI
+	ADDQ         $0x30, DX
+	JMP          bpcDecode64AVX512_loop
+
+bpcDecode64AVX512_symbol:
+	MOVQ         $-1, R13
+	SHRXQ        R12, R13, R13
+	ORQ          R9, R13
+	ANDNQ        R11, R13, R13
+	MOVQ         DI, R14
+	ADDQ         R12, DX
+	SHLXQ        R12, R11, R11
+	MOVQ         R12, R15
+	SHRQ         $0x04, R15
+	SUBQ         R15, DI
+	SHRQ         $0x36, R11
+	MOVQ         (BX)(R11*8), R11
+	MOVQ         DI, R15
+	SARQ         $0x3f, R15
+	ANDNQ        R11, R15, R11
+	ORQ          R11, R8
+	MOVQ         R11, R15
+	SHLQ         $0x30, R15
+	MOVQ         R11, BP
+	SHLQ         $0x20, BP
+	ANDQ         R9, BP
+	ORQ          BP, R15
+	SHRXQ        R12, R15, R15
+	ORQ          R15, R13
+	VPBROADCASTQ R13, Z1
+	VPROLVQ.BCST 136(SI)(R14*8), Z1, Z1
+	KMOVD        (SI)(R14*4), K1
+	VMOVDQU16    Z1, K1, Z0
+	MOVQ         R11, R15
+	SHRQ         $0x20, R15
+	MOVBQZX      R15, R15
+	SUBQ         R15, DI
+	SHRQ         $0x30, R11
+	ADDQ         R11, DX
+	JMP          bpcDecode64AVX512_loop
+
+bpcDecode64AVX512_tail:
+	MOVQ  last+16(FP), R13
+	SUBQ  CX, R11
+	SHLQ  $0x03, R11
+	CMPQ  R11, $0x40
+	JAE   bpcDecode64AVX512_zero
+	SHLXQ R11, R13, R11
+	JMP   bpcDecode64AVX512_peeked
+
+bpcDecode64AVX512_zero:
+	XORQ R11, R11
+	JMP  bpcDecode64AVX512_peeked
+
+bpcDecode64AVX512_done:
+	CMPQ           DI, $-1
+	JNE            bpcDecode64AVX512_fail
+	LEAQ           7(DX), AX
+	SHRQ           $0x03, AX
+	LEAQ           8(CX), CX
+	CMPQ           AX, CX
+	JNE            bpcDecode64AVX512_fail
+	MOVQ           DX, AX
+	NEGQ           AX
+	ANDQ           $0x07, AX
+	MOVQ           last+16(FP), CX
+	BZHIQ          AX, CX, CX
+	JNZ            bpcDecode64AVX512_fail
+	VPMOVW2M       Z0, K1
+	KMOVD          K1, AX
+	VPANDD.BCST    bpc_d7fff7fff<>+0(SB), Z0, Z0
+	VPMOVZXWD      Y0, Z1
+	VEXTRACTI64X4  $0x01, Z0, Y0
+	VPMOVZXWD      Y0, Z0
+	ANDL           $0x00007fff, R10
+	VPBROADCASTD   R10, Z3
+	MOVQ           line+48(FP), CX
+	MOVL           base+32(FP), DX
+	VPXORD         Z2, Z2, Z2
+	VALIGND        $0x01, Z1, Z2, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x02, Z1, Z2, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x04, Z1, Z2, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x08, Z1, Z2, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x01, Z0, Z2, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x02, Z0, Z2, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x04, Z0, Z2, Z4
+	VPXORD         Z4, Z0, Z0
+	VALIGND        $0x08, Z0, Z2, Z4
+	VPXORD         Z4, Z0, Z0
+	VPBROADCASTD   X0, Z4
+	VPXORD         Z3, Z1, Z1
+	VPXORD         Z3, Z0, Z0
+	VPXORD         Z4, Z1, Z1
+	VPBROADCASTD   AX, Z3
+	VPBROADCASTD   bpc_d0000001f<>+0(SB), Z4
+	VPANDD         bpc_from0<>+0(SB), Z3, Z5
+	VPTESTMD       Z5, Z5, K1
+	VPSUBD         Z5, Z2, Z6
+	VPANDD         Z5, Z6, Z6
+	VPLZCNTD       Z6, Z6
+	VPSUBD         Z6, Z4, Z6
+	VPERMI2D.Z     Z0, Z1, K1, Z6
+	VPANDD         bpc_from1<>+0(SB), Z3, Z3
+	VPTESTMD       Z3, Z3, K1
+	VPSUBD         Z3, Z2, Z5
+	VPANDD         Z3, Z5, Z5
+	VPLZCNTD       Z5, Z5
+	VPSUBD         Z5, Z4, Z5
+	VPERMI2D.Z     Z0, Z1, K1, Z5
+	VPXORD         Z6, Z1, Z1
+	VPXORD         Z5, Z0, Z0
+	VMOVDQU64      bpc_cols<>+0(SB), Z3
+	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VPERMI2B       Z0, Z1, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z3, Z4
+	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VPERMI2B       Z0, Z1, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z3, Z5
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VPERMI2B       Z5, Z4, Z0
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VPERMI2B       Z5, Z4, Z1
+	VALIGND        $0x0f, Z2, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0e, Z2, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0c, Z2, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x08, Z2, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VPBROADCASTD   DX, Z1
+	VALIGND        $0x0f, Z2, Z0, Z0
+	VPADDD         Z1, Z0, Z0
+	VMOVDQU32      Z0, (CX)
+	MOVB           $0x01, AL
+	MOVB           AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+bpcDecode64AVX512_fail:
+	XORB AL, AL
+	MOVB AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+DATA bpc_dec_steps<>+0(SB)/4, $0x00000001
+DATA bpc_dec_steps<>+4(SB)/4, $0x00000003
+DATA bpc_dec_steps<>+8(SB)/4, $0x00000007
+DATA bpc_dec_steps<>+12(SB)/4, $0x0000000e
+DATA bpc_dec_steps<>+16(SB)/4, $0x0000001c
+DATA bpc_dec_steps<>+20(SB)/4, $0x00000038
+DATA bpc_dec_steps<>+24(SB)/4, $0x00000070
+DATA bpc_dec_steps<>+28(SB)/4, $0x000000e0
+DATA bpc_dec_steps<>+32(SB)/4, $0x000001c0
+DATA bpc_dec_steps<>+36(SB)/4, $0x00000380
+DATA bpc_dec_steps<>+40(SB)/4, $0x00000700
+DATA bpc_dec_steps<>+44(SB)/4, $0x00000e00
+DATA bpc_dec_steps<>+48(SB)/4, $0x00001c00
+DATA bpc_dec_steps<>+52(SB)/4, $0x00003800
+DATA bpc_dec_steps<>+56(SB)/4, $0x00007000
+DATA bpc_dec_steps<>+60(SB)/4, $0x0000e000
+DATA bpc_dec_steps<>+64(SB)/4, $0x0001c000
+DATA bpc_dec_steps<>+68(SB)/4, $0x00038000
+DATA bpc_dec_steps<>+72(SB)/4, $0x00070000
+DATA bpc_dec_steps<>+76(SB)/4, $0x000e0000
+DATA bpc_dec_steps<>+80(SB)/4, $0x001c0000
+DATA bpc_dec_steps<>+84(SB)/4, $0x00380000
+DATA bpc_dec_steps<>+88(SB)/4, $0x00700000
+DATA bpc_dec_steps<>+92(SB)/4, $0x00e00000
+DATA bpc_dec_steps<>+96(SB)/4, $0x01c00000
+DATA bpc_dec_steps<>+100(SB)/4, $0x03800000
+DATA bpc_dec_steps<>+104(SB)/4, $0x07000000
+DATA bpc_dec_steps<>+108(SB)/4, $0x0e000000
+DATA bpc_dec_steps<>+112(SB)/4, $0x1c000000
+DATA bpc_dec_steps<>+116(SB)/4, $0x38000000
+DATA bpc_dec_steps<>+120(SB)/4, $0x70000000
+DATA bpc_dec_steps<>+124(SB)/4, $0xe0000000
+DATA bpc_dec_steps<>+128(SB)/4, $0xc0000000
+DATA bpc_dec_steps<>+136(SB)/8, $0x0000000000000010
+DATA bpc_dec_steps<>+144(SB)/8, $0x0000000000000020
+DATA bpc_dec_steps<>+152(SB)/8, $0x0000000000000030
+DATA bpc_dec_steps<>+160(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+168(SB)/8, $0x0000000000000010
+DATA bpc_dec_steps<>+176(SB)/8, $0x0000000000000020
+DATA bpc_dec_steps<>+184(SB)/8, $0x0000000000000030
+DATA bpc_dec_steps<>+192(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+200(SB)/8, $0x0000000000000010
+DATA bpc_dec_steps<>+208(SB)/8, $0x0000000000000020
+DATA bpc_dec_steps<>+216(SB)/8, $0x0000000000000030
+DATA bpc_dec_steps<>+224(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+232(SB)/8, $0x0000000000000010
+DATA bpc_dec_steps<>+240(SB)/8, $0x0000000000000020
+DATA bpc_dec_steps<>+248(SB)/8, $0x0000000000000030
+DATA bpc_dec_steps<>+256(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+264(SB)/8, $0x0000000000000010
+DATA bpc_dec_steps<>+272(SB)/8, $0x0000000000000020
+DATA bpc_dec_steps<>+280(SB)/8, $0x0000000000000030
+DATA bpc_dec_steps<>+288(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+296(SB)/8, $0x0000000000000010
+DATA bpc_dec_steps<>+304(SB)/8, $0x0000000000000020
+DATA bpc_dec_steps<>+312(SB)/8, $0x0000000000000030
+DATA bpc_dec_steps<>+320(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+328(SB)/8, $0x0000000000000010
+DATA bpc_dec_steps<>+336(SB)/8, $0x0000000000000020
+DATA bpc_dec_steps<>+344(SB)/8, $0x0000000000000030
+DATA bpc_dec_steps<>+352(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+360(SB)/8, $0x0000000000000010
+DATA bpc_dec_steps<>+368(SB)/8, $0x0000000000000020
+DATA bpc_dec_steps<>+376(SB)/8, $0x0000000000000030
+DATA bpc_dec_steps<>+384(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+392(SB)/8, $0x0000000000000010
+GLOBL bpc_dec_steps<>(SB), RODATA|NOPTR, $400
+
+DATA bpc_d7fff7fff<>+0(SB)/4, $0x7fff7fff
+GLOBL bpc_d7fff7fff<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_d0000001f<>+0(SB)/4, $0x0000001f
+GLOBL bpc_d0000001f<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_from0<>+0(SB)/4, $0xffffffff
+DATA bpc_from0<>+4(SB)/4, $0xfffffffe
+DATA bpc_from0<>+8(SB)/4, $0xfffffffc
+DATA bpc_from0<>+12(SB)/4, $0xfffffff8
+DATA bpc_from0<>+16(SB)/4, $0xfffffff0
+DATA bpc_from0<>+20(SB)/4, $0xffffffe0
+DATA bpc_from0<>+24(SB)/4, $0xffffffc0
+DATA bpc_from0<>+28(SB)/4, $0xffffff80
+DATA bpc_from0<>+32(SB)/4, $0xffffff00
+DATA bpc_from0<>+36(SB)/4, $0xfffffe00
+DATA bpc_from0<>+40(SB)/4, $0xfffffc00
+DATA bpc_from0<>+44(SB)/4, $0xfffff800
+DATA bpc_from0<>+48(SB)/4, $0xfffff000
+DATA bpc_from0<>+52(SB)/4, $0xffffe000
+DATA bpc_from0<>+56(SB)/4, $0xffffc000
+DATA bpc_from0<>+60(SB)/4, $0xffff8000
+GLOBL bpc_from0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_from1<>+0(SB)/4, $0xffff0000
+DATA bpc_from1<>+4(SB)/4, $0xfffe0000
+DATA bpc_from1<>+8(SB)/4, $0xfffc0000
+DATA bpc_from1<>+12(SB)/4, $0xfff80000
+DATA bpc_from1<>+16(SB)/4, $0xfff00000
+DATA bpc_from1<>+20(SB)/4, $0xffe00000
+DATA bpc_from1<>+24(SB)/4, $0xffc00000
+DATA bpc_from1<>+28(SB)/4, $0xff800000
+DATA bpc_from1<>+32(SB)/4, $0xff000000
+DATA bpc_from1<>+36(SB)/4, $0xfe000000
+DATA bpc_from1<>+40(SB)/4, $0xfc000000
+DATA bpc_from1<>+44(SB)/4, $0xf8000000
+DATA bpc_from1<>+48(SB)/4, $0xf0000000
+DATA bpc_from1<>+52(SB)/4, $0xe0000000
+DATA bpc_from1<>+56(SB)/4, $0xc0000000
+DATA bpc_from1<>+60(SB)/4, $0x80000000
+GLOBL bpc_from1<>(SB), RODATA|NOPTR, $64

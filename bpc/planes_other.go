@@ -26,3 +26,10 @@ func (c *Codec) parse(enc []byte, last uint64, pos uint, planes *[slack + planeC
 // rebuildInto reports that there is no kernel that writes a line into
 // dst: the caller rebuilds it in a buffer.
 func (c *Codec) rebuildInto(out []byte, dbx *[planeCount]uint32, base uint32) bool { return false }
+
+// decodeInto reports that there is no one-call decode kernel: decodeFast
+// takes its general path.
+func (c *Codec) decodeInto(out, enc []byte, last uint64, pos uint, base uint32) bool { return false }
+
+// hasDecodeKernel reports that decodeInto has no kernel.
+func (c *Codec) hasDecodeKernel() bool { return false }
