@@ -3426,6 +3426,8 @@ fpc_dec_codes_18:
 	BZHIQ      BX, SI, SI
 	KMOVQ      SI, K1
 	VMOVDQU8.Z (AX), K1, Z1
+	VMOVQ      X1, DI
+	BSWAPQ     DI
 	VPERMB     Z1, Z0, Z1
 	VMOVDQU64  Z1, 64(SP)
 	MOVQ       CX, BX
@@ -3445,7 +3447,7 @@ fpc_dec_codes_18:
 	// The walk. The load at rb+nptr+span−8 is the big-endian 8 bytes at
 	// byte −nptr of the stream; bits holds the stream from bit P, the
 	// low 6 bits of c say how many of its bits are loaded (P + c = 8·ptr).
-	MOVQ 120(SP), CX
+	MOVQ DI, CX
 	SHLQ $0x01, CX
 	MOVQ $-8, AX
 	MOVL $0x0000003f, DX
@@ -3656,6 +3658,8 @@ fpc_dec_codes_21:
 	BZHIQ      BX, SI, SI
 	KMOVQ      SI, K1
 	VMOVDQU8.Z (AX), K1, Z1
+	VMOVQ      X1, DI
+	BSWAPQ     DI
 	VPERMB     Z1, Z0, Z1
 	VMOVDQU64  Z1, 128(SP)
 	MOVQ       CX, BX
@@ -3686,7 +3690,7 @@ fpc_dec_codes_21:
 	// The walk. The load at rb+nptr+span−8 is the big-endian 8 bytes at
 	// byte −nptr of the stream; bits holds the stream from bit P, the
 	// low 6 bits of c say how many of its bits are loaded (P + c = 8·ptr).
-	MOVQ 184(SP), CX
+	MOVQ DI, CX
 	SHLQ $0x01, CX
 	MOVQ $-8, AX
 	MOVL $0x0000003f, DX
