@@ -1071,13 +1071,11 @@ func bpcParse(words int) {
 // right; VPMOVW2M takes the "DBP zero" planes from bit 15 at the end.
 func bpcDecode64AVX512() {
 	const name = "bpcDecode64AVX512"
-	TEXT(name, NOSPLIT, "func(enc *byte, endm8 int, last uint64, pos uint, base uint32, symbols *[1024]uint64, line *[64]byte) bool")
+	TEXT(name, NOSPLIT, "func(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool")
 	Pragma("noescape")
-	Doc(name+" decodes the bit-plane stream enc of a 64-byte line from bit pos",
-		"on (after the base code; base is the first word) into line, as decodeFast does,",
-		"and reports true; it reports false, having written nothing, for a stream",
-		"decodeFast gives up on. endm8 is len(enc) − 8,",
-		"last the stream's last eight bytes (big-endian, zeros before a shorter stream).")
+	Doc(name+" decodes the bit-plane stream (flag 1) of a 64-byte line at enc, n ≥ 1",
+		"bytes, into line, as decodeFast does, and reports true; it reports false, having",
+		"written nothing, for a stream decodeFast gives up on.")
 	// The lanes each step merges into (bits j0−2…j0 that are below 32)
 	// and the rotation that takes u's top field to lane j0 of the
 	// broadcast: lane l holds field l mod 4 of the rotated word.
@@ -1097,8 +1095,70 @@ func bpcDecode64AVX512() {
 	}
 
 	enc := Load(Param("enc"), GP64())
-	endm8 := Load(Param("endm8"), GP64())
-	pos := Load(Param("pos"), GP64())
+	endm8 := Load(Param("n"), GP64())
+	// The stream's first and last eight bytes, big-endian (streamHead):
+	// a stream shorter than 8 bytes is read with a masked load, which
+	// reads no byte past its end; its last bytes are then its bytes with
+	// zeros before them, and its first the same bytes at the top.
+	v0, lastR := GP64(), GP64()
+	CMPQ(endm8, U8(8))
+	JB(LabelRef(name + "_short"))
+	MOVQ(Mem{Base: enc, Index: endm8, Scale: 1, Disp: -8}, lastR)
+	BSWAPQ(lastR)
+	MOVQ(Mem{Base: enc}, v0)
+	BSWAPQ(v0)
+	JMP(LabelRef(name + "_head"))
+	Label(name + "_short")
+	{
+		m, kb, x, c := GP64(), K(), XMM(), GP64()
+		MOVQ(I32(-1), m)
+		BZHIQ(endm8, m, m)
+		KMOVQ(m, kb)
+		VMOVDQU8_Z(Mem{Base: enc}, kb, x)
+		VMOVQ(x, v0)
+		BSWAPQ(v0)
+		MOVQ(U32(8), c)
+		SUBQ(endm8, c)
+		SHLQ(U8(3), c)
+		SHRXQ(c, v0, lastR)
+	}
+	Label(name + "_head")
+	last := AllocLocal(8)
+	MOVQ(lastR, last)
+	SUBQ(U8(8), endm8)
+	// The base code after the flag: 1 + 32 bits, or 0 + two bits for a
+	// sign-extended field of 0, 4, 8 or 16 bits (baseCode).
+	pos, bs := GP64(), GP64()
+	{
+		v, code, width, sh, t := GP64(), GP64(), GP64(), GP64(), GP64()
+		MOVQ(v0, v)
+		SHLQ(U8(1), v)
+		MOVQ(v, code)
+		SHRQ(U8(58), code)
+		ANDL(U8(0x18), code.As32()) // 8 × the two bits
+		MOVL(U32(0x10080400), width.As32())
+		SHRXQ(code, width, width)
+		MOVBQZX(width.As8(), width)
+		MOVQ(U32(64), sh)
+		SUBQ(width, sh)
+		MOVQ(v, t)
+		SHLQ(U8(3), t)
+		SARXQ(sh, t, bs)
+		z := GP64()
+		XORQ(z, z)
+		TESTQ(width, width)
+		CMOVQEQ(z, bs)
+		LEAQ(Mem{Base: width, Disp: 4}, pos)
+		long, p34 := GP64(), GP64()
+		MOVQ(v, long)
+		SHRQ(U8(31), long)
+		MOVQ(U32(34), p34)
+		TESTQ(v, v)
+		CMOVQMI(long, bs)
+		CMOVQMI(p34, pos)
+	}
+	base := AllocLocal(8)
+	MOVQ(bs, base)
 	symbols := Load(Param("symbols"), GP64())
 	steps := GP64()
 	LEAQ(tab, steps)
@@ -1197,7 +1257,7 @@ func bpcDecode64AVX512() {
 		// Near the end: the last eight bytes shifted, zero past 64 bits.
 		Label(name + "_tail" + sfx)
 		lastR := GP64()
-		Load(Param("last"), lastR)
+		MOVQ(last, lastR)
 		MOVQ(i, v)
 		SUBQ(endm8, v)
 		SHLQ(U8(3), v)
@@ -1230,7 +1290,7 @@ func bpcDecode64AVX512() {
 	MOVQ(pos, pad)
 	NEGQ(pad)
 	ANDQ(U8(7), pad)
-	Load(Param("last"), lastR)
+	MOVQ(last, lastR)
 	BZHIQ(pad, lastR, lastR)
 	JNZ(LabelRef(name + "_fail"))
 
@@ -1250,7 +1310,9 @@ func bpcDecode64AVX512() {
 	top := ZMM()
 	VPBROADCASTD(p32.As32(), top)
 	line := Load(Param("line"), GP64())
-	bpcRebuildLine(16, lo, hi, top, zeros, Load(Param("base"), GP32()), line)
+	b32 := GP32()
+	MOVL(base, b32)
+	bpcRebuildLine(16, lo, hi, top, zeros, b32, line)
 	ok := GP8()
 	MOVB(U8(1), ok)
 	Store(ok, ReturnIndex(0))

@@ -18,14 +18,12 @@ const slack = 5
 // enc before it writes to dst.
 func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	n := c.lineSize
-	last, base, pos := streamHead(enc)
-
-	// The stream is read before anything is written: where a kernel
-	// decodes the whole stream in one call, the line goes straight into
-	// dst's spare room.
-	if l := len(dst); cap(dst)-l >= n && c.decodeInto(dst[l:l+n], enc, last, pos, base) {
+	// Where a kernel decodes the whole stream in one call (reading all
+	// of it first), the line goes straight into dst's spare room.
+	if l := len(dst); cap(dst)-l >= n && c.decodeInto(dst[l:l+n], enc) {
 		return dst[:l+n], true
 	}
+	last, base, pos := streamHead(enc)
 	// First the symbols, into the DBX planes (see parseGeneric), then
 	// the DBP planes by the XOR chain.
 	var planes [slack + planeCount]uint32

@@ -274,8 +274,7 @@ func TestDecodeKernel(t *testing.T) {
 					got[i].ok = err == nil
 					continue
 				}
-				last, base, pos := streamHead(enc)
-				got[i].ok = c.decodeInto(got[i].line[:n], enc, last, pos, base)
+				got[i].ok = c.decodeInto(got[i].line[:n], enc)
 			}
 		}
 		want := func(line []byte) (d decoded) {

@@ -106,18 +106,17 @@ func (c *Codec) rebuildInto(out []byte, dbx *[planeCount]uint32, base uint32) bo
 	return false
 }
 
-// decodeInto decodes the bit-plane stream enc (its base code already read:
-// base, and the symbols from bit pos on) into out, the line's n bytes,
-// with the one-call kernel of the line size, and reports whether it did.
-// It reports false, having written nothing, where the level or the line
-// size has no such kernel and for any stream decodeFast gives up on:
-// decodeFast then takes its general path, which finds the same. last is
-// as peekAt takes it.
-func (c *Codec) decodeInto(out, enc []byte, last uint64, pos uint, base uint32) bool {
+// decodeInto decodes the bit-plane stream enc (flag 1, at least one
+// byte) into out, the line's n bytes, with the one-call kernel of the
+// line size, and reports whether it did. It reports false, having written
+// nothing, where the level or the line size has no such kernel and for
+// any stream decodeFast gives up on: decodeFast then takes its general
+// path, which finds the same.
+func (c *Codec) decodeInto(out, enc []byte) bool {
 	if !c.hasDecodeKernel() {
 		return false
 	}
-	return bpcDecode64AVX512(&enc[0], len(enc)-8, last, pos, base, &c.symbols, (*[64]byte)(out))
+	return bpcDecode64AVX512(&enc[0], len(enc), &c.symbols, (*[64]byte)(out))
 }
 
 // hasDecodeKernel reports whether decodeInto has a kernel for the level

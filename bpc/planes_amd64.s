@@ -2682,26 +2682,72 @@ bpcParse64_done:
 	MOVQ R9, flags+64(FP)
 	RET
 
-// func bpcDecode64AVX512(enc *byte, endm8 int, last uint64, pos uint, base uint32, symbols *[1024]uint64, line *[64]byte) bool
-// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, GFNI, LZCNT
-TEXT ·bpcDecode64AVX512(SB), NOSPLIT, $8-57
+// func bpcDecode64AVX512(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, CMOV, GFNI, LZCNT
+TEXT ·bpcDecode64AVX512(SB), NOSPLIT, $16-33
 	MOVQ   enc+0(FP), AX
-	MOVQ   endm8+8(FP), CX
-	MOVQ   pos+24(FP), DX
-	MOVQ   symbols+40(FP), BX
-	LEAQ   bpc_dec_steps<>+0(SB), SI
-	VPXORD Z0, Z0, Z0
-	MOVQ   $0x00000020, DI
-	XORQ   R8, R8
-	MOVQ   $0x8000800080000000, R9
-	MOVQ   DX, R11
-	SHRQ   $0x03, R11
-	MOVQ   DX, R10
-	ANDQ   $0x07, R10
-	CMPQ   R11, CX
-	JG     bpcDecode64AVX512_tail_first
-	MOVQ   (AX)(R11*1), R11
-	BSWAPQ R11
+	MOVQ   n+8(FP), CX
+	CMPQ   CX, $0x08
+	JB     bpcDecode64AVX512_short
+	MOVQ   -8(AX)(CX*1), BX
+	BSWAPQ BX
+	MOVQ   (AX), DX
+	BSWAPQ DX
+	JMP    bpcDecode64AVX512_head
+
+bpcDecode64AVX512_short:
+	MOVQ       $-1, DX
+	BZHIQ      CX, DX, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z (AX), K1, X0
+	VMOVQ      X0, DX
+	BSWAPQ     DX
+	MOVQ       $0x00000008, BX
+	SUBQ       CX, BX
+	SHLQ       $0x03, BX
+	SHRXQ      BX, DX, BX
+
+bpcDecode64AVX512_head:
+	MOVQ    BX, (SP)
+	SUBQ    $0x08, CX
+	MOVQ    DX, SI
+	SHLQ    $0x01, SI
+	MOVQ    SI, BX
+	SHRQ    $0x3a, BX
+	ANDL    $0x18, BX
+	MOVL    $0x10080400, DX
+	SHRXQ   BX, DX, DX
+	MOVBQZX DL, DX
+	MOVQ    $0x00000040, BX
+	SUBQ    DX, BX
+	MOVQ    SI, DI
+	SHLQ    $0x03, DI
+	SARXQ   BX, DI, BX
+	XORQ    DI, DI
+	TESTQ   DX, DX
+	CMOVQEQ DI, BX
+	LEAQ    4(DX), DX
+	MOVQ    SI, DI
+	SHRQ    $0x1f, DI
+	MOVQ    $0x00000022, R8
+	TESTQ   SI, SI
+	CMOVQMI DI, BX
+	CMOVQMI R8, DX
+	MOVQ    BX, 8(SP)
+	MOVQ    symbols+16(FP), BX
+	LEAQ    bpc_dec_steps<>+0(SB), SI
+	VPXORD  Z1, Z1, Z1
+	MOVQ    $0x00000020, DI
+	XORQ    R8, R8
+	MOVQ    $0x8000800080000000, R9
+	MOVQ    DX, R11
+	SHRQ    $0x03, R11
+	MOVQ    DX, R10
+	ANDQ    $0x07, R10
+	CMPQ    R11, CX
+	JG      bpcDecode64AVX512_tail_first
+	MOVQ    (AX)(R11*1), R11
+	BSWAPQ  R11
 
 bpcDecode64AVX512_peeked_first:
 	SHLXQ        R10, R11, R11
@@ -2712,10 +2758,10 @@ bpcDecode64AVX512_peeked_first:
 	ANDNQ        R11, R9, R11
 	MOVQ         R11, R10
 	SHRQ         $0x30, R10
-	VPBROADCASTQ R11, Z1
-	VPROLVQ.BCST 136(SI)(DI*8), Z1, Z1
+	VPBROADCASTQ R11, Z0
+	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
 	KMOVD        (SI)(DI*4), K1
-	VMOVDQU16    Z1, K1, Z0
+	VMOVDQU16    Z0, K1, Z1
 	SUBQ         $0x03, DI
 	ADDQ         $0x30, DX
 	JMP          bpcDecode64AVX512_loop
@@ -2747,10 +2793,10 @@ bpcDecode64AVX512_symbol_first:
 	ORQ          R14, R12
 	MOVQ         R12, R10
 	SHRQ         $0x30, R10
-	VPBROADCASTQ R12, Z1
-	VPROLVQ.BCST 136(SI)(R13*8), Z1, Z1
+	VPBROADCASTQ R12, Z0
+	VPROLVQ.BCST 136(SI)(R13*8), Z0, Z0
 	KMOVD        (SI)(R13*4), K1
-	VMOVDQU16    Z1, K1, Z0
+	VMOVDQU16    Z0, K1, Z1
 	MOVQ         R11, R14
 	SHRQ         $0x20, R14
 	MOVBQZX      R14, R14
@@ -2760,7 +2806,7 @@ bpcDecode64AVX512_symbol_first:
 	JMP          bpcDecode64AVX512_loop
 
 bpcDecode64AVX512_tail_first:
-	MOVQ  last+16(FP), R12
+	MOVQ  (SP), R12
 	SUBQ  CX, R11
 	SHLQ  $0x03, R11
 	CMPQ  R11, $0x40
@@ -2791,10 +2837,10 @@ bpcDecode64AVX512_peeked:
 	CMPQ         R12, $0x30
 	JB           bpcDecode64AVX512_symbol
 	ANDNQ        R11, R9, R11
-	VPBROADCASTQ R11, Z1
-	VPROLVQ.BCST 136(SI)(DI*8), Z1, Z1
+	VPBROADCASTQ R11, Z0
+	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
 	KMOVD        (SI)(DI*4), K1
-	VMOVDQU16    Z1, K1, Z0
+	VMOVDQU16    Z0, K1, Z1
 	SUBQ         $0x03, DI
 	ADDQ         $0x30, DX
 	JMP          bpcDecode64AVX512_loop
@@ -2824,10 +2870,10 @@ bpcDecode64AVX512_symbol:
 	ORQ          BP, R15
 	SHRXQ        R12, R15, R15
 	ORQ          R15, R13
-	VPBROADCASTQ R13, Z1
-	VPROLVQ.BCST 136(SI)(R14*8), Z1, Z1
+	VPBROADCASTQ R13, Z0
+	VPROLVQ.BCST 136(SI)(R14*8), Z0, Z0
 	KMOVD        (SI)(R14*4), K1
-	VMOVDQU16    Z1, K1, Z0
+	VMOVDQU16    Z0, K1, Z1
 	MOVQ         R11, R15
 	SHRQ         $0x20, R15
 	MOVBQZX      R15, R15
@@ -2837,7 +2883,7 @@ bpcDecode64AVX512_symbol:
 	JMP          bpcDecode64AVX512_loop
 
 bpcDecode64AVX512_tail:
-	MOVQ  last+16(FP), R13
+	MOVQ  (SP), R13
 	SUBQ  CX, R11
 	SHLQ  $0x03, R11
 	CMPQ  R11, $0x40
@@ -2860,28 +2906,20 @@ bpcDecode64AVX512_done:
 	MOVQ           DX, AX
 	NEGQ           AX
 	ANDQ           $0x07, AX
-	MOVQ           last+16(FP), CX
+	MOVQ           (SP), CX
 	BZHIQ          AX, CX, CX
 	JNZ            bpcDecode64AVX512_fail
-	VPMOVW2M       Z0, K1
+	VPMOVW2M       Z1, K1
 	KMOVD          K1, AX
-	VPANDD.BCST    bpc_d7fff7fff<>+0(SB), Z0, Z0
-	VPMOVZXWD      Y0, Z1
-	VEXTRACTI64X4  $0x01, Z0, Y0
-	VPMOVZXWD      Y0, Z0
+	VPANDD.BCST    bpc_d7fff7fff<>+0(SB), Z1, Z1
+	VPMOVZXWD      Y1, Z0
+	VEXTRACTI64X4  $0x01, Z1, Y1
+	VPMOVZXWD      Y1, Z1
 	ANDL           $0x00007fff, R10
 	VPBROADCASTD   R10, Z3
-	MOVQ           line+48(FP), CX
-	MOVL           base+32(FP), DX
+	MOVQ           line+24(FP), CX
+	MOVL           8(SP), DX
 	VPXORD         Z2, Z2, Z2
-	VALIGND        $0x01, Z1, Z2, Z4
-	VPXORD         Z4, Z1, Z1
-	VALIGND        $0x02, Z1, Z2, Z4
-	VPXORD         Z4, Z1, Z1
-	VALIGND        $0x04, Z1, Z2, Z4
-	VPXORD         Z4, Z1, Z1
-	VALIGND        $0x08, Z1, Z2, Z4
-	VPXORD         Z4, Z1, Z1
 	VALIGND        $0x01, Z0, Z2, Z4
 	VPXORD         Z4, Z0, Z0
 	VALIGND        $0x02, Z0, Z2, Z4
@@ -2890,10 +2928,18 @@ bpcDecode64AVX512_done:
 	VPXORD         Z4, Z0, Z0
 	VALIGND        $0x08, Z0, Z2, Z4
 	VPXORD         Z4, Z0, Z0
-	VPBROADCASTD   X0, Z4
-	VPXORD         Z3, Z1, Z1
-	VPXORD         Z3, Z0, Z0
+	VALIGND        $0x01, Z1, Z2, Z4
 	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x02, Z1, Z2, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x04, Z1, Z2, Z4
+	VPXORD         Z4, Z1, Z1
+	VALIGND        $0x08, Z1, Z2, Z4
+	VPXORD         Z4, Z1, Z1
+	VPBROADCASTD   X1, Z4
+	VPXORD         Z3, Z0, Z0
+	VPXORD         Z3, Z1, Z1
+	VPXORD         Z4, Z0, Z0
 	VPBROADCASTD   AX, Z3
 	VPBROADCASTD   bpc_d0000001f<>+0(SB), Z4
 	VPANDD         bpc_from0<>+0(SB), Z3, Z5
@@ -2902,22 +2948,22 @@ bpcDecode64AVX512_done:
 	VPANDD         Z5, Z6, Z6
 	VPLZCNTD       Z6, Z6
 	VPSUBD         Z6, Z4, Z6
-	VPERMI2D.Z     Z0, Z1, K1, Z6
+	VPERMI2D.Z     Z1, Z0, K1, Z6
 	VPANDD         bpc_from1<>+0(SB), Z3, Z3
 	VPTESTMD       Z3, Z3, K1
 	VPSUBD         Z3, Z2, Z5
 	VPANDD         Z3, Z5, Z5
 	VPLZCNTD       Z5, Z5
 	VPSUBD         Z5, Z4, Z5
-	VPERMI2D.Z     Z0, Z1, K1, Z5
-	VPXORD         Z6, Z1, Z1
-	VPXORD         Z5, Z0, Z0
+	VPERMI2D.Z     Z1, Z0, K1, Z5
+	VPXORD         Z6, Z0, Z0
+	VPXORD         Z5, Z1, Z1
 	VMOVDQU64      bpc_cols<>+0(SB), Z3
 	VMOVDQU64      bpc_gather0<>+0(SB), Z4
-	VPERMI2B       Z0, Z1, Z4
+	VPERMI2B       Z1, Z0, Z4
 	VGF2P8AFFINEQB $0x00, Z4, Z3, Z4
 	VMOVDQU64      bpc_gather1<>+0(SB), Z5
-	VPERMI2B       Z0, Z1, Z5
+	VPERMI2B       Z1, Z0, Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z3, Z5
 	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z5, Z4, Z0
@@ -2936,13 +2982,13 @@ bpcDecode64AVX512_done:
 	VPADDD         Z1, Z0, Z0
 	VMOVDQU32      Z0, (CX)
 	MOVB           $0x01, AL
-	MOVB           AL, ret+56(FP)
+	MOVB           AL, ret+32(FP)
 	VZEROUPPER
 	RET
 
 bpcDecode64AVX512_fail:
 	XORB AL, AL
-	MOVB AL, ret+56(FP)
+	MOVB AL, ret+32(FP)
 	VZEROUPPER
 	RET
 

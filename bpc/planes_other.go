@@ -29,7 +29,7 @@ func (c *Codec) rebuildInto(out []byte, dbx *[planeCount]uint32, base uint32) bo
 
 // decodeInto reports that there is no one-call decode kernel: decodeFast
 // takes its general path.
-func (c *Codec) decodeInto(out, enc []byte, last uint64, pos uint, base uint32) bool { return false }
+func (c *Codec) decodeInto(out, enc []byte) bool { return false }
 
 // hasDecodeKernel reports that decodeInto has no kernel.
 func (c *Codec) hasDecodeKernel() bool { return false }

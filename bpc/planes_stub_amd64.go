@@ -85,11 +85,9 @@ func bpcParse128(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uin
 //go:noescape
 func bpcParse64(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
 
-// bpcDecode64AVX512 decodes the bit-plane stream enc of a 64-byte line from bit pos
-// on (after the base code; base is the first word) into line, as decodeFast does,
-// and reports true; it reports false, having written nothing, for a stream
-// decodeFast gives up on. endm8 is len(enc) − 8,
-// last the stream's last eight bytes (big-endian, zeros before a shorter stream).
+// bpcDecode64AVX512 decodes the bit-plane stream (flag 1) of a 64-byte line at enc, n ≥ 1
+// bytes, into line, as decodeFast does, and reports true; it reports false, having
+// written nothing, for a stream decodeFast gives up on.
 //
 //go:noescape
-func bpcDecode64AVX512(enc *byte, endm8 int, last uint64, pos uint, base uint32, symbols *[1024]uint64, line *[64]byte) bool
+func bpcDecode64AVX512(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool
