@@ -1214,19 +1214,21 @@ func fpcDecompressKernel(size int) {
 		}
 	}
 
-	Comment("The walk. The load at rb+nptr+span−8 is the big-endian 8 bytes at",
-		"byte −nptr of the stream; bits holds the stream from bit P, the",
-		"low 6 bits of c say how many of its bits are loaded (P + c = 8·ptr).")
-	nptr, bitbuf, c, i := GP64(), GP64(), GP64(), GP64()
+	Comment("The walk. bits holds the stream from bit P on. N = −P − 56 tracks P;",
+		"idx = N>>3 (arithmetic) is −ptr, ptr = ⌊(P+63)/8⌋ the byte after those",
+		"the refill has loaded, and c = 8·ptr − P = 56 + N&7. The load at",
+		"stack+span−8+idx is the big-endian 8 bytes at byte ptr of the stream.",
+		"The pointer waits only for N − ln and a shift, so the load for the",
+		"next code's refill starts two operations after this code's length.")
+	N, idx, bitbuf, i := GP64(), GP64(), GP64(), GP64()
 	MOVQ(first, bitbuf)
 	SHLQ(U8(1), bitbuf) // past the flag
-	MOVQ(I32(-8), nptr)
-	MOVL(U32(63), c.As32())
+	MOVQ(I32(-57), N)   // P = 1
+	MOVQ(I32(-8), idx)
 	XORL(i.As32(), i.As32())
-	totals, runMask, c63 := GP64(), GP64(), GP64()
+	totals, runMask := GP64(), GP64()
 	MOVQ(U64(fpcDecTotals), totals)
 	MOVL(U32(7), runMask.As32()) // the zero run's count field, prefix 000 only
-	MOVL(U32(63), c63.As32())
 	t58, p8 := GP64(), GP64()
 	MOVQ(bitbuf, t58)
 	SHRQ(U8(58), t58)
@@ -1235,8 +1237,10 @@ func fpcDecompressKernel(size int) {
 	loop := label("fpc_dec_loop")
 	Label(loop)
 	{
-		lk, ln, run, a := GP64(), GP64(), GP64(), GP64()
-		MOVQ(stack.Offset(span-8).Idx(nptr, 1), lk)
+		lk, ln, run, a, s := GP64(), GP64(), GP64(), GP64(), GP64()
+		MOVQ(stack.Offset(span-8).Idx(idx, 1), lk)
+		MOVQ(N, s)
+		ORQ(U8(56), s)        // c, in its low 6 bits
 		SHRXQ(p8, totals, ln) // low 6 bits: the code's length
 		MOVQ(bitbuf, slots.Idx(i, 8))
 		SHRXQ(p8, runMask, run)
@@ -1248,15 +1252,14 @@ func fpcDecompressKernel(size int) {
 		SHRQ(U8(58), t58)
 		MOVQ(t58, p8)
 		ANDL(U8(0x38), p8.As32())
-		Comment("Refill, and move the pointer by the whole bytes consumed.")
-		SUBQ(ln, c)
-		SHRXQ(c, lk, bitbuf)
+		Comment("Refill: the loaded bytes start c − ln bits after the new P.")
+		SUBQ(ln, s)
+		SHRXQ(s, lk, bitbuf)
 		ORQ(a, bitbuf)
-		adv := ln
-		ANDNQ(c63, c, adv) // 63 − c
-		SHRQ(U8(3), adv)
-		SUBQ(adv, nptr)
-		ORQ(U8(56), c)
+		ANDL(U8(63), ln.As32())
+		SUBQ(ln, N)
+		MOVQ(N, idx)
+		SARQ(U8(3), idx)
 		CMPQ(i, U8(words))
 		JB(LabelRef(loop))
 	}
@@ -1265,11 +1268,9 @@ func fpcDecompressKernel(size int) {
 	JNE(LabelRef(fail))
 	{
 		pos := GP64()
-		MOVQ(nptr, pos)
+		MOVQ(N, pos)
 		NEGQ(pos)
-		SHLQ(U8(3), pos)
-		ANDL(U8(63), c.As32())
-		SUBQ(c, pos) // P
+		SUBQ(U8(56), pos) // P
 		end := GP64()
 		LEAQ(Mem{Base: pos, Disp: 7}, end)
 		SHRQ(U8(3), end)

@@ -3383,7 +3383,7 @@ fpc_unpack_done_16:
 	RET
 
 // func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, BMI2, CMOV
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $320-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
@@ -3444,45 +3444,49 @@ fpc_dec_codes_18:
 	VMOVDQU64  Z2, 192(SP)
 	VMOVDQU64  Z2, 256(SP)
 
-	// The walk. The load at rb+nptr+span−8 is the big-endian 8 bytes at
-	// byte −nptr of the stream; bits holds the stream from bit P, the
-	// low 6 bits of c say how many of its bits are loaded (P + c = 8·ptr).
-	MOVQ DI, CX
-	SHLQ $0x01, CX
-	MOVQ $-8, AX
-	MOVL $0x0000003f, DX
+	// The walk. bits holds the stream from bit P on. N = −P − 56 tracks P;
+	// idx = N>>3 (arithmetic) is −ptr, ptr = ⌊(P+63)/8⌋ the byte after those
+	// the refill has loaded, and c = 8·ptr − P = 56 + N&7. The load at
+	// stack+span−8+idx is the big-endian 8 bytes at byte ptr of the stream.
+	// The pointer waits only for N − ln and a shift, so the load for the
+	// next code's refill starts two operations after this code's length.
+	MOVQ DI, DX
+	SHLQ $0x01, DX
+	MOVQ $-57, AX
+	MOVQ $-8, CX
 	XORL BX, BX
 	MOVQ $0x230b1313130b0706, SI
 	MOVL $0x00000007, DI
-	MOVL $0x0000003f, R8
-	MOVQ CX, R9
-	SHRQ $0x3a, R9
-	MOVQ R9, R10
-	ANDL $0x38, R10
+	MOVQ DX, R8
+	SHRQ $0x3a, R8
+	MOVQ R8, R9
+	ANDL $0x38, R9
 
 fpc_dec_loop_19:
-	MOVQ  120(SP)(AX*1), R11
-	SHRXQ R10, SI, R12
-	MOVQ  CX, 128(SP)(BX*8)
-	SHRXQ R10, DI, R10
-	ANDQ  R9, R10
-	LEAQ  1(BX)(R10*1), BX
-	SHLXQ R12, CX, R13
+	MOVQ  120(SP)(CX*1), CX
+	MOVQ  AX, R12
+	ORQ   $0x38, R12
+	SHRXQ R9, SI, R10
+	MOVQ  DX, 128(SP)(BX*8)
+	SHRXQ R9, DI, R9
+	ANDQ  R8, R9
+	LEAQ  1(BX)(R9*1), BX
+	SHLXQ R10, DX, R11
 
 	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R13, R9
-	SHRQ $0x3a, R9
-	MOVQ R9, R10
-	ANDL $0x38, R10
+	MOVQ R11, R8
+	SHRQ $0x3a, R8
+	MOVQ R8, R9
+	ANDL $0x38, R9
 
-	// Refill, and move the pointer by the whole bytes consumed.
-	SUBQ  R12, DX
-	SHRXQ DX, R11, CX
-	ORQ   R13, CX
-	ANDNQ R8, DX, R12
-	SHRQ  $0x03, R12
-	SUBQ  R12, AX
-	ORQ   $0x38, DX
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R10, R12
+	SHRXQ R12, CX, DX
+	ORQ   R11, DX
+	ANDL  $0x3f, R10
+	SUBQ  R10, AX
+	MOVQ  AX, CX
+	SARQ  $0x03, CX
 	CMPQ  BX, $0x10
 	JB    fpc_dec_loop_19
 
@@ -3490,9 +3494,7 @@ fpc_dec_loop_19:
 	// code (P+7)/8 = len(enc); zero padding.
 	JNE     fpc_dec_fail_17
 	NEGQ    AX
-	SHLQ    $0x03, AX
-	ANDL    $0x3f, DX
-	SUBQ    DX, AX
+	SUBQ    $0x38, AX
 	LEAQ    7(AX), CX
 	SHRQ    $0x03, CX
 	MOVQ    enc_base+8(FP), DX
@@ -3607,7 +3609,7 @@ DATA k_fpc_dec_two<>+8(SB)/8, $0x8080808080098008
 GLOBL k_fpc_dec_two<>(SB), RODATA|NOPTR, $16
 
 // func fpcDecompress128AVX512(out *[128]byte, enc []byte) bool
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, BMI2, CMOV
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
@@ -3687,45 +3689,49 @@ fpc_dec_codes_21:
 	VMOVDQU64  Z2, 384(SP)
 	VMOVDQU64  Z2, 448(SP)
 
-	// The walk. The load at rb+nptr+span−8 is the big-endian 8 bytes at
-	// byte −nptr of the stream; bits holds the stream from bit P, the
-	// low 6 bits of c say how many of its bits are loaded (P + c = 8·ptr).
-	MOVQ DI, CX
-	SHLQ $0x01, CX
-	MOVQ $-8, AX
-	MOVL $0x0000003f, DX
+	// The walk. bits holds the stream from bit P on. N = −P − 56 tracks P;
+	// idx = N>>3 (arithmetic) is −ptr, ptr = ⌊(P+63)/8⌋ the byte after those
+	// the refill has loaded, and c = 8·ptr − P = 56 + N&7. The load at
+	// stack+span−8+idx is the big-endian 8 bytes at byte ptr of the stream.
+	// The pointer waits only for N − ln and a shift, so the load for the
+	// next code's refill starts two operations after this code's length.
+	MOVQ DI, DX
+	SHLQ $0x01, DX
+	MOVQ $-57, AX
+	MOVQ $-8, CX
 	XORL BX, BX
 	MOVQ $0x230b1313130b0706, SI
 	MOVL $0x00000007, DI
-	MOVL $0x0000003f, R8
-	MOVQ CX, R9
-	SHRQ $0x3a, R9
-	MOVQ R9, R10
-	ANDL $0x38, R10
+	MOVQ DX, R8
+	SHRQ $0x3a, R8
+	MOVQ R8, R9
+	ANDL $0x38, R9
 
 fpc_dec_loop_22:
-	MOVQ  184(SP)(AX*1), R11
-	SHRXQ R10, SI, R12
-	MOVQ  CX, 192(SP)(BX*8)
-	SHRXQ R10, DI, R10
-	ANDQ  R9, R10
-	LEAQ  1(BX)(R10*1), BX
-	SHLXQ R12, CX, R13
+	MOVQ  184(SP)(CX*1), CX
+	MOVQ  AX, R12
+	ORQ   $0x38, R12
+	SHRXQ R9, SI, R10
+	MOVQ  DX, 192(SP)(BX*8)
+	SHRXQ R9, DI, R9
+	ANDQ  R8, R9
+	LEAQ  1(BX)(R9*1), BX
+	SHLXQ R10, DX, R11
 
 	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R13, R9
-	SHRQ $0x3a, R9
-	MOVQ R9, R10
-	ANDL $0x38, R10
+	MOVQ R11, R8
+	SHRQ $0x3a, R8
+	MOVQ R8, R9
+	ANDL $0x38, R9
 
-	// Refill, and move the pointer by the whole bytes consumed.
-	SUBQ  R12, DX
-	SHRXQ DX, R11, CX
-	ORQ   R13, CX
-	ANDNQ R8, DX, R12
-	SHRQ  $0x03, R12
-	SUBQ  R12, AX
-	ORQ   $0x38, DX
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R10, R12
+	SHRXQ R12, CX, DX
+	ORQ   R11, DX
+	ANDL  $0x3f, R10
+	SUBQ  R10, AX
+	MOVQ  AX, CX
+	SARQ  $0x03, CX
 	CMPQ  BX, $0x20
 	JB    fpc_dec_loop_22
 
@@ -3733,9 +3739,7 @@ fpc_dec_loop_22:
 	// code (P+7)/8 = len(enc); zero padding.
 	JNE     fpc_dec_fail_20
 	NEGQ    AX
-	SHLQ    $0x03, AX
-	ANDL    $0x3f, DX
-	SUBQ    DX, AX
+	SUBQ    $0x38, AX
 	LEAQ    7(AX), CX
 	SHRQ    $0x03, CX
 	MOVQ    enc_base+8(FP), DX
