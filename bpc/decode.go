@@ -20,7 +20,8 @@ func (c *Codec) decodeFast(dst, enc []byte) ([]byte, bool) {
 	n := c.lineSize
 	// Where a kernel decodes the whole stream in one call (reading all
 	// of it first), the line goes straight into dst's spare room.
-	if l := len(dst); cap(dst)-l >= n && c.decodeInto(dst[l:l+n], enc) {
+	// hasDecodeKernel, inlined, spares the other line sizes a call.
+	if l := len(dst); cap(dst)-l >= n && c.hasDecodeKernel() && c.decodeInto(dst[l:l+n], enc) {
 		return dst[:l+n], true
 	}
 	last, base, pos := streamHead(enc)
