@@ -136,8 +136,9 @@
 // split over the two 64-bit words it can touch), a 128-byte line's with
 // fields side by side and the packing unrolled, as the pack kernel that
 // codes other 64- and 128-byte lines does; the pure-Go definitions
-// (wordCodesGeneric, packGeneric) say what they must write. With AVX-512, Decompress of a 64- or 128-byte "fpc" line is one
-// kernel call that decodes a well-formed stream, raw or of word codes,
-// straight into dst (decodeLineGeneric defines it); any other stream goes
-// to the decoders above, which say what is wrong with it.
+// (wordCodesGeneric, packGeneric) say what they must write. With AVX-512,
+// Decompress of a 64- or 128-byte "fpc" line is one kernel call that
+// decodes a well-formed stream, raw or of word codes, straight into dst
+// (decodeLineGeneric defines it); any other stream goes to the decoders
+// above, which say what is wrong with it.
 package fpc
