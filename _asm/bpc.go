@@ -692,13 +692,21 @@ func bpcEncodeAVX512(words int) {
 	nzv := ZMM()
 	VPBROADCASTD(nzg, nzv)
 
-	codes := AllocLocal(4 * 64)
-	lens := AllocLocal(4 * 64)
-	total := ZMM() // lane sums of the emitted symbols' lengths
-	// Slots 0 and 1 are empty symbols before the first, for the threes of
-	// 64-byte loop.
-	MOVQ(U32(0), codes)
-	MOVQ(U32(0), lens)
+	// At 128 bytes the emitted symbols go to the stack, packed, for the
+	// scalar packer; at 64 bytes every plane keeps its lane, a plane
+	// without a symbol an empty code, for bpcPack64.
+	var codes, lens Mem
+	var total VecVirtual // lane sums of the emitted symbols' lengths
+	var planeCodes, planeLens []VecVirtual
+	var code32, len32 GPVirtual // plane 32's symbol at 64 bytes
+	if words == 32 {
+		codes = AllocLocal(4 * 64)
+		lens = AllocLocal(4 * 64)
+		total = ZMM()
+		// Slots 0 and 1 are empty symbols before the first.
+		MOVQ(U32(0), codes)
+		MOVQ(U32(0), lens)
+	}
 	head := bc(uint32(1) << uint(m))
 	rawLen := bc(uint32(1 + m))
 	posLen := bc(uint32(5 + posBits))
@@ -709,8 +717,11 @@ func bpcEncodeAVX512(words int) {
 	three := bc(3)
 	seven := bc(7)
 	runBase := bc(0b01<<5 - 2) // 01 + (n − 2)
-	count := GP64()
-	XORQ(count, count)
+	var count GPVirtual
+	if words == 32 {
+		count = GP64()
+		XORQ(count, count)
+	}
 	// Every plane's symbol, in the authors' priority (masks in bpc.go),
 	// from the tests of its lane, each kind's masks applied as soon as
 	// they are known (there are seven mask registers). (KANDNW a, b, d is
@@ -789,6 +800,19 @@ func bpcEncodeAVX512(words int) {
 		VMOVDQA32(three, kone, rlen)
 		VMOVDQA32(rc, runTop, code)
 		VMOVDQA32(rlen, runTop, length)
+		if words == 16 {
+			if h == 2 {
+				code32, len32 = GP64(), GP64()
+				VMOVD(code.AsX(), code32.As32())
+				VMOVD(length.AsX(), len32.As32())
+				continue
+			}
+			VMOVDQA32_Z(code, emit, code)
+			VMOVDQA32_Z(length, emit, length)
+			planeCodes = append(planeCodes, code)
+			planeLens = append(planeLens, length)
+			continue
+		}
 		// The emitted symbols, packed after those of the planes below.
 		VPCOMPRESSD_Z(code, emit, code)
 		VPCOMPRESSD_Z(length, emit, length)
@@ -812,7 +836,6 @@ func bpcEncodeAVX512(words int) {
 	// The flag and the base word's code (baseCode): with s = w_0 XOR its
 	// sign, the field is 4 bits if s < 8, 8 if s < 128, 16 if s < 32768,
 	// else 32 (code 1); w_0 = 0 is code 000 without a field.
-	out := Load(Param("out"), GP64())
 	base, s := GP32(), GP32()
 	MOVL(Mem{Base: line}, base)
 	MOVL(base, s)
@@ -851,6 +874,10 @@ func bpcEncodeAVX512(words int) {
 	MOVQ(hl, n)
 	ADDQ(width, n)
 	XORQ(o, o)
+	if words == 16 {
+		bpcPack64(name, Load(Param("out"), GP64()), acc, n, planeCodes, planeLens, code32, len32)
+		return
+	}
 	// A stream that loses to the raw line (rawPayload) is not packed:
 	// its length, the symbols' lengths summed, is all Compress uses.
 	for _, k := range []int{8, 4, 2, 1} {
@@ -863,6 +890,7 @@ func bpcEncodeAVX512(words int) {
 	ADDQ(n, bits)
 	CMPQ(bits, U32(1+8*4*uint32(words)))
 	JAE(LabelRef(name + "_raw"))
+	out := Load(Param("out"), GP64())
 	// put stores the top n bits of acc (its low n bits, n ≤ 63) at out + o
 	// as a big-endian word and keeps the bits of a part byte.
 	put := func() {
@@ -879,13 +907,9 @@ func bpcEncodeAVX512(words int) {
 		ANDQ(U8(7), n)
 	}
 	put()
-	// The symbols from the last packed (plane 32's side) to the first:
-	// at 64 bytes three at a time (codes of at most 16 bits, so 7 pending
-	// bits and three codes fit 64), at 128 bytes one at a time (up to 32).
-	step := 1
-	if words == 16 {
-		step = 3
-	}
+	// The symbols from the last packed (plane 32's side) to the first,
+	// one at a time (codes of up to 32 bits).
+	const step = 1
 	Label(name + "_loop")
 	for k := 0; k < step; k++ {
 		c, l := GP64(), GP64()
@@ -907,6 +931,211 @@ func bpcEncodeAVX512(words int) {
 	Store(bits, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// bpcPack64 emits the packer of bpcEncode64AVX512 and its return: acc
+// holds the flag and the base word's code (its low n bits), codes and
+// lens the symbols of planes 0…31 in the dword lanes of two vectors (an
+// empty code of length 0 for a plane without one), code32 and len32 plane
+// 32's. It stays in registers: the stream is built as a 512-bit number
+// whose top bit is the stream's first, so that plane 0's symbol, the
+// stream's last, sits lowest; the planes' codes (at most 16 bits) are
+// merged in fours into 64-bit chunks (at most 64 bits), plane 4j's chunk
+// in lane j, and each chunk starts at the stream's empty bits (512 less
+// its length in bits) plus the lengths of the chunks below it, an
+// in-register prefix sum. A chunk falls in the word of its start and may
+// spill into the next; as chunks are disjoint, a word is the sum of what
+// falls in it: the difference of the prefix sums of the chunks' parts at
+// the last chunk starting in it and in the word below (fpcPackVector
+// does the same in the other order). Chunks of at most 64 bits leave no
+// word between the lowest chunk's and the highest's without a chunk
+// starting in it. The flag, the base code and plane 32's symbol (at most
+// 50 bits) go at the top. One byte permute makes the number the stream's
+// bytes, zero past its end.
+func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVirtual, code32, len32 GPVirtual) {
+	zero := ZMM()
+	VPXORQ(zero, zero, zero)
+	low32 := bpcBroadcast8(0xFFFFFFFF)
+	// Pairs of planes 2i, 2i+1 in qword lane i: plane 2i+1 comes first
+	// in the stream, so above.
+	var pc, pl [2]VecVirtual
+	for h := 0; h < 2; h++ {
+		odd, le, ce, lo := ZMM(), ZMM(), ZMM(), ZMM()
+		VPSRLQ(U8(32), codes[h], odd)
+		VPANDQ(low32, lens[h], le)
+		VPSLLVQ(le, odd, odd)
+		VPANDQ(low32, codes[h], ce)
+		pc[h] = ZMM()
+		VPORQ(ce, odd, pc[h])
+		VPSRLQ(U8(32), lens[h], lo)
+		pl[h] = ZMM()
+		VPADDQ(lo, le, pl[h])
+	}
+	// Fours: pairs 2j and 2j+1 of the sixteen.
+	var ev, od [16]uint32
+	for j := 0; j < 8; j++ {
+		ev[2*j], od[2*j] = uint32(2*j), uint32(2*j+1)
+	}
+	even, odd := bpcConstD("bpc_evenq", ev), bpcConstD("bpc_oddq", od)
+	pick := func(m Mem, v [2]VecVirtual) VecVirtual {
+		x, ix := ZMM(), ZMM()
+		VMOVDQU64(m, ix)
+		VMOVDQA64(v[0], x)
+		VPERMT2Q(v[1], ix, x)
+		return x
+	}
+	ce, co, le, lo := pick(even, pc), pick(odd, pc), pick(even, pl), pick(odd, pl)
+	chunk, length := ZMM(), ZMM()
+	VPSLLVQ(le, co, co)
+	VPORQ(ce, co, chunk)
+	VPADDQ(lo, le, length)
+	// prefix makes x its inclusive prefix sum across the eight lanes.
+	prefix := func(x VecVirtual) {
+		for _, sh := range []int{1, 2, 4} {
+			t := ZMM()
+			VALIGNQ(U8(8-sh), zero, x, t) // lane i: x[i−sh], or 0
+			VPADDQ(t, x, x)
+		}
+	}
+	end := ZMM()
+	VMOVDQA64(length, end)
+	prefix(end)
+	// The stream's length: the planes' (lane 7), plane 32's and the head's.
+	bits, t7 := GP64(), ZMM()
+	VALIGNQ(U8(7), end, end, t7)
+	VMOVQ(t7.AsX(), bits)
+	head := GP64() // the head's bits and plane 32's
+	MOVQ(n, head)
+	ADDQ(len32, head)
+	ADDQ(head, bits)
+	// A stream that loses to the raw line (rawPayload) is not packed.
+	CMPQ(bits, U32(1+8*64))
+	JAE(LabelRef(name + "_raw"))
+
+	Comment("Chunk starts: 512 − the stream's length + the lengths below.")
+	empty, ev512 := GP64(), ZMM()
+	MOVQ(U32(512), empty)
+	SUBQ(bits, empty)
+	VPBROADCASTQ(empty, ev512)
+	start := ZMM()
+	VPSUBQ(length, end, start)
+	VPADDQ(ev512, start, start)
+	q, r, lowPart, highPart, s := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+	VPSRLQ(U8(6), start, q)
+	VPANDQ(bpcBroadcast8(63), start, r)
+	VPSLLVQ(r, chunk, lowPart) // the part in the word of its start
+	VPSUBQ(r, bpcBroadcast8(64), s)
+	VPSRLVQ(s, chunk, highPart) // the part in the next word (a shift of 64 gives 0)
+
+	Comment("The lanes that end a word: the next lane starts in a later one.")
+	kend, kvalid, kplace := K(), K(), K()
+	{
+		nx := ZMM()
+		VALIGNQ(U8(1), q, bpcBroadcast8(^uint64(0)), nx)
+		VPCMPUQ(U8(6), q, nx, kend) // next > this
+	}
+	idx := ZMM()
+	{
+		var iota [16]uint32
+		for j := 0; j < 8; j++ {
+			iota[2*j] = uint32(j)
+		}
+		iv := ZMM()
+		VMOVDQU64(bpcConstD("bpc_iotaq", iota), iv)
+		VPCOMPRESSQ_Z(iv, kend, idx)
+	}
+	{
+		// kvalid: the first k lanes, one per word with a chunk starting
+		// in it; kplace: those words and the one above (the last one's
+		// spill), from the lowest chunk's word, empty/64.
+		k, t, c := GP32(), GP32(), GP32()
+		KMOVB(kend, t)
+		POPCNTL(t, k)
+		MOVL(U32(0xFF), t)
+		BZHIL(k, t, t)
+		KMOVB(t, kvalid)
+		MOVL(U32(2), t)
+		SHLXL(k, t, t)
+		DECL(t)
+		MOVL(empty.As32(), c)
+		SHRL(U8(6), c)
+		SHLXL(c, t, t)
+		KMOVB(t, kplace)
+	}
+	prefix(lowPart)
+	prefix(highPart)
+	// words returns, per word with a chunk starting in it, the sum of x
+	// over the chunks that start in it.
+	words := func(x VecVirtual) VecVirtual {
+		g, sh, w := ZMM(), ZMM(), ZMM()
+		VPERMQ_Z(x, idx, kvalid, g)
+		VALIGNQ(U8(7), zero, g, sh) // lane i: g[i−1], or 0
+		VPSUBQ_Z(sh, g, kvalid, w)
+		return w
+	}
+	w, spill := words(lowPart), words(highPart)
+	{
+		t := ZMM()
+		VALIGNQ(U8(7), zero, spill, t) // spills land in the next word
+		VPADDQ(t, w, w)
+	}
+	VPEXPANDQ_Z(w, kplace, w)
+
+	Comment("The head and plane 32's symbol at the top; big-endian bytes.")
+	{
+		sh := GP64()
+		SHLXQ(len32, acc, acc)
+		ORQ(code32, acc)
+		MOVQ(U32(64), sh)
+		SUBQ(head, sh)
+		SHLXQ(sh, acc, acc)
+		hv, k7, t := ZMM(), K(), GP32()
+		VPBROADCASTQ(acc, hv)
+		MOVL(U32(0x80), t)
+		KMOVB(t, k7)
+		VPORQ(hv, w, k7, w)
+		var rev [64]byte
+		for i := range rev {
+			rev[i] = byte(63 - i)
+		}
+		ix := ZMM()
+		VMOVDQU64(bpcConst512("bpc_revbytes", rev), ix)
+		VPERMB(w, ix, w)
+		VMOVDQU64(w, Mem{Base: out})
+	}
+	Store(bits, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+	Label(name + "_raw")
+	Store(bits, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// bpcBroadcast8 returns a vector with v in every qword, broadcast from
+// an 8-byte constant.
+func bpcBroadcast8(v uint64) VecVirtual {
+	name := fmt.Sprintf("bpc_q%016x", v)
+	m, ok := bpcConsts512[name]
+	if !ok {
+		m = GLOBL(name, attr.RODATA|attr.NOPTR)
+		DATA(0, U64(v))
+		bpcConsts512[name] = m
+	}
+	z := ZMM()
+	VPBROADCASTQ(m, z)
+	return z
+}
+
+// bpcConstD returns the 64-byte constant name of sixteen dwords,
+// declared once per file.
+func bpcConstD(name string, v [16]uint32) Mem {
+	if m, ok := bpcConsts512[name]; ok {
+		return m
+	}
+	m := bpcConst512D(name, v)
+	bpcConsts512[name] = m
+	return m
 }
 
 // bpcConst4 returns a 4-byte constant, for VPBROADCASTD: a load, where a

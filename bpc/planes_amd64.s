@@ -1981,44 +1981,43 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VMOVDQU32      Z1, 8(SP)(CX*4)
 	VMOVDQU32      Z5, 264(SP)(CX*4)
 	INCQ           CX
-	MOVQ           out+16(FP), DX
 	MOVL           (AX), AX
-	MOVL           AX, BX
-	SARL           $0x1f, BX
-	XORL           AX, BX
-	MOVQ           $0x0000000000000020, SI
-	MOVQ           $0x0000000000000003, DI
-	MOVQ           $0x0000000000000002, R8
-	MOVQ           $0x0000000000000004, R9
-	MOVQ           $0x0000000000000010, R10
-	MOVQ           $0x000000000000000b, R11
-	CMPL           BX, $0x00008000
+	MOVL           AX, DX
+	SARL           $0x1f, DX
+	XORL           AX, DX
+	MOVQ           $0x0000000000000020, BX
+	MOVQ           $0x0000000000000003, SI
+	MOVQ           $0x0000000000000002, DI
+	MOVQ           $0x0000000000000004, R8
+	MOVQ           $0x0000000000000010, R9
+	MOVQ           $0x000000000000000b, R10
+	CMPL           DX, $0x00008000
+	CMOVQCS        R9, BX
 	CMOVQCS        R10, SI
-	CMOVQCS        R11, DI
-	CMOVQCS        R9, R8
-	MOVQ           $0x0000000000000008, R10
-	MOVQ           $0x000000000000000a, R11
-	CMPL           BX, $0x00000080
-	CMOVQCS        R10, SI
-	CMOVQCS        R11, DI
-	CMOVQCS        R9, R8
-	MOVQ           $0x0000000000000004, R10
-	MOVQ           $0x0000000000000009, R11
-	CMPL           BX, $0x00000008
-	CMOVQCS        R10, SI
-	CMOVQCS        R11, DI
-	CMOVQCS        R9, R8
-	XORQ           BX, BX
+	CMOVQCS        R8, DI
 	MOVQ           $0x0000000000000008, R9
+	MOVQ           $0x000000000000000a, R10
+	CMPL           DX, $0x00000080
+	CMOVQCS        R9, BX
+	CMOVQCS        R10, SI
+	CMOVQCS        R8, DI
+	MOVQ           $0x0000000000000004, R9
+	MOVQ           $0x0000000000000009, R10
+	CMPL           DX, $0x00000008
+	CMOVQCS        R9, BX
+	CMOVQCS        R10, SI
+	CMOVQCS        R8, DI
+	XORQ           DX, DX
+	MOVQ           $0x0000000000000008, R8
 	TESTL          AX, AX
-	CMOVQEQ        BX, SI
-	CMOVQEQ        R9, DI
-	SHLXQ          SI, DI, BX
-	BZHIQ          SI, AX, AX
-	ORQ            AX, BX
-	MOVQ           R8, AX
-	ADDQ           SI, AX
-	XORQ           SI, SI
+	CMOVQEQ        DX, BX
+	CMOVQEQ        R8, SI
+	SHLXQ          BX, SI, DX
+	BZHIQ          BX, AX, AX
+	ORQ            AX, DX
+	MOVQ           DI, AX
+	ADDQ           BX, AX
+	XORQ           BX, BX
 	VALIGND        $0x08, Z0, Z0, Z1
 	VPADDD         Z1, Z0, Z0
 	VALIGND        $0x04, Z0, Z0, Z1
@@ -2027,45 +2026,46 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	VPADDD         Z1, Z0, Z0
 	VALIGND        $0x01, Z0, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VMOVD          X0, DI
-	ADDQ           AX, DI
-	CMPQ           DI, $0x00000401
+	VMOVD          X0, SI
+	ADDQ           AX, SI
+	CMPQ           SI, $0x00000401
 	JAE            bpcEncode128AVX512_raw
+	MOVQ           out+16(FP), SI
 	MOVQ           AX, DI
 	NEGQ           DI
-	SHLXQ          DI, BX, DI
+	SHLXQ          DI, DX, DI
 	BSWAPQ         DI
-	MOVQ           DI, (DX)(SI*1)
+	MOVQ           DI, (SI)(BX*1)
 	MOVQ           AX, DI
 	SHRQ           $0x03, DI
-	ADDQ           DI, SI
+	ADDQ           DI, BX
 	ANDQ           $0x07, AX
 
 bpcEncode128AVX512_loop:
 	MOVL   4(SP)(CX*4), DI
 	MOVL   260(SP)(CX*4), R8
-	SHLXQ  R8, BX, BX
-	ORQ    DI, BX
+	SHLXQ  R8, DX, DX
+	ORQ    DI, DX
 	ADDQ   R8, AX
 	MOVQ   AX, DI
 	NEGQ   DI
-	SHLXQ  DI, BX, DI
+	SHLXQ  DI, DX, DI
 	BSWAPQ DI
-	MOVQ   DI, (DX)(SI*1)
+	MOVQ   DI, (SI)(BX*1)
 	MOVQ   AX, DI
 	SHRQ   $0x03, DI
-	ADDQ   DI, SI
+	ADDQ   DI, BX
 	ANDQ   $0x07, AX
 	SUBQ   $0x01, CX
 	JG     bpcEncode128AVX512_loop
-	SHLQ   $0x03, SI
-	ADDQ   AX, SI
-	MOVQ   SI, ret+24(FP)
+	SHLQ   $0x03, BX
+	ADDQ   AX, BX
+	MOVQ   BX, ret+24(FP)
 	VZEROUPPER
 	RET
 
 bpcEncode128AVX512_raw:
-	MOVQ DI, ret+24(FP)
+	MOVQ SI, ret+24(FP)
 	VZEROUPPER
 	RET
 
@@ -2208,8 +2208,8 @@ DATA bpc_runadd2<>+60(SB)/4, $0x00000010
 GLOBL bpc_runadd2<>(SB), RODATA|NOPTR, $64
 
 // func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[160]byte) int
-// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI, POPCNT
-TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI, POPCNT
+TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $0-32
 	MOVQ           line+0(FP), AX
 	MOVL           $0x00007fff, CX
 	MOVL           flip+8(FP), DX
@@ -2218,11 +2218,11 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	VPBROADCASTD   DX, Z0
 	VPXORD         Z1, Z1, Z1
 	VMOVDQU32      (AX), Z1
-	VALIGND        $0x01, Z1, Z1, Z6
-	VPSUBD.Z       Z1, Z6, K1, Z7
+	VALIGND        $0x01, Z1, Z1, Z7
+	VPSUBD.Z       Z1, Z7, K1, Z8
 	VPXORD         Z0, Z1, Z1
-	VPXORD         Z0, Z6, Z6
-	VPCMPUD        $0x01, Z1, Z6, K1, K1
+	VPXORD         Z0, Z7, Z7
+	VPCMPUD        $0x01, Z1, Z7, K1, K1
 	VPXORD         Z2, Z2, Z2
 	KXORW          K3, K3, K3
 	KMOVW          K1, CX
@@ -2231,154 +2231,139 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	ORL            DX, CX
 	VMOVDQU64      bpc_cols<>+0(SB), Z0
 	VMOVDQU64      bpc_gather0<>+0(SB), Z1
-	VPERMI2B       Z2, Z7, Z1
+	VPERMI2B       Z2, Z8, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VMOVDQU64      bpc_gather1<>+0(SB), Z6
-	VPERMI2B       Z2, Z7, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VMOVDQU64      bpc_gather1<>+0(SB), Z7
+	VPERMI2B       Z2, Z8, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
 	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z6, Z1, Z0
+	VPERMI2B       Z7, Z1, Z0
 	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
-	VPERMI2B       Z6, Z1, Z2
+	VPERMI2B       Z7, Z1, Z2
 	VPBROADCASTD   CX, Z1
-	VALIGND        $0x01, Z0, Z2, Z6
+	VALIGND        $0x01, Z0, Z2, Z7
 	VALIGND        $0x01, Z2, Z1, Z1
-	VPXORD         Z0, Z6, Z6
+	VPXORD         Z0, Z7, Z7
 	VPXORD         Z2, Z1, Z1
 	VMOVD          CX, X3
 	VPXORD         Z4, Z4, Z4
 	VPTERNLOGD     $0xff, Z5, Z5, Z5
-	VPBROADCASTD   bpc_d00007fff<>+0(SB), Z7
-	VPTESTNMD      Z6, Z6, K1
+	VPBROADCASTD   bpc_d00007fff<>+0(SB), Z8
+	VPTESTNMD      Z7, Z7, K1
 	VPTESTNMD      Z1, Z1, K2
 	KUNPCKWD       K1, K2, K1
 	KMOVD          K1, CX
 	NOTL           CX
-	VPBROADCASTD   CX, Z8
-	MOVQ           $0x00000000, (SP)
-	MOVQ           $0x00000000, 256(SP)
-	VPBROADCASTD   bpc_d00008000<>+0(SB), Z9
-	VPBROADCASTD   bpc_d00000010<>+0(SB), Z10
-	VPBROADCASTD   bpc_d00000009<>+0(SB), Z11
-	VPBROADCASTD   bpc_d0000003f<>+0(SB), Z12
-	VPBROADCASTD   bpc_d00000010<>+0(SB), Z13
-	VPBROADCASTD   bpc_d00000005<>+0(SB), Z14
-	VPBROADCASTD   bpc_d00000001<>+0(SB), Z15
-	VPBROADCASTD   bpc_d00000003<>+0(SB), Z16
-	VPBROADCASTD   bpc_d00000007<>+0(SB), Z17
-	VPBROADCASTD   bpc_d0000001e<>+0(SB), Z18
-	XORQ           CX, CX
-	VPTESTNMD      Z6, Z6, K1
-	VPORD          Z9, Z6, Z19
-	VMOVDQA32      Z10, Z20
+	VPBROADCASTD   CX, Z9
+	VPBROADCASTD   bpc_d00008000<>+0(SB), Z10
+	VPBROADCASTD   bpc_d00000010<>+0(SB), Z11
+	VPBROADCASTD   bpc_d00000009<>+0(SB), Z12
+	VPBROADCASTD   bpc_d0000003f<>+0(SB), Z13
+	VPBROADCASTD   bpc_d00000010<>+0(SB), Z14
+	VPBROADCASTD   bpc_d00000005<>+0(SB), Z15
+	VPBROADCASTD   bpc_d00000001<>+0(SB), Z16
+	VPBROADCASTD   bpc_d00000003<>+0(SB), Z17
+	VPBROADCASTD   bpc_d00000007<>+0(SB), Z18
+	VPBROADCASTD   bpc_d0000001e<>+0(SB), Z19
+	VPTESTNMD      Z7, Z7, K1
+	VPORD          Z10, Z7, Z20
+	VMOVDQA32      Z11, Z21
 	VPTESTNMD      Z0, Z0, K2
-	VPCMPEQD       Z7, Z6, K3
+	VPCMPEQD       Z8, Z7, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
-	VMOVDQA32      Z4, K3, Z19
-	VMOVDQA32      Z14, K3, Z20
+	VMOVDQA32      Z4, K3, Z20
+	VMOVDQA32      Z15, K3, Z21
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z15, K2, Z19
-	VPADDD         Z5, Z6, Z0
-	VPTESTNMD      Z0, Z6, K2
-	VPSUBD         Z6, Z4, Z0
-	VPANDD         Z6, Z0, Z0
-	VPADDD         Z0, Z0, Z21
-	VPADDD         Z0, Z21, Z21
-	VPCMPEQD       Z6, Z21, K4
+	VMOVDQA32      Z16, K2, Z20
+	VPADDD         Z5, Z7, Z0
+	VPTESTNMD      Z0, Z7, K2
+	VPSUBD         Z7, Z4, Z0
+	VPANDD         Z7, Z0, Z0
+	VPADDD         Z0, Z0, Z22
+	VPADDD         Z0, Z22, Z22
+	VPCMPEQD       Z7, Z22, K4
 	KORW           K2, K4, K4
 	KANDNW         K4, K1, K4
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
 	VPLZCNTD       Z0, Z0
-	VPSUBD         Z0, Z12, Z0
-	VPADDD         Z13, Z0, K2, Z0
-	VMOVDQA32      Z0, K4, Z19
-	VMOVDQA32      Z11, K4, Z20
-	VALIGND        $0x01, Z6, Z1, Z0
+	VPSUBD         Z0, Z13, Z0
+	VPADDD         Z14, Z0, K2, Z0
+	VMOVDQA32      Z0, K4, Z20
+	VMOVDQA32      Z12, K4, Z21
+	VALIGND        $0x01, Z7, Z1, Z0
 	VPTESTNMD      Z0, Z0, K2
 	KANDNW         K1, K2, K2
 	KNOTW          K1, K1
 	KORW           K1, K2, K1
-	VPANDD         bpc_below0<>+0(SB), Z8, Z0
+	VPANDD         bpc_below0<>+0(SB), Z9, Z0
 	VPLZCNTD       Z0, Z0
 	VPADDD         bpc_runadd0<>+0(SB), Z0, Z0
-	VPADDD         Z18, Z0, Z6
-	VMOVDQA32      Z17, Z21
-	VPCMPEQD       Z15, Z0, K3
-	VMOVDQA32      Z15, K3, Z6
-	VMOVDQA32      Z16, K3, Z21
-	VMOVDQA32      Z6, K2, Z19
-	VMOVDQA32      Z21, K2, Z20
-	VPCOMPRESSD.Z  Z19, K1, Z19
-	VPCOMPRESSD.Z  Z20, K1, Z20
-	VMOVDQA32      Z20, Z0
-	VMOVDQU32      Z19, 8(SP)(CX*4)
-	VMOVDQU32      Z20, 264(SP)(CX*4)
-	KMOVW          K1, DX
-	POPCNTL        DX, DX
-	ADDQ           DX, CX
+	VPADDD         Z19, Z0, Z7
+	VMOVDQA32      Z18, Z22
+	VPCMPEQD       Z16, Z0, K3
+	VMOVDQA32      Z16, K3, Z7
+	VMOVDQA32      Z17, K3, Z22
+	VMOVDQA32      Z7, K2, Z20
+	VMOVDQA32      Z22, K2, Z21
+	VMOVDQA32.Z    Z20, K1, Z20
+	VMOVDQA32.Z    Z21, K1, Z21
 	VPTESTNMD      Z1, Z1, K1
-	VPORD          Z9, Z1, Z6
-	VMOVDQA32      Z10, Z19
+	VPORD          Z10, Z1, Z0
+	VMOVDQA32      Z11, Z7
 	VPTESTNMD      Z2, Z2, K2
-	VPCMPEQD       Z7, Z1, K3
+	VPCMPEQD       Z8, Z1, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
-	VMOVDQA32      Z4, K3, Z6
-	VMOVDQA32      Z14, K3, Z19
+	VMOVDQA32      Z4, K3, Z0
+	VMOVDQA32      Z15, K3, Z7
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z15, K2, Z6
+	VMOVDQA32      Z16, K2, Z0
 	VPADDD         Z5, Z1, Z2
 	VPTESTNMD      Z2, Z1, K2
 	VPSUBD         Z1, Z4, Z2
 	VPANDD         Z1, Z2, Z2
-	VPADDD         Z2, Z2, Z20
-	VPADDD         Z2, Z20, Z20
-	VPCMPEQD       Z1, Z20, K4
+	VPADDD         Z2, Z2, Z22
+	VPADDD         Z2, Z22, Z22
+	VPCMPEQD       Z1, Z22, K4
 	KORW           K2, K4, K4
 	KANDNW         K4, K1, K4
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
 	VPLZCNTD       Z2, Z2
-	VPSUBD         Z2, Z12, Z2
-	VPADDD         Z13, Z2, K2, Z2
-	VMOVDQA32      Z2, K4, Z6
-	VMOVDQA32      Z11, K4, Z19
+	VPSUBD         Z2, Z13, Z2
+	VPADDD         Z14, Z2, K2, Z2
+	VMOVDQA32      Z2, K4, Z0
+	VMOVDQA32      Z12, K4, Z7
 	VALIGND        $0x01, Z1, Z3, Z1
 	VPTESTNMD      Z1, Z1, K2
 	KANDNW         K1, K2, K2
 	KNOTW          K1, K1
 	KORW           K1, K2, K1
-	VPANDD         bpc_below1<>+0(SB), Z8, Z1
+	VPANDD         bpc_below1<>+0(SB), Z9, Z1
 	VPLZCNTD       Z1, Z1
 	VPADDD         bpc_runadd1<>+0(SB), Z1, Z1
-	VPADDD         Z18, Z1, Z2
-	VMOVDQA32      Z17, Z20
-	VPCMPEQD       Z15, Z1, K3
-	VMOVDQA32      Z15, K3, Z2
-	VMOVDQA32      Z16, K3, Z20
-	VMOVDQA32      Z2, K2, Z6
-	VMOVDQA32      Z20, K2, Z19
-	VPCOMPRESSD.Z  Z6, K1, Z6
-	VPCOMPRESSD.Z  Z19, K1, Z19
-	VPADDD         Z19, Z0, Z0
-	VMOVDQU32      Z6, 8(SP)(CX*4)
-	VMOVDQU32      Z19, 264(SP)(CX*4)
-	KMOVW          K1, DX
-	POPCNTL        DX, DX
-	ADDQ           DX, CX
+	VPADDD         Z19, Z1, Z2
+	VMOVDQA32      Z18, Z22
+	VPCMPEQD       Z16, Z1, K3
+	VMOVDQA32      Z16, K3, Z2
+	VMOVDQA32      Z17, K3, Z22
+	VMOVDQA32      Z2, K2, Z0
+	VMOVDQA32      Z22, K2, Z7
+	VMOVDQA32.Z    Z0, K1, Z0
+	VMOVDQA32.Z    Z7, K1, Z7
 	VPTESTNMD      Z3, Z3, K1
-	VPORD          Z9, Z3, Z1
-	VMOVDQA32      Z10, Z2
+	VPORD          Z10, Z3, Z1
+	VMOVDQA32      Z11, Z2
 	VPTESTNMD      Z3, Z3, K2
-	VPCMPEQD       Z7, Z3, K3
+	VPCMPEQD       Z8, Z3, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
 	VMOVDQA32      Z4, K3, Z1
-	VMOVDQA32      Z14, K3, Z2
+	VMOVDQA32      Z15, K3, Z2
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z15, K2, Z1
+	VMOVDQA32      Z16, K2, Z1
 	VPADDD         Z5, Z3, Z5
 	VPTESTNMD      Z5, Z3, K2
 	VPSUBD         Z3, Z4, Z4
@@ -2391,30 +2376,25 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
 	VPLZCNTD       Z4, Z3
-	VPSUBD         Z3, Z12, Z3
-	VPADDD         Z13, Z3, K2, Z3
+	VPSUBD         Z3, Z13, Z3
+	VPADDD         Z14, Z3, K2, Z3
 	VMOVDQA32      Z3, K4, Z1
-	VMOVDQA32      Z11, K4, Z2
-	MOVL           $0x00000001, DX
-	KMOVW          DX, K2
+	VMOVDQA32      Z12, K4, Z2
+	MOVL           $0x00000001, CX
+	KMOVW          CX, K2
 	KANDW          K1, K2, K1
-	VPANDD         bpc_below2<>+0(SB), Z8, Z3
+	VPANDD         bpc_below2<>+0(SB), Z9, Z3
 	VPLZCNTD       Z3, Z3
 	VPADDD         bpc_runadd2<>+0(SB), Z3, Z3
-	VPADDD         Z18, Z3, Z4
-	VMOVDQA32      Z17, Z5
-	VPCMPEQD       Z15, Z3, K3
-	VMOVDQA32      Z15, K3, Z4
-	VMOVDQA32      Z16, K3, Z5
+	VPADDD         Z19, Z3, Z4
+	VMOVDQA32      Z18, Z5
+	VPCMPEQD       Z16, Z3, K2
+	VMOVDQA32      Z16, K2, Z4
+	VMOVDQA32      Z17, K2, Z5
 	VMOVDQA32      Z4, K1, Z1
 	VMOVDQA32      Z5, K1, Z2
-	VPCOMPRESSD.Z  Z1, K2, Z1
-	VPCOMPRESSD.Z  Z2, K2, Z2
-	VPADDD         Z2, Z0, Z0
-	VMOVDQU32      Z1, 8(SP)(CX*4)
-	VMOVDQU32      Z2, 264(SP)(CX*4)
-	INCQ           CX
-	MOVQ           out+16(FP), DX
+	VMOVD          X1, CX
+	VMOVD          X2, DX
 	MOVL           (AX), AX
 	MOVL           AX, BX
 	SARL           $0x1f, BX
@@ -2452,58 +2432,119 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $512-32
 	MOVQ           R8, AX
 	ADDQ           SI, AX
 	XORQ           SI, SI
-	VALIGND        $0x08, Z0, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x04, Z0, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x02, Z0, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x01, Z0, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VMOVD          X0, DI
+	MOVQ           out+16(FP), SI
+	VPXORQ         Z6, Z6, Z6
+	VPBROADCASTQ   bpc_q00000000ffffffff<>+0(SB), Z1
+	VPSRLQ         $0x20, Z20, Z2
+	VPANDQ         Z1, Z21, Z3
+	VPSLLVQ        Z3, Z2, Z2
+	VPANDQ         Z1, Z20, Z4
+	VPORQ          Z4, Z2, Z2
+	VPSRLQ         $0x20, Z21, Z4
+	VPADDQ         Z4, Z3, Z3
+	VPSRLQ         $0x20, Z0, Z4
+	VPANDQ         Z1, Z7, Z5
+	VPSLLVQ        Z5, Z4, Z4
+	VPANDQ         Z1, Z0, Z0
+	VPORQ          Z0, Z4, Z0
+	VPSRLQ         $0x20, Z7, Z1
+	VPADDQ         Z1, Z5, Z1
+	VMOVDQU64      bpc_evenq<>+0(SB), Z5
+	VMOVDQA64      Z2, Z4
+	VPERMT2Q       Z0, Z5, Z4
+	VMOVDQU64      bpc_oddq<>+0(SB), Z5
+	VMOVDQA64      Z2, Z2
+	VPERMT2Q       Z0, Z5, Z2
+	VMOVDQU64      bpc_evenq<>+0(SB), Z5
+	VMOVDQA64      Z3, Z0
+	VPERMT2Q       Z1, Z5, Z0
+	VMOVDQU64      bpc_oddq<>+0(SB), Z5
+	VMOVDQA64      Z3, Z3
+	VPERMT2Q       Z1, Z5, Z3
+	VPSLLVQ        Z0, Z2, Z2
+	VPORQ          Z4, Z2, Z1
+	VPADDQ         Z3, Z0, Z0
+	VMOVDQA64      Z0, Z2
+	VALIGNQ        $0x07, Z6, Z2, Z3
+	VPADDQ         Z3, Z2, Z2
+	VALIGNQ        $0x06, Z6, Z2, Z3
+	VPADDQ         Z3, Z2, Z2
+	VALIGNQ        $0x04, Z6, Z2, Z3
+	VPADDQ         Z3, Z2, Z2
+	VALIGNQ        $0x07, Z2, Z2, Z3
+	VMOVQ          X3, DI
+	ADDQ           DX, AX
 	ADDQ           AX, DI
 	CMPQ           DI, $0x00000201
 	JAE            bpcEncode64AVX512_raw
-	MOVQ           AX, DI
-	NEGQ           DI
-	SHLXQ          DI, BX, DI
-	BSWAPQ         DI
-	MOVQ           DI, (DX)(SI*1)
-	MOVQ           AX, DI
-	SHRQ           $0x03, DI
-	ADDQ           DI, SI
-	ANDQ           $0x07, AX
 
-bpcEncode64AVX512_loop:
-	MOVL   4(SP)(CX*4), DI
-	MOVL   260(SP)(CX*4), R8
-	SHLXQ  R8, BX, BX
-	ORQ    DI, BX
-	ADDQ   R8, AX
-	MOVL   (SP)(CX*4), DI
-	MOVL   256(SP)(CX*4), R8
-	SHLXQ  R8, BX, BX
-	ORQ    DI, BX
-	ADDQ   R8, AX
-	MOVL   -4(SP)(CX*4), DI
-	MOVL   252(SP)(CX*4), R8
-	SHLXQ  R8, BX, BX
-	ORQ    DI, BX
-	ADDQ   R8, AX
-	MOVQ   AX, DI
-	NEGQ   DI
-	SHLXQ  DI, BX, DI
-	BSWAPQ DI
-	MOVQ   DI, (DX)(SI*1)
-	MOVQ   AX, DI
-	SHRQ   $0x03, DI
-	ADDQ   DI, SI
-	ANDQ   $0x07, AX
-	SUBQ   $0x03, CX
-	JG     bpcEncode64AVX512_loop
-	SHLQ   $0x03, SI
-	ADDQ   AX, SI
-	MOVQ   SI, ret+24(FP)
+	// Chunk starts: 512 − the stream's length + the lengths below.
+	MOVQ         $0x00000200, R8
+	SUBQ         DI, R8
+	VPBROADCASTQ R8, Z3
+	VPSUBQ       Z0, Z2, Z0
+	VPADDQ       Z3, Z0, Z0
+	VPSRLQ       $0x06, Z0, Z2
+	VPBROADCASTQ bpc_q000000000000003f<>+0(SB), Z3
+	VPANDQ       Z3, Z0, Z0
+	VPSLLVQ      Z0, Z1, Z3
+	VPBROADCASTQ bpc_q0000000000000040<>+0(SB), Z4
+	VPSUBQ       Z0, Z4, Z0
+	VPSRLVQ      Z0, Z1, Z0
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPBROADCASTQ  bpc_qffffffffffffffff<>+0(SB), Z1
+	VALIGNQ       $0x01, Z2, Z1, Z1
+	VPCMPUQ       $0x06, Z2, Z1, K1
+	VMOVDQU64     bpc_iotaq<>+0(SB), Z1
+	VPCOMPRESSQ.Z Z1, K1, Z1
+	KMOVB         K1, R10
+	POPCNTL       R10, R9
+	MOVL          $0x000000ff, R10
+	BZHIL         R9, R10, R10
+	KMOVB         R10, K1
+	MOVL          $0x00000002, R10
+	SHLXL         R9, R10, R10
+	DECL          R10
+	SHRL          $0x06, R8
+	SHLXL         R8, R10, R10
+	KMOVB         R10, K2
+	VALIGNQ       $0x07, Z6, Z3, Z2
+	VPADDQ        Z2, Z3, Z3
+	VALIGNQ       $0x06, Z6, Z3, Z2
+	VPADDQ        Z2, Z3, Z3
+	VALIGNQ       $0x04, Z6, Z3, Z2
+	VPADDQ        Z2, Z3, Z3
+	VALIGNQ       $0x07, Z6, Z0, Z2
+	VPADDQ        Z2, Z0, Z0
+	VALIGNQ       $0x06, Z6, Z0, Z2
+	VPADDQ        Z2, Z0, Z0
+	VALIGNQ       $0x04, Z6, Z0, Z2
+	VPADDQ        Z2, Z0, Z0
+	VPERMQ.Z      Z3, Z1, K1, Z2
+	VALIGNQ       $0x07, Z6, Z2, Z3
+	VPSUBQ.Z      Z3, Z2, K1, Z2
+	VPERMQ.Z      Z0, Z1, K1, Z0
+	VALIGNQ       $0x07, Z6, Z0, Z1
+	VPSUBQ.Z      Z1, Z0, K1, Z0
+	VALIGNQ       $0x07, Z6, Z0, Z0
+	VPADDQ        Z0, Z2, Z2
+	VPEXPANDQ.Z   Z2, K2, Z2
+
+	// The head and plane 32's symbol at the top; big-endian bytes.
+	SHLXQ        DX, BX, BX
+	ORQ          CX, BX
+	MOVQ         $0x00000040, CX
+	SUBQ         AX, CX
+	SHLXQ        CX, BX, BX
+	VPBROADCASTQ BX, Z0
+	MOVL         $0x00000080, AX
+	KMOVB        AX, K1
+	VPORQ        Z0, Z2, K1, Z2
+	VMOVDQU64    bpc_revbytes<>+0(SB), Z0
+	VPERMB       Z2, Z0, Z2
+	VMOVDQU64    Z2, (SI)
+	MOVQ         DI, ret+24(FP)
 	VZEROUPPER
 	RET
 
@@ -2526,6 +2567,138 @@ GLOBL bpc_d00000009<>(SB), RODATA|NOPTR, $4
 
 DATA bpc_d0000003f<>+0(SB)/4, $0x0000003f
 GLOBL bpc_d0000003f<>(SB), RODATA|NOPTR, $4
+
+DATA bpc_q00000000ffffffff<>+0(SB)/8, $0x00000000ffffffff
+GLOBL bpc_q00000000ffffffff<>(SB), RODATA|NOPTR, $8
+
+DATA bpc_evenq<>+0(SB)/4, $0x00000000
+DATA bpc_evenq<>+4(SB)/4, $0x00000000
+DATA bpc_evenq<>+8(SB)/4, $0x00000002
+DATA bpc_evenq<>+12(SB)/4, $0x00000000
+DATA bpc_evenq<>+16(SB)/4, $0x00000004
+DATA bpc_evenq<>+20(SB)/4, $0x00000000
+DATA bpc_evenq<>+24(SB)/4, $0x00000006
+DATA bpc_evenq<>+28(SB)/4, $0x00000000
+DATA bpc_evenq<>+32(SB)/4, $0x00000008
+DATA bpc_evenq<>+36(SB)/4, $0x00000000
+DATA bpc_evenq<>+40(SB)/4, $0x0000000a
+DATA bpc_evenq<>+44(SB)/4, $0x00000000
+DATA bpc_evenq<>+48(SB)/4, $0x0000000c
+DATA bpc_evenq<>+52(SB)/4, $0x00000000
+DATA bpc_evenq<>+56(SB)/4, $0x0000000e
+DATA bpc_evenq<>+60(SB)/4, $0x00000000
+GLOBL bpc_evenq<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_oddq<>+0(SB)/4, $0x00000001
+DATA bpc_oddq<>+4(SB)/4, $0x00000000
+DATA bpc_oddq<>+8(SB)/4, $0x00000003
+DATA bpc_oddq<>+12(SB)/4, $0x00000000
+DATA bpc_oddq<>+16(SB)/4, $0x00000005
+DATA bpc_oddq<>+20(SB)/4, $0x00000000
+DATA bpc_oddq<>+24(SB)/4, $0x00000007
+DATA bpc_oddq<>+28(SB)/4, $0x00000000
+DATA bpc_oddq<>+32(SB)/4, $0x00000009
+DATA bpc_oddq<>+36(SB)/4, $0x00000000
+DATA bpc_oddq<>+40(SB)/4, $0x0000000b
+DATA bpc_oddq<>+44(SB)/4, $0x00000000
+DATA bpc_oddq<>+48(SB)/4, $0x0000000d
+DATA bpc_oddq<>+52(SB)/4, $0x00000000
+DATA bpc_oddq<>+56(SB)/4, $0x0000000f
+DATA bpc_oddq<>+60(SB)/4, $0x00000000
+GLOBL bpc_oddq<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_q000000000000003f<>+0(SB)/8, $0x000000000000003f
+GLOBL bpc_q000000000000003f<>(SB), RODATA|NOPTR, $8
+
+DATA bpc_q0000000000000040<>+0(SB)/8, $0x0000000000000040
+GLOBL bpc_q0000000000000040<>(SB), RODATA|NOPTR, $8
+
+DATA bpc_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
+GLOBL bpc_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
+
+DATA bpc_iotaq<>+0(SB)/4, $0x00000000
+DATA bpc_iotaq<>+4(SB)/4, $0x00000000
+DATA bpc_iotaq<>+8(SB)/4, $0x00000001
+DATA bpc_iotaq<>+12(SB)/4, $0x00000000
+DATA bpc_iotaq<>+16(SB)/4, $0x00000002
+DATA bpc_iotaq<>+20(SB)/4, $0x00000000
+DATA bpc_iotaq<>+24(SB)/4, $0x00000003
+DATA bpc_iotaq<>+28(SB)/4, $0x00000000
+DATA bpc_iotaq<>+32(SB)/4, $0x00000004
+DATA bpc_iotaq<>+36(SB)/4, $0x00000000
+DATA bpc_iotaq<>+40(SB)/4, $0x00000005
+DATA bpc_iotaq<>+44(SB)/4, $0x00000000
+DATA bpc_iotaq<>+48(SB)/4, $0x00000006
+DATA bpc_iotaq<>+52(SB)/4, $0x00000000
+DATA bpc_iotaq<>+56(SB)/4, $0x00000007
+DATA bpc_iotaq<>+60(SB)/4, $0x00000000
+GLOBL bpc_iotaq<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_revbytes<>+0(SB)/1, $0x3f
+DATA bpc_revbytes<>+1(SB)/1, $0x3e
+DATA bpc_revbytes<>+2(SB)/1, $0x3d
+DATA bpc_revbytes<>+3(SB)/1, $0x3c
+DATA bpc_revbytes<>+4(SB)/1, $0x3b
+DATA bpc_revbytes<>+5(SB)/1, $0x3a
+DATA bpc_revbytes<>+6(SB)/1, $0x39
+DATA bpc_revbytes<>+7(SB)/1, $0x38
+DATA bpc_revbytes<>+8(SB)/1, $0x37
+DATA bpc_revbytes<>+9(SB)/1, $0x36
+DATA bpc_revbytes<>+10(SB)/1, $0x35
+DATA bpc_revbytes<>+11(SB)/1, $0x34
+DATA bpc_revbytes<>+12(SB)/1, $0x33
+DATA bpc_revbytes<>+13(SB)/1, $0x32
+DATA bpc_revbytes<>+14(SB)/1, $0x31
+DATA bpc_revbytes<>+15(SB)/1, $0x30
+DATA bpc_revbytes<>+16(SB)/1, $0x2f
+DATA bpc_revbytes<>+17(SB)/1, $0x2e
+DATA bpc_revbytes<>+18(SB)/1, $0x2d
+DATA bpc_revbytes<>+19(SB)/1, $0x2c
+DATA bpc_revbytes<>+20(SB)/1, $0x2b
+DATA bpc_revbytes<>+21(SB)/1, $0x2a
+DATA bpc_revbytes<>+22(SB)/1, $0x29
+DATA bpc_revbytes<>+23(SB)/1, $0x28
+DATA bpc_revbytes<>+24(SB)/1, $0x27
+DATA bpc_revbytes<>+25(SB)/1, $0x26
+DATA bpc_revbytes<>+26(SB)/1, $0x25
+DATA bpc_revbytes<>+27(SB)/1, $0x24
+DATA bpc_revbytes<>+28(SB)/1, $0x23
+DATA bpc_revbytes<>+29(SB)/1, $0x22
+DATA bpc_revbytes<>+30(SB)/1, $0x21
+DATA bpc_revbytes<>+31(SB)/1, $0x20
+DATA bpc_revbytes<>+32(SB)/1, $0x1f
+DATA bpc_revbytes<>+33(SB)/1, $0x1e
+DATA bpc_revbytes<>+34(SB)/1, $0x1d
+DATA bpc_revbytes<>+35(SB)/1, $0x1c
+DATA bpc_revbytes<>+36(SB)/1, $0x1b
+DATA bpc_revbytes<>+37(SB)/1, $0x1a
+DATA bpc_revbytes<>+38(SB)/1, $0x19
+DATA bpc_revbytes<>+39(SB)/1, $0x18
+DATA bpc_revbytes<>+40(SB)/1, $0x17
+DATA bpc_revbytes<>+41(SB)/1, $0x16
+DATA bpc_revbytes<>+42(SB)/1, $0x15
+DATA bpc_revbytes<>+43(SB)/1, $0x14
+DATA bpc_revbytes<>+44(SB)/1, $0x13
+DATA bpc_revbytes<>+45(SB)/1, $0x12
+DATA bpc_revbytes<>+46(SB)/1, $0x11
+DATA bpc_revbytes<>+47(SB)/1, $0x10
+DATA bpc_revbytes<>+48(SB)/1, $0x0f
+DATA bpc_revbytes<>+49(SB)/1, $0x0e
+DATA bpc_revbytes<>+50(SB)/1, $0x0d
+DATA bpc_revbytes<>+51(SB)/1, $0x0c
+DATA bpc_revbytes<>+52(SB)/1, $0x0b
+DATA bpc_revbytes<>+53(SB)/1, $0x0a
+DATA bpc_revbytes<>+54(SB)/1, $0x09
+DATA bpc_revbytes<>+55(SB)/1, $0x08
+DATA bpc_revbytes<>+56(SB)/1, $0x07
+DATA bpc_revbytes<>+57(SB)/1, $0x06
+DATA bpc_revbytes<>+58(SB)/1, $0x05
+DATA bpc_revbytes<>+59(SB)/1, $0x04
+DATA bpc_revbytes<>+60(SB)/1, $0x03
+DATA bpc_revbytes<>+61(SB)/1, $0x02
+DATA bpc_revbytes<>+62(SB)/1, $0x01
+DATA bpc_revbytes<>+63(SB)/1, $0x00
+GLOBL bpc_revbytes<>(SB), RODATA|NOPTR, $64
 
 // func bpcParse128(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
 // Requires: BMI2
