@@ -989,120 +989,82 @@ func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVir
 	VPSLLVQ(le, co, co)
 	VPORQ(ce, co, chunk)
 	VPADDQ(lo, le, length)
-	// prefix makes x its inclusive prefix sum across the eight lanes.
-	prefix := func(x VecVirtual) {
-		for _, sh := range []int{1, 2, 4} {
-			t := ZMM()
-			VALIGNQ(U8(8-sh), zero, x, t) // lane i: x[i−sh], or 0
-			VPADDQ(t, x, x)
-		}
-	}
-	end := ZMM()
-	VMOVDQA64(length, end)
-	prefix(end)
-	// The stream's length: the planes' (lane 7), plane 32's and the head's.
-	bits, t7 := GP64(), ZMM()
-	VALIGNQ(U8(7), end, end, t7)
-	VMOVQ(t7.AsX(), bits)
-	head := GP64() // the head's bits and plane 32's
+	// The head (flag, base code, plane 32's symbol: at most 50 bits) at
+	// the top of the stream, in the top word.
+	head := GP64() // its length
 	MOVQ(n, head)
 	ADDQ(len32, head)
-	ADDQ(head, bits)
-	// A stream that loses to the raw line (rawPayload) is not packed.
-	CMPQ(bits, U32(1+8*64))
-	JAE(LabelRef(name + "_raw"))
-
-	Comment("Chunk starts: 512 − the stream's length + the lengths below.")
-	empty, ev512 := GP64(), ZMM()
-	MOVQ(U32(512), empty)
-	SUBQ(bits, empty)
-	VPBROADCASTQ(empty, ev512)
-	start := ZMM()
-	VPSUBQ(length, end, start)
-	VPADDQ(ev512, start, start)
-	q, r, lowPart, highPart, s := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
-	VPSRLQ(U8(6), start, q)
-	VPANDQ(bpcBroadcast8(63), start, r)
-	VPSLLVQ(r, chunk, lowPart) // the part in the word of its start
-	VPSUBQ(r, bpcBroadcast8(64), s)
-	VPSRLVQ(s, chunk, highPart) // the part in the next word (a shift of 64 gives 0)
-
-	Comment("The lanes that end a word: the next lane starts in a later one.")
-	kend, kvalid, kplace := K(), K(), K()
-	{
-		nx := ZMM()
-		VALIGNQ(U8(1), q, bpcBroadcast8(^uint64(0)), nx)
-		VPCMPUQ(U8(6), q, nx, kend) // next > this
-	}
-	idx := ZMM()
-	{
-		var iota [16]uint32
-		for j := 0; j < 8; j++ {
-			iota[2*j] = uint32(j)
-		}
-		iv := ZMM()
-		VMOVDQU64(bpcConstD("bpc_iotaq", iota), iv)
-		VPCOMPRESSQ_Z(iv, kend, idx)
-	}
-	{
-		// kvalid: the first k lanes, one per word with a chunk starting
-		// in it; kplace: those words and the one above (the last one's
-		// spill), from the lowest chunk's word, empty/64.
-		k, t, c := GP32(), GP32(), GP32()
-		KMOVB(kend, t)
-		POPCNTL(t, k)
-		MOVL(U32(0xFF), t)
-		BZHIL(k, t, t)
-		KMOVB(t, kvalid)
-		MOVL(U32(2), t)
-		SHLXL(k, t, t)
-		DECL(t)
-		MOVL(empty.As32(), c)
-		SHRL(U8(6), c)
-		SHLXL(c, t, t)
-		KMOVB(t, kplace)
-	}
-	prefix(lowPart)
-	prefix(highPart)
-	// words returns, per word with a chunk starting in it, the sum of x
-	// over the chunks that start in it.
-	words := func(x VecVirtual) VecVirtual {
-		g, sh, w := ZMM(), ZMM(), ZMM()
-		VPERMQ_Z(x, idx, kvalid, g)
-		VALIGNQ(U8(7), zero, g, sh) // lane i: g[i−1], or 0
-		VPSUBQ_Z(sh, g, kvalid, w)
-		return w
-	}
-	w, spill := words(lowPart), words(highPart)
-	{
-		t := ZMM()
-		VALIGNQ(U8(7), zero, spill, t) // spills land in the next word
-		VPADDQ(t, w, w)
-	}
-	VPEXPANDQ_Z(w, kplace, w)
-
-	Comment("The head and plane 32's symbol at the top; big-endian bytes.")
+	SHLXQ(len32, acc, acc)
+	ORQ(code32, acc)
 	{
 		sh := GP64()
-		SHLXQ(len32, acc, acc)
-		ORQ(code32, acc)
 		MOVQ(U32(64), sh)
 		SUBQ(head, sh)
 		SHLXQ(sh, acc, acc)
+	}
+	words := [2]VecVirtual{ZMM(), ZMM()}
+	{
 		hv, k7, t := ZMM(), K(), GP32()
 		VPBROADCASTQ(acc, hv)
 		MOVL(U32(0x80), t)
 		KMOVB(t, k7)
-		VPORQ(hv, w, k7, w)
-		var rev [64]byte
-		for i := range rev {
-			rev[i] = byte(63 - i)
-		}
-		ix := ZMM()
-		VMOVDQU64(bpcConst512("bpc_revbytes", rev), ix)
-		VPERMB(w, ix, w)
-		VMOVDQU64(w, Mem{Base: out})
+		VMOVDQA64_Z(hv, k7, words[0])
+		VPXORQ(words[1], words[1], words[1])
 	}
+	// A chunk starts at 512 − the head's length − the lengths of the
+	// chunks from it up: a suffix sum across the lanes, which needs no
+	// total.
+	suffix := ZMM()
+	VMOVDQA64(length, suffix)
+	for _, sh := range []int{1, 2, 4} {
+		t := ZMM()
+		VALIGNQ(U8(sh), suffix, zero, t) // lane i: x[i+sh], or 0
+		VPADDQ(t, suffix, suffix)
+	}
+	// The stream's length: the chunks' (lane 0) and the head's.
+	bits := GP64()
+	VMOVQ(suffix.AsX(), bits)
+	ADDQ(head, bits)
+	top, start := GP64(), ZMM()
+	MOVQ(U32(512), top)
+	SUBQ(head, top)
+	VPBROADCASTQ(top, start)
+	VPSUBQ(suffix, start, start)
+	chunks, starts := AllocLocal(64), AllocLocal(64)
+	VMOVDQU64(chunk, chunks)
+	VMOVDQU64(start, starts)
+	// A stream that loses to the raw line (rawPayload) is not packed.
+	CMPQ(bits, U32(1+8*64))
+	JAE(LabelRef(name + "_raw"))
+
+	Comment("Word w takes chunk j shifted by its start − 64w, left or right;",
+		"a shift of 64 bits or more, or by a negative amount, gives 0.")
+	var w64 [16]uint32
+	for w := 0; w < 8; w++ {
+		w64[2*w] = uint32(64 * w)
+	}
+	wordStarts := ZMM()
+	VMOVDQU64(bpcConstD("bpc_wordstarts", w64), wordStarts)
+	for j := 0; j < 8; j++ {
+		c, right, left, l, r := ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
+		VPBROADCASTQ(Mem{Base: chunks.Base, Disp: chunks.Disp + 8*j}, c)
+		VPSUBQ_BCST(Mem{Base: starts.Base, Disp: starts.Disp + 8*j}, wordStarts, right) // 64w − start
+		VPSUBQ(right, zero, left)
+		VPSLLVQ(left, c, l)
+		VPSRLVQ(right, c, r)
+		VPTERNLOGQ(U8(0xFE), l, r, words[j%2]) // |
+	}
+	VPORQ(words[1], words[0], words[0])
+
+	Comment("Big-endian bytes: the top word's top byte first.")
+	var rev [64]byte
+	for i := range rev {
+		rev[i] = byte(63 - i)
+	}
+	ix := ZMM()
+	VMOVDQU64(bpcConst512("bpc_revbytes", rev), ix)
+	VPERMB(words[0], ix, words[0])
+	VMOVDQU64(words[0], Mem{Base: out})
 	Store(bits, ReturnIndex(0))
 	VZEROUPPER()
 	RET()

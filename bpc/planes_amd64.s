@@ -2208,8 +2208,8 @@ DATA bpc_runadd2<>+60(SB)/4, $0x00000010
 GLOBL bpc_runadd2<>(SB), RODATA|NOPTR, $64
 
 // func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[160]byte) int
-// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI, POPCNT
-TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $0-32
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI
+TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	MOVQ           line+0(FP), AX
 	MOVL           $0x00007fff, CX
 	MOVL           flip+8(FP), DX
@@ -2218,11 +2218,11 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $0-32
 	VPBROADCASTD   DX, Z0
 	VPXORD         Z1, Z1, Z1
 	VMOVDQU32      (AX), Z1
-	VALIGND        $0x01, Z1, Z1, Z7
-	VPSUBD.Z       Z1, Z7, K1, Z8
+	VALIGND        $0x01, Z1, Z1, Z8
+	VPSUBD.Z       Z1, Z8, K1, Z9
 	VPXORD         Z0, Z1, Z1
-	VPXORD         Z0, Z7, Z7
-	VPCMPUD        $0x01, Z1, Z7, K1, K1
+	VPXORD         Z0, Z8, Z8
+	VPCMPUD        $0x01, Z1, Z8, K1, K1
 	VPXORD         Z2, Z2, Z2
 	KXORW          K3, K3, K3
 	KMOVW          K1, CX
@@ -2231,139 +2231,139 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $0-32
 	ORL            DX, CX
 	VMOVDQU64      bpc_cols<>+0(SB), Z0
 	VMOVDQU64      bpc_gather0<>+0(SB), Z1
-	VPERMI2B       Z2, Z8, Z1
+	VPERMI2B       Z2, Z9, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VMOVDQU64      bpc_gather1<>+0(SB), Z7
-	VPERMI2B       Z2, Z8, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VMOVDQU64      bpc_gather1<>+0(SB), Z8
+	VPERMI2B       Z2, Z9, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
 	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z7, Z1, Z0
+	VPERMI2B       Z8, Z1, Z0
 	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
-	VPERMI2B       Z7, Z1, Z2
+	VPERMI2B       Z8, Z1, Z2
 	VPBROADCASTD   CX, Z1
-	VALIGND        $0x01, Z0, Z2, Z7
+	VALIGND        $0x01, Z0, Z2, Z8
 	VALIGND        $0x01, Z2, Z1, Z1
-	VPXORD         Z0, Z7, Z7
+	VPXORD         Z0, Z8, Z8
 	VPXORD         Z2, Z1, Z1
 	VMOVD          CX, X3
 	VPXORD         Z4, Z4, Z4
 	VPTERNLOGD     $0xff, Z5, Z5, Z5
-	VPBROADCASTD   bpc_d00007fff<>+0(SB), Z8
-	VPTESTNMD      Z7, Z7, K1
+	VPBROADCASTD   bpc_d00007fff<>+0(SB), Z9
+	VPTESTNMD      Z8, Z8, K1
 	VPTESTNMD      Z1, Z1, K2
 	KUNPCKWD       K1, K2, K1
 	KMOVD          K1, CX
 	NOTL           CX
-	VPBROADCASTD   CX, Z9
-	VPBROADCASTD   bpc_d00008000<>+0(SB), Z10
-	VPBROADCASTD   bpc_d00000010<>+0(SB), Z11
-	VPBROADCASTD   bpc_d00000009<>+0(SB), Z12
-	VPBROADCASTD   bpc_d0000003f<>+0(SB), Z13
-	VPBROADCASTD   bpc_d00000010<>+0(SB), Z14
-	VPBROADCASTD   bpc_d00000005<>+0(SB), Z15
-	VPBROADCASTD   bpc_d00000001<>+0(SB), Z16
-	VPBROADCASTD   bpc_d00000003<>+0(SB), Z17
-	VPBROADCASTD   bpc_d00000007<>+0(SB), Z18
-	VPBROADCASTD   bpc_d0000001e<>+0(SB), Z19
-	VPTESTNMD      Z7, Z7, K1
-	VPORD          Z10, Z7, Z20
-	VMOVDQA32      Z11, Z21
+	VPBROADCASTD   CX, Z10
+	VPBROADCASTD   bpc_d00008000<>+0(SB), Z11
+	VPBROADCASTD   bpc_d00000010<>+0(SB), Z12
+	VPBROADCASTD   bpc_d00000009<>+0(SB), Z13
+	VPBROADCASTD   bpc_d0000003f<>+0(SB), Z14
+	VPBROADCASTD   bpc_d00000010<>+0(SB), Z15
+	VPBROADCASTD   bpc_d00000005<>+0(SB), Z16
+	VPBROADCASTD   bpc_d00000001<>+0(SB), Z17
+	VPBROADCASTD   bpc_d00000003<>+0(SB), Z18
+	VPBROADCASTD   bpc_d00000007<>+0(SB), Z19
+	VPBROADCASTD   bpc_d0000001e<>+0(SB), Z20
+	VPTESTNMD      Z8, Z8, K1
+	VPORD          Z11, Z8, Z21
+	VMOVDQA32      Z12, Z22
 	VPTESTNMD      Z0, Z0, K2
-	VPCMPEQD       Z8, Z7, K3
+	VPCMPEQD       Z9, Z8, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
-	VMOVDQA32      Z4, K3, Z20
-	VMOVDQA32      Z15, K3, Z21
+	VMOVDQA32      Z4, K3, Z21
+	VMOVDQA32      Z16, K3, Z22
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z16, K2, Z20
-	VPADDD         Z5, Z7, Z0
-	VPTESTNMD      Z0, Z7, K2
-	VPSUBD         Z7, Z4, Z0
-	VPANDD         Z7, Z0, Z0
-	VPADDD         Z0, Z0, Z22
-	VPADDD         Z0, Z22, Z22
-	VPCMPEQD       Z7, Z22, K4
+	VMOVDQA32      Z17, K2, Z21
+	VPADDD         Z5, Z8, Z0
+	VPTESTNMD      Z0, Z8, K2
+	VPSUBD         Z8, Z4, Z0
+	VPANDD         Z8, Z0, Z0
+	VPADDD         Z0, Z0, Z23
+	VPADDD         Z0, Z23, Z23
+	VPCMPEQD       Z8, Z23, K4
 	KORW           K2, K4, K4
 	KANDNW         K4, K1, K4
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
 	VPLZCNTD       Z0, Z0
-	VPSUBD         Z0, Z13, Z0
-	VPADDD         Z14, Z0, K2, Z0
-	VMOVDQA32      Z0, K4, Z20
-	VMOVDQA32      Z12, K4, Z21
-	VALIGND        $0x01, Z7, Z1, Z0
+	VPSUBD         Z0, Z14, Z0
+	VPADDD         Z15, Z0, K2, Z0
+	VMOVDQA32      Z0, K4, Z21
+	VMOVDQA32      Z13, K4, Z22
+	VALIGND        $0x01, Z8, Z1, Z0
 	VPTESTNMD      Z0, Z0, K2
 	KANDNW         K1, K2, K2
 	KNOTW          K1, K1
 	KORW           K1, K2, K1
-	VPANDD         bpc_below0<>+0(SB), Z9, Z0
+	VPANDD         bpc_below0<>+0(SB), Z10, Z0
 	VPLZCNTD       Z0, Z0
 	VPADDD         bpc_runadd0<>+0(SB), Z0, Z0
-	VPADDD         Z19, Z0, Z7
-	VMOVDQA32      Z18, Z22
-	VPCMPEQD       Z16, Z0, K3
-	VMOVDQA32      Z16, K3, Z7
-	VMOVDQA32      Z17, K3, Z22
-	VMOVDQA32      Z7, K2, Z20
-	VMOVDQA32      Z22, K2, Z21
-	VMOVDQA32.Z    Z20, K1, Z20
+	VPADDD         Z20, Z0, Z8
+	VMOVDQA32      Z19, Z23
+	VPCMPEQD       Z17, Z0, K3
+	VMOVDQA32      Z17, K3, Z8
+	VMOVDQA32      Z18, K3, Z23
+	VMOVDQA32      Z8, K2, Z21
+	VMOVDQA32      Z23, K2, Z22
 	VMOVDQA32.Z    Z21, K1, Z21
+	VMOVDQA32.Z    Z22, K1, Z22
 	VPTESTNMD      Z1, Z1, K1
-	VPORD          Z10, Z1, Z0
-	VMOVDQA32      Z11, Z7
+	VPORD          Z11, Z1, Z0
+	VMOVDQA32      Z12, Z8
 	VPTESTNMD      Z2, Z2, K2
-	VPCMPEQD       Z8, Z1, K3
+	VPCMPEQD       Z9, Z1, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
 	VMOVDQA32      Z4, K3, Z0
-	VMOVDQA32      Z15, K3, Z7
+	VMOVDQA32      Z16, K3, Z8
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z16, K2, Z0
+	VMOVDQA32      Z17, K2, Z0
 	VPADDD         Z5, Z1, Z2
 	VPTESTNMD      Z2, Z1, K2
 	VPSUBD         Z1, Z4, Z2
 	VPANDD         Z1, Z2, Z2
-	VPADDD         Z2, Z2, Z22
-	VPADDD         Z2, Z22, Z22
-	VPCMPEQD       Z1, Z22, K4
+	VPADDD         Z2, Z2, Z23
+	VPADDD         Z2, Z23, Z23
+	VPCMPEQD       Z1, Z23, K4
 	KORW           K2, K4, K4
 	KANDNW         K4, K1, K4
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
 	VPLZCNTD       Z2, Z2
-	VPSUBD         Z2, Z13, Z2
-	VPADDD         Z14, Z2, K2, Z2
+	VPSUBD         Z2, Z14, Z2
+	VPADDD         Z15, Z2, K2, Z2
 	VMOVDQA32      Z2, K4, Z0
-	VMOVDQA32      Z12, K4, Z7
+	VMOVDQA32      Z13, K4, Z8
 	VALIGND        $0x01, Z1, Z3, Z1
 	VPTESTNMD      Z1, Z1, K2
 	KANDNW         K1, K2, K2
 	KNOTW          K1, K1
 	KORW           K1, K2, K1
-	VPANDD         bpc_below1<>+0(SB), Z9, Z1
+	VPANDD         bpc_below1<>+0(SB), Z10, Z1
 	VPLZCNTD       Z1, Z1
 	VPADDD         bpc_runadd1<>+0(SB), Z1, Z1
-	VPADDD         Z19, Z1, Z2
-	VMOVDQA32      Z18, Z22
-	VPCMPEQD       Z16, Z1, K3
-	VMOVDQA32      Z16, K3, Z2
-	VMOVDQA32      Z17, K3, Z22
+	VPADDD         Z20, Z1, Z2
+	VMOVDQA32      Z19, Z23
+	VPCMPEQD       Z17, Z1, K3
+	VMOVDQA32      Z17, K3, Z2
+	VMOVDQA32      Z18, K3, Z23
 	VMOVDQA32      Z2, K2, Z0
-	VMOVDQA32      Z22, K2, Z7
+	VMOVDQA32      Z23, K2, Z8
 	VMOVDQA32.Z    Z0, K1, Z0
-	VMOVDQA32.Z    Z7, K1, Z7
+	VMOVDQA32.Z    Z8, K1, Z8
 	VPTESTNMD      Z3, Z3, K1
-	VPORD          Z10, Z3, Z1
-	VMOVDQA32      Z11, Z2
+	VPORD          Z11, Z3, Z1
+	VMOVDQA32      Z12, Z2
 	VPTESTNMD      Z3, Z3, K2
-	VPCMPEQD       Z8, Z3, K3
+	VPCMPEQD       Z9, Z3, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
 	VMOVDQA32      Z4, K3, Z1
-	VMOVDQA32      Z15, K3, Z2
+	VMOVDQA32      Z16, K3, Z2
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z16, K2, Z1
+	VMOVDQA32      Z17, K2, Z1
 	VPADDD         Z5, Z3, Z5
 	VPTESTNMD      Z5, Z3, K2
 	VPSUBD         Z3, Z4, Z4
@@ -2376,21 +2376,21 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $0-32
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
 	VPLZCNTD       Z4, Z3
-	VPSUBD         Z3, Z13, Z3
-	VPADDD         Z14, Z3, K2, Z3
+	VPSUBD         Z3, Z14, Z3
+	VPADDD         Z15, Z3, K2, Z3
 	VMOVDQA32      Z3, K4, Z1
-	VMOVDQA32      Z12, K4, Z2
+	VMOVDQA32      Z13, K4, Z2
 	MOVL           $0x00000001, CX
 	KMOVW          CX, K2
 	KANDW          K1, K2, K1
-	VPANDD         bpc_below2<>+0(SB), Z9, Z3
+	VPANDD         bpc_below2<>+0(SB), Z10, Z3
 	VPLZCNTD       Z3, Z3
 	VPADDD         bpc_runadd2<>+0(SB), Z3, Z3
-	VPADDD         Z19, Z3, Z4
-	VMOVDQA32      Z18, Z5
-	VPCMPEQD       Z16, Z3, K2
-	VMOVDQA32      Z16, K2, Z4
-	VMOVDQA32      Z17, K2, Z5
+	VPADDD         Z20, Z3, Z4
+	VMOVDQA32      Z19, Z5
+	VPCMPEQD       Z17, Z3, K2
+	VMOVDQA32      Z17, K2, Z4
+	VMOVDQA32      Z18, K2, Z5
 	VMOVDQA32      Z4, K1, Z1
 	VMOVDQA32      Z5, K1, Z2
 	VMOVD          X1, CX
@@ -2435,19 +2435,19 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $0-32
 	MOVQ           out+16(FP), SI
 	VPXORQ         Z6, Z6, Z6
 	VPBROADCASTQ   bpc_q00000000ffffffff<>+0(SB), Z1
-	VPSRLQ         $0x20, Z20, Z2
-	VPANDQ         Z1, Z21, Z3
+	VPSRLQ         $0x20, Z21, Z2
+	VPANDQ         Z1, Z22, Z3
 	VPSLLVQ        Z3, Z2, Z2
-	VPANDQ         Z1, Z20, Z4
+	VPANDQ         Z1, Z21, Z4
 	VPORQ          Z4, Z2, Z2
-	VPSRLQ         $0x20, Z21, Z4
+	VPSRLQ         $0x20, Z22, Z4
 	VPADDQ         Z4, Z3, Z3
 	VPSRLQ         $0x20, Z0, Z4
-	VPANDQ         Z1, Z7, Z5
+	VPANDQ         Z1, Z8, Z5
 	VPSLLVQ        Z5, Z4, Z4
 	VPANDQ         Z1, Z0, Z0
 	VPORQ          Z0, Z4, Z0
-	VPSRLQ         $0x20, Z7, Z1
+	VPSRLQ         $0x20, Z8, Z1
 	VPADDQ         Z1, Z5, Z1
 	VMOVDQU64      bpc_evenq<>+0(SB), Z5
 	VMOVDQA64      Z2, Z4
@@ -2464,92 +2464,98 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $0-32
 	VPSLLVQ        Z0, Z2, Z2
 	VPORQ          Z4, Z2, Z1
 	VPADDQ         Z3, Z0, Z0
-	VMOVDQA64      Z0, Z2
-	VALIGNQ        $0x07, Z6, Z2, Z3
-	VPADDQ         Z3, Z2, Z2
-	VALIGNQ        $0x06, Z6, Z2, Z3
-	VPADDQ         Z3, Z2, Z2
-	VALIGNQ        $0x04, Z6, Z2, Z3
-	VPADDQ         Z3, Z2, Z2
-	VALIGNQ        $0x07, Z2, Z2, Z3
-	VMOVQ          X3, DI
 	ADDQ           DX, AX
-	ADDQ           AX, DI
-	CMPQ           DI, $0x00000201
+	SHLXQ          DX, BX, BX
+	ORQ            CX, BX
+	MOVQ           $0x00000040, CX
+	SUBQ           AX, CX
+	SHLXQ          CX, BX, BX
+	VPBROADCASTQ   BX, Z2
+	MOVL           $0x00000080, CX
+	KMOVB          CX, K1
+	VMOVDQA64.Z    Z2, K1, Z2
+	VPXORQ         Z7, Z7, Z7
+	VMOVDQA64      Z0, Z0
+	VALIGNQ        $0x01, Z0, Z6, Z3
+	VPADDQ         Z3, Z0, Z0
+	VALIGNQ        $0x02, Z0, Z6, Z3
+	VPADDQ         Z3, Z0, Z0
+	VALIGNQ        $0x04, Z0, Z6, Z3
+	VPADDQ         Z3, Z0, Z0
+	VMOVQ          X0, CX
+	ADDQ           AX, CX
+	MOVQ           $0x00000200, DX
+	SUBQ           AX, DX
+	VPBROADCASTQ   DX, Z3
+	VPSUBQ         Z0, Z3, Z3
+	VMOVDQU64      Z1, (SP)
+	VMOVDQU64      Z3, 64(SP)
+	CMPQ           CX, $0x00000201
 	JAE            bpcEncode64AVX512_raw
 
-	// Chunk starts: 512 − the stream's length + the lengths below.
-	MOVQ         $0x00000200, R8
-	SUBQ         DI, R8
-	VPBROADCASTQ R8, Z3
-	VPSUBQ       Z0, Z2, Z0
-	VPADDQ       Z3, Z0, Z0
-	VPSRLQ       $0x06, Z0, Z2
-	VPBROADCASTQ bpc_q000000000000003f<>+0(SB), Z3
-	VPANDQ       Z3, Z0, Z0
-	VPSLLVQ      Z0, Z1, Z3
-	VPBROADCASTQ bpc_q0000000000000040<>+0(SB), Z4
-	VPSUBQ       Z0, Z4, Z0
+	// Word w takes chunk j shifted by its start − 64w, left or right;
+	// a shift of 64 bits or more, or by a negative amount, gives 0.
+	VMOVDQU64    bpc_wordstarts<>+0(SB), Z0
+	VPBROADCASTQ (SP), Z1
+	VPSUBQ.BCST  64(SP), Z0, Z3
+	VPSUBQ       Z3, Z6, Z4
+	VPSLLVQ      Z4, Z1, Z4
+	VPSRLVQ      Z3, Z1, Z1
+	VPTERNLOGQ   $0xfe, Z4, Z1, Z2
+	VPBROADCASTQ 8(SP), Z1
+	VPSUBQ.BCST  72(SP), Z0, Z3
+	VPSUBQ       Z3, Z6, Z4
+	VPSLLVQ      Z4, Z1, Z4
+	VPSRLVQ      Z3, Z1, Z1
+	VPTERNLOGQ   $0xfe, Z4, Z1, Z7
+	VPBROADCASTQ 16(SP), Z1
+	VPSUBQ.BCST  80(SP), Z0, Z3
+	VPSUBQ       Z3, Z6, Z4
+	VPSLLVQ      Z4, Z1, Z4
+	VPSRLVQ      Z3, Z1, Z1
+	VPTERNLOGQ   $0xfe, Z4, Z1, Z2
+	VPBROADCASTQ 24(SP), Z1
+	VPSUBQ.BCST  88(SP), Z0, Z3
+	VPSUBQ       Z3, Z6, Z4
+	VPSLLVQ      Z4, Z1, Z4
+	VPSRLVQ      Z3, Z1, Z1
+	VPTERNLOGQ   $0xfe, Z4, Z1, Z7
+	VPBROADCASTQ 32(SP), Z1
+	VPSUBQ.BCST  96(SP), Z0, Z3
+	VPSUBQ       Z3, Z6, Z4
+	VPSLLVQ      Z4, Z1, Z4
+	VPSRLVQ      Z3, Z1, Z1
+	VPTERNLOGQ   $0xfe, Z4, Z1, Z2
+	VPBROADCASTQ 40(SP), Z1
+	VPSUBQ.BCST  104(SP), Z0, Z3
+	VPSUBQ       Z3, Z6, Z4
+	VPSLLVQ      Z4, Z1, Z4
+	VPSRLVQ      Z3, Z1, Z1
+	VPTERNLOGQ   $0xfe, Z4, Z1, Z7
+	VPBROADCASTQ 48(SP), Z1
+	VPSUBQ.BCST  112(SP), Z0, Z3
+	VPSUBQ       Z3, Z6, Z4
+	VPSLLVQ      Z4, Z1, Z4
+	VPSRLVQ      Z3, Z1, Z1
+	VPTERNLOGQ   $0xfe, Z4, Z1, Z2
+	VPBROADCASTQ 56(SP), Z1
+	VPSUBQ.BCST  120(SP), Z0, Z0
+	VPSUBQ       Z0, Z6, Z3
+	VPSLLVQ      Z3, Z1, Z3
 	VPSRLVQ      Z0, Z1, Z0
+	VPTERNLOGQ   $0xfe, Z3, Z0, Z7
+	VPORQ        Z7, Z2, Z2
 
-	// The lanes that end a word: the next lane starts in a later one.
-	VPBROADCASTQ  bpc_qffffffffffffffff<>+0(SB), Z1
-	VALIGNQ       $0x01, Z2, Z1, Z1
-	VPCMPUQ       $0x06, Z2, Z1, K1
-	VMOVDQU64     bpc_iotaq<>+0(SB), Z1
-	VPCOMPRESSQ.Z Z1, K1, Z1
-	KMOVB         K1, R10
-	POPCNTL       R10, R9
-	MOVL          $0x000000ff, R10
-	BZHIL         R9, R10, R10
-	KMOVB         R10, K1
-	MOVL          $0x00000002, R10
-	SHLXL         R9, R10, R10
-	DECL          R10
-	SHRL          $0x06, R8
-	SHLXL         R8, R10, R10
-	KMOVB         R10, K2
-	VALIGNQ       $0x07, Z6, Z3, Z2
-	VPADDQ        Z2, Z3, Z3
-	VALIGNQ       $0x06, Z6, Z3, Z2
-	VPADDQ        Z2, Z3, Z3
-	VALIGNQ       $0x04, Z6, Z3, Z2
-	VPADDQ        Z2, Z3, Z3
-	VALIGNQ       $0x07, Z6, Z0, Z2
-	VPADDQ        Z2, Z0, Z0
-	VALIGNQ       $0x06, Z6, Z0, Z2
-	VPADDQ        Z2, Z0, Z0
-	VALIGNQ       $0x04, Z6, Z0, Z2
-	VPADDQ        Z2, Z0, Z0
-	VPERMQ.Z      Z3, Z1, K1, Z2
-	VALIGNQ       $0x07, Z6, Z2, Z3
-	VPSUBQ.Z      Z3, Z2, K1, Z2
-	VPERMQ.Z      Z0, Z1, K1, Z0
-	VALIGNQ       $0x07, Z6, Z0, Z1
-	VPSUBQ.Z      Z1, Z0, K1, Z0
-	VALIGNQ       $0x07, Z6, Z0, Z0
-	VPADDQ        Z0, Z2, Z2
-	VPEXPANDQ.Z   Z2, K2, Z2
-
-	// The head and plane 32's symbol at the top; big-endian bytes.
-	SHLXQ        DX, BX, BX
-	ORQ          CX, BX
-	MOVQ         $0x00000040, CX
-	SUBQ         AX, CX
-	SHLXQ        CX, BX, BX
-	VPBROADCASTQ BX, Z0
-	MOVL         $0x00000080, AX
-	KMOVB        AX, K1
-	VPORQ        Z0, Z2, K1, Z2
-	VMOVDQU64    bpc_revbytes<>+0(SB), Z0
-	VPERMB       Z2, Z0, Z2
-	VMOVDQU64    Z2, (SI)
-	MOVQ         DI, ret+24(FP)
+	// Big-endian bytes: the top word's top byte first.
+	VMOVDQU64 bpc_revbytes<>+0(SB), Z0
+	VPERMB    Z2, Z0, Z2
+	VMOVDQU64 Z2, (SI)
+	MOVQ      CX, ret+24(FP)
 	VZEROUPPER
 	RET
 
 bpcEncode64AVX512_raw:
-	MOVQ DI, ret+24(FP)
+	MOVQ CX, ret+24(FP)
 	VZEROUPPER
 	RET
 
@@ -2607,32 +2613,23 @@ DATA bpc_oddq<>+56(SB)/4, $0x0000000f
 DATA bpc_oddq<>+60(SB)/4, $0x00000000
 GLOBL bpc_oddq<>(SB), RODATA|NOPTR, $64
 
-DATA bpc_q000000000000003f<>+0(SB)/8, $0x000000000000003f
-GLOBL bpc_q000000000000003f<>(SB), RODATA|NOPTR, $8
-
-DATA bpc_q0000000000000040<>+0(SB)/8, $0x0000000000000040
-GLOBL bpc_q0000000000000040<>(SB), RODATA|NOPTR, $8
-
-DATA bpc_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
-GLOBL bpc_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
-
-DATA bpc_iotaq<>+0(SB)/4, $0x00000000
-DATA bpc_iotaq<>+4(SB)/4, $0x00000000
-DATA bpc_iotaq<>+8(SB)/4, $0x00000001
-DATA bpc_iotaq<>+12(SB)/4, $0x00000000
-DATA bpc_iotaq<>+16(SB)/4, $0x00000002
-DATA bpc_iotaq<>+20(SB)/4, $0x00000000
-DATA bpc_iotaq<>+24(SB)/4, $0x00000003
-DATA bpc_iotaq<>+28(SB)/4, $0x00000000
-DATA bpc_iotaq<>+32(SB)/4, $0x00000004
-DATA bpc_iotaq<>+36(SB)/4, $0x00000000
-DATA bpc_iotaq<>+40(SB)/4, $0x00000005
-DATA bpc_iotaq<>+44(SB)/4, $0x00000000
-DATA bpc_iotaq<>+48(SB)/4, $0x00000006
-DATA bpc_iotaq<>+52(SB)/4, $0x00000000
-DATA bpc_iotaq<>+56(SB)/4, $0x00000007
-DATA bpc_iotaq<>+60(SB)/4, $0x00000000
-GLOBL bpc_iotaq<>(SB), RODATA|NOPTR, $64
+DATA bpc_wordstarts<>+0(SB)/4, $0x00000000
+DATA bpc_wordstarts<>+4(SB)/4, $0x00000000
+DATA bpc_wordstarts<>+8(SB)/4, $0x00000040
+DATA bpc_wordstarts<>+12(SB)/4, $0x00000000
+DATA bpc_wordstarts<>+16(SB)/4, $0x00000080
+DATA bpc_wordstarts<>+20(SB)/4, $0x00000000
+DATA bpc_wordstarts<>+24(SB)/4, $0x000000c0
+DATA bpc_wordstarts<>+28(SB)/4, $0x00000000
+DATA bpc_wordstarts<>+32(SB)/4, $0x00000100
+DATA bpc_wordstarts<>+36(SB)/4, $0x00000000
+DATA bpc_wordstarts<>+40(SB)/4, $0x00000140
+DATA bpc_wordstarts<>+44(SB)/4, $0x00000000
+DATA bpc_wordstarts<>+48(SB)/4, $0x00000180
+DATA bpc_wordstarts<>+52(SB)/4, $0x00000000
+DATA bpc_wordstarts<>+56(SB)/4, $0x000001c0
+DATA bpc_wordstarts<>+60(SB)/4, $0x00000000
+GLOBL bpc_wordstarts<>(SB), RODATA|NOPTR, $64
 
 DATA bpc_revbytes<>+0(SB)/1, $0x3f
 DATA bpc_revbytes<>+1(SB)/1, $0x3e
