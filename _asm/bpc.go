@@ -652,7 +652,11 @@ func bpcRunConsts(h int) (below, add Mem) {
 // the caller falls back to the raw line when that is not shorter.
 func bpcEncodeAVX512(words int) {
 	name := fmt.Sprintf("bpcEncode%dAVX512", 4*words)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(line *[%d]byte, flip uint32, out *[%d]byte) int", 4*words, bpcEncodeBuf))
+	outLen := bpcEncodeBuf
+	if words == 16 {
+		outLen = 64 // bpcPack64 writes the stream's bytes only
+	}
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(line *[%d]byte, flip uint32, out *[%d]byte) int", 4*words, outLen))
 	Pragma("noescape")
 	Doc(name+" writes the bit-plane stream (flag 1) of a "+fmt.Sprint(4*words)+"-byte line",
 		"to out, as encode does, and returns its length in bits. A stream that loses to",
@@ -939,19 +943,16 @@ func bpcEncodeAVX512(words int) {
 // empty code of length 0 for a plane without one), code32 and len32 plane
 // 32's. It stays in registers: the stream is built as a 512-bit number
 // whose top bit is the stream's first, so that plane 0's symbol, the
-// stream's last, sits lowest; the planes' codes (at most 16 bits) are
-// merged in fours into 64-bit chunks (at most 64 bits), plane 4j's chunk
-// in lane j, and each chunk starts at the stream's empty bits (512 less
-// its length in bits) plus the lengths of the chunks below it, an
-// in-register prefix sum. A chunk falls in the word of its start and may
-// spill into the next; as chunks are disjoint, a word is the sum of what
-// falls in it: the difference of the prefix sums of the chunks' parts at
-// the last chunk starting in it and in the word below (fpcPackVector
-// does the same in the other order). Chunks of at most 64 bits leave no
-// word between the lowest chunk's and the highest's without a chunk
-// starting in it. The flag, the base code and plane 32's symbol (at most
-// 50 bits) go at the top. One byte permute makes the number the stream's
-// bytes, zero past its end.
+// stream's last, sits lowest. The planes' codes (at most 16 bits) are
+// merged in fours into 64-bit chunks (at most 64 bits), planes 4j…4j+3 in
+// lane j; chunk j starts at 512 less the head's length (flag, base code
+// and plane 32's symbol, at most 50 bits, all in the top word) less the
+// lengths of chunks j…7, an in-register suffix sum that needs no total.
+// Each chunk then goes into all eight words at once, shifted left by its
+// start − 64w or right by the opposite (VPSLLVQ and VPSRLVQ give 0 for
+// counts of 64 or more, negative ones included), and ORed: chunks are
+// disjoint. One byte permute makes the number the stream's bytes, and a
+// masked store writes those only (out may be the caller's dst).
 func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVirtual, code32, len32 GPVirtual) {
 	zero := ZMM()
 	VPXORQ(zero, zero, zero)
@@ -1064,7 +1065,17 @@ func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVir
 	ix := ZMM()
 	VMOVDQU64(bpcConst512("bpc_revbytes", rev), ix)
 	VPERMB(words[0], ix, words[0])
-	VMOVDQU64(words[0], Mem{Base: out})
+	// The stream's bytes only: out may be the caller's dst.
+	{
+		nb, all := GP64(), GP64()
+		LEAQ(Mem{Base: bits, Disp: 7}, nb)
+		SHRQ(U8(3), nb)
+		MOVQ(I32(-1), all)
+		BZHIQ(nb, all, all)
+		k := K()
+		KMOVQ(all, k)
+		VMOVDQU8(words[0], k, Mem{Base: out})
+	}
 	Store(bits, ReturnIndex(0))
 	VZEROUPPER()
 	RET()

@@ -226,8 +226,19 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
+	// At 64 bytes the kernel writes the stream's bytes only, straight
+	// into dst when it has room for a whole line.
+	if free := dst[len(dst):cap(dst)]; c.lineSize == 64 && len(free) >= 64 {
+		if n, ok := c.encodeKernel(line, free); ok {
+			if c.rawPayload(n - tagBits) {
+				enc, n := bitstream.AppendRaw(dst, 0, tagBits, line)
+				return enc, n, nil
+			}
+			return dst[:len(dst)+(n+7)/8], n, nil
+		}
+	}
 	var out [encodeBuf]byte
-	if n, ok := c.encodeKernel(line, &out); ok {
+	if n, ok := c.encodeKernel(line, out[:]); ok {
 		if c.rawPayload(n - tagBits) {
 			enc, n := bitstream.AppendRaw(dst, 0, tagBits, line)
 			return enc, n, nil

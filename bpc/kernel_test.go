@@ -162,11 +162,34 @@ func TestCompressLevels(t *testing.T) {
 		extra = append(extra, rawEdgeLines(t, n, rng)...)
 		for _, opts := range [][]Option{nil, {WithUnsignedPlane()}} {
 			c, _ := New(n, opts...)
+			// Every other line goes after a prefix into a dst with spare
+			// capacity (which the 64-byte kernel writes into): the prefix
+			// must stay and nothing past the stream may be written.
+			const prefix, sentinel = 3, 0xA5
+			buf := make([]byte, prefix+2*n+64)
 			kernel := func(data []byte, out []encoded) {
 				for i := range out {
-					enc, bits, err := c.Compress(nil, data[i*n:(i+1)*n])
+					var dst []byte
+					if i%2 == 1 {
+						for j := range buf {
+							buf[j] = sentinel
+						}
+						dst = buf[:prefix]
+					}
+					enc, bits, err := c.Compress(dst, data[i*n:(i+1)*n])
 					if err != nil {
 						t.Fatal(err)
+					}
+					if dst != nil {
+						if len(enc) < prefix || &enc[0] != &buf[0] || string(enc[:prefix]) != string(buf[len(buf)-prefix:]) {
+							t.Fatalf("line %d: Compress did not append to dst in place", i)
+						}
+						for j, b := range buf[len(enc):] {
+							if b != sentinel {
+								t.Fatalf("line %d: Compress wrote byte %d past its stream", i, len(enc)+j)
+							}
+						}
+						enc = enc[prefix:]
 					}
 					out[i] = encoded{bits: bits}
 					copy(out[i].stream[:], enc)

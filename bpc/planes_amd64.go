@@ -57,17 +57,21 @@ func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, li
 
 // encodeKernel writes the bit-plane stream (flag 1) of line to out with
 // the one-call AVX-512 kernel of its size and returns its length in bits
-// with the flag (a stream that loses to the raw line is not written); ok is false when the level or the line size has no such
-// kernel (32-byte lines), and the caller encodes in Go.
-func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bool) {
+// with the flag (a stream that loses to the raw line is not written); ok
+// is false when the level or the line size has no such kernel (32-byte
+// lines), and the caller encodes in Go. out must have room for the
+// kernel's writes: encodeBuf bytes at 128 bytes; at 64 bytes 64, of which
+// the kernel writes the stream's bytes only, so that out may be the spare
+// capacity of Compress's dst.
+func (c *Codec) encodeKernel(line, out []byte) (bits int, ok bool) {
 	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps { // ByteOps includes CD's VPLZCNTD
 		return 0, false
 	}
 	switch c.lineSize {
 	case 128:
-		return bpcEncode128AVX512((*[128]byte)(line), c.flip(), out), true
+		return bpcEncode128AVX512((*[128]byte)(line), c.flip(), (*[encodeBuf]byte)(out)), true
 	case 64:
-		return bpcEncode64AVX512((*[64]byte)(line), c.flip(), out), true
+		return bpcEncode64AVX512((*[64]byte)(line), c.flip(), (*[64]byte)(out)), true
 	}
 	return 0, false
 }

@@ -2207,7 +2207,7 @@ DATA bpc_runadd2<>+56(SB)/4, $0x0000000f
 DATA bpc_runadd2<>+60(SB)/4, $0x00000010
 GLOBL bpc_runadd2<>(SB), RODATA|NOPTR, $64
 
-// func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[160]byte) int
+// func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[64]byte) int
 // Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI
 TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	MOVQ           line+0(FP), AX
@@ -2549,7 +2549,12 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	// Big-endian bytes: the top word's top byte first.
 	VMOVDQU64 bpc_revbytes<>+0(SB), Z0
 	VPERMB    Z2, Z0, Z2
-	VMOVDQU64 Z2, (SI)
+	LEAQ      7(CX), AX
+	SHRQ      $0x03, AX
+	MOVQ      $-1, DX
+	BZHIQ     AX, DX, DX
+	KMOVQ     DX, K1
+	VMOVDQU8  Z2, K1, (SI)
 	MOVQ      CX, ret+24(FP)
 	VZEROUPPER
 	RET

@@ -16,7 +16,7 @@ func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, li
 
 // encodeKernel reports that there is no encode kernel: the caller encodes
 // in Go.
-func (c *Codec) encodeKernel(line []byte, out *[encodeBuf]byte) (bits int, ok bool) { return 0, false }
+func (c *Codec) encodeKernel(line, out []byte) (bits int, ok bool) { return 0, false }
 
 // parse decodes the plane symbols of enc, as parseGeneric does.
 func (c *Codec) parse(enc []byte, last uint64, pos uint, planes *[slack + planeCount]uint32) (uint, int, uint64) {

@@ -69,7 +69,7 @@ func bpcEncode128AVX512(line *[128]byte, flip uint32, out *[160]byte) int
 // the raw line (rawPayload) is not written.
 //
 //go:noescape
-func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[160]byte) int
+func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[64]byte) int
 
 // bpcParse128 decodes the plane symbols of a bit-plane stream of a 128-byte
 // line from bit pos on, as decodeFast's loop does. endm8 is len(enc) − 8, last
