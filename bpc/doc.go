@@ -106,7 +106,9 @@
 // # Kernels
 //
 // On amd64 at 64 and 128 bytes, Compress runs one AVX-512 kernel per line
-// (the transform, every plane's symbol in vector lanes, the packing), and
+// (the transform, every plane's symbol in vector lanes, the packing: in
+// registers at 64 bytes, where it writes straight into dst when dst has
+// room for a line), and
 // Decompress parses the plane symbols with a kernel (up to three raw
 // symbols a step, the other kinds from a table on their first ten bits,
 // no branch on a symbol's kind) and rebuilds the line with an AVX-512 one.
