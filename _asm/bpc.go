@@ -870,18 +870,19 @@ func bpcEncodeAVX512(words int) {
 	TESTL(base, base)
 	CMOVQEQ(z, width)
 	CMOVQEQ(zc, hc)
-	acc, n, o := GP64(), GP64(), GP64()
+	acc, n := GP64(), GP64()
 	SHLXQ(width, hc, acc)
 	field := GP64()
 	BZHIQ(width, base.As64(), field)
 	ORQ(field, acc)
 	MOVQ(hl, n)
 	ADDQ(width, n)
-	XORQ(o, o)
 	if words == 16 {
 		bpcPack64(name, Load(Param("out"), GP64()), acc, n, planeCodes, planeLens, code32, len32)
 		return
 	}
+	o := GP64()
+	XORQ(o, o)
 	// A stream that loses to the raw line (rawPayload) is not packed:
 	// its length, the symbols' lengths summed, is all Compress uses.
 	for _, k := range []int{8, 4, 2, 1} {

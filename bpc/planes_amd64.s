@@ -2431,7 +2431,6 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	ORQ            AX, BX
 	MOVQ           R8, AX
 	ADDQ           SI, AX
-	XORQ           SI, SI
 	MOVQ           out+16(FP), SI
 	VPXORQ         Z6, Z6, Z6
 	VPBROADCASTQ   bpc_q00000000ffffffff<>+0(SB), Z1
