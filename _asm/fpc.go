@@ -663,17 +663,7 @@ func fpcCompressKernel(size int) {
 		}
 	})
 	Comment("Store the stream's bytes, (total+7)/8, and nothing past them.")
-	{
-		nb, m := GP64(), GP64()
-		LEAQ(Mem{Base: total, Disp: 7}, nb)
-		SHRQ(U8(3), nb)
-		MOVQ(I32(-1), m)
-		BZHIQ(nb, m, m)
-		km := K()
-		KMOVQ(m, km)
-		buf := Load(Param("buf"), GP64())
-		VMOVDQU8(out, km, Mem{Base: buf})
-	}
+	storeStreamBytes(out, total, Mem{Base: Load(Param("buf"), GP64())})
 	Store(total, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
@@ -751,6 +741,20 @@ func fpcPackVector(line Register, emit GPVirtual, tab Register, kindsOf func(h i
 	}
 
 	return packCodes512Vector(code, n)
+}
+
+// storeStreamBytes stores the first (bits+7)/8 bytes of v, the bytes of a
+// stream of bits bits (at most 512), to out and nothing past them: out may
+// be the caller's dst, whose bytes after the stream are not the kernel's.
+func storeStreamBytes(v VecVirtual, bits Register, out Mem) {
+	nb, m := GP64(), GP64()
+	LEAQ(Mem{Base: bits, Disp: 7}, nb)
+	SHRQ(U8(3), nb)
+	MOVQ(I32(-1), m)
+	BZHIQ(nb, m, m)
+	k := K()
+	KMOVQ(m, k)
+	VMOVDQU8(v, k, out)
 }
 
 // iota16 returns a vector of the dwords 0 to 15.

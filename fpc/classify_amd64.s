@@ -2385,12 +2385,12 @@ fpc_fused_pack_13:
 	VPSHUFB     Z24, Z2, Z2
 
 	// Store the stream's bytes, (total+7)/8, and nothing past them.
-	LEAQ     7(CX), AX
-	SHRQ     $0x03, AX
-	MOVQ     $-1, DX
-	BZHIQ    AX, DX, DX
-	KMOVQ    DX, K1
 	MOVQ     buf+0(FP), AX
+	LEAQ     7(CX), DX
+	SHRQ     $0x03, DX
+	MOVQ     $-1, BX
+	BZHIQ    DX, BX, BX
+	KMOVQ    BX, K1
 	VMOVDQU8 Z2, K1, (AX)
 	MOVQ     CX, bits+32(FP)
 	VZEROUPPER
