@@ -1066,17 +1066,7 @@ func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVir
 	ix := ZMM()
 	VMOVDQU64(bpcConst512("bpc_revbytes", rev), ix)
 	VPERMB(words[0], ix, words[0])
-	// The stream's bytes only: out may be the caller's dst.
-	{
-		nb, all := GP64(), GP64()
-		LEAQ(Mem{Base: bits, Disp: 7}, nb)
-		SHRQ(U8(3), nb)
-		MOVQ(I32(-1), all)
-		BZHIQ(nb, all, all)
-		k := K()
-		KMOVQ(all, k)
-		VMOVDQU8(words[0], k, Mem{Base: out})
-	}
+	storeStreamBytes(words[0], bits, Mem{Base: out})
 	Store(bits, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
@@ -1123,6 +1113,19 @@ func bpcConst4(v uint32) Mem {
 	DATA(0, U32(v))
 	bpcConsts512[name] = m
 	return m
+}
+
+// bpcSkipSymbol steps past the symbol whose entry of bpc's symbol table
+// is e (which it changes; t is scratch): the plane index j goes down by
+// the planes the symbol covers (the byte at symPlanesShift, 32) and the
+// bit position pos up by its length (the bits from symLenShift, 48).
+func bpcSkipSymbol(e, t GPVirtual, j, pos Register) {
+	MOVQ(e, t)
+	SHRQ(U8(32), t)
+	MOVBQZX(t.As8(), t)
+	SUBQ(t, j)
+	SHRQ(U8(48), e)
+	ADDQ(e, pos)
 }
 
 // bpcParse emits the symbol loop of bpc's decodeFast for lines of 16 or
@@ -1225,12 +1228,7 @@ func bpcParse(words int) {
 	}
 	MOVL(e.As32(), Mem{Base: planes, Index: j, Scale: 4})
 	ORQ(e, flags)
-	MOVQ(e, t)
-	SHRQ(U8(32), t)
-	MOVBQZX(t.As8(), t)
-	SUBQ(t, j)
-	SHRQ(U8(48), e)
-	ADDQ(e, pos)
+	bpcSkipSymbol(e, t, j, pos)
 	JMP(LabelRef(name + "_loop"))
 
 	// Near the end: the last eight bytes shifted, zero past 64 bits.
@@ -1449,12 +1447,7 @@ func bpcDecode64AVX512() {
 			SHRQ(U8(48), p32)
 		}
 		insert(u, j0)
-		MOVQ(e, t)
-		SHRQ(U8(32), t)
-		MOVBQZX(t.As8(), t)
-		SUBQ(t, j)
-		SHRQ(U8(48), e)
-		ADDQ(e, pos)
+		bpcSkipSymbol(e, t, j, pos)
 		JMP(LabelRef(name + "_loop"))
 
 		// Near the end: the last eight bytes shifted, zero past 64 bits.
