@@ -1167,7 +1167,20 @@ func fpcDecompressKernel(size int) {
 	JA(LabelRef(fail))
 	Comment("The stream, zero-padded, byte-reversed onto the stack.")
 	stack := AllocLocal(span)
-	slots := AllocLocal(8 * (words + 8))
+	// At 64 bytes the windows go straight into two vectors (a masked
+	// broadcast per code): the words' block then does not load slots that
+	// sixteen 8-byte stores have just written, a load that cannot be
+	// forwarded from them and waits for them to reach the cache.
+	inRegs := words == 16
+	var slots Mem
+	var acc [2]VecVirtual
+	if inRegs {
+		acc = [2]VecVirtual{ZMM(), ZMM()}
+		VPXORQ(acc[0], acc[0], acc[0])
+		VPXORQ(acc[1], acc[1], acc[1])
+	} else {
+		slots = AllocLocal(8 * (words + 8))
+	}
 	rev := ZMM()
 	{
 		// Bytes 63 down to 0.
@@ -1206,7 +1219,7 @@ func fpcDecompressKernel(size int) {
 		VPERMB(x, rev, x)
 		VMOVDQU64(x, stack.Offset(span-64*(v+1)))
 	}
-	{
+	if !inRegs {
 		z := ZMM()
 		VPXORQ(z, z, z)
 		for off := 0; off < 8*(words+8); off += 64 {
@@ -1246,7 +1259,19 @@ func fpcDecompressKernel(size int) {
 		MOVQ(N, s)
 		ORQ(U8(56), s)        // c, in its low 6 bits
 		SHRXQ(p8, totals, ln) // low 6 bits: the code's length
-		MOVQ(bitbuf, slots.Idx(i, 8))
+		if inRegs {
+			bit, w := GP32(), ZMM()
+			k0, k1 := K(), K()
+			MOVL(U32(1), bit)
+			SHLXL(i.As32(), bit, bit)
+			KMOVW(bit, k0)
+			VPBROADCASTQ(bitbuf, w)
+			KSHIFTRW(U8(8), k0, k1)
+			VMOVDQA64(w, k0, acc[0])
+			VMOVDQA64(w, k1, acc[1])
+		} else {
+			MOVQ(bitbuf, slots.Idx(i, 8))
+		}
 		SHRXQ(p8, runMask, run)
 		ANDQ(t58, run)
 		LEAQ(Mem{Base: i, Index: run, Scale: 1, Disp: 1}, i)
@@ -1306,7 +1331,11 @@ func fpcDecompressKernel(size int) {
 		var res []VecVirtual
 		for h := 0; h < words/8; h++ {
 			y, p, d, u := ZMM(), ZMM(), ZMM(), ZMM()
-			VMOVDQU64(slots.Offset(64*h), y)
+			if inRegs {
+				y = acc[h]
+			} else {
+				VMOVDQU64(slots.Offset(64*h), y)
+			}
 			VPSRLQ(U8(61), y, p)
 			VPSLLQ(U8(3), y, d)
 			VPERMQ(sh, p, u)

@@ -3384,7 +3384,7 @@ fpc_unpack_done_16:
 
 // func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $320-33
+TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
@@ -3419,30 +3419,28 @@ fpc_dec_codes_18:
 	JA   fpc_dec_fail_17
 
 	// The stream, zero-padded, byte-reversed onto the stack.
-	VMOVDQU64  k_rev64<>+0(SB), Z0
+	VPXORQ     Z0, Z0, Z0
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU64  k_rev64<>+0(SB), Z2
 	XORL       DX, DX
 	MOVQ       CX, BX
 	MOVQ       $-1, SI
 	BZHIQ      BX, SI, SI
 	KMOVQ      SI, K1
-	VMOVDQU8.Z (AX), K1, Z1
-	VMOVQ      X1, DI
+	VMOVDQU8.Z (AX), K1, Z3
+	VMOVQ      X3, DI
 	BSWAPQ     DI
-	VPERMB     Z1, Z0, Z1
-	VMOVDQU64  Z1, 64(SP)
+	VPERMB     Z3, Z2, Z3
+	VMOVDQU64  Z3, 64(SP)
 	MOVQ       CX, BX
 	SUBQ       $0x00000040, BX
 	CMOVQCS    DX, BX
 	MOVQ       $-1, SI
 	BZHIQ      BX, SI, SI
 	KMOVQ      SI, K1
-	VMOVDQU8.Z 64(AX), K1, Z1
-	VPERMB     Z1, Z0, Z1
-	VMOVDQU64  Z1, (SP)
-	VPXORQ     Z2, Z2, Z2
-	VMOVDQU64  Z2, 128(SP)
-	VMOVDQU64  Z2, 192(SP)
-	VMOVDQU64  Z2, 256(SP)
+	VMOVDQU8.Z 64(AX), K1, Z3
+	VPERMB     Z3, Z2, Z3
+	VMOVDQU64  Z3, (SP)
 
 	// The walk. bits holds the stream from bit P on. N = −P − 56 tracks P;
 	// idx = N>>3 (arithmetic) is −ptr, ptr = ⌊(P+63)/8⌋ the byte after those
@@ -3463,15 +3461,21 @@ fpc_dec_codes_18:
 	ANDL $0x38, R9
 
 fpc_dec_loop_19:
-	MOVQ  120(SP)(CX*1), CX
-	MOVQ  AX, R12
-	ORQ   $0x38, R12
-	SHRXQ R9, SI, R10
-	MOVQ  DX, 128(SP)(BX*8)
-	SHRXQ R9, DI, R9
-	ANDQ  R8, R9
-	LEAQ  1(BX)(R9*1), BX
-	SHLXQ R10, DX, R11
+	MOVQ         120(SP)(CX*1), CX
+	MOVQ         AX, R12
+	ORQ          $0x38, R12
+	SHRXQ        R9, SI, R10
+	MOVL         $0x00000001, R11
+	SHLXL        BX, R11, R11
+	KMOVW        R11, K1
+	VPBROADCASTQ DX, Z2
+	KSHIFTRW     $0x08, K1, K2
+	VMOVDQA64    Z2, K1, Z0
+	VMOVDQA64    Z2, K2, Z1
+	SHRXQ        R9, DI, R9
+	ANDQ         R8, R9
+	LEAQ         1(BX)(R9*1), BX
+	SHLXQ        R10, DX, R11
 
 	// The next prefix, from the buffer before the refill (≥ 21 bits).
 	MOVQ R11, R8
@@ -3508,48 +3512,46 @@ fpc_dec_loop_19:
 	JNZ     fpc_dec_fail_17
 
 	// The words from the slots: the code at the top of each, prefix p.
-	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
-	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
-	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
-	VPBROADCASTQ    k_q5<>+0(SB), Z4
-	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
-	VMOVDQU64       128(SP), Z5
-	VPSRLQ          $0x3d, Z5, Z6
-	VPSLLQ          $0x03, Z5, Z5
-	VPERMQ          Z0, Z6, Z7
-	VPSRAVQ         Z7, Z5, Z5
-	VPERMQ          Z1, Z6, Z7
-	VPANDQ          Z7, Z5, Z5
-	VPERMQ          Z2, Z6, Z7
-	VPMULLD         Z7, Z5, Z5
+	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
+	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z3
+	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z4
+	VPBROADCASTQ    k_q5<>+0(SB), Z6
+	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z5
+	VPSRLQ          $0x3d, Z0, Z7
+	VPSLLQ          $0x03, Z0, Z0
+	VPERMQ          Z2, Z7, Z8
+	VPSRAVQ         Z8, Z0, Z0
+	VPERMQ          Z3, Z7, Z8
+	VPANDQ          Z8, Z0, Z0
+	VPERMQ          Z4, Z7, Z8
+	VPMULLD         Z8, Z0, Z0
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z5, Z7
-	VPSLLW    $0x08, Z7, Z7
-	VPSRAW    $0x08, Z7, Z7
-	VPCMPEQQ  Z4, Z6, K1
-	VMOVDQA64 Z7, K1, Z5
-	VPMOVQD   Z5, Y5
-	VMOVDQU64 192(SP), Z6
-	VPSRLQ    $0x3d, Z6, Z7
-	VPSLLQ    $0x03, Z6, Z6
-	VPERMQ    Z0, Z7, Z0
-	VPSRAVQ   Z0, Z6, Z6
-	VPERMQ    Z1, Z7, Z0
-	VPANDQ    Z0, Z6, Z6
-	VPERMQ    Z2, Z7, Z0
-	VPMULLD   Z0, Z6, Z6
+	VPSHUFB   Z5, Z0, Z8
+	VPSLLW    $0x08, Z8, Z8
+	VPSRAW    $0x08, Z8, Z8
+	VPCMPEQQ  Z6, Z7, K1
+	VMOVDQA64 Z8, K1, Z0
+	VPMOVQD   Z0, Y0
+	VPSRLQ    $0x3d, Z1, Z7
+	VPSLLQ    $0x03, Z1, Z1
+	VPERMQ    Z2, Z7, Z2
+	VPSRAVQ   Z2, Z1, Z1
+	VPERMQ    Z3, Z7, Z2
+	VPANDQ    Z2, Z1, Z1
+	VPERMQ    Z4, Z7, Z2
+	VPMULLD   Z2, Z1, Z1
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z6, Z0
-	VPSLLW    $0x08, Z0, Z0
-	VPSRAW    $0x08, Z0, Z0
-	VPCMPEQQ  Z4, Z7, K1
-	VMOVDQA64 Z0, K1, Z6
-	VPMOVQD   Z6, Y0
+	VPSHUFB   Z5, Z1, Z2
+	VPSLLW    $0x08, Z2, Z2
+	VPSRAW    $0x08, Z2, Z2
+	VPCMPEQQ  Z6, Z7, K1
+	VMOVDQA64 Z2, K1, Z1
+	VPMOVQD   Z1, Y1
 	MOVQ      out+0(FP), AX
-	VMOVDQU   Y5, (AX)
-	VMOVDQU   Y0, 32(AX)
+	VMOVDQU   Y0, (AX)
+	VMOVDQU   Y1, 32(AX)
 	MOVB      $0x01, AL
 	MOVB      AL, ret+32(FP)
 	VZEROUPPER
