@@ -56,3 +56,47 @@ func mustNewB(b *testing.B, n int) *Codec {
 	}
 	return c
 }
+
+// BenchmarkDecodeKinds times Decompress of 64-byte lines over the corpora
+// separately for the lines stored raw and those stored as word codes, in
+// ns per line: the two paths cost differently and BenchmarkCodec's
+// average hides which one a change moved.
+func BenchmarkDecodeKinds(b *testing.B) {
+	const n = 64
+	var data []byte
+	for _, f := range codectest.Files(b) {
+		data = append(data, f.Data[:len(f.Data)/n*n]...)
+	}
+	c := mustNewB(b, n)
+	var raw, coded [][]byte
+	for off := 0; off < len(data); off += n {
+		enc, _, err := c.Compress(nil, data[off:off+n])
+		if err != nil {
+			b.Fatal(err)
+		}
+		if enc[0]>>7 == 0 {
+			raw = append(raw, enc)
+		} else {
+			coded = append(coded, enc)
+		}
+	}
+	for _, kind := range []struct {
+		name  string
+		lines [][]byte
+	}{{"raw", raw}, {"coded", coded}} {
+		b.Run(kind.name, func(b *testing.B) {
+			if len(kind.lines) == 0 {
+				b.Skip("no such lines")
+			}
+			b.SetBytes(int64(n * len(kind.lines)))
+			b.ReportAllocs()
+			buf := make([]byte, 0, n)
+			for b.Loop() {
+				for _, enc := range kind.lines {
+					buf, _ = c.Decompress(buf[:0], enc)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(kind.lines)), "ns/line")
+		})
+	}
+}
