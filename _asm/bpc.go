@@ -1252,41 +1252,61 @@ func bpcParse(words int) {
 }
 
 // bpcDecode64AVX512 emits the whole fast decoder of a bit-plane stream of
-// a 64-byte line after its base code (decodeFast): the symbol loop of
-// bpcParse at 16 words, the checks of decodeFast, and the rebuild of
-// bpcRebuildAVX512 (with the "DBP zero" planes of bpcRebuildLine), in one
-// call.
+// a 64-byte line after its base code (decodeFast): the symbol loop, the
+// checks of decodeFast, and the rebuild of bpcRebuildAVX512 (with the "DBP
+// zero" planes of bpcRebuildLine), in one call.
 //
-// The planes never go through memory: a 64-byte load of planes just
-// written one at a time waits for the stores to reach the cache, the
-// largest stall of the two-kernel decoder. Planes 0…31 have 15 bits at
-// 64 bytes, so they fit the 16-bit lanes of one vector, plane j in lane
-// j; plane 32, the first symbol's, stays in a general register. Each
-// step of the loop covers planes j0, j0−1 and j0−2 with one 64-bit word
-// u whose top three 16-bit fields are those planes (raw symbols' fields
-// as the stream has them without their head bits; a table symbol's plane,
+// The loop takes, each step, up to three raw symbols (16 bits, head bit
+// 1) and the symbol after them, as bpcParse does at 16 words. The bit
+// position of the next step, the loop's only long chain, does not wait
+// for this step's decoding: before the loop, vector code finds the
+// length of a step starting at every bit position p of the stream,
+// L[p] (the raw symbols from their head bits at p, p+16 and p+32, then
+// the length of the symbol after them from its first four bits), so that
+// the loop steps with one byte load and an add. L is 1 from bit 512 on,
+// where no stream of 64 bytes reaches, so that a malformed stream still
+// ends past its last byte. The steps' decoding hangs off the positions
+// and has no branch on a symbol's kind or on how many raw symbols there
+// are.
+//
+// The planes never go through memory: planes 0…31 have 15 bits at 64
+// bytes, so they fit the 16-bit lanes of one vector, plane j in lane j;
+// plane 32, the first symbol's, stays in a general register. Each step
+// of the loop covers planes j0, j0−1 and j0−2 with one 64-bit word u
+// whose top three 16-bit fields are those planes (raw symbols' fields as
+// the stream has them without their head bits; a table symbol's plane,
 // or 0x8000 for a "DBP zero" symbol; zeros below it): broadcast to every
 // qword, rotated so that lane j0 gets u's top field, and merged into the
 // lanes j0−2…j0 that exist. A step always writes zeros below its last
 // symbol, so the planes of a run, and those a later step covers, are
 // right; VPMOVW2M takes the "DBP zero" planes from bit 15 at the end.
+//
+// Streams longer than 64 bytes (never Compress's, which are shorter than
+// the line) are left to decodeFast's general path.
 func bpcDecode64AVX512() {
 	const name = "bpcDecode64AVX512"
-	TEXT(name, NOSPLIT, "func(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool")
+	TEXT(name, 0, "func(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool")
 	Pragma("noescape")
 	Doc(name+" decodes the bit-plane stream (flag 1) of a 64-byte line at enc, n ≥ 1",
-		"bytes, into line, as decodeFast does, and reports true; it reports false, having",
-		"written nothing, for a stream decodeFast gives up on.")
+		"bytes, into line, as decodeFast does, with symbols the table of decode64Symbols,",
+		"and reports true; it reports false, having written nothing, for a stream",
+		"decodeFast gives up on and for one longer than 64 bytes.")
 	// The lanes each step merges into (bits j0−2…j0 that are below 32)
 	// and the rotation that takes u's top field to lane j0 of the
-	// broadcast: lane l holds field l mod 4 of the rotated word.
+	// broadcast: lane l holds field l mod 4 of the rotated word. Then,
+	// at rawAt + xr for xr = 0, 16, 32, 48 bits of raw symbols, the mask
+	// of their fields without the head bits and their number.
 	var masks [33]uint32
 	var rots [33]uint64
 	for j0 := range masks {
 		masks[j0] = uint32(uint64(7) << uint(j0+1) >> 3)
 		rots[j0] = uint64(16 * (j0 + 1) % 64)
 	}
-	const rotsAt = 136 // after the masks
+	const (
+		rotsAt = 136 // after the masks
+		rawAt  = 408 // after the rotations, 8-byte aligned
+		heads  = uint64(1<<63 | 1<<47 | 1<<31)
+	)
 	tab := GLOBL("bpc_dec_steps", attr.RODATA|attr.NOPTR)
 	for i, m := range masks {
 		DATA(4*i, U32(m))
@@ -1294,39 +1314,118 @@ func bpcDecode64AVX512() {
 	for i, r := range rots {
 		DATA(rotsAt+8*i, U64(r))
 	}
+	for k := 0; k < 4; k++ {
+		DATA(rawAt+16*k, U64(^(^uint64(0)>>uint(16*k))&^heads))
+		DATA(rawAt+16*k+8, U64(uint64(k)))
+	}
+	c48 := GLOBL("bpc_dec_48", attr.RODATA|attr.NOPTR)
+	DATA(0, U64(48))
+	// For bit positions p = 64c + 8q + i (chunk c, qword q, byte i): the
+	// stream bytes 8c+q … 8c+q+7 of qword q (VPERMI2B; 64 and up are
+	// zero), so that, bits reversed in each byte, qword q's bit t is the
+	// stream's bit 64c + 8q + t; then the control bytes of
+	// VPMULTISHIFTQB that take bits p+o … p+o+7 to byte i (o = 0, 16,
+	// 32), bit p+o in bit 0.
+	var gather [8][64]byte
+	for c := range gather {
+		for q := 0; q < 8; q++ {
+			for b := 0; b < 8; b++ {
+				gather[c][8*q+b] = byte(8*c + q + b)
+			}
+		}
+	}
+	var ctrl [3][64]byte
+	for o := range ctrl {
+		for q := 0; q < 8; q++ {
+			for i := 0; i < 8; i++ {
+				ctrl[o][8*q+i] = byte(i + 16*o)
+			}
+		}
+	}
+	// The length of a symbol from its first bits (bit p in bit 0 of the
+	// index, VPERMB reads six): 16 for a raw one (head bit 1), 7 for 01
+	// (a run), 3 for 001, 9 for 0001 (a position), 5 for 0000.
+	var lens [64]byte
+	for t := range lens {
+		switch {
+		case t&1 != 0:
+			lens[t] = 16
+		case t&2 != 0:
+			lens[t] = 7
+		case t&4 != 0:
+			lens[t] = 3
+		case t&8 != 0:
+			lens[t] = 9
+		default:
+			lens[t] = 5
+		}
+	}
 
 	enc := Load(Param("enc"), GP64())
-	endm8 := Load(Param("n"), GP64())
-	// The stream's first and last eight bytes, big-endian (streamHead):
-	// a stream shorter than 8 bytes is read with a masked load, which
-	// reads no byte past its end; its last bytes are then its bytes with
-	// zeros before them, and its first the same bytes at the top.
-	v0, lastR := GP64(), GP64()
-	CMPQ(endm8, U8(8))
-	JB(LabelRef(name + "_short"))
-	MOVQ(Mem{Base: enc, Index: endm8, Scale: 1, Disp: -8}, lastR)
-	BSWAPQ(lastR)
-	MOVQ(Mem{Base: enc}, v0)
-	BSWAPQ(v0)
-	JMP(LabelRef(name + "_head"))
-	Label(name + "_short")
+	n := Load(Param("n"), GP64())
+	CMPQ(n, U8(64))
+	JA(LabelRef(name + "_fail"))
+	// The stream, zeros past its end, in a 64-byte aligned scratch area:
+	// L at 0 (640 bytes), then the stream and 64 zero bytes, from which
+	// the steps peek at their 64 bits.
+	const streamAt = 640
+	scratch := AllocLocal(streamAt + 128 + 64)
+	area := GP64()
+	LEAQ(scratch, area)
+	ADDQ(U8(63), area)
+	ANDQ(I8(-64), area)
+	s, zero := ZMM(), ZMM()
 	{
-		m, kb, x, c := GP64(), K(), XMM(), GP64()
+		m, kb := GP64(), K()
 		MOVQ(I32(-1), m)
-		BZHIQ(endm8, m, m)
+		BZHIQ(n, m, m)
 		KMOVQ(m, kb)
-		VMOVDQU8_Z(Mem{Base: enc}, kb, x)
-		VMOVQ(x, v0)
-		BSWAPQ(v0)
-		MOVQ(U32(8), c)
-		SUBQ(endm8, c)
-		SHLQ(U8(3), c)
-		SHRXQ(c, v0, lastR)
+		VMOVDQU8_Z(Mem{Base: enc}, kb, s)
 	}
-	Label(name + "_head")
-	last := AllocLocal(8)
-	MOVQ(lastR, last)
-	SUBQ(U8(8), endm8)
+	VPXORD(zero, zero, zero)
+	VMOVDQU64(s, Mem{Base: area, Disp: streamAt})
+	VMOVDQU64(zero, Mem{Base: area, Disp: streamAt + 64})
+	// The first eight bytes, big-endian, for the base code.
+	v0 := GP64()
+	VMOVQ(s.AsX(), v0)
+	BSWAPQ(v0)
+
+	// L: bits reversed in each byte (an affine transform by the
+	// anti-diagonal matrix), then per chunk of 64 positions the three
+	// candidate symbols' lengths, added while the symbols before are raw.
+	r := ZMM()
+	VGF2P8AFFINEQB_BCST(U8(0), bpcConstQ(0x8040201008040201), s, r)
+	ctl := make([]VecVirtual, 3)
+	for o := range ctl {
+		ctl[o] = ZMM()
+		VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_dec_ctl%d", o), ctrl[o]), ctl[o])
+	}
+	lut, ones := ZMM(), ZMM()
+	VMOVDQU64(bpcConst512("bpc_dec_lens", lens), lut)
+	VPBROADCASTB(bpcConst4(1), ones)
+	for c := range gather {
+		q := ZMM()
+		VMOVDQU64(bpcConst512(fmt.Sprintf("bpc_dec_gather%d", c), gather[c]), q)
+		VPERMI2B(zero, r, q)
+		t := make([]VecVirtual, 3)
+		k := make([]OpmaskVirtual, 2)
+		for o := range t {
+			m := ZMM()
+			VPMULTISHIFTQB(q, ctl[o], m)
+			if o < 2 {
+				k[o] = K()
+				VPTESTMB(ones, m, k[o])
+			}
+			t[o] = ZMM()
+			VPERMB(lut, m, t[o])
+		}
+		VPADDB(t[2], t[1], k[1], t[1])
+		VPADDB(t[1], t[0], k[0], t[0])
+		VMOVDQU64(t[0], Mem{Base: area, Disp: 64 * c})
+	}
+	VMOVDQU64(ones, Mem{Base: area, Disp: 512})
+	VMOVDQU64(ones, Mem{Base: area, Disp: 576})
+
 	// The base code after the flag: 1 + 32 bits, or 0 + two bits for a
 	// sign-extended field of 0, 4, 8 or 16 bits (baseCode).
 	pos, bs := GP64(), GP64()
@@ -1360,154 +1459,188 @@ func bpcDecode64AVX512() {
 	}
 	base := AllocLocal(8)
 	MOVQ(bs, base)
+	nl := AllocLocal(8)
+	MOVQ(n, nl)
+	p32l := AllocLocal(8)
 	symbols := Load(Param("symbols"), GP64())
 	steps := GP64()
 	LEAQ(tab, steps)
 	planes := ZMM()
 	VPXORD(planes, planes, planes)
-	j, flags, heads, p32 := GP64(), GP64(), GP64(), GP64()
+	j, jr, rawend, hd := GP64(), GP64(), GP64(), GP64()
 	MOVQ(U32(32), j)
-	XORQ(flags, flags)
-	MOVQ(U64(1<<63|1<<47|1<<31), heads) // three heads
+	MOVQ(U64(heads), hd)
 
-	insert := func(u, j0 Register) {
-		z := ZMM()
-		VPBROADCASTQ(u, z)
-		VPROLVQ_BCST(Mem{Base: steps, Disp: rotsAt, Index: j0, Scale: 8}, z, z)
-		k := K()
-		KMOVD(Mem{Base: steps, Index: j0, Scale: 4}, k)
-		VMOVDQU16(z, k, planes)
-	}
 	// step emits one step of the loop; the first takes plane 32 from u.
-	step := func(sfx string, first bool) {
-		v, i, sh := GP64(), GP64(), GP64()
+	step := func(first bool) {
+		// v: the 64 bits from pos.
+		i, sh, v := GP64(), GP64(), GP64()
 		MOVQ(pos, i)
 		SHRQ(U8(3), i)
-		MOVQ(pos, sh)
-		ANDQ(U8(7), sh)
-		CMPQ(i, endm8)
-		JG(LabelRef(name + "_tail" + sfx))
-		MOVQ(Mem{Base: enc, Index: i, Scale: 1}, v)
+		MOVL(pos.As32(), sh.As32())
+		ANDL(U8(7), sh.As32())
+		MOVQ(Mem{Base: area, Disp: streamAt, Index: i, Scale: 1}, v)
 		BSWAPQ(v)
-		Label(name + "_peeked" + sfx)
 		SHLXQ(sh, v, v)
-		// The bits taken by raw symbols from the first head bit that is
-		// clear: 0, 16, 32, or 64 for three.
-		x := GP64()
-		ANDNQ(heads, v, x)
+		// x: the bits taken by raw symbols, from the first head bit that
+		// is clear (0, 16, 32, or 64 for three); xr the same capped at 48.
+		x, xr := GP64(), GP64()
+		ANDNQ(hd, v, x)
 		LZCNTQ(x, x)
+		MOVQ(x, xr)
 		CMPQ(x, U8(48))
-		JB(LabelRef(name + "_symbol" + sfx))
-		ANDNQ(v, heads, v) // the planes without their head bits
+		CMOVQHI(c48, xr)
+		// u: the raw fields, then the symbol's field (its plane, or
+		// 0x8000 for a "DBP zero" symbol); a raw symbol's entry (x = 64,
+		// where the shift leaves v as it is) is zero.
+		u, e, f := GP64(), GP64(), GP64()
+		MOVQ(Mem{Base: steps, Disp: rawAt, Index: xr, Scale: 1}, u)
+		ANDQ(v, u)
+		SHLXQ(x, v, e)
+		SHRQ(U8(54), e)
+		MOVQ(Mem{Base: symbols, Index: e, Scale: 8}, e)
+		pl := GP64()
+		MOVBQZX(e.As8(), pl)
+		MOVQ(e, f)
+		XORQ(pl, f)
+		SHRXQ(x, f, f)
+		ORQ(f, u)
 		if first {
-			MOVQ(v, p32)
-			SHRQ(U8(48), p32)
+			p := GP64()
+			MOVQ(u, p)
+			SHRQ(U8(48), p)
+			MOVQ(p, p32l)
 		}
-		insert(v, j)
-		SUBQ(U8(3), j)
-		ADDQ(U8(48), pos)
-		JMP(LabelRef(name + "_loop"))
-
-		Label(name + "_symbol" + sfx)
-		// u: the raw fields (the top x bits of v), then the symbol's plane.
-		u, j0 := GP64(), GP64()
-		MOVQ(I32(-1), u)
-		SHRXQ(x, u, u)
-		ORQ(heads, u)
-		ANDNQ(v, u, u)
-		MOVQ(j, j0)
-		ADDQ(x, pos)
-		SHLXQ(x, v, v)
-		xs := GP64()
-		MOVQ(x, xs)
-		SHRQ(U8(4), xs)
-		SUBQ(xs, j)
-		// One symbol from the table, none if the raw ones took the last
-		// plane.
-		e, t := GP64(), GP64()
-		SHRQ(U8(54), v)
-		MOVQ(Mem{Base: symbols, Index: v, Scale: 8}, e)
-		MOVQ(j, t)
-		SARQ(U8(63), t)
-		ANDNQ(e, t, e)
-		ORQ(e, flags)
-		// The symbol's field: its plane, or 0x8000 for a "DBP zero"
-		// symbol (plane 1<<31), which no 15-bit plane has.
-		s, d := GP64(), GP64()
-		MOVQ(e, s)
-		SHLQ(U8(48), s)
-		MOVQ(e, d)
-		SHLQ(U8(32), d)
-		ANDQ(heads, d) // bit 63: the field's top bit; planes have no bit 15
-		ORQ(d, s)
-		SHRXQ(x, s, s)
-		ORQ(s, u)
-		if first {
-			MOVQ(u, p32)
-			SHRQ(U8(48), p32)
-		}
-		insert(u, j0)
-		bpcSkipSymbol(e, t, j, pos)
-		JMP(LabelRef(name + "_loop"))
-
-		// Near the end: the last eight bytes shifted, zero past 64 bits.
-		Label(name + "_tail" + sfx)
-		lastR := GP64()
-		MOVQ(last, lastR)
-		MOVQ(i, v)
-		SUBQ(endm8, v)
-		SHLQ(U8(3), v)
-		CMPQ(v, U8(64))
-		JAE(LabelRef(name + "_zero" + sfx))
-		SHLXQ(v, lastR, v)
-		JMP(LabelRef(name + "_peeked" + sfx))
-		Label(name + "_zero" + sfx)
-		XORQ(v, v)
-		JMP(LabelRef(name + "_peeked" + sfx))
+		z := ZMM()
+		VPBROADCASTQ(u, z)
+		VPROLVQ_BCST(Mem{Base: steps, Disp: rotsAt, Index: j, Scale: 8}, z, z)
+		k := K()
+		KMOVD(Mem{Base: steps, Index: j, Scale: 4}, k)
+		VMOVDQU16(z, k, planes)
+		// The planes: jr after the raw symbols (below 0: they took the
+		// last plane, and the symbol after them is none of the line's),
+		// j after the symbol; rawend the bit after the raw symbols.
+		MOVQ(j, jr)
+		SUBQ(Mem{Base: steps, Disp: rawAt + 8, Index: xr, Scale: 1}, jr)
+		LEAQ(Mem{Base: pos, Index: xr, Scale: 1}, rawend)
+		MOVQ(jr, j)
+		SUBQ(pl, j)
+		// The next step's position.
+		l := GP64()
+		MOVBQZX(Mem{Base: area, Index: pos, Scale: 1}, l)
+		ADDQ(l, pos)
 	}
-	step("_first", true)
-	Label(name + "_loop")
+	step(true)
 	TESTQ(j, j)
 	JS(LabelRef(name + "_done"))
-	step("", false)
+	Label(name + "_loop")
+	step(false)
+	TESTQ(j, j)
+	JNS(LabelRef(name + "_loop"))
 
-	// decodeFast's checks: all planes and no more (j = −1), no "DBP zero"
-	// symbol, and the stream ends in its last byte with zero padding.
+	// decodeFast's checks: all planes and no more (j = −1), and the
+	// stream ends in its last byte with zero padding. Where the raw
+	// symbols took the last plane, the stream ends after them.
 	Label(name + "_done")
+	TESTQ(jr, jr)
+	CMOVQLT(jr, j)
+	CMOVQLT(rawend, pos)
 	CMPQ(j, I8(-1))
 	JNE(LabelRef(name + "_fail"))
-	end, n := GP64(), GP64()
+	end := GP64()
 	LEAQ(Mem{Base: pos, Disp: 7}, end)
 	SHRQ(U8(3), end)
-	LEAQ(Mem{Base: endm8, Disp: 8}, n)
-	CMPQ(end, n)
+	CMPQ(end, nl)
 	JNE(LabelRef(name + "_fail"))
-	pad, lastR := GP64(), GP64()
-	MOVQ(pos, pad)
-	NEGQ(pad)
-	ANDQ(U8(7), pad)
-	MOVQ(last, lastR)
-	BZHIQ(pad, lastR, lastR)
-	JNZ(LabelRef(name + "_fail"))
+	{
+		// The bits from pos on (the padding, then the zeros past the
+		// stream) must all be zero.
+		i, sh, v := GP64(), GP64(), GP64()
+		MOVQ(pos, i)
+		SHRQ(U8(3), i)
+		MOVL(pos.As32(), sh.As32())
+		ANDL(U8(7), sh.As32())
+		MOVQ(Mem{Base: area, Disp: streamAt, Index: i, Scale: 1}, v)
+		BSWAPQ(v)
+		SHLXQ(sh, v, v)
+		TESTQ(v, v)
+		JNZ(LabelRef(name + "_fail"))
+	}
 
-	// The "DBP zero" planes, then all planes as dwords for the rebuild,
-	// those planes' DBX zero.
+	// Without "DBP zero" planes among 0…31 (nearly every stream), the
+	// short rebuild: DBX[32] (0 for a "DBP zero" plane 32, whose DBP is
+	// then 0 = DBX[32]) XORed into plane 31 and the planes shifted up one
+	// bit, so that after the transpose row i is the XOR of DBX bits that
+	// DBP bit i of delta i sums (row 0 zero); DBP[j] = DBX[j] ^ … ^
+	// DBX[32] is then a suffix XOR within each row, toward bit 0; row 0
+	// takes the base, and the words are the rows' prefix sums.
 	kz := K()
 	VPMOVW2M(planes, kz)
 	zeros := GP32()
 	KMOVD(kz, zeros)
+	line := Load(Param("line"), GP64())
+	p32 := GP32()
+	MOVL(p32l, p32)
+	ANDL(U32(0x7FFF), p32)
+	b32 := GP32()
+	MOVL(base, b32)
+	TESTL(zeros, zeros)
+	JNZ(LabelRef(name + "_zeros"))
+	{
+		t, k, top := GP32(), K(), ZMM()
+		MOVL(p32, t)
+		SHLL(U8(16), t)
+		VPBROADCASTD(t, top)
+		MOVL(U32(1<<15), t)
+		KMOVW(t, k)
+		VPXORD(top, planes, k, planes)
+		VPSLLW(U8(1), planes, planes)
+		lo, hi := ZMM(), ZMM()
+		VPMOVZXWD(planes.AsY(), lo)
+		hiY := YMM()
+		VEXTRACTI64X4(U8(1), planes, hiY)
+		VPMOVZXWD(hiY, hi)
+		x := bpcTranspose512([]VecVirtual{lo, hi})[0]
+		for _, sh := range [][]uint8{{1, 2}, {3, 6}, {9, 18}, {27}} {
+			a := ZMM()
+			VPSRLD(U8(sh[0]), x, a)
+			if len(sh) == 1 {
+				VPXORD(a, x, x)
+				continue
+			}
+			b := ZMM()
+			VPSRLD(U8(sh[1]), x, b)
+			VPTERNLOGD(U8(0x96), b, a, x)
+		}
+		bx := XMM()
+		VMOVD(b32, bx)
+		VPORD(bx.AsZ(), x, x)
+		zero := ZMM()
+		VPXORD(zero, zero, zero)
+		for k := 1; k < 16; k *= 2 {
+			t := ZMM()
+			VALIGND(U8(uint8(16-k)), zero, x, t)
+			VPADDD(t, x, x)
+		}
+		VMOVDQU32(x, Mem{Base: line})
+		ok := GP8()
+		MOVB(U8(1), ok)
+		Store(ok, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+	}
+
+	// With "DBP zero" planes: all planes as dwords for bpcRebuildLine,
+	// those planes' DBX zero.
+	Label(name + "_zeros")
 	VPANDD_BCST(bpcConst4(0x7FFF7FFF), planes, planes)
 	lo, hi := ZMM(), ZMM()
 	VPMOVZXWD(planes.AsY(), lo)
 	hiY := YMM()
 	VEXTRACTI64X4(U8(1), planes, hiY)
 	VPMOVZXWD(hiY, hi)
-	ANDL(U32(0x7FFF), p32.As32())
 	top := ZMM()
-	VPBROADCASTD(p32.As32(), top)
-	line := Load(Param("line"), GP64())
-	b32 := GP32()
-	MOVL(base, b32)
+	VPBROADCASTD(p32, top)
 	bpcRebuildLine(16, lo, hi, top, zeros, b32, line)
 	ok := GP8()
 	MOVB(U8(1), ok)
@@ -1520,4 +1653,16 @@ func bpcDecode64AVX512() {
 	Store(no, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// bpcConstQ returns an 8-byte constant, for broadcasts from memory.
+func bpcConstQ(v uint64) Mem {
+	name := fmt.Sprintf("bpc_q%016x", v)
+	if m, ok := bpcConsts512[name]; ok {
+		return m
+	}
+	m := GLOBL(name, attr.RODATA|attr.NOPTR)
+	DATA(0, U64(v))
+	bpcConsts512[name] = m
+	return m
 }

@@ -120,8 +120,29 @@ func (c *Codec) decodeInto(out, enc []byte) bool {
 	if !c.hasDecodeKernel() {
 		return false
 	}
-	return bpcDecode64AVX512(&enc[0], len(enc), &c.symbols, (*[64]byte)(out))
+	return bpcDecode64AVX512(&enc[0], len(enc), &decode64Symbols, (*[64]byte)(out))
 }
+
+// decode64Symbols is the symbol table of bpcDecode64AVX512, by a
+// symbol's first ten bits as the codec's symbols (a 64-byte line's: the
+// same for both plane-32 variants): each entry holds the symbol's 16-bit
+// field in bits 48…63, its plane or 0x8000 for a "DBP zero" symbol (no
+// 15-bit plane has that bit), and the planes it covers in bits 0…7 (64
+// for a position out of range); a raw symbol's entry is zero. The kernel
+// takes the field with a shift and the planes with a byte move, and
+// needs no symbol's length: it has the stream's own table of step
+// lengths.
+var decode64Symbols = func() (t [symbolTable]uint64) {
+	c, _ := New(64)
+	for i, e := range c.symbols {
+		field := e & 0x7FFF
+		if e&symDBPZero != 0 {
+			field = 0x8000
+		}
+		t[i] = field<<48 | e>>symPlanesShift&0xFF
+	}
+	return t
+}()
 
 // hasDecodeKernel reports whether decodeInto has a kernel for the level
 // and the line size (64 bytes, AVX-512 with VBMI and GFNI).

@@ -2857,302 +2857,381 @@ bpcParse64_done:
 	RET
 
 // func bpcDecode64AVX512(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool
-// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, CMOV, GFNI, LZCNT
-TEXT ·bpcDecode64AVX512(SB), NOSPLIT, $16-33
-	MOVQ   enc+0(FP), AX
-	MOVQ   n+8(FP), CX
-	CMPQ   CX, $0x08
-	JB     bpcDecode64AVX512_short
-	MOVQ   -8(AX)(CX*1), BX
-	BSWAPQ BX
-	MOVQ   (AX), DX
-	BSWAPQ DX
-	JMP    bpcDecode64AVX512_head
-
-bpcDecode64AVX512_short:
-	MOVQ       $-1, DX
-	BZHIQ      CX, DX, DX
-	KMOVQ      DX, K1
-	VMOVDQU8.Z (AX), K1, X0
-	VMOVQ      X0, DX
-	BSWAPQ     DX
-	MOVQ       $0x00000008, BX
-	SUBQ       CX, BX
-	SHLQ       $0x03, BX
-	SHRXQ      BX, DX, BX
-
-bpcDecode64AVX512_head:
-	MOVQ    BX, (SP)
-	SUBQ    $0x08, CX
-	MOVQ    DX, SI
-	SHLQ    $0x01, SI
-	MOVQ    SI, BX
-	SHRQ    $0x3a, BX
-	ANDL    $0x18, BX
-	MOVL    $0x10080400, DX
-	SHRXQ   BX, DX, DX
-	MOVBQZX DL, DX
-	MOVQ    $0x00000040, BX
-	SUBQ    DX, BX
-	MOVQ    SI, DI
-	SHLQ    $0x03, DI
-	SARXQ   BX, DI, BX
-	XORQ    DI, DI
-	TESTQ   DX, DX
-	CMOVQEQ DI, BX
-	LEAQ    4(DX), DX
-	MOVQ    SI, DI
-	SHRQ    $0x1f, DI
-	MOVQ    $0x00000022, R8
-	TESTQ   SI, SI
-	CMOVQMI DI, BX
-	CMOVQMI R8, DX
-	MOVQ    BX, 8(SP)
-	MOVQ    symbols+16(FP), BX
-	LEAQ    bpc_dec_steps<>+0(SB), SI
-	VPXORD  Z1, Z1, Z1
-	MOVQ    $0x00000020, DI
-	XORQ    R8, R8
-	MOVQ    $0x8000800080000000, R9
-	MOVQ    DX, R11
-	SHRQ    $0x03, R11
-	MOVQ    DX, R10
-	ANDQ    $0x07, R10
-	CMPQ    R11, CX
-	JG      bpcDecode64AVX512_tail_first
-	MOVQ    (AX)(R11*1), R11
-	BSWAPQ  R11
-
-bpcDecode64AVX512_peeked_first:
-	SHLXQ        R10, R11, R11
-	ANDNQ        R9, R11, R10
-	LZCNTQ       R10, R10
-	CMPQ         R10, $0x30
-	JB           bpcDecode64AVX512_symbol_first
-	ANDNQ        R11, R9, R11
-	MOVQ         R11, R10
-	SHRQ         $0x30, R10
-	VPBROADCASTQ R11, Z0
-	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
-	KMOVD        (SI)(DI*4), K1
-	VMOVDQU16    Z0, K1, Z1
-	SUBQ         $0x03, DI
-	ADDQ         $0x30, DX
-	JMP          bpcDecode64AVX512_loop
-
-bpcDecode64AVX512_symbol_first:
-	MOVQ         $-1, R12
-	SHRXQ        R10, R12, R12
-	ORQ          R9, R12
-	ANDNQ        R11, R12, R12
-	MOVQ         DI, R13
-	ADDQ         R10, DX
-	SHLXQ        R10, R11, R11
-	MOVQ         R10, R14
-	SHRQ         $0x04, R14
-	SUBQ         R14, DI
-	SHRQ         $0x36, R11
-	MOVQ         (BX)(R11*8), R11
-	MOVQ         DI, R14
-	SARQ         $0x3f, R14
-	ANDNQ        R11, R14, R11
-	ORQ          R11, R8
-	MOVQ         R11, R14
-	SHLQ         $0x30, R14
-	MOVQ         R11, R15
-	SHLQ         $0x20, R15
-	ANDQ         R9, R15
-	ORQ          R15, R14
-	SHRXQ        R10, R14, R14
-	ORQ          R14, R12
-	MOVQ         R12, R10
-	SHRQ         $0x30, R10
-	VPBROADCASTQ R12, Z0
-	VPROLVQ.BCST 136(SI)(R13*8), Z0, Z0
-	KMOVD        (SI)(R13*4), K1
-	VMOVDQU16    Z0, K1, Z1
-	MOVQ         R11, R14
-	SHRQ         $0x20, R14
-	MOVBQZX      R14, R14
-	SUBQ         R14, DI
-	SHRQ         $0x30, R11
-	ADDQ         R11, DX
-	JMP          bpcDecode64AVX512_loop
-
-bpcDecode64AVX512_tail_first:
-	MOVQ  (SP), R12
-	SUBQ  CX, R11
-	SHLQ  $0x03, R11
-	CMPQ  R11, $0x40
-	JAE   bpcDecode64AVX512_zero_first
-	SHLXQ R11, R12, R11
-	JMP   bpcDecode64AVX512_peeked_first
-
-bpcDecode64AVX512_zero_first:
-	XORQ R11, R11
-	JMP  bpcDecode64AVX512_peeked_first
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, LZCNT
+TEXT ·bpcDecode64AVX512(SB), $856-33
+	MOVQ                enc+0(FP), AX
+	MOVQ                n+8(FP), CX
+	CMPQ                CX, $0x40
+	JA                  bpcDecode64AVX512_fail
+	LEAQ                (SP), DX
+	ADDQ                $0x3f, DX
+	ANDQ                $-64, DX
+	MOVQ                $-1, BX
+	BZHIQ               CX, BX, BX
+	KMOVQ               BX, K1
+	VMOVDQU8.Z          (AX), K1, Z0
+	VPXORD              Z1, Z1, Z1
+	VMOVDQU64           Z0, 640(DX)
+	VMOVDQU64           Z1, 704(DX)
+	VMOVQ               X0, AX
+	BSWAPQ              AX
+	VGF2P8AFFINEQB.BCST $0x00, bpc_q8040201008040201<>+0(SB), Z0, Z0
+	VMOVDQU64           bpc_dec_ctl0<>+0(SB), Z5
+	VMOVDQU64           bpc_dec_ctl1<>+0(SB), Z6
+	VMOVDQU64           bpc_dec_ctl2<>+0(SB), Z7
+	VMOVDQU64           bpc_dec_lens<>+0(SB), Z8
+	VPBROADCASTB        bpc_d00000001<>+0(SB), Z9
+	VMOVDQU64           bpc_dec_gather0<>+0(SB), Z10
+	VPERMI2B            Z1, Z0, Z10
+	VPMULTISHIFTQB      Z10, Z5, Z11
+	VPTESTMB            Z9, Z11, K1
+	VPERMB              Z8, Z11, Z11
+	VPMULTISHIFTQB      Z10, Z6, Z12
+	VPTESTMB            Z9, Z12, K2
+	VPERMB              Z8, Z12, Z12
+	VPMULTISHIFTQB      Z10, Z7, Z10
+	VPERMB              Z8, Z10, Z10
+	VPADDB              Z10, Z12, K2, Z12
+	VPADDB              Z12, Z11, K1, Z11
+	VMOVDQU64           Z11, (DX)
+	VMOVDQU64           bpc_dec_gather1<>+0(SB), Z10
+	VPERMI2B            Z1, Z0, Z10
+	VPMULTISHIFTQB      Z10, Z5, Z11
+	VPTESTMB            Z9, Z11, K1
+	VPERMB              Z8, Z11, Z11
+	VPMULTISHIFTQB      Z10, Z6, Z12
+	VPTESTMB            Z9, Z12, K2
+	VPERMB              Z8, Z12, Z12
+	VPMULTISHIFTQB      Z10, Z7, Z10
+	VPERMB              Z8, Z10, Z10
+	VPADDB              Z10, Z12, K2, Z12
+	VPADDB              Z12, Z11, K1, Z11
+	VMOVDQU64           Z11, 64(DX)
+	VMOVDQU64           bpc_dec_gather2<>+0(SB), Z10
+	VPERMI2B            Z1, Z0, Z10
+	VPMULTISHIFTQB      Z10, Z5, Z11
+	VPTESTMB            Z9, Z11, K1
+	VPERMB              Z8, Z11, Z11
+	VPMULTISHIFTQB      Z10, Z6, Z12
+	VPTESTMB            Z9, Z12, K2
+	VPERMB              Z8, Z12, Z12
+	VPMULTISHIFTQB      Z10, Z7, Z10
+	VPERMB              Z8, Z10, Z10
+	VPADDB              Z10, Z12, K2, Z12
+	VPADDB              Z12, Z11, K1, Z11
+	VMOVDQU64           Z11, 128(DX)
+	VMOVDQU64           bpc_dec_gather3<>+0(SB), Z10
+	VPERMI2B            Z1, Z0, Z10
+	VPMULTISHIFTQB      Z10, Z5, Z11
+	VPTESTMB            Z9, Z11, K1
+	VPERMB              Z8, Z11, Z11
+	VPMULTISHIFTQB      Z10, Z6, Z12
+	VPTESTMB            Z9, Z12, K2
+	VPERMB              Z8, Z12, Z12
+	VPMULTISHIFTQB      Z10, Z7, Z10
+	VPERMB              Z8, Z10, Z10
+	VPADDB              Z10, Z12, K2, Z12
+	VPADDB              Z12, Z11, K1, Z11
+	VMOVDQU64           Z11, 192(DX)
+	VMOVDQU64           bpc_dec_gather4<>+0(SB), Z10
+	VPERMI2B            Z1, Z0, Z10
+	VPMULTISHIFTQB      Z10, Z5, Z11
+	VPTESTMB            Z9, Z11, K1
+	VPERMB              Z8, Z11, Z11
+	VPMULTISHIFTQB      Z10, Z6, Z12
+	VPTESTMB            Z9, Z12, K2
+	VPERMB              Z8, Z12, Z12
+	VPMULTISHIFTQB      Z10, Z7, Z10
+	VPERMB              Z8, Z10, Z10
+	VPADDB              Z10, Z12, K2, Z12
+	VPADDB              Z12, Z11, K1, Z11
+	VMOVDQU64           Z11, 256(DX)
+	VMOVDQU64           bpc_dec_gather5<>+0(SB), Z10
+	VPERMI2B            Z1, Z0, Z10
+	VPMULTISHIFTQB      Z10, Z5, Z11
+	VPTESTMB            Z9, Z11, K1
+	VPERMB              Z8, Z11, Z11
+	VPMULTISHIFTQB      Z10, Z6, Z12
+	VPTESTMB            Z9, Z12, K2
+	VPERMB              Z8, Z12, Z12
+	VPMULTISHIFTQB      Z10, Z7, Z10
+	VPERMB              Z8, Z10, Z10
+	VPADDB              Z10, Z12, K2, Z12
+	VPADDB              Z12, Z11, K1, Z11
+	VMOVDQU64           Z11, 320(DX)
+	VMOVDQU64           bpc_dec_gather6<>+0(SB), Z10
+	VPERMI2B            Z1, Z0, Z10
+	VPMULTISHIFTQB      Z10, Z5, Z11
+	VPTESTMB            Z9, Z11, K1
+	VPERMB              Z8, Z11, Z11
+	VPMULTISHIFTQB      Z10, Z6, Z12
+	VPTESTMB            Z9, Z12, K2
+	VPERMB              Z8, Z12, Z12
+	VPMULTISHIFTQB      Z10, Z7, Z10
+	VPERMB              Z8, Z10, Z10
+	VPADDB              Z10, Z12, K2, Z12
+	VPADDB              Z12, Z11, K1, Z11
+	VMOVDQU64           Z11, 384(DX)
+	VMOVDQU64           bpc_dec_gather7<>+0(SB), Z10
+	VPERMI2B            Z1, Z0, Z10
+	VPMULTISHIFTQB      Z10, Z5, Z0
+	VPTESTMB            Z9, Z0, K1
+	VPERMB              Z8, Z0, Z0
+	VPMULTISHIFTQB      Z10, Z6, Z1
+	VPTESTMB            Z9, Z1, K2
+	VPERMB              Z8, Z1, Z1
+	VPMULTISHIFTQB      Z10, Z7, Z5
+	VPERMB              Z8, Z5, Z5
+	VPADDB              Z5, Z1, K2, Z1
+	VPADDB              Z1, Z0, K1, Z0
+	VMOVDQU64           Z0, 448(DX)
+	VMOVDQU64           Z9, 512(DX)
+	VMOVDQU64           Z9, 576(DX)
+	MOVQ                AX, SI
+	SHLQ                $0x01, SI
+	MOVQ                SI, BX
+	SHRQ                $0x3a, BX
+	ANDL                $0x18, BX
+	MOVL                $0x10080400, AX
+	SHRXQ               BX, AX, AX
+	MOVBQZX             AL, AX
+	MOVQ                $0x00000040, BX
+	SUBQ                AX, BX
+	MOVQ                SI, DI
+	SHLQ                $0x03, DI
+	SARXQ               BX, DI, BX
+	XORQ                DI, DI
+	TESTQ               AX, AX
+	CMOVQEQ             DI, BX
+	LEAQ                4(AX), AX
+	MOVQ                SI, DI
+	SHRQ                $0x1f, DI
+	MOVQ                $0x00000022, R8
+	TESTQ               SI, SI
+	CMOVQMI             DI, BX
+	CMOVQMI             R8, AX
+	MOVQ                BX, 832(SP)
+	MOVQ                CX, 840(SP)
+	MOVQ                symbols+16(FP), CX
+	LEAQ                bpc_dec_steps<>+0(SB), BX
+	VPXORD              Z2, Z2, Z2
+	MOVQ                $0x00000020, SI
+	MOVQ                $0x8000800080000000, R9
+	MOVQ                AX, R8
+	SHRQ                $0x03, R8
+	MOVL                AX, DI
+	ANDL                $0x07, DI
+	MOVQ                640(DX)(R8*1), R10
+	BSWAPQ              R10
+	SHLXQ               DI, R10, R10
+	ANDNQ               R9, R10, DI
+	LZCNTQ              DI, DI
+	MOVQ                DI, R8
+	CMPQ                DI, $0x30
+	CMOVQHI             bpc_dec_48<>+0(SB), R8
+	MOVQ                408(BX)(R8*1), R11
+	ANDQ                R10, R11
+	SHLXQ               DI, R10, R12
+	SHRQ                $0x36, R12
+	MOVQ                (CX)(R12*8), R12
+	MOVBQZX             R12, R10
+	XORQ                R10, R12
+	SHRXQ               DI, R12, R12
+	ORQ                 R12, R11
+	MOVQ                R11, DI
+	SHRQ                $0x30, DI
+	MOVQ                DI, 848(SP)
+	VPBROADCASTQ        R11, Z0
+	VPROLVQ.BCST        136(BX)(SI*8), Z0, Z0
+	KMOVD               (BX)(SI*4), K1
+	VMOVDQU16           Z0, K1, Z2
+	MOVQ                SI, DI
+	SUBQ                416(BX)(R8*1), DI
+	LEAQ                (AX)(R8*1), R8
+	MOVQ                DI, SI
+	SUBQ                R10, SI
+	MOVBQZX             (DX)(AX*1), R10
+	ADDQ                R10, AX
+	TESTQ               SI, SI
+	JS                  bpcDecode64AVX512_done
 
 bpcDecode64AVX512_loop:
-	TESTQ  DI, DI
-	JS     bpcDecode64AVX512_done
-	MOVQ   DX, R11
-	SHRQ   $0x03, R11
-	MOVQ   DX, R12
-	ANDQ   $0x07, R12
-	CMPQ   R11, CX
-	JG     bpcDecode64AVX512_tail
-	MOVQ   (AX)(R11*1), R11
-	BSWAPQ R11
-
-bpcDecode64AVX512_peeked:
-	SHLXQ        R12, R11, R11
-	ANDNQ        R9, R11, R12
-	LZCNTQ       R12, R12
-	CMPQ         R12, $0x30
-	JB           bpcDecode64AVX512_symbol
-	ANDNQ        R11, R9, R11
+	MOVQ         AX, R8
+	SHRQ         $0x03, R8
+	MOVL         AX, DI
+	ANDL         $0x07, DI
+	MOVQ         640(DX)(R8*1), R10
+	BSWAPQ       R10
+	SHLXQ        DI, R10, R10
+	ANDNQ        R9, R10, DI
+	LZCNTQ       DI, DI
+	MOVQ         DI, R8
+	CMPQ         DI, $0x30
+	CMOVQHI      bpc_dec_48<>+0(SB), R8
+	MOVQ         408(BX)(R8*1), R11
+	ANDQ         R10, R11
+	SHLXQ        DI, R10, R12
+	SHRQ         $0x36, R12
+	MOVQ         (CX)(R12*8), R12
+	MOVBQZX      R12, R10
+	XORQ         R10, R12
+	SHRXQ        DI, R12, R12
+	ORQ          R12, R11
 	VPBROADCASTQ R11, Z0
-	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
-	KMOVD        (SI)(DI*4), K1
-	VMOVDQU16    Z0, K1, Z1
-	SUBQ         $0x03, DI
-	ADDQ         $0x30, DX
-	JMP          bpcDecode64AVX512_loop
-
-bpcDecode64AVX512_symbol:
-	MOVQ         $-1, R13
-	SHRXQ        R12, R13, R13
-	ORQ          R9, R13
-	ANDNQ        R11, R13, R13
-	MOVQ         DI, R14
-	ADDQ         R12, DX
-	SHLXQ        R12, R11, R11
-	MOVQ         R12, R15
-	SHRQ         $0x04, R15
-	SUBQ         R15, DI
-	SHRQ         $0x36, R11
-	MOVQ         (BX)(R11*8), R11
-	MOVQ         DI, R15
-	SARQ         $0x3f, R15
-	ANDNQ        R11, R15, R11
-	ORQ          R11, R8
-	MOVQ         R11, R15
-	SHLQ         $0x30, R15
-	MOVQ         R11, BP
-	SHLQ         $0x20, BP
-	ANDQ         R9, BP
-	ORQ          BP, R15
-	SHRXQ        R12, R15, R15
-	ORQ          R15, R13
-	VPBROADCASTQ R13, Z0
-	VPROLVQ.BCST 136(SI)(R14*8), Z0, Z0
-	KMOVD        (SI)(R14*4), K1
-	VMOVDQU16    Z0, K1, Z1
-	MOVQ         R11, R15
-	SHRQ         $0x20, R15
-	MOVBQZX      R15, R15
-	SUBQ         R15, DI
-	SHRQ         $0x30, R11
-	ADDQ         R11, DX
-	JMP          bpcDecode64AVX512_loop
-
-bpcDecode64AVX512_tail:
-	MOVQ  (SP), R13
-	SUBQ  CX, R11
-	SHLQ  $0x03, R11
-	CMPQ  R11, $0x40
-	JAE   bpcDecode64AVX512_zero
-	SHLXQ R11, R13, R11
-	JMP   bpcDecode64AVX512_peeked
-
-bpcDecode64AVX512_zero:
-	XORQ R11, R11
-	JMP  bpcDecode64AVX512_peeked
+	VPROLVQ.BCST 136(BX)(SI*8), Z0, Z0
+	KMOVD        (BX)(SI*4), K1
+	VMOVDQU16    Z0, K1, Z2
+	MOVQ         SI, DI
+	SUBQ         416(BX)(R8*1), DI
+	LEAQ         (AX)(R8*1), R8
+	MOVQ         DI, SI
+	SUBQ         R10, SI
+	MOVBQZX      (DX)(AX*1), R10
+	ADDQ         R10, AX
+	TESTQ        SI, SI
+	JNS          bpcDecode64AVX512_loop
 
 bpcDecode64AVX512_done:
-	CMPQ           DI, $-1
+	TESTQ          DI, DI
+	CMOVQLT        DI, SI
+	CMOVQLT        R8, AX
+	CMPQ           SI, $-1
 	JNE            bpcDecode64AVX512_fail
-	LEAQ           7(DX), AX
-	SHRQ           $0x03, AX
-	LEAQ           8(CX), CX
-	CMPQ           AX, CX
+	LEAQ           7(AX), CX
+	SHRQ           $0x03, CX
+	CMPQ           CX, 840(SP)
 	JNE            bpcDecode64AVX512_fail
-	MOVQ           DX, AX
-	NEGQ           AX
-	ANDQ           $0x07, AX
-	MOVQ           (SP), CX
-	BZHIQ          AX, CX, CX
+	MOVQ           AX, CX
+	SHRQ           $0x03, CX
+	ANDL           $0x07, AX
+	MOVQ           640(DX)(CX*1), CX
+	BSWAPQ         CX
+	SHLXQ          AX, CX, CX
+	TESTQ          CX, CX
 	JNZ            bpcDecode64AVX512_fail
-	VPMOVW2M       Z1, K1
+	VPMOVW2M       Z2, K1
 	KMOVD          K1, AX
-	VPANDD.BCST    bpc_d7fff7fff<>+0(SB), Z1, Z1
-	VPMOVZXWD      Y1, Z0
-	VEXTRACTI64X4  $0x01, Z1, Y1
-	VPMOVZXWD      Y1, Z1
-	ANDL           $0x00007fff, R10
-	VPBROADCASTD   R10, Z3
 	MOVQ           line+24(FP), CX
-	MOVL           8(SP), DX
-	VPXORD         Z2, Z2, Z2
-	VALIGND        $0x01, Z0, Z2, Z4
+	MOVL           848(SP), DX
+	ANDL           $0x00007fff, DX
+	MOVL           832(SP), BX
+	TESTL          AX, AX
+	JNZ            bpcDecode64AVX512_zeros
+	MOVL           DX, AX
+	SHLL           $0x10, AX
+	VPBROADCASTD   AX, Z0
+	MOVL           $0x00008000, AX
+	KMOVW          AX, K1
+	VPXORD         Z0, Z2, K1, Z2
+	VPSLLW         $0x01, Z2, Z2
+	VPMOVZXWD      Y2, Z0
+	VEXTRACTI64X4  $0x01, Z2, Y1
+	VPMOVZXWD      Y1, Z1
+	VMOVDQU64      bpc_cols<>+0(SB), Z2
+	VMOVDQU64      bpc_gather0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      bpc_gather1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VPERMI2B       Z6, Z5, Z1
+	VPSRLD         $0x01, Z0, Z1
+	VPSRLD         $0x02, Z0, Z2
+	VPTERNLOGD     $0x96, Z2, Z1, Z0
+	VPSRLD         $0x03, Z0, Z1
+	VPSRLD         $0x06, Z0, Z2
+	VPTERNLOGD     $0x96, Z2, Z1, Z0
+	VPSRLD         $0x09, Z0, Z1
+	VPSRLD         $0x12, Z0, Z2
+	VPTERNLOGD     $0x96, Z2, Z1, Z0
+	VPSRLD         $0x1b, Z0, Z1
+	VPXORD         Z1, Z0, Z0
+	VMOVD          BX, X3
+	VPORD          Z3, Z0, Z0
+	VPXORD         Z4, Z4, Z4
+	VALIGND        $0x0f, Z4, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0e, Z4, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0c, Z4, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x08, Z4, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VMOVDQU32      Z0, (CX)
+	MOVB           $0x01, AL
+	MOVB           AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+bpcDecode64AVX512_zeros:
+	VPANDD.BCST    bpc_d7fff7fff<>+0(SB), Z2, Z2
+	VPMOVZXWD      Y2, Z0
+	VEXTRACTI64X4  $0x01, Z2, Y1
+	VPMOVZXWD      Y1, Z1
+	VPBROADCASTD   DX, Z2
+	VPXORD         Z3, Z3, Z3
+	VALIGND        $0x01, Z0, Z3, Z4
 	VPXORD         Z4, Z0, Z0
-	VALIGND        $0x02, Z0, Z2, Z4
+	VALIGND        $0x02, Z0, Z3, Z4
 	VPXORD         Z4, Z0, Z0
-	VALIGND        $0x04, Z0, Z2, Z4
+	VALIGND        $0x04, Z0, Z3, Z4
 	VPXORD         Z4, Z0, Z0
-	VALIGND        $0x08, Z0, Z2, Z4
+	VALIGND        $0x08, Z0, Z3, Z4
 	VPXORD         Z4, Z0, Z0
-	VALIGND        $0x01, Z1, Z2, Z4
+	VALIGND        $0x01, Z1, Z3, Z4
 	VPXORD         Z4, Z1, Z1
-	VALIGND        $0x02, Z1, Z2, Z4
+	VALIGND        $0x02, Z1, Z3, Z4
 	VPXORD         Z4, Z1, Z1
-	VALIGND        $0x04, Z1, Z2, Z4
+	VALIGND        $0x04, Z1, Z3, Z4
 	VPXORD         Z4, Z1, Z1
-	VALIGND        $0x08, Z1, Z2, Z4
+	VALIGND        $0x08, Z1, Z3, Z4
 	VPXORD         Z4, Z1, Z1
 	VPBROADCASTD   X1, Z4
-	VPXORD         Z3, Z0, Z0
-	VPXORD         Z3, Z1, Z1
+	VPXORD         Z2, Z0, Z0
+	VPXORD         Z2, Z1, Z1
 	VPXORD         Z4, Z0, Z0
-	VPBROADCASTD   AX, Z3
+	VPBROADCASTD   AX, Z2
 	VPBROADCASTD   bpc_d0000001f<>+0(SB), Z4
-	VPANDD         bpc_from0<>+0(SB), Z3, Z5
+	VPANDD         bpc_from0<>+0(SB), Z2, Z5
 	VPTESTMD       Z5, Z5, K1
-	VPSUBD         Z5, Z2, Z6
+	VPSUBD         Z5, Z3, Z6
 	VPANDD         Z5, Z6, Z6
 	VPLZCNTD       Z6, Z6
 	VPSUBD         Z6, Z4, Z6
 	VPERMI2D.Z     Z1, Z0, K1, Z6
-	VPANDD         bpc_from1<>+0(SB), Z3, Z3
-	VPTESTMD       Z3, Z3, K1
-	VPSUBD         Z3, Z2, Z5
-	VPANDD         Z3, Z5, Z5
+	VPANDD         bpc_from1<>+0(SB), Z2, Z2
+	VPTESTMD       Z2, Z2, K1
+	VPSUBD         Z2, Z3, Z5
+	VPANDD         Z2, Z5, Z5
 	VPLZCNTD       Z5, Z5
 	VPSUBD         Z5, Z4, Z5
 	VPERMI2D.Z     Z1, Z0, K1, Z5
 	VPXORD         Z6, Z0, Z0
 	VPXORD         Z5, Z1, Z1
-	VMOVDQU64      bpc_cols<>+0(SB), Z3
+	VMOVDQU64      bpc_cols<>+0(SB), Z2
 	VMOVDQU64      bpc_gather0<>+0(SB), Z4
 	VPERMI2B       Z1, Z0, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
 	VMOVDQU64      bpc_gather1<>+0(SB), Z5
 	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
 	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z5, Z4, Z0
 	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z5, Z4, Z1
-	VALIGND        $0x0f, Z2, Z0, Z1
+	VALIGND        $0x0f, Z3, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0e, Z2, Z0, Z1
+	VALIGND        $0x0e, Z3, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0c, Z2, Z0, Z1
+	VALIGND        $0x0c, Z3, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x08, Z2, Z0, Z1
+	VALIGND        $0x08, Z3, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VPBROADCASTD   DX, Z1
-	VALIGND        $0x0f, Z2, Z0, Z0
+	VPBROADCASTD   BX, Z1
+	VALIGND        $0x0f, Z3, Z0, Z0
 	VPADDD         Z1, Z0, Z0
 	VMOVDQU32      Z0, (CX)
 	MOVB           $0x01, AL
@@ -3232,7 +3311,813 @@ DATA bpc_dec_steps<>+368(SB)/8, $0x0000000000000020
 DATA bpc_dec_steps<>+376(SB)/8, $0x0000000000000030
 DATA bpc_dec_steps<>+384(SB)/8, $0x0000000000000000
 DATA bpc_dec_steps<>+392(SB)/8, $0x0000000000000010
-GLOBL bpc_dec_steps<>(SB), RODATA|NOPTR, $400
+DATA bpc_dec_steps<>+408(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+416(SB)/8, $0x0000000000000000
+DATA bpc_dec_steps<>+424(SB)/8, $0x7fff000000000000
+DATA bpc_dec_steps<>+432(SB)/8, $0x0000000000000001
+DATA bpc_dec_steps<>+440(SB)/8, $0x7fff7fff00000000
+DATA bpc_dec_steps<>+448(SB)/8, $0x0000000000000002
+DATA bpc_dec_steps<>+456(SB)/8, $0x7fff7fff7fff0000
+DATA bpc_dec_steps<>+464(SB)/8, $0x0000000000000003
+GLOBL bpc_dec_steps<>(SB), RODATA|NOPTR, $472
+
+DATA bpc_dec_48<>+0(SB)/8, $0x0000000000000030
+GLOBL bpc_dec_48<>(SB), RODATA|NOPTR, $8
+
+DATA bpc_q8040201008040201<>+0(SB)/8, $0x8040201008040201
+GLOBL bpc_q8040201008040201<>(SB), RODATA|NOPTR, $8
+
+DATA bpc_dec_ctl0<>+0(SB)/1, $0x00
+DATA bpc_dec_ctl0<>+1(SB)/1, $0x01
+DATA bpc_dec_ctl0<>+2(SB)/1, $0x02
+DATA bpc_dec_ctl0<>+3(SB)/1, $0x03
+DATA bpc_dec_ctl0<>+4(SB)/1, $0x04
+DATA bpc_dec_ctl0<>+5(SB)/1, $0x05
+DATA bpc_dec_ctl0<>+6(SB)/1, $0x06
+DATA bpc_dec_ctl0<>+7(SB)/1, $0x07
+DATA bpc_dec_ctl0<>+8(SB)/1, $0x00
+DATA bpc_dec_ctl0<>+9(SB)/1, $0x01
+DATA bpc_dec_ctl0<>+10(SB)/1, $0x02
+DATA bpc_dec_ctl0<>+11(SB)/1, $0x03
+DATA bpc_dec_ctl0<>+12(SB)/1, $0x04
+DATA bpc_dec_ctl0<>+13(SB)/1, $0x05
+DATA bpc_dec_ctl0<>+14(SB)/1, $0x06
+DATA bpc_dec_ctl0<>+15(SB)/1, $0x07
+DATA bpc_dec_ctl0<>+16(SB)/1, $0x00
+DATA bpc_dec_ctl0<>+17(SB)/1, $0x01
+DATA bpc_dec_ctl0<>+18(SB)/1, $0x02
+DATA bpc_dec_ctl0<>+19(SB)/1, $0x03
+DATA bpc_dec_ctl0<>+20(SB)/1, $0x04
+DATA bpc_dec_ctl0<>+21(SB)/1, $0x05
+DATA bpc_dec_ctl0<>+22(SB)/1, $0x06
+DATA bpc_dec_ctl0<>+23(SB)/1, $0x07
+DATA bpc_dec_ctl0<>+24(SB)/1, $0x00
+DATA bpc_dec_ctl0<>+25(SB)/1, $0x01
+DATA bpc_dec_ctl0<>+26(SB)/1, $0x02
+DATA bpc_dec_ctl0<>+27(SB)/1, $0x03
+DATA bpc_dec_ctl0<>+28(SB)/1, $0x04
+DATA bpc_dec_ctl0<>+29(SB)/1, $0x05
+DATA bpc_dec_ctl0<>+30(SB)/1, $0x06
+DATA bpc_dec_ctl0<>+31(SB)/1, $0x07
+DATA bpc_dec_ctl0<>+32(SB)/1, $0x00
+DATA bpc_dec_ctl0<>+33(SB)/1, $0x01
+DATA bpc_dec_ctl0<>+34(SB)/1, $0x02
+DATA bpc_dec_ctl0<>+35(SB)/1, $0x03
+DATA bpc_dec_ctl0<>+36(SB)/1, $0x04
+DATA bpc_dec_ctl0<>+37(SB)/1, $0x05
+DATA bpc_dec_ctl0<>+38(SB)/1, $0x06
+DATA bpc_dec_ctl0<>+39(SB)/1, $0x07
+DATA bpc_dec_ctl0<>+40(SB)/1, $0x00
+DATA bpc_dec_ctl0<>+41(SB)/1, $0x01
+DATA bpc_dec_ctl0<>+42(SB)/1, $0x02
+DATA bpc_dec_ctl0<>+43(SB)/1, $0x03
+DATA bpc_dec_ctl0<>+44(SB)/1, $0x04
+DATA bpc_dec_ctl0<>+45(SB)/1, $0x05
+DATA bpc_dec_ctl0<>+46(SB)/1, $0x06
+DATA bpc_dec_ctl0<>+47(SB)/1, $0x07
+DATA bpc_dec_ctl0<>+48(SB)/1, $0x00
+DATA bpc_dec_ctl0<>+49(SB)/1, $0x01
+DATA bpc_dec_ctl0<>+50(SB)/1, $0x02
+DATA bpc_dec_ctl0<>+51(SB)/1, $0x03
+DATA bpc_dec_ctl0<>+52(SB)/1, $0x04
+DATA bpc_dec_ctl0<>+53(SB)/1, $0x05
+DATA bpc_dec_ctl0<>+54(SB)/1, $0x06
+DATA bpc_dec_ctl0<>+55(SB)/1, $0x07
+DATA bpc_dec_ctl0<>+56(SB)/1, $0x00
+DATA bpc_dec_ctl0<>+57(SB)/1, $0x01
+DATA bpc_dec_ctl0<>+58(SB)/1, $0x02
+DATA bpc_dec_ctl0<>+59(SB)/1, $0x03
+DATA bpc_dec_ctl0<>+60(SB)/1, $0x04
+DATA bpc_dec_ctl0<>+61(SB)/1, $0x05
+DATA bpc_dec_ctl0<>+62(SB)/1, $0x06
+DATA bpc_dec_ctl0<>+63(SB)/1, $0x07
+GLOBL bpc_dec_ctl0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_ctl1<>+0(SB)/1, $0x10
+DATA bpc_dec_ctl1<>+1(SB)/1, $0x11
+DATA bpc_dec_ctl1<>+2(SB)/1, $0x12
+DATA bpc_dec_ctl1<>+3(SB)/1, $0x13
+DATA bpc_dec_ctl1<>+4(SB)/1, $0x14
+DATA bpc_dec_ctl1<>+5(SB)/1, $0x15
+DATA bpc_dec_ctl1<>+6(SB)/1, $0x16
+DATA bpc_dec_ctl1<>+7(SB)/1, $0x17
+DATA bpc_dec_ctl1<>+8(SB)/1, $0x10
+DATA bpc_dec_ctl1<>+9(SB)/1, $0x11
+DATA bpc_dec_ctl1<>+10(SB)/1, $0x12
+DATA bpc_dec_ctl1<>+11(SB)/1, $0x13
+DATA bpc_dec_ctl1<>+12(SB)/1, $0x14
+DATA bpc_dec_ctl1<>+13(SB)/1, $0x15
+DATA bpc_dec_ctl1<>+14(SB)/1, $0x16
+DATA bpc_dec_ctl1<>+15(SB)/1, $0x17
+DATA bpc_dec_ctl1<>+16(SB)/1, $0x10
+DATA bpc_dec_ctl1<>+17(SB)/1, $0x11
+DATA bpc_dec_ctl1<>+18(SB)/1, $0x12
+DATA bpc_dec_ctl1<>+19(SB)/1, $0x13
+DATA bpc_dec_ctl1<>+20(SB)/1, $0x14
+DATA bpc_dec_ctl1<>+21(SB)/1, $0x15
+DATA bpc_dec_ctl1<>+22(SB)/1, $0x16
+DATA bpc_dec_ctl1<>+23(SB)/1, $0x17
+DATA bpc_dec_ctl1<>+24(SB)/1, $0x10
+DATA bpc_dec_ctl1<>+25(SB)/1, $0x11
+DATA bpc_dec_ctl1<>+26(SB)/1, $0x12
+DATA bpc_dec_ctl1<>+27(SB)/1, $0x13
+DATA bpc_dec_ctl1<>+28(SB)/1, $0x14
+DATA bpc_dec_ctl1<>+29(SB)/1, $0x15
+DATA bpc_dec_ctl1<>+30(SB)/1, $0x16
+DATA bpc_dec_ctl1<>+31(SB)/1, $0x17
+DATA bpc_dec_ctl1<>+32(SB)/1, $0x10
+DATA bpc_dec_ctl1<>+33(SB)/1, $0x11
+DATA bpc_dec_ctl1<>+34(SB)/1, $0x12
+DATA bpc_dec_ctl1<>+35(SB)/1, $0x13
+DATA bpc_dec_ctl1<>+36(SB)/1, $0x14
+DATA bpc_dec_ctl1<>+37(SB)/1, $0x15
+DATA bpc_dec_ctl1<>+38(SB)/1, $0x16
+DATA bpc_dec_ctl1<>+39(SB)/1, $0x17
+DATA bpc_dec_ctl1<>+40(SB)/1, $0x10
+DATA bpc_dec_ctl1<>+41(SB)/1, $0x11
+DATA bpc_dec_ctl1<>+42(SB)/1, $0x12
+DATA bpc_dec_ctl1<>+43(SB)/1, $0x13
+DATA bpc_dec_ctl1<>+44(SB)/1, $0x14
+DATA bpc_dec_ctl1<>+45(SB)/1, $0x15
+DATA bpc_dec_ctl1<>+46(SB)/1, $0x16
+DATA bpc_dec_ctl1<>+47(SB)/1, $0x17
+DATA bpc_dec_ctl1<>+48(SB)/1, $0x10
+DATA bpc_dec_ctl1<>+49(SB)/1, $0x11
+DATA bpc_dec_ctl1<>+50(SB)/1, $0x12
+DATA bpc_dec_ctl1<>+51(SB)/1, $0x13
+DATA bpc_dec_ctl1<>+52(SB)/1, $0x14
+DATA bpc_dec_ctl1<>+53(SB)/1, $0x15
+DATA bpc_dec_ctl1<>+54(SB)/1, $0x16
+DATA bpc_dec_ctl1<>+55(SB)/1, $0x17
+DATA bpc_dec_ctl1<>+56(SB)/1, $0x10
+DATA bpc_dec_ctl1<>+57(SB)/1, $0x11
+DATA bpc_dec_ctl1<>+58(SB)/1, $0x12
+DATA bpc_dec_ctl1<>+59(SB)/1, $0x13
+DATA bpc_dec_ctl1<>+60(SB)/1, $0x14
+DATA bpc_dec_ctl1<>+61(SB)/1, $0x15
+DATA bpc_dec_ctl1<>+62(SB)/1, $0x16
+DATA bpc_dec_ctl1<>+63(SB)/1, $0x17
+GLOBL bpc_dec_ctl1<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_ctl2<>+0(SB)/1, $0x20
+DATA bpc_dec_ctl2<>+1(SB)/1, $0x21
+DATA bpc_dec_ctl2<>+2(SB)/1, $0x22
+DATA bpc_dec_ctl2<>+3(SB)/1, $0x23
+DATA bpc_dec_ctl2<>+4(SB)/1, $0x24
+DATA bpc_dec_ctl2<>+5(SB)/1, $0x25
+DATA bpc_dec_ctl2<>+6(SB)/1, $0x26
+DATA bpc_dec_ctl2<>+7(SB)/1, $0x27
+DATA bpc_dec_ctl2<>+8(SB)/1, $0x20
+DATA bpc_dec_ctl2<>+9(SB)/1, $0x21
+DATA bpc_dec_ctl2<>+10(SB)/1, $0x22
+DATA bpc_dec_ctl2<>+11(SB)/1, $0x23
+DATA bpc_dec_ctl2<>+12(SB)/1, $0x24
+DATA bpc_dec_ctl2<>+13(SB)/1, $0x25
+DATA bpc_dec_ctl2<>+14(SB)/1, $0x26
+DATA bpc_dec_ctl2<>+15(SB)/1, $0x27
+DATA bpc_dec_ctl2<>+16(SB)/1, $0x20
+DATA bpc_dec_ctl2<>+17(SB)/1, $0x21
+DATA bpc_dec_ctl2<>+18(SB)/1, $0x22
+DATA bpc_dec_ctl2<>+19(SB)/1, $0x23
+DATA bpc_dec_ctl2<>+20(SB)/1, $0x24
+DATA bpc_dec_ctl2<>+21(SB)/1, $0x25
+DATA bpc_dec_ctl2<>+22(SB)/1, $0x26
+DATA bpc_dec_ctl2<>+23(SB)/1, $0x27
+DATA bpc_dec_ctl2<>+24(SB)/1, $0x20
+DATA bpc_dec_ctl2<>+25(SB)/1, $0x21
+DATA bpc_dec_ctl2<>+26(SB)/1, $0x22
+DATA bpc_dec_ctl2<>+27(SB)/1, $0x23
+DATA bpc_dec_ctl2<>+28(SB)/1, $0x24
+DATA bpc_dec_ctl2<>+29(SB)/1, $0x25
+DATA bpc_dec_ctl2<>+30(SB)/1, $0x26
+DATA bpc_dec_ctl2<>+31(SB)/1, $0x27
+DATA bpc_dec_ctl2<>+32(SB)/1, $0x20
+DATA bpc_dec_ctl2<>+33(SB)/1, $0x21
+DATA bpc_dec_ctl2<>+34(SB)/1, $0x22
+DATA bpc_dec_ctl2<>+35(SB)/1, $0x23
+DATA bpc_dec_ctl2<>+36(SB)/1, $0x24
+DATA bpc_dec_ctl2<>+37(SB)/1, $0x25
+DATA bpc_dec_ctl2<>+38(SB)/1, $0x26
+DATA bpc_dec_ctl2<>+39(SB)/1, $0x27
+DATA bpc_dec_ctl2<>+40(SB)/1, $0x20
+DATA bpc_dec_ctl2<>+41(SB)/1, $0x21
+DATA bpc_dec_ctl2<>+42(SB)/1, $0x22
+DATA bpc_dec_ctl2<>+43(SB)/1, $0x23
+DATA bpc_dec_ctl2<>+44(SB)/1, $0x24
+DATA bpc_dec_ctl2<>+45(SB)/1, $0x25
+DATA bpc_dec_ctl2<>+46(SB)/1, $0x26
+DATA bpc_dec_ctl2<>+47(SB)/1, $0x27
+DATA bpc_dec_ctl2<>+48(SB)/1, $0x20
+DATA bpc_dec_ctl2<>+49(SB)/1, $0x21
+DATA bpc_dec_ctl2<>+50(SB)/1, $0x22
+DATA bpc_dec_ctl2<>+51(SB)/1, $0x23
+DATA bpc_dec_ctl2<>+52(SB)/1, $0x24
+DATA bpc_dec_ctl2<>+53(SB)/1, $0x25
+DATA bpc_dec_ctl2<>+54(SB)/1, $0x26
+DATA bpc_dec_ctl2<>+55(SB)/1, $0x27
+DATA bpc_dec_ctl2<>+56(SB)/1, $0x20
+DATA bpc_dec_ctl2<>+57(SB)/1, $0x21
+DATA bpc_dec_ctl2<>+58(SB)/1, $0x22
+DATA bpc_dec_ctl2<>+59(SB)/1, $0x23
+DATA bpc_dec_ctl2<>+60(SB)/1, $0x24
+DATA bpc_dec_ctl2<>+61(SB)/1, $0x25
+DATA bpc_dec_ctl2<>+62(SB)/1, $0x26
+DATA bpc_dec_ctl2<>+63(SB)/1, $0x27
+GLOBL bpc_dec_ctl2<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_lens<>+0(SB)/1, $0x05
+DATA bpc_dec_lens<>+1(SB)/1, $0x10
+DATA bpc_dec_lens<>+2(SB)/1, $0x07
+DATA bpc_dec_lens<>+3(SB)/1, $0x10
+DATA bpc_dec_lens<>+4(SB)/1, $0x03
+DATA bpc_dec_lens<>+5(SB)/1, $0x10
+DATA bpc_dec_lens<>+6(SB)/1, $0x07
+DATA bpc_dec_lens<>+7(SB)/1, $0x10
+DATA bpc_dec_lens<>+8(SB)/1, $0x09
+DATA bpc_dec_lens<>+9(SB)/1, $0x10
+DATA bpc_dec_lens<>+10(SB)/1, $0x07
+DATA bpc_dec_lens<>+11(SB)/1, $0x10
+DATA bpc_dec_lens<>+12(SB)/1, $0x03
+DATA bpc_dec_lens<>+13(SB)/1, $0x10
+DATA bpc_dec_lens<>+14(SB)/1, $0x07
+DATA bpc_dec_lens<>+15(SB)/1, $0x10
+DATA bpc_dec_lens<>+16(SB)/1, $0x05
+DATA bpc_dec_lens<>+17(SB)/1, $0x10
+DATA bpc_dec_lens<>+18(SB)/1, $0x07
+DATA bpc_dec_lens<>+19(SB)/1, $0x10
+DATA bpc_dec_lens<>+20(SB)/1, $0x03
+DATA bpc_dec_lens<>+21(SB)/1, $0x10
+DATA bpc_dec_lens<>+22(SB)/1, $0x07
+DATA bpc_dec_lens<>+23(SB)/1, $0x10
+DATA bpc_dec_lens<>+24(SB)/1, $0x09
+DATA bpc_dec_lens<>+25(SB)/1, $0x10
+DATA bpc_dec_lens<>+26(SB)/1, $0x07
+DATA bpc_dec_lens<>+27(SB)/1, $0x10
+DATA bpc_dec_lens<>+28(SB)/1, $0x03
+DATA bpc_dec_lens<>+29(SB)/1, $0x10
+DATA bpc_dec_lens<>+30(SB)/1, $0x07
+DATA bpc_dec_lens<>+31(SB)/1, $0x10
+DATA bpc_dec_lens<>+32(SB)/1, $0x05
+DATA bpc_dec_lens<>+33(SB)/1, $0x10
+DATA bpc_dec_lens<>+34(SB)/1, $0x07
+DATA bpc_dec_lens<>+35(SB)/1, $0x10
+DATA bpc_dec_lens<>+36(SB)/1, $0x03
+DATA bpc_dec_lens<>+37(SB)/1, $0x10
+DATA bpc_dec_lens<>+38(SB)/1, $0x07
+DATA bpc_dec_lens<>+39(SB)/1, $0x10
+DATA bpc_dec_lens<>+40(SB)/1, $0x09
+DATA bpc_dec_lens<>+41(SB)/1, $0x10
+DATA bpc_dec_lens<>+42(SB)/1, $0x07
+DATA bpc_dec_lens<>+43(SB)/1, $0x10
+DATA bpc_dec_lens<>+44(SB)/1, $0x03
+DATA bpc_dec_lens<>+45(SB)/1, $0x10
+DATA bpc_dec_lens<>+46(SB)/1, $0x07
+DATA bpc_dec_lens<>+47(SB)/1, $0x10
+DATA bpc_dec_lens<>+48(SB)/1, $0x05
+DATA bpc_dec_lens<>+49(SB)/1, $0x10
+DATA bpc_dec_lens<>+50(SB)/1, $0x07
+DATA bpc_dec_lens<>+51(SB)/1, $0x10
+DATA bpc_dec_lens<>+52(SB)/1, $0x03
+DATA bpc_dec_lens<>+53(SB)/1, $0x10
+DATA bpc_dec_lens<>+54(SB)/1, $0x07
+DATA bpc_dec_lens<>+55(SB)/1, $0x10
+DATA bpc_dec_lens<>+56(SB)/1, $0x09
+DATA bpc_dec_lens<>+57(SB)/1, $0x10
+DATA bpc_dec_lens<>+58(SB)/1, $0x07
+DATA bpc_dec_lens<>+59(SB)/1, $0x10
+DATA bpc_dec_lens<>+60(SB)/1, $0x03
+DATA bpc_dec_lens<>+61(SB)/1, $0x10
+DATA bpc_dec_lens<>+62(SB)/1, $0x07
+DATA bpc_dec_lens<>+63(SB)/1, $0x10
+GLOBL bpc_dec_lens<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_gather0<>+0(SB)/1, $0x00
+DATA bpc_dec_gather0<>+1(SB)/1, $0x01
+DATA bpc_dec_gather0<>+2(SB)/1, $0x02
+DATA bpc_dec_gather0<>+3(SB)/1, $0x03
+DATA bpc_dec_gather0<>+4(SB)/1, $0x04
+DATA bpc_dec_gather0<>+5(SB)/1, $0x05
+DATA bpc_dec_gather0<>+6(SB)/1, $0x06
+DATA bpc_dec_gather0<>+7(SB)/1, $0x07
+DATA bpc_dec_gather0<>+8(SB)/1, $0x01
+DATA bpc_dec_gather0<>+9(SB)/1, $0x02
+DATA bpc_dec_gather0<>+10(SB)/1, $0x03
+DATA bpc_dec_gather0<>+11(SB)/1, $0x04
+DATA bpc_dec_gather0<>+12(SB)/1, $0x05
+DATA bpc_dec_gather0<>+13(SB)/1, $0x06
+DATA bpc_dec_gather0<>+14(SB)/1, $0x07
+DATA bpc_dec_gather0<>+15(SB)/1, $0x08
+DATA bpc_dec_gather0<>+16(SB)/1, $0x02
+DATA bpc_dec_gather0<>+17(SB)/1, $0x03
+DATA bpc_dec_gather0<>+18(SB)/1, $0x04
+DATA bpc_dec_gather0<>+19(SB)/1, $0x05
+DATA bpc_dec_gather0<>+20(SB)/1, $0x06
+DATA bpc_dec_gather0<>+21(SB)/1, $0x07
+DATA bpc_dec_gather0<>+22(SB)/1, $0x08
+DATA bpc_dec_gather0<>+23(SB)/1, $0x09
+DATA bpc_dec_gather0<>+24(SB)/1, $0x03
+DATA bpc_dec_gather0<>+25(SB)/1, $0x04
+DATA bpc_dec_gather0<>+26(SB)/1, $0x05
+DATA bpc_dec_gather0<>+27(SB)/1, $0x06
+DATA bpc_dec_gather0<>+28(SB)/1, $0x07
+DATA bpc_dec_gather0<>+29(SB)/1, $0x08
+DATA bpc_dec_gather0<>+30(SB)/1, $0x09
+DATA bpc_dec_gather0<>+31(SB)/1, $0x0a
+DATA bpc_dec_gather0<>+32(SB)/1, $0x04
+DATA bpc_dec_gather0<>+33(SB)/1, $0x05
+DATA bpc_dec_gather0<>+34(SB)/1, $0x06
+DATA bpc_dec_gather0<>+35(SB)/1, $0x07
+DATA bpc_dec_gather0<>+36(SB)/1, $0x08
+DATA bpc_dec_gather0<>+37(SB)/1, $0x09
+DATA bpc_dec_gather0<>+38(SB)/1, $0x0a
+DATA bpc_dec_gather0<>+39(SB)/1, $0x0b
+DATA bpc_dec_gather0<>+40(SB)/1, $0x05
+DATA bpc_dec_gather0<>+41(SB)/1, $0x06
+DATA bpc_dec_gather0<>+42(SB)/1, $0x07
+DATA bpc_dec_gather0<>+43(SB)/1, $0x08
+DATA bpc_dec_gather0<>+44(SB)/1, $0x09
+DATA bpc_dec_gather0<>+45(SB)/1, $0x0a
+DATA bpc_dec_gather0<>+46(SB)/1, $0x0b
+DATA bpc_dec_gather0<>+47(SB)/1, $0x0c
+DATA bpc_dec_gather0<>+48(SB)/1, $0x06
+DATA bpc_dec_gather0<>+49(SB)/1, $0x07
+DATA bpc_dec_gather0<>+50(SB)/1, $0x08
+DATA bpc_dec_gather0<>+51(SB)/1, $0x09
+DATA bpc_dec_gather0<>+52(SB)/1, $0x0a
+DATA bpc_dec_gather0<>+53(SB)/1, $0x0b
+DATA bpc_dec_gather0<>+54(SB)/1, $0x0c
+DATA bpc_dec_gather0<>+55(SB)/1, $0x0d
+DATA bpc_dec_gather0<>+56(SB)/1, $0x07
+DATA bpc_dec_gather0<>+57(SB)/1, $0x08
+DATA bpc_dec_gather0<>+58(SB)/1, $0x09
+DATA bpc_dec_gather0<>+59(SB)/1, $0x0a
+DATA bpc_dec_gather0<>+60(SB)/1, $0x0b
+DATA bpc_dec_gather0<>+61(SB)/1, $0x0c
+DATA bpc_dec_gather0<>+62(SB)/1, $0x0d
+DATA bpc_dec_gather0<>+63(SB)/1, $0x0e
+GLOBL bpc_dec_gather0<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_gather1<>+0(SB)/1, $0x08
+DATA bpc_dec_gather1<>+1(SB)/1, $0x09
+DATA bpc_dec_gather1<>+2(SB)/1, $0x0a
+DATA bpc_dec_gather1<>+3(SB)/1, $0x0b
+DATA bpc_dec_gather1<>+4(SB)/1, $0x0c
+DATA bpc_dec_gather1<>+5(SB)/1, $0x0d
+DATA bpc_dec_gather1<>+6(SB)/1, $0x0e
+DATA bpc_dec_gather1<>+7(SB)/1, $0x0f
+DATA bpc_dec_gather1<>+8(SB)/1, $0x09
+DATA bpc_dec_gather1<>+9(SB)/1, $0x0a
+DATA bpc_dec_gather1<>+10(SB)/1, $0x0b
+DATA bpc_dec_gather1<>+11(SB)/1, $0x0c
+DATA bpc_dec_gather1<>+12(SB)/1, $0x0d
+DATA bpc_dec_gather1<>+13(SB)/1, $0x0e
+DATA bpc_dec_gather1<>+14(SB)/1, $0x0f
+DATA bpc_dec_gather1<>+15(SB)/1, $0x10
+DATA bpc_dec_gather1<>+16(SB)/1, $0x0a
+DATA bpc_dec_gather1<>+17(SB)/1, $0x0b
+DATA bpc_dec_gather1<>+18(SB)/1, $0x0c
+DATA bpc_dec_gather1<>+19(SB)/1, $0x0d
+DATA bpc_dec_gather1<>+20(SB)/1, $0x0e
+DATA bpc_dec_gather1<>+21(SB)/1, $0x0f
+DATA bpc_dec_gather1<>+22(SB)/1, $0x10
+DATA bpc_dec_gather1<>+23(SB)/1, $0x11
+DATA bpc_dec_gather1<>+24(SB)/1, $0x0b
+DATA bpc_dec_gather1<>+25(SB)/1, $0x0c
+DATA bpc_dec_gather1<>+26(SB)/1, $0x0d
+DATA bpc_dec_gather1<>+27(SB)/1, $0x0e
+DATA bpc_dec_gather1<>+28(SB)/1, $0x0f
+DATA bpc_dec_gather1<>+29(SB)/1, $0x10
+DATA bpc_dec_gather1<>+30(SB)/1, $0x11
+DATA bpc_dec_gather1<>+31(SB)/1, $0x12
+DATA bpc_dec_gather1<>+32(SB)/1, $0x0c
+DATA bpc_dec_gather1<>+33(SB)/1, $0x0d
+DATA bpc_dec_gather1<>+34(SB)/1, $0x0e
+DATA bpc_dec_gather1<>+35(SB)/1, $0x0f
+DATA bpc_dec_gather1<>+36(SB)/1, $0x10
+DATA bpc_dec_gather1<>+37(SB)/1, $0x11
+DATA bpc_dec_gather1<>+38(SB)/1, $0x12
+DATA bpc_dec_gather1<>+39(SB)/1, $0x13
+DATA bpc_dec_gather1<>+40(SB)/1, $0x0d
+DATA bpc_dec_gather1<>+41(SB)/1, $0x0e
+DATA bpc_dec_gather1<>+42(SB)/1, $0x0f
+DATA bpc_dec_gather1<>+43(SB)/1, $0x10
+DATA bpc_dec_gather1<>+44(SB)/1, $0x11
+DATA bpc_dec_gather1<>+45(SB)/1, $0x12
+DATA bpc_dec_gather1<>+46(SB)/1, $0x13
+DATA bpc_dec_gather1<>+47(SB)/1, $0x14
+DATA bpc_dec_gather1<>+48(SB)/1, $0x0e
+DATA bpc_dec_gather1<>+49(SB)/1, $0x0f
+DATA bpc_dec_gather1<>+50(SB)/1, $0x10
+DATA bpc_dec_gather1<>+51(SB)/1, $0x11
+DATA bpc_dec_gather1<>+52(SB)/1, $0x12
+DATA bpc_dec_gather1<>+53(SB)/1, $0x13
+DATA bpc_dec_gather1<>+54(SB)/1, $0x14
+DATA bpc_dec_gather1<>+55(SB)/1, $0x15
+DATA bpc_dec_gather1<>+56(SB)/1, $0x0f
+DATA bpc_dec_gather1<>+57(SB)/1, $0x10
+DATA bpc_dec_gather1<>+58(SB)/1, $0x11
+DATA bpc_dec_gather1<>+59(SB)/1, $0x12
+DATA bpc_dec_gather1<>+60(SB)/1, $0x13
+DATA bpc_dec_gather1<>+61(SB)/1, $0x14
+DATA bpc_dec_gather1<>+62(SB)/1, $0x15
+DATA bpc_dec_gather1<>+63(SB)/1, $0x16
+GLOBL bpc_dec_gather1<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_gather2<>+0(SB)/1, $0x10
+DATA bpc_dec_gather2<>+1(SB)/1, $0x11
+DATA bpc_dec_gather2<>+2(SB)/1, $0x12
+DATA bpc_dec_gather2<>+3(SB)/1, $0x13
+DATA bpc_dec_gather2<>+4(SB)/1, $0x14
+DATA bpc_dec_gather2<>+5(SB)/1, $0x15
+DATA bpc_dec_gather2<>+6(SB)/1, $0x16
+DATA bpc_dec_gather2<>+7(SB)/1, $0x17
+DATA bpc_dec_gather2<>+8(SB)/1, $0x11
+DATA bpc_dec_gather2<>+9(SB)/1, $0x12
+DATA bpc_dec_gather2<>+10(SB)/1, $0x13
+DATA bpc_dec_gather2<>+11(SB)/1, $0x14
+DATA bpc_dec_gather2<>+12(SB)/1, $0x15
+DATA bpc_dec_gather2<>+13(SB)/1, $0x16
+DATA bpc_dec_gather2<>+14(SB)/1, $0x17
+DATA bpc_dec_gather2<>+15(SB)/1, $0x18
+DATA bpc_dec_gather2<>+16(SB)/1, $0x12
+DATA bpc_dec_gather2<>+17(SB)/1, $0x13
+DATA bpc_dec_gather2<>+18(SB)/1, $0x14
+DATA bpc_dec_gather2<>+19(SB)/1, $0x15
+DATA bpc_dec_gather2<>+20(SB)/1, $0x16
+DATA bpc_dec_gather2<>+21(SB)/1, $0x17
+DATA bpc_dec_gather2<>+22(SB)/1, $0x18
+DATA bpc_dec_gather2<>+23(SB)/1, $0x19
+DATA bpc_dec_gather2<>+24(SB)/1, $0x13
+DATA bpc_dec_gather2<>+25(SB)/1, $0x14
+DATA bpc_dec_gather2<>+26(SB)/1, $0x15
+DATA bpc_dec_gather2<>+27(SB)/1, $0x16
+DATA bpc_dec_gather2<>+28(SB)/1, $0x17
+DATA bpc_dec_gather2<>+29(SB)/1, $0x18
+DATA bpc_dec_gather2<>+30(SB)/1, $0x19
+DATA bpc_dec_gather2<>+31(SB)/1, $0x1a
+DATA bpc_dec_gather2<>+32(SB)/1, $0x14
+DATA bpc_dec_gather2<>+33(SB)/1, $0x15
+DATA bpc_dec_gather2<>+34(SB)/1, $0x16
+DATA bpc_dec_gather2<>+35(SB)/1, $0x17
+DATA bpc_dec_gather2<>+36(SB)/1, $0x18
+DATA bpc_dec_gather2<>+37(SB)/1, $0x19
+DATA bpc_dec_gather2<>+38(SB)/1, $0x1a
+DATA bpc_dec_gather2<>+39(SB)/1, $0x1b
+DATA bpc_dec_gather2<>+40(SB)/1, $0x15
+DATA bpc_dec_gather2<>+41(SB)/1, $0x16
+DATA bpc_dec_gather2<>+42(SB)/1, $0x17
+DATA bpc_dec_gather2<>+43(SB)/1, $0x18
+DATA bpc_dec_gather2<>+44(SB)/1, $0x19
+DATA bpc_dec_gather2<>+45(SB)/1, $0x1a
+DATA bpc_dec_gather2<>+46(SB)/1, $0x1b
+DATA bpc_dec_gather2<>+47(SB)/1, $0x1c
+DATA bpc_dec_gather2<>+48(SB)/1, $0x16
+DATA bpc_dec_gather2<>+49(SB)/1, $0x17
+DATA bpc_dec_gather2<>+50(SB)/1, $0x18
+DATA bpc_dec_gather2<>+51(SB)/1, $0x19
+DATA bpc_dec_gather2<>+52(SB)/1, $0x1a
+DATA bpc_dec_gather2<>+53(SB)/1, $0x1b
+DATA bpc_dec_gather2<>+54(SB)/1, $0x1c
+DATA bpc_dec_gather2<>+55(SB)/1, $0x1d
+DATA bpc_dec_gather2<>+56(SB)/1, $0x17
+DATA bpc_dec_gather2<>+57(SB)/1, $0x18
+DATA bpc_dec_gather2<>+58(SB)/1, $0x19
+DATA bpc_dec_gather2<>+59(SB)/1, $0x1a
+DATA bpc_dec_gather2<>+60(SB)/1, $0x1b
+DATA bpc_dec_gather2<>+61(SB)/1, $0x1c
+DATA bpc_dec_gather2<>+62(SB)/1, $0x1d
+DATA bpc_dec_gather2<>+63(SB)/1, $0x1e
+GLOBL bpc_dec_gather2<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_gather3<>+0(SB)/1, $0x18
+DATA bpc_dec_gather3<>+1(SB)/1, $0x19
+DATA bpc_dec_gather3<>+2(SB)/1, $0x1a
+DATA bpc_dec_gather3<>+3(SB)/1, $0x1b
+DATA bpc_dec_gather3<>+4(SB)/1, $0x1c
+DATA bpc_dec_gather3<>+5(SB)/1, $0x1d
+DATA bpc_dec_gather3<>+6(SB)/1, $0x1e
+DATA bpc_dec_gather3<>+7(SB)/1, $0x1f
+DATA bpc_dec_gather3<>+8(SB)/1, $0x19
+DATA bpc_dec_gather3<>+9(SB)/1, $0x1a
+DATA bpc_dec_gather3<>+10(SB)/1, $0x1b
+DATA bpc_dec_gather3<>+11(SB)/1, $0x1c
+DATA bpc_dec_gather3<>+12(SB)/1, $0x1d
+DATA bpc_dec_gather3<>+13(SB)/1, $0x1e
+DATA bpc_dec_gather3<>+14(SB)/1, $0x1f
+DATA bpc_dec_gather3<>+15(SB)/1, $0x20
+DATA bpc_dec_gather3<>+16(SB)/1, $0x1a
+DATA bpc_dec_gather3<>+17(SB)/1, $0x1b
+DATA bpc_dec_gather3<>+18(SB)/1, $0x1c
+DATA bpc_dec_gather3<>+19(SB)/1, $0x1d
+DATA bpc_dec_gather3<>+20(SB)/1, $0x1e
+DATA bpc_dec_gather3<>+21(SB)/1, $0x1f
+DATA bpc_dec_gather3<>+22(SB)/1, $0x20
+DATA bpc_dec_gather3<>+23(SB)/1, $0x21
+DATA bpc_dec_gather3<>+24(SB)/1, $0x1b
+DATA bpc_dec_gather3<>+25(SB)/1, $0x1c
+DATA bpc_dec_gather3<>+26(SB)/1, $0x1d
+DATA bpc_dec_gather3<>+27(SB)/1, $0x1e
+DATA bpc_dec_gather3<>+28(SB)/1, $0x1f
+DATA bpc_dec_gather3<>+29(SB)/1, $0x20
+DATA bpc_dec_gather3<>+30(SB)/1, $0x21
+DATA bpc_dec_gather3<>+31(SB)/1, $0x22
+DATA bpc_dec_gather3<>+32(SB)/1, $0x1c
+DATA bpc_dec_gather3<>+33(SB)/1, $0x1d
+DATA bpc_dec_gather3<>+34(SB)/1, $0x1e
+DATA bpc_dec_gather3<>+35(SB)/1, $0x1f
+DATA bpc_dec_gather3<>+36(SB)/1, $0x20
+DATA bpc_dec_gather3<>+37(SB)/1, $0x21
+DATA bpc_dec_gather3<>+38(SB)/1, $0x22
+DATA bpc_dec_gather3<>+39(SB)/1, $0x23
+DATA bpc_dec_gather3<>+40(SB)/1, $0x1d
+DATA bpc_dec_gather3<>+41(SB)/1, $0x1e
+DATA bpc_dec_gather3<>+42(SB)/1, $0x1f
+DATA bpc_dec_gather3<>+43(SB)/1, $0x20
+DATA bpc_dec_gather3<>+44(SB)/1, $0x21
+DATA bpc_dec_gather3<>+45(SB)/1, $0x22
+DATA bpc_dec_gather3<>+46(SB)/1, $0x23
+DATA bpc_dec_gather3<>+47(SB)/1, $0x24
+DATA bpc_dec_gather3<>+48(SB)/1, $0x1e
+DATA bpc_dec_gather3<>+49(SB)/1, $0x1f
+DATA bpc_dec_gather3<>+50(SB)/1, $0x20
+DATA bpc_dec_gather3<>+51(SB)/1, $0x21
+DATA bpc_dec_gather3<>+52(SB)/1, $0x22
+DATA bpc_dec_gather3<>+53(SB)/1, $0x23
+DATA bpc_dec_gather3<>+54(SB)/1, $0x24
+DATA bpc_dec_gather3<>+55(SB)/1, $0x25
+DATA bpc_dec_gather3<>+56(SB)/1, $0x1f
+DATA bpc_dec_gather3<>+57(SB)/1, $0x20
+DATA bpc_dec_gather3<>+58(SB)/1, $0x21
+DATA bpc_dec_gather3<>+59(SB)/1, $0x22
+DATA bpc_dec_gather3<>+60(SB)/1, $0x23
+DATA bpc_dec_gather3<>+61(SB)/1, $0x24
+DATA bpc_dec_gather3<>+62(SB)/1, $0x25
+DATA bpc_dec_gather3<>+63(SB)/1, $0x26
+GLOBL bpc_dec_gather3<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_gather4<>+0(SB)/1, $0x20
+DATA bpc_dec_gather4<>+1(SB)/1, $0x21
+DATA bpc_dec_gather4<>+2(SB)/1, $0x22
+DATA bpc_dec_gather4<>+3(SB)/1, $0x23
+DATA bpc_dec_gather4<>+4(SB)/1, $0x24
+DATA bpc_dec_gather4<>+5(SB)/1, $0x25
+DATA bpc_dec_gather4<>+6(SB)/1, $0x26
+DATA bpc_dec_gather4<>+7(SB)/1, $0x27
+DATA bpc_dec_gather4<>+8(SB)/1, $0x21
+DATA bpc_dec_gather4<>+9(SB)/1, $0x22
+DATA bpc_dec_gather4<>+10(SB)/1, $0x23
+DATA bpc_dec_gather4<>+11(SB)/1, $0x24
+DATA bpc_dec_gather4<>+12(SB)/1, $0x25
+DATA bpc_dec_gather4<>+13(SB)/1, $0x26
+DATA bpc_dec_gather4<>+14(SB)/1, $0x27
+DATA bpc_dec_gather4<>+15(SB)/1, $0x28
+DATA bpc_dec_gather4<>+16(SB)/1, $0x22
+DATA bpc_dec_gather4<>+17(SB)/1, $0x23
+DATA bpc_dec_gather4<>+18(SB)/1, $0x24
+DATA bpc_dec_gather4<>+19(SB)/1, $0x25
+DATA bpc_dec_gather4<>+20(SB)/1, $0x26
+DATA bpc_dec_gather4<>+21(SB)/1, $0x27
+DATA bpc_dec_gather4<>+22(SB)/1, $0x28
+DATA bpc_dec_gather4<>+23(SB)/1, $0x29
+DATA bpc_dec_gather4<>+24(SB)/1, $0x23
+DATA bpc_dec_gather4<>+25(SB)/1, $0x24
+DATA bpc_dec_gather4<>+26(SB)/1, $0x25
+DATA bpc_dec_gather4<>+27(SB)/1, $0x26
+DATA bpc_dec_gather4<>+28(SB)/1, $0x27
+DATA bpc_dec_gather4<>+29(SB)/1, $0x28
+DATA bpc_dec_gather4<>+30(SB)/1, $0x29
+DATA bpc_dec_gather4<>+31(SB)/1, $0x2a
+DATA bpc_dec_gather4<>+32(SB)/1, $0x24
+DATA bpc_dec_gather4<>+33(SB)/1, $0x25
+DATA bpc_dec_gather4<>+34(SB)/1, $0x26
+DATA bpc_dec_gather4<>+35(SB)/1, $0x27
+DATA bpc_dec_gather4<>+36(SB)/1, $0x28
+DATA bpc_dec_gather4<>+37(SB)/1, $0x29
+DATA bpc_dec_gather4<>+38(SB)/1, $0x2a
+DATA bpc_dec_gather4<>+39(SB)/1, $0x2b
+DATA bpc_dec_gather4<>+40(SB)/1, $0x25
+DATA bpc_dec_gather4<>+41(SB)/1, $0x26
+DATA bpc_dec_gather4<>+42(SB)/1, $0x27
+DATA bpc_dec_gather4<>+43(SB)/1, $0x28
+DATA bpc_dec_gather4<>+44(SB)/1, $0x29
+DATA bpc_dec_gather4<>+45(SB)/1, $0x2a
+DATA bpc_dec_gather4<>+46(SB)/1, $0x2b
+DATA bpc_dec_gather4<>+47(SB)/1, $0x2c
+DATA bpc_dec_gather4<>+48(SB)/1, $0x26
+DATA bpc_dec_gather4<>+49(SB)/1, $0x27
+DATA bpc_dec_gather4<>+50(SB)/1, $0x28
+DATA bpc_dec_gather4<>+51(SB)/1, $0x29
+DATA bpc_dec_gather4<>+52(SB)/1, $0x2a
+DATA bpc_dec_gather4<>+53(SB)/1, $0x2b
+DATA bpc_dec_gather4<>+54(SB)/1, $0x2c
+DATA bpc_dec_gather4<>+55(SB)/1, $0x2d
+DATA bpc_dec_gather4<>+56(SB)/1, $0x27
+DATA bpc_dec_gather4<>+57(SB)/1, $0x28
+DATA bpc_dec_gather4<>+58(SB)/1, $0x29
+DATA bpc_dec_gather4<>+59(SB)/1, $0x2a
+DATA bpc_dec_gather4<>+60(SB)/1, $0x2b
+DATA bpc_dec_gather4<>+61(SB)/1, $0x2c
+DATA bpc_dec_gather4<>+62(SB)/1, $0x2d
+DATA bpc_dec_gather4<>+63(SB)/1, $0x2e
+GLOBL bpc_dec_gather4<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_gather5<>+0(SB)/1, $0x28
+DATA bpc_dec_gather5<>+1(SB)/1, $0x29
+DATA bpc_dec_gather5<>+2(SB)/1, $0x2a
+DATA bpc_dec_gather5<>+3(SB)/1, $0x2b
+DATA bpc_dec_gather5<>+4(SB)/1, $0x2c
+DATA bpc_dec_gather5<>+5(SB)/1, $0x2d
+DATA bpc_dec_gather5<>+6(SB)/1, $0x2e
+DATA bpc_dec_gather5<>+7(SB)/1, $0x2f
+DATA bpc_dec_gather5<>+8(SB)/1, $0x29
+DATA bpc_dec_gather5<>+9(SB)/1, $0x2a
+DATA bpc_dec_gather5<>+10(SB)/1, $0x2b
+DATA bpc_dec_gather5<>+11(SB)/1, $0x2c
+DATA bpc_dec_gather5<>+12(SB)/1, $0x2d
+DATA bpc_dec_gather5<>+13(SB)/1, $0x2e
+DATA bpc_dec_gather5<>+14(SB)/1, $0x2f
+DATA bpc_dec_gather5<>+15(SB)/1, $0x30
+DATA bpc_dec_gather5<>+16(SB)/1, $0x2a
+DATA bpc_dec_gather5<>+17(SB)/1, $0x2b
+DATA bpc_dec_gather5<>+18(SB)/1, $0x2c
+DATA bpc_dec_gather5<>+19(SB)/1, $0x2d
+DATA bpc_dec_gather5<>+20(SB)/1, $0x2e
+DATA bpc_dec_gather5<>+21(SB)/1, $0x2f
+DATA bpc_dec_gather5<>+22(SB)/1, $0x30
+DATA bpc_dec_gather5<>+23(SB)/1, $0x31
+DATA bpc_dec_gather5<>+24(SB)/1, $0x2b
+DATA bpc_dec_gather5<>+25(SB)/1, $0x2c
+DATA bpc_dec_gather5<>+26(SB)/1, $0x2d
+DATA bpc_dec_gather5<>+27(SB)/1, $0x2e
+DATA bpc_dec_gather5<>+28(SB)/1, $0x2f
+DATA bpc_dec_gather5<>+29(SB)/1, $0x30
+DATA bpc_dec_gather5<>+30(SB)/1, $0x31
+DATA bpc_dec_gather5<>+31(SB)/1, $0x32
+DATA bpc_dec_gather5<>+32(SB)/1, $0x2c
+DATA bpc_dec_gather5<>+33(SB)/1, $0x2d
+DATA bpc_dec_gather5<>+34(SB)/1, $0x2e
+DATA bpc_dec_gather5<>+35(SB)/1, $0x2f
+DATA bpc_dec_gather5<>+36(SB)/1, $0x30
+DATA bpc_dec_gather5<>+37(SB)/1, $0x31
+DATA bpc_dec_gather5<>+38(SB)/1, $0x32
+DATA bpc_dec_gather5<>+39(SB)/1, $0x33
+DATA bpc_dec_gather5<>+40(SB)/1, $0x2d
+DATA bpc_dec_gather5<>+41(SB)/1, $0x2e
+DATA bpc_dec_gather5<>+42(SB)/1, $0x2f
+DATA bpc_dec_gather5<>+43(SB)/1, $0x30
+DATA bpc_dec_gather5<>+44(SB)/1, $0x31
+DATA bpc_dec_gather5<>+45(SB)/1, $0x32
+DATA bpc_dec_gather5<>+46(SB)/1, $0x33
+DATA bpc_dec_gather5<>+47(SB)/1, $0x34
+DATA bpc_dec_gather5<>+48(SB)/1, $0x2e
+DATA bpc_dec_gather5<>+49(SB)/1, $0x2f
+DATA bpc_dec_gather5<>+50(SB)/1, $0x30
+DATA bpc_dec_gather5<>+51(SB)/1, $0x31
+DATA bpc_dec_gather5<>+52(SB)/1, $0x32
+DATA bpc_dec_gather5<>+53(SB)/1, $0x33
+DATA bpc_dec_gather5<>+54(SB)/1, $0x34
+DATA bpc_dec_gather5<>+55(SB)/1, $0x35
+DATA bpc_dec_gather5<>+56(SB)/1, $0x2f
+DATA bpc_dec_gather5<>+57(SB)/1, $0x30
+DATA bpc_dec_gather5<>+58(SB)/1, $0x31
+DATA bpc_dec_gather5<>+59(SB)/1, $0x32
+DATA bpc_dec_gather5<>+60(SB)/1, $0x33
+DATA bpc_dec_gather5<>+61(SB)/1, $0x34
+DATA bpc_dec_gather5<>+62(SB)/1, $0x35
+DATA bpc_dec_gather5<>+63(SB)/1, $0x36
+GLOBL bpc_dec_gather5<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_gather6<>+0(SB)/1, $0x30
+DATA bpc_dec_gather6<>+1(SB)/1, $0x31
+DATA bpc_dec_gather6<>+2(SB)/1, $0x32
+DATA bpc_dec_gather6<>+3(SB)/1, $0x33
+DATA bpc_dec_gather6<>+4(SB)/1, $0x34
+DATA bpc_dec_gather6<>+5(SB)/1, $0x35
+DATA bpc_dec_gather6<>+6(SB)/1, $0x36
+DATA bpc_dec_gather6<>+7(SB)/1, $0x37
+DATA bpc_dec_gather6<>+8(SB)/1, $0x31
+DATA bpc_dec_gather6<>+9(SB)/1, $0x32
+DATA bpc_dec_gather6<>+10(SB)/1, $0x33
+DATA bpc_dec_gather6<>+11(SB)/1, $0x34
+DATA bpc_dec_gather6<>+12(SB)/1, $0x35
+DATA bpc_dec_gather6<>+13(SB)/1, $0x36
+DATA bpc_dec_gather6<>+14(SB)/1, $0x37
+DATA bpc_dec_gather6<>+15(SB)/1, $0x38
+DATA bpc_dec_gather6<>+16(SB)/1, $0x32
+DATA bpc_dec_gather6<>+17(SB)/1, $0x33
+DATA bpc_dec_gather6<>+18(SB)/1, $0x34
+DATA bpc_dec_gather6<>+19(SB)/1, $0x35
+DATA bpc_dec_gather6<>+20(SB)/1, $0x36
+DATA bpc_dec_gather6<>+21(SB)/1, $0x37
+DATA bpc_dec_gather6<>+22(SB)/1, $0x38
+DATA bpc_dec_gather6<>+23(SB)/1, $0x39
+DATA bpc_dec_gather6<>+24(SB)/1, $0x33
+DATA bpc_dec_gather6<>+25(SB)/1, $0x34
+DATA bpc_dec_gather6<>+26(SB)/1, $0x35
+DATA bpc_dec_gather6<>+27(SB)/1, $0x36
+DATA bpc_dec_gather6<>+28(SB)/1, $0x37
+DATA bpc_dec_gather6<>+29(SB)/1, $0x38
+DATA bpc_dec_gather6<>+30(SB)/1, $0x39
+DATA bpc_dec_gather6<>+31(SB)/1, $0x3a
+DATA bpc_dec_gather6<>+32(SB)/1, $0x34
+DATA bpc_dec_gather6<>+33(SB)/1, $0x35
+DATA bpc_dec_gather6<>+34(SB)/1, $0x36
+DATA bpc_dec_gather6<>+35(SB)/1, $0x37
+DATA bpc_dec_gather6<>+36(SB)/1, $0x38
+DATA bpc_dec_gather6<>+37(SB)/1, $0x39
+DATA bpc_dec_gather6<>+38(SB)/1, $0x3a
+DATA bpc_dec_gather6<>+39(SB)/1, $0x3b
+DATA bpc_dec_gather6<>+40(SB)/1, $0x35
+DATA bpc_dec_gather6<>+41(SB)/1, $0x36
+DATA bpc_dec_gather6<>+42(SB)/1, $0x37
+DATA bpc_dec_gather6<>+43(SB)/1, $0x38
+DATA bpc_dec_gather6<>+44(SB)/1, $0x39
+DATA bpc_dec_gather6<>+45(SB)/1, $0x3a
+DATA bpc_dec_gather6<>+46(SB)/1, $0x3b
+DATA bpc_dec_gather6<>+47(SB)/1, $0x3c
+DATA bpc_dec_gather6<>+48(SB)/1, $0x36
+DATA bpc_dec_gather6<>+49(SB)/1, $0x37
+DATA bpc_dec_gather6<>+50(SB)/1, $0x38
+DATA bpc_dec_gather6<>+51(SB)/1, $0x39
+DATA bpc_dec_gather6<>+52(SB)/1, $0x3a
+DATA bpc_dec_gather6<>+53(SB)/1, $0x3b
+DATA bpc_dec_gather6<>+54(SB)/1, $0x3c
+DATA bpc_dec_gather6<>+55(SB)/1, $0x3d
+DATA bpc_dec_gather6<>+56(SB)/1, $0x37
+DATA bpc_dec_gather6<>+57(SB)/1, $0x38
+DATA bpc_dec_gather6<>+58(SB)/1, $0x39
+DATA bpc_dec_gather6<>+59(SB)/1, $0x3a
+DATA bpc_dec_gather6<>+60(SB)/1, $0x3b
+DATA bpc_dec_gather6<>+61(SB)/1, $0x3c
+DATA bpc_dec_gather6<>+62(SB)/1, $0x3d
+DATA bpc_dec_gather6<>+63(SB)/1, $0x3e
+GLOBL bpc_dec_gather6<>(SB), RODATA|NOPTR, $64
+
+DATA bpc_dec_gather7<>+0(SB)/1, $0x38
+DATA bpc_dec_gather7<>+1(SB)/1, $0x39
+DATA bpc_dec_gather7<>+2(SB)/1, $0x3a
+DATA bpc_dec_gather7<>+3(SB)/1, $0x3b
+DATA bpc_dec_gather7<>+4(SB)/1, $0x3c
+DATA bpc_dec_gather7<>+5(SB)/1, $0x3d
+DATA bpc_dec_gather7<>+6(SB)/1, $0x3e
+DATA bpc_dec_gather7<>+7(SB)/1, $0x3f
+DATA bpc_dec_gather7<>+8(SB)/1, $0x39
+DATA bpc_dec_gather7<>+9(SB)/1, $0x3a
+DATA bpc_dec_gather7<>+10(SB)/1, $0x3b
+DATA bpc_dec_gather7<>+11(SB)/1, $0x3c
+DATA bpc_dec_gather7<>+12(SB)/1, $0x3d
+DATA bpc_dec_gather7<>+13(SB)/1, $0x3e
+DATA bpc_dec_gather7<>+14(SB)/1, $0x3f
+DATA bpc_dec_gather7<>+15(SB)/1, $0x40
+DATA bpc_dec_gather7<>+16(SB)/1, $0x3a
+DATA bpc_dec_gather7<>+17(SB)/1, $0x3b
+DATA bpc_dec_gather7<>+18(SB)/1, $0x3c
+DATA bpc_dec_gather7<>+19(SB)/1, $0x3d
+DATA bpc_dec_gather7<>+20(SB)/1, $0x3e
+DATA bpc_dec_gather7<>+21(SB)/1, $0x3f
+DATA bpc_dec_gather7<>+22(SB)/1, $0x40
+DATA bpc_dec_gather7<>+23(SB)/1, $0x41
+DATA bpc_dec_gather7<>+24(SB)/1, $0x3b
+DATA bpc_dec_gather7<>+25(SB)/1, $0x3c
+DATA bpc_dec_gather7<>+26(SB)/1, $0x3d
+DATA bpc_dec_gather7<>+27(SB)/1, $0x3e
+DATA bpc_dec_gather7<>+28(SB)/1, $0x3f
+DATA bpc_dec_gather7<>+29(SB)/1, $0x40
+DATA bpc_dec_gather7<>+30(SB)/1, $0x41
+DATA bpc_dec_gather7<>+31(SB)/1, $0x42
+DATA bpc_dec_gather7<>+32(SB)/1, $0x3c
+DATA bpc_dec_gather7<>+33(SB)/1, $0x3d
+DATA bpc_dec_gather7<>+34(SB)/1, $0x3e
+DATA bpc_dec_gather7<>+35(SB)/1, $0x3f
+DATA bpc_dec_gather7<>+36(SB)/1, $0x40
+DATA bpc_dec_gather7<>+37(SB)/1, $0x41
+DATA bpc_dec_gather7<>+38(SB)/1, $0x42
+DATA bpc_dec_gather7<>+39(SB)/1, $0x43
+DATA bpc_dec_gather7<>+40(SB)/1, $0x3d
+DATA bpc_dec_gather7<>+41(SB)/1, $0x3e
+DATA bpc_dec_gather7<>+42(SB)/1, $0x3f
+DATA bpc_dec_gather7<>+43(SB)/1, $0x40
+DATA bpc_dec_gather7<>+44(SB)/1, $0x41
+DATA bpc_dec_gather7<>+45(SB)/1, $0x42
+DATA bpc_dec_gather7<>+46(SB)/1, $0x43
+DATA bpc_dec_gather7<>+47(SB)/1, $0x44
+DATA bpc_dec_gather7<>+48(SB)/1, $0x3e
+DATA bpc_dec_gather7<>+49(SB)/1, $0x3f
+DATA bpc_dec_gather7<>+50(SB)/1, $0x40
+DATA bpc_dec_gather7<>+51(SB)/1, $0x41
+DATA bpc_dec_gather7<>+52(SB)/1, $0x42
+DATA bpc_dec_gather7<>+53(SB)/1, $0x43
+DATA bpc_dec_gather7<>+54(SB)/1, $0x44
+DATA bpc_dec_gather7<>+55(SB)/1, $0x45
+DATA bpc_dec_gather7<>+56(SB)/1, $0x3f
+DATA bpc_dec_gather7<>+57(SB)/1, $0x40
+DATA bpc_dec_gather7<>+58(SB)/1, $0x41
+DATA bpc_dec_gather7<>+59(SB)/1, $0x42
+DATA bpc_dec_gather7<>+60(SB)/1, $0x43
+DATA bpc_dec_gather7<>+61(SB)/1, $0x44
+DATA bpc_dec_gather7<>+62(SB)/1, $0x45
+DATA bpc_dec_gather7<>+63(SB)/1, $0x46
+GLOBL bpc_dec_gather7<>(SB), RODATA|NOPTR, $64
 
 DATA bpc_d7fff7fff<>+0(SB)/4, $0x7fff7fff
 GLOBL bpc_d7fff7fff<>(SB), RODATA|NOPTR, $4
