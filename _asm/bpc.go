@@ -1623,9 +1623,7 @@ func bpcDecode64AVX512() {
 			VPADDD(t, x, x)
 		}
 		VMOVDQU32(x, Mem{Base: line})
-		ok := GP8()
-		MOVB(U8(1), ok)
-		Store(ok, ReturnIndex(0))
+		fpcReturnBool(1)
 		VZEROUPPER()
 		RET()
 	}
@@ -1642,15 +1640,11 @@ func bpcDecode64AVX512() {
 	top := ZMM()
 	VPBROADCASTD(p32, top)
 	bpcRebuildLine(16, lo, hi, top, zeros, b32, line)
-	ok := GP8()
-	MOVB(U8(1), ok)
-	Store(ok, ReturnIndex(0))
+	fpcReturnBool(1)
 	VZEROUPPER()
 	RET()
 	Label(name + "_fail")
-	no := GP8()
-	XORB(no, no)
-	Store(no, ReturnIndex(0))
+	fpcReturnBool(0)
 	VZEROUPPER()
 	RET()
 }

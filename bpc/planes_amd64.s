@@ -3240,7 +3240,7 @@ bpcDecode64AVX512_zeros:
 	RET
 
 bpcDecode64AVX512_fail:
-	XORB AL, AL
+	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
 	RET
