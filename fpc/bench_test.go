@@ -100,3 +100,47 @@ func BenchmarkDecodeKinds(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEncodeKinds is BenchmarkDecodeKinds for Compress: it times
+// Compress of the 64-byte lines that are stored raw and of those stored as
+// word codes apart, in ns per line.
+func BenchmarkEncodeKinds(b *testing.B) {
+	const n = 64
+	var data []byte
+	for _, f := range codectest.Files(b) {
+		data = append(data, f.Data[:len(f.Data)/n*n]...)
+	}
+	c := mustNewB(b, n)
+	var raw, coded [][]byte
+	for off := 0; off < len(data); off += n {
+		line := data[off : off+n]
+		enc, _, err := c.Compress(nil, line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if enc[0]>>7 == 0 {
+			raw = append(raw, line)
+		} else {
+			coded = append(coded, line)
+		}
+	}
+	for _, kind := range []struct {
+		name  string
+		lines [][]byte
+	}{{"raw", raw}, {"coded", coded}} {
+		b.Run(kind.name, func(b *testing.B) {
+			if len(kind.lines) == 0 {
+				b.Skip("no such lines")
+			}
+			b.SetBytes(int64(n * len(kind.lines)))
+			b.ReportAllocs()
+			buf := make([]byte, 0, 2*n+16)
+			for b.Loop() {
+				for _, line := range kind.lines {
+					buf, _, _ = c.Compress(buf[:0], line)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(kind.lines)), "ns/line")
+		})
+	}
+}
