@@ -478,7 +478,7 @@ func init() {
 	gen := generators["fpc"]
 	generators["fpc"] = func() {
 		gen()
-		fpcCompressKernel(64)
+		fpcCompress64Kernel()
 		fpcCompressKernel(128)
 	}
 }
@@ -489,10 +489,10 @@ func init() {
 // and summary as fpcClassify<size>AVX512 gives them, the words that emit a
 // code (the non-zero ones and runCodeStarts of the zero mask) and the codes
 // packed as fpcPack<size>AVX512 packs them, unless they are not shorter
-// than the line. bits is the flag and codes' length. A 64-byte line's codes
-// fit in 512 bits and are packed side by side (fpcPackVector); a 128-byte
-// line's are packed with fpcPackWords's serial 8-byte stores on the stack.
-// Masked stores write the stream's bytes and nothing past them.
+// than the line. bits is the flag and codes' length. It emits the 128-byte
+// kernel (fpcCompress64Kernel, the 64-byte one): the codes are packed with
+// fpcPackWords's serial 8-byte stores on the stack, and masked stores copy
+// the stream's bytes and nothing past them to buf.
 func fpcCompressKernel(size int) {
 	name := fmt.Sprintf("fpcCompress%dAVX512", size)
 	words := size / 4
@@ -542,6 +542,337 @@ func fpcCompressKernel(size int) {
 			KMOVW(kz, z.As32())
 		}
 	}
+	emit := fpcEmit(z, words)
+
+	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
+	total := GP64()
+	{
+		runs := GP64()
+		MOVQ(emit, runs)
+		ANDQ(z, runs)
+		POPCNTQ(runs, runs) // zero-run codes, 6 bits each
+		LEAQ(Mem{Base: runs, Index: runs, Scale: 2}, runs)
+		MOVQ(sum, total)
+		SHRQ(U8(32), total)
+		MOVWQZX(total.As16(), total)
+		LEAQ(Mem{Base: total, Index: runs, Scale: 2, Disp: 1}, total) // flag + codes
+		packIt := label("fpc_fused_pack")
+		CMPQ(total, U32(1+8*size))
+		JLT(LabelRef(packIt))
+		Store(total, ReturnIndex(1))
+		// All of the line is read before buf is written.
+		last := rawStreamLast(line, size)
+		var vecs []VecVirtual
+		rawStreamVectors(line, size, func(_ int, t VecVirtual) { vecs = append(vecs, t) })
+		buf := Load(Param("buf"), GP64())
+		for v, t := range vecs {
+			VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
+		}
+		rawStreamStoreLast(buf, last, size)
+		VZEROUPPER()
+		RET()
+		Label(packIt)
+	}
+
+	tab := Load(Param("tab"), GP64())
+	{
+		// fpcPackWords's 8-byte stores run up to 8 bytes past the
+		// stream, so it packs onto the stack, and masked stores copy
+		// the stream's bytes (at most 128) to buf.
+		stack := AllocLocal(128 + 16)
+		sb := GP64()
+		LEAQ(stack, sb)
+		fpcPackWords(sb, line, emit, tab, words, func(h int, dst VecVirtual) {
+			VPMOVZXBQ(kindsBuf.Offset(8*h), dst)
+		})
+		Comment("Copy the stream's bytes, (total+7)/8, and nothing past them.")
+		nb, m, zero := GP64(), GP64(), GP64()
+		LEAQ(Mem{Base: total, Disp: 7}, nb)
+		SHRQ(U8(3), nb)
+		XORL(zero.As32(), zero.As32())
+		buf := Load(Param("buf"), GP64())
+		for v := 0; v < 2; v++ {
+			if v > 0 {
+				SUBQ(U8(64), nb)
+				CMOVQCS(zero, nb) // none of this vector's bytes
+			}
+			MOVQ(I32(-1), m)
+			BZHIQ(nb, m, m) // an index of 64 or more keeps every bit
+			km := K()
+			KMOVQ(m, km)
+			x := ZMM()
+			VMOVDQU64(stack.Offset(64*v), x)
+			VMOVDQU8(x, km, Mem{Base: buf, Disp: 64 * v})
+		}
+		Store(total, ReturnIndex(1))
+		VZEROUPPER()
+		RET()
+	}
+}
+
+// fpcCompress64Kernel emits fpcCompress64AVX512, fpcCompressKernel for a
+// 64-byte line, with every step on the line's 16 words side by side and as
+// few 512-bit instructions as it can (Zen 4 runs each as two 256-bit
+// halves, and the kernel is bound by their count rather than by its
+// dependency chain: Compress of a coded line costs about three times the
+// time of a raw one). Constants come from memory as embedded broadcasts
+// rather than from general registers. The codes are built as two dword
+// vectors (the code's low 32 bits from the table rows looked up with
+// VPERMD at twice the kind, and its high bits, only the raw pattern's
+// prefix), interleaved into quadwords; the offsets are a prefix sum of
+// dword lengths that starts with the flag's bit. Only a word's last code
+// can run into the next word, so the bits that spill are gathered from
+// those codes rather than summed over all of them.
+func fpcCompress64Kernel() {
+	const name = "fpcCompress64AVX512"
+	TEXT(name, attr.NOSPLIT, "func(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)")
+	Pragma("noescape")
+	Doc(name+" classifies the 64-byte line, returning its summary,",
+		"and the length in bits of flag 1 and its word codes under the report's",
+		"table; if they are shorter than the line, it writes them to buf as fpc's",
+		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
+		"past the stream's bytes.",
+		"tab is the table's vecEnc. It reads all of line before it writes buf,",
+		"so the two may overlap.")
+	// d is a dword constant in memory, for an embedded broadcast.
+	d := func(x uint32) Mem { return rodata(fmt.Sprintf("fpc_d%x", x), uint64(x)) }
+	line := Load(Param("line"), GP64())
+	v := ZMM()
+	VMOVDQU64(Mem{Base: line}, v)
+
+	Comment("Kinds as dwords, as fpcKinds512 finds them.")
+	k, kz := ZMM(), K()
+	{
+		half, t, two := ZMM(), ZMM(), K()
+		VPBROADCASTD(d(0x00800080), half)
+		VPADDW(half, v, t)
+		VPTESTNMD_BCST(d(0xFF00FF00), t, two)
+		VPBROADCASTD(d(fpcRaw), k)
+		VPBLENDMD_BCST(d(fpcTwo), k, two, k)
+		lowZero := K()
+		VPTESTNMD_BCST(d(0xFFFF), v, lowZero)
+		VPBLENDMD_BCST(d(fpcLowZero), k, lowZero, k)
+		below := func(off, span uint32) OpmaskVirtual {
+			t, m := ZMM(), K()
+			VPADDD_BCST(d(off), v, t)
+			VPCMPUD_BCST(U8(cmpLT), d(span), t, m)
+			return m
+		}
+		VPBLENDMD_BCST(d(fpcSE16), k, below(0x8000, 0x10000), k)
+		r, rep := ZMM(), K()
+		VPROLD(U8(8), v, r)
+		VPCMPEQD(v, r, rep)
+		VPBLENDMD_BCST(d(fpcRep), k, rep, k)
+		VPBLENDMD_BCST(d(fpcSE8), k, below(0x80, 0x100), k)
+		VPBLENDMD_BCST(d(fpcSE4), k, below(8, 16), k)
+		VPTESTNMD(v, v, kz)
+		VPBLENDMD_BCST(d(fpcZero), k, kz, k)
+	}
+
+	Comment("Summary: zero words, code bits of the others, raw words.")
+	z, sum := GP64(), GP64()
+	KMOVW(kz, z.As32())
+	{
+		kb, lens, zx := XMM(), XMM(), XMM()
+		VPMOVDB(k, kb)
+		VMOVDQU8(fpcConst("codebits", fpcCodeBits[:]), lens)
+		VPSHUFB(kb, lens, lens)
+		VPXORD(zx, zx, zx)
+		VPSADBW(zx, lens, lens)
+		h := XMM()
+		VPSHUFD(U8(0x4E), lens, h)
+		VPADDQ(h, lens, lens)
+		VMOVQ(lens, sum)
+		raw, m := GP64(), K()
+		VPCMPEQD_BCST(d(fpcRaw), k, m)
+		KMOVW(m, raw.As32())
+		POPCNTL(raw.As32(), raw.As32())
+		SHLQ(U8(32), sum)
+		SHLQ(U8(48), raw)
+		ORQ(raw, sum)
+		ORQ(z, sum)
+		Store(sum, ReturnIndex(0))
+	}
+
+	Comment("emit: the non-zero words and runCodeStarts(zeros).")
+	emit := fpcEmit(z, 16)
+
+	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
+	total := GP64()
+	{
+		runs := GP64()
+		MOVQ(emit, runs)
+		ANDQ(z, runs)
+		POPCNTQ(runs, runs) // zero-run codes, 6 bits each
+		LEAQ(Mem{Base: runs, Index: runs, Scale: 2}, runs)
+		MOVQ(sum, total)
+		SHRQ(U8(32), total)
+		MOVWQZX(total.As16(), total)
+		LEAQ(Mem{Base: total, Index: runs, Scale: 2, Disp: 1}, total) // flag + codes
+		packIt := label("fpc_fused_pack")
+		CMPQ(total, U32(1+8*64))
+		JLT(LabelRef(packIt))
+		Store(total, ReturnIndex(1))
+		last := rawStreamLast(line, 64)
+		var vecs []VecVirtual
+		rawStreamVectors(line, 64, func(_ int, t VecVirtual) { vecs = append(vecs, t) })
+		buf := Load(Param("buf"), GP64())
+		VMOVDQU64(vecs[0], Mem{Base: buf})
+		rawStreamStoreLast(buf, last, 64)
+		VZEROUPPER()
+		RET()
+		Label(packIt)
+	}
+
+	tab := Load(Param("tab"), GP64())
+	row := func(off int) Mem { return Mem{Base: tab, Disp: off} }
+	ke := K()
+	KMOVW(emit.As32(), ke)
+	zero := ZMM()
+	VPXORD(zero, zero, zero)
+	iota := iota16()
+
+	Comment("Zero runs: the distance from each emitted word to the next, less one.")
+	runs := ZMM()
+	{
+		sixteen, pos, next := ZMM(), ZMM(), ZMM()
+		VPBROADCASTD(rodata("d16", 16), sixteen)
+		VMOVDQA32(sixteen, pos)
+		VPCOMPRESSD(iota, ke, pos) // emitted words in order, then 16s
+		VALIGND(U8(1), pos, sixteen, next)
+		VPSUBD(pos, next, next)
+		VPADDD_BCST(d(0xFFFFFFFF), next, next)
+		VPEXPANDD_Z(next, ke, runs)
+	}
+
+	Comment("Codes' low and high dwords and lengths; a word not emitted has an empty code.")
+	i2, lo, hi, n := ZMM(), ZMM(), ZMM(), ZMM()
+	VPADDD(k, k, i2) // the low dword of a table row's quadword
+	VPERMD(row(fpcPackPre), i2, lo)
+	{
+		ml, sh, ms, mr := ZMM(), ZMM(), ZMM(), ZMM()
+		VPERMD(row(fpcPackMaskLow), i2, ml)
+		VPTERNLOGD(U8(0xF8), ml, v, lo) // pre | w&maskLow
+		VPERMD(row(fpcPackShift), i2, sh)
+		VPSRLVD(sh, v, sh)
+		VPERMD(row(fpcPackMaskShifted), i2, ms)
+		VPTERNLOGD(U8(0xF8), ms, sh, lo) // | w>>shift & maskShifted
+		VPERMD(row(fpcPackMaskRun), i2, mr)
+		VPTERNLOGD_Z(U8(0xF8), mr, runs, ke, lo) // | run & maskRun
+		i3 := ZMM()
+		VPADDD_BCST(d(1), i2, i3)
+		VPERMD_Z(row(fpcPackPre), i3, ke, hi) // the prefix's bits above 32
+		VPERMD_Z(row(fpcPackBits), i2, ke, n)
+	}
+	var code [2]VecVirtual
+	for h := range code {
+		var ws []uint64
+		for j := 0; j < 8; j++ {
+			ws = append(ws, uint64(8*h+j)|uint64(16+8*h+j)<<32)
+		}
+		code[h] = ZMM()
+		VMOVDQU64(rodata(fmt.Sprintf("fpc_ilv%d", h), ws...), code[h])
+		VPERMI2D(hi, lo, code[h]) // words 8h to 8h+7 as quadwords
+	}
+
+	Comment("Bit offsets O: a prefix sum of the flag's bit and the lengths before.")
+	o := ZMM()
+	VALIGND(U8(15), rodata("fpc_flaglane", 0, 0, 0, 0, 0, 0, 0, 1<<32), n, o) // 1, n0, …, n14
+	for _, s := range []int{1, 2, 4, 8} {
+		t := ZMM()
+		VALIGND(U8(16-s), zero, o, t) // lane i: o[i−s], or 0
+		VPADDD(t, o, o)
+	}
+	q, e := ZMM(), ZMM()
+	VPSRLD(U8(6), o, q)
+	VPANDD_BCST(d(63), o, e)
+	VPADDD(n, e, e) // e = O%64 + n
+
+	Comment("The lanes that end a word: the next lane starts in a later one.")
+	kend := K()
+	{
+		ones, nq := ZMM(), ZMM()
+		VPTERNLOGD(U8(0xFF), ones, ones, ones)
+		VALIGND(U8(1), q, ones, nq)
+		VPCMPUD(U8(6), q, nq, kend) // next > this
+	}
+	idx := ZMM()
+	{
+		t := ZMM()
+		VPCOMPRESSD_Z(iota, kend, t)
+		VPMOVZXDQ(t.AsY(), idx)
+	}
+	kvalid := K()
+	{
+		t, c := GP64(), GP64()
+		KMOVW(kend, t.As32())
+		POPCNTL(t.As32(), c.As32())
+		MOVL(U32(0xFF), t.As32())
+		BZHIL(c.As32(), t.As32(), t.As32())
+		KMOVB(t.As32(), kvalid)
+	}
+
+	Comment("Each code's bits in its word (hiw) and the next (low).")
+	var hiw, low [2]VecVirtual
+	{
+		var eq [2]VecVirtual
+		eq[0], eq[1] = ZMM(), ZMM()
+		VPMOVZXDQ(e.AsY(), eq[0])
+		y := YMM()
+		VEXTRACTI64X4(U8(1), e, y)
+		VPMOVZXDQ(y, eq[1])
+		c64 := rodata("q40", 64)
+		for h := 0; h < 2; h++ {
+			a, l := ZMM(), ZMM()
+			hiw[h], low[h] = ZMM(), ZMM()
+			VPSUBQ_BCST(c64, eq[h], a) // e − 64
+			VPSRLVQ(a, code[h], hiw[h])
+			VPSUBQ(a, zero, a) // 64 − e
+			VPSLLVQ(a, code[h], l)
+			VPORQ(l, hiw[h], hiw[h])
+			VPADDQ_BCST(c64, a, a) // 128 − e
+			VPSLLVQ(a, code[h], low[h])
+		}
+	}
+
+	Comment("A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.")
+	for h := 0; h < 2; h++ {
+		for _, s := range []int{1, 2, 4} {
+			t := ZMM()
+			VALIGNQ(U8(8-s), zero, hiw[h], t) // lane i: x[i−s], or 0
+			VPADDQ(t, hiw[h], hiw[h])
+		}
+	}
+	{
+		t := ZMM()
+		VPERMQ(hiw[0], bq(7), t) // lane 7 of the first half
+		VPADDQ(t, hiw[1], hiw[1])
+	}
+	out := ZMM()
+	{
+		g, sh := hiw[0], ZMM()
+		VPERMT2Q_Z(hiw[1], idx, kvalid, g)
+		VALIGNQ(U8(7), zero, g, sh) // lane i: g[i−1], or 0
+		VPSUBQ_Z(sh, g, kvalid, out)
+		sp := low[0]
+		VPERMT2Q_Z(low[1], idx, kvalid, sp)
+		VALIGNQ(U8(7), zero, sp, sp) // spills land in the next word
+		VPTERNLOGQ(U8(0xFE), rodata("fpc_flagword", 1<<63, 0, 0, 0, 0, 0, 0, 0), sp, out)
+		bsw := ZMM()
+		VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
+		VPSHUFB(bsw, out, out)
+	}
+	Comment("Store the stream's bytes, (total+7)/8, and nothing past them.")
+	storeStreamBytes(out, total, Mem{Base: Load(Param("buf"), GP64())})
+	Store(total, ReturnIndex(1))
+	VZEROUPPER()
+	RET()
+}
+
+// fpcEmit returns the mask of the words that emit a code, of a line of
+// words words whose zero words are z: the non-zero words and
+// runCodeStarts(z).
+func fpcEmit(z GPVirtual, words int) GPVirtual {
 	// wordsOnly keeps the bits of the line's words (KMOVD zero-extends,
 	// so z has no others).
 	wordsOnly := func(r GPVirtual) {
@@ -587,160 +918,7 @@ func fpcCompressKernel(size int) {
 		ORQ(t, emit)
 	}
 	wordsOnly(emit)
-
-	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
-	total := GP64()
-	{
-		runs := GP64()
-		MOVQ(emit, runs)
-		ANDQ(z, runs)
-		POPCNTQ(runs, runs) // zero-run codes, 6 bits each
-		LEAQ(Mem{Base: runs, Index: runs, Scale: 2}, runs)
-		MOVQ(sum, total)
-		SHRQ(U8(32), total)
-		MOVWQZX(total.As16(), total)
-		LEAQ(Mem{Base: total, Index: runs, Scale: 2, Disp: 1}, total) // flag + codes
-		packIt := label("fpc_fused_pack")
-		CMPQ(total, U32(1+8*size))
-		JLT(LabelRef(packIt))
-		Store(total, ReturnIndex(1))
-		// All of the line is read before buf is written.
-		last := rawStreamLast(line, size)
-		var vecs []VecVirtual
-		rawStreamVectors(line, size, func(_ int, t VecVirtual) { vecs = append(vecs, t) })
-		buf := Load(Param("buf"), GP64())
-		for v, t := range vecs {
-			VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
-		}
-		rawStreamStoreLast(buf, last, size)
-		VZEROUPPER()
-		RET()
-		Label(packIt)
-	}
-
-	tab := Load(Param("tab"), GP64())
-	if size == 128 {
-		// fpcPackWords's 8-byte stores run up to 8 bytes past the
-		// stream, so it packs onto the stack, and masked stores copy
-		// the stream's bytes (at most 128) to buf.
-		stack := AllocLocal(128 + 16)
-		sb := GP64()
-		LEAQ(stack, sb)
-		fpcPackWords(sb, line, emit, tab, words, func(h int, dst VecVirtual) {
-			VPMOVZXBQ(kindsBuf.Offset(8*h), dst)
-		})
-		Comment("Copy the stream's bytes, (total+7)/8, and nothing past them.")
-		nb, m, zero := GP64(), GP64(), GP64()
-		LEAQ(Mem{Base: total, Disp: 7}, nb)
-		SHRQ(U8(3), nb)
-		XORL(zero.As32(), zero.As32())
-		buf := Load(Param("buf"), GP64())
-		for v := 0; v < 2; v++ {
-			if v > 0 {
-				SUBQ(U8(64), nb)
-				CMOVQCS(zero, nb) // none of this vector's bytes
-			}
-			MOVQ(I32(-1), m)
-			BZHIQ(nb, m, m) // an index of 64 or more keeps every bit
-			km := K()
-			KMOVQ(m, km)
-			x := ZMM()
-			VMOVDQU64(stack.Offset(64*v), x)
-			VMOVDQU8(x, km, Mem{Base: buf, Disp: 64 * v})
-		}
-		Store(total, ReturnIndex(1))
-		VZEROUPPER()
-		RET()
-		return
-	}
-	hi := XMM()
-	VPSRLDQ(U8(8), k.AsX(), hi)
-	out := fpcPackVector(line, emit, tab, func(h int, dst VecVirtual) {
-		if h == 0 {
-			VPMOVZXBQ(k.AsX(), dst)
-		} else {
-			VPMOVZXBQ(hi, dst)
-		}
-	})
-	Comment("Store the stream's bytes, (total+7)/8, and nothing past them.")
-	storeStreamBytes(out, total, Mem{Base: Load(Param("buf"), GP64())})
-	Store(total, ReturnIndex(1))
-	VZEROUPPER()
-	RET()
-}
-
-// fpcPackVector emits the packing of fpcPack64AVX512 without a serial
-// chain, for a line whose flag and codes fit in 512 bits: it returns those
-// bits as 64 bytes, zero after them. Each code c of n bits
-// starts at bit O (the flag, then the lengths before it: a prefix sum) and
-// lies in the big-endian 64-bit words O/64 and, if it crosses, the next:
-// with e = O%64 + n, the first word gets c << (64−e) or c >> (e−64), the
-// next c << (128−e) (VPSLLVQ and VPSRLVQ give zero for a shift of 64 or
-// more, which selects the right one). The codes' bits are disjoint, so a
-// word is the sum of what falls in it: the difference of prefix sums at
-// the last code starting in it and in the word before. Codes are at most
-// 35 bits, so every word up to the last code's has a code starting in it,
-// and VPCOMPRESSD of the lanes that end a word lists those last codes in
-// word order.
-func fpcPackVector(line Register, emit GPVirtual, tab Register, kindsOf func(h int, dst VecVirtual)) VecVirtual {
-	seven := bq(7)
-	row := func(r int) Mem { return Mem{Base: tab, Disp: 64 * r} }
-
-	Comment("Zero runs: the distance from each emitted word to the next, less one.")
-	iota, runs := iota16(), ZMM()
-	{
-		ke := K()
-		KMOVW(emit.As32(), ke)
-		sixteen, next := ZMM(), ZMM()
-		VPBROADCASTD(rodata("d16", 16), sixteen)
-		pos := ZMM()
-		VMOVDQA32(sixteen, pos)
-		VPCOMPRESSD(iota, ke, pos) // emitted words in order, then 16s
-		VALIGND(U8(1), pos, sixteen, next)
-		VPSUBD(pos, next, next)
-		ones := ZMM()
-		VPTERNLOGD(U8(0xFF), ones, ones, ones) // −1
-		VPADDD(ones, next, next)
-		VPEXPANDD_Z(next, ke, runs)
-	}
-
-	Comment("Codes and lengths; a word not emitted has an empty code.")
-	var code, n [2]VecVirtual
-	for h := 0; h < 2; h++ {
-		kd, w, v, t, u, r := ZMM(), ZMM(), ZMM(), ZMM(), ZMM(), ZMM()
-		m := GP64()
-		MOVQ(emit, m)
-		if h == 1 {
-			SHRQ(U8(8), m)
-		}
-		km := K()
-		KMOVB(m.As32(), km)
-		kindsOf(h, kd)
-		VPANDQ(seven, kd, kd)
-		VPMOVZXDQ(Mem{Base: line, Disp: 32 * h}, w)
-		VPERMQ(row(fpcPackShift/64), kd, t)
-		VPSRLVQ(t, w, t)
-		VPERMQ(row(fpcPackMaskShifted/64), kd, u)
-		VPANDQ(u, t, t)
-		VPERMQ(row(fpcPackMaskLow/64), kd, u)
-		VPANDQ(u, w, w)
-		VPERMQ(row(fpcPackPre/64), kd, v)
-		VPTERNLOGQ(U8(0xFE), t, w, v) // pre | shifted | low
-		if h == 0 {
-			VPMOVZXDQ(runs.AsY(), r)
-		} else {
-			y := YMM()
-			VEXTRACTI64X4(U8(1), runs, y)
-			VPMOVZXDQ(y, r)
-		}
-		VPERMQ(row(fpcPackMaskRun/64), kd, u)
-		VPTERNLOGQ(U8(0xF8), u, r, v) // v | r&u
-		code[h], n[h] = ZMM(), ZMM()
-		VMOVDQA64_Z(v, km, code[h])
-		VPERMQ_Z(row(fpcPackBits/64), kd, km, n[h])
-	}
-
-	return packCodes512Vector(code, n)
+	return emit
 }
 
 // storeStreamBytes stores the first (bits+7)/8 bytes of v, the bytes of a
@@ -848,14 +1026,24 @@ func rawStreamStoreLast(buf Register, last GPVirtual, n int) {
 // after them: code[h] holds the codes of words 8h to 8h+7 right-aligned in
 // 64-bit lanes, n[h] their lengths (an empty code is 0 of length 0). Every
 // code must be shorter than 64 bits and the flag and codes at most 512.
-// fpcPackVector's comment says how it works; cpack's fused kernel uses it
-// too.
+// packCodes512Vector's comment says how it works; cpack's fused kernel
+// uses it.
 func packCodes512(buf Register, code, n [2]VecVirtual) {
 	VMOVDQU64(packCodes512Vector(code, n), Mem{Base: buf})
 }
 
 // packCodes512Vector is packCodes512 without the store: it returns the 64
-// bytes.
+// bytes. It packs without a serial chain: each code c of n bits
+// starts at bit O (the flag, then the lengths before it: a prefix sum) and
+// lies in the big-endian 64-bit words O/64 and, if it crosses, the next:
+// with e = O%64 + n, the first word gets c << (64−e) or c >> (e−64), the
+// next c << (128−e) (VPSLLVQ and VPSRLVQ give zero for a shift of 64 or
+// more, which selects the right one). The codes' bits are disjoint, so a
+// word is the sum of what falls in it: the difference of prefix sums at
+// the last code starting in it and in the word before. Codes are at most
+// 35 bits, so every word up to the last code's has a code starting in it,
+// and VPCOMPRESSD of the lanes that end a word lists those last codes in
+// word order.
 func packCodes512Vector(code, n [2]VecVirtual) VecVirtual {
 	zero := ZMM()
 	VPXORQ(zero, zero, zero)

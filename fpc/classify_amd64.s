@@ -2068,129 +2068,91 @@ TEXT ·fpcPack128AVX512(SB), NOSPLIT, $768-72
 	RET
 
 // func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, POPCNT
-TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-40
-	MOVQ         line+8(FP), AX
-	VPXOR        Y0, Y0, Y0
-	VMOVDQU      fpc_sevens<>+0(SB), Y1
-	VMOVDQU      fpc_codebits<>+0(SB), Y2
-	MOVQ         $0x0000000000000008, CX
-	VPBROADCASTD CX, Z3
-	MOVQ         $0x0000000000000010, CX
-	VPBROADCASTD CX, Z4
-	MOVQ         $0x0000000000000080, CX
-	VPBROADCASTD CX, Z5
-	MOVQ         $0x0000000000000100, CX
-	VPBROADCASTD CX, Z6
-	MOVQ         $0x0000000000008000, CX
-	VPBROADCASTD CX, Z7
-	MOVQ         $0x0000000000010000, CX
-	VPBROADCASTD CX, Z8
-	MOVQ         $0x000000000000ffff, CX
-	VPBROADCASTD CX, Z9
-	MOVQ         $0x0000000000000080, CX
-	VPBROADCASTW CX, Z10
-	MOVQ         $0x00000000ff00ff00, CX
-	VPBROADCASTD CX, Z11
-	MOVQ         $0x0000000000000000, CX
-	VPBROADCASTD CX, Z12
-	MOVQ         $0x0000000000000001, CX
-	VPBROADCASTD CX, Z13
-	MOVQ         $0x0000000000000002, CX
-	VPBROADCASTD CX, Z14
-	MOVQ         $0x0000000000000003, CX
-	VPBROADCASTD CX, Z15
-	MOVQ         $0x0000000000000004, CX
-	VPBROADCASTD CX, Z16
-	MOVQ         $0x0000000000000005, CX
-	VPBROADCASTD CX, Z17
-	MOVQ         $0x0000000000000006, CX
-	VPBROADCASTD CX, Z18
-	MOVQ         $0x0000000000000007, CX
-	VPBROADCASTD CX, Z19
-	VMOVDQU64    (AX), Z20
-	VPADDW       Z10, Z20, Z10
-	VPTESTNMD    Z11, Z10, K1
-	VPBLENDMD    Z18, Z19, K1, Z21
-	VPTESTNMD    Z9, Z20, K1
-	VPBLENDMD    Z17, Z21, K1, Z21
-	VPADDD       Z7, Z20, Z7
-	VPCMPUD      $0x01, Z8, Z7, K1
-	VPBLENDMD    Z16, Z21, K1, Z21
-	VPROLD       $0x08, Z20, Z7
-	VPCMPEQD     Z20, Z7, K1
-	VPBLENDMD    Z15, Z21, K1, Z21
-	VPADDD       Z5, Z20, Z5
-	VPCMPUD      $0x01, Z6, Z5, K1
-	VPBLENDMD    Z14, Z21, K1, Z21
-	VPADDD       Z3, Z20, Z3
-	VPCMPUD      $0x01, Z4, Z3, K1
-	VPBLENDMD    Z13, Z21, K1, Z21
-	VPTESTNMD    Z20, Z20, K1
-	VPBLENDMD    Z12, Z21, K1, Z21
-	VPMOVDB      Z21, X3
-	LEAQ         (SP), CX
-	LEAQ         16(SP), DX
-	VMOVDQU8     X3, (CX)
-	VPCMPEQB     X0, X3, K1
-	KMOVD        K1, CX
-	ANDL         $0x0000ffff, CX
-	VPCMPEQB     X1, X3, K1
-	KMOVD        K1, BX
-	ANDL         $0x0000ffff, BX
-	POPCNTL      BX, BX
-	VPSHUFB      X3, X2, X1
-	VPSADBW      X0, X1, X1
-	VPSHUFD      $0x4e, X1, X0
-	VPADDQ       X0, X1, X1
-	VMOVQ        X1, SI
-	SHLQ         $0x20, SI
-	SHLQ         $0x30, BX
-	ORQ          BX, SI
-	ORQ          CX, SI
-	MOVQ         SI, (DX)
-	MOVQ         16(SP), CX
-	MOVQ         CX, sum+24(FP)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, POPCNT
+TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
+	MOVQ      line+8(FP), AX
+	VMOVDQU64 (AX), Z0
+
+	// Kinds as dwords, as fpcKinds512 finds them.
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z1
+	VPADDW         Z1, Z0, Z1
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z1, K1
+	VPBROADCASTD   k_fpc_d7<>+0(SB), Z1
+	VPBLENDMD.BCST k_fpc_d6<>+0(SB), Z1, K1, Z1
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z0, K1
+	VPBLENDMD.BCST k_fpc_d5<>+0(SB), Z1, K1, Z1
+	VPADDD.BCST    k_fpc_d8000<>+0(SB), Z0, Z2
+	VPCMPUD.BCST   $0x01, k_fpc_d10000<>+0(SB), Z2, K1
+	VPBLENDMD.BCST k_fpc_d4<>+0(SB), Z1, K1, Z1
+	VPROLD         $0x08, Z0, Z2
+	VPCMPEQD       Z0, Z2, K1
+	VPBLENDMD.BCST k_fpc_d3<>+0(SB), Z1, K1, Z1
+	VPADDD.BCST    k_fpc_d80<>+0(SB), Z0, Z2
+	VPCMPUD.BCST   $0x01, k_fpc_d100<>+0(SB), Z2, K1
+	VPBLENDMD.BCST k_fpc_d2<>+0(SB), Z1, K1, Z1
+	VPADDD.BCST    k_fpc_d8<>+0(SB), Z0, Z2
+	VPCMPUD.BCST   $0x01, k_fpc_d10<>+0(SB), Z2, K1
+	VPBLENDMD.BCST k_fpc_d1<>+0(SB), Z1, K1, Z1
+	VPTESTNMD      Z0, Z0, K1
+	VPBLENDMD.BCST k_fpc_d0<>+0(SB), Z1, K1, Z1
+
+	// Summary: zero words, code bits of the others, raw words.
+	KMOVW         K1, CX
+	VPMOVDB       Z1, X2
+	VMOVDQU8      fpc_codebits<>+0(SB), X5
+	VPSHUFB       X2, X5, X5
+	VPXORD        X3, X3, X3
+	VPSADBW       X3, X5, X5
+	VPSHUFD       $0x4e, X5, X2
+	VPADDQ        X2, X5, X5
+	VMOVQ         X5, DX
+	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z1, K1
+	KMOVW         K1, BX
+	POPCNTL       BX, BX
+	SHLQ          $0x20, DX
+	SHLQ          $0x30, BX
+	ORQ           BX, DX
+	ORQ           CX, DX
+	MOVQ          DX, sum+24(FP)
 
 	// emit: the non-zero words and runCodeStarts(zeros).
-	VPTESTNMB X3, X3, K1
-	KMOVW     K1, DX
-	MOVQ      DX, BX
-	NOTQ      BX
-	ANDQ      $0x0000ffff, BX
-	MOVQ      DX, SI
-	SHLQ      $0x01, SI
-	ANDNQ     DX, SI, SI
-	ORQ       SI, BX
-	MOVQ      DX, SI
-	SHLQ      $0x01, SI
-	ANDQ      DX, SI
-	MOVQ      SI, DI
-	SHLQ      $0x02, DI
-	ANDQ      SI, DI
-	MOVQ      DI, SI
-	SHLQ      $0x04, SI
-	ANDQ      DI, SI
-	SHLQ      $0x01, SI
-	ANDQ      DX, SI
-	MOVQ      SI, DI
-	SHLQ      $0x08, DI
-	ANDQ      SI, DI
-	MOVQ      SI, R8
-	SHLQ      $0x01, R8
-	ANDNQ     SI, R8, R8
-	ORQ       R8, BX
-	MOVQ      DI, SI
-	SHLQ      $0x01, SI
-	ANDNQ     DI, SI, SI
-	ORQ       SI, BX
-	ANDQ      $0x0000ffff, BX
+	MOVQ  CX, BX
+	NOTQ  BX
+	ANDQ  $0x0000ffff, BX
+	MOVQ  CX, SI
+	SHLQ  $0x01, SI
+	ANDNQ CX, SI, SI
+	ORQ   SI, BX
+	MOVQ  CX, SI
+	SHLQ  $0x01, SI
+	ANDQ  CX, SI
+	MOVQ  SI, DI
+	SHLQ  $0x02, DI
+	ANDQ  SI, DI
+	MOVQ  DI, SI
+	SHLQ  $0x04, SI
+	ANDQ  DI, SI
+	SHLQ  $0x01, SI
+	ANDQ  CX, SI
+	MOVQ  SI, DI
+	SHLQ  $0x08, DI
+	ANDQ  SI, DI
+	MOVQ  SI, R8
+	SHLQ  $0x01, R8
+	ANDNQ SI, R8, R8
+	ORQ   R8, BX
+	MOVQ  DI, SI
+	SHLQ  $0x01, SI
+	ANDNQ DI, SI, SI
+	ORQ   SI, BX
+	ANDQ  $0x0000ffff, BX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	MOVQ            BX, SI
-	ANDQ            DX, SI
+	ANDQ            CX, SI
 	POPCNTQ         SI, SI
 	LEAQ            (SI)(SI*2), SI
+	MOVQ            DX, CX
 	SHRQ            $0x20, CX
 	MOVWQZX         CX, CX
 	LEAQ            1(CX)(SI*2), CX
@@ -2199,10 +2161,10 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-40
 	MOVQ            CX, bits+32(FP)
 	MOVBLZX         63(AX), CX
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPXORQ          Z22, Z22, Z22
+	VPXORQ          Z4, Z4, Z4
 	VMOVDQU64       (AX), Z1
 	VPSHUFB         Z0, Z1, Z1
-	VALIGNQ         $0x07, Z22, Z1, Z2
+	VALIGNQ         $0x07, Z4, Z1, Z2
 	VPSLLQ          $0x3f, Z2, Z2
 	VPSRLQ          $0x01, Z1, Z1
 	VPORQ           Z2, Z1, Z1
@@ -2215,174 +2177,108 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $24-40
 	RET
 
 fpc_fused_pack_13:
-	MOVQ         tab+16(FP), DX
-	VPSRLDQ      $0x08, X3, X5
-	VPBROADCASTQ k_q7<>+0(SB), Z0
+	MOVQ      tab+16(FP), AX
+	KMOVW     BX, K1
+	VPXORD    Z4, Z4, Z4
+	VPMOVZXBD k_iota16<>+0(SB), Z2
 
 	// Zero runs: the distance from each emitted word to the next, less one.
-	VPMOVZXBD    k_iota16<>+0(SB), Z1
-	KMOVW        BX, K1
-	VPBROADCASTD k_d16<>+0(SB), Z2
-	VMOVDQA32    Z2, Z4
-	VPCOMPRESSD  Z1, K1, Z4
-	VALIGND      $0x01, Z4, Z2, Z1
-	VPSUBD       Z4, Z1, Z1
-	VPTERNLOGD   $0xff, Z22, Z22, Z22
-	VPADDD       Z22, Z1, Z1
-	VPEXPANDD.Z  Z1, K1, Z1
+	VPBROADCASTD k_d16<>+0(SB), Z3
+	VMOVDQA32    Z3, Z5
+	VPCOMPRESSD  Z2, K1, Z5
+	VALIGND      $0x01, Z5, Z3, Z3
+	VPSUBD       Z5, Z3, Z3
+	VPADDD.BCST  k_fpc_dffffffff<>+0(SB), Z3, Z3
+	VPEXPANDD.Z  Z3, K1, Z3
 
-	// Codes and lengths; a word not emitted has an empty code.
-	MOVQ          BX, SI
-	KMOVB         SI, K1
-	VPMOVZXBQ     X3, Z2
-	VPANDQ        Z0, Z2, Z2
-	VPMOVZXDQ     (AX), Z3
-	VPERMQ        64(DX), Z2, Z6
-	VPSRLVQ       Z6, Z3, Z6
-	VPERMQ        128(DX), Z2, Z7
-	VPANDQ        Z7, Z6, Z6
-	VPERMQ        192(DX), Z2, Z7
-	VPANDQ        Z7, Z3, Z3
-	VPERMQ        (DX), Z2, Z4
-	VPTERNLOGQ    $0xfe, Z6, Z3, Z4
-	VPMOVZXDQ     Y1, Z3
-	VPERMQ        256(DX), Z2, Z7
-	VPTERNLOGQ    $0xf8, Z7, Z3, Z4
-	VMOVDQA64.Z   Z4, K1, Z3
-	VPERMQ.Z      320(DX), Z2, K1, Z2
-	SHRQ          $0x08, BX
-	KMOVB         BX, K1
-	VPMOVZXBQ     X5, Z4
-	VPANDQ        Z0, Z4, Z4
-	VPMOVZXDQ     32(AX), Z0
-	VPERMQ        64(DX), Z4, Z6
-	VPSRLVQ       Z6, Z0, Z6
-	VPERMQ        128(DX), Z4, Z7
-	VPANDQ        Z7, Z6, Z6
-	VPERMQ        192(DX), Z4, Z7
-	VPANDQ        Z7, Z0, Z0
-	VPERMQ        (DX), Z4, Z5
-	VPTERNLOGQ    $0xfe, Z6, Z0, Z5
-	VEXTRACTI64X4 $0x01, Z1, Y0
-	VPMOVZXDQ     Y0, Z0
-	VPERMQ        256(DX), Z4, Z7
-	VPTERNLOGQ    $0xf8, Z7, Z0, Z5
-	VMOVDQA64.Z   Z5, K1, Z0
-	VPERMQ.Z      320(DX), Z4, K1, Z1
-	VPXORQ        Z23, Z23, Z23
-	VPBROADCASTQ  k_q7<>+0(SB), Z4
-	VPBROADCASTQ  k_q3f<>+0(SB), Z5
-	VPBROADCASTQ  k_q40<>+0(SB), Z6
-	VPBROADCASTQ  k_q80<>+0(SB), Z7
-	VPMOVZXBD     k_iota16<>+0(SB), Z8
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z1, Z1, Z1
+	VPERMD       (AX), Z1, Z5
+	VPERMD       192(AX), Z1, Z7
+	VPTERNLOGD   $0xf8, Z7, Z0, Z5
+	VPERMD       64(AX), Z1, Z7
+	VPSRLVD      Z7, Z0, Z7
+	VPERMD       128(AX), Z1, Z0
+	VPTERNLOGD   $0xf8, Z0, Z7, Z5
+	VPERMD       256(AX), Z1, Z0
+	VPTERNLOGD.Z $0xf8, Z0, Z3, K1, Z5
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
+	VPERMD.Z     (AX), Z0, K1, Z0
+	VPERMD.Z     320(AX), Z1, K1, Z1
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z3
+	VPERMI2D     Z0, Z5, Z3
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z7
+	VPERMI2D     Z0, Z5, Z7
 
-	// Bit offsets: O = 1 + the lengths before; e = O%64 + n.
-	VMOVDQA64    Z2, Z9
-	VMOVDQA64    Z1, Z10
-	VALIGNQ      $0x07, Z23, Z9, Z11
-	VPADDQ       Z11, Z9, Z9
-	VALIGNQ      $0x06, Z23, Z9, Z11
-	VPADDQ       Z11, Z9, Z9
-	VALIGNQ      $0x04, Z23, Z9, Z11
-	VPADDQ       Z11, Z9, Z9
-	VALIGNQ      $0x07, Z23, Z10, Z11
-	VPADDQ       Z11, Z10, Z10
-	VALIGNQ      $0x06, Z23, Z10, Z11
-	VPADDQ       Z11, Z10, Z10
-	VALIGNQ      $0x04, Z23, Z10, Z11
-	VPADDQ       Z11, Z10, Z10
-	VPERMQ       Z9, Z4, Z11
-	VPADDQ       Z11, Z10, Z10
-	VPBROADCASTQ k_q1<>+0(SB), Z11
-	VPSUBQ       Z2, Z9, Z9
-	VPADDQ       Z11, Z9, Z9
-	VPSRLQ       $0x06, Z9, Z12
-	VPANDQ       Z5, Z9, Z9
-	VPADDQ       Z2, Z9, Z9
-	VPSUBQ       Z9, Z6, Z13
-	VPSLLVQ      Z13, Z3, Z13
-	VPSUBQ       Z6, Z9, Z2
-	VPSRLVQ      Z2, Z3, Z2
-	VPORQ        Z13, Z2, Z2
-	VPSUBQ       Z9, Z7, Z13
-	VPSLLVQ      Z13, Z3, Z3
-	VPSUBQ       Z1, Z10, Z9
-	VPADDQ       Z11, Z9, Z9
-	VPSRLQ       $0x06, Z9, Z10
-	VPANDQ       Z5, Z9, Z5
-	VPADDQ       Z1, Z5, Z5
-	VPSUBQ       Z5, Z6, Z1
-	VPSLLVQ      Z1, Z0, Z1
-	VPSUBQ       Z6, Z5, Z6
-	VPSRLVQ      Z6, Z0, Z6
-	VPORQ        Z1, Z6, Z6
-	VPSUBQ       Z5, Z7, Z1
-	VPSLLVQ      Z1, Z0, Z0
+	// Bit offsets O: a prefix sum of the flag's bit and the lengths before.
+	VALIGND     $0x0f, k_fpc_flaglane<>+0(SB), Z1, Z0
+	VALIGND     $0x0f, Z4, Z0, Z5
+	VPADDD      Z5, Z0, Z0
+	VALIGND     $0x0e, Z4, Z0, Z5
+	VPADDD      Z5, Z0, Z0
+	VALIGND     $0x0c, Z4, Z0, Z5
+	VPADDD      Z5, Z0, Z0
+	VALIGND     $0x08, Z4, Z0, Z5
+	VPADDD      Z5, Z0, Z0
+	VPSRLD      $0x06, Z0, Z5
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
+	VPADDD      Z1, Z0, Z0
 
 	// The lanes that end a word: the next lane starts in a later one.
-	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z1
-	VALIGNQ       $0x01, Z12, Z10, Z5
-	VALIGNQ       $0x01, Z10, Z1, Z1
-	VPCMPUQ       $0x06, Z12, Z5, K1
-	VPCMPUQ       $0x06, Z10, Z1, K2
-	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z8, K1, Z1
+	VPTERNLOGD    $0xff, Z6, Z6, Z6
+	VALIGND       $0x01, Z5, Z6, Z1
+	VPCMPUD       $0x06, Z5, Z1, K1
+	VPCOMPRESSD.Z Z2, K1, Z1
 	VPMOVZXDQ     Y1, Z1
 	KMOVW         K1, AX
 	POPCNTL       AX, DX
 	MOVL          $0x000000ff, AX
 	BZHIL         DX, AX, AX
 	KMOVB         AX, K1
-	VALIGNQ       $0x07, Z23, Z2, Z5
-	VPADDQ        Z5, Z2, Z2
-	VALIGNQ       $0x06, Z23, Z2, Z5
-	VPADDQ        Z5, Z2, Z2
-	VALIGNQ       $0x04, Z23, Z2, Z5
-	VPADDQ        Z5, Z2, Z2
-	VALIGNQ       $0x07, Z23, Z6, Z5
-	VPADDQ        Z5, Z6, Z6
-	VALIGNQ       $0x06, Z23, Z6, Z5
-	VPADDQ        Z5, Z6, Z6
-	VALIGNQ       $0x04, Z23, Z6, Z5
-	VPADDQ        Z5, Z6, Z6
-	VPERMQ        Z2, Z4, Z5
-	VPADDQ        Z5, Z6, Z6
-	VALIGNQ       $0x07, Z23, Z3, Z5
-	VPADDQ        Z5, Z3, Z3
-	VALIGNQ       $0x06, Z23, Z3, Z5
-	VPADDQ        Z5, Z3, Z3
-	VALIGNQ       $0x04, Z23, Z3, Z5
-	VPADDQ        Z5, Z3, Z3
-	VALIGNQ       $0x07, Z23, Z0, Z5
-	VPADDQ        Z5, Z0, Z0
-	VALIGNQ       $0x06, Z23, Z0, Z5
-	VPADDQ        Z5, Z0, Z0
-	VALIGNQ       $0x04, Z23, Z0, Z5
-	VPADDQ        Z5, Z0, Z0
-	VPERMQ        Z3, Z4, Z4
-	VPADDQ        Z4, Z0, Z0
-	VMOVDQA64     Z2, Z2
-	VPERMT2Q.Z    Z6, Z1, K1, Z2
-	VALIGNQ       $0x07, Z23, Z2, Z4
-	VPSUBQ.Z      Z4, Z2, K1, Z2
-	VMOVDQA64     Z3, Z3
-	VPERMT2Q.Z    Z0, Z1, K1, Z3
-	VALIGNQ       $0x07, Z23, Z3, Z0
-	VPSUBQ.Z      Z0, Z3, K1, Z0
-	VALIGNQ       $0x07, Z23, Z0, Z0
-	VPADDQ        Z0, Z2, Z2
 
-	// The flag, big-endian bytes, store.
-	MOVQ        $0x8000000000000000, AX
-	VMOVQ       AX, X24
-	VPORQ       Z24, Z2, Z2
-	MOVQ        $0x0001020304050607, AX
-	VMOVQ       AX, X0
-	MOVQ        $0x08090a0b0c0d0e0f, AX
-	VMOVQ       AX, X1
-	VPUNPCKLQDQ X1, X0, X24
-	VSHUFI64X2  $0x00, Z24, Z24, Z24
-	VPSHUFB     Z24, Z2, Z2
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y0, Z2
+	VEXTRACTI64X4 $0x01, Z0, Y0
+	VPMOVZXDQ     Y0, Z0
+	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSRLVQ       Z2, Z3, Z6
+	VPSUBQ        Z2, Z4, Z2
+	VPSLLVQ       Z2, Z3, Z5
+	VPORQ         Z5, Z6, Z6
+	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSLLVQ       Z2, Z3, Z2
+	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSRLVQ       Z0, Z7, Z5
+	VPSUBQ        Z0, Z4, Z0
+	VPSLLVQ       Z0, Z7, Z3
+	VPORQ         Z3, Z5, Z5
+	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSLLVQ       Z0, Z7, Z0
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VALIGNQ         $0x07, Z4, Z6, Z3
+	VPADDQ          Z3, Z6, Z6
+	VALIGNQ         $0x06, Z4, Z6, Z3
+	VPADDQ          Z3, Z6, Z6
+	VALIGNQ         $0x04, Z4, Z6, Z3
+	VPADDQ          Z3, Z6, Z6
+	VALIGNQ         $0x07, Z4, Z5, Z3
+	VPADDQ          Z3, Z5, Z5
+	VALIGNQ         $0x06, Z4, Z5, Z3
+	VPADDQ          Z3, Z5, Z5
+	VALIGNQ         $0x04, Z4, Z5, Z3
+	VPADDQ          Z3, Z5, Z5
+	VPBROADCASTQ    k_q7<>+0(SB), Z3
+	VPERMQ          Z6, Z3, Z3
+	VPADDQ          Z3, Z5, Z5
+	VPERMT2Q.Z      Z5, Z1, K1, Z6
+	VALIGNQ         $0x07, Z4, Z6, Z3
+	VPSUBQ.Z        Z3, Z6, K1, Z3
+	VPERMT2Q.Z      Z0, Z1, K1, Z2
+	VALIGNQ         $0x07, Z4, Z2, Z2
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z2, Z3
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VPSHUFB         Z0, Z3, Z3
 
 	// Store the stream's bytes, (total+7)/8, and nothing past them.
 	MOVQ     buf+0(FP), AX
@@ -2391,17 +2287,65 @@ fpc_fused_pack_13:
 	MOVQ     $-1, BX
 	BZHIQ    DX, BX, BX
 	KMOVQ    BX, K1
-	VMOVDQU8 Z2, K1, (AX)
+	VMOVDQU8 Z3, K1, (AX)
 	MOVQ     CX, bits+32(FP)
 	VZEROUPPER
 	RET
 
+DATA k_fpc_d800080<>+0(SB)/8, $0x0000000000800080
+GLOBL k_fpc_d800080<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_dff00ff00<>+0(SB)/8, $0x00000000ff00ff00
+GLOBL k_fpc_dff00ff00<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d7<>+0(SB)/8, $0x0000000000000007
+GLOBL k_fpc_d7<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d6<>+0(SB)/8, $0x0000000000000006
+GLOBL k_fpc_d6<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_dffff<>+0(SB)/8, $0x000000000000ffff
+GLOBL k_fpc_dffff<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d5<>+0(SB)/8, $0x0000000000000005
+GLOBL k_fpc_d5<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d4<>+0(SB)/8, $0x0000000000000004
+GLOBL k_fpc_d4<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d8000<>+0(SB)/8, $0x0000000000008000
+GLOBL k_fpc_d8000<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d10000<>+0(SB)/8, $0x0000000000010000
+GLOBL k_fpc_d10000<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d3<>+0(SB)/8, $0x0000000000000003
+GLOBL k_fpc_d3<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d2<>+0(SB)/8, $0x0000000000000002
+GLOBL k_fpc_d2<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d80<>+0(SB)/8, $0x0000000000000080
+GLOBL k_fpc_d80<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d100<>+0(SB)/8, $0x0000000000000100
+GLOBL k_fpc_d100<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d1<>+0(SB)/8, $0x0000000000000001
+GLOBL k_fpc_d1<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d8<>+0(SB)/8, $0x0000000000000008
+GLOBL k_fpc_d8<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d10<>+0(SB)/8, $0x0000000000000010
+GLOBL k_fpc_d10<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d0<>+0(SB)/8, $0x0000000000000000
+GLOBL k_fpc_d0<>(SB), RODATA|NOPTR, $8
+
 DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
 DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
 GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
-
-DATA k_q7<>+0(SB)/8, $0x0000000000000007
-GLOBL k_q7<>(SB), RODATA|NOPTR, $8
 
 DATA k_iota16<>+0(SB)/8, $0x0706050403020100
 DATA k_iota16<>+8(SB)/8, $0x0f0e0d0c0b0a0908
@@ -2410,20 +2354,57 @@ GLOBL k_iota16<>(SB), RODATA|NOPTR, $16
 DATA k_d16<>+0(SB)/8, $0x0000000000000010
 GLOBL k_d16<>(SB), RODATA|NOPTR, $8
 
-DATA k_q3f<>+0(SB)/8, $0x000000000000003f
-GLOBL k_q3f<>(SB), RODATA|NOPTR, $8
+DATA k_fpc_dffffffff<>+0(SB)/8, $0x00000000ffffffff
+GLOBL k_fpc_dffffffff<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_ilv0<>+0(SB)/8, $0x0000001000000000
+DATA k_fpc_ilv0<>+8(SB)/8, $0x0000001100000001
+DATA k_fpc_ilv0<>+16(SB)/8, $0x0000001200000002
+DATA k_fpc_ilv0<>+24(SB)/8, $0x0000001300000003
+DATA k_fpc_ilv0<>+32(SB)/8, $0x0000001400000004
+DATA k_fpc_ilv0<>+40(SB)/8, $0x0000001500000005
+DATA k_fpc_ilv0<>+48(SB)/8, $0x0000001600000006
+DATA k_fpc_ilv0<>+56(SB)/8, $0x0000001700000007
+GLOBL k_fpc_ilv0<>(SB), RODATA|NOPTR, $64
+
+DATA k_fpc_ilv1<>+0(SB)/8, $0x0000001800000008
+DATA k_fpc_ilv1<>+8(SB)/8, $0x0000001900000009
+DATA k_fpc_ilv1<>+16(SB)/8, $0x0000001a0000000a
+DATA k_fpc_ilv1<>+24(SB)/8, $0x0000001b0000000b
+DATA k_fpc_ilv1<>+32(SB)/8, $0x0000001c0000000c
+DATA k_fpc_ilv1<>+40(SB)/8, $0x0000001d0000000d
+DATA k_fpc_ilv1<>+48(SB)/8, $0x0000001e0000000e
+DATA k_fpc_ilv1<>+56(SB)/8, $0x0000001f0000000f
+GLOBL k_fpc_ilv1<>(SB), RODATA|NOPTR, $64
+
+DATA k_fpc_flaglane<>+0(SB)/8, $0x0000000000000000
+DATA k_fpc_flaglane<>+8(SB)/8, $0x0000000000000000
+DATA k_fpc_flaglane<>+16(SB)/8, $0x0000000000000000
+DATA k_fpc_flaglane<>+24(SB)/8, $0x0000000000000000
+DATA k_fpc_flaglane<>+32(SB)/8, $0x0000000000000000
+DATA k_fpc_flaglane<>+40(SB)/8, $0x0000000000000000
+DATA k_fpc_flaglane<>+48(SB)/8, $0x0000000000000000
+DATA k_fpc_flaglane<>+56(SB)/8, $0x0000000100000000
+GLOBL k_fpc_flaglane<>(SB), RODATA|NOPTR, $64
+
+DATA k_fpc_d3f<>+0(SB)/8, $0x000000000000003f
+GLOBL k_fpc_d3f<>(SB), RODATA|NOPTR, $8
 
 DATA k_q40<>+0(SB)/8, $0x0000000000000040
 GLOBL k_q40<>(SB), RODATA|NOPTR, $8
 
-DATA k_q80<>+0(SB)/8, $0x0000000000000080
-GLOBL k_q80<>(SB), RODATA|NOPTR, $8
+DATA k_q7<>+0(SB)/8, $0x0000000000000007
+GLOBL k_q7<>(SB), RODATA|NOPTR, $8
 
-DATA k_q1<>+0(SB)/8, $0x0000000000000001
-GLOBL k_q1<>(SB), RODATA|NOPTR, $8
-
-DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
-GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
+DATA k_fpc_flagword<>+0(SB)/8, $0x8000000000000000
+DATA k_fpc_flagword<>+8(SB)/8, $0x0000000000000000
+DATA k_fpc_flagword<>+16(SB)/8, $0x0000000000000000
+DATA k_fpc_flagword<>+24(SB)/8, $0x0000000000000000
+DATA k_fpc_flagword<>+32(SB)/8, $0x0000000000000000
+DATA k_fpc_flagword<>+40(SB)/8, $0x0000000000000000
+DATA k_fpc_flagword<>+48(SB)/8, $0x0000000000000000
+DATA k_fpc_flagword<>+56(SB)/8, $0x0000000000000000
+GLOBL k_fpc_flagword<>(SB), RODATA|NOPTR, $64
 
 // func fpcCompress128AVX512(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, CMOV, POPCNT
