@@ -640,33 +640,51 @@ func fpcCompress64Kernel() {
 	v := ZMM()
 	VMOVDQU64(Mem{Base: line}, v)
 
-	Comment("Kinds as dwords, as fpcKinds512 finds them.")
+	Comment("Kinds as dwords: the lowest-numbered pattern each word matches.")
+	// The sign-extension patterns from the count of leading zeros of the
+	// word with its sign bits flipped to zero (SE4 is at most 7, SE8 at
+	// most 127, SE16 at most 32767; 32 for 0 and −1, the table's index 0),
+	// then each other pattern that matches lowers the kind with a masked
+	// minimum, as the kinds are numbered by code length.
 	k, kz := ZMM(), K()
 	{
+		var se [32]uint32
+		for l := range se {
+			switch {
+			case l == 0 || l >= 29:
+				se[l] = fpcSE4
+			case l >= 25:
+				se[l] = fpcSE8
+			case l >= 17:
+				se[l] = fpcSE16
+			default:
+				se[l] = fpcRaw
+			}
+		}
+		var ws [16]uint64
+		for i := range ws {
+			ws[i] = uint64(se[2*i]) | uint64(se[2*i+1])<<32
+		}
+		low := ZMM()
+		VMOVDQU64(rodata("fpc_se_lo", ws[:8]...), low)
+		VPSRAD(U8(31), v, k)
+		VPXORD(v, k, k)
+		VPLZCNTD(k, k)
+		VPERMI2D(rodata("fpc_se_hi", ws[8:]...), low, k)
 		half, t, two := ZMM(), ZMM(), K()
 		VPBROADCASTD(d(0x00800080), half)
 		VPADDW(half, v, t)
-		VPTESTNMD_BCST(d(0xFF00FF00), t, two)
-		VPBROADCASTD(d(fpcRaw), k)
-		VPBLENDMD_BCST(d(fpcTwo), k, two, k)
+		VPTESTNMD_BCST(d(0xFF00FF00), t, two) // both halves sign-extended bytes
+		VPMINUD_BCST(d(fpcTwo), k, two, k)
 		lowZero := K()
 		VPTESTNMD_BCST(d(0xFFFF), v, lowZero)
-		VPBLENDMD_BCST(d(fpcLowZero), k, lowZero, k)
-		below := func(off, span uint32) OpmaskVirtual {
-			t, m := ZMM(), K()
-			VPADDD_BCST(d(off), v, t)
-			VPCMPUD_BCST(U8(cmpLT), d(span), t, m)
-			return m
-		}
-		VPBLENDMD_BCST(d(fpcSE16), k, below(0x8000, 0x10000), k)
+		VPMINUD_BCST(d(fpcLowZero), k, lowZero, k)
 		r, rep := ZMM(), K()
 		VPROLD(U8(8), v, r)
 		VPCMPEQD(v, r, rep)
-		VPBLENDMD_BCST(d(fpcRep), k, rep, k)
-		VPBLENDMD_BCST(d(fpcSE8), k, below(0x80, 0x100), k)
-		VPBLENDMD_BCST(d(fpcSE4), k, below(8, 16), k)
+		VPMINUD_BCST(d(fpcRep), k, rep, k)
 		VPTESTNMD(v, v, kz)
-		VPBLENDMD_BCST(d(fpcZero), k, kz, k)
+		VPMINUD_BCST(d(fpcZero), k, kz, k)
 	}
 
 	Comment("Summary: zero words, code bits of the others, raw words.")

@@ -2068,33 +2068,28 @@ TEXT ·fpcPack128AVX512(SB), NOSPLIT, $768-72
 	RET
 
 // func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, POPCNT
 TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	MOVQ      line+8(FP), AX
 	VMOVDQU64 (AX), Z0
 
-	// Kinds as dwords, as fpcKinds512 finds them.
-	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z1
-	VPADDW         Z1, Z0, Z1
-	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z1, K1
-	VPBROADCASTD   k_fpc_d7<>+0(SB), Z1
-	VPBLENDMD.BCST k_fpc_d6<>+0(SB), Z1, K1, Z1
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z2
+	VPSRAD         $0x1f, Z0, Z1
+	VPXORD         Z0, Z1, Z1
+	VPLZCNTD       Z1, Z1
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z2, Z1
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z2
+	VPADDW         Z2, Z0, Z2
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z2, K1
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z1, K1, Z1
 	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z0, K1
-	VPBLENDMD.BCST k_fpc_d5<>+0(SB), Z1, K1, Z1
-	VPADDD.BCST    k_fpc_d8000<>+0(SB), Z0, Z2
-	VPCMPUD.BCST   $0x01, k_fpc_d10000<>+0(SB), Z2, K1
-	VPBLENDMD.BCST k_fpc_d4<>+0(SB), Z1, K1, Z1
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z1, K1, Z1
 	VPROLD         $0x08, Z0, Z2
 	VPCMPEQD       Z0, Z2, K1
-	VPBLENDMD.BCST k_fpc_d3<>+0(SB), Z1, K1, Z1
-	VPADDD.BCST    k_fpc_d80<>+0(SB), Z0, Z2
-	VPCMPUD.BCST   $0x01, k_fpc_d100<>+0(SB), Z2, K1
-	VPBLENDMD.BCST k_fpc_d2<>+0(SB), Z1, K1, Z1
-	VPADDD.BCST    k_fpc_d8<>+0(SB), Z0, Z2
-	VPCMPUD.BCST   $0x01, k_fpc_d10<>+0(SB), Z2, K1
-	VPBLENDMD.BCST k_fpc_d1<>+0(SB), Z1, K1, Z1
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z1, K1, Z1
 	VPTESTNMD      Z0, Z0, K1
-	VPBLENDMD.BCST k_fpc_d0<>+0(SB), Z1, K1, Z1
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z1, K1, Z1
 
 	// Summary: zero words, code bits of the others, raw words.
 	KMOVW         K1, CX
@@ -2292,14 +2287,31 @@ fpc_fused_pack_13:
 	VZEROUPPER
 	RET
 
+DATA k_fpc_se_lo<>+0(SB)/8, $0x0000000700000001
+DATA k_fpc_se_lo<>+8(SB)/8, $0x0000000700000007
+DATA k_fpc_se_lo<>+16(SB)/8, $0x0000000700000007
+DATA k_fpc_se_lo<>+24(SB)/8, $0x0000000700000007
+DATA k_fpc_se_lo<>+32(SB)/8, $0x0000000700000007
+DATA k_fpc_se_lo<>+40(SB)/8, $0x0000000700000007
+DATA k_fpc_se_lo<>+48(SB)/8, $0x0000000700000007
+DATA k_fpc_se_lo<>+56(SB)/8, $0x0000000700000007
+GLOBL k_fpc_se_lo<>(SB), RODATA|NOPTR, $64
+
+DATA k_fpc_se_hi<>+0(SB)/8, $0x0000000400000007
+DATA k_fpc_se_hi<>+8(SB)/8, $0x0000000400000004
+DATA k_fpc_se_hi<>+16(SB)/8, $0x0000000400000004
+DATA k_fpc_se_hi<>+24(SB)/8, $0x0000000400000004
+DATA k_fpc_se_hi<>+32(SB)/8, $0x0000000200000004
+DATA k_fpc_se_hi<>+40(SB)/8, $0x0000000200000002
+DATA k_fpc_se_hi<>+48(SB)/8, $0x0000000100000002
+DATA k_fpc_se_hi<>+56(SB)/8, $0x0000000100000001
+GLOBL k_fpc_se_hi<>(SB), RODATA|NOPTR, $64
+
 DATA k_fpc_d800080<>+0(SB)/8, $0x0000000000800080
 GLOBL k_fpc_d800080<>(SB), RODATA|NOPTR, $8
 
 DATA k_fpc_dff00ff00<>+0(SB)/8, $0x00000000ff00ff00
 GLOBL k_fpc_dff00ff00<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d7<>+0(SB)/8, $0x0000000000000007
-GLOBL k_fpc_d7<>(SB), RODATA|NOPTR, $8
 
 DATA k_fpc_d6<>+0(SB)/8, $0x0000000000000006
 GLOBL k_fpc_d6<>(SB), RODATA|NOPTR, $8
@@ -2310,38 +2322,14 @@ GLOBL k_fpc_dffff<>(SB), RODATA|NOPTR, $8
 DATA k_fpc_d5<>+0(SB)/8, $0x0000000000000005
 GLOBL k_fpc_d5<>(SB), RODATA|NOPTR, $8
 
-DATA k_fpc_d4<>+0(SB)/8, $0x0000000000000004
-GLOBL k_fpc_d4<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d8000<>+0(SB)/8, $0x0000000000008000
-GLOBL k_fpc_d8000<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d10000<>+0(SB)/8, $0x0000000000010000
-GLOBL k_fpc_d10000<>(SB), RODATA|NOPTR, $8
-
 DATA k_fpc_d3<>+0(SB)/8, $0x0000000000000003
 GLOBL k_fpc_d3<>(SB), RODATA|NOPTR, $8
 
-DATA k_fpc_d2<>+0(SB)/8, $0x0000000000000002
-GLOBL k_fpc_d2<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d80<>+0(SB)/8, $0x0000000000000080
-GLOBL k_fpc_d80<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d100<>+0(SB)/8, $0x0000000000000100
-GLOBL k_fpc_d100<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d1<>+0(SB)/8, $0x0000000000000001
-GLOBL k_fpc_d1<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d8<>+0(SB)/8, $0x0000000000000008
-GLOBL k_fpc_d8<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d10<>+0(SB)/8, $0x0000000000000010
-GLOBL k_fpc_d10<>(SB), RODATA|NOPTR, $8
-
 DATA k_fpc_d0<>+0(SB)/8, $0x0000000000000000
 GLOBL k_fpc_d0<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d7<>+0(SB)/8, $0x0000000000000007
+GLOBL k_fpc_d7<>(SB), RODATA|NOPTR, $8
 
 DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
 DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
@@ -2356,6 +2344,9 @@ GLOBL k_d16<>(SB), RODATA|NOPTR, $8
 
 DATA k_fpc_dffffffff<>+0(SB)/8, $0x00000000ffffffff
 GLOBL k_fpc_dffffffff<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d1<>+0(SB)/8, $0x0000000000000001
+GLOBL k_fpc_d1<>(SB), RODATA|NOPTR, $8
 
 DATA k_fpc_ilv0<>+0(SB)/8, $0x0000001000000000
 DATA k_fpc_ilv0<>+8(SB)/8, $0x0000001100000001
