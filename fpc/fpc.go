@@ -254,18 +254,26 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 // a 64-byte Compress (runtime.memmove and memclr in a profile of
 // BenchmarkTargets).
 func (c *Codec) compressFused(dst, line []byte) ([]byte, int) {
-	if n := len(dst); cap(dst)-n > c.lineSize {
-		var bits int
-		if c.lineSize == 64 {
-			bits = c.wordCodes64((*[tagBits + 64]byte)(dst[n:cap(dst)]), (*[64]byte)(line))
-		} else {
-			bits = c.wordCodes128((*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line))
-		}
-		if !c.fits(bits - tagBits) {
-			bits = tagBits + 8*c.lineSize
-		}
-		return dst[:n+(bits+7)/8], bits
+	n := len(dst)
+	if cap(dst)-n <= c.lineSize {
+		return c.compressFusedScratch(dst, line)
 	}
+	var bits int
+	if c.lineSize == 64 {
+		bits = c.wordCodes64((*[tagBits + 64]byte)(dst[n:cap(dst)]), (*[64]byte)(line))
+	} else {
+		bits = c.wordCodes128((*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line))
+	}
+	if !c.fits(bits - tagBits) {
+		bits = tagBits + 8*c.lineSize
+	}
+	return dst[:n+int(uint(bits+7)/8)], bits
+}
+
+// compressFusedScratch is compressFused for a dst without room for the raw
+// stream: the kernel writes to a scratch buffer, appended to dst. It is a
+// function of its own so that compressFused's frame has no buffer.
+func (c *Codec) compressFusedScratch(dst, line []byte) ([]byte, int) {
 	var buf [scratchBytes]byte
 	_, bits := c.wordCodes(&buf, line)
 	if !c.fits(bits - tagBits) {
