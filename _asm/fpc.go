@@ -814,21 +814,7 @@ func fpcCompress64Kernel() {
 		VALIGND(U8(1), q, ones, nq)
 		VPCMPUD(U8(6), q, nq, kend) // next > this
 	}
-	idx := ZMM()
-	{
-		t := ZMM()
-		VPCOMPRESSD_Z(iota, kend, t)
-		VPMOVZXDQ(t.AsY(), idx)
-	}
-	kvalid := K()
-	{
-		t, c := GP64(), GP64()
-		KMOVW(kend, t.As32())
-		POPCNTL(t.As32(), c.As32())
-		MOVL(U32(0xFF), t.As32())
-		BZHIL(c.As32(), t.As32(), t.As32())
-		KMOVB(t.As32(), kvalid)
-	}
+	idx, kvalid := wordEndLanes(iota, kend)
 
 	Comment("Each code's bits in its word (hiw) and the next (low).")
 	var hiw, low [2]VecVirtual
@@ -937,6 +923,25 @@ func fpcEmit(z GPVirtual, words int) GPVirtual {
 	}
 	wordsOnly(emit)
 	return emit
+}
+
+// wordEndLanes lists, for a packing of codes into 64-bit words, the lanes
+// set in kend (the lanes of the codes that end a word) in order, as
+// qwords of idx, and returns in kvalid one bit per word listed: kend's
+// popcount, at most 8 words of 512 bits.
+func wordEndLanes(iota VecVirtual, kend OpmaskVirtual) (idx VecVirtual, kvalid OpmaskVirtual) {
+	idx = ZMM()
+	d := ZMM()
+	VPCOMPRESSD_Z(iota, kend, d)
+	VPMOVZXDQ(d.AsY(), idx)
+	kvalid = K()
+	t, c := GP64(), GP64()
+	KMOVW(kend, t.As32())
+	POPCNTL(t.As32(), c.As32())
+	MOVL(U32(0xFF), t.As32())
+	BZHIL(c.As32(), t.As32(), t.As32())
+	KMOVB(t.As32(), kvalid)
+	return idx, kvalid
 }
 
 // storeStreamBytes stores the first (bits+7)/8 bytes of v, the bytes of a
@@ -1116,21 +1121,7 @@ func packCodes512Vector(code, n [2]VecVirtual) VecVirtual {
 		VPCMPUQ(U8(6), q[1], nx1, k1)
 		KUNPCKBW(k0, k1, kend)
 	}
-	idx := ZMM()
-	{
-		d := ZMM()
-		VPCOMPRESSD_Z(iota, kend, d)
-		VPMOVZXDQ(d.AsY(), idx)
-	}
-	kvalid := K()
-	{
-		t, c := GP64(), GP64()
-		KMOVW(kend, t.As32())
-		POPCNTL(t.As32(), c.As32())
-		MOVL(U32(0xFF), t.As32())
-		BZHIL(c.As32(), t.As32(), t.As32())
-		KMOVB(t.As32(), kvalid)
-	}
+	idx, kvalid := wordEndLanes(iota, kend)
 	prefix(hiw)
 	prefix(low)
 	// words returns, per 64-bit word, the sum of x over the codes that
