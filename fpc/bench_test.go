@@ -62,85 +62,54 @@ func mustNewB(b *testing.B, n int) *Codec {
 // ns per line: the two paths cost differently and BenchmarkCodec's
 // average hides which one a change moved.
 func BenchmarkDecodeKinds(b *testing.B) {
-	const n = 64
-	var data []byte
-	for _, f := range codectest.Files(b) {
-		data = append(data, f.Data[:len(f.Data)/n*n]...)
-	}
-	c := mustNewB(b, n)
-	var raw, coded [][]byte
-	for off := 0; off < len(data); off += n {
-		enc, _, err := c.Compress(nil, data[off:off+n])
-		if err != nil {
-			b.Fatal(err)
-		}
-		if enc[0]>>7 == 0 {
-			raw = append(raw, enc)
-		} else {
-			coded = append(coded, enc)
-		}
-	}
-	for _, kind := range []struct {
-		name  string
-		lines [][]byte
-	}{{"raw", raw}, {"coded", coded}} {
-		b.Run(kind.name, func(b *testing.B) {
-			if len(kind.lines) == 0 {
-				b.Skip("no such lines")
-			}
-			b.SetBytes(int64(n * len(kind.lines)))
-			b.ReportAllocs()
-			buf := make([]byte, 0, n)
-			for b.Loop() {
-				for _, enc := range kind.lines {
-					buf, _ = c.Decompress(buf[:0], enc)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(kind.lines)), "ns/line")
-		})
-	}
+	c := mustNewB(b, 64)
+	benchKinds(b, c, func(buf []byte, line, enc []byte) []byte {
+		buf, _ = c.Decompress(buf[:0], enc)
+		return buf
+	})
 }
 
-// BenchmarkEncodeKinds is BenchmarkDecodeKinds for Compress: it times
-// Compress of the 64-byte lines that are stored raw and of those stored as
-// word codes apart, in ns per line.
+// BenchmarkEncodeKinds is BenchmarkDecodeKinds for Compress.
 func BenchmarkEncodeKinds(b *testing.B) {
-	const n = 64
-	var data []byte
+	c := mustNewB(b, 64)
+	benchKinds(b, c, func(buf []byte, line, enc []byte) []byte {
+		buf, _, _ = c.Compress(buf[:0], line)
+		return buf
+	})
+}
+
+// benchKinds runs op on every 64-byte corpus line (with its stream enc)
+// in two sub-benchmarks, "raw" for the lines c stores raw and "coded" for
+// the others, and reports ns per line.
+func benchKinds(b *testing.B, c *Codec, op func(buf []byte, line, enc []byte) []byte) {
+	n := c.LineSize()
+	type coded struct{ line, enc []byte }
+	var kinds [2][]coded // by the stream's flag
 	for _, f := range codectest.Files(b) {
-		data = append(data, f.Data[:len(f.Data)/n*n]...)
-	}
-	c := mustNewB(b, n)
-	var raw, coded [][]byte
-	for off := 0; off < len(data); off += n {
-		line := data[off : off+n]
-		enc, _, err := c.Compress(nil, line)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if enc[0]>>7 == 0 {
-			raw = append(raw, line)
-		} else {
-			coded = append(coded, line)
+		for off := 0; off+n <= len(f.Data); off += n {
+			line := f.Data[off : off+n]
+			enc, _, err := c.Compress(nil, line)
+			if err != nil {
+				b.Fatal(err)
+			}
+			kinds[enc[0]>>7] = append(kinds[enc[0]>>7], coded{line, enc})
 		}
 	}
-	for _, kind := range []struct {
-		name  string
-		lines [][]byte
-	}{{"raw", raw}, {"coded", coded}} {
-		b.Run(kind.name, func(b *testing.B) {
-			if len(kind.lines) == 0 {
+	for flag, name := range []string{"raw", "coded"} {
+		b.Run(name, func(b *testing.B) {
+			lines := kinds[flag]
+			if len(lines) == 0 {
 				b.Skip("no such lines")
 			}
-			b.SetBytes(int64(n * len(kind.lines)))
+			b.SetBytes(int64(n * len(lines)))
 			b.ReportAllocs()
 			buf := make([]byte, 0, 2*n+16)
 			for b.Loop() {
-				for _, line := range kind.lines {
-					buf, _, _ = c.Compress(buf[:0], line)
+				for _, l := range lines {
+					buf = op(buf, l.line, l.enc)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(kind.lines)), "ns/line")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(lines)), "ns/line")
 		})
 	}
 }
