@@ -137,8 +137,5 @@ func (c *Codec) codeBits(s summary) int {
 
 // sizeOf returns the stream length of a line with summary s.
 func (c *Codec) sizeOf(s summary) int {
-	if b := c.codeBits(s); c.fits(b) {
-		return tagBits + b
-	}
-	return tagBits + 8*c.lineSize
+	return c.streamBits(c.codeBits(s))
 }

@@ -216,6 +216,16 @@ func (c *Codec) fits(codeBits int) bool {
 	return codeBits >= 0 && codeBits < 8*c.lineSize
 }
 
+// streamBits returns the length of the stream of a line whose word codes
+// are codeBits long: flag and codes, or flag and raw line where they do
+// not fit.
+func (c *Codec) streamBits(codeBits int) int {
+	if c.fits(codeBits) {
+		return tagBits + codeBits
+	}
+	return tagBits + 8*c.lineSize
+}
+
 // Size returns the length in bits of the encoding of line, or -1 if line is
 // not LineSize() bytes long.
 func (c *Codec) Size(line []byte) int {
@@ -264,9 +274,7 @@ func (c *Codec) compressFused(dst, line []byte) ([]byte, int) {
 	} else {
 		bits = c.wordCodes128((*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line))
 	}
-	if !c.fits(bits - tagBits) {
-		bits = tagBits + 8*c.lineSize
-	}
+	bits = c.streamBits(bits - tagBits)
 	return dst[:n+int(uint(bits+7)/8)], bits
 }
 
@@ -276,9 +284,7 @@ func (c *Codec) compressFused(dst, line []byte) ([]byte, int) {
 func (c *Codec) compressFusedScratch(dst, line []byte) ([]byte, int) {
 	var buf [scratchBytes]byte
 	_, bits := c.wordCodes(&buf, line)
-	if !c.fits(bits - tagBits) {
-		bits = tagBits + 8*c.lineSize
-	}
+	bits = c.streamBits(bits - tagBits)
 	return append(dst, buf[:(bits+7)/8]...), bits
 }
 
