@@ -547,15 +547,7 @@ func fpcCompressKernel(size int) {
 	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
 	total := GP64()
 	{
-		runs := GP64()
-		MOVQ(emit, runs)
-		ANDQ(z, runs)
-		POPCNTQ(runs, runs) // zero-run codes, 6 bits each
-		LEAQ(Mem{Base: runs, Index: runs, Scale: 2}, runs)
-		MOVQ(sum, total)
-		SHRQ(U8(32), total)
-		MOVWQZX(total.As16(), total)
-		LEAQ(Mem{Base: total, Index: runs, Scale: 2, Disp: 1}, total) // flag + codes
+		fpcStreamBits(total, emit, z, sum)
 		packIt := label("fpc_fused_pack")
 		CMPQ(total, U32(1+8*size))
 		JLT(LabelRef(packIt))
@@ -718,15 +710,7 @@ func fpcCompress64Kernel() {
 	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
 	total := GP64()
 	{
-		runs := GP64()
-		MOVQ(emit, runs)
-		ANDQ(z, runs)
-		POPCNTQ(runs, runs) // zero-run codes, 6 bits each
-		LEAQ(Mem{Base: runs, Index: runs, Scale: 2}, runs)
-		MOVQ(sum, total)
-		SHRQ(U8(32), total)
-		MOVWQZX(total.As16(), total)
-		LEAQ(Mem{Base: total, Index: runs, Scale: 2, Disp: 1}, total) // flag + codes
+		fpcStreamBits(total, emit, z, sum)
 		packIt := label("fpc_fused_pack")
 		CMPQ(total, U32(1+8*64))
 		JLT(LabelRef(packIt))
@@ -923,6 +907,22 @@ func fpcEmit(z GPVirtual, words int) GPVirtual {
 	}
 	wordsOnly(emit)
 	return emit
+}
+
+// fpcStreamBits sets total to the length of flag 1 and a line's word
+// codes: the code bits of its non-zero words (bits 32–47 of its summary
+// sum) and 6 bits for each zero-run code (the zero words, z, that emit
+// marks).
+func fpcStreamBits(total, emit, z, sum GPVirtual) {
+	runs := GP64()
+	MOVQ(emit, runs)
+	ANDQ(z, runs)
+	POPCNTQ(runs, runs) // zero-run codes, 6 bits each
+	LEAQ(Mem{Base: runs, Index: runs, Scale: 2}, runs)
+	MOVQ(sum, total)
+	SHRQ(U8(32), total)
+	MOVWQZX(total.As16(), total)
+	LEAQ(Mem{Base: total, Index: runs, Scale: 2, Disp: 1}, total) // flag + codes
 }
 
 // wordEndLanes lists, for a packing of codes into 64-bit words, the lanes
