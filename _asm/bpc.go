@@ -1105,12 +1105,17 @@ func bpcConstD(name string, v [16]uint32) Mem {
 // bpcConst4 returns a 4-byte constant, for VPBROADCASTD: a load, where a
 // broadcast from a general register takes a shuffle.
 func bpcConst4(v uint32) Mem {
-	name := fmt.Sprintf("bpc_d%08x", v)
+	return bpcConstScalar(fmt.Sprintf("bpc_d%08x", v), U32(v))
+}
+
+// bpcConstScalar declares (once per name) a read-only constant of the one
+// value v, for bpcConstQ and bpcConst4.
+func bpcConstScalar(name string, v Constant) Mem {
 	if m, ok := bpcConsts512[name]; ok {
 		return m
 	}
 	m := GLOBL(name, attr.RODATA|attr.NOPTR)
-	DATA(0, U32(v))
+	DATA(0, v)
 	bpcConsts512[name] = m
 	return m
 }
@@ -1651,12 +1656,5 @@ func bpcDecode64AVX512() {
 
 // bpcConstQ returns an 8-byte constant, for broadcasts from memory.
 func bpcConstQ(v uint64) Mem {
-	name := fmt.Sprintf("bpc_q%016x", v)
-	if m, ok := bpcConsts512[name]; ok {
-		return m
-	}
-	m := GLOBL(name, attr.RODATA|attr.NOPTR)
-	DATA(0, U64(v))
-	bpcConsts512[name] = m
-	return m
+	return bpcConstScalar(fmt.Sprintf("bpc_q%016x", v), U64(v))
 }
