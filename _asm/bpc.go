@@ -1476,9 +1476,8 @@ func bpcDecode64AVX512() {
 	MOVQ(U32(32), j)
 	MOVQ(U64(heads), hd)
 
-	// step emits one step of the loop; the first takes plane 32 from u.
-	step := func(first bool) {
-		// v: the 64 bits from pos.
+	// peek returns the 64 bits of the stream from bit pos on.
+	peek := func() GPVirtual {
 		i, sh, v := GP64(), GP64(), GP64()
 		MOVQ(pos, i)
 		SHRQ(U8(3), i)
@@ -1487,6 +1486,11 @@ func bpcDecode64AVX512() {
 		MOVQ(Mem{Base: area, Disp: streamAt, Index: i, Scale: 1}, v)
 		BSWAPQ(v)
 		SHLXQ(sh, v, v)
+		return v
+	}
+	// step emits one step of the loop; the first takes plane 32 from u.
+	step := func(first bool) {
+		v := peek()
 		// x: the bits taken by raw symbols, from the first head bit that
 		// is clear (0, 16, 32, or 64 for three); xr the same capped at 48.
 		x, xr := GP64(), GP64()
@@ -1560,14 +1564,7 @@ func bpcDecode64AVX512() {
 	{
 		// The bits from pos on (the padding, then the zeros past the
 		// stream) must all be zero.
-		i, sh, v := GP64(), GP64(), GP64()
-		MOVQ(pos, i)
-		SHRQ(U8(3), i)
-		MOVL(pos.As32(), sh.As32())
-		ANDL(U8(7), sh.As32())
-		MOVQ(Mem{Base: area, Disp: streamAt, Index: i, Scale: 1}, v)
-		BSWAPQ(v)
-		SHLXQ(sh, v, v)
+		v := peek()
 		TESTQ(v, v)
 		JNZ(LabelRef(name + "_fail"))
 	}
