@@ -5394,87 +5394,32 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 	RET
 
 // func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
-	MOVQ        out+0(FP), AX
-	MOVQ        line+8(FP), CX
-	VMOVDQU64   (CX), Z0
-	VPTESTMQ    Z0, Z0, K1
-	KORTESTB    K1, K1
-	JZ          zeros_205
-	VPCMPQ.BCST $0x04, (CX), Z0, K1
-	KMOVQ       K1, DX
-	TESTQ       DX, DX
-	JZ          repeated_206
-	XORL        DX, DX
-	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z1
-	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z1, K1
-	KMOVQ       K1, BX
-	BTSQ        $0x07, BX
-	TZCNTQ      BX, BX
-	VPSUBQ.BCST (CX)(BX*8), Z1, Z1
-	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
-	KMOVQ       K1, BX
-	CMPQ        BX, $0x01
-	JCC         k4_208
-	VPADDQ      zrep8_8000<>+0(SB), Z0, Z1
-	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1
-	KMOVQ       K1, BX
-	BTSQ        $0x07, BX
-	TZCNTQ      BX, BX
-	VPSUBQ.BCST (CX)(BX*8), Z1, Z1
-	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
-	KMOVQ       K1, BX
-	CMPQ        BX, $0x01
-	JCC         b8d4_210
-	VPADDQ      zrep8_80<>+0(SB), Z0, Z1
-	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1
-	KMOVQ       K1, BX
-	BTSQ        $0x07, BX
-	TZCNTQ      BX, BX
-	VPSUBQ.BCST (CX)(BX*8), Z1, Z1
-	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1, K1
-	KMOVQ       K1, BX
-	CMPQ        BX, $0x01
-	JCC         b8d2_209
-	MOVL        $0x00000004, DX
-	JMP         store_207
-
-b8d2_209:
-	ORL $0x00000008, DX
-	JMP k4_208
-
-b8d4_210:
-	ORL $0x00000010, DX
-
-k4_208:
-	VPADDD      zrep4_8000<>+0(SB), Z0, Z1
-	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z1, K1
-	KMOVQ       K1, BX
-	BTSQ        $0x0f, BX
-	TZCNTQ      BX, BX
-	VPSUBD.BCST (CX)(BX*4), Z1, Z1
-	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
-	KMOVQ       K1, BX
-	CMPQ        BX, $0x01
-	JCC         k2_211
-	VPADDD      zrep4_80<>+0(SB), Z0, Z1
-	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
-	KMOVQ       K1, BX
-	BTSQ        $0x0f, BX
-	TZCNTQ      BX, BX
-	VPSUBD.BCST (CX)(BX*4), Z1, Z1
-	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
-	KMOVQ       K1, BX
-	CMPQ        BX, $0x01
-	JCC         b4d2_212
-	ORL         $0x00000020, DX
-	JMP         k2_211
-
-b4d2_212:
-	ORL $0x00000040, DX
-
-k2_211:
+	MOVQ         out+0(FP), AX
+	MOVQ         line+8(FP), CX
+	VMOVDQU64    (CX), Z0
+	XORL         DX, DX
+	VPADDQ       zrep8_80000000<>+0(SB), Z0, Z1
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z1, K1
+	KMOVQ        K1, BX
+	BTSQ         $0x07, BX
+	TZCNTQ       BX, BX
+	VPSUBQ.BCST  (CX)(BX*8), Z1, Z1
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, BX
+	CMPQ         BX, $0x01
+	ADCL         DX, DX
+	VPADDD       zrep4_8000<>+0(SB), Z0, Z1
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z1, K1
+	KMOVQ        K1, BX
+	BTSQ         $0x0f, BX
+	TZCNTQ       BX, BX
+	VPSUBD.BCST  (CX)(BX*4), Z1, Z1
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, BX
+	CMPQ         BX, $0x01
+	ADCL         DX, DX
 	VPADDW       zrep2_80<>+0(SB), Z0, Z1
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1
 	KMOVQ        K1, BX
@@ -5485,132 +5430,197 @@ k2_211:
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1, K1
 	KMOVQ        K1, BX
 	CMPQ         BX, $0x01
-	JCC          store_207
-	ORL          $0x00000080, DX
+	ADCL         DX, DX
+	TESTL        DX, DX
+	JZ           raw_206
+	VPTESTMQ     Z0, Z0, K1
+	KMOVQ        K1, BX
+	TESTQ        BX, BX
+	JZ           zeros_207
+	VPCMPQ.BCST  $0x04, (CX), Z0, K1
+	KMOVQ        K1, BX
+	TESTQ        BX, BX
+	JZ           repeated_208
+	XORL         BX, BX
+	BTL          $0x02, DX
+	JCC          k4_210
+	VPADDQ       zrep8_8000<>+0(SB), Z0, Z1
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1
+	KMOVQ        K1, SI
+	BTSQ         $0x07, SI
+	TZCNTQ       SI, SI
+	VPSUBQ.BCST  (CX)(SI*8), Z1, Z1
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, SI
+	CMPQ         SI, $0x01
+	JCC          b8d4_212
+	VPADDQ       zrep8_80<>+0(SB), Z0, Z1
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1
+	KMOVQ        K1, SI
+	BTSQ         $0x07, SI
+	TZCNTQ       SI, SI
+	VPSUBQ.BCST  (CX)(SI*8), Z1, Z1
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, SI
+	CMPQ         SI, $0x01
+	JCC          b8d2_211
+	MOVL         $0x00000004, BX
+	JMP          store_209
 
-store_207:
-	MOVBQZX        DL, DX
+b8d2_211:
+	ORL $0x00000008, BX
+	JMP k4_210
+
+b8d4_212:
+	ORL $0x00000010, BX
+
+k4_210:
+	BTL         $0x01, DX
+	JCC         k2_213
+	VPADDD      zrep4_80<>+0(SB), Z0, Z1
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
+	KMOVQ       K1, SI
+	BTSQ        $0x0f, SI
+	TZCNTQ      SI, SI
+	VPSUBD.BCST (CX)(SI*4), Z1, Z1
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, SI
+	CMPQ        SI, $0x01
+	JCC         b4d2_214
+	ORL         $0x00000020, BX
+	JMP         k2_213
+
+b4d2_214:
+	ORL $0x00000040, BX
+
+k2_213:
+	BTL $0x00, DX
+	JCC store_209
+	ORL $0x00000080, BX
+
+store_209:
+	MOVBQZX        BL, DX
 	MOVQ           best+24(FP), BX
-	MOVBQZX        (BX)(DX*1), DX
-	LEAQ           k_bdiBits64<>+0(SB), BX
-	MOVQ           (BX)(DX*8), BX
-	MOVQ           BX, bits+32(FP)
-	CMPQ           DX, $0x0f
-	JE             raw_214
-	LEAQ           (DX)(DX*2), BX
-	SHLQ           $0x07, BX
+	MOVBQZX        (BX)(DX*1), BX
+	LEAQ           k_bdiBits64<>+0(SB), DX
+	MOVQ           (DX)(BX*8), DX
+	MOVQ           DX, bits+32(FP)
+	LEAQ           (BX)(BX*2), DX
+	SHLQ           $0x07, DX
 	MOVQ           enc+16(FP), SI
-	ADDQ           SI, BX
-	SUBQ           $0x00000300, BX
-	CMPQ           DX, $0x05
+	ADDQ           SI, DX
+	SUBQ           $0x00000300, DX
+	CMPQ           BX, $0x05
 	JAE            k4_215
-	VPBROADCASTQ   336(BX), Z1
-	VPBROADCASTQ   344(BX), Z3
+	VPBROADCASTQ   336(DX), Z1
+	VPBROADCASTQ   344(DX), Z3
 	VPADDQ         Z1, Z0, Z1
 	VPCMPUQ        $0x05, Z3, Z1, K1
-	KMOVQ          K1, DX
+	KMOVQ          K1, BX
 	XORQ           SI, SI
-	TZCNTQ         DX, DI
+	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
 	MOVQ           (CX)(DI*8), R8
 	VPBROADCASTQ   (CX)(DI*8), Z1
 	CMOVQCS        SI, R8
 	VPSUBQ         Z1, Z0, K1, Z0
-	VMOVDQU64      (BX), Z1
+	VMOVDQU64      (DX), Z1
 	VPERMB         Z0, Z1, Z1
-	VMOVQ          DX, X2
+	VMOVQ          BX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, CX
 	BSWAPQ         R8
-	ORQ            352(BX), CX
+	ORQ            352(DX), CX
 	VMOVQ          CX, X2
 	VPINSRQ        $0x01, R8, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(BX), Z3
+	VMOVDQU64      64(DX), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(BX), Z4
-	KMOVQ          320(BX), K1
+	VMOVDQU64      192(DX), Z4
+	KMOVQ          320(DX), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(BX), K1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_213
+	JMP            done_205
 
 k4_215:
-	CMPQ           DX, $0x07
+	CMPQ           BX, $0x07
 	JAE            k2_216
-	VPBROADCASTD   336(BX), Z1
-	VPBROADCASTD   344(BX), Z3
+	VPBROADCASTD   336(DX), Z1
+	VPBROADCASTD   344(DX), Z3
 	VPADDD         Z1, Z0, Z1
 	VPCMPUD        $0x05, Z3, Z1, K1
-	KMOVQ          K1, DX
+	KMOVQ          K1, BX
 	XORQ           SI, SI
-	TZCNTQ         DX, DI
+	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
 	MOVL           (CX)(DI*4), R8
 	VPBROADCASTD   (CX)(DI*4), Z1
 	CMOVQCS        SI, R8
 	VPSUBD         Z1, Z0, K1, Z0
-	VMOVDQU64      (BX), Z1
+	VMOVDQU64      (DX), Z1
 	VPERMB         Z0, Z1, Z1
-	VMOVQ          DX, X2
+	VMOVQ          BX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, CX
 	BSWAPL         R8
-	ORQ            352(BX), R8
+	ORQ            352(DX), R8
 	VMOVQ          CX, X2
 	VPINSRQ        $0x01, R8, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(BX), Z3
+	VMOVDQU64      64(DX), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(BX), Z4
-	KMOVQ          320(BX), K1
+	VMOVDQU64      192(DX), Z4
+	KMOVQ          320(DX), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(BX), K1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_213
+	JMP            done_205
 
 k2_216:
-	VPBROADCASTW   336(BX), Z1
-	VPBROADCASTW   344(BX), Z3
+	VPBROADCASTW   336(DX), Z1
+	VPBROADCASTW   344(DX), Z3
 	VPADDW         Z1, Z0, Z1
 	VPCMPUW        $0x05, Z3, Z1, K1
-	KMOVQ          K1, DX
+	KMOVQ          K1, BX
 	XORQ           SI, SI
-	TZCNTQ         DX, DI
+	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
 	MOVWLZX        (CX)(DI*2), R8
 	VPBROADCASTW   (CX)(DI*2), Z1
 	CMOVQCS        SI, R8
 	VPSUBW         Z1, Z0, K1, Z0
-	VMOVDQU64      (BX), Z1
+	VMOVDQU64      (DX), Z1
 	VPERMB         Z0, Z1, Z1
-	VMOVQ          DX, X2
+	VMOVQ          BX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, CX
 	ROLW           $0x08, R8
-	ORQ            352(BX), R8
+	ORQ            352(DX), R8
 	VMOVQ          CX, X2
 	VPINSRQ        $0x01, R8, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(BX), Z3
+	VMOVDQU64      64(DX), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(BX), Z4
-	KMOVQ          320(BX), K1
+	VMOVDQU64      192(DX), Z4
+	KMOVQ          320(DX), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(BX), K1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_213
+	JMP            done_205
 
-raw_214:
+raw_206:
+	MOVQ         $0x00000204, DX
+	MOVQ         DX, bits+32(FP)
 	MOVBLZX      63(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z1
@@ -5626,15 +5636,15 @@ raw_214:
 	VPTERNLOGQ   $0xe4, Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)
 	MOVB         CL, 64(AX)
-	JMP          done_213
+	JMP          done_205
 
-zeros_205:
+zeros_207:
 	MOVB $0x00, (AX)
-	MOVQ $0x00000004, BX
-	MOVQ BX, bits+32(FP)
-	JMP  done_213
+	MOVQ $0x00000004, DX
+	MOVQ DX, bits+32(FP)
+	JMP  done_205
 
-repeated_206:
+repeated_208:
 	MOVQ   (CX), CX
 	MOVQ   CX, DX
 	SHRQ   $0x04, CX
@@ -5643,52 +5653,12 @@ repeated_206:
 	MOVQ   CX, (AX)
 	SHLQ   $0x04, DX
 	MOVB   DL, 8(AX)
-	MOVQ   $0x00000044, BX
-	MOVQ   BX, bits+32(FP)
+	MOVQ   $0x00000044, DX
+	MOVQ   DX, bits+32(FP)
 
-done_213:
+done_205:
 	VZEROUPPER
 	RET
-
-DATA zrep8_80000000<>+0(SB)/8, $0x0000000080000000
-DATA zrep8_80000000<>+8(SB)/8, $0x0000000080000000
-DATA zrep8_80000000<>+16(SB)/8, $0x0000000080000000
-DATA zrep8_80000000<>+24(SB)/8, $0x0000000080000000
-DATA zrep8_80000000<>+32(SB)/8, $0x0000000080000000
-DATA zrep8_80000000<>+40(SB)/8, $0x0000000080000000
-DATA zrep8_80000000<>+48(SB)/8, $0x0000000080000000
-DATA zrep8_80000000<>+56(SB)/8, $0x0000000080000000
-GLOBL zrep8_80000000<>(SB), RODATA|NOPTR, $64
-
-DATA zrep8_100000000<>+0(SB)/8, $0x0000000100000000
-DATA zrep8_100000000<>+8(SB)/8, $0x0000000100000000
-DATA zrep8_100000000<>+16(SB)/8, $0x0000000100000000
-DATA zrep8_100000000<>+24(SB)/8, $0x0000000100000000
-DATA zrep8_100000000<>+32(SB)/8, $0x0000000100000000
-DATA zrep8_100000000<>+40(SB)/8, $0x0000000100000000
-DATA zrep8_100000000<>+48(SB)/8, $0x0000000100000000
-DATA zrep8_100000000<>+56(SB)/8, $0x0000000100000000
-GLOBL zrep8_100000000<>(SB), RODATA|NOPTR, $64
-
-DATA zrep8_8000<>+0(SB)/8, $0x0000000000008000
-DATA zrep8_8000<>+8(SB)/8, $0x0000000000008000
-DATA zrep8_8000<>+16(SB)/8, $0x0000000000008000
-DATA zrep8_8000<>+24(SB)/8, $0x0000000000008000
-DATA zrep8_8000<>+32(SB)/8, $0x0000000000008000
-DATA zrep8_8000<>+40(SB)/8, $0x0000000000008000
-DATA zrep8_8000<>+48(SB)/8, $0x0000000000008000
-DATA zrep8_8000<>+56(SB)/8, $0x0000000000008000
-GLOBL zrep8_8000<>(SB), RODATA|NOPTR, $64
-
-DATA zrep8_10000<>+0(SB)/8, $0x0000000000010000
-DATA zrep8_10000<>+8(SB)/8, $0x0000000000010000
-DATA zrep8_10000<>+16(SB)/8, $0x0000000000010000
-DATA zrep8_10000<>+24(SB)/8, $0x0000000000010000
-DATA zrep8_10000<>+32(SB)/8, $0x0000000000010000
-DATA zrep8_10000<>+40(SB)/8, $0x0000000000010000
-DATA zrep8_10000<>+48(SB)/8, $0x0000000000010000
-DATA zrep8_10000<>+56(SB)/8, $0x0000000000010000
-GLOBL zrep8_10000<>(SB), RODATA|NOPTR, $64
 
 DATA zrep8_80<>+0(SB)/8, $0x0000000000000080
 DATA zrep8_80<>+8(SB)/8, $0x0000000000000080
@@ -5710,26 +5680,6 @@ DATA zrep8_100<>+48(SB)/8, $0x0000000000000100
 DATA zrep8_100<>+56(SB)/8, $0x0000000000000100
 GLOBL zrep8_100<>(SB), RODATA|NOPTR, $64
 
-DATA zrep4_8000<>+0(SB)/8, $0x0000800000008000
-DATA zrep4_8000<>+8(SB)/8, $0x0000800000008000
-DATA zrep4_8000<>+16(SB)/8, $0x0000800000008000
-DATA zrep4_8000<>+24(SB)/8, $0x0000800000008000
-DATA zrep4_8000<>+32(SB)/8, $0x0000800000008000
-DATA zrep4_8000<>+40(SB)/8, $0x0000800000008000
-DATA zrep4_8000<>+48(SB)/8, $0x0000800000008000
-DATA zrep4_8000<>+56(SB)/8, $0x0000800000008000
-GLOBL zrep4_8000<>(SB), RODATA|NOPTR, $64
-
-DATA zrep4_10000<>+0(SB)/8, $0x0001000000010000
-DATA zrep4_10000<>+8(SB)/8, $0x0001000000010000
-DATA zrep4_10000<>+16(SB)/8, $0x0001000000010000
-DATA zrep4_10000<>+24(SB)/8, $0x0001000000010000
-DATA zrep4_10000<>+32(SB)/8, $0x0001000000010000
-DATA zrep4_10000<>+40(SB)/8, $0x0001000000010000
-DATA zrep4_10000<>+48(SB)/8, $0x0001000000010000
-DATA zrep4_10000<>+56(SB)/8, $0x0001000000010000
-GLOBL zrep4_10000<>(SB), RODATA|NOPTR, $64
-
 DATA zrep4_80<>+0(SB)/8, $0x0000008000000080
 DATA zrep4_80<>+8(SB)/8, $0x0000008000000080
 DATA zrep4_80<>+16(SB)/8, $0x0000008000000080
@@ -5749,6 +5699,46 @@ DATA zrep4_100<>+40(SB)/8, $0x0000010000000100
 DATA zrep4_100<>+48(SB)/8, $0x0000010000000100
 DATA zrep4_100<>+56(SB)/8, $0x0000010000000100
 GLOBL zrep4_100<>(SB), RODATA|NOPTR, $64
+
+DATA zrep8_8000<>+0(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+8(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+16(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+24(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+32(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+40(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+48(SB)/8, $0x0000000000008000
+DATA zrep8_8000<>+56(SB)/8, $0x0000000000008000
+GLOBL zrep8_8000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep8_10000<>+0(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+8(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+16(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+24(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+32(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+40(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+48(SB)/8, $0x0000000000010000
+DATA zrep8_10000<>+56(SB)/8, $0x0000000000010000
+GLOBL zrep8_10000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep4_8000<>+0(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+8(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+16(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+24(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+32(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+40(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+48(SB)/8, $0x0000800000008000
+DATA zrep4_8000<>+56(SB)/8, $0x0000800000008000
+GLOBL zrep4_8000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep4_10000<>+0(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+8(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+16(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+24(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+32(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+40(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+48(SB)/8, $0x0001000000010000
+DATA zrep4_10000<>+56(SB)/8, $0x0001000000010000
+GLOBL zrep4_10000<>(SB), RODATA|NOPTR, $64
 
 DATA zrep2_80<>+0(SB)/8, $0x0080008000800080
 DATA zrep2_80<>+8(SB)/8, $0x0080008000800080
@@ -5770,6 +5760,26 @@ DATA zrep2_100<>+48(SB)/8, $0x0100010001000100
 DATA zrep2_100<>+56(SB)/8, $0x0100010001000100
 GLOBL zrep2_100<>(SB), RODATA|NOPTR, $64
 
+DATA zrep8_80000000<>+0(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+8(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+16(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+24(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+32(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+40(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+48(SB)/8, $0x0000000080000000
+DATA zrep8_80000000<>+56(SB)/8, $0x0000000080000000
+GLOBL zrep8_80000000<>(SB), RODATA|NOPTR, $64
+
+DATA zrep8_100000000<>+0(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+8(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+16(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+24(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+32(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+40(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+48(SB)/8, $0x0000000100000000
+DATA zrep8_100000000<>+56(SB)/8, $0x0000000100000000
+GLOBL zrep8_100000000<>(SB), RODATA|NOPTR, $64
+
 DATA k_bdiBits64<>+0(SB)/8, $0x0000000000000004
 DATA k_bdiBits64<>+8(SB)/8, $0x0000000000000044
 DATA k_bdiBits64<>+16(SB)/8, $0x000000000000008c
@@ -5789,147 +5799,57 @@ DATA k_bdiBits64<>+120(SB)/8, $0x0000000000000204
 GLOBL k_bdiBits64<>(SB), RODATA|NOPTR, $128
 
 // func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
-	MOVQ        out+0(FP), AX
-	MOVQ        line+8(FP), CX
-	VMOVDQU64   (CX), Z0
-	VMOVDQU64   64(CX), Z1
-	VPORQ       Z1, Z0, Z2
-	VPTESTMQ    Z2, Z2, K1
-	KORTESTB    K1, K1
-	JZ          zeros_217
-	VPCMPQ.BCST $0x04, (CX), Z0, K1
-	VPCMPQ.BCST $0x04, (CX), Z1, K2
-	KMOVQ       K1, DX
-	KMOVQ       K2, BX
-	SHLQ        $0x08, BX
-	ORQ         BX, DX
-	TESTQ       DX, DX
-	JZ          repeated_218
-	XORL        DX, DX
-	VPADDQ      zrep8_80000000<>+0(SB), Z0, Z2
-	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z2, K1
-	VPADDQ      zrep8_80000000<>+0(SB), Z1, Z4
-	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z4, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x08, SI
-	ORQ         SI, BX
-	BTSQ        $0x0f, BX
-	TZCNTQ      BX, BX
-	VPSUBQ.BCST (CX)(BX*8), Z2, Z2
-	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z2, K1, K1
-	VPSUBQ.BCST (CX)(BX*8), Z4, Z2
-	VPCMPUQ     $0x05, zrep8_100000000<>+0(SB), Z2, K2, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x08, SI
-	ORQ         SI, BX
-	CMPQ        BX, $0x01
-	JCC         k4_220
-	VPADDQ      zrep8_8000<>+0(SB), Z0, Z2
-	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1
-	VPADDQ      zrep8_8000<>+0(SB), Z1, Z4
-	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z4, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x08, SI
-	ORQ         SI, BX
-	BTSQ        $0x0f, BX
-	TZCNTQ      BX, BX
-	VPSUBQ.BCST (CX)(BX*8), Z2, Z2
-	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1, K1
-	VPSUBQ.BCST (CX)(BX*8), Z4, Z2
-	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K2, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x08, SI
-	ORQ         SI, BX
-	CMPQ        BX, $0x01
-	JCC         b8d4_222
-	VPADDQ      zrep8_80<>+0(SB), Z0, Z2
-	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1
-	VPADDQ      zrep8_80<>+0(SB), Z1, Z4
-	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z4, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x08, SI
-	ORQ         SI, BX
-	BTSQ        $0x0f, BX
-	TZCNTQ      BX, BX
-	VPSUBQ.BCST (CX)(BX*8), Z2, Z2
-	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1, K1
-	VPSUBQ.BCST (CX)(BX*8), Z4, Z2
-	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K2, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x08, SI
-	ORQ         SI, BX
-	CMPQ        BX, $0x01
-	JCC         b8d2_221
-	MOVL        $0x00000004, DX
-	JMP         store_219
-
-b8d2_221:
-	ORL $0x00000008, DX
-	JMP k4_220
-
-b8d4_222:
-	ORL $0x00000010, DX
-
-k4_220:
-	VPADDD      zrep4_8000<>+0(SB), Z0, Z2
-	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z2, K1
-	VPADDD      zrep4_8000<>+0(SB), Z1, Z4
-	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z4, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x10, SI
-	ORQ         SI, BX
-	BTSQ        $0x1f, BX
-	TZCNTQ      BX, BX
-	VPSUBD.BCST (CX)(BX*4), Z2, Z2
-	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z2, K1, K1
-	VPSUBD.BCST (CX)(BX*4), Z4, Z2
-	VPCMPUD     $0x05, zrep4_10000<>+0(SB), Z2, K2, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x10, SI
-	ORQ         SI, BX
-	CMPQ        BX, $0x01
-	JCC         k2_223
-	VPADDD      zrep4_80<>+0(SB), Z0, Z2
-	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
-	VPADDD      zrep4_80<>+0(SB), Z1, Z4
-	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z4, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x10, SI
-	ORQ         SI, BX
-	BTSQ        $0x1f, BX
-	TZCNTQ      BX, BX
-	VPSUBD.BCST (CX)(BX*4), Z2, Z2
-	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1, K1
-	VPSUBD.BCST (CX)(BX*4), Z4, Z2
-	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K2, K2
-	KMOVQ       K1, BX
-	KMOVQ       K2, SI
-	SHLQ        $0x10, SI
-	ORQ         SI, BX
-	CMPQ        BX, $0x01
-	JCC         b4d2_224
-	ORL         $0x00000020, DX
-	JMP         k2_223
-
-b4d2_224:
-	ORL $0x00000040, DX
-
-k2_223:
+	MOVQ         out+0(FP), AX
+	MOVQ         line+8(FP), CX
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	XORL         DX, DX
+	VPADDQ       zrep8_80000000<>+0(SB), Z0, Z2
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K1
+	VPADDQ       zrep8_80000000<>+0(SB), Z1, Z3
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z3, K2
+	KMOVQ        K1, BX
+	KMOVQ        K2, SI
+	SHLQ         $0x08, SI
+	ORQ          SI, BX
+	BTSQ         $0x0f, BX
+	TZCNTQ       BX, BX
+	VPSUBQ.BCST  (CX)(BX*8), Z2, Z2
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST  (CX)(BX*8), Z3, Z2
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, BX
+	KMOVQ        K2, SI
+	SHLQ         $0x08, SI
+	ORQ          SI, BX
+	CMPQ         BX, $0x01
+	ADCL         DX, DX
+	VPADDD       zrep4_8000<>+0(SB), Z0, Z2
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K1
+	VPADDD       zrep4_8000<>+0(SB), Z1, Z3
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z3, K2
+	KMOVQ        K1, BX
+	KMOVQ        K2, SI
+	SHLQ         $0x10, SI
+	ORQ          SI, BX
+	BTSQ         $0x1f, BX
+	TZCNTQ       BX, BX
+	VPSUBD.BCST  (CX)(BX*4), Z2, Z2
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K1, K1
+	VPSUBD.BCST  (CX)(BX*4), Z3, Z2
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, BX
+	KMOVQ        K2, SI
+	SHLQ         $0x10, SI
+	ORQ          SI, BX
+	CMPQ         BX, $0x01
+	ADCL         DX, DX
 	VPADDW       zrep2_80<>+0(SB), Z0, Z2
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1
-	VPADDW       zrep2_80<>+0(SB), Z1, Z4
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z4, K2
+	VPADDW       zrep2_80<>+0(SB), Z1, Z3
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z3, K2
 	KMOVQ        K1, BX
 	KMOVQ        K2, SI
 	SHLQ         $0x20, SI
@@ -5939,187 +5859,287 @@ k2_223:
 	VPBROADCASTW (CX)(BX*2), Z5
 	VPSUBW       Z5, Z2, Z2
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1, K1
-	VPSUBW       Z5, Z4, Z2
+	VPSUBW       Z5, Z3, Z2
 	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K2, K2
 	KMOVQ        K1, BX
 	KMOVQ        K2, SI
 	SHLQ         $0x20, SI
 	ORQ          SI, BX
 	CMPQ         BX, $0x01
-	JCC          store_219
-	ORL          $0x00000080, DX
+	ADCL         DX, DX
+	TESTL        DX, DX
+	JZ           raw_218
+	VPORQ        Z1, Z0, Z2
+	VPTESTMQ     Z2, Z2, K1
+	KMOVQ        K1, BX
+	TESTQ        BX, BX
+	JZ           zeros_219
+	VPCMPQ.BCST  $0x04, (CX), Z0, K1
+	VPCMPQ.BCST  $0x04, (CX), Z1, K2
+	KMOVQ        K1, BX
+	KMOVQ        K2, SI
+	SHLQ         $0x08, SI
+	ORQ          SI, BX
+	TESTQ        BX, BX
+	JZ           repeated_220
+	XORL         BX, BX
+	BTL          $0x02, DX
+	JCC          k4_222
+	VPADDQ       zrep8_8000<>+0(SB), Z0, Z2
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1
+	VPADDQ       zrep8_8000<>+0(SB), Z1, Z3
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z3, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	BTSQ         $0x0f, SI
+	TZCNTQ       SI, SI
+	VPSUBQ.BCST  (CX)(SI*8), Z2, Z2
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST  (CX)(SI*8), Z3, Z2
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	CMPQ         SI, $0x01
+	JCC          b8d4_224
+	VPADDQ       zrep8_80<>+0(SB), Z0, Z2
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1
+	VPADDQ       zrep8_80<>+0(SB), Z1, Z3
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z3, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	BTSQ         $0x0f, SI
+	TZCNTQ       SI, SI
+	VPSUBQ.BCST  (CX)(SI*8), Z2, Z2
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST  (CX)(SI*8), Z3, Z2
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, SI
+	KMOVQ        K2, DI
+	SHLQ         $0x08, DI
+	ORQ          DI, SI
+	CMPQ         SI, $0x01
+	JCC          b8d2_223
+	MOVL         $0x00000004, BX
+	JMP          store_221
 
-store_219:
-	MOVBQZX        DL, DX
+b8d2_223:
+	ORL $0x00000008, BX
+	JMP k4_222
+
+b8d4_224:
+	ORL $0x00000010, BX
+
+k4_222:
+	BTL         $0x01, DX
+	JCC         k2_225
+	VPADDD      zrep4_80<>+0(SB), Z0, Z2
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
+	VPADDD      zrep4_80<>+0(SB), Z1, Z3
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z3, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, DI
+	SHLQ        $0x10, DI
+	ORQ         DI, SI
+	BTSQ        $0x1f, SI
+	TZCNTQ      SI, SI
+	VPSUBD.BCST (CX)(SI*4), Z2, Z2
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1, K1
+	VPSUBD.BCST (CX)(SI*4), Z3, Z2
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, SI
+	KMOVQ       K2, DI
+	SHLQ        $0x10, DI
+	ORQ         DI, SI
+	CMPQ        SI, $0x01
+	JCC         b4d2_226
+	ORL         $0x00000020, BX
+	JMP         k2_225
+
+b4d2_226:
+	ORL $0x00000040, BX
+
+k2_225:
+	BTL $0x00, DX
+	JCC store_221
+	ORL $0x00000080, BX
+
+store_221:
+	MOVBQZX        BL, DX
 	MOVQ           best+24(FP), BX
-	MOVBQZX        (BX)(DX*1), DX
-	LEAQ           k_bdiBits128<>+0(SB), BX
-	MOVQ           (BX)(DX*8), BX
-	MOVQ           BX, bits+32(FP)
-	CMPQ           DX, $0x0f
-	JE             raw_226
-	LEAQ           (DX)(DX*2), BX
-	SHLQ           $0x07, BX
+	MOVBQZX        (BX)(DX*1), BX
+	LEAQ           k_bdiBits128<>+0(SB), DX
+	MOVQ           (DX)(BX*8), DX
+	MOVQ           DX, bits+32(FP)
+	LEAQ           (BX)(BX*2), DX
+	SHLQ           $0x07, DX
 	MOVQ           enc+16(FP), SI
-	ADDQ           SI, BX
-	SUBQ           $0x00000300, BX
-	CMPQ           DX, $0x05
+	ADDQ           SI, DX
+	SUBQ           $0x00000300, DX
+	CMPQ           BX, $0x05
 	JAE            k4_227
-	VPBROADCASTQ   336(BX), Z2
-	VPBROADCASTQ   344(BX), Z4
+	VPBROADCASTQ   336(DX), Z2
+	VPBROADCASTQ   344(DX), Z3
 	VPADDQ         Z2, Z0, Z5
-	VPCMPUQ        $0x05, Z4, Z5, K1
+	VPCMPUQ        $0x05, Z3, Z5, K1
 	VPADDQ         Z2, Z1, Z2
-	VPCMPUQ        $0x05, Z4, Z2, K2
-	KMOVQ          K1, DX
+	VPCMPUQ        $0x05, Z3, Z2, K2
+	KMOVQ          K1, BX
 	KMOVQ          K2, SI
 	SHLQ           $0x08, SI
-	ORQ            SI, DX
+	ORQ            SI, BX
 	XORQ           SI, SI
-	TZCNTQ         DX, DI
+	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
 	MOVQ           (CX)(DI*8), R8
 	VPBROADCASTQ   (CX)(DI*8), Z2
 	CMOVQCS        SI, R8
 	VPSUBQ         Z2, Z0, K1, Z0
 	VPSUBQ         Z2, Z1, K2, Z1
-	VMOVDQU64      (BX), Z2
+	VMOVDQU64      (DX), Z2
 	VPERMI2B       Z1, Z0, Z2
-	VMOVQ          DX, X3
-	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
-	VMOVQ          X3, CX
+	VMOVQ          BX, X4
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
+	VMOVQ          X4, CX
 	BSWAPQ         R8
-	ORQ            352(BX), CX
-	VMOVQ          CX, X3
-	VPINSRQ        $0x01, R8, X3, X3
+	ORQ            352(DX), CX
+	VMOVQ          CX, X4
+	VPINSRQ        $0x01, R8, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(BX), Z1
-	VPERMI2B       Z3, Z2, Z1
-	VMOVDQU64      192(BX), Z4
-	KMOVQ          320(BX), K1
-	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VMOVDQU64      64(DX), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      192(DX), Z3
+	KMOVQ          320(DX), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
-	VPSRLW         $0x04, Z4, Z4
-	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          360(BX), K1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z1, K1, (AX)
-	VMOVDQU64      128(BX), Z1
-	VPERMI2B       Z3, Z2, Z1
-	VMOVDQU64      256(BX), Z4
-	KMOVQ          328(BX), K1
-	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VMOVDQU64      128(DX), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      256(DX), Z3
+	KMOVQ          328(DX), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
-	VPSRLW         $0x04, Z4, Z4
-	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          368(BX), K1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          368(DX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_225
+	JMP            done_217
 
 k4_227:
-	CMPQ           DX, $0x07
+	CMPQ           BX, $0x07
 	JAE            k2_228
-	VPBROADCASTD   336(BX), Z2
-	VPBROADCASTD   344(BX), Z4
+	VPBROADCASTD   336(DX), Z2
+	VPBROADCASTD   344(DX), Z3
 	VPADDD         Z2, Z0, Z5
-	VPCMPUD        $0x05, Z4, Z5, K1
+	VPCMPUD        $0x05, Z3, Z5, K1
 	VPADDD         Z2, Z1, Z2
-	VPCMPUD        $0x05, Z4, Z2, K2
-	KMOVQ          K1, DX
+	VPCMPUD        $0x05, Z3, Z2, K2
+	KMOVQ          K1, BX
 	KMOVQ          K2, SI
 	SHLQ           $0x10, SI
-	ORQ            SI, DX
+	ORQ            SI, BX
 	XORQ           SI, SI
-	TZCNTQ         DX, DI
+	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
 	MOVL           (CX)(DI*4), R8
 	VPBROADCASTD   (CX)(DI*4), Z2
 	CMOVQCS        SI, R8
 	VPSUBD         Z2, Z0, K1, Z0
 	VPSUBD         Z2, Z1, K2, Z1
-	VMOVDQU64      (BX), Z2
+	VMOVDQU64      (DX), Z2
 	VPERMI2B       Z1, Z0, Z2
-	VMOVQ          DX, X3
-	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
-	VMOVQ          X3, CX
+	VMOVQ          BX, X4
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
+	VMOVQ          X4, CX
 	BSWAPL         R8
-	ORQ            352(BX), R8
-	VMOVQ          CX, X3
-	VPINSRQ        $0x01, R8, X3, X3
+	ORQ            352(DX), R8
+	VMOVQ          CX, X4
+	VPINSRQ        $0x01, R8, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(BX), Z1
-	VPERMI2B       Z3, Z2, Z1
-	VMOVDQU64      192(BX), Z4
-	KMOVQ          320(BX), K1
-	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VMOVDQU64      64(DX), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      192(DX), Z3
+	KMOVQ          320(DX), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
-	VPSRLW         $0x04, Z4, Z4
-	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          360(BX), K1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z1, K1, (AX)
-	VMOVDQU64      128(BX), Z1
-	VPERMI2B       Z3, Z2, Z1
-	VMOVDQU64      256(BX), Z4
-	KMOVQ          328(BX), K1
-	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VMOVDQU64      128(DX), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      256(DX), Z3
+	KMOVQ          328(DX), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
-	VPSRLW         $0x04, Z4, Z4
-	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          368(BX), K1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          368(DX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_225
+	JMP            done_217
 
 k2_228:
-	VPBROADCASTW   336(BX), Z2
-	VPBROADCASTW   344(BX), Z4
+	VPBROADCASTW   336(DX), Z2
+	VPBROADCASTW   344(DX), Z3
 	VPADDW         Z2, Z0, Z5
-	VPCMPUW        $0x05, Z4, Z5, K1
+	VPCMPUW        $0x05, Z3, Z5, K1
 	VPADDW         Z2, Z1, Z2
-	VPCMPUW        $0x05, Z4, Z2, K2
-	KMOVQ          K1, DX
+	VPCMPUW        $0x05, Z3, Z2, K2
+	KMOVQ          K1, BX
 	KMOVQ          K2, SI
 	SHLQ           $0x20, SI
-	ORQ            SI, DX
+	ORQ            SI, BX
 	XORQ           SI, SI
-	TZCNTQ         DX, DI
+	TZCNTQ         BX, DI
 	CMOVQCS        SI, DI
 	MOVWLZX        (CX)(DI*2), R8
 	VPBROADCASTW   (CX)(DI*2), Z2
 	CMOVQCS        SI, R8
 	VPSUBW         Z2, Z0, K1, Z0
 	VPSUBW         Z2, Z1, K2, Z1
-	VMOVDQU64      (BX), Z2
+	VMOVDQU64      (DX), Z2
 	VPERMI2B       Z1, Z0, Z2
-	VMOVQ          DX, X3
-	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X3, X3
-	VMOVQ          X3, CX
+	VMOVQ          BX, X4
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
+	VMOVQ          X4, CX
 	ROLW           $0x08, R8
-	ORQ            352(BX), R8
-	VMOVQ          CX, X3
-	VPINSRQ        $0x01, R8, X3, X3
+	ORQ            352(DX), R8
+	VMOVQ          CX, X4
+	VPINSRQ        $0x01, R8, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(BX), Z1
-	VPERMI2B       Z3, Z2, Z1
-	VMOVDQU64      192(BX), Z4
-	KMOVQ          320(BX), K1
-	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VMOVDQU64      64(DX), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      192(DX), Z3
+	KMOVQ          320(DX), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
-	VPSRLW         $0x04, Z4, Z4
-	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          360(BX), K1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          360(DX), K1
 	VMOVDQU8       Z1, K1, (AX)
-	VMOVDQU64      128(BX), Z1
-	VPERMI2B       Z3, Z2, Z1
-	VMOVDQU64      256(BX), Z4
-	KMOVQ          328(BX), K1
-	VPERMI2B.Z     Z3, Z2, K1, Z4
+	VMOVDQU64      128(DX), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      256(DX), Z3
+	KMOVQ          328(DX), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
-	VPSRLW         $0x04, Z4, Z4
-	VPTERNLOGQ     $0xe4, Z0, Z4, Z1
-	KMOVQ          368(BX), K1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          368(DX), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_225
+	JMP            done_217
 
-raw_226:
+raw_218:
+	MOVQ         $0x00000404, DX
+	MOVQ         DX, bits+32(FP)
 	MOVBLZX      127(CX), CX
 	SHLL         $0x04, CX
 	VMOVDQU64    highNibbles<>+0(SB), Z2
@@ -6141,15 +6161,15 @@ raw_226:
 	VPTERNLOGQ   $0xe4, Z2, Z0, Z3
 	VMOVDQU64    Z3, 64(AX)
 	MOVB         CL, 128(AX)
-	JMP          done_225
+	JMP          done_217
 
-zeros_217:
+zeros_219:
 	MOVB $0x00, (AX)
-	MOVQ $0x00000004, BX
-	MOVQ BX, bits+32(FP)
-	JMP  done_225
+	MOVQ $0x00000004, DX
+	MOVQ DX, bits+32(FP)
+	JMP  done_217
 
-repeated_218:
+repeated_220:
 	MOVQ   (CX), CX
 	MOVQ   CX, DX
 	SHRQ   $0x04, CX
@@ -6158,10 +6178,10 @@ repeated_218:
 	MOVQ   CX, (AX)
 	SHLQ   $0x04, DX
 	MOVB   DL, 8(AX)
-	MOVQ   $0x00000044, BX
-	MOVQ   BX, bits+32(FP)
+	MOVQ   $0x00000044, DX
+	MOVQ   DX, bits+32(FP)
 
-done_225:
+done_217:
 	VZEROUPPER
 	RET
 

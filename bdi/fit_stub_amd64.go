@@ -161,15 +161,15 @@ func bdiRaw64(out []byte, line []byte)
 func bdiRaw128(out []byte, line []byte)
 
 // bdiCompress64AVX512 writes the BDI encoding of a 64-byte line to out and returns its
-// length in bits. enc holds the parameter blocks of the base-delta encodings, best maps
-// a fit mask to its encoding.
+// length in bits, under the default delta rules. enc holds the parameter blocks of the
+// base-delta encodings, best maps a fit mask to its encoding.
 //
 //go:noescape
 func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
 
 // bdiCompress128AVX512 writes the BDI encoding of a 128-byte line to out and returns its
-// length in bits. enc holds the parameter blocks of the base-delta encodings, best maps
-// a fit mask to its encoding.
+// length in bits, under the default delta rules. enc holds the parameter blocks of the
+// base-delta encodings, best maps a fit mask to its encoding.
 //
 //go:noescape
 func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
