@@ -72,6 +72,9 @@ func init() {
 		for _, size := range []int{64, 128} {
 			bdiUnraw(size, nib, next)
 		}
+		for _, size := range []int{64, 128} {
+			bdiDecompress(size, rev, nib, next)
+		}
 	}
 }
 
@@ -871,13 +874,21 @@ const (
 // is added under the lane mask. Requires AVX-512 VBMI and GFNI.
 func bdiDecode(size, k int, revMatrix, nibbleMask, nextIdx Mem) {
 	name := fmt.Sprintf("bdiDecode%dK%d", size, k)
-	TEXT(name, NOSPLIT, "func(out []byte, enc []byte, p *[248]byte)")
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out []byte, enc []byte, p *[%d]byte)", decParams))
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s writes the %d-byte line that the checked base-delta stream enc encodes to out.", name, size),
 		fmt.Sprintf("len(out) must be at least %d.", size))
 	outp := Load(Param("out").Base(), GP64())
 	encp := Load(Param("enc").Base(), GP64())
 	p := Load(Param("p"), GP64())
+	bdiDecodeBody(size, k, outp, encp, p, revMatrix, nibbleMask, nextIdx)
+	VZEROUPPER()
+	RET()
+}
+
+// bdiDecodeBody emits the body of bdiDecode for the stream at encp, the
+// parameter block at p and the output at outp.
+func bdiDecodeBody(size, k int, outp, encp, p Register, revMatrix, nibbleMask, nextIdx Mem) {
 	at := func(off int) Mem { return Mem{Base: p, Disp: off} }
 	halves := size / 64
 
@@ -955,8 +966,6 @@ func bdiDecode(size, k int, revMatrix, nibbleMask, nextIdx Mem) {
 		lanes512[k].add(bv, d, kh, d)
 		VMOVDQU64(d, Mem{Base: outp, Disp: 64 * h})
 	}
-	VZEROUPPER()
-	RET()
 }
 
 // bdiUnraw emits bdiUnraw<size>(out []byte, enc []byte), which writes the
@@ -971,6 +980,14 @@ func bdiUnraw(size int, nibbleMask, nextIdx Mem) {
 		fmt.Sprintf("len(enc) must be at least %d and len(out) at least %d.", size+1, size))
 	outp := Load(Param("out").Base(), GP64())
 	encp := Load(Param("enc").Base(), GP64())
+	bdiUnrawBody(size, outp, encp, nibbleMask, nextIdx)
+	VZEROUPPER()
+	RET()
+}
+
+// bdiUnrawBody emits the body of bdiUnraw for the stream at encp and the
+// output at outp.
+func bdiUnrawBody(size int, outp, encp Register, nibbleMask, nextIdx Mem) {
 	e := make([]VecVirtual, size/64+1)
 	for h := range e {
 		e[h] = ZMM()
@@ -996,9 +1013,114 @@ func bdiUnraw(size int, nibbleMask, nextIdx Mem) {
 	for h := 0; h < size/64; h++ {
 		VMOVDQU64(e[h], Mem{Base: outp, Disp: 64 * h})
 	}
+}
+
+// bdiDecompress emits bdiDecompress<size>AVX512(out *[size]byte, enc
+// []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool), which decodes
+// a well-formed stream (an id that idBits gives a length, exactly that
+// many bytes, zero padding) into out and returns true, and for any other
+// stream writes nothing and returns false: one call per line does all of
+// Decompress but the slicing of dst, and Decompress's other decoders
+// report what is wrong with the streams it refuses. It reads all of enc
+// before it writes out, so the two may overlap. dec holds the parameter
+// blocks of the base-delta encodings.
+func bdiDecompress(size int, revMatrix, nibbleMask, nextIdx Mem) {
+	name := fmt.Sprintf("bdiDecompress%dAVX512", size)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, enc []byte, dec *[6][%d]byte, idBits *[16]uint16) (ok bool)", size, decParams))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s decodes a well-formed BDI stream of a %d-byte line into out and", name, size),
+		"returns true; for any other stream it writes nothing and returns false. It reads",
+		"all of enc before it writes out. dec holds the parameter blocks of the base-delta",
+		"encodings, idBits the stream length of each id (0: none).")
+	encp := Load(Param("enc").Base(), GP64())
+	n := Load(Param("enc").Len(), GP64())
+	fail, done := label("fail"), label("done")
+	TESTQ(n, n)
+	JZ(LabelRef(fail))
+	id, bits := GP64(), GP64()
+	MOVBQZX(Mem{Base: encp}, id)
+	SHRL(U8(4), id.As32())
+	idBits := Load(Param("idBits"), GP64())
+	MOVWQZX(Mem{Base: idBits, Index: id, Scale: 2}, bits)
+	TESTQ(bits, bits) // an id with no encoding
+	JZ(LabelRef(fail))
+	Comment("Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.")
+	want := GP64()
+	LEAQ(Mem{Base: bits, Disp: 7}, want)
+	SHRQ(U8(3), want)
+	CMPQ(want, n)
+	JNE(LabelRef(fail))
+	pad, last := GP32(), GP32()
+	MOVL(bits.As32(), pad)
+	NEGL(pad)
+	ANDL(U8(7), pad) // the padding bits: −bits mod 8
+	MOVBLZX(Mem{Base: encp, Index: n, Scale: 1, Disp: -1}, last)
+	BZHIL(pad, last, last)
+	JNZ(LabelRef(fail))
+
+	outp := Load(Param("out"), GP64())
+	raw, small, k4, k2 := label("raw"), label("small"), label("k4"), label("k2")
+	CMPL(id.As32(), U8(0b1111))
+	JE(LabelRef(raw))
+	CMPL(id.As32(), U8(2))
+	JB(LabelRef(small))
+	// p = dec + (id−2)·decParams
+	p := GP64()
+	IMUL3Q(U32(decParams), id, p)
+	dec := Load(Param("dec"), GP64())
+	LEAQ(Mem{Base: dec, Index: p, Scale: 1, Disp: -2 * decParams}, p)
+	CMPL(id.As32(), U8(5))
+	JAE(LabelRef(k4))
+	bdiDecodeBody(size, 8, outp, encp, p, revMatrix, nibbleMask, nextIdx)
+	JMP(LabelRef(done))
+	Label(k4)
+	CMPL(id.As32(), U8(7))
+	JAE(LabelRef(k2))
+	bdiDecodeBody(size, 4, outp, encp, p, revMatrix, nibbleMask, nextIdx)
+	JMP(LabelRef(done))
+	Label(k2)
+	bdiDecodeBody(size, 2, outp, encp, p, revMatrix, nibbleMask, nextIdx)
+	JMP(LabelRef(done))
+	Label(raw)
+	bdiUnrawBody(size, outp, encp, nibbleMask, nextIdx)
+	JMP(LabelRef(done))
+
+	Comment("Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value",
+		"starts four bits into the stream.")
+	Label(small)
+	v := ZMM()
+	repeated, store := label("repeated"), label("store")
+	TESTL(id.As32(), id.As32())
+	JNZ(LabelRef(repeated))
+	VPXORQ(v, v, v)
+	JMP(LabelRef(store))
+	Label(repeated)
+	x, lo := GP64(), GP64()
+	MOVQ(Mem{Base: encp}, x)
+	BSWAPQ(x)
+	SHLQ(U8(4), x)
+	MOVBQZX(Mem{Base: encp, Disp: 8}, lo)
+	SHRQ(U8(4), lo)
+	ORQ(lo, x)
+	VPBROADCASTQ(x, v)
+	Label(store)
+	for h := 0; h < size/64; h++ {
+		VMOVDQU64(v, Mem{Base: outp, Disp: 64 * h})
+	}
+
+	Label(done)
+	fpcReturnBool(1)
+	VZEROUPPER()
+	RET()
+	Label(fail)
+	fpcReturnBool(0)
 	VZEROUPPER()
 	RET()
 }
+
+// decParams is the size of a decode kernel's parameter block (bdi's
+// decodeParams).
+const decParams = 248
 
 // bdiEncodingBits is the stream length of BDI encoding id (default rules,
 // two bases) at a line size, as bdi's encodedBits gives it.

@@ -87,6 +87,12 @@ type Codec struct {
 	// fit-mask kernels' rules, 64- or 128-byte lines and a CPU with the
 	// byte kernels. Compress still checks the active level.
 	oneCallLine int
+	// oneCallDecode is set when the one-call decompress kernels
+	// (bdiDecompress64AVX512, bdiDecompress128AVX512) may apply: 64- or
+	// 128-byte lines, any delta rules (they decode by the parameter blocks
+	// and idBits) and a CPU with the byte kernels. Decompress still checks
+	// the active level.
+	oneCallDecode bool
 	// deltaOffset and deltaSpan[d] define the d-byte delta range as
 	// x + deltaOffset[d] < deltaSpan[d] in unsigned arithmetic.
 	deltaOffset, deltaSpan [5]uint64
@@ -138,6 +144,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	if c.kernel && lineSize != 32 && oneCallKernels {
 		c.oneCallLine = lineSize
 	}
+	c.oneCallDecode = lineSize != 32 && oneCallKernels
 	c.buildTables()
 	c.buildEncodings()
 	c.buildEncodeParams()
@@ -471,6 +478,20 @@ func (c *Codec) EncodingOf(enc []byte) (int, error) {
 // choose. It reads all of enc before it writes to dst, so the two may
 // overlap.
 func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
+	// A one-call kernel decodes a well-formed stream straight into dst's
+	// spare room; it refuses anything else, which goes on to the decoding
+	// below, the definition, which says what is wrong.
+	if n := len(dst); c.oneCallDecode && cap(dst)-n >= c.lineSize && cpu.Active() >= cpu.AVX512 {
+		var ok bool
+		if c.lineSize == 64 {
+			ok = bdiDecompress64AVX512((*[64]byte)(dst[n:n+64]), enc, &c.dec, &c.idBits)
+		} else {
+			ok = bdiDecompress128AVX512((*[128]byte)(dst[n:n+128]), enc, &c.dec, &c.idBits)
+		}
+		if ok {
+			return dst[:n+c.lineSize], nil
+		}
+	}
 	num, err := c.EncodingOf(enc)
 	if err != nil {
 		return dst, err

@@ -417,33 +417,20 @@ func TestCompressLevels(t *testing.T) {
 
 // TestDecodeLevels: at every kernel level, Decompress of the encoding of
 // every line in the raw encoding, its chosen encoding and every base-delta
-// encoding that fits it, and of the same stream with its payload scrambled (any payload of the right length and
-// padding is a valid stream), gives what the pure-Go decoder gives, for
-// each variant and line size.
+// encoding that fits it, and of the same stream with its payload scrambled
+// (any payload of the right length and padding is a valid stream), gives
+// what the pure-Go decoder gives, for each variant and line size. Each
+// stream is decoded into a nil dst and into one with room for the line
+// after three bytes, where the one-call kernels apply.
 func TestDecodeLevels(t *testing.T) {
 	for _, opts := range [][]Option{nil, {WithSymmetricDeltas()}, {WithSingleBase()}} {
 		for _, n := range codectest.LineSizes {
 			c, _ := New(n, opts...)
 			all := func(line []byte) string {
 				var b []byte
-				ids := []int{Uncompressed, int(c.best[c.fitMaskGeneric(line)])} // the second may be zeros or repeated
-				for _, e := range baseDelta {
-					if _, _, ok := c.fit(line, e.k, e.d); ok {
-						ids = append(ids, e.id)
-					}
-				}
-				for _, id := range ids {
-					enc := c.encodeGeneric(nil, line, id)
-					scrambled := bytes.Clone(enc)
-					for i := range scrambled {
-						scrambled[i] ^= line[(7*i+3)%n] ^ byte(i)
-					}
-					scrambled[0] = enc[0]&0xF0 | scrambled[0]&0x0F // keep the id
-					if bits := c.encodedBits(id); bits%8 != 0 {
-						scrambled[len(scrambled)-1] &= 0xF0 // and the zero padding
-					}
-					for _, s := range [][]byte{enc, scrambled} {
-						out, err := c.Decompress(nil, s)
+				for _, s := range decodeStreams(c, line) {
+					for _, dst := range [][]byte{nil, roomyDst()} {
+						out, err := c.Decompress(dst, s)
 						b = fmt.Appendf(b, "%X %v;", out, err)
 					}
 				}
@@ -461,4 +448,80 @@ func TestDecodeLevels(t *testing.T) {
 			codectest.CrossCheck(t, n, nil, kernel, generic)
 		}
 	}
+}
+
+// TestDecodeRefusals: at every kernel level, Decompress into a dst with
+// room for the line (where the one-call kernels apply) of malformed
+// streams made from TestDecodeLevels' (a byte too many or too few, a
+// padding bit set, an id with no encoding) gives the pure-Go decoder's
+// error, and leaves dst as it was, for each variant and line size, on the
+// lines of the embedded sample: the kernels must refuse every one.
+func TestDecodeRefusals(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithSymmetricDeltas()}, {WithSingleBase()}} {
+		for _, n := range codectest.LineSizes {
+			c, _ := New(n, opts...)
+			for _, line := range codectest.SampleLines(n, 64) {
+				for _, s := range decodeStreams(c, line) {
+					padded := bytes.Clone(s)
+					padded[len(padded)-1] |= 1 // a padding bit, or a payload bit without padding
+					unknown := bytes.Clone(s)
+					unknown[0] = 0x80 | s[0]&0x0F
+					for _, bad := range [][]byte{append(bytes.Clone(s), 0), s[:len(s)-1], padded, unknown} {
+						restore := cpu.Set(cpu.Generic)
+						_, want := c.Decompress(nil, bad)
+						restore()
+						if want == nil {
+							continue // a padding bit that is a payload bit
+						}
+						for _, level := range cpu.Levels() {
+							restore := cpu.Set(level)
+							dst := roomyDst()
+							before := bytes.Clone(dst[:cap(dst)])
+							out, err := c.Decompress(dst, bad)
+							restore()
+							if fmt.Sprint(err) != fmt.Sprint(want) || !bytes.Equal(out, dst) || !bytes.Equal(dst[:cap(dst)], before) {
+								t.Fatalf("%s, %d-byte line %X, stream %X, level %v: got %X, %v; want %v with dst untouched", c.Name(), n, line, bad, level, out, err, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// decodeStreams returns the encoding of line in the raw encoding, its
+// chosen encoding and every base-delta encoding that fits it, each
+// followed by the same stream with its payload scrambled.
+func decodeStreams(c *Codec, line []byte) [][]byte {
+	n := len(line)
+	ids := []int{Uncompressed, int(c.best[c.fitMaskGeneric(line)])} // the second may be zeros or repeated
+	for _, e := range baseDelta {
+		if _, _, ok := c.fit(line, e.k, e.d); ok {
+			ids = append(ids, e.id)
+		}
+	}
+	var out [][]byte
+	for _, id := range ids {
+		enc := c.encodeGeneric(nil, line, id)
+		scrambled := bytes.Clone(enc)
+		for i := range scrambled {
+			scrambled[i] ^= line[(7*i+3)%n] ^ byte(i)
+		}
+		scrambled[0] = enc[0]&0xF0 | scrambled[0]&0x0F // keep the id
+		if bits := c.encodedBits(id); bits%8 != 0 {
+			scrambled[len(scrambled)-1] &= 0xF0 // and the zero padding
+		}
+		out = append(out, enc, scrambled)
+	}
+	return out
+}
+
+// roomyDst returns a dst of three bytes with room for any line after them.
+func roomyDst() []byte {
+	dst := append(make([]byte, 0, 3+2*maxPayload), 1, 2, 3)
+	for i := len(dst); i < cap(dst); i++ {
+		dst[:cap(dst)][i] = 0xEE
+	}
+	return dst
 }

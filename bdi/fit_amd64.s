@@ -6547,3 +6547,371 @@ TEXT ·bdiUnraw128(SB), NOSPLIT, $0-48
 	VMOVDQU64  Z1, 64(AX)
 	VZEROUPPER
 	RET
+
+// func bdiDecompress64AVX512(out *[64]byte, enc []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
+TEXT ·bdiDecompress64AVX512(SB), NOSPLIT, $0-49
+	MOVQ    enc_base+8(FP), AX
+	MOVQ    enc_len+16(FP), CX
+	TESTQ   CX, CX
+	JZ      fail_229
+	MOVBQZX (AX), DX
+	SHRL    $0x04, DX
+	MOVQ    idBits+40(FP), BX
+	MOVWQZX (BX)(DX*2), BX
+	TESTQ   BX, BX
+	JZ      fail_229
+
+	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
+	LEAQ           7(BX), SI
+	SHRQ           $0x03, SI
+	CMPQ           SI, CX
+	JNE            fail_229
+	NEGL           BX
+	ANDL           $0x07, BX
+	MOVBLZX        -1(AX)(CX*1), CX
+	BZHIL          BX, CX, CX
+	JNZ            fail_229
+	MOVQ           out+0(FP), CX
+	CMPL           DX, $0x0f
+	JE             raw_231
+	CMPL           DX, $0x02
+	JB             small_232
+	IMUL3Q         $0x000000f8, DX, BX
+	MOVQ           dec+32(FP), SI
+	LEAQ           -496(SI)(BX*1), BX
+	CMPL           DX, $0x05
+	JAE            k4_233
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(BX), K1
+	VMOVDQU8.Z     (AX), K1, Z2
+	VPERMB         Z2, Z1, Z1
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, AX
+	ANDQ           224(BX), AX
+	ORQ            232(BX), AX
+	VMOVDQU64      128(BX), Z0
+	VPERMB         Z2, Z0, Z0
+	VPBROADCASTQ   X0, Z0
+	VMOVQ          240(BX), X1
+	KMOVQ          AX, K1
+	VMOVDQU64      (BX), Z3
+	KMOVQ          192(BX), K2
+	VPERMB.Z       Z2, Z3, K2, Z3
+	VPSRAQ         X1, Z3, Z3
+	VPADDQ         Z0, Z3, K1, Z3
+	VMOVDQU64      Z3, (CX)
+	JMP            done_230
+
+k4_233:
+	CMPL           DX, $0x07
+	JAE            k2_234
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(BX), K1
+	VMOVDQU8.Z     (AX), K1, Z2
+	VPERMB         Z2, Z1, Z1
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, AX
+	ANDQ           224(BX), AX
+	ORQ            232(BX), AX
+	VMOVDQU64      128(BX), Z0
+	VPERMB         Z2, Z0, Z0
+	VPBROADCASTD   X0, Z0
+	VMOVQ          240(BX), X1
+	KMOVQ          AX, K1
+	VMOVDQU64      (BX), Z3
+	KMOVQ          192(BX), K2
+	VPERMB.Z       Z2, Z3, K2, Z3
+	VPSRAD         X1, Z3, Z3
+	VPADDD         Z0, Z3, K1, Z3
+	VMOVDQU64      Z3, (CX)
+	JMP            done_230
+
+k2_234:
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(BX), K1
+	VMOVDQU8.Z     (AX), K1, Z2
+	VPERMB         Z2, Z1, Z1
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, AX
+	ANDQ           224(BX), AX
+	ORQ            232(BX), AX
+	VMOVDQU64      128(BX), Z0
+	VPERMB         Z2, Z0, Z0
+	VPBROADCASTW   X0, Z0
+	VMOVQ          240(BX), X1
+	KMOVQ          AX, K1
+	VMOVDQU64      (BX), Z3
+	KMOVQ          192(BX), K2
+	VPERMB.Z       Z2, Z3, K2, Z3
+	VPSRAW         X1, Z3, Z3
+	VPADDW         Z0, Z3, K1, Z3
+	VMOVDQU64      Z3, (CX)
+	JMP            done_230
+
+raw_231:
+	VMOVDQU64  (AX), Z0
+	MOVQ       $0x0000000000000001, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 64(AX), K1, Z1
+	VMOVDQU64  highNibbles<>+0(SB), Z2
+	VMOVDQU64  nextByte<>+0(SB), Z3
+	VPERMI2B   Z1, Z0, Z3
+	VPSLLW     $0x04, Z0, Z0
+	VPSRLW     $0x04, Z3, Z3
+	VPTERNLOGQ $0xe4, Z2, Z3, Z0
+	VMOVDQU64  Z0, (CX)
+	JMP        done_230
+
+	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
+	// starts four bits into the stream.
+small_232:
+	TESTL  DX, DX
+	JNZ    repeated_235
+	VPXORQ Z0, Z0, Z0
+	JMP    store_236
+
+repeated_235:
+	MOVQ         (AX), DX
+	BSWAPQ       DX
+	SHLQ         $0x04, DX
+	MOVBQZX      8(AX), AX
+	SHRQ         $0x04, AX
+	ORQ          AX, DX
+	VPBROADCASTQ DX, Z0
+
+store_236:
+	VMOVDQU64 Z0, (CX)
+
+done_230:
+	MOVB $0x01, AL
+	MOVB AL, ok+48(FP)
+	VZEROUPPER
+	RET
+
+fail_229:
+	MOVB $0x00, AL
+	MOVB AL, ok+48(FP)
+	VZEROUPPER
+	RET
+
+// func bdiDecompress128AVX512(out *[128]byte, enc []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
+TEXT ·bdiDecompress128AVX512(SB), NOSPLIT, $0-49
+	MOVQ    enc_base+8(FP), AX
+	MOVQ    enc_len+16(FP), CX
+	TESTQ   CX, CX
+	JZ      fail_237
+	MOVBQZX (AX), DX
+	SHRL    $0x04, DX
+	MOVQ    idBits+40(FP), BX
+	MOVWQZX (BX)(DX*2), BX
+	TESTQ   BX, BX
+	JZ      fail_237
+
+	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
+	LEAQ           7(BX), SI
+	SHRQ           $0x03, SI
+	CMPQ           SI, CX
+	JNE            fail_237
+	NEGL           BX
+	ANDL           $0x07, BX
+	MOVBLZX        -1(AX)(CX*1), CX
+	BZHIL          BX, CX, CX
+	JNZ            fail_237
+	MOVQ           out+0(FP), CX
+	CMPL           DX, $0x0f
+	JE             raw_239
+	CMPL           DX, $0x02
+	JB             small_240
+	IMUL3Q         $0x000000f8, DX, BX
+	MOVQ           dec+32(FP), SI
+	LEAQ           -496(SI)(BX*1), BX
+	CMPL           DX, $0x05
+	JAE            k4_241
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(BX), K1
+	VMOVDQU8.Z     (AX), K1, Z2
+	KMOVQ          216(BX), K1
+	VMOVDQU8.Z     64(AX), K1, Z3
+	VMOVDQU64      Z1, Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VPERMB         Z3, Z1, Z1
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, AX
+	ANDQ           224(BX), AX
+	ORQ            232(BX), AX
+	VMOVDQU64      128(BX), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VPBROADCASTQ   X0, Z0
+	VMOVQ          240(BX), X1
+	KMOVQ          AX, K1
+	VMOVDQU64      (BX), Z4
+	KMOVQ          192(BX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAQ         X1, Z4, Z4
+	VPADDQ         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (CX)
+	VMOVDQU64      64(BX), Z4
+	KMOVQ          200(BX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAQ         X1, Z4, Z4
+	KSHIFTRQ       $0x08, K1, K1
+	VPADDQ         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, 64(CX)
+	JMP            done_238
+
+k4_241:
+	CMPL           DX, $0x07
+	JAE            k2_242
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(BX), K1
+	VMOVDQU8.Z     (AX), K1, Z2
+	KMOVQ          216(BX), K1
+	VMOVDQU8.Z     64(AX), K1, Z3
+	VMOVDQU64      Z1, Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VPERMB         Z3, Z1, Z1
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, AX
+	ANDQ           224(BX), AX
+	ORQ            232(BX), AX
+	VMOVDQU64      128(BX), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VPBROADCASTD   X0, Z0
+	VMOVQ          240(BX), X1
+	KMOVQ          AX, K1
+	VMOVDQU64      (BX), Z4
+	KMOVQ          192(BX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAD         X1, Z4, Z4
+	VPADDD         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (CX)
+	VMOVDQU64      64(BX), Z4
+	KMOVQ          200(BX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAD         X1, Z4, Z4
+	KSHIFTRQ       $0x10, K1, K1
+	VPADDD         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, 64(CX)
+	JMP            done_238
+
+k2_242:
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(BX), K1
+	VMOVDQU8.Z     (AX), K1, Z2
+	KMOVQ          216(BX), K1
+	VMOVDQU8.Z     64(AX), K1, Z3
+	VMOVDQU64      Z1, Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VPERMB         Z3, Z1, Z1
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, AX
+	ANDQ           224(BX), AX
+	ORQ            232(BX), AX
+	VMOVDQU64      128(BX), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VPBROADCASTW   X0, Z0
+	VMOVQ          240(BX), X1
+	KMOVQ          AX, K1
+	VMOVDQU64      (BX), Z4
+	KMOVQ          192(BX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAW         X1, Z4, Z4
+	VPADDW         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (CX)
+	VMOVDQU64      64(BX), Z4
+	KMOVQ          200(BX), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAW         X1, Z4, Z4
+	KSHIFTRQ       $0x20, K1, K1
+	VPADDW         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, 64(CX)
+	JMP            done_238
+
+raw_239:
+	VMOVDQU64  (AX), Z0
+	VMOVDQU64  64(AX), Z1
+	MOVQ       $0x0000000000000001, DX
+	KMOVQ      DX, K1
+	VMOVDQU8.Z 128(AX), K1, Z2
+	VMOVDQU64  highNibbles<>+0(SB), Z3
+	VMOVDQU64  nextByte<>+0(SB), Z4
+	VPERMI2B   Z1, Z0, Z4
+	VPSLLW     $0x04, Z0, Z0
+	VPSRLW     $0x04, Z4, Z4
+	VPTERNLOGQ $0xe4, Z3, Z4, Z0
+	VMOVDQU64  nextByte<>+0(SB), Z4
+	VPERMI2B   Z2, Z1, Z4
+	VPSLLW     $0x04, Z1, Z1
+	VPSRLW     $0x04, Z4, Z4
+	VPTERNLOGQ $0xe4, Z3, Z4, Z1
+	VMOVDQU64  Z0, (CX)
+	VMOVDQU64  Z1, 64(CX)
+	JMP        done_238
+
+	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
+	// starts four bits into the stream.
+small_240:
+	TESTL  DX, DX
+	JNZ    repeated_243
+	VPXORQ Z0, Z0, Z0
+	JMP    store_244
+
+repeated_243:
+	MOVQ         (AX), DX
+	BSWAPQ       DX
+	SHLQ         $0x04, DX
+	MOVBQZX      8(AX), AX
+	SHRQ         $0x04, AX
+	ORQ          AX, DX
+	VPBROADCASTQ DX, Z0
+
+store_244:
+	VMOVDQU64 Z0, (CX)
+	VMOVDQU64 Z0, 64(CX)
+
+done_238:
+	MOVB $0x01, AL
+	MOVB AL, ok+48(FP)
+	VZEROUPPER
+	RET
+
+fail_237:
+	MOVB $0x00, AL
+	MOVB AL, ok+48(FP)
+	VZEROUPPER
+	RET

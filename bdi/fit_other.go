@@ -36,3 +36,13 @@ func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) { return dst, false 
 
 // sizesKernel reports that no kernel writes sizes.
 func (c *Codec) sizesKernel(data []byte, out []int) bool { return false }
+
+// bdiDecompress64AVX512 is never called: oneCallDecode is always false.
+func bdiDecompress64AVX512(out *[64]byte, enc []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool) {
+	panic("bdi: no one-call decompress kernel")
+}
+
+// bdiDecompress128AVX512 is never called: oneCallDecode is always false.
+func bdiDecompress128AVX512(out *[128]byte, enc []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool) {
+	panic("bdi: no one-call decompress kernel")
+}

@@ -221,3 +221,19 @@ func bdiUnraw64(out []byte, enc []byte)
 //
 //go:noescape
 func bdiUnraw128(out []byte, enc []byte)
+
+// bdiDecompress64AVX512 decodes a well-formed BDI stream of a 64-byte line into out and
+// returns true; for any other stream it writes nothing and returns false. It reads
+// all of enc before it writes out. dec holds the parameter blocks of the base-delta
+// encodings, idBits the stream length of each id (0: none).
+//
+//go:noescape
+func bdiDecompress64AVX512(out *[64]byte, enc []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool)
+
+// bdiDecompress128AVX512 decodes a well-formed BDI stream of a 128-byte line into out and
+// returns true; for any other stream it writes nothing and returns false. It reads
+// all of enc before it writes out. dec holds the parameter blocks of the base-delta
+// encodings, idBits the stream length of each id (0: none).
+//
+//go:noescape
+func bdiDecompress128AVX512(out *[128]byte, enc []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool)
