@@ -1,6 +1,10 @@
 package fpc
 
-import "github.com/linecomp/linecomp"
+import (
+	"slices"
+
+	"github.com/linecomp/linecomp"
+)
 
 // chunkLines is how many lines one classification call covers: its kinds
 // and summaries live on the stack and its input stays in the L1/L2 cache.
@@ -28,9 +32,12 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 	var kinds [chunkLines * maxWords]uint8
 	var sums [chunkLines]uint64
 	if c.fused() {
+		// Compress with room for a raw stream runs the kernel straight
+		// into dst.
 		for ; len(data) > 0; data = data[c.lineSize:] {
+			dst.Enc = slices.Grow(dst.Enc, c.lineSize+1)
 			var bits int
-			dst.Enc, bits = c.compressFused(dst.Enc, data[:c.lineSize])
+			dst.Enc, bits, _ = c.Compress(dst.Enc, data[:c.lineSize])
 			dst.End = append(dst.End, len(dst.Enc))
 			dst.Bits = append(dst.Bits, bits)
 		}
