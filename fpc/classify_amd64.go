@@ -98,7 +98,18 @@ func (c *Codec) decodeLine(out, enc []byte) bool {
 		return c.decodeLineGeneric(out, enc)
 	}
 	if c.lineSize == 64 {
-		return fpcDecompress64AVX512((*[64]byte)(out), enc)
+		return c.decodeLine64((*[64]byte)(out), enc)
 	}
-	return fpcDecompress128AVX512((*[128]byte)(out), enc)
+	return c.decodeLine128((*[128]byte)(out), enc)
+}
+
+// decodeLine64 is decodeLine's kernel for a 64-byte codec that
+// decodesLines says has one.
+func (c *Codec) decodeLine64(out *[64]byte, enc []byte) bool {
+	return fpcDecompress64AVX512(out, enc)
+}
+
+// decodeLine128 is decodeLine64 for 128-byte lines.
+func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
+	return fpcDecompress128AVX512(out, enc)
 }

@@ -43,3 +43,13 @@ func (c *Codec) decodesLines() bool { return false }
 
 // decodeLine is decodeLineGeneric.
 func (c *Codec) decodeLine(out, enc []byte) bool { return c.decodeLineGeneric(out, enc) }
+
+// decodeLine64 is never called: decodesLines is false.
+func (c *Codec) decodeLine64(out *[64]byte, enc []byte) bool {
+	panic("fpc: decodeLine64 without a kernel")
+}
+
+// decodeLine128 is never called: decodesLines is false.
+func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
+	panic("fpc: decodeLine128 without a kernel")
+}
