@@ -64,16 +64,29 @@ func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, li
 // the kernel writes the stream's bytes only, so that out may be the spare
 // capacity of Compress's dst.
 func (c *Codec) encodeKernel(line, out []byte) (bits int, ok bool) {
-	if cpu.Active() < cpu.AVX512 || !cpu.ByteOps { // ByteOps includes CD's VPLZCNTD
+	if !c.hasEncodeKernel() {
 		return 0, false
 	}
 	switch c.lineSize {
 	case 128:
 		return bpcEncode128AVX512((*[128]byte)(line), c.flip(), (*[encodeBuf]byte)(out)), true
 	case 64:
-		return bpcEncode64AVX512((*[64]byte)(line), c.flip(), (*[64]byte)(out)), true
+		return c.encode64((*[64]byte)(line), (*[64]byte)(out)), true
 	}
 	return 0, false
+}
+
+// hasEncodeKernel reports whether the level has the one-call encode
+// kernels (AVX-512 with ByteOps, which includes CD's VPLZCNTD); the line
+// size may still have none.
+func (c *Codec) hasEncodeKernel() bool {
+	return cpu.Active() >= cpu.AVX512 && cpu.ByteOps
+}
+
+// encode64 is encodeKernel's kernel call at 64 bytes, for a codec that
+// hasEncodeKernel says has it.
+func (c *Codec) encode64(line *[64]byte, out *[64]byte) int {
+	return bpcEncode64AVX512(line, c.flip(), out)
 }
 
 // parse decodes the plane symbols of enc, as parseGeneric does, with the
@@ -120,7 +133,13 @@ func (c *Codec) decodeInto(out, enc []byte) bool {
 	if !c.hasDecodeKernel() {
 		return false
 	}
-	return bpcDecode64AVX512(&enc[0], len(enc), &decode64Symbols, (*[64]byte)(out))
+	return c.decode64((*[64]byte)(out), enc)
+}
+
+// decode64 is decodeInto's kernel call, for a codec that hasDecodeKernel
+// says has it; enc is a bit-plane stream (flag 1, at least one byte).
+func (c *Codec) decode64(out *[64]byte, enc []byte) bool {
+	return bpcDecode64AVX512(&enc[0], len(enc), &decode64Symbols, out)
 }
 
 // decode64Symbols is the symbol table of bpcDecode64AVX512, by a

@@ -33,3 +33,16 @@ func (c *Codec) decodeInto(out, enc []byte) bool { return false }
 
 // hasDecodeKernel reports that decodeInto has no kernel.
 func (c *Codec) hasDecodeKernel() bool { return false }
+
+// decode64 is never called: hasDecodeKernel is false.
+func (c *Codec) decode64(out *[64]byte, enc []byte) bool {
+	panic("bpc: decode64 without a kernel")
+}
+
+// hasEncodeKernel reports that encodeKernel has no kernel.
+func (c *Codec) hasEncodeKernel() bool { return false }
+
+// encode64 is never called: hasEncodeKernel is false.
+func (c *Codec) encode64(line *[64]byte, out *[64]byte) int {
+	panic("bpc: encode64 without a kernel")
+}
