@@ -240,8 +240,11 @@ func (c *Codec) Size(line []byte) int {
 
 // Compress appends the encoding of line to dst.
 func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
-	// Where one kernel call codes a line (fused), and dst has room for
-	// the raw stream, the kernel writes the stream straight into dst: a
+	// Where one kernel call codes a line (fused: the report's table,
+	// where every word has a code, so the codes are the encoding unless
+	// they are not shorter than the line, and then the kernel has written
+	// the raw stream), and dst has room for the raw stream, the kernel
+	// writes the stream straight into dst: a
 	// scratch buffer and the copy out of it cost about a quarter of a
 	// 64-byte Compress (runtime.memmove and memclr in a profile of
 	// BenchmarkTargets). This path comes first and calls nothing else:
