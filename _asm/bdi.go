@@ -764,7 +764,6 @@ func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 	LEAQ(rodata(fmt.Sprintf("bdiBits%d", size), encodingLengths(size)...), lengths)
 	MOVQ(Mem{Base: lengths, Index: id, Scale: 8}, bits)
 	Store(bits, ReturnIndex(0))
-	k4, k2 := label("k4"), label("k2")
 	// p = enc + (id−2)·384 = enc + 128·3·id − 768
 	p := GP64()
 	LEAQ(Mem{Base: id, Index: id, Scale: 2}, p)
@@ -772,18 +771,9 @@ func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 	enc := Load(Param("enc"), GP64())
 	ADDQ(enc, p)
 	SUBQ(U32(768), p)
-	CMPQ(id, U8(5))
-	JAE(LabelRef(k4))
-	bdiEncodeBody(size, 8, outp, line, p, vecs, revMatrix, nibbleMask)
-	JMP(LabelRef(done))
-	Label(k4)
-	CMPQ(id, U8(7))
-	JAE(LabelRef(k2))
-	bdiEncodeBody(size, 4, outp, line, p, vecs, revMatrix, nibbleMask)
-	JMP(LabelRef(done))
-	Label(k2)
-	bdiEncodeBody(size, 2, outp, line, p, vecs, revMatrix, nibbleMask)
-	JMP(LabelRef(done))
+	byElementWidth(id.As32(), done, func(k int) {
+		bdiEncodeBody(size, k, outp, line, p, vecs, revMatrix, nibbleMask)
+	})
 
 	Label(raw)
 	MOVQ(U32(bdiEncodingBits(0b1111, size)), bits)
@@ -816,6 +806,25 @@ func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 	Label(done)
 	VZEROUPPER()
 	RET()
+}
+
+// byElementWidth emits body(k) for each element width k of the
+// base-delta encodings, chosen by the id in id (2 to 7), each followed by
+// a jump to done.
+func byElementWidth(id Register, done string, body func(k int)) {
+	k4, k2 := label("k4"), label("k2")
+	CMPL(id, U8(5))
+	JAE(LabelRef(k4))
+	body(8)
+	JMP(LabelRef(done))
+	Label(k4)
+	CMPL(id, U8(7))
+	JAE(LabelRef(k2))
+	body(4)
+	JMP(LabelRef(done))
+	Label(k2)
+	body(2)
+	JMP(LabelRef(done))
 }
 
 // encodingLengths returns bdiEncodingBits of the 16 ids at a line size,
@@ -1059,7 +1068,7 @@ func bdiDecompress(size int, revMatrix, nibbleMask, nextIdx Mem) {
 	JNZ(LabelRef(fail))
 
 	outp := Load(Param("out"), GP64())
-	raw, small, k4, k2 := label("raw"), label("small"), label("k4"), label("k2")
+	raw, small := label("raw"), label("small")
 	CMPL(id.As32(), U8(0b1111))
 	JE(LabelRef(raw))
 	CMPL(id.As32(), U8(2))
@@ -1069,18 +1078,9 @@ func bdiDecompress(size int, revMatrix, nibbleMask, nextIdx Mem) {
 	IMUL3Q(U32(decParams), id, p)
 	dec := Load(Param("dec"), GP64())
 	LEAQ(Mem{Base: dec, Index: p, Scale: 1, Disp: -2 * decParams}, p)
-	CMPL(id.As32(), U8(5))
-	JAE(LabelRef(k4))
-	bdiDecodeBody(size, 8, outp, encp, p, revMatrix, nibbleMask, nextIdx)
-	JMP(LabelRef(done))
-	Label(k4)
-	CMPL(id.As32(), U8(7))
-	JAE(LabelRef(k2))
-	bdiDecodeBody(size, 4, outp, encp, p, revMatrix, nibbleMask, nextIdx)
-	JMP(LabelRef(done))
-	Label(k2)
-	bdiDecodeBody(size, 2, outp, encp, p, revMatrix, nibbleMask, nextIdx)
-	JMP(LabelRef(done))
+	byElementWidth(id.As32(), done, func(k int) {
+		bdiDecodeBody(size, k, outp, encp, p, revMatrix, nibbleMask, nextIdx)
+	})
 	Label(raw)
 	bdiUnrawBody(size, outp, encp, nibbleMask, nextIdx)
 	JMP(LabelRef(done))

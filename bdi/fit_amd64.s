@@ -5510,7 +5510,7 @@ store_209:
 	MOVQ           enc+16(FP), SI
 	ADDQ           SI, DX
 	SUBQ           $0x00000300, DX
-	CMPQ           BX, $0x05
+	CMPL           BX, $0x05
 	JAE            k4_215
 	VPBROADCASTQ   336(DX), Z1
 	VPBROADCASTQ   344(DX), Z3
@@ -5547,7 +5547,7 @@ store_209:
 	JMP            done_205
 
 k4_215:
-	CMPQ           BX, $0x07
+	CMPL           BX, $0x07
 	JAE            k2_216
 	VPBROADCASTD   336(DX), Z1
 	VPBROADCASTD   344(DX), Z3
@@ -5981,7 +5981,7 @@ store_221:
 	MOVQ           enc+16(FP), SI
 	ADDQ           SI, DX
 	SUBQ           $0x00000300, DX
-	CMPQ           BX, $0x05
+	CMPL           BX, $0x05
 	JAE            k4_227
 	VPBROADCASTQ   336(DX), Z2
 	VPBROADCASTQ   344(DX), Z3
@@ -6034,7 +6034,7 @@ store_221:
 	JMP            done_217
 
 k4_227:
-	CMPQ           BX, $0x07
+	CMPL           BX, $0x07
 	JAE            k2_228
 	VPBROADCASTD   336(DX), Z2
 	VPBROADCASTD   344(DX), Z3
