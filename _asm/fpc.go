@@ -626,77 +626,17 @@ func fpcCompress64Kernel() {
 		"past the stream's bytes.",
 		"tab is the table's vecEnc. It reads all of line before it writes buf,",
 		"so the two may overlap.")
-	// d is a dword constant in memory, for an embedded broadcast.
-	d := func(x uint32) Mem { return rodata(fmt.Sprintf("fpc_d%x", x), uint64(x)) }
 	line := Load(Param("line"), GP64())
 	v := ZMM()
 	VMOVDQU64(Mem{Base: line}, v)
-
-	Comment("Kinds as dwords: the lowest-numbered pattern each word matches.")
-	// The sign-extension patterns from the count of leading zeros of the
-	// word with its sign bits flipped to zero (SE4 is at most 7, SE8 at
-	// most 127, SE16 at most 32767; 32 for 0 and −1, the table's index 0),
-	// then each other pattern that matches lowers the kind with a masked
-	// minimum, as the kinds are numbered by code length.
-	k, kz := ZMM(), K()
-	{
-		var se [32]uint32
-		for l := range se {
-			switch {
-			case l == 0 || l >= 29:
-				se[l] = fpcSE4
-			case l >= 25:
-				se[l] = fpcSE8
-			case l >= 17:
-				se[l] = fpcSE16
-			default:
-				se[l] = fpcRaw
-			}
-		}
-		var ws [16]uint64
-		for i := range ws {
-			ws[i] = uint64(se[2*i]) | uint64(se[2*i+1])<<32
-		}
-		low := ZMM()
-		VMOVDQU64(rodata("fpc_se_lo", ws[:8]...), low)
-		VPSRAD(U8(31), v, k)
-		VPXORD(v, k, k)
-		VPLZCNTD(k, k)
-		VPERMI2D(rodata("fpc_se_hi", ws[8:]...), low, k)
-		half, t, two := ZMM(), ZMM(), K()
-		VPBROADCASTD(d(0x00800080), half)
-		VPADDW(half, v, t)
-		VPTESTNMD_BCST(d(0xFF00FF00), t, two) // both halves sign-extended bytes
-		VPMINUD_BCST(d(fpcTwo), k, two, k)
-		lowZero := K()
-		VPTESTNMD_BCST(d(0xFFFF), v, lowZero)
-		VPMINUD_BCST(d(fpcLowZero), k, lowZero, k)
-		r, rep := ZMM(), K()
-		VPROLD(U8(8), v, r)
-		VPCMPEQD(v, r, rep)
-		VPMINUD_BCST(d(fpcRep), k, rep, k)
-		VPTESTNMD(v, v, kz)
-		VPMINUD_BCST(d(fpcZero), k, kz, k)
-	}
+	k, kz := fpcKindsDwords(v)
 
 	Comment("Summary: zero words, code bits of the others, raw words.")
 	z, sum := GP64(), GP64()
 	KMOVW(kz, z.As32())
 	{
-		kb, lens, zx := XMM(), XMM(), XMM()
-		VPMOVDB(k, kb)
-		VMOVDQU8(fpcConst("codebits", fpcCodeBits[:]), lens)
-		VPSHUFB(kb, lens, lens)
-		VPXORD(zx, zx, zx)
-		VPSADBW(zx, lens, lens)
-		h := XMM()
-		VPSHUFD(U8(0x4E), lens, h)
-		VPADDQ(h, lens, lens)
-		VMOVQ(lens, sum)
-		raw, m := GP64(), K()
-		VPCMPEQD_BCST(d(fpcRaw), k, m)
-		KMOVW(m, raw.As32())
-		POPCNTL(raw.As32(), raw.As32())
+		raw := GP64()
+		fpcCodeBitsRaw(k, sum, raw)
 		SHLQ(U8(32), sum)
 		SHLQ(U8(48), raw)
 		ORQ(raw, sum)
@@ -726,8 +666,8 @@ func fpcCompress64Kernel() {
 		Label(packIt)
 	}
 
+	d := fpcDword
 	tab := Load(Param("tab"), GP64())
-	row := func(off int) Mem { return Mem{Base: tab, Disp: off} }
 	ke := K()
 	KMOVW(emit.As32(), ke)
 	zero := ZMM()
@@ -747,35 +687,7 @@ func fpcCompress64Kernel() {
 		VPEXPANDD_Z(next, ke, runs)
 	}
 
-	Comment("Codes' low and high dwords and lengths; a word not emitted has an empty code.")
-	i2, lo, hi, n := ZMM(), ZMM(), ZMM(), ZMM()
-	VPADDD(k, k, i2) // the low dword of a table row's quadword
-	VPERMD(row(fpcPackPre), i2, lo)
-	{
-		ml, sh, ms, mr := ZMM(), ZMM(), ZMM(), ZMM()
-		VPERMD(row(fpcPackMaskLow), i2, ml)
-		VPTERNLOGD(U8(0xF8), ml, v, lo) // pre | w&maskLow
-		VPERMD(row(fpcPackShift), i2, sh)
-		VPSRLVD(sh, v, sh)
-		VPERMD(row(fpcPackMaskShifted), i2, ms)
-		VPTERNLOGD(U8(0xF8), ms, sh, lo) // | w>>shift & maskShifted
-		VPERMD(row(fpcPackMaskRun), i2, mr)
-		VPTERNLOGD_Z(U8(0xF8), mr, runs, ke, lo) // | run & maskRun
-		i3 := ZMM()
-		VPADDD_BCST(d(1), i2, i3)
-		VPERMD_Z(row(fpcPackPre), i3, ke, hi) // the prefix's bits above 32
-		VPERMD_Z(row(fpcPackBits), i2, ke, n)
-	}
-	var code [2]VecVirtual
-	for h := range code {
-		var ws []uint64
-		for j := 0; j < 8; j++ {
-			ws = append(ws, uint64(8*h+j)|uint64(16+8*h+j)<<32)
-		}
-		code[h] = ZMM()
-		VMOVDQU64(rodata(fmt.Sprintf("fpc_ilv%d", h), ws...), code[h])
-		VPERMI2D(hi, lo, code[h]) // words 8h to 8h+7 as quadwords
-	}
+	code, n := fpcWordCodes(v, k, runs, ke, tab)
 
 	Comment("Bit offsets O: a prefix sum of the flag's bit and the lengths before.")
 	o := ZMM()
@@ -855,6 +767,122 @@ func fpcCompress64Kernel() {
 	Store(total, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
+}
+
+// fpcDword is a dword constant in memory, for an embedded broadcast.
+func fpcDword(x uint32) Mem { return rodata(fmt.Sprintf("fpc_d%x", x), uint64(x)) }
+
+// fpcKindsDwords returns the kinds of the 16 words in v as dwords (the
+// lowest-numbered pattern each word matches) and the mask of its zero
+// words.
+func fpcKindsDwords(v VecVirtual) (k VecVirtual, kz OpmaskVirtual) {
+	d := fpcDword
+	Comment("Kinds as dwords: the lowest-numbered pattern each word matches.")
+	// The sign-extension patterns from the count of leading zeros of the
+	// word with its sign bits flipped to zero (SE4 is at most 7, SE8 at
+	// most 127, SE16 at most 32767; 32 for 0 and −1, the table's index 0),
+	// then each other pattern that matches lowers the kind with a masked
+	// minimum, as the kinds are numbered by code length.
+	k, kz = ZMM(), K()
+	{
+		var se [32]uint32
+		for l := range se {
+			switch {
+			case l == 0 || l >= 29:
+				se[l] = fpcSE4
+			case l >= 25:
+				se[l] = fpcSE8
+			case l >= 17:
+				se[l] = fpcSE16
+			default:
+				se[l] = fpcRaw
+			}
+		}
+		var ws [16]uint64
+		for i := range ws {
+			ws[i] = uint64(se[2*i]) | uint64(se[2*i+1])<<32
+		}
+		low := ZMM()
+		VMOVDQU64(rodata("fpc_se_lo", ws[:8]...), low)
+		VPSRAD(U8(31), v, k)
+		VPXORD(v, k, k)
+		VPLZCNTD(k, k)
+		VPERMI2D(rodata("fpc_se_hi", ws[8:]...), low, k)
+		half, t, two := ZMM(), ZMM(), K()
+		VPBROADCASTD(d(0x00800080), half)
+		VPADDW(half, v, t)
+		VPTESTNMD_BCST(d(0xFF00FF00), t, two) // both halves sign-extended bytes
+		VPMINUD_BCST(d(fpcTwo), k, two, k)
+		lowZero := K()
+		VPTESTNMD_BCST(d(0xFFFF), v, lowZero)
+		VPMINUD_BCST(d(fpcLowZero), k, lowZero, k)
+		r, rep := ZMM(), K()
+		VPROLD(U8(8), v, r)
+		VPCMPEQD(v, r, rep)
+		VPMINUD_BCST(d(fpcRep), k, rep, k)
+		VPTESTNMD(v, v, kz)
+		VPMINUD_BCST(d(fpcZero), k, kz, k)
+	}
+	return k, kz
+}
+
+// fpcCodeBitsRaw sets bits to the code bits of the 16 kinds (dwords) in k,
+// the sum of fpcCodeBits over them, and raw to the number of raw words.
+func fpcCodeBitsRaw(k VecVirtual, bits, raw GPVirtual) {
+	kb, lens, zx := XMM(), XMM(), XMM()
+	VPMOVDB(k, kb)
+	VMOVDQU8(fpcConst("codebits", fpcCodeBits[:]), lens)
+	VPSHUFB(kb, lens, lens)
+	VPXORD(zx, zx, zx)
+	VPSADBW(zx, lens, lens)
+	h := XMM()
+	VPSHUFD(U8(0x4E), lens, h)
+	VPADDQ(h, lens, lens)
+	VMOVQ(lens, bits)
+	m := K()
+	VPCMPEQD_BCST(fpcDword(fpcRaw), k, m)
+	KMOVW(m, raw.As32())
+	POPCNTL(raw.As32(), raw.As32())
+}
+
+// fpcWordCodes returns the codes of the 16 words in v, of kinds k (dwords),
+// under the table rows at tab (vecEnc): code[h] holds those of words 8h to
+// 8h+7 right-aligned in quadwords, n their lengths as dwords. runs holds a
+// zero-run code's count less one at its word; a word not set in ke (not
+// emitted) gets an empty code.
+func fpcWordCodes(v, k, runs VecVirtual, ke OpmaskVirtual, tab Register) (code [2]VecVirtual, n VecVirtual) {
+	row := func(off int) Mem { return Mem{Base: tab, Disp: off} }
+	d := fpcDword
+	Comment("Codes' low and high dwords and lengths; a word not emitted has an empty code.")
+	i2, lo, hi := ZMM(), ZMM(), ZMM()
+	n = ZMM()
+	VPADDD(k, k, i2) // the low dword of a table row's quadword
+	VPERMD(row(fpcPackPre), i2, lo)
+	{
+		ml, sh, ms, mr := ZMM(), ZMM(), ZMM(), ZMM()
+		VPERMD(row(fpcPackMaskLow), i2, ml)
+		VPTERNLOGD(U8(0xF8), ml, v, lo) // pre | w&maskLow
+		VPERMD(row(fpcPackShift), i2, sh)
+		VPSRLVD(sh, v, sh)
+		VPERMD(row(fpcPackMaskShifted), i2, ms)
+		VPTERNLOGD(U8(0xF8), ms, sh, lo) // | w>>shift & maskShifted
+		VPERMD(row(fpcPackMaskRun), i2, mr)
+		VPTERNLOGD_Z(U8(0xF8), mr, runs, ke, lo) // | run & maskRun
+		i3 := ZMM()
+		VPADDD_BCST(d(1), i2, i3)
+		VPERMD_Z(row(fpcPackPre), i3, ke, hi) // the prefix's bits above 32
+		VPERMD_Z(row(fpcPackBits), i2, ke, n)
+	}
+	for h := range code {
+		var ws []uint64
+		for j := 0; j < 8; j++ {
+			ws = append(ws, uint64(8*h+j)|uint64(16+8*h+j)<<32)
+		}
+		code[h] = ZMM()
+		VMOVDQU64(rodata(fmt.Sprintf("fpc_ilv%d", h), ws...), code[h])
+		VPERMI2D(hi, lo, code[h]) // words 8h to 8h+7 as quadwords
+	}
+	return code, n
 }
 
 // fpcEmit returns the mask of the words that emit a code, of a line of
