@@ -479,33 +479,35 @@ func init() {
 	generators["fpc"] = func() {
 		gen()
 		fpcCompress64Kernel()
-		fpcCompressKernel(128)
+		fpcCompress128Kernel()
 	}
 }
 
-// fpcCompressKernel emits fpcCompress<size>AVX512(buf *[...]byte, line
-// *[size]byte, tab *[48]uint64) (sum uint64, bits int), the whole of fpc's
-// word coding of one line under the report's table in one call: the kinds
-// and summary as fpcClassify<size>AVX512 gives them, the words that emit a
-// code (the non-zero ones and runCodeStarts of the zero mask) and the codes
-// packed as fpcPack<size>AVX512 packs them, unless they are not shorter
-// than the line. bits is the flag and codes' length. It emits the 128-byte
-// kernel (fpcCompress64Kernel, the 64-byte one): the codes are packed with
-// fpcPackWords's serial 8-byte stores on the stack, and masked stores copy
-// the stream's bytes and nothing past them to buf.
-func fpcCompressKernel(size int) {
-	name := fmt.Sprintf("fpcCompress%dAVX512", size)
-	words := size / 4
-
-	// The 128-byte kernel's frame (fpcPackWords's code lists) is too
+// fpcCompress128Kernel emits fpcCompress128AVX512(buf *[129]byte, line
+// *[128]byte, tab *[48]uint64) (sum uint64, bits int), the whole of fpc's
+// word coding of one 128-byte line under the report's table in one call,
+// as fpcCompress64Kernel is for 64 bytes: the summary, the words that emit
+// a code (the non-zero ones and runCodeStarts of the zero mask), and the
+// codes packed as fpc's pack does unless they are not shorter than the
+// line (then the raw stream). bits is the flag and codes' length.
+//
+// Each half of the line (16 words) is classified and coded as the 64-byte
+// kernel does it, and packed by packCodeWords: the first half after the
+// flag, the second from bit 0, then shifted right by the first's length L
+// (whole words by a lane permute, the rest by a pair of shifts) into the
+// 1024 bits that follow. A zero run's count, the distance from its word to
+// the next word that emits a code, comes from the emit mask of the whole
+// line, so runs cross the halves as they do in the stream. packCodeWords
+// takes at most 512 bits, so a line whose half has more (most of its words
+// raw, the other half small enough for the line to be coded) is packed by
+// fpcPackWords's serial 8-byte stores instead.
+func fpcCompress128Kernel() {
+	const name, size, words = "fpcCompress128AVX512", 128, 32
+	// The serial packing's frame (fpcPackWords's code lists) is too
 	// large for NOSPLIT.
-	flags := attr.NOSPLIT
-	if size == 128 {
-		flags = 0
-	}
-	TEXT(name, flags, fmt.Sprintf("func(buf *[%d]byte, line *[%d]byte, tab *[48]uint64) (sum uint64, bits int)", 1+size, size))
+	TEXT(name, 0, "func(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s classifies the %d-byte line, returning its summary,", name, size),
+	Doc(name+" classifies the 128-byte line, returning its summary,",
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
 		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
@@ -513,35 +515,34 @@ func fpcCompressKernel(size int) {
 		"tab is the table's vecEnc. It reads all of line before it writes buf,",
 		"so the two may overlap.")
 	line := Load(Param("line"), GP64())
-	zero := YMM()
-	VPXOR(zero, zero, zero)
-	sevens, lengths := YMM(), YMM()
-	VMOVDQU(fpcConst("sevens", []byte{fpcRaw}), sevens)
-	VMOVDQU(fpcConst("codebits", fpcCodeBits[:]), lengths)
-	k := fpcKinds512(line, size)()
-	kindsBuf, sumBuf := AllocLocal(words), AllocLocal(8)
-	kp, sp := GP64(), GP64()
-	LEAQ(kindsBuf, kp)
-	LEAQ(sumBuf, sp)
-	fpcSummary(k, size, true, zero, sevens, lengths, kp, sp)
-	sum := GP64()
-	MOVQ(sumBuf, sum)
-	Store(sum, ReturnIndex(0))
+	var v, k [2]VecVirtual
+	var kz [2]OpmaskVirtual
+	for h := range v {
+		v[h] = ZMM()
+		VMOVDQU64(Mem{Base: line, Disp: 64 * h}, v[h])
+		k[h], kz[h] = fpcKindsDwords(v[h])
+	}
+
+	Comment("Summary: zero words, code bits of the others, raw words; the first half's code bits kept.")
+	z, sum, bitsA := GP64(), GP64(), GP64()
+	{
+		zb, rawA, rawB := GP64(), GP64(), GP64()
+		KMOVW(kz[0], z.As32())
+		KMOVW(kz[1], zb.As32())
+		SHLL(U8(16), zb.As32())
+		ORQ(zb, z)
+		fpcCodeBitsRaw(k[0], bitsA, rawA)
+		fpcCodeBitsRaw(k[1], sum, rawB)
+		ADDQ(bitsA, sum)
+		ADDQ(rawB, rawA)
+		SHLQ(U8(32), sum)
+		SHLQ(U8(48), rawA)
+		ORQ(rawA, sum)
+		ORQ(z, sum)
+		Store(sum, ReturnIndex(0))
+	}
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
-	// The zero mask again, from the kinds rather than the stored summary,
-	// which would put a store and a load on the way to the packing.
-	z := GP64()
-	{
-		kz := K()
-		if size == 128 {
-			VPTESTNMB(k.AsY(), k.AsY(), kz)
-			KMOVD(kz, z.As32())
-		} else {
-			VPTESTNMB(k.AsX(), k.AsX(), kz)
-			KMOVW(kz, z.As32())
-		}
-	}
 	emit := fpcEmit(z, words)
 
 	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
@@ -567,17 +568,30 @@ func fpcCompressKernel(size int) {
 	}
 
 	tab := Load(Param("tab"), GP64())
+	Comment("L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.")
+	lenA := GP64()
+	serial := label("fpc_fused_serial")
 	{
-		// fpcPackWords's 8-byte stores run up to 8 bytes past the
-		// stream, so it packs onto the stack, and masked stores copy
-		// the stream's bytes (at most 128) to buf.
-		stack := AllocLocal(128 + 16)
-		sb := GP64()
-		LEAQ(stack, sb)
-		fpcPackWords(sb, line, emit, tab, words, func(h int, dst VecVirtual) {
-			VPMOVZXBQ(kindsBuf.Offset(8*h), dst)
-		})
-		Comment("Copy the stream's bytes, (total+7)/8, and nothing past them.")
+		runsA := GP64()
+		MOVQ(emit, runsA)
+		ANDQ(z, runsA)
+		MOVWQZX(runsA.As16(), runsA)
+		POPCNTQ(runsA, runsA)
+		LEAQ(Mem{Base: runsA, Index: runsA, Scale: 2}, runsA)
+		LEAQ(Mem{Base: bitsA, Index: runsA, Scale: 2, Disp: 1}, lenA)
+		Comment("Either half over 512 bits: the serial packing.")
+		CMPQ(lenA, U32(512))
+		JA(LabelRef(serial))
+		rest := GP64()
+		MOVQ(total, rest)
+		SUBQ(lenA, rest)
+		CMPQ(rest, U32(512))
+		JA(LabelRef(serial))
+	}
+
+	// storeBytes stores the first (total+7)/8 bytes of the stream held in
+	// x[0], x[1] to buf, and nothing past them.
+	storeBytes := func(x [2]VecVirtual) {
 		nb, m, zero := GP64(), GP64(), GP64()
 		LEAQ(Mem{Base: total, Disp: 7}, nb)
 		SHRQ(U8(3), nb)
@@ -592,17 +606,127 @@ func fpcCompressKernel(size int) {
 			BZHIQ(nb, m, m) // an index of 64 or more keeps every bit
 			km := K()
 			KMOVQ(m, km)
-			x := ZMM()
-			VMOVDQU64(stack.Offset(64*v), x)
-			VMOVDQU8(x, km, Mem{Base: buf, Disp: 64 * v})
+			VMOVDQU8(x[v], km, Mem{Base: buf, Disp: 64 * v})
 		}
 		Store(total, ReturnIndex(1))
 		VZEROUPPER()
 		RET()
 	}
+
+	Comment("Zero runs: for word j, the distance to the next word that emits, less one:",
+		"the trailing zeros of emit >> (j+1), with a bit at 31−j for the line's end.")
+	var packed [2]VecVirtual
+	{
+		e := ZMM()
+		VPBROADCASTD(emit.As32(), e)
+		zero, c31 := ZMM(), ZMM()
+		VPXORD(zero, zero, zero)
+		VPBROADCASTD(rodata("d31", 31), c31)
+		for h := 0; h < 2; h++ {
+			var shifts, ends []uint64
+			for i := 0; i < 16; i += 2 {
+				j := uint64(16*h + i)
+				shifts = append(shifts, (j+1)|(j+2)<<32)
+				ends = append(ends, 1<<(31-j)|(1<<(30-j))<<32)
+			}
+			t, x, runs := ZMM(), ZMM(), ZMM()
+			VPSRLVD(rodata(fmt.Sprintf("fpc_runshift%d", h), shifts...), e, t)
+			VPORD(rodata(fmt.Sprintf("fpc_runend%d", h), ends...), t, t)
+			VPSUBD(t, zero, x)
+			VPANDD(t, x, x) // the lowest set bit
+			VPLZCNTD(x, x)
+			VPSUBD(x, c31, runs)
+			ke := K()
+			s := GP64()
+			MOVQ(emit, s)
+			SHRQ(U8(16*h), s)
+			KMOVW(s.As32(), ke)
+			code, n := fpcWordCodes(v[h], k[h], runs, ke, tab)
+			var nq [2]VecVirtual
+			nq[0], nq[1] = ZMM(), ZMM()
+			VPMOVZXDQ(n.AsY(), nq[0])
+			y := YMM()
+			VEXTRACTI64X4(U8(1), n, y)
+			VPMOVZXDQ(y, nq[1])
+			packed[h] = packCodeWords(code, nq, 1-h)
+		}
+	}
+
+	Comment("The second half's words from bit L on: lane m takes its words m−L/64 and",
+		"the one before, shifted right by L%64.")
+	var out [2]VecVirtual
+	{
+		r := GP64()
+		MOVQ(U64(1<<63), r)
+		f := ZMM()
+		VMOVQ(r, f.AsX())
+		VPORQ(f, packed[0], packed[0]) // the flag
+		qs, bs, nbs := ZMM(), ZMM(), ZMM()
+		t := GP64()
+		MOVQ(lenA, t)
+		SHRQ(U8(6), t)
+		VPBROADCASTQ(t, qs)
+		MOVQ(lenA, t)
+		ANDQ(U8(63), t)
+		VPBROADCASTQ(t, bs)
+		NEGQ(t)
+		ADDQ(U8(64), t)
+		VPBROADCASTQ(t, nbs) // 64 − L%64: 64 shifts out everything
+		eight := bq(8)
+		for o := 0; o < 2; o++ {
+			var lanes []uint64
+			for i := 0; i < 8; i++ {
+				lanes = append(lanes, uint64(8*o+i))
+			}
+			j, jp := ZMM(), ZMM()
+			VMOVDQU64(rodata(fmt.Sprintf("iota8_%d", o), lanes...), j)
+			VPSUBQ(qs, j, j)
+			VPSUBQ_BCST(rodata("q1", 1), j, jp)
+			kc, kp := K(), K()
+			VPCMPUQ(U8(1), eight, j, kc) // 0 ≤ j < 8
+			VPCMPUQ(U8(1), eight, jp, kp)
+			cur, prev := ZMM(), ZMM()
+			VPERMQ_Z(packed[1], j, kc, cur)
+			VPERMQ_Z(packed[1], jp, kp, prev)
+			VPSRLVQ(bs, cur, cur)
+			VPSLLVQ(nbs, prev, prev)
+			out[o] = ZMM()
+			VPORQ(prev, cur, out[o])
+		}
+		VPORQ(packed[0], out[0], out[0])
+		bswapQwords(out[0])
+		bswapQwords(out[1])
+	}
+	storeBytes(out)
+
+	Label(serial)
+	{
+		// fpcPackWords's 8-byte stores run up to 8 bytes past the
+		// stream, so it packs onto the stack, and masked stores copy
+		// the stream's bytes (at most 128) to buf.
+		kindsBuf := AllocLocal(words)
+		for h := 0; h < 2; h++ {
+			kb := XMM()
+			VPMOVDB(k[h], kb)
+			VMOVDQU(kb, kindsBuf.Offset(16*h))
+		}
+		stack := AllocLocal(128 + 16)
+		sb := GP64()
+		LEAQ(stack, sb)
+		fpcPackWords(sb, line, emit, tab, words, func(h int, dst VecVirtual) {
+			VPMOVZXBQ(kindsBuf.Offset(8*h), dst)
+		})
+		Comment("Copy the stream's bytes, (total+7)/8, and nothing past them.")
+		var x [2]VecVirtual
+		for v := range x {
+			x[v] = ZMM()
+			VMOVDQU64(stack.Offset(64*v), x[v])
+		}
+		storeBytes(x)
+	}
 }
 
-// fpcCompress64Kernel emits fpcCompress64AVX512, fpcCompressKernel for a
+// fpcCompress64Kernel emits fpcCompress64AVX512, fpcCompress128Kernel for a
 // 64-byte line, with every step on the line's 16 words side by side and as
 // few 512-bit instructions as it can (Zen 4 runs each as two 256-bit
 // halves, and the kernel is bound by their count rather than by its
@@ -1096,6 +1220,37 @@ func packCodes512(buf Register, code, n [2]VecVirtual) {
 // and VPCOMPRESSD of the lanes that end a word lists those last codes in
 // word order.
 func packCodes512Vector(code, n [2]VecVirtual) VecVirtual {
+	out := packCodeWords(code, n, 1)
+	Comment("The flag, big-endian bytes.")
+	r := GP64()
+	MOVQ(U64(1<<63), r)
+	f := ZMM()
+	VMOVQ(r, f.AsX())
+	VPORQ(f, out, out)
+	bswapQwords(out)
+	return out
+}
+
+// bswapQwords reverses the bytes of each 64-bit lane of v, making the
+// big-endian words of a stream its bytes in order.
+func bswapQwords(v VecVirtual) {
+	r := GP64()
+	bsw := ZMM()
+	x, y := XMM(), XMM()
+	MOVQ(U64(0x0001020304050607), r)
+	VMOVQ(r, x)
+	MOVQ(U64(0x08090A0B0C0D0E0F), r)
+	VMOVQ(r, y)
+	VPUNPCKLQDQ(y, x, bsw.AsX())
+	VSHUFI64X2(U8(0), bsw, bsw, bsw)
+	VPSHUFB(bsw, v, v)
+}
+
+// packCodeWords is packCodes512Vector's packing without the flag and the
+// byte order: the 16 codes from bit start on (1 after a flag, 0 for codes
+// that follow others), as 64-bit words (lane 0 first, its top bit the
+// stream's first), zero before start and after the last code.
+func packCodeWords(code, n [2]VecVirtual, start int) VecVirtual {
 	zero := ZMM()
 	VPXORQ(zero, zero, zero)
 	seven, c63, c64, c128 := bq(7), bq(63), bq(64), bq(128)
@@ -1113,17 +1268,22 @@ func packCodes512Vector(code, n [2]VecVirtual) VecVirtual {
 		VPERMQ(x[0], seven, t) // lane 7 of the first half
 		VPADDQ(t, x[1], x[1])
 	}
-	Comment("Bit offsets: O = 1 + the lengths before; e = O%64 + n.")
+	Comment("Bit offsets: O = start + the lengths before; e = O%64 + n.")
 	var hiw, low, q [2]VecVirtual
 	end := [2]VecVirtual{ZMM(), ZMM()}
 	VMOVDQA64(n[0], end[0])
 	VMOVDQA64(n[1], end[1])
 	prefix(end) // O + n − 1
-	one := bq(1)
+	var first VecVirtual
+	if start != 0 {
+		first = bq(uint64(start))
+	}
 	for h := 0; h < 2; h++ {
 		o, e := ZMM(), ZMM()
 		VPSUBQ(n[h], end[h], o)
-		VPADDQ(one, o, o) // O
+		if first != nil {
+			VPADDQ(first, o, o) // O
+		}
 		q[h] = ZMM()
 		VPSRLQ(U8(6), o, q[h])
 		VPANDQ(c63, o, e)
@@ -1167,23 +1327,6 @@ func packCodes512Vector(code, n [2]VecVirtual) VecVirtual {
 		t := ZMM()
 		VALIGNQ(U8(7), zero, spill, t) // spills land in the next word
 		VPADDQ(t, out, out)
-	}
-	Comment("The flag, big-endian bytes, store.")
-	{
-		r := GP64()
-		MOVQ(U64(1<<63), r)
-		f := ZMM()
-		VMOVQ(r, f.AsX())
-		VPORQ(f, out, out)
-		bsw := ZMM()
-		x, y := XMM(), XMM()
-		MOVQ(U64(0x0001020304050607), r)
-		VMOVQ(r, x)
-		MOVQ(U64(0x08090A0B0C0D0E0F), r)
-		VMOVQ(r, y)
-		VPUNPCKLQDQ(y, x, bsw.AsX())
-		VSHUFI64X2(U8(0), bsw, bsw, bsw)
-		VPSHUFB(bsw, out, out)
 	}
 	return out
 }

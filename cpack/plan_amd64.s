@@ -1350,7 +1350,7 @@ cpack_fused_pack_6:
 	VPBROADCASTQ  k_q80<>+0(SB), Z7
 	VPMOVZXBD     k_iota16<>+0(SB), Z8
 
-	// Bit offsets: O = 1 + the lengths before; e = O%64 + n.
+	// Bit offsets: O = start + the lengths before; e = O%64 + n.
 	VMOVDQA64    Z2, Z9
 	VMOVDQA64    Z0, Z10
 	VALIGNQ      $0x07, Z14, Z9, Z11
@@ -1446,7 +1446,7 @@ cpack_fused_pack_6:
 	VALIGNQ       $0x07, Z14, Z0, Z0
 	VPADDQ        Z0, Z1, Z1
 
-	// The flag, big-endian bytes, store.
+	// The flag, big-endian bytes.
 	MOVQ        $0x8000000000000000, CX
 	VMOVQ       CX, X17
 	VPORQ       Z17, Z1, Z1

@@ -2398,168 +2398,137 @@ DATA k_fpc_flagword<>+56(SB)/8, $0x0000000000000000
 GLOBL k_fpc_flagword<>(SB), RODATA|NOPTR, $64
 
 // func fpcCompress128AVX512(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, CMOV, POPCNT
-TEXT ·fpcCompress128AVX512(SB), $952-40
-	MOVQ          line+8(FP), AX
-	VPXOR         Y0, Y0, Y0
-	VMOVDQU       fpc_sevens<>+0(SB), Y1
-	VMOVDQU       fpc_codebits<>+0(SB), Y2
-	MOVQ          $0x0000000000000008, CX
-	VPBROADCASTD  CX, Z3
-	MOVQ          $0x0000000000000010, CX
-	VPBROADCASTD  CX, Z4
-	MOVQ          $0x0000000000000080, CX
-	VPBROADCASTD  CX, Z5
-	MOVQ          $0x0000000000000100, CX
-	VPBROADCASTD  CX, Z6
-	MOVQ          $0x0000000000008000, CX
-	VPBROADCASTD  CX, Z7
-	MOVQ          $0x0000000000010000, CX
-	VPBROADCASTD  CX, Z8
-	MOVQ          $0x000000000000ffff, CX
-	VPBROADCASTD  CX, Z9
-	MOVQ          $0x0000000000000080, CX
-	VPBROADCASTW  CX, Z10
-	MOVQ          $0x00000000ff00ff00, CX
-	VPBROADCASTD  CX, Z11
-	MOVQ          $0x0000000000000000, CX
-	VPBROADCASTD  CX, Z12
-	MOVQ          $0x0000000000000001, CX
-	VPBROADCASTD  CX, Z13
-	MOVQ          $0x0000000000000002, CX
-	VPBROADCASTD  CX, Z14
-	MOVQ          $0x0000000000000003, CX
-	VPBROADCASTD  CX, Z15
-	MOVQ          $0x0000000000000004, CX
-	VPBROADCASTD  CX, Z16
-	MOVQ          $0x0000000000000005, CX
-	VPBROADCASTD  CX, Z17
-	MOVQ          $0x0000000000000006, CX
-	VPBROADCASTD  CX, Z18
-	MOVQ          $0x0000000000000007, CX
-	VPBROADCASTD  CX, Z19
-	VMOVDQU64     (AX), Z20
-	VMOVDQU64     64(AX), Z21
-	VPADDW        Z10, Z20, Z23
-	VPTESTNMD     Z11, Z23, K1
-	VPBLENDMD     Z18, Z19, K1, Z22
-	VPTESTNMD     Z9, Z20, K1
-	VPBLENDMD     Z17, Z22, K1, Z22
-	VPADDD        Z7, Z20, Z23
-	VPCMPUD       $0x01, Z8, Z23, K1
-	VPBLENDMD     Z16, Z22, K1, Z22
-	VPROLD        $0x08, Z20, Z23
-	VPCMPEQD      Z20, Z23, K1
-	VPBLENDMD     Z15, Z22, K1, Z22
-	VPADDD        Z5, Z20, Z23
-	VPCMPUD       $0x01, Z6, Z23, K1
-	VPBLENDMD     Z14, Z22, K1, Z22
-	VPADDD        Z3, Z20, Z23
-	VPCMPUD       $0x01, Z4, Z23, K1
-	VPBLENDMD     Z13, Z22, K1, Z22
-	VPTESTNMD     Z20, Z20, K1
-	VPBLENDMD     Z12, Z22, K1, Z22
-	VPMOVDB       Z22, X24
-	VPADDW        Z10, Z21, Z10
-	VPTESTNMD     Z11, Z10, K1
-	VPBLENDMD     Z18, Z19, K1, Z25
-	VPTESTNMD     Z9, Z21, K1
-	VPBLENDMD     Z17, Z25, K1, Z25
-	VPADDD        Z7, Z21, Z7
-	VPCMPUD       $0x01, Z8, Z7, K1
-	VPBLENDMD     Z16, Z25, K1, Z25
-	VPROLD        $0x08, Z21, Z7
-	VPCMPEQD      Z21, Z7, K1
-	VPBLENDMD     Z15, Z25, K1, Z25
-	VPADDD        Z5, Z21, Z5
-	VPCMPUD       $0x01, Z6, Z5, K1
-	VPBLENDMD     Z14, Z25, K1, Z25
-	VPADDD        Z3, Z21, Z3
-	VPCMPUD       $0x01, Z4, Z3, K1
-	VPBLENDMD     Z13, Z25, K1, Z25
-	VPTESTNMD     Z21, Z21, K1
-	VPBLENDMD     Z12, Z25, K1, Z25
-	VPMOVDB       Z25, X3
-	VINSERTI32X4  $0x01, X3, Y24, Y3
-	LEAQ          (SP), CX
-	LEAQ          32(SP), DX
-	VMOVDQU8      Y3, (CX)
-	VPCMPEQB      Y0, Y3, K1
-	KMOVD         K1, CX
-	VPCMPEQB      Y1, Y3, K1
-	KMOVD         K1, BX
-	POPCNTL       BX, BX
-	VPSHUFB       Y3, Y2, Y1
-	VPSADBW       Y0, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X0
-	VPADDQ        X0, X1, X1
-	VPSHUFD       $0x4e, X1, X0
-	VPADDQ        X0, X1, X1
-	VMOVQ         X1, SI
-	SHLQ          $0x20, SI
-	SHLQ          $0x30, BX
-	ORQ           BX, SI
-	ORQ           CX, SI
-	MOVQ          SI, (DX)
-	MOVQ          32(SP), CX
-	MOVQ          CX, sum+24(FP)
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, CMOV, POPCNT
+TEXT ·fpcCompress128AVX512(SB), $944-40
+	MOVQ      line+8(FP), AX
+	VMOVDQU64 (AX), Z0
+
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z2
+	VPSRAD         $0x1f, Z0, Z1
+	VPXORD         Z0, Z1, Z1
+	VPLZCNTD       Z1, Z1
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z2, Z1
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z2
+	VPADDW         Z2, Z0, Z2
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z2, K1
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z1, K1, Z1
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z0, K1
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z1, K1, Z1
+	VPROLD         $0x08, Z0, Z2
+	VPCMPEQD       Z0, Z2, K1
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z1, K1, Z1
+	VPTESTNMD      Z0, Z0, K1
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z1, K1, Z1
+	VMOVDQU64      64(AX), Z2
+
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z7
+	VPSRAD         $0x1f, Z2, Z6
+	VPXORD         Z2, Z6, Z6
+	VPLZCNTD       Z6, Z6
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z7, Z6
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z7
+	VPADDW         Z7, Z2, Z7
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z7, K2
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z6, K2, Z6
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z2, K2
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z6, K2, Z6
+	VPROLD         $0x08, Z2, Z7
+	VPCMPEQD       Z2, Z7, K2
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z6, K2, Z6
+	VPTESTNMD      Z2, Z2, K2
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z6, K2, Z6
+
+	// Summary: zero words, code bits of the others, raw words; the first half's code bits kept.
+	KMOVW         K1, CX
+	KMOVW         K2, DX
+	SHLL          $0x10, DX
+	ORQ           DX, CX
+	VPMOVDB       Z1, X7
+	VMOVDQU8      fpc_codebits<>+0(SB), X8
+	VPSHUFB       X7, X8, X8
+	VPXORD        X3, X3, X3
+	VPSADBW       X3, X8, X8
+	VPSHUFD       $0x4e, X8, X3
+	VPADDQ        X3, X8, X8
+	VMOVQ         X8, BX
+	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z1, K1
+	KMOVW         K1, SI
+	POPCNTL       SI, SI
+	VPMOVDB       Z6, X3
+	VMOVDQU8      fpc_codebits<>+0(SB), X7
+	VPSHUFB       X3, X7, X7
+	VPXORD        X4, X4, X4
+	VPSADBW       X4, X7, X7
+	VPSHUFD       $0x4e, X7, X3
+	VPADDQ        X3, X7, X7
+	VMOVQ         X7, DX
+	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z6, K1
+	KMOVW         K1, DI
+	POPCNTL       DI, DI
+	ADDQ          BX, DX
+	ADDQ          DI, SI
+	SHLQ          $0x20, DX
+	SHLQ          $0x30, SI
+	ORQ           SI, DX
+	ORQ           CX, DX
+	MOVQ          DX, sum+24(FP)
 
 	// emit: the non-zero words and runCodeStarts(zeros).
-	VPTESTNMB Y3, Y3, K1
-	KMOVD     K1, DX
-	MOVQ      DX, BX
-	NOTQ      BX
-	MOVQ      DX, SI
-	SHLQ      $0x01, SI
-	ANDNQ     DX, SI, SI
-	ORQ       SI, BX
-	MOVQ      DX, SI
-	SHLQ      $0x01, SI
-	ANDQ      DX, SI
-	MOVQ      SI, DI
-	SHLQ      $0x02, DI
-	ANDQ      SI, DI
-	MOVQ      DI, SI
-	SHLQ      $0x04, SI
-	ANDQ      DI, SI
-	SHLQ      $0x01, SI
-	ANDQ      DX, SI
-	MOVQ      SI, DI
-	SHLQ      $0x08, DI
-	ANDQ      SI, DI
-	MOVQ      SI, R8
-	SHLQ      $0x10, R8
-	ANDQ      DI, R8
-	MOVQ      SI, R9
-	SHLQ      $0x01, R9
-	ANDNQ     SI, R9, R9
-	ORQ       R9, BX
-	MOVQ      DI, SI
-	SHLQ      $0x01, SI
-	ANDNQ     DI, SI, SI
-	ORQ       SI, BX
-	MOVQ      R8, SI
-	SHLQ      $0x01, SI
-	ANDNQ     R8, SI, SI
-	ORQ       SI, BX
+	MOVQ  CX, SI
+	NOTQ  SI
+	MOVQ  CX, DI
+	SHLQ  $0x01, DI
+	ANDNQ CX, DI, DI
+	ORQ   DI, SI
+	MOVQ  CX, DI
+	SHLQ  $0x01, DI
+	ANDQ  CX, DI
+	MOVQ  DI, R8
+	SHLQ  $0x02, R8
+	ANDQ  DI, R8
+	MOVQ  R8, DI
+	SHLQ  $0x04, DI
+	ANDQ  R8, DI
+	SHLQ  $0x01, DI
+	ANDQ  CX, DI
+	MOVQ  DI, R8
+	SHLQ  $0x08, R8
+	ANDQ  DI, R8
+	MOVQ  DI, R9
+	SHLQ  $0x10, R9
+	ANDQ  R8, R9
+	MOVQ  DI, R10
+	SHLQ  $0x01, R10
+	ANDNQ DI, R10, R10
+	ORQ   R10, SI
+	MOVQ  R8, DI
+	SHLQ  $0x01, DI
+	ANDNQ R8, DI, DI
+	ORQ   DI, SI
+	MOVQ  R9, DI
+	SHLQ  $0x01, DI
+	ANDNQ R9, DI, DI
+	ORQ   DI, SI
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	MOVQ            BX, SI
-	ANDQ            DX, SI
-	POPCNTQ         SI, SI
-	LEAQ            (SI)(SI*2), SI
-	SHRQ            $0x20, CX
-	MOVWQZX         CX, CX
-	LEAQ            1(CX)(SI*2), CX
-	CMPQ            CX, $0x00000401
+	MOVQ            SI, DI
+	ANDQ            CX, DI
+	POPCNTQ         DI, DI
+	LEAQ            (DI)(DI*2), DI
+	SHRQ            $0x20, DX
+	MOVWQZX         DX, DX
+	LEAQ            1(DX)(DI*2), DX
+	CMPQ            DX, $0x00000401
 	JLT             fpc_fused_pack_14
-	MOVQ            CX, bits+32(FP)
+	MOVQ            DX, bits+32(FP)
 	MOVBLZX         127(AX), CX
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPXORQ          Z26, Z26, Z26
+	VPXORQ          Z5, Z5, Z5
 	VMOVDQU64       (AX), Z1
 	VPSHUFB         Z0, Z1, Z1
-	VALIGNQ         $0x07, Z26, Z1, Z2
+	VALIGNQ         $0x07, Z5, Z1, Z2
 	VPSLLQ          $0x3f, Z2, Z2
 	VPSRLQ          $0x01, Z1, Z3
 	VPORQ           Z2, Z3, Z3
@@ -2580,18 +2549,377 @@ TEXT ·fpcCompress128AVX512(SB), $952-40
 	RET
 
 fpc_fused_pack_14:
-	MOVQ         tab+16(FP), DX
-	LEAQ         40(SP), SI
-	VMOVDQU64    (DX), Z0
-	VMOVDQU64    64(DX), Z1
-	VMOVDQU64    128(DX), Z2
-	VMOVDQU64    192(DX), Z3
-	VMOVDQU64    256(DX), Z4
-	VMOVDQU64    320(DX), Z5
-	MOVQ         $0x00000007, DX
-	VPBROADCASTQ DX, Z6
-	MOVQ         BX, DX
-	KMOVB        DX, K1
+	MOVQ tab+16(FP), DI
+
+	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
+	MOVQ    SI, R8
+	ANDQ    CX, R8
+	MOVWQZX R8, R8
+	POPCNTQ R8, R8
+	LEAQ    (R8)(R8*2), R8
+	LEAQ    1(BX)(R8*2), CX
+
+	// Either half over 512 bits: the serial packing.
+	CMPQ CX, $0x00000200
+	JA   fpc_fused_serial_15
+	MOVQ DX, BX
+	SUBQ CX, BX
+	CMPQ BX, $0x00000200
+	JA   fpc_fused_serial_15
+
+	// Zero runs: for word j, the distance to the next word that emits, less one:
+	// the trailing zeros of emit >> (j+1), with a bit at 31−j for the line's end.
+	VPBROADCASTD SI, Z4
+	VPXORD       Z5, Z5, Z5
+	VPBROADCASTD k_d31<>+0(SB), Z7
+	VPSRLVD      k_fpc_runshift0<>+0(SB), Z4, Z8
+	VPORD        k_fpc_runend0<>+0(SB), Z8, Z8
+	VPSUBD       Z8, Z5, Z11
+	VPANDD       Z8, Z11, Z11
+	VPLZCNTD     Z11, Z11
+	VPSUBD       Z11, Z7, Z8
+	MOVQ         SI, AX
+	SHRQ         $0x00, AX
+	KMOVW        AX, K1
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD        Z1, Z1, Z1
+	VPERMD        (DI), Z1, Z11
+	VPERMD        192(DI), Z1, Z13
+	VPTERNLOGD    $0xf8, Z13, Z0, Z11
+	VPERMD        64(DI), Z1, Z13
+	VPSRLVD       Z13, Z0, Z13
+	VPERMD        128(DI), Z1, Z0
+	VPTERNLOGD    $0xf8, Z0, Z13, Z11
+	VPERMD        256(DI), Z1, Z0
+	VPTERNLOGD.Z  $0xf8, Z0, Z8, K1, Z11
+	VPADDD.BCST   k_fpc_d1<>+0(SB), Z1, Z0
+	VPERMD.Z      (DI), Z0, K1, Z0
+	VPERMD.Z      320(DI), Z1, K1, Z1
+	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z8
+	VPERMI2D      Z0, Z11, Z8
+	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z13
+	VPERMI2D      Z0, Z11, Z13
+	VPMOVZXDQ     Y1, Z0
+	VEXTRACTI64X4 $0x01, Z1, Y1
+	VPMOVZXDQ     Y1, Z1
+	VPXORQ        Z9, Z9, Z9
+	VPBROADCASTQ  k_q7<>+0(SB), Z11
+	VPBROADCASTQ  k_q3f<>+0(SB), Z14
+	VPBROADCASTQ  k_q40<>+0(SB), Z15
+	VPBROADCASTQ  k_q80<>+0(SB), Z16
+	VPMOVZXBD     k_iota16<>+0(SB), Z17
+
+	// Bit offsets: O = start + the lengths before; e = O%64 + n.
+	VMOVDQA64    Z0, Z18
+	VMOVDQA64    Z1, Z19
+	VALIGNQ      $0x07, Z9, Z18, Z20
+	VPADDQ       Z20, Z18, Z18
+	VALIGNQ      $0x06, Z9, Z18, Z20
+	VPADDQ       Z20, Z18, Z18
+	VALIGNQ      $0x04, Z9, Z18, Z20
+	VPADDQ       Z20, Z18, Z18
+	VALIGNQ      $0x07, Z9, Z19, Z20
+	VPADDQ       Z20, Z19, Z19
+	VALIGNQ      $0x06, Z9, Z19, Z20
+	VPADDQ       Z20, Z19, Z19
+	VALIGNQ      $0x04, Z9, Z19, Z20
+	VPADDQ       Z20, Z19, Z19
+	VPERMQ       Z18, Z11, Z20
+	VPADDQ       Z20, Z19, Z19
+	VPBROADCASTQ k_q1<>+0(SB), Z20
+	VPSUBQ       Z0, Z18, Z18
+	VPADDQ       Z20, Z18, Z18
+	VPSRLQ       $0x06, Z18, Z21
+	VPANDQ       Z14, Z18, Z18
+	VPADDQ       Z0, Z18, Z18
+	VPSUBQ       Z18, Z15, Z22
+	VPSLLVQ      Z22, Z8, Z22
+	VPSUBQ       Z15, Z18, Z0
+	VPSRLVQ      Z0, Z8, Z0
+	VPORQ        Z22, Z0, Z0
+	VPSUBQ       Z18, Z16, Z22
+	VPSLLVQ      Z22, Z8, Z8
+	VPSUBQ       Z1, Z19, Z18
+	VPADDQ       Z20, Z18, Z18
+	VPSRLQ       $0x06, Z18, Z19
+	VPANDQ       Z14, Z18, Z14
+	VPADDQ       Z1, Z14, Z14
+	VPSUBQ       Z14, Z15, Z1
+	VPSLLVQ      Z1, Z13, Z1
+	VPSUBQ       Z15, Z14, Z15
+	VPSRLVQ      Z15, Z13, Z15
+	VPORQ        Z1, Z15, Z15
+	VPSUBQ       Z14, Z16, Z1
+	VPSLLVQ      Z1, Z13, Z1
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z13
+	VALIGNQ       $0x01, Z21, Z19, Z14
+	VALIGNQ       $0x01, Z19, Z13, Z13
+	VPCMPUQ       $0x06, Z21, Z14, K1
+	VPCMPUQ       $0x06, Z19, Z13, K2
+	KUNPCKBW      K1, K2, K1
+	VPCOMPRESSD.Z Z17, K1, Z13
+	VPMOVZXDQ     Y13, Z13
+	KMOVW         K1, AX
+	POPCNTL       AX, BX
+	MOVL          $0x000000ff, AX
+	BZHIL         BX, AX, AX
+	KMOVB         AX, K1
+	VALIGNQ       $0x07, Z9, Z0, Z14
+	VPADDQ        Z14, Z0, Z0
+	VALIGNQ       $0x06, Z9, Z0, Z14
+	VPADDQ        Z14, Z0, Z0
+	VALIGNQ       $0x04, Z9, Z0, Z14
+	VPADDQ        Z14, Z0, Z0
+	VALIGNQ       $0x07, Z9, Z15, Z14
+	VPADDQ        Z14, Z15, Z15
+	VALIGNQ       $0x06, Z9, Z15, Z14
+	VPADDQ        Z14, Z15, Z15
+	VALIGNQ       $0x04, Z9, Z15, Z14
+	VPADDQ        Z14, Z15, Z15
+	VPERMQ        Z0, Z11, Z14
+	VPADDQ        Z14, Z15, Z15
+	VALIGNQ       $0x07, Z9, Z8, Z14
+	VPADDQ        Z14, Z8, Z8
+	VALIGNQ       $0x06, Z9, Z8, Z14
+	VPADDQ        Z14, Z8, Z8
+	VALIGNQ       $0x04, Z9, Z8, Z14
+	VPADDQ        Z14, Z8, Z8
+	VALIGNQ       $0x07, Z9, Z1, Z14
+	VPADDQ        Z14, Z1, Z1
+	VALIGNQ       $0x06, Z9, Z1, Z14
+	VPADDQ        Z14, Z1, Z1
+	VALIGNQ       $0x04, Z9, Z1, Z14
+	VPADDQ        Z14, Z1, Z1
+	VPERMQ        Z8, Z11, Z11
+	VPADDQ        Z11, Z1, Z1
+	VMOVDQA64     Z0, Z0
+	VPERMT2Q.Z    Z15, Z13, K1, Z0
+	VALIGNQ       $0x07, Z9, Z0, Z11
+	VPSUBQ.Z      Z11, Z0, K1, Z0
+	VMOVDQA64     Z8, Z8
+	VPERMT2Q.Z    Z1, Z13, K1, Z8
+	VALIGNQ       $0x07, Z9, Z8, Z1
+	VPSUBQ.Z      Z1, Z8, K1, Z1
+	VALIGNQ       $0x07, Z9, Z1, Z1
+	VPADDQ        Z1, Z0, Z0
+	VPSRLVD       k_fpc_runshift1<>+0(SB), Z4, Z1
+	VPORD         k_fpc_runend1<>+0(SB), Z1, Z1
+	VPSUBD        Z1, Z5, Z4
+	VPANDD        Z1, Z4, Z4
+	VPLZCNTD      Z4, Z4
+	VPSUBD        Z4, Z7, Z1
+	MOVQ          SI, AX
+	SHRQ          $0x10, AX
+	KMOVW         AX, K1
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD        Z6, Z6, Z4
+	VPERMD        (DI), Z4, Z5
+	VPERMD        192(DI), Z4, Z6
+	VPTERNLOGD    $0xf8, Z6, Z2, Z5
+	VPERMD        64(DI), Z4, Z6
+	VPSRLVD       Z6, Z2, Z6
+	VPERMD        128(DI), Z4, Z2
+	VPTERNLOGD    $0xf8, Z2, Z6, Z5
+	VPERMD        256(DI), Z4, Z2
+	VPTERNLOGD.Z  $0xf8, Z2, Z1, K1, Z5
+	VPADDD.BCST   k_fpc_d1<>+0(SB), Z4, Z1
+	VPERMD.Z      (DI), Z1, K1, Z1
+	VPERMD.Z      320(DI), Z4, K1, Z2
+	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
+	VPERMI2D      Z1, Z5, Z4
+	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z6
+	VPERMI2D      Z1, Z5, Z6
+	VPMOVZXDQ     Y2, Z1
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXDQ     Y2, Z2
+	VPXORQ        Z10, Z10, Z10
+	VPBROADCASTQ  k_q7<>+0(SB), Z5
+	VPBROADCASTQ  k_q3f<>+0(SB), Z7
+	VPBROADCASTQ  k_q40<>+0(SB), Z8
+	VPBROADCASTQ  k_q80<>+0(SB), Z9
+	VPMOVZXBD     k_iota16<>+0(SB), Z11
+
+	// Bit offsets: O = start + the lengths before; e = O%64 + n.
+	VMOVDQA64 Z1, Z13
+	VMOVDQA64 Z2, Z14
+	VALIGNQ   $0x07, Z10, Z13, Z15
+	VPADDQ    Z15, Z13, Z13
+	VALIGNQ   $0x06, Z10, Z13, Z15
+	VPADDQ    Z15, Z13, Z13
+	VALIGNQ   $0x04, Z10, Z13, Z15
+	VPADDQ    Z15, Z13, Z13
+	VALIGNQ   $0x07, Z10, Z14, Z15
+	VPADDQ    Z15, Z14, Z14
+	VALIGNQ   $0x06, Z10, Z14, Z15
+	VPADDQ    Z15, Z14, Z14
+	VALIGNQ   $0x04, Z10, Z14, Z15
+	VPADDQ    Z15, Z14, Z14
+	VPERMQ    Z13, Z5, Z15
+	VPADDQ    Z15, Z14, Z14
+	VPSUBQ    Z1, Z13, Z13
+	VPSRLQ    $0x06, Z13, Z15
+	VPANDQ    Z7, Z13, Z13
+	VPADDQ    Z1, Z13, Z13
+	VPSUBQ    Z13, Z8, Z16
+	VPSLLVQ   Z16, Z4, Z16
+	VPSUBQ    Z8, Z13, Z1
+	VPSRLVQ   Z1, Z4, Z1
+	VPORQ     Z16, Z1, Z1
+	VPSUBQ    Z13, Z9, Z16
+	VPSLLVQ   Z16, Z4, Z4
+	VPSUBQ    Z2, Z14, Z13
+	VPSRLQ    $0x06, Z13, Z14
+	VPANDQ    Z7, Z13, Z7
+	VPADDQ    Z2, Z7, Z7
+	VPSUBQ    Z7, Z8, Z2
+	VPSLLVQ   Z2, Z6, Z2
+	VPSUBQ    Z8, Z7, Z8
+	VPSRLVQ   Z8, Z6, Z8
+	VPORQ     Z2, Z8, Z8
+	VPSUBQ    Z7, Z9, Z2
+	VPSLLVQ   Z2, Z6, Z2
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z6
+	VALIGNQ       $0x01, Z15, Z14, Z7
+	VALIGNQ       $0x01, Z14, Z6, Z6
+	VPCMPUQ       $0x06, Z15, Z7, K1
+	VPCMPUQ       $0x06, Z14, Z6, K2
+	KUNPCKBW      K1, K2, K1
+	VPCOMPRESSD.Z Z11, K1, Z6
+	VPMOVZXDQ     Y6, Z6
+	KMOVW         K1, AX
+	POPCNTL       AX, BX
+	MOVL          $0x000000ff, AX
+	BZHIL         BX, AX, AX
+	KMOVB         AX, K1
+	VALIGNQ       $0x07, Z10, Z1, Z7
+	VPADDQ        Z7, Z1, Z1
+	VALIGNQ       $0x06, Z10, Z1, Z7
+	VPADDQ        Z7, Z1, Z1
+	VALIGNQ       $0x04, Z10, Z1, Z7
+	VPADDQ        Z7, Z1, Z1
+	VALIGNQ       $0x07, Z10, Z8, Z7
+	VPADDQ        Z7, Z8, Z8
+	VALIGNQ       $0x06, Z10, Z8, Z7
+	VPADDQ        Z7, Z8, Z8
+	VALIGNQ       $0x04, Z10, Z8, Z7
+	VPADDQ        Z7, Z8, Z8
+	VPERMQ        Z1, Z5, Z7
+	VPADDQ        Z7, Z8, Z8
+	VALIGNQ       $0x07, Z10, Z4, Z7
+	VPADDQ        Z7, Z4, Z4
+	VALIGNQ       $0x06, Z10, Z4, Z7
+	VPADDQ        Z7, Z4, Z4
+	VALIGNQ       $0x04, Z10, Z4, Z7
+	VPADDQ        Z7, Z4, Z4
+	VALIGNQ       $0x07, Z10, Z2, Z7
+	VPADDQ        Z7, Z2, Z2
+	VALIGNQ       $0x06, Z10, Z2, Z7
+	VPADDQ        Z7, Z2, Z2
+	VALIGNQ       $0x04, Z10, Z2, Z7
+	VPADDQ        Z7, Z2, Z2
+	VPERMQ        Z4, Z5, Z5
+	VPADDQ        Z5, Z2, Z2
+	VMOVDQA64     Z1, Z1
+	VPERMT2Q.Z    Z8, Z6, K1, Z1
+	VALIGNQ       $0x07, Z10, Z1, Z5
+	VPSUBQ.Z      Z5, Z1, K1, Z1
+	VMOVDQA64     Z4, Z4
+	VPERMT2Q.Z    Z2, Z6, K1, Z4
+	VALIGNQ       $0x07, Z10, Z4, Z2
+	VPSUBQ.Z      Z2, Z4, K1, Z2
+	VALIGNQ       $0x07, Z10, Z2, Z2
+	VPADDQ        Z2, Z1, Z1
+
+	// The second half's words from bit L on: lane m takes its words m−L/64 and
+	// the one before, shifted right by L%64.
+	MOVQ         $0x8000000000000000, AX
+	VMOVQ        AX, X3
+	VPORQ        Z3, Z0, Z0
+	MOVQ         CX, AX
+	SHRQ         $0x06, AX
+	VPBROADCASTQ AX, Z2
+	MOVQ         CX, AX
+	ANDQ         $0x3f, AX
+	VPBROADCASTQ AX, Z4
+	NEGQ         AX
+	ADDQ         $0x40, AX
+	VPBROADCASTQ AX, Z5
+	VPBROADCASTQ k_q8<>+0(SB), Z6
+	VMOVDQU64    k_iota8_0<>+0(SB), Z7
+	VPSUBQ       Z2, Z7, Z7
+	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z8
+	VPCMPUQ      $0x01, Z6, Z7, K1
+	VPCMPUQ      $0x01, Z6, Z8, K2
+	VPERMQ.Z     Z1, Z7, K1, Z7
+	VPERMQ.Z     Z1, Z8, K2, Z8
+	VPSRLVQ      Z4, Z7, Z7
+	VPSLLVQ      Z5, Z8, Z8
+	VPORQ        Z8, Z7, Z7
+	VMOVDQU64    k_iota8_1<>+0(SB), Z8
+	VPSUBQ       Z2, Z8, Z8
+	VPSUBQ.BCST  k_q1<>+0(SB), Z8, Z2
+	VPCMPUQ      $0x01, Z6, Z8, K1
+	VPCMPUQ      $0x01, Z6, Z2, K2
+	VPERMQ.Z     Z1, Z8, K1, Z6
+	VPERMQ.Z     Z1, Z2, K2, Z1
+	VPSRLVQ      Z4, Z6, Z6
+	VPSLLVQ      Z5, Z1, Z1
+	VPORQ        Z1, Z6, Z1
+	VPORQ        Z0, Z7, Z7
+	MOVQ         $0x0001020304050607, AX
+	VMOVQ        AX, X0
+	MOVQ         $0x08090a0b0c0d0e0f, AX
+	VMOVQ        AX, X2
+	VPUNPCKLQDQ  X2, X0, X3
+	VSHUFI64X2   $0x00, Z3, Z3, Z3
+	VPSHUFB      Z3, Z7, Z7
+	MOVQ         $0x0001020304050607, AX
+	VMOVQ        AX, X0
+	MOVQ         $0x08090a0b0c0d0e0f, AX
+	VMOVQ        AX, X2
+	VPUNPCKLQDQ  X2, X0, X12
+	VSHUFI64X2   $0x00, Z12, Z12, Z12
+	VPSHUFB      Z12, Z1, Z1
+	LEAQ         7(DX), AX
+	SHRQ         $0x03, AX
+	XORL         BX, BX
+	MOVQ         buf+0(FP), SI
+	MOVQ         $-1, CX
+	BZHIQ        AX, CX, CX
+	KMOVQ        CX, K1
+	VMOVDQU8     Z7, K1, (SI)
+	SUBQ         $0x40, AX
+	CMOVQCS      BX, AX
+	MOVQ         $-1, CX
+	BZHIQ        AX, CX, CX
+	KMOVQ        CX, K1
+	VMOVDQU8     Z1, K1, 64(SI)
+	MOVQ         DX, bits+32(FP)
+	VZEROUPPER
+	RET
+
+fpc_fused_serial_15:
+	VPMOVDB      Z1, X0
+	VMOVDQU      X0, (SP)
+	VPMOVDB      Z6, X0
+	VMOVDQU      X0, 16(SP)
+	LEAQ         32(SP), CX
+	VMOVDQU64    (DI), Z0
+	VMOVDQU64    64(DI), Z1
+	VMOVDQU64    128(DI), Z2
+	VMOVDQU64    192(DI), Z3
+	VMOVDQU64    256(DI), Z4
+	VMOVDQU64    320(DI), Z5
+	MOVQ         $0x00000007, BX
+	VPBROADCASTQ BX, Z6
+	MOVQ         SI, BX
+	KMOVB        BX, K1
 	VPMOVZXBQ    (SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    (AX), Z8
@@ -2604,14 +2932,14 @@ fpc_fused_pack_14:
 	VPERMQ       Z0, Z7, Z9
 	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
 	VMOVDQA64.Z  Z9, K1, Z9
-	VMOVDQU64    Z9, 184(SP)
+	VMOVDQU64    Z9, 176(SP)
 	VPERMQ.Z     Z5, Z7, K1, Z9
-	VMOVDQU64    Z9, 440(SP)
+	VMOVDQU64    Z9, 432(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
-	VMOVDQU64    Z9, 696(SP)
-	MOVQ         BX, DX
-	SHRQ         $0x08, DX
-	KMOVB        DX, K1
+	VMOVDQU64    Z9, 688(SP)
+	MOVQ         SI, BX
+	SHRQ         $0x08, BX
+	KMOVB        BX, K1
 	VPMOVZXBQ    8(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    32(AX), Z8
@@ -2624,14 +2952,14 @@ fpc_fused_pack_14:
 	VPERMQ       Z0, Z7, Z9
 	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
 	VMOVDQA64.Z  Z9, K1, Z9
-	VMOVDQU64    Z9, 248(SP)
+	VMOVDQU64    Z9, 240(SP)
 	VPERMQ.Z     Z5, Z7, K1, Z9
-	VMOVDQU64    Z9, 504(SP)
+	VMOVDQU64    Z9, 496(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
-	VMOVDQU64    Z9, 760(SP)
-	MOVQ         BX, DX
-	SHRQ         $0x10, DX
-	KMOVB        DX, K1
+	VMOVDQU64    Z9, 752(SP)
+	MOVQ         SI, BX
+	SHRQ         $0x10, BX
+	KMOVB        BX, K1
 	VPMOVZXBQ    16(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    64(AX), Z8
@@ -2644,14 +2972,14 @@ fpc_fused_pack_14:
 	VPERMQ       Z0, Z7, Z9
 	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
 	VMOVDQA64.Z  Z9, K1, Z9
-	VMOVDQU64    Z9, 312(SP)
+	VMOVDQU64    Z9, 304(SP)
 	VPERMQ.Z     Z5, Z7, K1, Z9
-	VMOVDQU64    Z9, 568(SP)
+	VMOVDQU64    Z9, 560(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
-	VMOVDQU64    Z9, 824(SP)
-	MOVQ         BX, DX
-	SHRQ         $0x18, DX
-	KMOVB        DX, K1
+	VMOVDQU64    Z9, 816(SP)
+	MOVQ         SI, BX
+	SHRQ         $0x18, BX
+	KMOVB        BX, K1
 	VPMOVZXBQ    24(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    96(AX), Z6
@@ -2664,622 +2992,700 @@ fpc_fused_pack_14:
 	VPERMQ       Z0, Z7, Z0
 	VPTERNLOGQ   $0xfe, Z1, Z6, Z0
 	VMOVDQA64.Z  Z0, K1, Z0
-	VMOVDQU64    Z0, 376(SP)
+	VMOVDQU64    Z0, 368(SP)
 	VPERMQ.Z     Z5, Z7, K1, Z2
-	VMOVDQU64    Z2, 632(SP)
+	VMOVDQU64    Z2, 624(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z2
-	VMOVDQU64    Z2, 888(SP)
+	VMOVDQU64    Z2, 880(SP)
 
 	// Pack: pending bits right-aligned in acc, nacc of them; after each
 	// code the whole bytes are stored big-endian, 8 at a time.
-	MOVQ   BX, AX
+	MOVQ   SI, AX
 	BTSQ   $0x20, AX
-	MOVQ   $0x00000001, DX
 	MOVQ   $0x00000001, BX
+	MOVQ   $0x00000001, SI
 	XORQ   DI, DI
 	MOVQ   AX, R8
 	SHRQ   $0x01, R8
 	TZCNTQ R8, R8
+	ANDQ   688(SP), R8
+	ORQ    176(SP), R8
+	MOVQ   432(SP), R9
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
+	BSWAPQ R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x02, R8
+	TZCNTQ R8, R8
 	ANDQ   696(SP), R8
 	ORQ    184(SP), R8
 	MOVQ   440(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x02, R8
+	SHRQ   $0x03, R8
 	TZCNTQ R8, R8
 	ANDQ   704(SP), R8
 	ORQ    192(SP), R8
 	MOVQ   448(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x03, R8
+	SHRQ   $0x04, R8
 	TZCNTQ R8, R8
 	ANDQ   712(SP), R8
 	ORQ    200(SP), R8
 	MOVQ   456(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x04, R8
+	SHRQ   $0x05, R8
 	TZCNTQ R8, R8
 	ANDQ   720(SP), R8
 	ORQ    208(SP), R8
 	MOVQ   464(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x05, R8
+	SHRQ   $0x06, R8
 	TZCNTQ R8, R8
 	ANDQ   728(SP), R8
 	ORQ    216(SP), R8
 	MOVQ   472(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x06, R8
+	SHRQ   $0x07, R8
 	TZCNTQ R8, R8
 	ANDQ   736(SP), R8
 	ORQ    224(SP), R8
 	MOVQ   480(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x07, R8
+	SHRQ   $0x08, R8
 	TZCNTQ R8, R8
 	ANDQ   744(SP), R8
 	ORQ    232(SP), R8
 	MOVQ   488(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x08, R8
+	SHRQ   $0x09, R8
 	TZCNTQ R8, R8
 	ANDQ   752(SP), R8
 	ORQ    240(SP), R8
 	MOVQ   496(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x09, R8
+	SHRQ   $0x0a, R8
 	TZCNTQ R8, R8
 	ANDQ   760(SP), R8
 	ORQ    248(SP), R8
 	MOVQ   504(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x0a, R8
+	SHRQ   $0x0b, R8
 	TZCNTQ R8, R8
 	ANDQ   768(SP), R8
 	ORQ    256(SP), R8
 	MOVQ   512(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x0b, R8
+	SHRQ   $0x0c, R8
 	TZCNTQ R8, R8
 	ANDQ   776(SP), R8
 	ORQ    264(SP), R8
 	MOVQ   520(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x0c, R8
+	SHRQ   $0x0d, R8
 	TZCNTQ R8, R8
 	ANDQ   784(SP), R8
 	ORQ    272(SP), R8
 	MOVQ   528(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x0d, R8
+	SHRQ   $0x0e, R8
 	TZCNTQ R8, R8
 	ANDQ   792(SP), R8
 	ORQ    280(SP), R8
 	MOVQ   536(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x0e, R8
+	SHRQ   $0x0f, R8
 	TZCNTQ R8, R8
 	ANDQ   800(SP), R8
 	ORQ    288(SP), R8
 	MOVQ   544(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x0f, R8
+	SHRQ   $0x10, R8
 	TZCNTQ R8, R8
 	ANDQ   808(SP), R8
 	ORQ    296(SP), R8
 	MOVQ   552(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x10, R8
+	SHRQ   $0x11, R8
 	TZCNTQ R8, R8
 	ANDQ   816(SP), R8
 	ORQ    304(SP), R8
 	MOVQ   560(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x11, R8
+	SHRQ   $0x12, R8
 	TZCNTQ R8, R8
 	ANDQ   824(SP), R8
 	ORQ    312(SP), R8
 	MOVQ   568(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x12, R8
+	SHRQ   $0x13, R8
 	TZCNTQ R8, R8
 	ANDQ   832(SP), R8
 	ORQ    320(SP), R8
 	MOVQ   576(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x13, R8
+	SHRQ   $0x14, R8
 	TZCNTQ R8, R8
 	ANDQ   840(SP), R8
 	ORQ    328(SP), R8
 	MOVQ   584(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x14, R8
+	SHRQ   $0x15, R8
 	TZCNTQ R8, R8
 	ANDQ   848(SP), R8
 	ORQ    336(SP), R8
 	MOVQ   592(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x15, R8
+	SHRQ   $0x16, R8
 	TZCNTQ R8, R8
 	ANDQ   856(SP), R8
 	ORQ    344(SP), R8
 	MOVQ   600(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x16, R8
+	SHRQ   $0x17, R8
 	TZCNTQ R8, R8
 	ANDQ   864(SP), R8
 	ORQ    352(SP), R8
 	MOVQ   608(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x17, R8
+	SHRQ   $0x18, R8
 	TZCNTQ R8, R8
 	ANDQ   872(SP), R8
 	ORQ    360(SP), R8
 	MOVQ   616(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x18, R8
+	SHRQ   $0x19, R8
 	TZCNTQ R8, R8
 	ANDQ   880(SP), R8
 	ORQ    368(SP), R8
 	MOVQ   624(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x19, R8
+	SHRQ   $0x1a, R8
 	TZCNTQ R8, R8
 	ANDQ   888(SP), R8
 	ORQ    376(SP), R8
 	MOVQ   632(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x1a, R8
+	SHRQ   $0x1b, R8
 	TZCNTQ R8, R8
 	ANDQ   896(SP), R8
 	ORQ    384(SP), R8
 	MOVQ   640(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x1b, R8
+	SHRQ   $0x1c, R8
 	TZCNTQ R8, R8
 	ANDQ   904(SP), R8
 	ORQ    392(SP), R8
 	MOVQ   648(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x1c, R8
+	SHRQ   $0x1d, R8
 	TZCNTQ R8, R8
 	ANDQ   912(SP), R8
 	ORQ    400(SP), R8
 	MOVQ   656(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x1d, R8
+	SHRQ   $0x1e, R8
 	TZCNTQ R8, R8
 	ANDQ   920(SP), R8
 	ORQ    408(SP), R8
 	MOVQ   664(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   AX, R8
-	SHRQ   $0x1e, R8
+	SHRQ   $0x1f, R8
 	TZCNTQ R8, R8
 	ANDQ   928(SP), R8
 	ORQ    416(SP), R8
 	MOVQ   672(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
+	SHLXQ  R9, BX, BX
+	ORQ    R8, BX
+	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, BX, R8
 	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
+	MOVQ   R8, (CX)(DI*1)
+	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
-	ANDQ   $0x07, BX
-	MOVQ   AX, R8
-	SHRQ   $0x1f, R8
-	TZCNTQ R8, R8
-	ANDQ   936(SP), R8
-	ORQ    424(SP), R8
-	MOVQ   680(SP), R9
-	SHLXQ  R9, DX, DX
-	ORQ    R8, DX
-	ADDQ   R9, BX
-	MOVQ   $0x00000040, R8
-	SUBQ   BX, R8
-	SHLXQ  R8, DX, R8
-	BSWAPQ R8
-	MOVQ   R8, (SI)(DI*1)
-	MOVQ   BX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	SHRQ   $0x20, AX
 	TZCNTQ AX, AX
-	ANDQ   944(SP), AX
-	ORQ    432(SP), AX
-	MOVQ   688(SP), R8
-	SHLXQ  R8, DX, DX
-	ORQ    AX, DX
-	ADDQ   R8, BX
+	ANDQ   936(SP), AX
+	ORQ    424(SP), AX
+	MOVQ   680(SP), R8
+	SHLXQ  R8, BX, BX
+	ORQ    AX, BX
+	ADDQ   R8, SI
 	MOVQ   $0x00000040, AX
-	SUBQ   BX, AX
-	SHLXQ  AX, DX, AX
+	SUBQ   SI, AX
+	SHLXQ  AX, BX, AX
 	BSWAPQ AX
-	MOVQ   AX, (SI)(DI*1)
-	MOVQ   BX, AX
+	MOVQ   AX, (CX)(DI*1)
+	MOVQ   SI, AX
 	SHRQ   $0x03, AX
 	ADDQ   AX, DI
-	ANDQ   $0x07, BX
+	ANDQ   $0x07, SI
 	MOVQ   $0x00000040, AX
-	SUBQ   BX, AX
-	SHLXQ  AX, DX, AX
+	SUBQ   SI, AX
+	SHLXQ  AX, BX, AX
 	BSWAPQ AX
-	MOVQ   AX, (SI)(DI*1)
+	MOVQ   AX, (CX)(DI*1)
 	SHLQ   $0x03, DI
-	ADDQ   BX, DI
+	ADDQ   SI, DI
 
 	// Copy the stream's bytes, (total+7)/8, and nothing past them.
-	LEAQ      7(CX), AX
+	VMOVDQU64 32(SP), Z0
+	VMOVDQU64 96(SP), Z1
+	LEAQ      7(DX), AX
 	SHRQ      $0x03, AX
 	XORL      BX, BX
 	MOVQ      buf+0(FP), SI
-	MOVQ      $-1, DX
-	BZHIQ     AX, DX, DX
-	KMOVQ     DX, K1
-	VMOVDQU64 40(SP), Z0
+	MOVQ      $-1, CX
+	BZHIQ     AX, CX, CX
+	KMOVQ     CX, K1
 	VMOVDQU8  Z0, K1, (SI)
 	SUBQ      $0x40, AX
 	CMOVQCS   BX, AX
-	MOVQ      $-1, DX
-	BZHIQ     AX, DX, DX
-	KMOVQ     DX, K1
-	VMOVDQU64 104(SP), Z0
-	VMOVDQU8  Z0, K1, 64(SI)
-	MOVQ      CX, bits+32(FP)
+	MOVQ      $-1, CX
+	BZHIQ     AX, CX, CX
+	KMOVQ     CX, K1
+	VMOVDQU8  Z1, K1, 64(SI)
+	MOVQ      DX, bits+32(FP)
 	VZEROUPPER
 	RET
+
+DATA k_d31<>+0(SB)/8, $0x000000000000001f
+GLOBL k_d31<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_runshift0<>+0(SB)/8, $0x0000000200000001
+DATA k_fpc_runshift0<>+8(SB)/8, $0x0000000400000003
+DATA k_fpc_runshift0<>+16(SB)/8, $0x0000000600000005
+DATA k_fpc_runshift0<>+24(SB)/8, $0x0000000800000007
+DATA k_fpc_runshift0<>+32(SB)/8, $0x0000000a00000009
+DATA k_fpc_runshift0<>+40(SB)/8, $0x0000000c0000000b
+DATA k_fpc_runshift0<>+48(SB)/8, $0x0000000e0000000d
+DATA k_fpc_runshift0<>+56(SB)/8, $0x000000100000000f
+GLOBL k_fpc_runshift0<>(SB), RODATA|NOPTR, $64
+
+DATA k_fpc_runend0<>+0(SB)/8, $0x4000000080000000
+DATA k_fpc_runend0<>+8(SB)/8, $0x1000000020000000
+DATA k_fpc_runend0<>+16(SB)/8, $0x0400000008000000
+DATA k_fpc_runend0<>+24(SB)/8, $0x0100000002000000
+DATA k_fpc_runend0<>+32(SB)/8, $0x0040000000800000
+DATA k_fpc_runend0<>+40(SB)/8, $0x0010000000200000
+DATA k_fpc_runend0<>+48(SB)/8, $0x0004000000080000
+DATA k_fpc_runend0<>+56(SB)/8, $0x0001000000020000
+GLOBL k_fpc_runend0<>(SB), RODATA|NOPTR, $64
+
+DATA k_q3f<>+0(SB)/8, $0x000000000000003f
+GLOBL k_q3f<>(SB), RODATA|NOPTR, $8
+
+DATA k_q80<>+0(SB)/8, $0x0000000000000080
+GLOBL k_q80<>(SB), RODATA|NOPTR, $8
+
+DATA k_q1<>+0(SB)/8, $0x0000000000000001
+GLOBL k_q1<>(SB), RODATA|NOPTR, $8
+
+DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
+GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_runshift1<>+0(SB)/8, $0x0000001200000011
+DATA k_fpc_runshift1<>+8(SB)/8, $0x0000001400000013
+DATA k_fpc_runshift1<>+16(SB)/8, $0x0000001600000015
+DATA k_fpc_runshift1<>+24(SB)/8, $0x0000001800000017
+DATA k_fpc_runshift1<>+32(SB)/8, $0x0000001a00000019
+DATA k_fpc_runshift1<>+40(SB)/8, $0x0000001c0000001b
+DATA k_fpc_runshift1<>+48(SB)/8, $0x0000001e0000001d
+DATA k_fpc_runshift1<>+56(SB)/8, $0x000000200000001f
+GLOBL k_fpc_runshift1<>(SB), RODATA|NOPTR, $64
+
+DATA k_fpc_runend1<>+0(SB)/8, $0x0000400000008000
+DATA k_fpc_runend1<>+8(SB)/8, $0x0000100000002000
+DATA k_fpc_runend1<>+16(SB)/8, $0x0000040000000800
+DATA k_fpc_runend1<>+24(SB)/8, $0x0000010000000200
+DATA k_fpc_runend1<>+32(SB)/8, $0x0000004000000080
+DATA k_fpc_runend1<>+40(SB)/8, $0x0000001000000020
+DATA k_fpc_runend1<>+48(SB)/8, $0x0000000400000008
+DATA k_fpc_runend1<>+56(SB)/8, $0x0000000100000002
+GLOBL k_fpc_runend1<>(SB), RODATA|NOPTR, $64
+
+DATA k_q8<>+0(SB)/8, $0x0000000000000008
+GLOBL k_q8<>(SB), RODATA|NOPTR, $8
+
+DATA k_iota8_0<>+0(SB)/8, $0x0000000000000000
+DATA k_iota8_0<>+8(SB)/8, $0x0000000000000001
+DATA k_iota8_0<>+16(SB)/8, $0x0000000000000002
+DATA k_iota8_0<>+24(SB)/8, $0x0000000000000003
+DATA k_iota8_0<>+32(SB)/8, $0x0000000000000004
+DATA k_iota8_0<>+40(SB)/8, $0x0000000000000005
+DATA k_iota8_0<>+48(SB)/8, $0x0000000000000006
+DATA k_iota8_0<>+56(SB)/8, $0x0000000000000007
+GLOBL k_iota8_0<>(SB), RODATA|NOPTR, $64
+
+DATA k_iota8_1<>+0(SB)/8, $0x0000000000000008
+DATA k_iota8_1<>+8(SB)/8, $0x0000000000000009
+DATA k_iota8_1<>+16(SB)/8, $0x000000000000000a
+DATA k_iota8_1<>+24(SB)/8, $0x000000000000000b
+DATA k_iota8_1<>+32(SB)/8, $0x000000000000000c
+DATA k_iota8_1<>+40(SB)/8, $0x000000000000000d
+DATA k_iota8_1<>+48(SB)/8, $0x000000000000000e
+DATA k_iota8_1<>+56(SB)/8, $0x000000000000000f
+GLOBL k_iota8_1<>(SB), RODATA|NOPTR, $64
 
 // func fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos uint, i int)
 // Requires: AVX, BMI, BMI2
@@ -3297,9 +3703,9 @@ TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
 	ANDL   $0x00000070, R8
 	XORL   R9, R9
 	CMPQ   R9, BX
-	JGE    fpc_unpack_done_16
+	JGE    fpc_unpack_done_17
 
-fpc_unpack_15:
+fpc_unpack_16:
 	LEAQ    (DX)(R8*1), R8
 	MOVBQZX (R8), R10
 
@@ -3347,9 +3753,9 @@ fpc_unpack_15:
 	SHLXQ  R12, DI, DI
 	MOVQ   R11, R8
 	CMPQ   R9, BX
-	JLT    fpc_unpack_15
+	JLT    fpc_unpack_16
 
-fpc_unpack_done_16:
+fpc_unpack_done_17:
 	MOVQ SI, pos+32(FP)
 	MOVQ R9, i+40(FP)
 	RET
@@ -3360,17 +3766,17 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_17
+	JZ    fpc_dec_fail_18
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_18
+	JNZ   fpc_dec_codes_19
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000041
-	JNE             fpc_dec_fail_17
+	JNE             fpc_dec_fail_18
 	TESTB           $0x7f, 64(AX)
-	JNZ             fpc_dec_fail_17
+	JNZ             fpc_dec_fail_18
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -3386,9 +3792,9 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_18:
+fpc_dec_codes_19:
 	CMPQ CX, $0x00000080
-	JA   fpc_dec_fail_17
+	JA   fpc_dec_fail_18
 
 	// The stream, zero-padded, byte-reversed onto the stack.
 	VPXORQ     Z0, Z0, Z0
@@ -3432,7 +3838,7 @@ fpc_dec_codes_18:
 	MOVQ R8, R9
 	ANDL $0x38, R9
 
-fpc_dec_loop_19:
+fpc_dec_loop_20:
 	MOVQ         120(SP)(CX*1), CX
 	MOVQ         AX, R12
 	ORQ          $0x38, R12
@@ -3464,11 +3870,11 @@ fpc_dec_loop_19:
 	MOVQ  AX, CX
 	SARQ  $0x03, CX
 	CMPQ  BX, $0x10
-	JB    fpc_dec_loop_19
+	JB    fpc_dec_loop_20
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_17
+	JNE     fpc_dec_fail_18
 	NEGQ    AX
 	SUBQ    $0x38, AX
 	LEAQ    7(AX), CX
@@ -3476,12 +3882,12 @@ fpc_dec_loop_19:
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_17
+	JNE     fpc_dec_fail_18
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_17
+	JNZ     fpc_dec_fail_18
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
@@ -3529,7 +3935,7 @@ fpc_dec_loop_19:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_17:
+fpc_dec_fail_18:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -3588,17 +3994,17 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_20
+	JZ    fpc_dec_fail_21
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_21
+	JNZ   fpc_dec_codes_22
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000081
-	JNE             fpc_dec_fail_20
+	JNE             fpc_dec_fail_21
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_20
+	JNZ             fpc_dec_fail_21
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -3622,9 +4028,9 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_21:
+fpc_dec_codes_22:
 	CMPQ CX, $0x0000008d
-	JA   fpc_dec_fail_20
+	JA   fpc_dec_fail_21
 
 	// The stream, zero-padded, byte-reversed onto the stack.
 	VMOVDQU64  k_rev64<>+0(SB), Z0
@@ -3681,7 +4087,7 @@ fpc_dec_codes_21:
 	MOVQ R8, R9
 	ANDL $0x38, R9
 
-fpc_dec_loop_22:
+fpc_dec_loop_23:
 	MOVQ  184(SP)(CX*1), CX
 	MOVQ  AX, R12
 	ORQ   $0x38, R12
@@ -3707,11 +4113,11 @@ fpc_dec_loop_22:
 	MOVQ  AX, CX
 	SARQ  $0x03, CX
 	CMPQ  BX, $0x20
-	JB    fpc_dec_loop_22
+	JB    fpc_dec_loop_23
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_20
+	JNE     fpc_dec_fail_21
 	NEGQ    AX
 	SUBQ    $0x38, AX
 	LEAQ    7(AX), CX
@@ -3719,12 +4125,12 @@ fpc_dec_loop_22:
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_20
+	JNE     fpc_dec_fail_21
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_20
+	JNZ     fpc_dec_fail_21
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
@@ -3810,7 +4216,7 @@ fpc_dec_loop_22:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_20:
+fpc_dec_fail_21:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
