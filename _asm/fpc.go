@@ -1467,9 +1467,10 @@ const fpcDecTotals = 6 | 7<<8 | 11<<16 | 19<<24 | 19<<32 | 19<<40 | 11<<48 | 35<
 // other decoders.
 //
 // A raw stream (flag 0, size+1 bytes, zero padding) is the line shifted left
-// by one bit. A stream of word codes is copied, byte-reversed, to the stack
-// (masked loads: nothing past enc is read), so that a little-endian load
-// there is a big-endian load of the stream. The walk over the codes keeps
+// by one bit. A stream of word codes is read in place (big-endian loads,
+// MOVBE) when enc's capacity covers every load the walk can make, and
+// otherwise from a zero-padded copy on the stack (masked loads: nothing
+// past enc's capacity is read). The walk over the codes keeps
 // the stream in a 64-bit bit buffer with at least 56 bits ahead (refilled
 // after each code from a load at a byte pointer that only moves by whole
 // bytes, so the load does not wait for the code being decoded) and takes
@@ -1533,8 +1534,6 @@ func fpcDecompressKernel(size int) {
 	Label(codes)
 	CMPQ(n, U32(min(span, 141))) // maxCodeBytes
 	JA(LabelRef(fail))
-	Comment("The stream, zero-padded, byte-reversed onto the stack.")
-	stack := AllocLocal(span)
 	// At 64 bytes the windows go straight into two vectors (a masked
 	// broadcast per code): the words' block then does not load slots that
 	// sixteen 8-byte stores have just written, a load that cannot be
@@ -1548,46 +1547,6 @@ func fpcDecompressKernel(size int) {
 		VPXORQ(acc[1], acc[1], acc[1])
 	} else {
 		slots = AllocLocal(8 * (words + 8))
-	}
-	rev := ZMM()
-	{
-		// Bytes 63 down to 0.
-		var ws []uint64
-		for q := 0; q < 8; q++ {
-			var w uint64
-			for b := 0; b < 8; b++ {
-				w |= uint64(63-8*q-b) << (8 * b)
-			}
-			ws = append(ws, w)
-		}
-		VMOVDQU64(rodata("rev64", ws...), rev)
-	}
-	zero, t, m, first := GP64(), GP64(), GP64(), GP64()
-	XORL(zero.As32(), zero.As32())
-	for v := 0; v < nvec; v++ {
-		MOVQ(n, t)
-		if v > 0 {
-			SUBQ(U32(64*v), t)
-			CMOVQCS(zero, t) // none of this vector's bytes
-		}
-		MOVQ(I32(-1), m)
-		BZHIQ(t, m, m) // an index of 64 or more keeps every bit
-		k := K()
-		KMOVQ(m, k)
-		x := ZMM()
-		VMOVDQU8_Z(Mem{Base: enc, Disp: 64 * v}, k, x)
-		if v == 0 {
-			// The first window straight from the loaded bytes: a
-			// load of it from the stack waits for the byte-reversed
-			// copy's store (measured: a 64-byte line of codes took
-			// ~46 ns with it, ~41 without).
-			VMOVQ(x.AsX(), first)
-			BSWAPQ(first)
-		}
-		VPERMB(x, rev, x)
-		VMOVDQU64(x, stack.Offset(span-64*(v+1)))
-	}
-	if !inRegs {
 		z := ZMM()
 		VPXORQ(z, z, z)
 		for off := 0; off < 8*(words+8); off += 64 {
@@ -1598,18 +1557,66 @@ func fpcDecompressKernel(size int) {
 			}
 		}
 	}
+	// The walk's loads reach at most byte reach−1: the last is made
+	// after words−1 codes of at most 35 bits.
+	reach := (1+(words-1)*35+63)/8 + 8
+	Comment(fmt.Sprintf("The walk reads the stream in place when enc's capacity covers its %d-byte", reach),
+		"reach (its bytes past len(enc) are read but never decoded: a stream is",
+		"accepted only if its codes end inside it); otherwise a zero-padded copy",
+		"on the stack. A copy is read by loads that cannot be forwarded from the",
+		"vector store that wrote it, so they wait for it to reach the cache, and",
+		"with it for the instructions before it, the last line's included: a",
+		"64-byte line of codes took 38.5 ns with the copy, 33.6 in place.")
+	base, first := GP64(), GP64()
+	{
+		x := ZMM()
+		m, k := GP64(), K()
+		MOVQ(I32(-1), m)
+		BZHIQ(n, m, m) // an index of 64 or more keeps every bit
+		KMOVQ(m, k)
+		VMOVDQU8_Z(Mem{Base: enc}, k, x)
+		// The first window straight from the loaded bytes, not a
+		// load that would wait for a copy's store.
+		VMOVQ(x.AsX(), first)
+		BSWAPQ(first)
+		MOVQ(enc, base)
+		inPlace := label("fpc_dec_in_place")
+		c := Load(Param("enc").Cap(), GP64())
+		CMPQ(c, U32(reach))
+		JAE(LabelRef(inPlace))
+		stack := AllocLocal(span + 16)
+		VMOVDQU64(x, stack)
+		zero, t := GP64(), GP64()
+		XORL(zero.As32(), zero.As32())
+		for v := 1; v < nvec; v++ {
+			MOVQ(n, t)
+			SUBQ(U32(64*v), t)
+			CMOVQCS(zero, t) // none of this vector's bytes
+			MOVQ(I32(-1), m)
+			BZHIQ(t, m, m)
+			kv := K()
+			KMOVQ(m, kv)
+			y := ZMM()
+			VMOVDQU8_Z(Mem{Base: enc, Disp: 64 * v}, kv, y)
+			VMOVDQU64(y, stack.Offset(64*v))
+		}
+		MOVQ(zero, stack.Offset(span))
+		MOVQ(zero, stack.Offset(span+8))
+		LEAQ(stack, base)
+		Label(inPlace)
+	}
 
-	Comment("The walk. bits holds the stream from bit P on. N = −P − 56 tracks P;",
-		"idx = N>>3 (arithmetic) is −ptr, ptr = ⌊(P+63)/8⌋ the byte after those",
-		"the refill has loaded, and c = 8·ptr − P = 56 + N&7. The load at",
-		"stack+span−8+idx is the big-endian 8 bytes at byte ptr of the stream.",
-		"The pointer waits only for N − ln and a shift, so the load for the",
-		"next code's refill starts two operations after this code's length.")
-	N, idx, bitbuf, i := GP64(), GP64(), GP64(), GP64()
+	Comment("The walk. bits holds the stream from bit P on. M = P + 63 tracks P;",
+		"ptr = M>>3 is the byte after those the refill has loaded, and",
+		"c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at",
+		"base+ptr is the big-endian 8 bytes at byte ptr of the stream. The",
+		"pointer waits only for M + ln and a shift, so the load for the next",
+		"code's refill starts two operations after this code's length.")
+	M, ptr, bitbuf, i := GP64(), GP64(), GP64(), GP64()
 	MOVQ(first, bitbuf)
 	SHLQ(U8(1), bitbuf) // past the flag
-	MOVQ(I32(-57), N)   // P = 1
-	MOVQ(I32(-8), idx)
+	MOVQ(U32(64), M)    // P = 1
+	MOVQ(U32(8), ptr)
 	XORL(i.As32(), i.As32())
 	totals, runMask := GP64(), GP64()
 	MOVQ(U64(fpcDecTotals), totals)
@@ -1623,8 +1630,9 @@ func fpcDecompressKernel(size int) {
 	Label(loop)
 	{
 		lk, ln, run, a, s := GP64(), GP64(), GP64(), GP64(), GP64()
-		MOVQ(stack.Offset(span-8).Idx(idx, 1), lk)
-		MOVQ(N, s)
+		MOVBEQQ(Mem{Base: base, Index: ptr, Scale: 1}, lk)
+		MOVQ(M, s)
+		NOTQ(s)
 		ORQ(U8(56), s)        // c, in its low 6 bits
 		SHRXQ(p8, totals, ln) // low 6 bits: the code's length
 		if inRegs {
@@ -1654,9 +1662,9 @@ func fpcDecompressKernel(size int) {
 		SHRXQ(s, lk, bitbuf)
 		ORQ(a, bitbuf)
 		ANDL(U8(63), ln.As32())
-		SUBQ(ln, N)
-		MOVQ(N, idx)
-		SARQ(U8(3), idx)
+		ADDQ(ln, M)
+		MOVQ(M, ptr)
+		SHRQ(U8(3), ptr)
 		CMPQ(i, U8(words))
 		JB(LabelRef(loop))
 	}
@@ -1665,9 +1673,7 @@ func fpcDecompressKernel(size int) {
 	JNE(LabelRef(fail))
 	{
 		pos := GP64()
-		MOVQ(N, pos)
-		NEGQ(pos)
-		SUBQ(U8(56), pos) // P
+		LEAQ(Mem{Base: M, Disp: -63}, pos) // P
 		end := GP64()
 		LEAQ(Mem{Base: pos, Disp: 7}, end)
 		SHRQ(U8(3), end)

@@ -347,64 +347,79 @@ type decoded struct {
 // random bytes after a 1 flag, and the codes of every line even where the
 // line is stored raw; for both tables and every line size, at every kernel
 // level. A rejected stream must leave out untouched: the kernel's out
-// starts as 0xA5 bytes and is compared whole.
+// starts as 0xA5 bytes and is compared whole. Each stream is given to the
+// kernel twice: with no capacity past its length, and in a larger buffer
+// whose bytes past the stream are not zero, which the kernel may read
+// (but must not decode) when the capacity covers its walk.
 func TestDecodeLineLevels(t *testing.T) {
 	for _, name := range []string{"fpc", "fpc-tavana"} {
 		for _, n := range codectest.LineSizes {
 			c := mustNew(t, name, n).(*Codec)
-			for _, mangle := range []string{"", "flip", "short", "long", "random", "codes"} {
-				stream := func(line []byte) []byte {
-					enc, _, _ := c.Compress(nil, line)
-					h := binary.LittleEndian.Uint64(line) * 0x9E3779B97F4A7C15
-					switch mangle {
-					case "flip":
-						i := int(h >> 32 % uint64(8*len(enc)))
-						enc[i/8] ^= 0x80 >> (i % 8)
-					case "short":
-						enc = enc[:len(enc)-1]
-					case "long":
-						enc = append(enc, 0)
-					case "random":
-						rng := rand.New(rand.NewPCG(h, uint64(n)))
-						enc = make([]byte, 1+rng.IntN(maxCodeBytes+4))
-						for i := range enc {
-							enc[i] = byte(rng.Uint32())
+			for _, place := range []string{"exact", "roomy"} {
+				for _, mangle := range []string{"", "flip", "short", "long", "random", "codes"} {
+					stream := func(line []byte) []byte {
+						enc, _, _ := c.Compress(nil, line)
+						h := binary.LittleEndian.Uint64(line) * 0x9E3779B97F4A7C15
+						switch mangle {
+						case "flip":
+							i := int(h >> 32 % uint64(8*len(enc)))
+							enc[i/8] ^= 0x80 >> (i % 8)
+						case "short":
+							enc = enc[:len(enc)-1]
+						case "long":
+							enc = append(enc, 0)
+						case "random":
+							rng := rand.New(rand.NewPCG(h, uint64(n)))
+							enc = make([]byte, 1+rng.IntN(maxCodeBytes+4))
+							for i := range enc {
+								enc[i] = byte(rng.Uint32())
+							}
+							enc[0] |= 0x80
+						case "codes":
+							var kinds [maxWords]uint8
+							s := classifyLineGeneric(line, kinds[:])
+							zeros := s.zeros()
+							bits := c.codeBits(s)
+							if bits < 0 {
+								return enc
+							}
+							var buf [scratchBytes]byte
+							c.tab.packGeneric(&buf, line, kinds[:], zeros, ^zeros&c.allWords|runCodeStarts(zeros))
+							enc = buf[:(tagBits+bits+7)/8]
 						}
-						enc[0] |= 0x80
-					case "codes":
-						var kinds [maxWords]uint8
-						s := classifyLineGeneric(line, kinds[:])
-						zeros := s.zeros()
-						bits := c.codeBits(s)
-						if bits < 0 {
-							return enc
+						return enc
+					}
+					kernel := func(data []byte, out []decoded) {
+						for i := range out {
+							for j := range out[i].out {
+								out[i].out[j] = 0xA5
+							}
+							enc := stream(data[i*n : (i+1)*n])
+							if place == "roomy" {
+								var room [256]byte
+								for j := range room {
+									room[j] = byte(0x5A + 3*j)
+								}
+								enc = room[:copy(room[:], enc)]
+							} else {
+								enc = enc[:len(enc):len(enc)]
+							}
+							out[i].ok = c.decodeLine(out[i].out[:n], enc)
 						}
-						var buf [scratchBytes]byte
-						c.tab.packGeneric(&buf, line, kinds[:], zeros, ^zeros&c.allWords|runCodeStarts(zeros))
-						enc = buf[:(tagBits+bits+7)/8]
 					}
-					return enc
-				}
-				kernel := func(data []byte, out []decoded) {
-					for i := range out {
-						for j := range out[i].out {
-							out[i].out[j] = 0xA5
-						}
-						out[i].ok = c.decodeLine(out[i].out[:n], stream(data[i*n:(i+1)*n]))
-					}
-				}
-				generic := func(line []byte) (d decoded) {
-					for j := range d.out {
-						d.out[j] = 0xA5
-					}
-					if d.ok = c.decodeLineGeneric(d.out[:n], stream(line)); !d.ok {
+					generic := func(line []byte) (d decoded) {
 						for j := range d.out {
 							d.out[j] = 0xA5
 						}
+						if d.ok = c.decodeLineGeneric(d.out[:n], stream(line)); !d.ok {
+							for j := range d.out {
+								d.out[j] = 0xA5
+							}
+						}
+						return d
 					}
-					return d
+					codectest.CrossCheck(t, n, poolLines(n), kernel, generic)
 				}
-				codectest.CrossCheck(t, n, poolLines(n), kernel, generic)
 			}
 		}
 	}

@@ -16,12 +16,13 @@ const (
 	// Generic is the pure-Go path: always compiled, the only level under
 	// the purego and noasm build tags and on other architectures.
 	Generic Level = iota
-	// AVX2 is amd64 assembly using AVX2, BMI1/BMI2, POPCNT and LZCNT
-	// (every AVX2 CPU has the last two, but each is a CPUID bit of its
-	// own).
+	// AVX2 is amd64 assembly using AVX2, BMI1/BMI2, POPCNT, LZCNT and
+	// MOVBE (every AVX2 CPU has the last three, but each is a CPUID bit of
+	// its own): the x86-64-v3 set.
 	AVX2
-	// AVX512 is amd64 assembly using AVX-512 F, BW, DQ and VL (mask
-	// registers, unsigned compares, 64-byte vectors) on top of AVX2.
+	// AVX512 is amd64 assembly using AVX-512 F, BW, DQ, VL (mask
+	// registers, unsigned compares, 64-byte vectors) and CD (VPLZCNT) on
+	// top of AVX2: the x86-64-v4 set.
 	AVX512
 )
 
@@ -54,9 +55,9 @@ func init() { active.Store(int32(Best)) }
 
 func detect() Level {
 	switch {
-	case !asmEnabled || !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT, cpuid.LZCNT):
+	case !asmEnabled || !cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT, cpuid.LZCNT, cpuid.MOVBE):
 		return Generic
-	case cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512DQ, cpuid.AVX512VL):
+	case cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512DQ, cpuid.AVX512VL, cpuid.AVX512CD):
 		return AVX512
 	}
 	return AVX2
