@@ -535,37 +535,15 @@ func fpcCompress128Kernel() {
 		fpcCodeBitsRaw(k[1], sum, rawB)
 		ADDQ(bitsA, sum)
 		ADDQ(rawB, rawA)
-		SHLQ(U8(32), sum)
-		SHLQ(U8(48), rawA)
-		ORQ(rawA, sum)
-		ORQ(z, sum)
-		Store(sum, ReturnIndex(0))
+		fpcStoreSummary(sum, rawA, z)
 	}
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
 	emit := fpcEmit(z, words)
 
-	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
 	total := GP64()
-	{
-		fpcStreamBits(total, emit, z, sum)
-		packIt := label("fpc_fused_pack")
-		CMPQ(total, U32(1+8*size))
-		JLT(LabelRef(packIt))
-		Store(total, ReturnIndex(1))
-		// All of the line is read before buf is written.
-		last := rawStreamLast(line, size)
-		var vecs []VecVirtual
-		rawStreamVectors(line, size, func(_ int, t VecVirtual) { vecs = append(vecs, t) })
-		buf := Load(Param("buf"), GP64())
-		for v, t := range vecs {
-			VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
-		}
-		rawStreamStoreLast(buf, last, size)
-		VZEROUPPER()
-		RET()
-		Label(packIt)
-	}
+	fpcStreamBits(total, emit, z, sum)
+	fpcRawIfLonger(line, size, total)
 
 	tab := Load(Param("tab"), GP64())
 	Comment("L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.")
@@ -761,34 +739,15 @@ func fpcCompress64Kernel() {
 	{
 		raw := GP64()
 		fpcCodeBitsRaw(k, sum, raw)
-		SHLQ(U8(32), sum)
-		SHLQ(U8(48), raw)
-		ORQ(raw, sum)
-		ORQ(z, sum)
-		Store(sum, ReturnIndex(0))
+		fpcStoreSummary(sum, raw, z)
 	}
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
 	emit := fpcEmit(z, 16)
 
-	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
 	total := GP64()
-	{
-		fpcStreamBits(total, emit, z, sum)
-		packIt := label("fpc_fused_pack")
-		CMPQ(total, U32(1+8*64))
-		JLT(LabelRef(packIt))
-		Store(total, ReturnIndex(1))
-		last := rawStreamLast(line, 64)
-		var vecs []VecVirtual
-		rawStreamVectors(line, 64, func(_ int, t VecVirtual) { vecs = append(vecs, t) })
-		buf := Load(Param("buf"), GP64())
-		VMOVDQU64(vecs[0], Mem{Base: buf})
-		rawStreamStoreLast(buf, last, 64)
-		VZEROUPPER()
-		RET()
-		Label(packIt)
-	}
+	fpcStreamBits(total, emit, z, sum)
+	fpcRawIfLonger(line, 64, total)
 
 	d := fpcDword
 	tab := Load(Param("tab"), GP64())
@@ -1007,6 +966,41 @@ func fpcWordCodes(v, k, runs VecVirtual, ke OpmaskVirtual, tab Register) (code [
 		VPERMI2D(hi, lo, code[h]) // words 8h to 8h+7 as quadwords
 	}
 	return code, n
+}
+
+// fpcStoreSummary stores the summary of a line, as fpcSummary lays it
+// out, as the kernel's first result: the zero words z, codeBits (bits
+// 32–47) and the raw words (from bit 48). It changes codeBits and raw;
+// codeBits holds the summary after it.
+func fpcStoreSummary(codeBits, raw, z GPVirtual) {
+	SHLQ(U8(32), codeBits)
+	SHLQ(U8(48), raw)
+	ORQ(raw, codeBits)
+	ORQ(z, codeBits)
+	Store(codeBits, ReturnIndex(0))
+}
+
+// fpcRawIfLonger ends a fused Compress kernel when the codes, total bits
+// with the flag, are no shorter than the size-byte line at line: it
+// returns total and writes the raw stream (all of the line is read before
+// buf is written). Otherwise the kernel goes on to pack the codes.
+func fpcRawIfLonger(line Register, size int, total GPVirtual) {
+	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
+	packIt := label("fpc_fused_pack")
+	CMPQ(total, U32(1+8*size))
+	JLT(LabelRef(packIt))
+	Store(total, ReturnIndex(1))
+	last := rawStreamLast(line, size)
+	var vecs []VecVirtual
+	rawStreamVectors(line, size, func(_ int, t VecVirtual) { vecs = append(vecs, t) })
+	buf := Load(Param("buf"), GP64())
+	for v, t := range vecs {
+		VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
+	}
+	rawStreamStoreLast(buf, last, size)
+	VZEROUPPER()
+	RET()
+	Label(packIt)
 }
 
 // fpcEmit returns the mask of the words that emit a code, of a line of

@@ -2111,46 +2111,46 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	MOVQ          DX, sum+24(FP)
 
 	// emit: the non-zero words and runCodeStarts(zeros).
-	MOVQ  CX, BX
-	NOTQ  BX
-	ANDQ  $0x0000ffff, BX
-	MOVQ  CX, SI
-	SHLQ  $0x01, SI
-	ANDNQ CX, SI, SI
-	ORQ   SI, BX
-	MOVQ  CX, SI
-	SHLQ  $0x01, SI
-	ANDQ  CX, SI
-	MOVQ  SI, DI
-	SHLQ  $0x02, DI
-	ANDQ  SI, DI
-	MOVQ  DI, SI
-	SHLQ  $0x04, SI
-	ANDQ  DI, SI
-	SHLQ  $0x01, SI
-	ANDQ  CX, SI
-	MOVQ  SI, DI
-	SHLQ  $0x08, DI
-	ANDQ  SI, DI
-	MOVQ  SI, R8
-	SHLQ  $0x01, R8
-	ANDNQ SI, R8, R8
-	ORQ   R8, BX
-	MOVQ  DI, SI
-	SHLQ  $0x01, SI
-	ANDNQ DI, SI, SI
-	ORQ   SI, BX
-	ANDQ  $0x0000ffff, BX
+	MOVQ    CX, BX
+	NOTQ    BX
+	ANDQ    $0x0000ffff, BX
+	MOVQ    CX, SI
+	SHLQ    $0x01, SI
+	ANDNQ   CX, SI, SI
+	ORQ     SI, BX
+	MOVQ    CX, SI
+	SHLQ    $0x01, SI
+	ANDQ    CX, SI
+	MOVQ    SI, DI
+	SHLQ    $0x02, DI
+	ANDQ    SI, DI
+	MOVQ    DI, SI
+	SHLQ    $0x04, SI
+	ANDQ    DI, SI
+	SHLQ    $0x01, SI
+	ANDQ    CX, SI
+	MOVQ    SI, DI
+	SHLQ    $0x08, DI
+	ANDQ    SI, DI
+	MOVQ    SI, R8
+	SHLQ    $0x01, R8
+	ANDNQ   SI, R8, R8
+	ORQ     R8, BX
+	MOVQ    DI, SI
+	SHLQ    $0x01, SI
+	ANDNQ   DI, SI, SI
+	ORQ     SI, BX
+	ANDQ    $0x0000ffff, BX
+	MOVQ    BX, SI
+	ANDQ    CX, SI
+	POPCNTQ SI, SI
+	LEAQ    (SI)(SI*2), SI
+	MOVQ    DX, CX
+	SHRQ    $0x20, CX
+	MOVWQZX CX, CX
+	LEAQ    1(CX)(SI*2), CX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	MOVQ            BX, SI
-	ANDQ            CX, SI
-	POPCNTQ         SI, SI
-	LEAQ            (SI)(SI*2), SI
-	MOVQ            DX, CX
-	SHRQ            $0x20, CX
-	MOVWQZX         CX, CX
-	LEAQ            1(CX)(SI*2), CX
 	CMPQ            CX, $0x00000201
 	JLT             fpc_fused_pack_13
 	MOVQ            CX, bits+32(FP)
@@ -2476,50 +2476,50 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	MOVQ          DX, sum+24(FP)
 
 	// emit: the non-zero words and runCodeStarts(zeros).
-	MOVQ  CX, SI
-	NOTQ  SI
-	MOVQ  CX, DI
-	SHLQ  $0x01, DI
-	ANDNQ CX, DI, DI
-	ORQ   DI, SI
-	MOVQ  CX, DI
-	SHLQ  $0x01, DI
-	ANDQ  CX, DI
-	MOVQ  DI, R8
-	SHLQ  $0x02, R8
-	ANDQ  DI, R8
-	MOVQ  R8, DI
-	SHLQ  $0x04, DI
-	ANDQ  R8, DI
-	SHLQ  $0x01, DI
-	ANDQ  CX, DI
-	MOVQ  DI, R8
-	SHLQ  $0x08, R8
-	ANDQ  DI, R8
-	MOVQ  DI, R9
-	SHLQ  $0x10, R9
-	ANDQ  R8, R9
-	MOVQ  DI, R10
-	SHLQ  $0x01, R10
-	ANDNQ DI, R10, R10
-	ORQ   R10, SI
-	MOVQ  R8, DI
-	SHLQ  $0x01, DI
-	ANDNQ R8, DI, DI
-	ORQ   DI, SI
-	MOVQ  R9, DI
-	SHLQ  $0x01, DI
-	ANDNQ R9, DI, DI
-	ORQ   DI, SI
+	MOVQ    CX, SI
+	NOTQ    SI
+	MOVQ    CX, DI
+	SHLQ    $0x01, DI
+	ANDNQ   CX, DI, DI
+	ORQ     DI, SI
+	MOVQ    CX, DI
+	SHLQ    $0x01, DI
+	ANDQ    CX, DI
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	ANDQ    DI, R8
+	MOVQ    R8, DI
+	SHLQ    $0x04, DI
+	ANDQ    R8, DI
+	SHLQ    $0x01, DI
+	ANDQ    CX, DI
+	MOVQ    DI, R8
+	SHLQ    $0x08, R8
+	ANDQ    DI, R8
+	MOVQ    DI, R9
+	SHLQ    $0x10, R9
+	ANDQ    R8, R9
+	MOVQ    DI, R10
+	SHLQ    $0x01, R10
+	ANDNQ   DI, R10, R10
+	ORQ     R10, SI
+	MOVQ    R8, DI
+	SHLQ    $0x01, DI
+	ANDNQ   R8, DI, DI
+	ORQ     DI, SI
+	MOVQ    R9, DI
+	SHLQ    $0x01, DI
+	ANDNQ   R9, DI, DI
+	ORQ     DI, SI
+	MOVQ    SI, DI
+	ANDQ    CX, DI
+	POPCNTQ DI, DI
+	LEAQ    (DI)(DI*2), DI
+	SHRQ    $0x20, DX
+	MOVWQZX DX, DX
+	LEAQ    1(DX)(DI*2), DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	MOVQ            SI, DI
-	ANDQ            CX, DI
-	POPCNTQ         DI, DI
-	LEAQ            (DI)(DI*2), DI
-	SHRQ            $0x20, DX
-	MOVWQZX         DX, DX
-	LEAQ            1(DX)(DI*2), DX
 	CMPQ            DX, $0x00000401
 	JLT             fpc_fused_pack_14
 	MOVQ            DX, bits+32(FP)
