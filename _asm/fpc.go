@@ -620,13 +620,7 @@ func fpcCompress128Kernel() {
 			SHRQ(U8(16*h), s)
 			KMOVW(s.As32(), ke)
 			code, n := fpcWordCodes(v[h], k[h], runs, ke, tab)
-			var nq [2]VecVirtual
-			nq[0], nq[1] = ZMM(), ZMM()
-			VPMOVZXDQ(n.AsY(), nq[0])
-			y := YMM()
-			VEXTRACTI64X4(U8(1), n, y)
-			VPMOVZXDQ(y, nq[1])
-			packed[h] = packCodeWords(code, nq, 1-h)
+			packed[h] = packCodeWords(code, dwordsToQwords(n), 1-h)
 		}
 	}
 
@@ -798,12 +792,7 @@ func fpcCompress64Kernel() {
 	Comment("Each code's bits in its word (hiw) and the next (low).")
 	var hiw, low [2]VecVirtual
 	{
-		var eq [2]VecVirtual
-		eq[0], eq[1] = ZMM(), ZMM()
-		VPMOVZXDQ(e.AsY(), eq[0])
-		y := YMM()
-		VEXTRACTI64X4(U8(1), e, y)
-		VPMOVZXDQ(y, eq[1])
+		eq := dwordsToQwords(e)
 		c64 := rodata("q40", 64)
 		for h := 0; h < 2; h++ {
 			a, l := ZMM(), ZMM()
@@ -1001,6 +990,17 @@ func fpcRawIfLonger(line Register, size int, total GPVirtual) {
 	VZEROUPPER()
 	RET()
 	Label(packIt)
+}
+
+// dwordsToQwords returns the 16 dwords of v zero-extended to quadwords,
+// the first eight in the first vector.
+func dwordsToQwords(v VecVirtual) [2]VecVirtual {
+	q := [2]VecVirtual{ZMM(), ZMM()}
+	VPMOVZXDQ(v.AsY(), q[0])
+	y := YMM()
+	VEXTRACTI64X4(U8(1), v, y)
+	VPMOVZXDQ(y, q[1])
+	return q
 }
 
 // fpcEmit returns the mask of the words that emit a code, of a line of
