@@ -591,37 +591,15 @@ func fpcCompress128Kernel() {
 		RET()
 	}
 
-	Comment("Zero runs: for word j, the distance to the next word that emits, less one:",
-		"the trailing zeros of emit >> (j+1), with a bit at 31−j for the line's end.")
 	var packed [2]VecVirtual
-	{
-		e := ZMM()
-		VPBROADCASTD(emit.As32(), e)
-		zero, c31 := ZMM(), ZMM()
-		VPXORD(zero, zero, zero)
-		VPBROADCASTD(rodata("d31", 31), c31)
-		for h := 0; h < 2; h++ {
-			var shifts, ends []uint64
-			for i := 0; i < 16; i += 2 {
-				j := uint64(16*h + i)
-				shifts = append(shifts, (j+1)|(j+2)<<32)
-				ends = append(ends, 1<<(31-j)|(1<<(30-j))<<32)
-			}
-			t, x, runs := ZMM(), ZMM(), ZMM()
-			VPSRLVD(rodata(fmt.Sprintf("fpc_runshift%d", h), shifts...), e, t)
-			VPORD(rodata(fmt.Sprintf("fpc_runend%d", h), ends...), t, t)
-			VPSUBD(t, zero, x)
-			VPANDD(t, x, x) // the lowest set bit
-			VPLZCNTD(x, x)
-			VPSUBD(x, c31, runs)
-			ke := K()
-			s := GP64()
-			MOVQ(emit, s)
-			SHRQ(U8(16*h), s)
-			KMOVW(s.As32(), ke)
-			code, n := fpcWordCodes(v[h], k[h], runs, ke, tab)
-			packed[h] = packCodeWords(code, dwordsToQwords(n), 1-h)
-		}
+	for h := 0; h < 2; h++ {
+		ke := K()
+		s := GP64()
+		MOVQ(emit, s)
+		SHRQ(U8(16*h), s)
+		KMOVW(s.As32(), ke)
+		code, n := fpcWordCodes(v[h], k[h], fpcZeroRuns(emit, words, h), ke, tab)
+		packed[h] = packCodeWords(code, dwordsToQwords(n), 1-h)
 	}
 
 	Comment("The second half's words from bit L on: lane m takes its words m−L/64 and",
@@ -751,20 +729,7 @@ func fpcCompress64Kernel() {
 	VPXORD(zero, zero, zero)
 	iota := iota16()
 
-	Comment("Zero runs: the distance from each emitted word to the next, less one.")
-	runs := ZMM()
-	{
-		sixteen, pos, next := ZMM(), ZMM(), ZMM()
-		VPBROADCASTD(rodata("d16", 16), sixteen)
-		VMOVDQA32(sixteen, pos)
-		VPCOMPRESSD(iota, ke, pos) // emitted words in order, then 16s
-		VALIGND(U8(1), pos, sixteen, next)
-		VPSUBD(pos, next, next)
-		VPADDD_BCST(d(0xFFFFFFFF), next, next)
-		VPEXPANDD_Z(next, ke, runs)
-	}
-
-	code, n := fpcWordCodes(v, k, runs, ke, tab)
+	code, n := fpcWordCodes(v, k, fpcZeroRuns(emit, 16, 0), ke, tab)
 
 	Comment("Bit offsets O: a prefix sum of the flag's bit and the lengths before.")
 	o := ZMM()
@@ -990,6 +955,34 @@ func fpcRawIfLonger(line Register, size int, total GPVirtual) {
 	VZEROUPPER()
 	RET()
 	Label(packIt)
+}
+
+// fpcZeroRuns returns, for words 16h to 16h+15 of a line of words words
+// (16 or 32) whose words that emit a code are emit, the distance from each
+// word to the next word that emits, less one: a zero-run code's count
+// field at its word (the counts of other words are not used). It is the
+// number of trailing zeros of emit >> (j+1) for word j, with a bit at
+// words−1−j standing for the line's end, found as 31 less the leading
+// zeros of its lowest set bit.
+func fpcZeroRuns(emit GPVirtual, words, h int) VecVirtual {
+	Comment("Zero runs: for each word, the distance to the next word that emits, less one.")
+	var shifts, ends []uint64
+	for i := 0; i < 16; i += 2 {
+		j := uint64(16*h + i)
+		shifts = append(shifts, (j+1)|(j+2)<<32)
+		end := uint64(words) - 1 - j
+		ends = append(ends, 1<<end|(1<<(end-1))<<32)
+	}
+	e, x, zero, runs := ZMM(), ZMM(), ZMM(), ZMM()
+	VPBROADCASTD(emit.As32(), e)
+	VPSRLVD(rodata(fmt.Sprintf("fpc_runshift%d_%d", words, h), shifts...), e, e)
+	VPORD(rodata(fmt.Sprintf("fpc_runend%d_%d", words, h), ends...), e, e)
+	VPXORD(zero, zero, zero)
+	VPSUBD(e, zero, x)
+	VPANDD(e, x, x) // the lowest set bit
+	VPLZCNTD(x, x)
+	VPXORD_BCST(rodata("d31", 31), x, runs) // 31 − x, x being at most 31
+	return runs
 }
 
 // dwordsToQwords returns the 16 dwords of v zero-extended to quadwords,

@@ -2177,24 +2177,25 @@ fpc_fused_pack_13:
 	VPXORD    Z4, Z4, Z4
 	VPMOVZXBD k_iota16<>+0(SB), Z2
 
-	// Zero runs: the distance from each emitted word to the next, less one.
-	VPBROADCASTD k_d16<>+0(SB), Z3
-	VMOVDQA32    Z3, Z5
-	VPCOMPRESSD  Z2, K1, Z5
-	VALIGND      $0x01, Z5, Z3, Z3
-	VPSUBD       Z5, Z3, Z3
-	VPADDD.BCST  k_fpc_dffffffff<>+0(SB), Z3, Z3
-	VPEXPANDD.Z  Z3, K1, Z3
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD BX, Z3
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z3, Z3
+	VPORD        k_fpc_runend16_0<>+0(SB), Z3, Z3
+	VPXORD       Z6, Z6, Z6
+	VPSUBD       Z3, Z6, Z5
+	VPANDD       Z3, Z5, Z5
+	VPLZCNTD     Z5, Z5
+	VPXORD.BCST  k_d31<>+0(SB), Z5, Z3
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z1, Z1, Z1
 	VPERMD       (AX), Z1, Z5
-	VPERMD       192(AX), Z1, Z7
-	VPTERNLOGD   $0xf8, Z7, Z0, Z5
-	VPERMD       64(AX), Z1, Z7
-	VPSRLVD      Z7, Z0, Z7
+	VPERMD       192(AX), Z1, Z6
+	VPTERNLOGD   $0xf8, Z6, Z0, Z5
+	VPERMD       64(AX), Z1, Z6
+	VPSRLVD      Z6, Z0, Z6
 	VPERMD       128(AX), Z1, Z0
-	VPTERNLOGD   $0xf8, Z0, Z7, Z5
+	VPTERNLOGD   $0xf8, Z0, Z6, Z5
 	VPERMD       256(AX), Z1, Z0
 	VPTERNLOGD.Z $0xf8, Z0, Z3, K1, Z5
 	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
@@ -2202,8 +2203,8 @@ fpc_fused_pack_13:
 	VPERMD.Z     320(AX), Z1, K1, Z1
 	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z3
 	VPERMI2D     Z0, Z5, Z3
-	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z7
-	VPERMI2D     Z0, Z5, Z7
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z6
+	VPERMI2D     Z0, Z5, Z6
 
 	// Bit offsets O: a prefix sum of the flag's bit and the lengths before.
 	VALIGND     $0x0f, k_fpc_flaglane<>+0(SB), Z1, Z0
@@ -2220,8 +2221,8 @@ fpc_fused_pack_13:
 	VPADDD      Z1, Z0, Z0
 
 	// The lanes that end a word: the next lane starts in a later one.
-	VPTERNLOGD    $0xff, Z6, Z6, Z6
-	VALIGND       $0x01, Z5, Z6, Z1
+	VPTERNLOGD    $0xff, Z7, Z7, Z7
+	VALIGND       $0x01, Z5, Z7, Z1
 	VPCMPUD       $0x06, Z5, Z1, K1
 	VPCOMPRESSD.Z Z2, K1, Z1
 	VPMOVZXDQ     Y1, Z1
@@ -2236,27 +2237,27 @@ fpc_fused_pack_13:
 	VEXTRACTI64X4 $0x01, Z0, Y0
 	VPMOVZXDQ     Y0, Z0
 	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z3, Z6
+	VPSRLVQ       Z2, Z3, Z7
 	VPSUBQ        Z2, Z4, Z2
 	VPSLLVQ       Z2, Z3, Z5
-	VPORQ         Z5, Z6, Z6
+	VPORQ         Z5, Z7, Z7
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
 	VPSLLVQ       Z2, Z3, Z2
 	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSRLVQ       Z0, Z7, Z5
+	VPSRLVQ       Z0, Z6, Z5
 	VPSUBQ        Z0, Z4, Z0
-	VPSLLVQ       Z0, Z7, Z3
+	VPSLLVQ       Z0, Z6, Z3
 	VPORQ         Z3, Z5, Z5
 	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSLLVQ       Z0, Z7, Z0
+	VPSLLVQ       Z0, Z6, Z0
 
 	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
-	VALIGNQ         $0x07, Z4, Z6, Z3
-	VPADDQ          Z3, Z6, Z6
-	VALIGNQ         $0x06, Z4, Z6, Z3
-	VPADDQ          Z3, Z6, Z6
-	VALIGNQ         $0x04, Z4, Z6, Z3
-	VPADDQ          Z3, Z6, Z6
+	VALIGNQ         $0x07, Z4, Z7, Z3
+	VPADDQ          Z3, Z7, Z7
+	VALIGNQ         $0x06, Z4, Z7, Z3
+	VPADDQ          Z3, Z7, Z7
+	VALIGNQ         $0x04, Z4, Z7, Z3
+	VPADDQ          Z3, Z7, Z7
 	VALIGNQ         $0x07, Z4, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
 	VALIGNQ         $0x06, Z4, Z5, Z3
@@ -2264,11 +2265,11 @@ fpc_fused_pack_13:
 	VALIGNQ         $0x04, Z4, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
 	VPBROADCASTQ    k_q7<>+0(SB), Z3
-	VPERMQ          Z6, Z3, Z3
+	VPERMQ          Z7, Z3, Z3
 	VPADDQ          Z3, Z5, Z5
-	VPERMT2Q.Z      Z5, Z1, K1, Z6
-	VALIGNQ         $0x07, Z4, Z6, Z3
-	VPSUBQ.Z        Z3, Z6, K1, Z3
+	VPERMT2Q.Z      Z5, Z1, K1, Z7
+	VALIGNQ         $0x07, Z4, Z7, Z3
+	VPSUBQ.Z        Z3, Z7, K1, Z3
 	VPERMT2Q.Z      Z0, Z1, K1, Z2
 	VALIGNQ         $0x07, Z4, Z2, Z2
 	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z2, Z3
@@ -2339,11 +2340,28 @@ DATA k_iota16<>+0(SB)/8, $0x0706050403020100
 DATA k_iota16<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL k_iota16<>(SB), RODATA|NOPTR, $16
 
-DATA k_d16<>+0(SB)/8, $0x0000000000000010
-GLOBL k_d16<>(SB), RODATA|NOPTR, $8
+DATA k_fpc_runshift16_0<>+0(SB)/8, $0x0000000200000001
+DATA k_fpc_runshift16_0<>+8(SB)/8, $0x0000000400000003
+DATA k_fpc_runshift16_0<>+16(SB)/8, $0x0000000600000005
+DATA k_fpc_runshift16_0<>+24(SB)/8, $0x0000000800000007
+DATA k_fpc_runshift16_0<>+32(SB)/8, $0x0000000a00000009
+DATA k_fpc_runshift16_0<>+40(SB)/8, $0x0000000c0000000b
+DATA k_fpc_runshift16_0<>+48(SB)/8, $0x0000000e0000000d
+DATA k_fpc_runshift16_0<>+56(SB)/8, $0x000000100000000f
+GLOBL k_fpc_runshift16_0<>(SB), RODATA|NOPTR, $64
 
-DATA k_fpc_dffffffff<>+0(SB)/8, $0x00000000ffffffff
-GLOBL k_fpc_dffffffff<>(SB), RODATA|NOPTR, $8
+DATA k_fpc_runend16_0<>+0(SB)/8, $0x0000400000008000
+DATA k_fpc_runend16_0<>+8(SB)/8, $0x0000100000002000
+DATA k_fpc_runend16_0<>+16(SB)/8, $0x0000040000000800
+DATA k_fpc_runend16_0<>+24(SB)/8, $0x0000010000000200
+DATA k_fpc_runend16_0<>+32(SB)/8, $0x0000004000000080
+DATA k_fpc_runend16_0<>+40(SB)/8, $0x0000001000000020
+DATA k_fpc_runend16_0<>+48(SB)/8, $0x0000000400000008
+DATA k_fpc_runend16_0<>+56(SB)/8, $0x0000000100000002
+GLOBL k_fpc_runend16_0<>(SB), RODATA|NOPTR, $64
+
+DATA k_d31<>+0(SB)/8, $0x000000000000001f
+GLOBL k_d31<>(SB), RODATA|NOPTR, $8
 
 DATA k_fpc_d1<>+0(SB)/8, $0x0000000000000001
 GLOBL k_fpc_d1<>(SB), RODATA|NOPTR, $8
@@ -2560,160 +2578,162 @@ fpc_fused_pack_14:
 	LEAQ    1(BX)(R8*2), CX
 
 	// Either half over 512 bits: the serial packing.
-	CMPQ CX, $0x00000200
-	JA   fpc_fused_serial_15
-	MOVQ DX, BX
-	SUBQ CX, BX
-	CMPQ BX, $0x00000200
-	JA   fpc_fused_serial_15
+	CMPQ  CX, $0x00000200
+	JA    fpc_fused_serial_15
+	MOVQ  DX, BX
+	SUBQ  CX, BX
+	CMPQ  BX, $0x00000200
+	JA    fpc_fused_serial_15
+	MOVQ  SI, AX
+	SHRQ  $0x00, AX
+	KMOVW AX, K1
 
-	// Zero runs: for word j, the distance to the next word that emits, less one:
-	// the trailing zeros of emit >> (j+1), with a bit at 31−j for the line's end.
+	// Zero runs: for each word, the distance to the next word that emits, less one.
 	VPBROADCASTD SI, Z4
+	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z4, Z4
+	VPORD        k_fpc_runend32_0<>+0(SB), Z4, Z4
 	VPXORD       Z5, Z5, Z5
-	VPBROADCASTD k_d31<>+0(SB), Z7
-	VPSRLVD      k_fpc_runshift0<>+0(SB), Z4, Z8
-	VPORD        k_fpc_runend0<>+0(SB), Z8, Z8
-	VPSUBD       Z8, Z5, Z11
-	VPANDD       Z8, Z11, Z11
-	VPLZCNTD     Z11, Z11
-	VPSUBD       Z11, Z7, Z8
-	MOVQ         SI, AX
-	SHRQ         $0x00, AX
-	KMOVW        AX, K1
+	VPSUBD       Z4, Z5, Z5
+	VPANDD       Z4, Z5, Z5
+	VPLZCNTD     Z5, Z5
+	VPXORD.BCST  k_d31<>+0(SB), Z5, Z4
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD        Z1, Z1, Z1
-	VPERMD        (DI), Z1, Z11
-	VPERMD        192(DI), Z1, Z13
-	VPTERNLOGD    $0xf8, Z13, Z0, Z11
-	VPERMD        64(DI), Z1, Z13
-	VPSRLVD       Z13, Z0, Z13
+	VPERMD        (DI), Z1, Z5
+	VPERMD        192(DI), Z1, Z7
+	VPTERNLOGD    $0xf8, Z7, Z0, Z5
+	VPERMD        64(DI), Z1, Z7
+	VPSRLVD       Z7, Z0, Z7
 	VPERMD        128(DI), Z1, Z0
-	VPTERNLOGD    $0xf8, Z0, Z13, Z11
+	VPTERNLOGD    $0xf8, Z0, Z7, Z5
 	VPERMD        256(DI), Z1, Z0
-	VPTERNLOGD.Z  $0xf8, Z0, Z8, K1, Z11
+	VPTERNLOGD.Z  $0xf8, Z0, Z4, K1, Z5
 	VPADDD.BCST   k_fpc_d1<>+0(SB), Z1, Z0
 	VPERMD.Z      (DI), Z0, K1, Z0
 	VPERMD.Z      320(DI), Z1, K1, Z1
-	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z8
-	VPERMI2D      Z0, Z11, Z8
-	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z13
-	VPERMI2D      Z0, Z11, Z13
+	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
+	VPERMI2D      Z0, Z5, Z4
+	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z7
+	VPERMI2D      Z0, Z5, Z7
 	VPMOVZXDQ     Y1, Z0
 	VEXTRACTI64X4 $0x01, Z1, Y1
 	VPMOVZXDQ     Y1, Z1
 	VPXORQ        Z9, Z9, Z9
-	VPBROADCASTQ  k_q7<>+0(SB), Z11
-	VPBROADCASTQ  k_q3f<>+0(SB), Z14
-	VPBROADCASTQ  k_q40<>+0(SB), Z15
-	VPBROADCASTQ  k_q80<>+0(SB), Z16
-	VPMOVZXBD     k_iota16<>+0(SB), Z17
+	VPBROADCASTQ  k_q7<>+0(SB), Z5
+	VPBROADCASTQ  k_q3f<>+0(SB), Z12
+	VPBROADCASTQ  k_q40<>+0(SB), Z13
+	VPBROADCASTQ  k_q80<>+0(SB), Z14
+	VPMOVZXBD     k_iota16<>+0(SB), Z15
 
 	// Bit offsets: O = start + the lengths before; e = O%64 + n.
-	VMOVDQA64    Z0, Z18
-	VMOVDQA64    Z1, Z19
-	VALIGNQ      $0x07, Z9, Z18, Z20
-	VPADDQ       Z20, Z18, Z18
-	VALIGNQ      $0x06, Z9, Z18, Z20
-	VPADDQ       Z20, Z18, Z18
-	VALIGNQ      $0x04, Z9, Z18, Z20
-	VPADDQ       Z20, Z18, Z18
-	VALIGNQ      $0x07, Z9, Z19, Z20
-	VPADDQ       Z20, Z19, Z19
-	VALIGNQ      $0x06, Z9, Z19, Z20
-	VPADDQ       Z20, Z19, Z19
-	VALIGNQ      $0x04, Z9, Z19, Z20
-	VPADDQ       Z20, Z19, Z19
-	VPERMQ       Z18, Z11, Z20
-	VPADDQ       Z20, Z19, Z19
-	VPBROADCASTQ k_q1<>+0(SB), Z20
-	VPSUBQ       Z0, Z18, Z18
-	VPADDQ       Z20, Z18, Z18
-	VPSRLQ       $0x06, Z18, Z21
-	VPANDQ       Z14, Z18, Z18
-	VPADDQ       Z0, Z18, Z18
-	VPSUBQ       Z18, Z15, Z22
-	VPSLLVQ      Z22, Z8, Z22
-	VPSUBQ       Z15, Z18, Z0
-	VPSRLVQ      Z0, Z8, Z0
-	VPORQ        Z22, Z0, Z0
-	VPSUBQ       Z18, Z16, Z22
-	VPSLLVQ      Z22, Z8, Z8
-	VPSUBQ       Z1, Z19, Z18
-	VPADDQ       Z20, Z18, Z18
-	VPSRLQ       $0x06, Z18, Z19
-	VPANDQ       Z14, Z18, Z14
-	VPADDQ       Z1, Z14, Z14
-	VPSUBQ       Z14, Z15, Z1
-	VPSLLVQ      Z1, Z13, Z1
-	VPSUBQ       Z15, Z14, Z15
-	VPSRLVQ      Z15, Z13, Z15
-	VPORQ        Z1, Z15, Z15
-	VPSUBQ       Z14, Z16, Z1
-	VPSLLVQ      Z1, Z13, Z1
+	VMOVDQA64    Z0, Z16
+	VMOVDQA64    Z1, Z17
+	VALIGNQ      $0x07, Z9, Z16, Z18
+	VPADDQ       Z18, Z16, Z16
+	VALIGNQ      $0x06, Z9, Z16, Z18
+	VPADDQ       Z18, Z16, Z16
+	VALIGNQ      $0x04, Z9, Z16, Z18
+	VPADDQ       Z18, Z16, Z16
+	VALIGNQ      $0x07, Z9, Z17, Z18
+	VPADDQ       Z18, Z17, Z17
+	VALIGNQ      $0x06, Z9, Z17, Z18
+	VPADDQ       Z18, Z17, Z17
+	VALIGNQ      $0x04, Z9, Z17, Z18
+	VPADDQ       Z18, Z17, Z17
+	VPERMQ       Z16, Z5, Z18
+	VPADDQ       Z18, Z17, Z17
+	VPBROADCASTQ k_q1<>+0(SB), Z18
+	VPSUBQ       Z0, Z16, Z16
+	VPADDQ       Z18, Z16, Z16
+	VPSRLQ       $0x06, Z16, Z19
+	VPANDQ       Z12, Z16, Z16
+	VPADDQ       Z0, Z16, Z16
+	VPSUBQ       Z16, Z13, Z20
+	VPSLLVQ      Z20, Z4, Z20
+	VPSUBQ       Z13, Z16, Z0
+	VPSRLVQ      Z0, Z4, Z0
+	VPORQ        Z20, Z0, Z0
+	VPSUBQ       Z16, Z14, Z20
+	VPSLLVQ      Z20, Z4, Z4
+	VPSUBQ       Z1, Z17, Z16
+	VPADDQ       Z18, Z16, Z16
+	VPSRLQ       $0x06, Z16, Z17
+	VPANDQ       Z12, Z16, Z12
+	VPADDQ       Z1, Z12, Z12
+	VPSUBQ       Z12, Z13, Z1
+	VPSLLVQ      Z1, Z7, Z1
+	VPSUBQ       Z13, Z12, Z13
+	VPSRLVQ      Z13, Z7, Z13
+	VPORQ        Z1, Z13, Z13
+	VPSUBQ       Z12, Z14, Z1
+	VPSLLVQ      Z1, Z7, Z1
 
 	// The lanes that end a word: the next lane starts in a later one.
-	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z13
-	VALIGNQ       $0x01, Z21, Z19, Z14
-	VALIGNQ       $0x01, Z19, Z13, Z13
-	VPCMPUQ       $0x06, Z21, Z14, K1
-	VPCMPUQ       $0x06, Z19, Z13, K2
+	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z7
+	VALIGNQ       $0x01, Z19, Z17, Z12
+	VALIGNQ       $0x01, Z17, Z7, Z7
+	VPCMPUQ       $0x06, Z19, Z12, K1
+	VPCMPUQ       $0x06, Z17, Z7, K2
 	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z17, K1, Z13
-	VPMOVZXDQ     Y13, Z13
+	VPCOMPRESSD.Z Z15, K1, Z7
+	VPMOVZXDQ     Y7, Z7
 	KMOVW         K1, AX
 	POPCNTL       AX, BX
 	MOVL          $0x000000ff, AX
 	BZHIL         BX, AX, AX
 	KMOVB         AX, K1
-	VALIGNQ       $0x07, Z9, Z0, Z14
-	VPADDQ        Z14, Z0, Z0
-	VALIGNQ       $0x06, Z9, Z0, Z14
-	VPADDQ        Z14, Z0, Z0
-	VALIGNQ       $0x04, Z9, Z0, Z14
-	VPADDQ        Z14, Z0, Z0
-	VALIGNQ       $0x07, Z9, Z15, Z14
-	VPADDQ        Z14, Z15, Z15
-	VALIGNQ       $0x06, Z9, Z15, Z14
-	VPADDQ        Z14, Z15, Z15
-	VALIGNQ       $0x04, Z9, Z15, Z14
-	VPADDQ        Z14, Z15, Z15
-	VPERMQ        Z0, Z11, Z14
-	VPADDQ        Z14, Z15, Z15
-	VALIGNQ       $0x07, Z9, Z8, Z14
-	VPADDQ        Z14, Z8, Z8
-	VALIGNQ       $0x06, Z9, Z8, Z14
-	VPADDQ        Z14, Z8, Z8
-	VALIGNQ       $0x04, Z9, Z8, Z14
-	VPADDQ        Z14, Z8, Z8
-	VALIGNQ       $0x07, Z9, Z1, Z14
-	VPADDQ        Z14, Z1, Z1
-	VALIGNQ       $0x06, Z9, Z1, Z14
-	VPADDQ        Z14, Z1, Z1
-	VALIGNQ       $0x04, Z9, Z1, Z14
-	VPADDQ        Z14, Z1, Z1
-	VPERMQ        Z8, Z11, Z11
-	VPADDQ        Z11, Z1, Z1
+	VALIGNQ       $0x07, Z9, Z0, Z12
+	VPADDQ        Z12, Z0, Z0
+	VALIGNQ       $0x06, Z9, Z0, Z12
+	VPADDQ        Z12, Z0, Z0
+	VALIGNQ       $0x04, Z9, Z0, Z12
+	VPADDQ        Z12, Z0, Z0
+	VALIGNQ       $0x07, Z9, Z13, Z12
+	VPADDQ        Z12, Z13, Z13
+	VALIGNQ       $0x06, Z9, Z13, Z12
+	VPADDQ        Z12, Z13, Z13
+	VALIGNQ       $0x04, Z9, Z13, Z12
+	VPADDQ        Z12, Z13, Z13
+	VPERMQ        Z0, Z5, Z12
+	VPADDQ        Z12, Z13, Z13
+	VALIGNQ       $0x07, Z9, Z4, Z12
+	VPADDQ        Z12, Z4, Z4
+	VALIGNQ       $0x06, Z9, Z4, Z12
+	VPADDQ        Z12, Z4, Z4
+	VALIGNQ       $0x04, Z9, Z4, Z12
+	VPADDQ        Z12, Z4, Z4
+	VALIGNQ       $0x07, Z9, Z1, Z12
+	VPADDQ        Z12, Z1, Z1
+	VALIGNQ       $0x06, Z9, Z1, Z12
+	VPADDQ        Z12, Z1, Z1
+	VALIGNQ       $0x04, Z9, Z1, Z12
+	VPADDQ        Z12, Z1, Z1
+	VPERMQ        Z4, Z5, Z5
+	VPADDQ        Z5, Z1, Z1
 	VMOVDQA64     Z0, Z0
-	VPERMT2Q.Z    Z15, Z13, K1, Z0
-	VALIGNQ       $0x07, Z9, Z0, Z11
-	VPSUBQ.Z      Z11, Z0, K1, Z0
-	VMOVDQA64     Z8, Z8
-	VPERMT2Q.Z    Z1, Z13, K1, Z8
-	VALIGNQ       $0x07, Z9, Z8, Z1
-	VPSUBQ.Z      Z1, Z8, K1, Z1
+	VPERMT2Q.Z    Z13, Z7, K1, Z0
+	VALIGNQ       $0x07, Z9, Z0, Z5
+	VPSUBQ.Z      Z5, Z0, K1, Z0
+	VMOVDQA64     Z4, Z4
+	VPERMT2Q.Z    Z1, Z7, K1, Z4
+	VALIGNQ       $0x07, Z9, Z4, Z1
+	VPSUBQ.Z      Z1, Z4, K1, Z1
 	VALIGNQ       $0x07, Z9, Z1, Z1
 	VPADDQ        Z1, Z0, Z0
-	VPSRLVD       k_fpc_runshift1<>+0(SB), Z4, Z1
-	VPORD         k_fpc_runend1<>+0(SB), Z1, Z1
-	VPSUBD        Z1, Z5, Z4
-	VPANDD        Z1, Z4, Z4
-	VPLZCNTD      Z4, Z4
-	VPSUBD        Z4, Z7, Z1
 	MOVQ          SI, AX
 	SHRQ          $0x10, AX
 	KMOVW         AX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD SI, Z1
+	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z1, Z1
+	VPORD        k_fpc_runend32_1<>+0(SB), Z1, Z1
+	VPXORD       Z10, Z10, Z10
+	VPSUBD       Z1, Z10, Z4
+	VPANDD       Z1, Z4, Z4
+	VPLZCNTD     Z4, Z4
+	VPXORD.BCST  k_d31<>+0(SB), Z4, Z1
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD        Z6, Z6, Z4
@@ -2736,27 +2756,27 @@ fpc_fused_pack_14:
 	VPMOVZXDQ     Y2, Z1
 	VEXTRACTI64X4 $0x01, Z2, Y2
 	VPMOVZXDQ     Y2, Z2
-	VPXORQ        Z10, Z10, Z10
+	VPXORQ        Z11, Z11, Z11
 	VPBROADCASTQ  k_q7<>+0(SB), Z5
 	VPBROADCASTQ  k_q3f<>+0(SB), Z7
-	VPBROADCASTQ  k_q40<>+0(SB), Z8
-	VPBROADCASTQ  k_q80<>+0(SB), Z9
-	VPMOVZXBD     k_iota16<>+0(SB), Z11
+	VPBROADCASTQ  k_q40<>+0(SB), Z9
+	VPBROADCASTQ  k_q80<>+0(SB), Z10
+	VPMOVZXBD     k_iota16<>+0(SB), Z12
 
 	// Bit offsets: O = start + the lengths before; e = O%64 + n.
 	VMOVDQA64 Z1, Z13
 	VMOVDQA64 Z2, Z14
-	VALIGNQ   $0x07, Z10, Z13, Z15
+	VALIGNQ   $0x07, Z11, Z13, Z15
 	VPADDQ    Z15, Z13, Z13
-	VALIGNQ   $0x06, Z10, Z13, Z15
+	VALIGNQ   $0x06, Z11, Z13, Z15
 	VPADDQ    Z15, Z13, Z13
-	VALIGNQ   $0x04, Z10, Z13, Z15
+	VALIGNQ   $0x04, Z11, Z13, Z15
 	VPADDQ    Z15, Z13, Z13
-	VALIGNQ   $0x07, Z10, Z14, Z15
+	VALIGNQ   $0x07, Z11, Z14, Z15
 	VPADDQ    Z15, Z14, Z14
-	VALIGNQ   $0x06, Z10, Z14, Z15
+	VALIGNQ   $0x06, Z11, Z14, Z15
 	VPADDQ    Z15, Z14, Z14
-	VALIGNQ   $0x04, Z10, Z14, Z15
+	VALIGNQ   $0x04, Z11, Z14, Z15
 	VPADDQ    Z15, Z14, Z14
 	VPERMQ    Z13, Z5, Z15
 	VPADDQ    Z15, Z14, Z14
@@ -2764,23 +2784,23 @@ fpc_fused_pack_14:
 	VPSRLQ    $0x06, Z13, Z15
 	VPANDQ    Z7, Z13, Z13
 	VPADDQ    Z1, Z13, Z13
-	VPSUBQ    Z13, Z8, Z16
+	VPSUBQ    Z13, Z9, Z16
 	VPSLLVQ   Z16, Z4, Z16
-	VPSUBQ    Z8, Z13, Z1
+	VPSUBQ    Z9, Z13, Z1
 	VPSRLVQ   Z1, Z4, Z1
 	VPORQ     Z16, Z1, Z1
-	VPSUBQ    Z13, Z9, Z16
+	VPSUBQ    Z13, Z10, Z16
 	VPSLLVQ   Z16, Z4, Z4
 	VPSUBQ    Z2, Z14, Z13
 	VPSRLQ    $0x06, Z13, Z14
 	VPANDQ    Z7, Z13, Z7
 	VPADDQ    Z2, Z7, Z7
-	VPSUBQ    Z7, Z8, Z2
-	VPSLLVQ   Z2, Z6, Z2
-	VPSUBQ    Z8, Z7, Z8
-	VPSRLVQ   Z8, Z6, Z8
-	VPORQ     Z2, Z8, Z8
 	VPSUBQ    Z7, Z9, Z2
+	VPSLLVQ   Z2, Z6, Z2
+	VPSUBQ    Z9, Z7, Z9
+	VPSRLVQ   Z9, Z6, Z9
+	VPORQ     Z2, Z9, Z9
+	VPSUBQ    Z7, Z10, Z2
 	VPSLLVQ   Z2, Z6, Z2
 
 	// The lanes that end a word: the next lane starts in a later one.
@@ -2790,50 +2810,50 @@ fpc_fused_pack_14:
 	VPCMPUQ       $0x06, Z15, Z7, K1
 	VPCMPUQ       $0x06, Z14, Z6, K2
 	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z11, K1, Z6
+	VPCOMPRESSD.Z Z12, K1, Z6
 	VPMOVZXDQ     Y6, Z6
 	KMOVW         K1, AX
 	POPCNTL       AX, BX
 	MOVL          $0x000000ff, AX
 	BZHIL         BX, AX, AX
 	KMOVB         AX, K1
-	VALIGNQ       $0x07, Z10, Z1, Z7
+	VALIGNQ       $0x07, Z11, Z1, Z7
 	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x06, Z10, Z1, Z7
+	VALIGNQ       $0x06, Z11, Z1, Z7
 	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x04, Z10, Z1, Z7
+	VALIGNQ       $0x04, Z11, Z1, Z7
 	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x07, Z10, Z8, Z7
-	VPADDQ        Z7, Z8, Z8
-	VALIGNQ       $0x06, Z10, Z8, Z7
-	VPADDQ        Z7, Z8, Z8
-	VALIGNQ       $0x04, Z10, Z8, Z7
-	VPADDQ        Z7, Z8, Z8
+	VALIGNQ       $0x07, Z11, Z9, Z7
+	VPADDQ        Z7, Z9, Z9
+	VALIGNQ       $0x06, Z11, Z9, Z7
+	VPADDQ        Z7, Z9, Z9
+	VALIGNQ       $0x04, Z11, Z9, Z7
+	VPADDQ        Z7, Z9, Z9
 	VPERMQ        Z1, Z5, Z7
-	VPADDQ        Z7, Z8, Z8
-	VALIGNQ       $0x07, Z10, Z4, Z7
+	VPADDQ        Z7, Z9, Z9
+	VALIGNQ       $0x07, Z11, Z4, Z7
 	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x06, Z10, Z4, Z7
+	VALIGNQ       $0x06, Z11, Z4, Z7
 	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x04, Z10, Z4, Z7
+	VALIGNQ       $0x04, Z11, Z4, Z7
 	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x07, Z10, Z2, Z7
+	VALIGNQ       $0x07, Z11, Z2, Z7
 	VPADDQ        Z7, Z2, Z2
-	VALIGNQ       $0x06, Z10, Z2, Z7
+	VALIGNQ       $0x06, Z11, Z2, Z7
 	VPADDQ        Z7, Z2, Z2
-	VALIGNQ       $0x04, Z10, Z2, Z7
+	VALIGNQ       $0x04, Z11, Z2, Z7
 	VPADDQ        Z7, Z2, Z2
 	VPERMQ        Z4, Z5, Z5
 	VPADDQ        Z5, Z2, Z2
 	VMOVDQA64     Z1, Z1
-	VPERMT2Q.Z    Z8, Z6, K1, Z1
-	VALIGNQ       $0x07, Z10, Z1, Z5
+	VPERMT2Q.Z    Z9, Z6, K1, Z1
+	VALIGNQ       $0x07, Z11, Z1, Z5
 	VPSUBQ.Z      Z5, Z1, K1, Z1
 	VMOVDQA64     Z4, Z4
 	VPERMT2Q.Z    Z2, Z6, K1, Z4
-	VALIGNQ       $0x07, Z10, Z4, Z2
+	VALIGNQ       $0x07, Z11, Z4, Z2
 	VPSUBQ.Z      Z2, Z4, K1, Z2
-	VALIGNQ       $0x07, Z10, Z2, Z2
+	VALIGNQ       $0x07, Z11, Z2, Z2
 	VPADDQ        Z2, Z1, Z1
 
 	// The second half's words from bit L on: lane m takes its words m−L/64 and
@@ -2853,20 +2873,20 @@ fpc_fused_pack_14:
 	VPBROADCASTQ k_q8<>+0(SB), Z6
 	VMOVDQU64    k_iota8_0<>+0(SB), Z7
 	VPSUBQ       Z2, Z7, Z7
-	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z8
+	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z9
 	VPCMPUQ      $0x01, Z6, Z7, K1
-	VPCMPUQ      $0x01, Z6, Z8, K2
+	VPCMPUQ      $0x01, Z6, Z9, K2
 	VPERMQ.Z     Z1, Z7, K1, Z7
-	VPERMQ.Z     Z1, Z8, K2, Z8
+	VPERMQ.Z     Z1, Z9, K2, Z9
 	VPSRLVQ      Z4, Z7, Z7
-	VPSLLVQ      Z5, Z8, Z8
-	VPORQ        Z8, Z7, Z7
-	VMOVDQU64    k_iota8_1<>+0(SB), Z8
-	VPSUBQ       Z2, Z8, Z8
-	VPSUBQ.BCST  k_q1<>+0(SB), Z8, Z2
-	VPCMPUQ      $0x01, Z6, Z8, K1
+	VPSLLVQ      Z5, Z9, Z9
+	VPORQ        Z9, Z7, Z7
+	VMOVDQU64    k_iota8_1<>+0(SB), Z9
+	VPSUBQ       Z2, Z9, Z9
+	VPSUBQ.BCST  k_q1<>+0(SB), Z9, Z2
+	VPCMPUQ      $0x01, Z6, Z9, K1
 	VPCMPUQ      $0x01, Z6, Z2, K2
-	VPERMQ.Z     Z1, Z8, K1, Z6
+	VPERMQ.Z     Z1, Z9, K1, Z6
 	VPERMQ.Z     Z1, Z2, K2, Z1
 	VPSRLVQ      Z4, Z6, Z6
 	VPSLLVQ      Z5, Z1, Z1
@@ -2883,9 +2903,9 @@ fpc_fused_pack_14:
 	VMOVQ        AX, X0
 	MOVQ         $0x08090a0b0c0d0e0f, AX
 	VMOVQ        AX, X2
-	VPUNPCKLQDQ  X2, X0, X12
-	VSHUFI64X2   $0x00, Z12, Z12, Z12
-	VPSHUFB      Z12, Z1, Z1
+	VPUNPCKLQDQ  X2, X0, X8
+	VSHUFI64X2   $0x00, Z8, Z8, Z8
+	VPSHUFB      Z8, Z1, Z1
 	LEAQ         7(DX), AX
 	SHRQ         $0x03, AX
 	XORL         BX, BX
@@ -3609,28 +3629,25 @@ fpc_fused_serial_15:
 	VZEROUPPER
 	RET
 
-DATA k_d31<>+0(SB)/8, $0x000000000000001f
-GLOBL k_d31<>(SB), RODATA|NOPTR, $8
+DATA k_fpc_runshift32_0<>+0(SB)/8, $0x0000000200000001
+DATA k_fpc_runshift32_0<>+8(SB)/8, $0x0000000400000003
+DATA k_fpc_runshift32_0<>+16(SB)/8, $0x0000000600000005
+DATA k_fpc_runshift32_0<>+24(SB)/8, $0x0000000800000007
+DATA k_fpc_runshift32_0<>+32(SB)/8, $0x0000000a00000009
+DATA k_fpc_runshift32_0<>+40(SB)/8, $0x0000000c0000000b
+DATA k_fpc_runshift32_0<>+48(SB)/8, $0x0000000e0000000d
+DATA k_fpc_runshift32_0<>+56(SB)/8, $0x000000100000000f
+GLOBL k_fpc_runshift32_0<>(SB), RODATA|NOPTR, $64
 
-DATA k_fpc_runshift0<>+0(SB)/8, $0x0000000200000001
-DATA k_fpc_runshift0<>+8(SB)/8, $0x0000000400000003
-DATA k_fpc_runshift0<>+16(SB)/8, $0x0000000600000005
-DATA k_fpc_runshift0<>+24(SB)/8, $0x0000000800000007
-DATA k_fpc_runshift0<>+32(SB)/8, $0x0000000a00000009
-DATA k_fpc_runshift0<>+40(SB)/8, $0x0000000c0000000b
-DATA k_fpc_runshift0<>+48(SB)/8, $0x0000000e0000000d
-DATA k_fpc_runshift0<>+56(SB)/8, $0x000000100000000f
-GLOBL k_fpc_runshift0<>(SB), RODATA|NOPTR, $64
-
-DATA k_fpc_runend0<>+0(SB)/8, $0x4000000080000000
-DATA k_fpc_runend0<>+8(SB)/8, $0x1000000020000000
-DATA k_fpc_runend0<>+16(SB)/8, $0x0400000008000000
-DATA k_fpc_runend0<>+24(SB)/8, $0x0100000002000000
-DATA k_fpc_runend0<>+32(SB)/8, $0x0040000000800000
-DATA k_fpc_runend0<>+40(SB)/8, $0x0010000000200000
-DATA k_fpc_runend0<>+48(SB)/8, $0x0004000000080000
-DATA k_fpc_runend0<>+56(SB)/8, $0x0001000000020000
-GLOBL k_fpc_runend0<>(SB), RODATA|NOPTR, $64
+DATA k_fpc_runend32_0<>+0(SB)/8, $0x4000000080000000
+DATA k_fpc_runend32_0<>+8(SB)/8, $0x1000000020000000
+DATA k_fpc_runend32_0<>+16(SB)/8, $0x0400000008000000
+DATA k_fpc_runend32_0<>+24(SB)/8, $0x0100000002000000
+DATA k_fpc_runend32_0<>+32(SB)/8, $0x0040000000800000
+DATA k_fpc_runend32_0<>+40(SB)/8, $0x0010000000200000
+DATA k_fpc_runend32_0<>+48(SB)/8, $0x0004000000080000
+DATA k_fpc_runend32_0<>+56(SB)/8, $0x0001000000020000
+GLOBL k_fpc_runend32_0<>(SB), RODATA|NOPTR, $64
 
 DATA k_q3f<>+0(SB)/8, $0x000000000000003f
 GLOBL k_q3f<>(SB), RODATA|NOPTR, $8
@@ -3644,25 +3661,25 @@ GLOBL k_q1<>(SB), RODATA|NOPTR, $8
 DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
 GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
 
-DATA k_fpc_runshift1<>+0(SB)/8, $0x0000001200000011
-DATA k_fpc_runshift1<>+8(SB)/8, $0x0000001400000013
-DATA k_fpc_runshift1<>+16(SB)/8, $0x0000001600000015
-DATA k_fpc_runshift1<>+24(SB)/8, $0x0000001800000017
-DATA k_fpc_runshift1<>+32(SB)/8, $0x0000001a00000019
-DATA k_fpc_runshift1<>+40(SB)/8, $0x0000001c0000001b
-DATA k_fpc_runshift1<>+48(SB)/8, $0x0000001e0000001d
-DATA k_fpc_runshift1<>+56(SB)/8, $0x000000200000001f
-GLOBL k_fpc_runshift1<>(SB), RODATA|NOPTR, $64
+DATA k_fpc_runshift32_1<>+0(SB)/8, $0x0000001200000011
+DATA k_fpc_runshift32_1<>+8(SB)/8, $0x0000001400000013
+DATA k_fpc_runshift32_1<>+16(SB)/8, $0x0000001600000015
+DATA k_fpc_runshift32_1<>+24(SB)/8, $0x0000001800000017
+DATA k_fpc_runshift32_1<>+32(SB)/8, $0x0000001a00000019
+DATA k_fpc_runshift32_1<>+40(SB)/8, $0x0000001c0000001b
+DATA k_fpc_runshift32_1<>+48(SB)/8, $0x0000001e0000001d
+DATA k_fpc_runshift32_1<>+56(SB)/8, $0x000000200000001f
+GLOBL k_fpc_runshift32_1<>(SB), RODATA|NOPTR, $64
 
-DATA k_fpc_runend1<>+0(SB)/8, $0x0000400000008000
-DATA k_fpc_runend1<>+8(SB)/8, $0x0000100000002000
-DATA k_fpc_runend1<>+16(SB)/8, $0x0000040000000800
-DATA k_fpc_runend1<>+24(SB)/8, $0x0000010000000200
-DATA k_fpc_runend1<>+32(SB)/8, $0x0000004000000080
-DATA k_fpc_runend1<>+40(SB)/8, $0x0000001000000020
-DATA k_fpc_runend1<>+48(SB)/8, $0x0000000400000008
-DATA k_fpc_runend1<>+56(SB)/8, $0x0000000100000002
-GLOBL k_fpc_runend1<>(SB), RODATA|NOPTR, $64
+DATA k_fpc_runend32_1<>+0(SB)/8, $0x0000400000008000
+DATA k_fpc_runend32_1<>+8(SB)/8, $0x0000100000002000
+DATA k_fpc_runend32_1<>+16(SB)/8, $0x0000040000000800
+DATA k_fpc_runend32_1<>+24(SB)/8, $0x0000010000000200
+DATA k_fpc_runend32_1<>+32(SB)/8, $0x0000004000000080
+DATA k_fpc_runend32_1<>+40(SB)/8, $0x0000001000000020
+DATA k_fpc_runend32_1<>+48(SB)/8, $0x0000000400000008
+DATA k_fpc_runend32_1<>+56(SB)/8, $0x0000000100000002
+GLOBL k_fpc_runend32_1<>(SB), RODATA|NOPTR, $64
 
 DATA k_q8<>+0(SB)/8, $0x0000000000000008
 GLOBL k_q8<>(SB), RODATA|NOPTR, $8
