@@ -606,11 +606,7 @@ func fpcCompress128Kernel() {
 		"the one before, shifted right by L%64.")
 	var out [2]VecVirtual
 	{
-		r := GP64()
-		MOVQ(U64(1<<63), r)
-		f := ZMM()
-		VMOVQ(r, f.AsX())
-		VPORQ(f, packed[0], packed[0]) // the flag
+		orFlag(packed[0])
 		qs, bs, nbs := ZMM(), ZMM(), ZMM()
 		t := GP64()
 		MOVQ(lenA, t)
@@ -1209,13 +1205,18 @@ func packCodes512(buf Register, code, n [2]VecVirtual) {
 func packCodes512Vector(code, n [2]VecVirtual) VecVirtual {
 	out := packCodeWords(code, n, 1)
 	Comment("The flag, big-endian bytes.")
+	orFlag(out)
+	bswapQwords(out)
+	return out
+}
+
+// orFlag sets the top bit of the first 64-bit word of v, a stream's flag 1.
+func orFlag(v VecVirtual) {
 	r := GP64()
 	MOVQ(U64(1<<63), r)
 	f := ZMM()
 	VMOVQ(r, f.AsX())
-	VPORQ(f, out, out)
-	bswapQwords(out)
-	return out
+	VPORQ(f, v, v)
 }
 
 // bswapQwords reverses the bytes of each 64-bit lane of v, making the
