@@ -1548,6 +1548,9 @@ func fpcDecompressKernel(size int) {
 	// The walk's loads reach at most byte reach−1: the last is made
 	// after words−1 codes of at most 35 bits.
 	reach := (1+(words-1)*35+63)/8 + 8
+	if reach > span {
+		panic("fpc: the decode walk reaches past its stack copy")
+	}
 	Comment(fmt.Sprintf("The walk reads the stream in place when enc's capacity covers its %d-byte", reach),
 		"reach (its bytes past len(enc) are read but never decoded: a stream is",
 		"accepted only if its codes end inside it); otherwise a zero-padded copy",
@@ -1572,7 +1575,7 @@ func fpcDecompressKernel(size int) {
 		c := Load(Param("enc").Cap(), GP64())
 		CMPQ(c, U32(reach))
 		JAE(LabelRef(inPlace))
-		stack := AllocLocal(span + 16)
+		stack := AllocLocal(span)
 		VMOVDQU64(x, stack)
 		zero, t := GP64(), GP64()
 		XORL(zero.As32(), zero.As32())
@@ -1588,8 +1591,6 @@ func fpcDecompressKernel(size int) {
 			VMOVDQU8_Z(Mem{Base: enc, Disp: 64 * v}, kv, y)
 			VMOVDQU64(y, stack.Offset(64*v))
 		}
-		MOVQ(zero, stack.Offset(span))
-		MOVQ(zero, stack.Offset(span+8))
 		LEAQ(stack, base)
 		Label(inPlace)
 	}

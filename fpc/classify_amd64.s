@@ -3779,7 +3779,7 @@ fpc_unpack_done_17:
 
 // func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV, MOVBE
-TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $144-33
+TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
@@ -3833,16 +3833,14 @@ fpc_dec_codes_19:
 	CMPQ       SI, $0x00000051
 	JAE        fpc_dec_in_place_20
 	VMOVDQU64  Z2, (SP)
-	XORL       SI, SI
+	XORL       DX, DX
 	SUBQ       $0x00000040, CX
-	CMOVQCS    SI, CX
+	CMOVQCS    DX, CX
 	MOVQ       $-1, DX
 	BZHIQ      CX, DX, DX
 	KMOVQ      DX, K1
 	VMOVDQU8.Z 64(AX), K1, Z2
 	VMOVDQU64  Z2, 64(SP)
-	MOVQ       SI, 128(SP)
-	MOVQ       SI, 136(SP)
 	LEAQ       (SP), DX
 
 fpc_dec_in_place_20:
@@ -4005,7 +4003,7 @@ GLOBL k_fpc_dec_two<>(SB), RODATA|NOPTR, $16
 
 // func fpcDecompress128AVX512(out *[128]byte, enc []byte) bool
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV, MOVBE
-TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $528-33
+TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
@@ -4088,8 +4086,6 @@ fpc_dec_codes_23:
 	KMOVQ      DX, K1
 	VMOVDQU8.Z 128(AX), K1, Z0
 	VMOVDQU64  Z0, 448(SP)
-	MOVQ       SI, 512(SP)
-	MOVQ       SI, 520(SP)
 	LEAQ       320(SP), DX
 
 fpc_dec_in_place_24:
