@@ -1066,7 +1066,7 @@ func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVir
 	ix := ZMM()
 	VMOVDQU64(bpcConst512("bpc_revbytes", rev), ix)
 	VPERMB(words[0], ix, words[0])
-	storeStreamBytes(words[0], bits, Mem{Base: out})
+	storeStreamBytes(words[:1], bits, Mem{Base: out})
 	Store(bits, ReturnIndex(0))
 	VZEROUPPER()
 	RET()

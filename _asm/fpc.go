@@ -570,22 +570,7 @@ func fpcCompress128Kernel() {
 	// storeBytes stores the first (total+7)/8 bytes of the stream held in
 	// x[0], x[1] to buf, and nothing past them.
 	storeBytes := func(x [2]VecVirtual) {
-		nb, m, zero := GP64(), GP64(), GP64()
-		LEAQ(Mem{Base: total, Disp: 7}, nb)
-		SHRQ(U8(3), nb)
-		XORL(zero.As32(), zero.As32())
-		buf := Load(Param("buf"), GP64())
-		for v := 0; v < 2; v++ {
-			if v > 0 {
-				SUBQ(U8(64), nb)
-				CMOVQCS(zero, nb) // none of this vector's bytes
-			}
-			MOVQ(I32(-1), m)
-			BZHIQ(nb, m, m) // an index of 64 or more keeps every bit
-			km := K()
-			KMOVQ(m, km)
-			VMOVDQU8(x[v], km, Mem{Base: buf, Disp: 64 * v})
-		}
+		storeStreamBytes(x[:], total, Mem{Base: Load(Param("buf"), GP64())})
 		Store(total, ReturnIndex(1))
 		VZEROUPPER()
 		RET()
@@ -796,7 +781,7 @@ func fpcCompress64Kernel() {
 		VPSHUFB(bsw, out, out)
 	}
 	Comment("Store the stream's bytes, (total+7)/8, and nothing past them.")
-	storeStreamBytes(out, total, Mem{Base: Load(Param("buf"), GP64())})
+	storeStreamBytes([]VecVirtual{out}, total, Mem{Base: Load(Param("buf"), GP64())})
 	Store(total, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
@@ -1079,18 +1064,30 @@ func wordEndLanes(iota VecVirtual, kend OpmaskVirtual) (idx VecVirtual, kvalid O
 	return idx, kvalid
 }
 
-// storeStreamBytes stores the first (bits+7)/8 bytes of v, the bytes of a
-// stream of bits bits (at most 512), to out and nothing past them: out may
-// be the caller's dst, whose bytes after the stream are not the kernel's.
-func storeStreamBytes(v VecVirtual, bits Register, out Mem) {
+// storeStreamBytes stores the first (bits+7)/8 bytes of the stream held in
+// vs (64 bytes a vector, at most 64·len(vs) bytes) to out and nothing past
+// them: out may be the caller's dst, whose bytes after the stream are not
+// the kernel's.
+func storeStreamBytes(vs []VecVirtual, bits Register, out Mem) {
 	nb, m := GP64(), GP64()
 	LEAQ(Mem{Base: bits, Disp: 7}, nb)
 	SHRQ(U8(3), nb)
-	MOVQ(I32(-1), m)
-	BZHIQ(nb, m, m)
-	k := K()
-	KMOVQ(m, k)
-	VMOVDQU8(v, k, out)
+	var zero GPVirtual
+	if len(vs) > 1 {
+		zero = GP64()
+		XORL(zero.As32(), zero.As32())
+	}
+	for i, v := range vs {
+		if i > 0 {
+			SUBQ(U8(64), nb)
+			CMOVQCS(zero, nb) // none of this vector's bytes
+		}
+		MOVQ(I32(-1), m)
+		BZHIQ(nb, m, m) // an index of 64 or more keeps every bit
+		k := K()
+		KMOVQ(m, k)
+		VMOVDQU8(v, k, out.Offset(64*i))
+	}
 }
 
 // iota16 returns a vector of the dwords 0 to 15.

@@ -2906,20 +2906,20 @@ fpc_fused_pack_14:
 	VPUNPCKLQDQ  X2, X0, X8
 	VSHUFI64X2   $0x00, Z8, Z8, Z8
 	VPSHUFB      Z8, Z1, Z1
-	LEAQ         7(DX), AX
-	SHRQ         $0x03, AX
-	XORL         BX, BX
-	MOVQ         buf+0(FP), SI
-	MOVQ         $-1, CX
-	BZHIQ        AX, CX, CX
-	KMOVQ        CX, K1
-	VMOVDQU8     Z7, K1, (SI)
-	SUBQ         $0x40, AX
-	CMOVQCS      BX, AX
-	MOVQ         $-1, CX
-	BZHIQ        AX, CX, CX
-	KMOVQ        CX, K1
-	VMOVDQU8     Z1, K1, 64(SI)
+	MOVQ         buf+0(FP), AX
+	LEAQ         7(DX), CX
+	SHRQ         $0x03, CX
+	XORL         SI, SI
+	MOVQ         $-1, BX
+	BZHIQ        CX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU8     Z7, K1, (AX)
+	SUBQ         $0x40, CX
+	CMOVQCS      SI, CX
+	MOVQ         $-1, BX
+	BZHIQ        CX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU8     Z1, K1, 64(AX)
 	MOVQ         DX, bits+32(FP)
 	VZEROUPPER
 	RET
@@ -3611,20 +3611,20 @@ fpc_fused_serial_15:
 	// Copy the stream's bytes, (total+7)/8, and nothing past them.
 	VMOVDQU64 32(SP), Z0
 	VMOVDQU64 96(SP), Z1
-	LEAQ      7(DX), AX
-	SHRQ      $0x03, AX
-	XORL      BX, BX
-	MOVQ      buf+0(FP), SI
-	MOVQ      $-1, CX
-	BZHIQ     AX, CX, CX
-	KMOVQ     CX, K1
-	VMOVDQU8  Z0, K1, (SI)
-	SUBQ      $0x40, AX
-	CMOVQCS   BX, AX
-	MOVQ      $-1, CX
-	BZHIQ     AX, CX, CX
-	KMOVQ     CX, K1
-	VMOVDQU8  Z1, K1, 64(SI)
+	MOVQ      buf+0(FP), AX
+	LEAQ      7(DX), CX
+	SHRQ      $0x03, CX
+	XORL      SI, SI
+	MOVQ      $-1, BX
+	BZHIQ     CX, BX, BX
+	KMOVQ     BX, K1
+	VMOVDQU8  Z0, K1, (AX)
+	SUBQ      $0x40, CX
+	CMOVQCS   SI, CX
+	MOVQ      $-1, BX
+	BZHIQ     CX, BX, BX
+	KMOVQ     BX, K1
+	VMOVDQU8  Z1, K1, 64(AX)
 	MOVQ      DX, bits+32(FP)
 	VZEROUPPER
 	RET
