@@ -48,17 +48,28 @@ func init() {
 				bdiEncode(size, k, rev, nib)
 			}
 		}
-		// Byte j ← 63 + j: of one vector (mod 64) byte j−1, of the pair
-		// (v0, v1) the line's byte 63 + j.
-		shift := GLOBL("prevByte", attr.RODATA|attr.NOPTR)
+		raw := rawConsts{highNibbles: nib}
+		// Byte j ← 63 + j: of the pair (v0, v1), v1's byte j−1 and for
+		// j = 0 v0's last.
+		raw.prevByte = GLOBL("prevByte", attr.RODATA|attr.NOPTR)
 		for j := 0; j < 64; j++ {
 			DATA(j, U8(uint8(63+j)))
 		}
+		// Byte j ← j − 1 and byte 0 ← 64: of the pair (v, highNibbles),
+		// v shifted up a byte under highNibbles' first byte, 0xF0.
+		raw.firstIdx = GLOBL("prevByteUnderF0", attr.RODATA|attr.NOPTR)
+		DATA(0, U8(64))
+		for j := 1; j < 64; j++ {
+			DATA(j, U8(uint8(j-1)))
+		}
+		// GF(2) matrix: bit i ← bit (i+4) mod 8, the nibbles swapped.
+		raw.nibbleSwap = GLOBL("nibbleSwap", attr.RODATA|attr.NOPTR)
+		DATA(0, U64(0x1020408001020408))
 		for _, size := range []int{64, 128} {
-			bdiRaw(size, shift, nib)
+			bdiRaw(size, raw)
 		}
 		for _, size := range []int{64, 128} {
-			bdiCompress(size, rev, nib, shift)
+			bdiCompress(size, rev, raw)
 		}
 		next := GLOBL("nextByte", attr.RODATA|attr.NOPTR)
 		for j := 0; j < 64; j++ {
@@ -648,7 +659,7 @@ func bdiEncodeBody(size, k int, outp, line, p Register, vecs []VecVirtual, revMa
 // bdiRaw emits bdiRaw<size>(out []byte, line []byte), which writes the
 // raw encoding of line (id 1111, then the line, all shifted by four bits:
 // size+1 bytes) to out.
-func bdiRaw(size int, shiftIdx, nibbleMask Mem) {
+func bdiRaw(size int, raw rawConsts) {
 	name := fmt.Sprintf("bdiRaw%d", size)
 	TEXT(name, NOSPLIT, "func(out []byte, line []byte)")
 	Pragma("noescape")
@@ -656,41 +667,45 @@ func bdiRaw(size int, shiftIdx, nibbleMask Mem) {
 		fmt.Sprintf("len(line) must be at least %d and len(out) at least %d.", size, size+1))
 	outp := Load(Param("out").Base(), GP64())
 	line := Load(Param("line").Base(), GP64())
-	bdiRawBody(size, outp, line, vectors512(line, size), shiftIdx, nibbleMask)
+	bdiRawBody(size, outp, line, vectors512(line, size), raw)
 	VZEROUPPER()
 	RET()
 }
 
+// rawConsts are the constants of bdiRawBody.
+type rawConsts struct {
+	highNibbles Mem // 0xF0 in every byte
+	prevByte    Mem // byte j ← 63 + j of a vector pair
+	firstIdx    Mem // byte j ← j − 1, byte 0 ← 64 (the second vector's first)
+	nibbleSwap  Mem // the GF(2) matrix that swaps the nibbles of a byte
+}
+
 // bdiRawBody emits the body of bdiRaw for the line at line, already loaded
-// into vecs. q (the stream before the shift: the id byte 0x0F, then the
-// line) comes from one byte permute of the line and a masked byte move of
-// the id, and out = (q << 4) | (line >> 4) per byte; the last byte is the
-// line's last << 4, read before anything is written.
-func bdiRawBody(size int, outp, line Register, vecs []VecVirtual, shiftIdx, nibbleMask Mem) {
+// into vecs. Output byte j is line byte j−1's low nibble over line byte
+// j's high nibble, 0xF (the id) over the first and the last low nibble
+// over zero. With s the line's bytes with their nibbles swapped (one
+// GF2P8AFFINEQB) and q the same shifted up a byte (one permute, which
+// takes byte 0 from highNibbles), out = q&0xF0 | s&0x0F: four vector
+// operations a vector where shifting in both directions took six, and
+// the id's masked move two scalar ones more. The last byte is the line's
+// last << 4, read before anything is written.
+func bdiRawBody(size int, outp, line Register, vecs []VecVirtual, raw rawConsts) {
 	last := GP32()
 	MOVBLZX(Mem{Base: line, Disp: size - 1}, last)
 	SHLL(U8(4), last)
-	nib := ZMM()
-	VMOVDQU64(nibbleMask, nib)
-	first, id := K(), ZMM()
-	r := GP64()
-	MOVQ(U64(1), r)
-	KMOVQ(r, first)
-	MOVL(U32(0x0F), r.As32())
-	VPBROADCASTB(r.As32(), id)
+	s := make([]VecVirtual, len(vecs))
 	for half, n := range vecs {
+		s[half] = ZMM()
+		VGF2P8AFFINEQB_BCST(U8(0), raw.nibbleSwap, n, s[half])
 		q := ZMM()
-		VMOVDQU64(shiftIdx, q) // byte j ← byte j−1, 63 for j = 0
 		if half == 0 {
-			VPERMB(n, q, q)
-			VMOVDQU8(id, first, q) // byte 0: the id
+			VMOVDQU64(raw.firstIdx, q)
+			VPERMI2B(raw.highNibbles, s[0], q)
 		} else {
-			VPERMI2B(n, vecs[0], q) // byte j ← line byte 63+j
+			VMOVDQU64(raw.prevByte, q)
+			VPERMI2B(s[half], s[half-1], q)
 		}
-		t := ZMM()
-		VPSLLW(U8(4), q, q)
-		VPSRLW(U8(4), n, t)
-		VPTERNLOGQ(U8(0xE4), nib, t, q) // q&0xF0 | t&0x0F
+		VPTERNLOGQ(U8(0xE4), raw.highNibbles, s[half], q) // q&0xF0 | s&0x0F
 		VMOVDQU64(q, Mem{Base: outp, Disp: 64 * half})
 	}
 	MOVB(last.As8(), Mem{Base: outp, Disp: size})
@@ -717,7 +732,7 @@ func bdiRawBody(size int, outp, line Register, vecs []VecVirtual, shiftIdx, nibb
 // corpora: a raw line 5.1 → 4.3 ns against a tree with a branch after
 // each test from the first, and a tree after the first branch is 3 ns a
 // line faster than running every test without branches.
-func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
+func bdiCompress(size int, revMatrix Mem, rawc rawConsts) {
 	name := fmt.Sprintf("bdiCompress%dAVX512", size)
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, line *[%d]byte, enc *[6][384]byte, best *[256]uint8) (bits int)", size+1, size))
 	Pragma("noescape")
@@ -772,13 +787,13 @@ func bdiCompress(size int, revMatrix, nibbleMask, shiftIdx Mem) {
 	ADDQ(enc, p)
 	SUBQ(U32(768), p)
 	byElementWidth(id.As32(), done, func(k int) {
-		bdiEncodeBody(size, k, outp, line, p, vecs, revMatrix, nibbleMask)
+		bdiEncodeBody(size, k, outp, line, p, vecs, revMatrix, rawc.highNibbles)
 	})
 
 	Label(raw)
 	MOVQ(U32(bdiEncodingBits(0b1111, size)), bits)
 	Store(bits, ReturnIndex(0))
-	bdiRawBody(size, outp, line, vecs, shiftIdx, nibbleMask)
+	bdiRawBody(size, outp, line, vecs, rawc)
 	JMP(LabelRef(done))
 
 	// A zeros line is its id, 0000, and four zero bits.

@@ -5338,58 +5338,112 @@ DATA prevByte<>+62(SB)/1, $0x7d
 DATA prevByte<>+63(SB)/1, $0x7e
 GLOBL prevByte<>(SB), RODATA|NOPTR, $64
 
+DATA prevByteUnderF0<>+0(SB)/1, $0x40
+DATA prevByteUnderF0<>+1(SB)/1, $0x00
+DATA prevByteUnderF0<>+2(SB)/1, $0x01
+DATA prevByteUnderF0<>+3(SB)/1, $0x02
+DATA prevByteUnderF0<>+4(SB)/1, $0x03
+DATA prevByteUnderF0<>+5(SB)/1, $0x04
+DATA prevByteUnderF0<>+6(SB)/1, $0x05
+DATA prevByteUnderF0<>+7(SB)/1, $0x06
+DATA prevByteUnderF0<>+8(SB)/1, $0x07
+DATA prevByteUnderF0<>+9(SB)/1, $0x08
+DATA prevByteUnderF0<>+10(SB)/1, $0x09
+DATA prevByteUnderF0<>+11(SB)/1, $0x0a
+DATA prevByteUnderF0<>+12(SB)/1, $0x0b
+DATA prevByteUnderF0<>+13(SB)/1, $0x0c
+DATA prevByteUnderF0<>+14(SB)/1, $0x0d
+DATA prevByteUnderF0<>+15(SB)/1, $0x0e
+DATA prevByteUnderF0<>+16(SB)/1, $0x0f
+DATA prevByteUnderF0<>+17(SB)/1, $0x10
+DATA prevByteUnderF0<>+18(SB)/1, $0x11
+DATA prevByteUnderF0<>+19(SB)/1, $0x12
+DATA prevByteUnderF0<>+20(SB)/1, $0x13
+DATA prevByteUnderF0<>+21(SB)/1, $0x14
+DATA prevByteUnderF0<>+22(SB)/1, $0x15
+DATA prevByteUnderF0<>+23(SB)/1, $0x16
+DATA prevByteUnderF0<>+24(SB)/1, $0x17
+DATA prevByteUnderF0<>+25(SB)/1, $0x18
+DATA prevByteUnderF0<>+26(SB)/1, $0x19
+DATA prevByteUnderF0<>+27(SB)/1, $0x1a
+DATA prevByteUnderF0<>+28(SB)/1, $0x1b
+DATA prevByteUnderF0<>+29(SB)/1, $0x1c
+DATA prevByteUnderF0<>+30(SB)/1, $0x1d
+DATA prevByteUnderF0<>+31(SB)/1, $0x1e
+DATA prevByteUnderF0<>+32(SB)/1, $0x1f
+DATA prevByteUnderF0<>+33(SB)/1, $0x20
+DATA prevByteUnderF0<>+34(SB)/1, $0x21
+DATA prevByteUnderF0<>+35(SB)/1, $0x22
+DATA prevByteUnderF0<>+36(SB)/1, $0x23
+DATA prevByteUnderF0<>+37(SB)/1, $0x24
+DATA prevByteUnderF0<>+38(SB)/1, $0x25
+DATA prevByteUnderF0<>+39(SB)/1, $0x26
+DATA prevByteUnderF0<>+40(SB)/1, $0x27
+DATA prevByteUnderF0<>+41(SB)/1, $0x28
+DATA prevByteUnderF0<>+42(SB)/1, $0x29
+DATA prevByteUnderF0<>+43(SB)/1, $0x2a
+DATA prevByteUnderF0<>+44(SB)/1, $0x2b
+DATA prevByteUnderF0<>+45(SB)/1, $0x2c
+DATA prevByteUnderF0<>+46(SB)/1, $0x2d
+DATA prevByteUnderF0<>+47(SB)/1, $0x2e
+DATA prevByteUnderF0<>+48(SB)/1, $0x2f
+DATA prevByteUnderF0<>+49(SB)/1, $0x30
+DATA prevByteUnderF0<>+50(SB)/1, $0x31
+DATA prevByteUnderF0<>+51(SB)/1, $0x32
+DATA prevByteUnderF0<>+52(SB)/1, $0x33
+DATA prevByteUnderF0<>+53(SB)/1, $0x34
+DATA prevByteUnderF0<>+54(SB)/1, $0x35
+DATA prevByteUnderF0<>+55(SB)/1, $0x36
+DATA prevByteUnderF0<>+56(SB)/1, $0x37
+DATA prevByteUnderF0<>+57(SB)/1, $0x38
+DATA prevByteUnderF0<>+58(SB)/1, $0x39
+DATA prevByteUnderF0<>+59(SB)/1, $0x3a
+DATA prevByteUnderF0<>+60(SB)/1, $0x3b
+DATA prevByteUnderF0<>+61(SB)/1, $0x3c
+DATA prevByteUnderF0<>+62(SB)/1, $0x3d
+DATA prevByteUnderF0<>+63(SB)/1, $0x3e
+GLOBL prevByteUnderF0<>(SB), RODATA|NOPTR, $64
+
+DATA nibbleSwap<>+0(SB)/8, $0x1020408001020408
+GLOBL nibbleSwap<>(SB), RODATA|NOPTR, $8
+
 // func bdiRaw64(out []byte, line []byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512F, AVX512VBMI, GFNI
 TEXT ·bdiRaw64(SB), NOSPLIT, $0-48
-	MOVQ         out_base+0(FP), AX
-	MOVQ         line_base+24(FP), CX
-	VMOVDQU64    (CX), Z0
-	MOVBLZX      63(CX), CX
-	SHLL         $0x04, CX
-	VMOVDQU64    highNibbles<>+0(SB), Z1
-	MOVQ         $0x0000000000000001, DX
-	KMOVQ        DX, K1
-	MOVL         $0x0000000f, DX
-	VPBROADCASTB DX, Z2
-	VMOVDQU64    prevByte<>+0(SB), Z3
-	VPERMB       Z0, Z3, Z3
-	VMOVDQU8     Z2, K1, Z3
-	VPSLLW       $0x04, Z3, Z3
-	VPSRLW       $0x04, Z0, Z0
-	VPTERNLOGQ   $0xe4, Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)
-	MOVB         CL, 64(AX)
+	MOVQ                out_base+0(FP), AX
+	MOVQ                line_base+24(FP), CX
+	VMOVDQU64           (CX), Z0
+	MOVBLZX             63(CX), CX
+	SHLL                $0x04, CX
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           prevByteUnderF0<>+0(SB), Z1
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (AX)
+	MOVB                CL, 64(AX)
 	VZEROUPPER
 	RET
 
 // func bdiRaw128(out []byte, line []byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512F, AVX512VBMI, GFNI
 TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
-	MOVQ         out_base+0(FP), AX
-	MOVQ         line_base+24(FP), CX
-	VMOVDQU64    (CX), Z0
-	VMOVDQU64    64(CX), Z1
-	MOVBLZX      127(CX), CX
-	SHLL         $0x04, CX
-	VMOVDQU64    highNibbles<>+0(SB), Z2
-	MOVQ         $0x0000000000000001, DX
-	KMOVQ        DX, K1
-	MOVL         $0x0000000f, DX
-	VPBROADCASTB DX, Z3
-	VMOVDQU64    prevByte<>+0(SB), Z4
-	VPERMB       Z0, Z4, Z4
-	VMOVDQU8     Z3, K1, Z4
-	VPSLLW       $0x04, Z4, Z4
-	VPSRLW       $0x04, Z0, Z3
-	VPTERNLOGQ   $0xe4, Z2, Z3, Z4
-	VMOVDQU64    Z4, (AX)
-	VMOVDQU64    prevByte<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VPSLLW       $0x04, Z3, Z3
-	VPSRLW       $0x04, Z1, Z0
-	VPTERNLOGQ   $0xe4, Z2, Z0, Z3
-	VMOVDQU64    Z3, 64(AX)
-	MOVB         CL, 128(AX)
+	MOVQ                out_base+0(FP), AX
+	MOVQ                line_base+24(FP), CX
+	VMOVDQU64           (CX), Z0
+	VMOVDQU64           64(CX), Z1
+	MOVBLZX             127(CX), CX
+	SHLL                $0x04, CX
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           prevByteUnderF0<>+0(SB), Z2
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (AX)
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z1, Z1
+	VMOVDQU64           prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(AX)
+	MOVB                CL, 128(AX)
 	VZEROUPPER
 	RET
 
@@ -5619,24 +5673,17 @@ k2_216:
 	JMP            done_205
 
 raw_206:
-	MOVQ         $0x00000204, DX
-	MOVQ         DX, bits+32(FP)
-	MOVBLZX      63(CX), CX
-	SHLL         $0x04, CX
-	VMOVDQU64    highNibbles<>+0(SB), Z1
-	MOVQ         $0x0000000000000001, DX
-	KMOVQ        DX, K1
-	MOVL         $0x0000000f, DX
-	VPBROADCASTB DX, Z2
-	VMOVDQU64    prevByte<>+0(SB), Z3
-	VPERMB       Z0, Z3, Z3
-	VMOVDQU8     Z2, K1, Z3
-	VPSLLW       $0x04, Z3, Z3
-	VPSRLW       $0x04, Z0, Z0
-	VPTERNLOGQ   $0xe4, Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)
-	MOVB         CL, 64(AX)
-	JMP          done_205
+	MOVQ                $0x00000204, DX
+	MOVQ                DX, bits+32(FP)
+	MOVBLZX             63(CX), CX
+	SHLL                $0x04, CX
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           prevByteUnderF0<>+0(SB), Z1
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (AX)
+	MOVB                CL, 64(AX)
+	JMP                 done_205
 
 zeros_207:
 	MOVB $0x00, (AX)
@@ -6138,30 +6185,22 @@ k2_228:
 	JMP            done_217
 
 raw_218:
-	MOVQ         $0x00000404, DX
-	MOVQ         DX, bits+32(FP)
-	MOVBLZX      127(CX), CX
-	SHLL         $0x04, CX
-	VMOVDQU64    highNibbles<>+0(SB), Z2
-	MOVQ         $0x0000000000000001, DX
-	KMOVQ        DX, K1
-	MOVL         $0x0000000f, DX
-	VPBROADCASTB DX, Z3
-	VMOVDQU64    prevByte<>+0(SB), Z4
-	VPERMB       Z0, Z4, Z4
-	VMOVDQU8     Z3, K1, Z4
-	VPSLLW       $0x04, Z4, Z4
-	VPSRLW       $0x04, Z0, Z3
-	VPTERNLOGQ   $0xe4, Z2, Z3, Z4
-	VMOVDQU64    Z4, (AX)
-	VMOVDQU64    prevByte<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VPSLLW       $0x04, Z3, Z3
-	VPSRLW       $0x04, Z1, Z0
-	VPTERNLOGQ   $0xe4, Z2, Z0, Z3
-	VMOVDQU64    Z3, 64(AX)
-	MOVB         CL, 128(AX)
-	JMP          done_217
+	MOVQ                $0x00000404, DX
+	MOVQ                DX, bits+32(FP)
+	MOVBLZX             127(CX), CX
+	SHLL                $0x04, CX
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           prevByteUnderF0<>+0(SB), Z2
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (AX)
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z1, Z1
+	VMOVDQU64           prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(AX)
+	MOVB                CL, 128(AX)
+	JMP                 done_217
 
 zeros_219:
 	MOVB $0x00, (AX)
