@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -50,21 +51,15 @@ func init() {
 		}
 		raw := rawConsts{highNibbles: nib}
 		// Byte j ← 63 + j: of the pair (v0, v1), v1's byte j−1 and for
-		// j = 0 v0's last.
+		// j = 0 v0's last (of one vector, mod 64, byte j−1).
 		raw.prevByte = GLOBL("prevByte", attr.RODATA|attr.NOPTR)
 		for j := 0; j < 64; j++ {
 			DATA(j, U8(uint8(63+j)))
 		}
-		// Byte j ← j − 1 and byte 0 ← 64: of the pair (v, highNibbles),
-		// v shifted up a byte under highNibbles' first byte, 0xF0.
-		raw.firstIdx = GLOBL("prevByteUnderF0", attr.RODATA|attr.NOPTR)
-		DATA(0, U8(64))
-		for j := 1; j < 64; j++ {
-			DATA(j, U8(uint8(j-1)))
-		}
+		raw.firstIdx = prevByteUnder()
 		// GF(2) matrix: bit i ← bit (i+4) mod 8, the nibbles swapped.
 		raw.nibbleSwap = GLOBL("nibbleSwap", attr.RODATA|attr.NOPTR)
-		DATA(0, U64(0x1020408001020408))
+		DATA(0, U64(byteRotations(4)))
 		for _, size := range []int{64, 128} {
 			bdiRaw(size, raw)
 		}
@@ -680,35 +675,64 @@ type rawConsts struct {
 	nibbleSwap  Mem // the GF(2) matrix that swaps the nibbles of a byte
 }
 
+// byteRotations returns the GF(2) matrix of GF2P8AFFINEQB that rotates each
+// byte right by t bits: output bit i is input bit (i+t) mod 8. Matrix
+// byte 7−i selects output bit i's input bits, so the identity is
+// 0x0102040810204080, and rotating its bytes up by t rotates the bits.
+func byteRotations(t int) uint64 {
+	return bits.RotateLeft64(0x0102040810204080, 8*t)
+}
+
 // bdiRawBody emits the body of bdiRaw for the line at line, already loaded
-// into vecs. Output byte j is line byte j−1's low nibble over line byte
-// j's high nibble, 0xF (the id) over the first and the last low nibble
-// over zero. With s the line's bytes with their nibbles swapped (one
-// GF2P8AFFINEQB) and q the same shifted up a byte (one permute, which
-// takes byte 0 from highNibbles), out = q&0xF0 | s&0x0F: four vector
-// operations a vector where shifting in both directions took six, and
-// the id's masked move two scalar ones more. The last byte is the line's
-// last << 4, read before anything is written.
+// into vecs: tagShiftedStream with the 4-bit id 1111. The last byte is
+// the line's last << 4, read before anything is written.
 func bdiRawBody(size int, outp, line Register, vecs []VecVirtual, raw rawConsts) {
 	last := GP32()
 	MOVBLZX(Mem{Base: line, Disp: size - 1}, last)
 	SHLL(U8(4), last)
-	s := make([]VecVirtual, len(vecs))
-	for half, n := range vecs {
-		s[half] = ZMM()
-		VGF2P8AFFINEQB_BCST(U8(0), raw.nibbleSwap, n, s[half])
-		q := ZMM()
-		if half == 0 {
-			VMOVDQU64(raw.firstIdx, q)
-			VPERMI2B(raw.highNibbles, s[0], q)
-		} else {
-			VMOVDQU64(raw.prevByte, q)
-			VPERMI2B(s[half], s[half-1], q)
-		}
-		VPTERNLOGQ(U8(0xE4), raw.highNibbles, s[half], q) // q&0xF0 | s&0x0F
-		VMOVDQU64(q, Mem{Base: outp, Disp: 64 * half})
-	}
+	tagShiftedStream(outp, vecs, raw.nibbleSwap, raw.highNibbles, raw.firstIdx, raw.prevByte)
 	MOVB(last.As8(), Mem{Base: outp, Disp: size})
+}
+
+// tagShiftedStream writes the first 64·len(vecs) bytes of a raw stream to
+// outp: a tag of t one bits (1 ≤ t ≤ 7), then the line in vecs, so stream
+// byte j is line byte j−1's low t bits over line byte j's high 8−t, with
+// ones over the first. With s the line's bytes each rotated right by t
+// (one GF2P8AFFINEQB by the matrix rot, a broadcast operand) and q the
+// same shifted up a byte (one two-table permute by firstIdx, which takes
+// byte 0 from hi, and by prevIdx for the vectors after the first), a
+// stream vector is q&hi | s&^hi, hi being 0xFF << (8−t) in every byte:
+// four vector operations a vector, where shifting each way, a permute and
+// a masked move of the tag byte took six and two scalar ones more
+// (BenchmarkPeers BDI-64-encode +8%). The caller writes the last byte,
+// the line's last << (8−t).
+func tagShiftedStream(outp Register, vecs []VecVirtual, rot, hi Op, firstIdx, prevIdx Mem) {
+	s := make([]VecVirtual, len(vecs))
+	for h, n := range vecs {
+		s[h] = ZMM()
+		VGF2P8AFFINEQB_BCST(U8(0), rot, n, s[h])
+		q := ZMM()
+		if h == 0 {
+			VMOVDQU64(firstIdx, q)
+			VPERMI2B(hi, s[0], q) // byte j ← s byte j−1, byte 0 ← hi's
+		} else {
+			VMOVDQU64(prevIdx, q)
+			VPERMI2B(s[h], s[h-1], q) // byte j ← s byte 63+j of the pair
+		}
+		VPTERNLOGQ(U8(0xE4), hi, s[h], q) // q&hi | s&^hi
+		VMOVDQU64(q, Mem{Base: outp, Disp: 64 * h})
+	}
+}
+
+// prevByteUnder declares (in the current file) firstIdx of
+// tagShiftedStream: byte j ← j − 1, byte 0 ← 64.
+func prevByteUnder() Mem {
+	m := GLOBL("prevByteUnder", attr.RODATA|attr.NOPTR)
+	DATA(0, U8(64))
+	for j := 1; j < 64; j++ {
+		DATA(j, U8(uint8(j-1)))
+	}
+	return m
 }
 
 // bdiCompress emits bdiCompress<size>AVX512(out *[size+1]byte, line

@@ -33,8 +33,13 @@ func init() {
 		for j := 0; j < 64; j++ {
 			DATA(j, U8(uint8(j+1)))
 		}
+		raw := magRawConsts{firstIdx: prevByteUnder(), prevIdx: prev}
+		raw.rotations = GLOBL("byteRotations", attr.RODATA|attr.NOPTR)
+		for t := 0; t < 8; t++ {
+			DATA(8*t, U64(byteRotations(t)))
+		}
 		for _, size := range []int{64, 128} {
-			magRaw(size, prev)
+			magRaw(size, raw)
 		}
 		rev := GLOBL("magBitReverse", attr.RODATA|attr.NOPTR)
 		DATA(0, U64(0x8040201008040201)) // GF(2) matrix: bit i ← bit 7−i
@@ -44,7 +49,7 @@ func init() {
 			DATA(4*j, U32(uint32(2*j))) // the low dword of each qword of a pair
 		}
 		for _, size := range []int{64, 128} {
-			magCompress(size, rev, prev, next)
+			magCompress(size, rev, raw, next)
 			magDecompress(size, rev, next, even)
 		}
 	}
@@ -423,12 +428,9 @@ const noLevelByte = 0xFF
 
 // magRaw emits magRaw<size>(out []byte, line []byte, tag uint64), which
 // writes the raw MAG-aware BDI stream of line to out: the all-ones code of
-// tag bits (1 ≤ tag ≤ 7), the line, then zero padding, size+1 bytes. With
-// q = the code's byte then the line, stream byte j is
-// (q[j] << (8 − tag)) | (q[j+1] >> tag): word shifts, then a bitwise
-// select of the bits that stay in each byte. The last byte is read before
-// anything is written.
-func magRaw(size int, prevIdx Mem) {
+// tag bits (1 ≤ tag ≤ 7), the line, then zero padding, size+1 bytes, made
+// by tagShiftedStream. The last byte is read before anything is written.
+func magRaw(size int, raw magRawConsts) {
 	name := fmt.Sprintf("magRaw%d", size)
 	TEXT(name, NOSPLIT, "func(out []byte, line []byte, tag uint64)")
 	Pragma("noescape")
@@ -438,14 +440,14 @@ func magRaw(size int, prevIdx Mem) {
 	line := Load(Param("line").Base(), GP64())
 	tag := Load(Param("tag"), GP64())
 	vecs := vectors512(line, size)
-	magRawBody(size, outp, line, tag, vecs, prevIdx)
+	magRawBody(size, outp, line, tag, vecs, raw)
 	VZEROUPPER()
 	RET()
 }
 
 // magRawBody emits magRaw's stream of the line at line, already loaded into
 // vecs, with a tag-bit all-ones code, to outp.
-func magRawBody(size int, outp, line, tag Register, vecs []VecVirtual, prevIdx Mem) {
+func magRawBody(size int, outp, line, tag Register, vecs []VecVirtual, raw magRawConsts) {
 	// up = 8 − tag; hi = the bits a byte keeps of q << up: 0xFF << up.
 	up, r := GP64(), GP64()
 	MOVQ(U64(8), up)
@@ -457,32 +459,16 @@ func magRawBody(size int, outp, line, tag Register, vecs []VecVirtual, prevIdx M
 	SHLXQ(up, r, r)
 	hi := ZMM()
 	VPBROADCASTB(r.As32(), hi)
-	upX, tagX := XMM(), XMM()
-	VMOVQ(up, upX)
-	VMOVQ(tag, tagX)
-	// The code byte: tag ones.
-	code, first := ZMM(), K()
-	MOVQ(U64(1), r)
-	KMOVQ(r, first)
-	SHLXQ(tag, r, r)
-	DECQ(r)
-	VPBROADCASTB(r.As32(), code)
-	for half, n := range vecs {
-		q := ZMM()
-		VMOVDQU64(prevIdx, q) // byte j ← byte j−1, 63 for j = 0
-		if half == 0 {
-			VPERMB(n, q, q)
-			VMOVDQU8(code, first, q) // byte 0: the code
-		} else {
-			VPERMI2B(n, vecs[0], q) // byte j ← line byte 63+j
-		}
-		t := ZMM()
-		VPSLLW(upX, q, q)
-		VPSRLW(tagX, n, t)
-		VPTERNLOGQ(U8(0xE4), hi, t, q) // q&hi | t&^hi
-		VMOVDQU64(q, Mem{Base: outp, Disp: 64 * half})
-	}
+	rot := GP64()
+	LEAQ(raw.rotations, rot) // a static address takes no index register
+	tagShiftedStream(outp, vecs, Mem{Base: rot, Index: tag, Scale: 8}, hi, raw.firstIdx, raw.prevIdx)
 	MOVB(last.As8(), Mem{Base: outp, Disp: size})
+}
+
+// magRawConsts are the constants of magRawBody: the indices of
+// tagShiftedStream and byteRotations(t) at t = 0…7.
+type magRawConsts struct {
+	firstIdx, prevIdx, rotations Mem
 }
 
 // magUnrawBody emits the decoding of the checked raw stream at encp
@@ -569,7 +555,7 @@ const (
 // takes (a qword permute) and the two shift counts (64 for none). The
 // stream is q = code byte, base (big-endian), mask bytes (word 0 first),
 // deltas (big-endian), shifted as magRaw shifts the raw line.
-func magCompress(size int, rev, prevIdx, nextIdx Mem) {
+func magCompress(size int, rev Mem, rawc magRawConsts, nextIdx Mem) {
 	name := fmt.Sprintf("magCompress%d", size)
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, line *[%d]byte, p *byte) (bits uint64)", size+1, size))
 	Pragma("noescape")
@@ -680,7 +666,7 @@ func magCompress(size int, rev, prevIdx, nextIdx Mem) {
 	Label(raw)
 	tag := GP64()
 	MOVQ(Mem{Base: p, Disp: mpTag}, tag)
-	magRawBody(size, outp, line, tag, vecs, prevIdx)
+	magRawBody(size, outp, line, tag, vecs, rawc)
 	r := GP64()
 	MOVQ(U64(1), r)
 	SHLXQ(tag, r, r)

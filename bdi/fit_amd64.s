@@ -5338,71 +5338,71 @@ DATA prevByte<>+62(SB)/1, $0x7d
 DATA prevByte<>+63(SB)/1, $0x7e
 GLOBL prevByte<>(SB), RODATA|NOPTR, $64
 
-DATA prevByteUnderF0<>+0(SB)/1, $0x40
-DATA prevByteUnderF0<>+1(SB)/1, $0x00
-DATA prevByteUnderF0<>+2(SB)/1, $0x01
-DATA prevByteUnderF0<>+3(SB)/1, $0x02
-DATA prevByteUnderF0<>+4(SB)/1, $0x03
-DATA prevByteUnderF0<>+5(SB)/1, $0x04
-DATA prevByteUnderF0<>+6(SB)/1, $0x05
-DATA prevByteUnderF0<>+7(SB)/1, $0x06
-DATA prevByteUnderF0<>+8(SB)/1, $0x07
-DATA prevByteUnderF0<>+9(SB)/1, $0x08
-DATA prevByteUnderF0<>+10(SB)/1, $0x09
-DATA prevByteUnderF0<>+11(SB)/1, $0x0a
-DATA prevByteUnderF0<>+12(SB)/1, $0x0b
-DATA prevByteUnderF0<>+13(SB)/1, $0x0c
-DATA prevByteUnderF0<>+14(SB)/1, $0x0d
-DATA prevByteUnderF0<>+15(SB)/1, $0x0e
-DATA prevByteUnderF0<>+16(SB)/1, $0x0f
-DATA prevByteUnderF0<>+17(SB)/1, $0x10
-DATA prevByteUnderF0<>+18(SB)/1, $0x11
-DATA prevByteUnderF0<>+19(SB)/1, $0x12
-DATA prevByteUnderF0<>+20(SB)/1, $0x13
-DATA prevByteUnderF0<>+21(SB)/1, $0x14
-DATA prevByteUnderF0<>+22(SB)/1, $0x15
-DATA prevByteUnderF0<>+23(SB)/1, $0x16
-DATA prevByteUnderF0<>+24(SB)/1, $0x17
-DATA prevByteUnderF0<>+25(SB)/1, $0x18
-DATA prevByteUnderF0<>+26(SB)/1, $0x19
-DATA prevByteUnderF0<>+27(SB)/1, $0x1a
-DATA prevByteUnderF0<>+28(SB)/1, $0x1b
-DATA prevByteUnderF0<>+29(SB)/1, $0x1c
-DATA prevByteUnderF0<>+30(SB)/1, $0x1d
-DATA prevByteUnderF0<>+31(SB)/1, $0x1e
-DATA prevByteUnderF0<>+32(SB)/1, $0x1f
-DATA prevByteUnderF0<>+33(SB)/1, $0x20
-DATA prevByteUnderF0<>+34(SB)/1, $0x21
-DATA prevByteUnderF0<>+35(SB)/1, $0x22
-DATA prevByteUnderF0<>+36(SB)/1, $0x23
-DATA prevByteUnderF0<>+37(SB)/1, $0x24
-DATA prevByteUnderF0<>+38(SB)/1, $0x25
-DATA prevByteUnderF0<>+39(SB)/1, $0x26
-DATA prevByteUnderF0<>+40(SB)/1, $0x27
-DATA prevByteUnderF0<>+41(SB)/1, $0x28
-DATA prevByteUnderF0<>+42(SB)/1, $0x29
-DATA prevByteUnderF0<>+43(SB)/1, $0x2a
-DATA prevByteUnderF0<>+44(SB)/1, $0x2b
-DATA prevByteUnderF0<>+45(SB)/1, $0x2c
-DATA prevByteUnderF0<>+46(SB)/1, $0x2d
-DATA prevByteUnderF0<>+47(SB)/1, $0x2e
-DATA prevByteUnderF0<>+48(SB)/1, $0x2f
-DATA prevByteUnderF0<>+49(SB)/1, $0x30
-DATA prevByteUnderF0<>+50(SB)/1, $0x31
-DATA prevByteUnderF0<>+51(SB)/1, $0x32
-DATA prevByteUnderF0<>+52(SB)/1, $0x33
-DATA prevByteUnderF0<>+53(SB)/1, $0x34
-DATA prevByteUnderF0<>+54(SB)/1, $0x35
-DATA prevByteUnderF0<>+55(SB)/1, $0x36
-DATA prevByteUnderF0<>+56(SB)/1, $0x37
-DATA prevByteUnderF0<>+57(SB)/1, $0x38
-DATA prevByteUnderF0<>+58(SB)/1, $0x39
-DATA prevByteUnderF0<>+59(SB)/1, $0x3a
-DATA prevByteUnderF0<>+60(SB)/1, $0x3b
-DATA prevByteUnderF0<>+61(SB)/1, $0x3c
-DATA prevByteUnderF0<>+62(SB)/1, $0x3d
-DATA prevByteUnderF0<>+63(SB)/1, $0x3e
-GLOBL prevByteUnderF0<>(SB), RODATA|NOPTR, $64
+DATA prevByteUnder<>+0(SB)/1, $0x40
+DATA prevByteUnder<>+1(SB)/1, $0x00
+DATA prevByteUnder<>+2(SB)/1, $0x01
+DATA prevByteUnder<>+3(SB)/1, $0x02
+DATA prevByteUnder<>+4(SB)/1, $0x03
+DATA prevByteUnder<>+5(SB)/1, $0x04
+DATA prevByteUnder<>+6(SB)/1, $0x05
+DATA prevByteUnder<>+7(SB)/1, $0x06
+DATA prevByteUnder<>+8(SB)/1, $0x07
+DATA prevByteUnder<>+9(SB)/1, $0x08
+DATA prevByteUnder<>+10(SB)/1, $0x09
+DATA prevByteUnder<>+11(SB)/1, $0x0a
+DATA prevByteUnder<>+12(SB)/1, $0x0b
+DATA prevByteUnder<>+13(SB)/1, $0x0c
+DATA prevByteUnder<>+14(SB)/1, $0x0d
+DATA prevByteUnder<>+15(SB)/1, $0x0e
+DATA prevByteUnder<>+16(SB)/1, $0x0f
+DATA prevByteUnder<>+17(SB)/1, $0x10
+DATA prevByteUnder<>+18(SB)/1, $0x11
+DATA prevByteUnder<>+19(SB)/1, $0x12
+DATA prevByteUnder<>+20(SB)/1, $0x13
+DATA prevByteUnder<>+21(SB)/1, $0x14
+DATA prevByteUnder<>+22(SB)/1, $0x15
+DATA prevByteUnder<>+23(SB)/1, $0x16
+DATA prevByteUnder<>+24(SB)/1, $0x17
+DATA prevByteUnder<>+25(SB)/1, $0x18
+DATA prevByteUnder<>+26(SB)/1, $0x19
+DATA prevByteUnder<>+27(SB)/1, $0x1a
+DATA prevByteUnder<>+28(SB)/1, $0x1b
+DATA prevByteUnder<>+29(SB)/1, $0x1c
+DATA prevByteUnder<>+30(SB)/1, $0x1d
+DATA prevByteUnder<>+31(SB)/1, $0x1e
+DATA prevByteUnder<>+32(SB)/1, $0x1f
+DATA prevByteUnder<>+33(SB)/1, $0x20
+DATA prevByteUnder<>+34(SB)/1, $0x21
+DATA prevByteUnder<>+35(SB)/1, $0x22
+DATA prevByteUnder<>+36(SB)/1, $0x23
+DATA prevByteUnder<>+37(SB)/1, $0x24
+DATA prevByteUnder<>+38(SB)/1, $0x25
+DATA prevByteUnder<>+39(SB)/1, $0x26
+DATA prevByteUnder<>+40(SB)/1, $0x27
+DATA prevByteUnder<>+41(SB)/1, $0x28
+DATA prevByteUnder<>+42(SB)/1, $0x29
+DATA prevByteUnder<>+43(SB)/1, $0x2a
+DATA prevByteUnder<>+44(SB)/1, $0x2b
+DATA prevByteUnder<>+45(SB)/1, $0x2c
+DATA prevByteUnder<>+46(SB)/1, $0x2d
+DATA prevByteUnder<>+47(SB)/1, $0x2e
+DATA prevByteUnder<>+48(SB)/1, $0x2f
+DATA prevByteUnder<>+49(SB)/1, $0x30
+DATA prevByteUnder<>+50(SB)/1, $0x31
+DATA prevByteUnder<>+51(SB)/1, $0x32
+DATA prevByteUnder<>+52(SB)/1, $0x33
+DATA prevByteUnder<>+53(SB)/1, $0x34
+DATA prevByteUnder<>+54(SB)/1, $0x35
+DATA prevByteUnder<>+55(SB)/1, $0x36
+DATA prevByteUnder<>+56(SB)/1, $0x37
+DATA prevByteUnder<>+57(SB)/1, $0x38
+DATA prevByteUnder<>+58(SB)/1, $0x39
+DATA prevByteUnder<>+59(SB)/1, $0x3a
+DATA prevByteUnder<>+60(SB)/1, $0x3b
+DATA prevByteUnder<>+61(SB)/1, $0x3c
+DATA prevByteUnder<>+62(SB)/1, $0x3d
+DATA prevByteUnder<>+63(SB)/1, $0x3e
+GLOBL prevByteUnder<>(SB), RODATA|NOPTR, $64
 
 DATA nibbleSwap<>+0(SB)/8, $0x1020408001020408
 GLOBL nibbleSwap<>(SB), RODATA|NOPTR, $8
@@ -5416,7 +5416,7 @@ TEXT ·bdiRaw64(SB), NOSPLIT, $0-48
 	MOVBLZX             63(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           prevByteUnderF0<>+0(SB), Z1
+	VMOVDQU64           prevByteUnder<>+0(SB), Z1
 	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
 	VMOVDQU64           Z1, (AX)
@@ -5434,7 +5434,7 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 	MOVBLZX             127(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           prevByteUnderF0<>+0(SB), Z2
+	VMOVDQU64           prevByteUnder<>+0(SB), Z2
 	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
 	VMOVDQU64           Z2, (AX)
@@ -5678,7 +5678,7 @@ raw_206:
 	MOVBLZX             63(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           prevByteUnderF0<>+0(SB), Z1
+	VMOVDQU64           prevByteUnder<>+0(SB), Z1
 	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
 	VMOVDQU64           Z1, (AX)
@@ -6190,7 +6190,7 @@ raw_218:
 	MOVBLZX             127(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           prevByteUnderF0<>+0(SB), Z2
+	VMOVDQU64           prevByteUnder<>+0(SB), Z2
 	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
 	VMOVDQU64           Z2, (AX)

@@ -1391,74 +1391,133 @@ DATA nextByte<>+62(SB)/1, $0x3f
 DATA nextByte<>+63(SB)/1, $0x40
 GLOBL nextByte<>(SB), RODATA|NOPTR, $64
 
+DATA prevByteUnder<>+0(SB)/1, $0x40
+DATA prevByteUnder<>+1(SB)/1, $0x00
+DATA prevByteUnder<>+2(SB)/1, $0x01
+DATA prevByteUnder<>+3(SB)/1, $0x02
+DATA prevByteUnder<>+4(SB)/1, $0x03
+DATA prevByteUnder<>+5(SB)/1, $0x04
+DATA prevByteUnder<>+6(SB)/1, $0x05
+DATA prevByteUnder<>+7(SB)/1, $0x06
+DATA prevByteUnder<>+8(SB)/1, $0x07
+DATA prevByteUnder<>+9(SB)/1, $0x08
+DATA prevByteUnder<>+10(SB)/1, $0x09
+DATA prevByteUnder<>+11(SB)/1, $0x0a
+DATA prevByteUnder<>+12(SB)/1, $0x0b
+DATA prevByteUnder<>+13(SB)/1, $0x0c
+DATA prevByteUnder<>+14(SB)/1, $0x0d
+DATA prevByteUnder<>+15(SB)/1, $0x0e
+DATA prevByteUnder<>+16(SB)/1, $0x0f
+DATA prevByteUnder<>+17(SB)/1, $0x10
+DATA prevByteUnder<>+18(SB)/1, $0x11
+DATA prevByteUnder<>+19(SB)/1, $0x12
+DATA prevByteUnder<>+20(SB)/1, $0x13
+DATA prevByteUnder<>+21(SB)/1, $0x14
+DATA prevByteUnder<>+22(SB)/1, $0x15
+DATA prevByteUnder<>+23(SB)/1, $0x16
+DATA prevByteUnder<>+24(SB)/1, $0x17
+DATA prevByteUnder<>+25(SB)/1, $0x18
+DATA prevByteUnder<>+26(SB)/1, $0x19
+DATA prevByteUnder<>+27(SB)/1, $0x1a
+DATA prevByteUnder<>+28(SB)/1, $0x1b
+DATA prevByteUnder<>+29(SB)/1, $0x1c
+DATA prevByteUnder<>+30(SB)/1, $0x1d
+DATA prevByteUnder<>+31(SB)/1, $0x1e
+DATA prevByteUnder<>+32(SB)/1, $0x1f
+DATA prevByteUnder<>+33(SB)/1, $0x20
+DATA prevByteUnder<>+34(SB)/1, $0x21
+DATA prevByteUnder<>+35(SB)/1, $0x22
+DATA prevByteUnder<>+36(SB)/1, $0x23
+DATA prevByteUnder<>+37(SB)/1, $0x24
+DATA prevByteUnder<>+38(SB)/1, $0x25
+DATA prevByteUnder<>+39(SB)/1, $0x26
+DATA prevByteUnder<>+40(SB)/1, $0x27
+DATA prevByteUnder<>+41(SB)/1, $0x28
+DATA prevByteUnder<>+42(SB)/1, $0x29
+DATA prevByteUnder<>+43(SB)/1, $0x2a
+DATA prevByteUnder<>+44(SB)/1, $0x2b
+DATA prevByteUnder<>+45(SB)/1, $0x2c
+DATA prevByteUnder<>+46(SB)/1, $0x2d
+DATA prevByteUnder<>+47(SB)/1, $0x2e
+DATA prevByteUnder<>+48(SB)/1, $0x2f
+DATA prevByteUnder<>+49(SB)/1, $0x30
+DATA prevByteUnder<>+50(SB)/1, $0x31
+DATA prevByteUnder<>+51(SB)/1, $0x32
+DATA prevByteUnder<>+52(SB)/1, $0x33
+DATA prevByteUnder<>+53(SB)/1, $0x34
+DATA prevByteUnder<>+54(SB)/1, $0x35
+DATA prevByteUnder<>+55(SB)/1, $0x36
+DATA prevByteUnder<>+56(SB)/1, $0x37
+DATA prevByteUnder<>+57(SB)/1, $0x38
+DATA prevByteUnder<>+58(SB)/1, $0x39
+DATA prevByteUnder<>+59(SB)/1, $0x3a
+DATA prevByteUnder<>+60(SB)/1, $0x3b
+DATA prevByteUnder<>+61(SB)/1, $0x3c
+DATA prevByteUnder<>+62(SB)/1, $0x3d
+DATA prevByteUnder<>+63(SB)/1, $0x3e
+GLOBL prevByteUnder<>(SB), RODATA|NOPTR, $64
+
+DATA byteRotations<>+0(SB)/8, $0x0102040810204080
+DATA byteRotations<>+8(SB)/8, $0x0204081020408001
+DATA byteRotations<>+16(SB)/8, $0x0408102040800102
+DATA byteRotations<>+24(SB)/8, $0x0810204080010204
+DATA byteRotations<>+32(SB)/8, $0x1020408001020408
+DATA byteRotations<>+40(SB)/8, $0x2040800102040810
+DATA byteRotations<>+48(SB)/8, $0x4080010204081020
+DATA byteRotations<>+56(SB)/8, $0x8001020408102040
+GLOBL byteRotations<>(SB), RODATA|NOPTR, $64
+
 // func magRaw64(out []byte, line []byte, tag uint64)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
 TEXT ·magRaw64(SB), NOSPLIT, $0-56
-	MOVQ         out_base+0(FP), AX
-	MOVQ         line_base+24(FP), CX
-	MOVQ         tag+48(FP), DX
-	VMOVDQU64    (CX), Z0
-	MOVQ         $0x0000000000000008, BX
-	SUBQ         DX, BX
-	MOVBQZX      63(CX), SI
-	SHLXQ        BX, SI, SI
-	MOVQ         $0x00000000000000ff, CX
-	SHLXQ        BX, CX, CX
-	VPBROADCASTB CX, Z1
-	VMOVQ        BX, X2
-	VMOVQ        DX, X3
-	MOVQ         $0x0000000000000001, CX
-	KMOVQ        CX, K1
-	SHLXQ        DX, CX, CX
-	DECQ         CX
-	VPBROADCASTB CX, Z4
-	VMOVDQU64    prevByte<>+0(SB), Z5
-	VPERMB       Z0, Z5, Z5
-	VMOVDQU8     Z4, K1, Z5
-	VPSLLW       X2, Z5, Z5
-	VPSRLW       X3, Z0, Z0
-	VPTERNLOGQ   $0xe4, Z1, Z0, Z5
-	VMOVDQU64    Z5, (AX)
-	MOVB         SI, 64(AX)
+	MOVQ                out_base+0(FP), AX
+	MOVQ                line_base+24(FP), CX
+	MOVQ                tag+48(FP), DX
+	VMOVDQU64           (CX), Z0
+	MOVQ                $0x0000000000000008, BX
+	SUBQ                DX, BX
+	MOVBQZX             63(CX), SI
+	SHLXQ               BX, SI, SI
+	MOVQ                $0x00000000000000ff, CX
+	SHLXQ               BX, CX, CX
+	VPBROADCASTB        CX, Z1
+	LEAQ                byteRotations<>+0(SB), CX
+	VGF2P8AFFINEQB.BCST $0x00, (CX)(DX*8), Z0, Z0
+	VMOVDQU64           prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, Z1, Z0, Z2
+	VMOVDQU64           Z2, (AX)
+	MOVB                SI, 64(AX)
 	VZEROUPPER
 	RET
 
 // func magRaw128(out []byte, line []byte, tag uint64)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
 TEXT ·magRaw128(SB), NOSPLIT, $0-56
-	MOVQ         out_base+0(FP), AX
-	MOVQ         line_base+24(FP), CX
-	MOVQ         tag+48(FP), DX
-	VMOVDQU64    (CX), Z0
-	VMOVDQU64    64(CX), Z1
-	MOVQ         $0x0000000000000008, BX
-	SUBQ         DX, BX
-	MOVBQZX      127(CX), SI
-	SHLXQ        BX, SI, SI
-	MOVQ         $0x00000000000000ff, CX
-	SHLXQ        BX, CX, CX
-	VPBROADCASTB CX, Z2
-	VMOVQ        BX, X3
-	VMOVQ        DX, X4
-	MOVQ         $0x0000000000000001, CX
-	KMOVQ        CX, K1
-	SHLXQ        DX, CX, CX
-	DECQ         CX
-	VPBROADCASTB CX, Z5
-	VMOVDQU64    prevByte<>+0(SB), Z6
-	VPERMB       Z0, Z6, Z6
-	VMOVDQU8     Z5, K1, Z6
-	VPSLLW       X3, Z6, Z6
-	VPSRLW       X4, Z0, Z5
-	VPTERNLOGQ   $0xe4, Z2, Z5, Z6
-	VMOVDQU64    Z6, (AX)
-	VMOVDQU64    prevByte<>+0(SB), Z5
-	VPERMI2B     Z1, Z0, Z5
-	VPSLLW       X3, Z5, Z5
-	VPSRLW       X4, Z1, Z0
-	VPTERNLOGQ   $0xe4, Z2, Z0, Z5
-	VMOVDQU64    Z5, 64(AX)
-	MOVB         SI, 128(AX)
+	MOVQ                out_base+0(FP), AX
+	MOVQ                line_base+24(FP), CX
+	MOVQ                tag+48(FP), DX
+	VMOVDQU64           (CX), Z0
+	VMOVDQU64           64(CX), Z1
+	MOVQ                $0x0000000000000008, BX
+	SUBQ                DX, BX
+	MOVBQZX             127(CX), SI
+	SHLXQ               BX, SI, SI
+	MOVQ                $0x00000000000000ff, CX
+	SHLXQ               BX, CX, CX
+	VPBROADCASTB        CX, Z2
+	LEAQ                byteRotations<>+0(SB), CX
+	VGF2P8AFFINEQB.BCST $0x00, (CX)(DX*8), Z0, Z0
+	VMOVDQU64           prevByteUnder<>+0(SB), Z3
+	VPERMI2B            Z2, Z0, Z3
+	VPTERNLOGQ          $0xe4, Z2, Z0, Z3
+	VMOVDQU64           Z3, (AX)
+	VGF2P8AFFINEQB.BCST $0x00, (CX)(DX*8), Z1, Z1
+	VMOVDQU64           prevByte<>+0(SB), Z3
+	VPERMI2B            Z1, Z0, Z3
+	VPTERNLOGQ          $0xe4, Z2, Z1, Z3
+	VMOVDQU64           Z3, 64(AX)
+	MOVB                SI, 128(AX)
 	VZEROUPPER
 	RET
 
@@ -1548,34 +1607,26 @@ levels_74:
 	JMP          levels_74
 
 raw_76:
-	MOVQ         8(DX), BX
-	MOVQ         $0x0000000000000008, SI
-	SUBQ         BX, SI
-	MOVBQZX      63(CX), DI
-	SHLXQ        SI, DI, DI
-	MOVQ         $0x00000000000000ff, CX
-	SHLXQ        SI, CX, CX
-	VPBROADCASTB CX, Z1
-	VMOVQ        SI, X2
-	VMOVQ        BX, X3
-	MOVQ         $0x0000000000000001, CX
-	KMOVQ        CX, K1
-	SHLXQ        BX, CX, CX
-	DECQ         CX
-	VPBROADCASTB CX, Z4
-	VMOVDQU64    prevByte<>+0(SB), Z5
-	VPERMB       Z0, Z5, Z5
-	VMOVDQU8     Z4, K1, Z5
-	VPSLLW       X2, Z5, Z5
-	VPSRLW       X3, Z0, Z0
-	VPTERNLOGQ   $0xe4, Z1, Z0, Z5
-	VMOVDQU64    Z5, (AX)
-	MOVB         DI, 64(AX)
-	MOVQ         $0x0000000000000001, CX
-	SHLXQ        BX, CX, CX
-	DECQ         CX
-	MOVQ         64(DX)(CX*8), CX
-	MOVQ         CX, bits+24(FP)
+	MOVQ                8(DX), BX
+	MOVQ                $0x0000000000000008, SI
+	SUBQ                BX, SI
+	MOVBQZX             63(CX), DI
+	SHLXQ               SI, DI, DI
+	MOVQ                $0x00000000000000ff, CX
+	SHLXQ               SI, CX, CX
+	VPBROADCASTB        CX, Z1
+	LEAQ                byteRotations<>+0(SB), CX
+	VGF2P8AFFINEQB.BCST $0x00, (CX)(BX*8), Z0, Z0
+	VMOVDQU64           prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, Z1, Z0, Z2
+	VMOVDQU64           Z2, (AX)
+	MOVB                DI, 64(AX)
+	MOVQ                $0x0000000000000001, CX
+	SHLXQ               BX, CX, CX
+	DECQ                CX
+	MOVQ                64(DX)(CX*8), CX
+	MOVQ                CX, bits+24(FP)
 	VZEROUPPER
 	RET
 
@@ -1903,40 +1954,31 @@ levels_83:
 	JMP          levels_83
 
 raw_85:
-	MOVQ         8(DX), BX
-	MOVQ         $0x0000000000000008, SI
-	SUBQ         BX, SI
-	MOVBQZX      127(CX), DI
-	SHLXQ        SI, DI, DI
-	MOVQ         $0x00000000000000ff, CX
-	SHLXQ        SI, CX, CX
-	VPBROADCASTB CX, Z2
-	VMOVQ        SI, X3
-	VMOVQ        BX, X4
-	MOVQ         $0x0000000000000001, CX
-	KMOVQ        CX, K1
-	SHLXQ        BX, CX, CX
-	DECQ         CX
-	VPBROADCASTB CX, Z5
-	VMOVDQU64    prevByte<>+0(SB), Z6
-	VPERMB       Z0, Z6, Z6
-	VMOVDQU8     Z5, K1, Z6
-	VPSLLW       X3, Z6, Z6
-	VPSRLW       X4, Z0, Z5
-	VPTERNLOGQ   $0xe4, Z2, Z5, Z6
-	VMOVDQU64    Z6, (AX)
-	VMOVDQU64    prevByte<>+0(SB), Z5
-	VPERMI2B     Z1, Z0, Z5
-	VPSLLW       X3, Z5, Z5
-	VPSRLW       X4, Z1, Z0
-	VPTERNLOGQ   $0xe4, Z2, Z0, Z5
-	VMOVDQU64    Z5, 64(AX)
-	MOVB         DI, 128(AX)
-	MOVQ         $0x0000000000000001, CX
-	SHLXQ        BX, CX, CX
-	DECQ         CX
-	MOVQ         64(DX)(CX*8), CX
-	MOVQ         CX, bits+24(FP)
+	MOVQ                8(DX), BX
+	MOVQ                $0x0000000000000008, SI
+	SUBQ                BX, SI
+	MOVBQZX             127(CX), DI
+	SHLXQ               SI, DI, DI
+	MOVQ                $0x00000000000000ff, CX
+	SHLXQ               SI, CX, CX
+	VPBROADCASTB        CX, Z2
+	LEAQ                byteRotations<>+0(SB), CX
+	VGF2P8AFFINEQB.BCST $0x00, (CX)(BX*8), Z0, Z0
+	VMOVDQU64           prevByteUnder<>+0(SB), Z3
+	VPERMI2B            Z2, Z0, Z3
+	VPTERNLOGQ          $0xe4, Z2, Z0, Z3
+	VMOVDQU64           Z3, (AX)
+	VGF2P8AFFINEQB.BCST $0x00, (CX)(BX*8), Z1, Z1
+	VMOVDQU64           prevByte<>+0(SB), Z3
+	VPERMI2B            Z1, Z0, Z3
+	VPTERNLOGQ          $0xe4, Z2, Z1, Z3
+	VMOVDQU64           Z3, 64(AX)
+	MOVB                DI, 128(AX)
+	MOVQ                $0x0000000000000001, CX
+	SHLXQ               BX, CX, CX
+	DECQ                CX
+	MOVQ                64(DX)(CX*8), CX
+	MOVQ                CX, bits+24(FP)
 	VZEROUPPER
 	RET
 
