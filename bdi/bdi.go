@@ -263,7 +263,9 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 		} else {
 			bits = bdiCompress128AVX512((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), &c.enc, &c.best)
 		}
-		return dst[:n+(bits+7)/8], bits, nil
+		// bits is positive; dividing it unsigned saves the signed
+		// division's three instructions of rounding toward zero.
+		return dst[:n+int(uint(bits+7)/8)], bits, nil
 	}
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
