@@ -59,7 +59,7 @@ func init() {
 		raw.firstIdx = prevByteUnder()
 		// GF(2) matrix: bit i ← bit (i+4) mod 8, the nibbles swapped.
 		raw.nibbleSwap = GLOBL("nibbleSwap", attr.RODATA|attr.NOPTR)
-		DATA(0, U64(byteRotations(4)))
+		DATA(0, U64(byteRotation(4)))
 		for _, size := range []int{64, 128} {
 			bdiRaw(size, raw)
 		}
@@ -675,11 +675,11 @@ type rawConsts struct {
 	nibbleSwap  Mem // the GF(2) matrix that swaps the nibbles of a byte
 }
 
-// byteRotations returns the GF(2) matrix of GF2P8AFFINEQB that rotates each
+// byteRotation returns the GF(2) matrix of GF2P8AFFINEQB that rotates each
 // byte right by t bits: output bit i is input bit (i+t) mod 8. Matrix
 // byte 7−i selects output bit i's input bits, so the identity is
 // 0x0102040810204080, and rotating its bytes up by t rotates the bits.
-func byteRotations(t int) uint64 {
+func byteRotation(t int) uint64 {
 	return bits.RotateLeft64(0x0102040810204080, 8*t)
 }
 

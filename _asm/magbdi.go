@@ -36,7 +36,7 @@ func init() {
 		raw := magRawConsts{firstIdx: prevByteUnder(), prevIdx: prev}
 		raw.rotations = GLOBL("byteRotations", attr.RODATA|attr.NOPTR)
 		for t := 0; t < 8; t++ {
-			DATA(8*t, U64(byteRotations(t)))
+			DATA(8*t, U64(byteRotation(t)))
 		}
 		for _, size := range []int{64, 128} {
 			magRaw(size, raw)
@@ -466,7 +466,7 @@ func magRawBody(size int, outp, line, tag Register, vecs []VecVirtual, raw magRa
 }
 
 // magRawConsts are the constants of magRawBody: the indices of
-// tagShiftedStream and byteRotations(t) at t = 0…7.
+// tagShiftedStream and byteRotation(t) at t = 0…7.
 type magRawConsts struct {
 	firstIdx, prevIdx, rotations Mem
 }
