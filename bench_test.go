@@ -19,7 +19,8 @@ func benchFiles(b *testing.B) []codectest.File {
 	if *benchLine <= 0 {
 		b.Fatalf("-linecomp.line %d: a line size must be positive", *benchLine)
 	}
-	return benchFilesAt(b, *benchLine)
+	files, _ := benchFilesAt(b, *benchLine)
+	return files
 }
 
 // benchCodecs returns the registered codecs that take -linecomp.line,

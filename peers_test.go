@@ -44,9 +44,12 @@ var peerRows = []peerRow{
 // The peer figures come from the harness on its machine; the
 // ratios mean most when this runs on the same machine.
 func BenchmarkPeers(b *testing.B) {
-	data, memcpy := peersBuffer(b)
+	data, memcpy, caveat := peersBuffer(b)
 	for _, row := range peerRows {
 		b.Run(row.name, func(b *testing.B) {
+			if caveat != "" {
+				b.Log(caveat)
+			}
 			c, err := linecomp.New(row.codec, row.line)
 			if err != nil {
 				b.Fatal(err)
@@ -104,12 +107,24 @@ func timeOp(b *testing.B, c linecomp.Codec, op string, data []byte, encoded *lin
 
 // peersBuffer returns one buffer of every benchmark file, cut to whole
 // 128-byte lines, and the MB/s of memcpy of it, run as the sub-benchmark
-// "memcpy" (0 when filtered out).
-func peersBuffer(b *testing.B) (data []byte, memcpy float64) {
-	for _, f := range benchFilesAt(b, 128) {
+// "memcpy" (0 when filtered out). Without the corpora the buffer is the
+// embedded sample, and caveat is a sentence saying so for every row to
+// log: the peer figures are for tens of MB of corpora, and a buffer of a
+// few hundred KB that stays in cache is another measurement. Run from
+// outside the module, the corpora are not found unless LINECOMP_CORPORA
+// names them.
+func peersBuffer(b *testing.B) (data []byte, memcpy float64, caveat string) {
+	files, corpora := benchFilesAt(b, 128)
+	for _, f := range files {
 		data = append(data, f.Data...)
 	}
+	if !corpora {
+		caveat = fmt.Sprintf("timed on the %d-byte embedded sample, not the corpora: set LINECOMP_CORPORA to time the corpora", len(data))
+	}
 	b.Run("memcpy", func(b *testing.B) {
+		if caveat != "" {
+			b.Log(caveat)
+		}
 		dst := make([]byte, len(data))
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
@@ -118,20 +133,20 @@ func peersBuffer(b *testing.B) (data []byte, memcpy float64) {
 		}
 		memcpy = mbps(b, len(data))
 	})
-	return data, memcpy
+	return data, memcpy, caveat
 }
 
-// benchFilesAt is benchFiles at line size n: the corpora, or the sample,
-// each cut to whole n-byte lines.
-func benchFilesAt(b *testing.B, n int) []codectest.File {
-	files := codectest.Files(b)
-	if len(files) > len(codectest.Sample()) {
+// benchFilesAt is benchFiles at line size n: the corpora, or the sample
+// when there are none (corpora false), each cut to whole n-byte lines.
+func benchFilesAt(b *testing.B, n int) (files []codectest.File, corpora bool) {
+	files = codectest.Files(b)
+	if corpora = len(files) > len(codectest.Sample()); corpora {
 		files = files[len(codectest.Sample()):] // the corpora contain the sample
 	}
 	for i := range files {
 		files[i].Data = files[i].Data[:len(files[i].Data)/n*n]
 	}
-	return files
+	return files, corpora
 }
 
 // mbps is the throughput of a finished benchmark loop over n bytes.
@@ -177,9 +192,12 @@ var targetRows = func() []targetRow {
 //
 //	go test -run '^$' -bench Targets -benchtime 1s -count 3 .
 func BenchmarkTargets(b *testing.B) {
-	data, memcpy := peersBuffer(b)
+	data, memcpy, caveat := peersBuffer(b)
 	for _, row := range targetRows {
 		b.Run(fmt.Sprintf("%s/%d/%s", row.codec, row.line, row.op), func(b *testing.B) {
+			if caveat != "" {
+				b.Log(caveat)
+			}
 			w := &benchWork{name: row.codec, data: data, line: row.line}
 			c := w.prepare(b)
 			got := timeOp(b, c, row.op, data, &w.encoded)
