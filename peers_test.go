@@ -1,8 +1,11 @@
 package linecomp_test
 
 import (
+	"flag"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/linecomp/linecomp"
@@ -39,14 +42,17 @@ var peerRows = []peerRow{
 // peer's figure, the ratio to it (the issue asks for 2×) and the ratio to
 // memcpy (0.9× stands in for 2× where 2× the peer is beyond memcpy):
 //
-//	go test -run '^$' -bench Peers -benchtime 2s -count 5 .
+//	go test -run '^$' -bench Peers -benchtime 1s -linecomp.rounds 5 .
 //
-// The peer figures come from the issue's harness on its machine; the
-// ratios mean most when this runs on the same machine.
+// With -linecomp.rounds N every row, memcpy first, is timed once per
+// round, as the issue's harness does, and a table of the rows' medians is
+// logged at the end. The peer figures come from the issue's harness on its
+// machine; the ratios mean most when this runs on the same machine.
 func BenchmarkPeers(b *testing.B) {
-	data, memcpy, caveat := peersBuffer(b)
+	data, caveat := peersBuffer(b)
+	rows := []roundRow{memcpyRow(data, caveat)}
 	for _, row := range peerRows {
-		b.Run(row.name, func(b *testing.B) {
+		rows = append(rows, roundRow{row.name, func(b *testing.B, memcpy float64) float64 {
 			if caveat != "" {
 				b.Log(caveat)
 			}
@@ -60,8 +66,111 @@ func BenchmarkPeers(b *testing.B) {
 			if memcpy > 0 {
 				b.ReportMetric(got/memcpy, "x-memcpy")
 			}
-		})
+			return got
+		}})
 	}
+	got := timeRounds(b, rows)
+	if *benchRounds < 2 {
+		return
+	}
+	var t strings.Builder
+	fmt.Fprintf(&t, "medians of %d rounds; memcpy %s MB/s\n", *benchRounds, spread(got[0]))
+	fmt.Fprintf(&t, "| row | peer, MB/s | MB/s, median (min–max) | × peer | × memcpy |\n|---|---|---|---|---|\n")
+	for i, row := range peerRows {
+		g := got[i+1]
+		if slices.Contains(g, 0) {
+			continue // filtered out by -bench
+		}
+		fmt.Fprintf(&t, "| %s | %.0f | %s | %.2f | %.2f |\n", row.name, row.mbps, spread(g), median(g)/row.mbps, median(ratios(g, got[0])))
+	}
+	printTable(b, t.String())
+}
+
+var benchRounds = flag.Int("linecomp.rounds", 1, "BenchmarkPeers and BenchmarkTargets: time every row once per round, this many rounds, and log the medians")
+
+// roundRow is one row of an interleaved benchmark: time runs it in a
+// (sub-)benchmark, given the MB/s of memcpy in the same round (0 when it
+// was filtered out), and returns its MB/s.
+type roundRow struct {
+	name string
+	time func(b *testing.B, memcpy float64) float64
+}
+
+// timeRounds runs rows[0] (memcpy) and then every other row as
+// sub-benchmarks, and again for each of -linecomp.rounds rounds (named
+// "round<r>/<row>" when there are several), so this VM's swings from one
+// minute to the next fall on all rows alike rather than on whichever row
+// -count happened to be repeating. It returns each row's MB/s by round, 0
+// for a row that -bench filtered out.
+func timeRounds(b *testing.B, rows []roundRow) [][]float64 {
+	rounds := *benchRounds
+	if rounds < 1 {
+		b.Fatalf("-linecomp.rounds %d: there must be at least one round", rounds)
+	}
+	got := make([][]float64, len(rows))
+	for i := range got {
+		got[i] = make([]float64, rounds)
+	}
+	for r := range rounds {
+		for i, row := range rows {
+			name := row.name
+			if rounds > 1 {
+				name = fmt.Sprintf("round%d/%s", r+1, row.name)
+			}
+			b.Run(name, func(b *testing.B) {
+				// A function timed with b.Loop runs once; the last call
+				// is the measurement in any case.
+				got[i][r] = row.time(b, got[0][r])
+			})
+		}
+	}
+	return got
+}
+
+// memcpyRow times copying data, the yardstick of the fractional floors.
+func memcpyRow(data []byte, caveat string) roundRow {
+	return roundRow{"memcpy", func(b *testing.B, _ float64) float64 {
+		if caveat != "" {
+			b.Log(caveat)
+		}
+		dst := make([]byte, len(data))
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, data)
+		}
+		return mbps(b, len(data))
+	}}
+}
+
+// printTable prints a table of medians to standard output, where the
+// benchmark lines go: a parent benchmark's b.Log shows only with -v.
+func printTable(b *testing.B, table string) {
+	fmt.Printf("--- %s\n%s\n", b.Name(), table)
+}
+
+// median returns the median of xs (the mean of the middle two for an even
+// count), not changing xs.
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	if len(s) == 0 {
+		return 0
+	}
+	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
+}
+
+// ratios returns xs[r]/ys[r] for each round r.
+func ratios(xs, ys []float64) []float64 {
+	q := make([]float64, len(xs))
+	for r := range xs {
+		q[r] = xs[r] / ys[r]
+	}
+	return q
+}
+
+// spread formats the median of xs and their range.
+func spread(xs []float64) string {
+	return fmt.Sprintf("%.0f (%.0f–%.0f)", median(xs), slices.Min(xs), slices.Max(xs))
 }
 
 // timeOp times op of c over data, one pass per iteration, and returns its
@@ -106,14 +215,12 @@ func timeOp(b *testing.B, c linecomp.Codec, op string, data []byte, encoded *lin
 }
 
 // peersBuffer returns one buffer of every benchmark file, cut to whole
-// 128-byte lines, and the MB/s of memcpy of it, run as the sub-benchmark
-// "memcpy" (0 when filtered out). Without the corpora the buffer is the
-// embedded sample, and caveat is a sentence saying so for every row to
-// log: the peer figures are for tens of MB of corpora, and a buffer of a
-// few hundred KB that stays in cache is another measurement. Run from
-// outside the module, the corpora are not found unless LINECOMP_CORPORA
-// names them.
-func peersBuffer(b *testing.B) (data []byte, memcpy float64, caveat string) {
+// 128-byte lines. Without the corpora the buffer is the embedded sample,
+// and caveat is a sentence saying so for every row to log: the peer
+// figures are for tens of MB of corpora, and a buffer of a few hundred KB
+// that stays in cache is another measurement. Run from outside the module,
+// the corpora are not found unless LINECOMP_CORPORA names them.
+func peersBuffer(b *testing.B) (data []byte, caveat string) {
 	files, corpora := benchFilesAt(b, 128)
 	for _, f := range files {
 		data = append(data, f.Data...)
@@ -121,19 +228,7 @@ func peersBuffer(b *testing.B) (data []byte, memcpy float64, caveat string) {
 	if !corpora {
 		caveat = fmt.Sprintf("timed on the %d-byte embedded sample, not the corpora: set LINECOMP_CORPORA to time the corpora", len(data))
 	}
-	b.Run("memcpy", func(b *testing.B) {
-		if caveat != "" {
-			b.Log(caveat)
-		}
-		dst := make([]byte, len(data))
-		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		for b.Loop() {
-			copy(dst, data)
-		}
-		memcpy = mbps(b, len(data))
-	})
-	return data, memcpy, caveat
+	return data, caveat
 }
 
 // benchFilesAt is benchFiles at line size n: the corpora, or the sample
@@ -190,24 +285,55 @@ var targetRows = func() []targetRow {
 // buffer as BenchmarkPeers, next to memcpy, and reports each row's ratio
 // to its floor ("x-floor" ≥ 1 meets it):
 //
-//	go test -run '^$' -bench Targets -benchtime 1s -count 3 .
+//	go test -run '^$' -bench Targets -benchtime 1s -linecomp.rounds 3 .
+//
+// -linecomp.rounds is BenchmarkPeers's.
 func BenchmarkTargets(b *testing.B) {
-	data, memcpy, caveat := peersBuffer(b)
+	data, caveat := peersBuffer(b)
+	rows := []roundRow{memcpyRow(data, caveat)}
+	floor := func(row targetRow, memcpy float64) float64 {
+		if row.memcpyFrac > 0 {
+			return row.memcpyFrac * memcpy
+		}
+		return row.mbps
+	}
 	for _, row := range targetRows {
-		b.Run(fmt.Sprintf("%s/%d/%s", row.codec, row.line, row.op), func(b *testing.B) {
+		// One encoding of the buffer for all rounds.
+		w := &benchWork{name: row.codec, data: data, line: row.line}
+		rows = append(rows, roundRow{row.name(), func(b *testing.B, memcpy float64) float64 {
 			if caveat != "" {
 				b.Log(caveat)
 			}
-			w := &benchWork{name: row.codec, data: data, line: row.line}
 			c := w.prepare(b)
 			got := timeOp(b, c, row.op, data, &w.encoded)
-			floor := row.mbps
-			if row.memcpyFrac > 0 {
-				floor = row.memcpyFrac * memcpy
+			if f := floor(row, memcpy); f > 0 {
+				b.ReportMetric(got/f, "x-floor")
 			}
-			if floor > 0 {
-				b.ReportMetric(got/floor, "x-floor")
-			}
-		})
+			return got
+		}})
 	}
+	got := timeRounds(b, rows)
+	if *benchRounds < 2 {
+		return
+	}
+	var t strings.Builder
+	fmt.Fprintf(&t, "medians of %d rounds; memcpy %s MB/s\n", *benchRounds, spread(got[0]))
+	fmt.Fprintf(&t, "| row | floor, MB/s | MB/s, median (min–max) | × floor |\n|---|---|---|---|\n")
+	for i, row := range targetRows {
+		g := got[i+1]
+		if slices.Contains(g, 0) {
+			continue // filtered out by -bench
+		}
+		floors := make([]float64, len(g))
+		for r := range g {
+			floors[r] = floor(row, got[0][r])
+		}
+		fmt.Fprintf(&t, "| %s | %.0f | %s | %.2f |\n", row.name(), median(floors), spread(g), median(ratios(g, floors)))
+	}
+	printTable(b, t.String())
+}
+
+// name is the row's sub-benchmark name: codec/line/op.
+func (row targetRow) name() string {
+	return fmt.Sprintf("%s/%d/%s", row.codec, row.line, row.op)
 }
