@@ -690,23 +690,25 @@ func bdiRawBody(size int, outp, line Register, vecs []VecVirtual, raw rawConsts)
 	last := GP32()
 	MOVBLZX(Mem{Base: line, Disp: size - 1}, last)
 	SHLL(U8(4), last)
-	tagShiftedStream(outp, vecs, raw.nibbleSwap, raw.highNibbles, raw.firstIdx, raw.prevByte)
+	tagShiftedStream(outp, vecs, raw.nibbleSwap, raw.highNibbles, raw.highNibbles, raw.firstIdx, raw.prevByte)
 	MOVB(last.As8(), Mem{Base: outp, Disp: size})
 }
 
 // tagShiftedStream writes the first 64·len(vecs) bytes of a raw stream to
-// outp: a tag of t one bits (1 ≤ t ≤ 7), then the line in vecs, so stream
+// outp: a tag of t bits (1 ≤ t ≤ 7), then the line in vecs, so stream
 // byte j is line byte j−1's low t bits over line byte j's high 8−t, with
-// ones over the first. With s the line's bytes each rotated right by t
-// (one GF2P8AFFINEQB by the matrix rot, a broadcast operand) and q the
-// same shifted up a byte (one two-table permute by firstIdx, which takes
-// byte 0 from hi, and by prevIdx for the vectors after the first), a
-// stream vector is q&hi | s&^hi, hi being 0xFF << (8−t) in every byte:
+// the tag over the first: the top t bits of first's byte 0 (hi itself for
+// the all-ones tags of BDI and MAG-aware BDI, a zero vector for the flag 0
+// of fpc's and cpack's raw streams). With s the line's bytes each rotated
+// right by t (one GF2P8AFFINEQB by the matrix rot, a broadcast operand)
+// and q the same shifted up a byte (one two-table permute by firstIdx,
+// which takes byte 0 from first, and by prevIdx for the vectors after the
+// first), a stream vector is q&hi | s&^hi, hi being 0xFF << (8−t) in every byte:
 // four vector operations a vector, where shifting each way, a permute and
 // a masked move of the tag byte took six and two scalar ones more
 // (BenchmarkPeers BDI-64-encode +8%). The caller writes the last byte,
 // the line's last << (8−t).
-func tagShiftedStream(outp Register, vecs []VecVirtual, rot, hi Op, firstIdx, prevIdx Mem) {
+func tagShiftedStream(outp Register, vecs []VecVirtual, rot, hi, first Op, firstIdx, prevIdx Mem) {
 	s := make([]VecVirtual, len(vecs))
 	for h, n := range vecs {
 		s[h] = ZMM()
@@ -714,7 +716,7 @@ func tagShiftedStream(outp Register, vecs []VecVirtual, rot, hi Op, firstIdx, pr
 		q := ZMM()
 		if h == 0 {
 			VMOVDQU64(firstIdx, q)
-			VPERMI2B(hi, s[0], q) // byte j ← s byte j−1, byte 0 ← hi's
+			VPERMI2B(first, s[0], q) // byte j ← s byte j−1, byte 0 ← first's
 		} else {
 			VMOVDQU64(prevIdx, q)
 			VPERMI2B(s[h], s[h-1], q) // byte j ← s byte 63+j of the pair

@@ -543,7 +543,7 @@ func fpcCompress128Kernel() {
 
 	total := GP64()
 	fpcStreamBits(total, emit, z, sum)
-	fpcRawIfLonger(line, size, total)
+	fpcRawIfLonger(line, v[:], total)
 
 	tab := Load(Param("tab"), GP64())
 	Comment("L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.")
@@ -700,7 +700,7 @@ func fpcCompress64Kernel() {
 
 	total := GP64()
 	fpcStreamBits(total, emit, z, sum)
-	fpcRawIfLonger(line, 64, total)
+	fpcRawIfLonger(line, []VecVirtual{v}, total)
 
 	d := fpcDword
 	tab := Load(Param("tab"), GP64())
@@ -916,23 +916,17 @@ func fpcStoreSummary(codeBits, raw, z GPVirtual) {
 }
 
 // fpcRawIfLonger ends a fused Compress kernel when the codes, total bits
-// with the flag, are no shorter than the size-byte line at line: it
-// returns total and writes the raw stream (all of the line is read before
-// buf is written). Otherwise the kernel goes on to pack the codes.
-func fpcRawIfLonger(line Register, size int, total GPVirtual) {
+// with the flag, are no shorter than the line at line, loaded into vecs:
+// it returns total and writes the raw stream (all of the line is read
+// before buf is written). Otherwise the kernel goes on to pack the codes.
+func fpcRawIfLonger(line Register, vecs []VecVirtual, total GPVirtual) {
+	size := 64 * len(vecs)
 	Comment("Codes no shorter than the line: the line is raw, nothing to pack.")
 	packIt := label("fpc_fused_pack")
 	CMPQ(total, U32(1+8*size))
 	JLT(LabelRef(packIt))
 	Store(total, ReturnIndex(1))
-	last := rawStreamLast(line, size)
-	var vecs []VecVirtual
-	rawStreamVectors(line, size, func(_ int, t VecVirtual) { vecs = append(vecs, t) })
-	buf := Load(Param("buf"), GP64())
-	for v, t := range vecs {
-		VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
-	}
-	rawStreamStoreLast(buf, last, size)
+	rawStreamOf(Load(Param("buf"), GP64()), line, vecs)
 	VZEROUPPER()
 	RET()
 	Label(packIt)
@@ -1121,45 +1115,33 @@ func bq(v uint64) VecVirtual {
 }
 
 // rawStream writes the raw stream of the n-byte line at line (n a multiple
-// of 64) to the n+1 bytes at buf: flag 0, then the line, that is the line
-// shifted right by one bit as a big-endian whole, as bitstream.AppendRaw
-// writes it with a 1-bit tag of 0. Each 64-bit word (byte-swapped to a
-// big-endian value) is shifted right by one and takes the low bit of the
-// word before it (VALIGNQ) as its top bit.
+// of 64) to the n+1 bytes at buf: flag 0, then the line, as
+// bitstream.AppendRaw writes it with a 1-bit tag of 0. It loads the line
+// and calls rawStreamOf.
 func rawStream(buf, line Register, n int) {
-	rawStreamWords(buf, line, n)
-	rawStreamStoreLast(buf, rawStreamLast(line, n), n)
+	rawStreamOf(buf, line, vectors512(line, n))
 }
 
-// rawStreamWords writes the first n bytes of rawStream, which take the
-// line's first n−1 bytes and the top 7 bits of its last: all but the
-// lowest bit of the line. Each 64-byte vector is stored as soon as it is
-// made, so buf must not overlap the line's later vectors.
-func rawStreamWords(buf, line Register, n int) {
-	rawStreamVectors(line, n, func(v int, t VecVirtual) {
-		VMOVDQU64(t, Mem{Base: buf, Disp: 64 * v})
-	})
-}
-
-// rawStreamVectors emits rawStreamWords's vectors: it calls use(v, t) with
-// the v-th 64 bytes of the stream in t as soon as t is made.
-func rawStreamVectors(line Register, n int, use func(v int, t VecVirtual)) {
-	bsw, zero := ZMM(), ZMM()
-	VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
+// rawStreamOf is rawStream of the line at line already loaded into vecs:
+// tagShiftedStream with a tag of one bit, 0 (the first byte's top bit
+// comes from a zero vector, not from the mask), then the last byte. All of
+// the line is read before buf is written, so the two may overlap.
+func rawStreamOf(buf, line Register, vecs []VecVirtual) {
+	n := 64 * len(vecs)
+	last := rawStreamLast(line, n)
+	zero := ZMM()
 	VPXORQ(zero, zero, zero)
-	prev := zero
-	for v := 0; v < n/64; v++ {
-		x, c, t := ZMM(), ZMM(), ZMM()
-		VMOVDQU64(Mem{Base: line, Disp: 64 * v}, x)
-		VPSHUFB(bsw, x, x)
-		VALIGNQ(U8(7), prev, x, c) // lane q: the word before
-		VPSLLQ(U8(63), c, c)
-		VPSRLQ(U8(1), x, t)
-		VPORQ(c, t, t)
-		VPSHUFB(bsw, t, t)
-		use(v, t)
-		prev = x
+	var prevByteUnder, prevByte [8]uint64
+	for j := range 64 {
+		prevByteUnder[j/8] |= uint64(j-1) & 0xFF << (8 * (j % 8))
+		prevByte[j/8] |= uint64(63+j) << (8 * (j % 8))
 	}
+	prevByteUnder[0] |= 64 // byte 0 ← the second table's byte 0
+	tagShiftedStream(buf, vecs, rodata("byteRotation1", byteRotation(1)),
+		rodata("topBits", 0x8080808080808080, 0x8080808080808080, 0x8080808080808080, 0x8080808080808080,
+			0x8080808080808080, 0x8080808080808080, 0x8080808080808080, 0x8080808080808080),
+		zero, rodata("prevByteUnder", prevByteUnder[:]...), rodata("prevByte", prevByte[:]...))
+	rawStreamStoreLast(buf, last, n)
 }
 
 // rawStreamLast loads the last byte of the n-byte line at line, whose

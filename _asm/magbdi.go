@@ -461,7 +461,7 @@ func magRawBody(size int, outp, line, tag Register, vecs []VecVirtual, raw magRa
 	VPBROADCASTB(r.As32(), hi)
 	rot := GP64()
 	LEAQ(raw.rotations, rot) // a static address takes no index register
-	tagShiftedStream(outp, vecs, Mem{Base: rot, Index: tag, Scale: 8}, hi, raw.firstIdx, raw.prevIdx)
+	tagShiftedStream(outp, vecs, Mem{Base: rot, Index: tag, Scale: 8}, hi, hi, raw.firstIdx, raw.prevIdx)
 	MOVB(last.As8(), Mem{Base: outp, Disp: size})
 }
 

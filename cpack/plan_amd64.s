@@ -1168,7 +1168,7 @@ TEXT ·cpackEmit128AVX512(SB), NOSPLIT, $512-64
 	RET
 
 // func cpackCompress64AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, POPCNT
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI2, GFNI, POPCNT
 TEXT ·cpackCompress64AVX512(SB), NOSPLIT, $0-56
 	MOVQ         line_base+8(FP), AX
 	MOVQ         plan+32(FP), CX
@@ -1291,27 +1291,24 @@ TEXT ·cpackCompress64AVX512(SB), NOSPLIT, $0-56
 	VMOVQ   X2, CX
 
 	// Slots of the matches: the rank of their representative among the pushed.
-	VPEXPANDD.Z     Z0, K3, Z0
-	VPERMD          Z0, Z5, Z0
-	VPSLLD          $0x03, Z0, Z0
-	VPORD           Z0, Z1, K1, Z1
-	MOVQ            CX, ret+48(FP)
-	CMPQ            CX, $0x00000200
-	JLT             cpack_fused_pack_6
-	MOVQ            buf+0(FP), CX
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPXORQ          Z14, Z14, Z14
-	VMOVDQU64       (AX), Z1
-	VPSHUFB         Z0, Z1, Z1
-	VALIGNQ         $0x07, Z14, Z1, Z2
-	VPSLLQ          $0x3f, Z2, Z2
-	VPSRLQ          $0x01, Z1, Z1
-	VPORQ           Z2, Z1, Z1
-	VPSHUFB         Z0, Z1, Z1
-	VMOVDQU64       Z1, (CX)
-	MOVBLZX         63(AX), AX
-	SHLL            $0x07, AX
-	MOVB            AL, 64(CX)
+	VPEXPANDD.Z         Z0, K3, Z0
+	VPERMD              Z0, Z5, Z0
+	VPSLLD              $0x03, Z0, Z0
+	VPORD               Z0, Z1, K1, Z1
+	MOVQ                CX, ret+48(FP)
+	CMPQ                CX, $0x00000200
+	JLT                 cpack_fused_pack_6
+	MOVQ                buf+0(FP), CX
+	VMOVDQU64           (AX), Z0
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z14, Z14, Z14
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z14, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (CX)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(CX)
 	VZEROUPPER
 	RET
 
@@ -1461,9 +1458,38 @@ cpack_fused_pack_6:
 	VZEROUPPER
 	RET
 
-DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
-DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
-GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
+DATA k_byteRotation1<>+0(SB)/8, $0x0204081020408001
+GLOBL k_byteRotation1<>(SB), RODATA|NOPTR, $8
+
+DATA k_topBits<>+0(SB)/8, $0x8080808080808080
+DATA k_topBits<>+8(SB)/8, $0x8080808080808080
+DATA k_topBits<>+16(SB)/8, $0x8080808080808080
+DATA k_topBits<>+24(SB)/8, $0x8080808080808080
+DATA k_topBits<>+32(SB)/8, $0x8080808080808080
+DATA k_topBits<>+40(SB)/8, $0x8080808080808080
+DATA k_topBits<>+48(SB)/8, $0x8080808080808080
+DATA k_topBits<>+56(SB)/8, $0x8080808080808080
+GLOBL k_topBits<>(SB), RODATA|NOPTR, $64
+
+DATA k_prevByteUnder<>+0(SB)/8, $0x06050403020100ff
+DATA k_prevByteUnder<>+8(SB)/8, $0x0e0d0c0b0a090807
+DATA k_prevByteUnder<>+16(SB)/8, $0x161514131211100f
+DATA k_prevByteUnder<>+24(SB)/8, $0x1e1d1c1b1a191817
+DATA k_prevByteUnder<>+32(SB)/8, $0x262524232221201f
+DATA k_prevByteUnder<>+40(SB)/8, $0x2e2d2c2b2a292827
+DATA k_prevByteUnder<>+48(SB)/8, $0x363534333231302f
+DATA k_prevByteUnder<>+56(SB)/8, $0x3e3d3c3b3a393837
+GLOBL k_prevByteUnder<>(SB), RODATA|NOPTR, $64
+
+DATA k_prevByte<>+0(SB)/8, $0x464544434241403f
+DATA k_prevByte<>+8(SB)/8, $0x4e4d4c4b4a494847
+DATA k_prevByte<>+16(SB)/8, $0x565554535251504f
+DATA k_prevByte<>+24(SB)/8, $0x5e5d5c5b5a595857
+DATA k_prevByte<>+32(SB)/8, $0x666564636261605f
+DATA k_prevByte<>+40(SB)/8, $0x6e6d6c6b6a696867
+DATA k_prevByte<>+48(SB)/8, $0x767574737271706f
+DATA k_prevByte<>+56(SB)/8, $0x7e7d7c7b7a797877
+GLOBL k_prevByte<>(SB), RODATA|NOPTR, $64
 
 DATA k_q7<>+0(SB)/8, $0x0000000000000007
 GLOBL k_q7<>(SB), RODATA|NOPTR, $8
@@ -4429,7 +4455,7 @@ TEXT ·cpackDecode32BMI2(SB), NOSPLIT, $128-32
 	RET
 
 // func cpackCompress128AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int
-// Requires: AVX, AVX512BW, AVX512F, BMI, BMI2, CMOV, POPCNT
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, POPCNT
 TEXT ·cpackCompress128AVX512(SB), NOSPLIT, $648-56
 	MOVQ         line_base+8(FP), AX
 	MOVQ         plan+32(FP), CX
@@ -5399,26 +5425,21 @@ cpack128_planned_11:
 	RET
 
 cpack128_raw_14:
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPXORQ          Z22, Z22, Z22
-	VMOVDQU64       (AX), Z1
-	VPSHUFB         Z0, Z1, Z1
-	VALIGNQ         $0x07, Z22, Z1, Z2
-	VPSLLQ          $0x3f, Z2, Z2
-	VPSRLQ          $0x01, Z1, Z3
-	VPORQ           Z2, Z3, Z3
-	VPSHUFB         Z0, Z3, Z3
-	VMOVDQU64       Z3, (DX)
-	VMOVDQU64       64(AX), Z2
-	VPSHUFB         Z0, Z2, Z2
-	VALIGNQ         $0x07, Z1, Z2, Z1
-	VPSLLQ          $0x3f, Z1, Z1
-	VPSRLQ          $0x01, Z2, Z2
-	VPORQ           Z1, Z2, Z2
-	VPSHUFB         Z0, Z2, Z2
-	VMOVDQU64       Z2, 64(DX)
-	MOVBLZX         127(AX), AX
-	SHLL            $0x07, AX
-	MOVB            AL, 128(DX)
+	VMOVDQU64           (AX), Z0
+	VMOVDQU64           64(AX), Z1
+	MOVBLZX             127(AX), AX
+	VPXORQ              Z22, Z22, Z22
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z22, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (DX)
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z1, Z1
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(DX)
+	SHLL                $0x07, AX
+	MOVB                AL, 128(DX)
 	VZEROUPPER
 	RET

@@ -2068,7 +2068,7 @@ TEXT ·fpcPack128AVX512(SB), NOSPLIT, $768-72
 	RET
 
 // func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
-// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, GFNI, POPCNT
 TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	MOVQ      line+8(FP), AX
 	VMOVDQU64 (AX), Z0
@@ -2151,23 +2151,19 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	LEAQ    1(CX)(SI*2), CX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ            CX, $0x00000201
-	JLT             fpc_fused_pack_13
-	MOVQ            CX, bits+32(FP)
-	MOVBLZX         63(AX), CX
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPXORQ          Z4, Z4, Z4
-	VMOVDQU64       (AX), Z1
-	VPSHUFB         Z0, Z1, Z1
-	VALIGNQ         $0x07, Z4, Z1, Z2
-	VPSLLQ          $0x3f, Z2, Z2
-	VPSRLQ          $0x01, Z1, Z1
-	VPORQ           Z2, Z1, Z1
-	VPSHUFB         Z0, Z1, Z1
-	MOVQ            buf+0(FP), AX
-	VMOVDQU64       Z1, (AX)
-	SHLL            $0x07, CX
-	MOVB            CL, 64(AX)
+	CMPQ                CX, $0x00000201
+	JLT                 fpc_fused_pack_13
+	MOVQ                CX, bits+32(FP)
+	MOVQ                buf+0(FP), CX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z4, Z4, Z4
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z4, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (CX)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(CX)
 	VZEROUPPER
 	RET
 
@@ -2332,9 +2328,38 @@ GLOBL k_fpc_d0<>(SB), RODATA|NOPTR, $8
 DATA k_fpc_d7<>+0(SB)/8, $0x0000000000000007
 GLOBL k_fpc_d7<>(SB), RODATA|NOPTR, $8
 
-DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
-DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
-GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
+DATA k_byteRotation1<>+0(SB)/8, $0x0204081020408001
+GLOBL k_byteRotation1<>(SB), RODATA|NOPTR, $8
+
+DATA k_topBits<>+0(SB)/8, $0x8080808080808080
+DATA k_topBits<>+8(SB)/8, $0x8080808080808080
+DATA k_topBits<>+16(SB)/8, $0x8080808080808080
+DATA k_topBits<>+24(SB)/8, $0x8080808080808080
+DATA k_topBits<>+32(SB)/8, $0x8080808080808080
+DATA k_topBits<>+40(SB)/8, $0x8080808080808080
+DATA k_topBits<>+48(SB)/8, $0x8080808080808080
+DATA k_topBits<>+56(SB)/8, $0x8080808080808080
+GLOBL k_topBits<>(SB), RODATA|NOPTR, $64
+
+DATA k_prevByteUnder<>+0(SB)/8, $0x06050403020100ff
+DATA k_prevByteUnder<>+8(SB)/8, $0x0e0d0c0b0a090807
+DATA k_prevByteUnder<>+16(SB)/8, $0x161514131211100f
+DATA k_prevByteUnder<>+24(SB)/8, $0x1e1d1c1b1a191817
+DATA k_prevByteUnder<>+32(SB)/8, $0x262524232221201f
+DATA k_prevByteUnder<>+40(SB)/8, $0x2e2d2c2b2a292827
+DATA k_prevByteUnder<>+48(SB)/8, $0x363534333231302f
+DATA k_prevByteUnder<>+56(SB)/8, $0x3e3d3c3b3a393837
+GLOBL k_prevByteUnder<>(SB), RODATA|NOPTR, $64
+
+DATA k_prevByte<>+0(SB)/8, $0x464544434241403f
+DATA k_prevByte<>+8(SB)/8, $0x4e4d4c4b4a494847
+DATA k_prevByte<>+16(SB)/8, $0x565554535251504f
+DATA k_prevByte<>+24(SB)/8, $0x5e5d5c5b5a595857
+DATA k_prevByte<>+32(SB)/8, $0x666564636261605f
+DATA k_prevByte<>+40(SB)/8, $0x6e6d6c6b6a696867
+DATA k_prevByte<>+48(SB)/8, $0x767574737271706f
+DATA k_prevByte<>+56(SB)/8, $0x7e7d7c7b7a797877
+GLOBL k_prevByte<>(SB), RODATA|NOPTR, $64
 
 DATA k_iota16<>+0(SB)/8, $0x0706050403020100
 DATA k_iota16<>+8(SB)/8, $0x0f0e0d0c0b0a0908
@@ -2415,8 +2440,12 @@ DATA k_fpc_flagword<>+48(SB)/8, $0x0000000000000000
 DATA k_fpc_flagword<>+56(SB)/8, $0x0000000000000000
 GLOBL k_fpc_flagword<>(SB), RODATA|NOPTR, $64
 
+DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
+DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
+
 // func fpcCompress128AVX512(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
-// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VL, BMI, BMI2, CMOV, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, CMOV, GFNI, POPCNT
 TEXT ·fpcCompress128AVX512(SB), $944-40
 	MOVQ      line+8(FP), AX
 	VMOVDQU64 (AX), Z0
@@ -2538,31 +2567,24 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	LEAQ    1(DX)(DI*2), DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ            DX, $0x00000401
-	JLT             fpc_fused_pack_14
-	MOVQ            DX, bits+32(FP)
-	MOVBLZX         127(AX), CX
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPXORQ          Z5, Z5, Z5
-	VMOVDQU64       (AX), Z1
-	VPSHUFB         Z0, Z1, Z1
-	VALIGNQ         $0x07, Z5, Z1, Z2
-	VPSLLQ          $0x3f, Z2, Z2
-	VPSRLQ          $0x01, Z1, Z3
-	VPORQ           Z2, Z3, Z3
-	VPSHUFB         Z0, Z3, Z3
-	VMOVDQU64       64(AX), Z2
-	VPSHUFB         Z0, Z2, Z2
-	VALIGNQ         $0x07, Z1, Z2, Z1
-	VPSLLQ          $0x3f, Z1, Z1
-	VPSRLQ          $0x01, Z2, Z2
-	VPORQ           Z1, Z2, Z2
-	VPSHUFB         Z0, Z2, Z2
-	MOVQ            buf+0(FP), AX
-	VMOVDQU64       Z3, (AX)
-	VMOVDQU64       Z2, 64(AX)
-	SHLL            $0x07, CX
-	MOVB            CL, 128(AX)
+	CMPQ                DX, $0x00000401
+	JLT                 fpc_fused_pack_14
+	MOVQ                DX, bits+32(FP)
+	MOVQ                buf+0(FP), CX
+	MOVBLZX             127(AX), AX
+	VPXORQ              Z5, Z5, Z5
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z5, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (CX)
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z2, Z1
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(CX)
+	SHLL                $0x07, AX
+	MOVB                AL, 128(CX)
 	VZEROUPPER
 	RET
 
