@@ -33,6 +33,9 @@ func main() {
 	}
 	gen()
 	Generate()
+	if err := alignConstants(flag.Lookup("out").Value.String()); err != nil {
+		log.Fatal(err)
+	}
 }
 
 // lineLoop emits the loop of a kernel that writes one result byte per line:

@@ -1461,35 +1461,8 @@ cpack_fused_pack_6:
 DATA k_byteRotation1<>+0(SB)/8, $0x0204081020408001
 GLOBL k_byteRotation1<>(SB), RODATA|NOPTR, $8
 
-DATA k_topBits<>+0(SB)/8, $0x8080808080808080
-DATA k_topBits<>+8(SB)/8, $0x8080808080808080
-DATA k_topBits<>+16(SB)/8, $0x8080808080808080
-DATA k_topBits<>+24(SB)/8, $0x8080808080808080
-DATA k_topBits<>+32(SB)/8, $0x8080808080808080
-DATA k_topBits<>+40(SB)/8, $0x8080808080808080
-DATA k_topBits<>+48(SB)/8, $0x8080808080808080
-DATA k_topBits<>+56(SB)/8, $0x8080808080808080
-GLOBL k_topBits<>(SB), RODATA|NOPTR, $64
 
-DATA k_prevByteUnder<>+0(SB)/8, $0x06050403020100ff
-DATA k_prevByteUnder<>+8(SB)/8, $0x0e0d0c0b0a090807
-DATA k_prevByteUnder<>+16(SB)/8, $0x161514131211100f
-DATA k_prevByteUnder<>+24(SB)/8, $0x1e1d1c1b1a191817
-DATA k_prevByteUnder<>+32(SB)/8, $0x262524232221201f
-DATA k_prevByteUnder<>+40(SB)/8, $0x2e2d2c2b2a292827
-DATA k_prevByteUnder<>+48(SB)/8, $0x363534333231302f
-DATA k_prevByteUnder<>+56(SB)/8, $0x3e3d3c3b3a393837
-GLOBL k_prevByteUnder<>(SB), RODATA|NOPTR, $64
 
-DATA k_prevByte<>+0(SB)/8, $0x464544434241403f
-DATA k_prevByte<>+8(SB)/8, $0x4e4d4c4b4a494847
-DATA k_prevByte<>+16(SB)/8, $0x565554535251504f
-DATA k_prevByte<>+24(SB)/8, $0x5e5d5c5b5a595857
-DATA k_prevByte<>+32(SB)/8, $0x666564636261605f
-DATA k_prevByte<>+40(SB)/8, $0x6e6d6c6b6a696867
-DATA k_prevByte<>+48(SB)/8, $0x767574737271706f
-DATA k_prevByte<>+56(SB)/8, $0x7e7d7c7b7a797877
-GLOBL k_prevByte<>(SB), RODATA|NOPTR, $64
 
 DATA k_q7<>+0(SB)/8, $0x0000000000000007
 GLOBL k_q7<>(SB), RODATA|NOPTR, $8
@@ -5443,3 +5416,39 @@ cpack128_raw_14:
 	MOVB                AL, 128(DX)
 	VZEROUPPER
 	RET
+
+// k_topBits<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_topBits<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+
+// k_prevByteUnder<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_prevByteUnder<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x06050403020100ff
+	QUAD $0x0e0d0c0b0a090807
+	QUAD $0x161514131211100f
+	QUAD $0x1e1d1c1b1a191817
+	QUAD $0x262524232221201f
+	QUAD $0x2e2d2c2b2a292827
+	QUAD $0x363534333231302f
+	QUAD $0x3e3d3c3b3a393837
+
+// k_prevByte<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_prevByte<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x464544434241403f
+	QUAD $0x4e4d4c4b4a494847
+	QUAD $0x565554535251504f
+	QUAD $0x5e5d5c5b5a595857
+	QUAD $0x666564636261605f
+	QUAD $0x6e6d6c6b6a696867
+	QUAD $0x767574737271706f
+	QUAD $0x7e7d7c7b7a797877

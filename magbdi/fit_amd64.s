@@ -1259,213 +1259,9 @@ done_70:
 	VZEROUPPER
 	RET
 
-DATA prevByte<>+0(SB)/1, $0x3f
-DATA prevByte<>+1(SB)/1, $0x40
-DATA prevByte<>+2(SB)/1, $0x41
-DATA prevByte<>+3(SB)/1, $0x42
-DATA prevByte<>+4(SB)/1, $0x43
-DATA prevByte<>+5(SB)/1, $0x44
-DATA prevByte<>+6(SB)/1, $0x45
-DATA prevByte<>+7(SB)/1, $0x46
-DATA prevByte<>+8(SB)/1, $0x47
-DATA prevByte<>+9(SB)/1, $0x48
-DATA prevByte<>+10(SB)/1, $0x49
-DATA prevByte<>+11(SB)/1, $0x4a
-DATA prevByte<>+12(SB)/1, $0x4b
-DATA prevByte<>+13(SB)/1, $0x4c
-DATA prevByte<>+14(SB)/1, $0x4d
-DATA prevByte<>+15(SB)/1, $0x4e
-DATA prevByte<>+16(SB)/1, $0x4f
-DATA prevByte<>+17(SB)/1, $0x50
-DATA prevByte<>+18(SB)/1, $0x51
-DATA prevByte<>+19(SB)/1, $0x52
-DATA prevByte<>+20(SB)/1, $0x53
-DATA prevByte<>+21(SB)/1, $0x54
-DATA prevByte<>+22(SB)/1, $0x55
-DATA prevByte<>+23(SB)/1, $0x56
-DATA prevByte<>+24(SB)/1, $0x57
-DATA prevByte<>+25(SB)/1, $0x58
-DATA prevByte<>+26(SB)/1, $0x59
-DATA prevByte<>+27(SB)/1, $0x5a
-DATA prevByte<>+28(SB)/1, $0x5b
-DATA prevByte<>+29(SB)/1, $0x5c
-DATA prevByte<>+30(SB)/1, $0x5d
-DATA prevByte<>+31(SB)/1, $0x5e
-DATA prevByte<>+32(SB)/1, $0x5f
-DATA prevByte<>+33(SB)/1, $0x60
-DATA prevByte<>+34(SB)/1, $0x61
-DATA prevByte<>+35(SB)/1, $0x62
-DATA prevByte<>+36(SB)/1, $0x63
-DATA prevByte<>+37(SB)/1, $0x64
-DATA prevByte<>+38(SB)/1, $0x65
-DATA prevByte<>+39(SB)/1, $0x66
-DATA prevByte<>+40(SB)/1, $0x67
-DATA prevByte<>+41(SB)/1, $0x68
-DATA prevByte<>+42(SB)/1, $0x69
-DATA prevByte<>+43(SB)/1, $0x6a
-DATA prevByte<>+44(SB)/1, $0x6b
-DATA prevByte<>+45(SB)/1, $0x6c
-DATA prevByte<>+46(SB)/1, $0x6d
-DATA prevByte<>+47(SB)/1, $0x6e
-DATA prevByte<>+48(SB)/1, $0x6f
-DATA prevByte<>+49(SB)/1, $0x70
-DATA prevByte<>+50(SB)/1, $0x71
-DATA prevByte<>+51(SB)/1, $0x72
-DATA prevByte<>+52(SB)/1, $0x73
-DATA prevByte<>+53(SB)/1, $0x74
-DATA prevByte<>+54(SB)/1, $0x75
-DATA prevByte<>+55(SB)/1, $0x76
-DATA prevByte<>+56(SB)/1, $0x77
-DATA prevByte<>+57(SB)/1, $0x78
-DATA prevByte<>+58(SB)/1, $0x79
-DATA prevByte<>+59(SB)/1, $0x7a
-DATA prevByte<>+60(SB)/1, $0x7b
-DATA prevByte<>+61(SB)/1, $0x7c
-DATA prevByte<>+62(SB)/1, $0x7d
-DATA prevByte<>+63(SB)/1, $0x7e
-GLOBL prevByte<>(SB), RODATA|NOPTR, $64
 
-DATA nextByte<>+0(SB)/1, $0x01
-DATA nextByte<>+1(SB)/1, $0x02
-DATA nextByte<>+2(SB)/1, $0x03
-DATA nextByte<>+3(SB)/1, $0x04
-DATA nextByte<>+4(SB)/1, $0x05
-DATA nextByte<>+5(SB)/1, $0x06
-DATA nextByte<>+6(SB)/1, $0x07
-DATA nextByte<>+7(SB)/1, $0x08
-DATA nextByte<>+8(SB)/1, $0x09
-DATA nextByte<>+9(SB)/1, $0x0a
-DATA nextByte<>+10(SB)/1, $0x0b
-DATA nextByte<>+11(SB)/1, $0x0c
-DATA nextByte<>+12(SB)/1, $0x0d
-DATA nextByte<>+13(SB)/1, $0x0e
-DATA nextByte<>+14(SB)/1, $0x0f
-DATA nextByte<>+15(SB)/1, $0x10
-DATA nextByte<>+16(SB)/1, $0x11
-DATA nextByte<>+17(SB)/1, $0x12
-DATA nextByte<>+18(SB)/1, $0x13
-DATA nextByte<>+19(SB)/1, $0x14
-DATA nextByte<>+20(SB)/1, $0x15
-DATA nextByte<>+21(SB)/1, $0x16
-DATA nextByte<>+22(SB)/1, $0x17
-DATA nextByte<>+23(SB)/1, $0x18
-DATA nextByte<>+24(SB)/1, $0x19
-DATA nextByte<>+25(SB)/1, $0x1a
-DATA nextByte<>+26(SB)/1, $0x1b
-DATA nextByte<>+27(SB)/1, $0x1c
-DATA nextByte<>+28(SB)/1, $0x1d
-DATA nextByte<>+29(SB)/1, $0x1e
-DATA nextByte<>+30(SB)/1, $0x1f
-DATA nextByte<>+31(SB)/1, $0x20
-DATA nextByte<>+32(SB)/1, $0x21
-DATA nextByte<>+33(SB)/1, $0x22
-DATA nextByte<>+34(SB)/1, $0x23
-DATA nextByte<>+35(SB)/1, $0x24
-DATA nextByte<>+36(SB)/1, $0x25
-DATA nextByte<>+37(SB)/1, $0x26
-DATA nextByte<>+38(SB)/1, $0x27
-DATA nextByte<>+39(SB)/1, $0x28
-DATA nextByte<>+40(SB)/1, $0x29
-DATA nextByte<>+41(SB)/1, $0x2a
-DATA nextByte<>+42(SB)/1, $0x2b
-DATA nextByte<>+43(SB)/1, $0x2c
-DATA nextByte<>+44(SB)/1, $0x2d
-DATA nextByte<>+45(SB)/1, $0x2e
-DATA nextByte<>+46(SB)/1, $0x2f
-DATA nextByte<>+47(SB)/1, $0x30
-DATA nextByte<>+48(SB)/1, $0x31
-DATA nextByte<>+49(SB)/1, $0x32
-DATA nextByte<>+50(SB)/1, $0x33
-DATA nextByte<>+51(SB)/1, $0x34
-DATA nextByte<>+52(SB)/1, $0x35
-DATA nextByte<>+53(SB)/1, $0x36
-DATA nextByte<>+54(SB)/1, $0x37
-DATA nextByte<>+55(SB)/1, $0x38
-DATA nextByte<>+56(SB)/1, $0x39
-DATA nextByte<>+57(SB)/1, $0x3a
-DATA nextByte<>+58(SB)/1, $0x3b
-DATA nextByte<>+59(SB)/1, $0x3c
-DATA nextByte<>+60(SB)/1, $0x3d
-DATA nextByte<>+61(SB)/1, $0x3e
-DATA nextByte<>+62(SB)/1, $0x3f
-DATA nextByte<>+63(SB)/1, $0x40
-GLOBL nextByte<>(SB), RODATA|NOPTR, $64
 
-DATA prevByteUnder<>+0(SB)/1, $0x40
-DATA prevByteUnder<>+1(SB)/1, $0x00
-DATA prevByteUnder<>+2(SB)/1, $0x01
-DATA prevByteUnder<>+3(SB)/1, $0x02
-DATA prevByteUnder<>+4(SB)/1, $0x03
-DATA prevByteUnder<>+5(SB)/1, $0x04
-DATA prevByteUnder<>+6(SB)/1, $0x05
-DATA prevByteUnder<>+7(SB)/1, $0x06
-DATA prevByteUnder<>+8(SB)/1, $0x07
-DATA prevByteUnder<>+9(SB)/1, $0x08
-DATA prevByteUnder<>+10(SB)/1, $0x09
-DATA prevByteUnder<>+11(SB)/1, $0x0a
-DATA prevByteUnder<>+12(SB)/1, $0x0b
-DATA prevByteUnder<>+13(SB)/1, $0x0c
-DATA prevByteUnder<>+14(SB)/1, $0x0d
-DATA prevByteUnder<>+15(SB)/1, $0x0e
-DATA prevByteUnder<>+16(SB)/1, $0x0f
-DATA prevByteUnder<>+17(SB)/1, $0x10
-DATA prevByteUnder<>+18(SB)/1, $0x11
-DATA prevByteUnder<>+19(SB)/1, $0x12
-DATA prevByteUnder<>+20(SB)/1, $0x13
-DATA prevByteUnder<>+21(SB)/1, $0x14
-DATA prevByteUnder<>+22(SB)/1, $0x15
-DATA prevByteUnder<>+23(SB)/1, $0x16
-DATA prevByteUnder<>+24(SB)/1, $0x17
-DATA prevByteUnder<>+25(SB)/1, $0x18
-DATA prevByteUnder<>+26(SB)/1, $0x19
-DATA prevByteUnder<>+27(SB)/1, $0x1a
-DATA prevByteUnder<>+28(SB)/1, $0x1b
-DATA prevByteUnder<>+29(SB)/1, $0x1c
-DATA prevByteUnder<>+30(SB)/1, $0x1d
-DATA prevByteUnder<>+31(SB)/1, $0x1e
-DATA prevByteUnder<>+32(SB)/1, $0x1f
-DATA prevByteUnder<>+33(SB)/1, $0x20
-DATA prevByteUnder<>+34(SB)/1, $0x21
-DATA prevByteUnder<>+35(SB)/1, $0x22
-DATA prevByteUnder<>+36(SB)/1, $0x23
-DATA prevByteUnder<>+37(SB)/1, $0x24
-DATA prevByteUnder<>+38(SB)/1, $0x25
-DATA prevByteUnder<>+39(SB)/1, $0x26
-DATA prevByteUnder<>+40(SB)/1, $0x27
-DATA prevByteUnder<>+41(SB)/1, $0x28
-DATA prevByteUnder<>+42(SB)/1, $0x29
-DATA prevByteUnder<>+43(SB)/1, $0x2a
-DATA prevByteUnder<>+44(SB)/1, $0x2b
-DATA prevByteUnder<>+45(SB)/1, $0x2c
-DATA prevByteUnder<>+46(SB)/1, $0x2d
-DATA prevByteUnder<>+47(SB)/1, $0x2e
-DATA prevByteUnder<>+48(SB)/1, $0x2f
-DATA prevByteUnder<>+49(SB)/1, $0x30
-DATA prevByteUnder<>+50(SB)/1, $0x31
-DATA prevByteUnder<>+51(SB)/1, $0x32
-DATA prevByteUnder<>+52(SB)/1, $0x33
-DATA prevByteUnder<>+53(SB)/1, $0x34
-DATA prevByteUnder<>+54(SB)/1, $0x35
-DATA prevByteUnder<>+55(SB)/1, $0x36
-DATA prevByteUnder<>+56(SB)/1, $0x37
-DATA prevByteUnder<>+57(SB)/1, $0x38
-DATA prevByteUnder<>+58(SB)/1, $0x39
-DATA prevByteUnder<>+59(SB)/1, $0x3a
-DATA prevByteUnder<>+60(SB)/1, $0x3b
-DATA prevByteUnder<>+61(SB)/1, $0x3c
-DATA prevByteUnder<>+62(SB)/1, $0x3d
-DATA prevByteUnder<>+63(SB)/1, $0x3e
-GLOBL prevByteUnder<>(SB), RODATA|NOPTR, $64
 
-DATA byteRotations<>+0(SB)/8, $0x0102040810204080
-DATA byteRotations<>+8(SB)/8, $0x0204081020408001
-DATA byteRotations<>+16(SB)/8, $0x0408102040800102
-DATA byteRotations<>+24(SB)/8, $0x0810204080010204
-DATA byteRotations<>+32(SB)/8, $0x1020408001020408
-DATA byteRotations<>+40(SB)/8, $0x2040800102040810
-DATA byteRotations<>+48(SB)/8, $0x4080010204081020
-DATA byteRotations<>+56(SB)/8, $0x8001020408102040
-GLOBL byteRotations<>(SB), RODATA|NOPTR, $64
 
 // func magRaw64(out []byte, line []byte, tag uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
@@ -1525,23 +1321,6 @@ DATA magBitReverse<>+0(SB)/8, $0x8040201008040201
 DATA magBitReverse<>+8(SB)/8, $0x8040201008040201
 GLOBL magBitReverse<>(SB), RODATA|NOPTR, $16
 
-DATA evenDwords<>+0(SB)/4, $0x00000000
-DATA evenDwords<>+4(SB)/4, $0x00000002
-DATA evenDwords<>+8(SB)/4, $0x00000004
-DATA evenDwords<>+12(SB)/4, $0x00000006
-DATA evenDwords<>+16(SB)/4, $0x00000008
-DATA evenDwords<>+20(SB)/4, $0x0000000a
-DATA evenDwords<>+24(SB)/4, $0x0000000c
-DATA evenDwords<>+28(SB)/4, $0x0000000e
-DATA evenDwords<>+32(SB)/4, $0x00000010
-DATA evenDwords<>+36(SB)/4, $0x00000012
-DATA evenDwords<>+40(SB)/4, $0x00000014
-DATA evenDwords<>+44(SB)/4, $0x00000016
-DATA evenDwords<>+48(SB)/4, $0x00000018
-DATA evenDwords<>+52(SB)/4, $0x0000001a
-DATA evenDwords<>+56(SB)/4, $0x0000001c
-DATA evenDwords<>+60(SB)/4, $0x0000001e
-GLOBL evenDwords<>(SB), RODATA|NOPTR, $64
 
 // func magCompress64(out *[65]byte, line *[64]byte, p *byte) (bits uint64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
@@ -1723,71 +1502,6 @@ packed_79:
 	VZEROUPPER
 	RET
 
-DATA magQIdx64_0<>+0(SB)/1, $0x00
-DATA magQIdx64_0<>+1(SB)/1, $0x00
-DATA magQIdx64_0<>+2(SB)/1, $0x00
-DATA magQIdx64_0<>+3(SB)/1, $0x00
-DATA magQIdx64_0<>+4(SB)/1, $0x00
-DATA magQIdx64_0<>+5(SB)/1, $0x00
-DATA magQIdx64_0<>+6(SB)/1, $0x00
-DATA magQIdx64_0<>+7(SB)/1, $0x07
-DATA magQIdx64_0<>+8(SB)/1, $0x06
-DATA magQIdx64_0<>+9(SB)/1, $0x05
-DATA magQIdx64_0<>+10(SB)/1, $0x04
-DATA magQIdx64_0<>+11(SB)/1, $0x03
-DATA magQIdx64_0<>+12(SB)/1, $0x02
-DATA magQIdx64_0<>+13(SB)/1, $0x01
-DATA magQIdx64_0<>+14(SB)/1, $0x00
-DATA magQIdx64_0<>+15(SB)/1, $0x0f
-DATA magQIdx64_0<>+16(SB)/1, $0x0e
-DATA magQIdx64_0<>+17(SB)/1, $0x0d
-DATA magQIdx64_0<>+18(SB)/1, $0x0c
-DATA magQIdx64_0<>+19(SB)/1, $0x0b
-DATA magQIdx64_0<>+20(SB)/1, $0x0a
-DATA magQIdx64_0<>+21(SB)/1, $0x09
-DATA magQIdx64_0<>+22(SB)/1, $0x08
-DATA magQIdx64_0<>+23(SB)/1, $0x17
-DATA magQIdx64_0<>+24(SB)/1, $0x16
-DATA magQIdx64_0<>+25(SB)/1, $0x15
-DATA magQIdx64_0<>+26(SB)/1, $0x14
-DATA magQIdx64_0<>+27(SB)/1, $0x13
-DATA magQIdx64_0<>+28(SB)/1, $0x12
-DATA magQIdx64_0<>+29(SB)/1, $0x11
-DATA magQIdx64_0<>+30(SB)/1, $0x10
-DATA magQIdx64_0<>+31(SB)/1, $0x1f
-DATA magQIdx64_0<>+32(SB)/1, $0x1e
-DATA magQIdx64_0<>+33(SB)/1, $0x1d
-DATA magQIdx64_0<>+34(SB)/1, $0x1c
-DATA magQIdx64_0<>+35(SB)/1, $0x1b
-DATA magQIdx64_0<>+36(SB)/1, $0x1a
-DATA magQIdx64_0<>+37(SB)/1, $0x19
-DATA magQIdx64_0<>+38(SB)/1, $0x18
-DATA magQIdx64_0<>+39(SB)/1, $0x27
-DATA magQIdx64_0<>+40(SB)/1, $0x26
-DATA magQIdx64_0<>+41(SB)/1, $0x25
-DATA magQIdx64_0<>+42(SB)/1, $0x24
-DATA magQIdx64_0<>+43(SB)/1, $0x23
-DATA magQIdx64_0<>+44(SB)/1, $0x22
-DATA magQIdx64_0<>+45(SB)/1, $0x21
-DATA magQIdx64_0<>+46(SB)/1, $0x20
-DATA magQIdx64_0<>+47(SB)/1, $0x2f
-DATA magQIdx64_0<>+48(SB)/1, $0x2e
-DATA magQIdx64_0<>+49(SB)/1, $0x2d
-DATA magQIdx64_0<>+50(SB)/1, $0x2c
-DATA magQIdx64_0<>+51(SB)/1, $0x2b
-DATA magQIdx64_0<>+52(SB)/1, $0x2a
-DATA magQIdx64_0<>+53(SB)/1, $0x29
-DATA magQIdx64_0<>+54(SB)/1, $0x28
-DATA magQIdx64_0<>+55(SB)/1, $0x37
-DATA magQIdx64_0<>+56(SB)/1, $0x36
-DATA magQIdx64_0<>+57(SB)/1, $0x35
-DATA magQIdx64_0<>+58(SB)/1, $0x34
-DATA magQIdx64_0<>+59(SB)/1, $0x33
-DATA magQIdx64_0<>+60(SB)/1, $0x32
-DATA magQIdx64_0<>+61(SB)/1, $0x31
-DATA magQIdx64_0<>+62(SB)/1, $0x30
-DATA magQIdx64_0<>+63(SB)/1, $0x3f
-GLOBL magQIdx64_0<>(SB), RODATA|NOPTR, $64
 
 // func magDecompress64(out *[64]byte, enc []byte, p *byte, code uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI, MMX+
@@ -2123,137 +1837,7 @@ packed_88:
 	VZEROUPPER
 	RET
 
-DATA magQIdx128_0<>+0(SB)/1, $0x00
-DATA magQIdx128_0<>+1(SB)/1, $0x00
-DATA magQIdx128_0<>+2(SB)/1, $0x00
-DATA magQIdx128_0<>+3(SB)/1, $0x00
-DATA magQIdx128_0<>+4(SB)/1, $0x00
-DATA magQIdx128_0<>+5(SB)/1, $0x00
-DATA magQIdx128_0<>+6(SB)/1, $0x00
-DATA magQIdx128_0<>+7(SB)/1, $0x00
-DATA magQIdx128_0<>+8(SB)/1, $0x00
-DATA magQIdx128_0<>+9(SB)/1, $0x07
-DATA magQIdx128_0<>+10(SB)/1, $0x06
-DATA magQIdx128_0<>+11(SB)/1, $0x05
-DATA magQIdx128_0<>+12(SB)/1, $0x04
-DATA magQIdx128_0<>+13(SB)/1, $0x03
-DATA magQIdx128_0<>+14(SB)/1, $0x02
-DATA magQIdx128_0<>+15(SB)/1, $0x01
-DATA magQIdx128_0<>+16(SB)/1, $0x00
-DATA magQIdx128_0<>+17(SB)/1, $0x0f
-DATA magQIdx128_0<>+18(SB)/1, $0x0e
-DATA magQIdx128_0<>+19(SB)/1, $0x0d
-DATA magQIdx128_0<>+20(SB)/1, $0x0c
-DATA magQIdx128_0<>+21(SB)/1, $0x0b
-DATA magQIdx128_0<>+22(SB)/1, $0x0a
-DATA magQIdx128_0<>+23(SB)/1, $0x09
-DATA magQIdx128_0<>+24(SB)/1, $0x08
-DATA magQIdx128_0<>+25(SB)/1, $0x17
-DATA magQIdx128_0<>+26(SB)/1, $0x16
-DATA magQIdx128_0<>+27(SB)/1, $0x15
-DATA magQIdx128_0<>+28(SB)/1, $0x14
-DATA magQIdx128_0<>+29(SB)/1, $0x13
-DATA magQIdx128_0<>+30(SB)/1, $0x12
-DATA magQIdx128_0<>+31(SB)/1, $0x11
-DATA magQIdx128_0<>+32(SB)/1, $0x10
-DATA magQIdx128_0<>+33(SB)/1, $0x1f
-DATA magQIdx128_0<>+34(SB)/1, $0x1e
-DATA magQIdx128_0<>+35(SB)/1, $0x1d
-DATA magQIdx128_0<>+36(SB)/1, $0x1c
-DATA magQIdx128_0<>+37(SB)/1, $0x1b
-DATA magQIdx128_0<>+38(SB)/1, $0x1a
-DATA magQIdx128_0<>+39(SB)/1, $0x19
-DATA magQIdx128_0<>+40(SB)/1, $0x18
-DATA magQIdx128_0<>+41(SB)/1, $0x27
-DATA magQIdx128_0<>+42(SB)/1, $0x26
-DATA magQIdx128_0<>+43(SB)/1, $0x25
-DATA magQIdx128_0<>+44(SB)/1, $0x24
-DATA magQIdx128_0<>+45(SB)/1, $0x23
-DATA magQIdx128_0<>+46(SB)/1, $0x22
-DATA magQIdx128_0<>+47(SB)/1, $0x21
-DATA magQIdx128_0<>+48(SB)/1, $0x20
-DATA magQIdx128_0<>+49(SB)/1, $0x2f
-DATA magQIdx128_0<>+50(SB)/1, $0x2e
-DATA magQIdx128_0<>+51(SB)/1, $0x2d
-DATA magQIdx128_0<>+52(SB)/1, $0x2c
-DATA magQIdx128_0<>+53(SB)/1, $0x2b
-DATA magQIdx128_0<>+54(SB)/1, $0x2a
-DATA magQIdx128_0<>+55(SB)/1, $0x29
-DATA magQIdx128_0<>+56(SB)/1, $0x28
-DATA magQIdx128_0<>+57(SB)/1, $0x37
-DATA magQIdx128_0<>+58(SB)/1, $0x36
-DATA magQIdx128_0<>+59(SB)/1, $0x35
-DATA magQIdx128_0<>+60(SB)/1, $0x34
-DATA magQIdx128_0<>+61(SB)/1, $0x33
-DATA magQIdx128_0<>+62(SB)/1, $0x32
-DATA magQIdx128_0<>+63(SB)/1, $0x31
-GLOBL magQIdx128_0<>(SB), RODATA|NOPTR, $64
 
-DATA magQIdx128_1<>+0(SB)/1, $0x30
-DATA magQIdx128_1<>+1(SB)/1, $0x3f
-DATA magQIdx128_1<>+2(SB)/1, $0x3e
-DATA magQIdx128_1<>+3(SB)/1, $0x3d
-DATA magQIdx128_1<>+4(SB)/1, $0x3c
-DATA magQIdx128_1<>+5(SB)/1, $0x3b
-DATA magQIdx128_1<>+6(SB)/1, $0x3a
-DATA magQIdx128_1<>+7(SB)/1, $0x39
-DATA magQIdx128_1<>+8(SB)/1, $0x38
-DATA magQIdx128_1<>+9(SB)/1, $0x47
-DATA magQIdx128_1<>+10(SB)/1, $0x46
-DATA magQIdx128_1<>+11(SB)/1, $0x45
-DATA magQIdx128_1<>+12(SB)/1, $0x44
-DATA magQIdx128_1<>+13(SB)/1, $0x43
-DATA magQIdx128_1<>+14(SB)/1, $0x42
-DATA magQIdx128_1<>+15(SB)/1, $0x41
-DATA magQIdx128_1<>+16(SB)/1, $0x40
-DATA magQIdx128_1<>+17(SB)/1, $0x4f
-DATA magQIdx128_1<>+18(SB)/1, $0x4e
-DATA magQIdx128_1<>+19(SB)/1, $0x4d
-DATA magQIdx128_1<>+20(SB)/1, $0x4c
-DATA magQIdx128_1<>+21(SB)/1, $0x4b
-DATA magQIdx128_1<>+22(SB)/1, $0x4a
-DATA magQIdx128_1<>+23(SB)/1, $0x49
-DATA magQIdx128_1<>+24(SB)/1, $0x48
-DATA magQIdx128_1<>+25(SB)/1, $0x57
-DATA magQIdx128_1<>+26(SB)/1, $0x56
-DATA magQIdx128_1<>+27(SB)/1, $0x55
-DATA magQIdx128_1<>+28(SB)/1, $0x54
-DATA magQIdx128_1<>+29(SB)/1, $0x53
-DATA magQIdx128_1<>+30(SB)/1, $0x52
-DATA magQIdx128_1<>+31(SB)/1, $0x51
-DATA magQIdx128_1<>+32(SB)/1, $0x50
-DATA magQIdx128_1<>+33(SB)/1, $0x5f
-DATA magQIdx128_1<>+34(SB)/1, $0x5e
-DATA magQIdx128_1<>+35(SB)/1, $0x5d
-DATA magQIdx128_1<>+36(SB)/1, $0x5c
-DATA magQIdx128_1<>+37(SB)/1, $0x5b
-DATA magQIdx128_1<>+38(SB)/1, $0x5a
-DATA magQIdx128_1<>+39(SB)/1, $0x59
-DATA magQIdx128_1<>+40(SB)/1, $0x58
-DATA magQIdx128_1<>+41(SB)/1, $0x67
-DATA magQIdx128_1<>+42(SB)/1, $0x66
-DATA magQIdx128_1<>+43(SB)/1, $0x65
-DATA magQIdx128_1<>+44(SB)/1, $0x64
-DATA magQIdx128_1<>+45(SB)/1, $0x63
-DATA magQIdx128_1<>+46(SB)/1, $0x62
-DATA magQIdx128_1<>+47(SB)/1, $0x61
-DATA magQIdx128_1<>+48(SB)/1, $0x60
-DATA magQIdx128_1<>+49(SB)/1, $0x6f
-DATA magQIdx128_1<>+50(SB)/1, $0x6e
-DATA magQIdx128_1<>+51(SB)/1, $0x6d
-DATA magQIdx128_1<>+52(SB)/1, $0x6c
-DATA magQIdx128_1<>+53(SB)/1, $0x6b
-DATA magQIdx128_1<>+54(SB)/1, $0x6a
-DATA magQIdx128_1<>+55(SB)/1, $0x69
-DATA magQIdx128_1<>+56(SB)/1, $0x68
-DATA magQIdx128_1<>+57(SB)/1, $0x77
-DATA magQIdx128_1<>+58(SB)/1, $0x76
-DATA magQIdx128_1<>+59(SB)/1, $0x75
-DATA magQIdx128_1<>+60(SB)/1, $0x74
-DATA magQIdx128_1<>+61(SB)/1, $0x73
-DATA magQIdx128_1<>+62(SB)/1, $0x72
-DATA magQIdx128_1<>+63(SB)/1, $0x71
-GLOBL magQIdx128_1<>(SB), RODATA|NOPTR, $64
 
 // func magDecompress128(out *[128]byte, enc []byte, p *byte, code uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI, MMX+
@@ -2365,3 +1949,99 @@ compressed_93:
 	VMOVDQU64      Z3, 64(AX)
 	VZEROUPPER
 	RET
+
+// prevByte<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT prevByte<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x464544434241403f
+	QUAD $0x4e4d4c4b4a494847
+	QUAD $0x565554535251504f
+	QUAD $0x5e5d5c5b5a595857
+	QUAD $0x666564636261605f
+	QUAD $0x6e6d6c6b6a696867
+	QUAD $0x767574737271706f
+	QUAD $0x7e7d7c7b7a797877
+
+// nextByte<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT nextByte<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0807060504030201
+	QUAD $0x100f0e0d0c0b0a09
+	QUAD $0x1817161514131211
+	QUAD $0x201f1e1d1c1b1a19
+	QUAD $0x2827262524232221
+	QUAD $0x302f2e2d2c2b2a29
+	QUAD $0x3837363534333231
+	QUAD $0x403f3e3d3c3b3a39
+
+// prevByteUnder<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT prevByteUnder<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0605040302010040
+	QUAD $0x0e0d0c0b0a090807
+	QUAD $0x161514131211100f
+	QUAD $0x1e1d1c1b1a191817
+	QUAD $0x262524232221201f
+	QUAD $0x2e2d2c2b2a292827
+	QUAD $0x363534333231302f
+	QUAD $0x3e3d3c3b3a393837
+
+// byteRotations<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT byteRotations<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0102040810204080
+	QUAD $0x0204081020408001
+	QUAD $0x0408102040800102
+	QUAD $0x0810204080010204
+	QUAD $0x1020408001020408
+	QUAD $0x2040800102040810
+	QUAD $0x4080010204081020
+	QUAD $0x8001020408102040
+
+// evenDwords<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT evenDwords<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0000000200000000
+	QUAD $0x0000000600000004
+	QUAD $0x0000000a00000008
+	QUAD $0x0000000e0000000c
+	QUAD $0x0000001200000010
+	QUAD $0x0000001600000014
+	QUAD $0x0000001a00000018
+	QUAD $0x0000001e0000001c
+
+// magQIdx64_0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT magQIdx64_0<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0700000000000000
+	QUAD $0x0f00010203040506
+	QUAD $0x1708090a0b0c0d0e
+	QUAD $0x1f10111213141516
+	QUAD $0x2718191a1b1c1d1e
+	QUAD $0x2f20212223242526
+	QUAD $0x3728292a2b2c2d2e
+	QUAD $0x3f30313233343536
+
+// magQIdx128_0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT magQIdx128_0<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0000000000000000
+	QUAD $0x0102030405060700
+	QUAD $0x090a0b0c0d0e0f00
+	QUAD $0x1112131415161708
+	QUAD $0x191a1b1c1d1e1f10
+	QUAD $0x2122232425262718
+	QUAD $0x292a2b2c2d2e2f20
+	QUAD $0x3132333435363728
+
+// magQIdx128_1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT magQIdx128_1<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x393a3b3c3d3e3f30
+	QUAD $0x4142434445464738
+	QUAD $0x494a4b4c4d4e4f40
+	QUAD $0x5152535455565748
+	QUAD $0x595a5b5c5d5e5f50
+	QUAD $0x6162636465666758
+	QUAD $0x696a6b6c6d6e6f60
+	QUAD $0x7172737475767768
