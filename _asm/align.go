@@ -57,6 +57,9 @@ func alignConstants(path string) error {
 		}
 		m := dataLine.FindSubmatch(l)
 		if m == nil || sizes[string(m[1])] == 0 {
+			if len(l) == 0 && len(out) > 0 && len(out[len(out)-1]) == 0 {
+				continue // the blank line after a moved constant
+			}
 			out = append(out, l)
 			continue
 		}

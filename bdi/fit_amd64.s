@@ -4959,7 +4959,6 @@ DATA bitReverse<>+0(SB)/8, $0x8040201008040201
 DATA bitReverse<>+8(SB)/8, $0x8040201008040201
 GLOBL bitReverse<>(SB), RODATA|NOPTR, $16
 
-
 // func bdiEncode64K8(out []byte, line []byte, p *[384]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiEncode64K8(SB), NOSPLIT, $0-56
@@ -5263,8 +5262,6 @@ TEXT ·bdiEncode128K2(SB), NOSPLIT, $0-56
 	VZEROUPPER
 	RET
 
-
-
 DATA nibbleSwap<>+0(SB)/8, $0x1020408001020408
 GLOBL nibbleSwap<>(SB), RODATA|NOPTR, $8
 
@@ -5567,19 +5564,6 @@ repeated_208:
 done_205:
 	VZEROUPPER
 	RET
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 // func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
@@ -5959,8 +5943,6 @@ repeated_220:
 done_217:
 	VZEROUPPER
 	RET
-
-
 
 // func bdiDecode64K8(out []byte, enc []byte, p *[248]byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI

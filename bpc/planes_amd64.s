@@ -1032,12 +1032,6 @@ TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
 	VZEROUPPER
 	RET
 
-
-
-
-
-
-
 // func bpcRebuild64AVX512(dbx *[33]uint32, base uint32, line *[64]byte)
 // Requires: AVX, AVX512F, AVX512VBMI, GFNI
 TEXT ·bpcRebuild64AVX512(SB), NOSPLIT, $0-24
@@ -1709,12 +1703,6 @@ GLOBL bpc_d00000007<>(SB), RODATA|NOPTR, $4
 DATA bpc_d0000001e<>+0(SB)/4, $0x0000001e
 GLOBL bpc_d0000001e<>(SB), RODATA|NOPTR, $4
 
-
-
-
-
-
-
 // func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[64]byte) int
 // Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI
 TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
@@ -2088,10 +2076,6 @@ GLOBL bpc_d0000003f<>(SB), RODATA|NOPTR, $4
 
 DATA bpc_q00000000ffffffff<>+0(SB)/8, $0x00000000ffffffff
 GLOBL bpc_q00000000ffffffff<>(SB), RODATA|NOPTR, $8
-
-
-
-
 
 // func bpcParse128(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
 // Requires: BMI2
@@ -2637,24 +2621,11 @@ bpcDecode64AVX512_fail:
 	VZEROUPPER
 	RET
 
-
 DATA bpc_dec_48<>+0(SB)/8, $0x0000000000000030
 GLOBL bpc_dec_48<>(SB), RODATA|NOPTR, $8
 
 DATA bpc_q8040201008040201<>+0(SB)/8, $0x8040201008040201
 GLOBL bpc_q8040201008040201<>(SB), RODATA|NOPTR, $8
-
-
-
-
-
-
-
-
-
-
-
-
 
 DATA bpc_d7fff7fff<>+0(SB)/4, $0x7fff7fff
 GLOBL bpc_d7fff7fff<>(SB), RODATA|NOPTR, $4

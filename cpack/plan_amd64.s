@@ -1461,9 +1461,6 @@ cpack_fused_pack_6:
 DATA k_byteRotation1<>+0(SB)/8, $0x0204081020408001
 GLOBL k_byteRotation1<>(SB), RODATA|NOPTR, $8
 
-
-
-
 DATA k_q7<>+0(SB)/8, $0x0000000000000007
 GLOBL k_q7<>(SB), RODATA|NOPTR, $8
 

@@ -2284,8 +2284,6 @@ fpc_fused_pack_13:
 	VZEROUPPER
 	RET
 
-
-
 DATA k_fpc_d800080<>+0(SB)/8, $0x0000000000800080
 GLOBL k_fpc_d800080<>(SB), RODATA|NOPTR, $8
 
@@ -2313,23 +2311,15 @@ GLOBL k_fpc_d7<>(SB), RODATA|NOPTR, $8
 DATA k_byteRotation1<>+0(SB)/8, $0x0204081020408001
 GLOBL k_byteRotation1<>(SB), RODATA|NOPTR, $8
 
-
-
-
 DATA k_iota16<>+0(SB)/8, $0x0706050403020100
 DATA k_iota16<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL k_iota16<>(SB), RODATA|NOPTR, $16
-
-
 
 DATA k_d31<>+0(SB)/8, $0x000000000000001f
 GLOBL k_d31<>(SB), RODATA|NOPTR, $8
 
 DATA k_fpc_d1<>+0(SB)/8, $0x0000000000000001
 GLOBL k_fpc_d1<>(SB), RODATA|NOPTR, $8
-
-
-
 
 DATA k_fpc_d3f<>+0(SB)/8, $0x000000000000003f
 GLOBL k_fpc_d3f<>(SB), RODATA|NOPTR, $8
@@ -2339,7 +2329,6 @@ GLOBL k_q40<>(SB), RODATA|NOPTR, $8
 
 DATA k_q7<>+0(SB)/8, $0x0000000000000007
 GLOBL k_q7<>(SB), RODATA|NOPTR, $8
-
 
 DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
 DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
@@ -3552,8 +3541,6 @@ fpc_fused_serial_15:
 	VZEROUPPER
 	RET
 
-
-
 DATA k_q3f<>+0(SB)/8, $0x000000000000003f
 GLOBL k_q3f<>(SB), RODATA|NOPTR, $8
 
@@ -3566,12 +3553,8 @@ GLOBL k_q1<>(SB), RODATA|NOPTR, $8
 DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
 GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
 
-
-
 DATA k_q8<>+0(SB)/8, $0x0000000000000008
 GLOBL k_q8<>(SB), RODATA|NOPTR, $8
-
-
 
 // func fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos uint, i int)
 // Requires: AVX, BMI, BMI2
@@ -3832,9 +3815,6 @@ fpc_dec_fail_18:
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
 	RET
-
-
-
 
 DATA k_q5<>+0(SB)/8, $0x0000000000000005
 GLOBL k_q5<>(SB), RODATA|NOPTR, $8

@@ -1259,10 +1259,6 @@ done_70:
 	VZEROUPPER
 	RET
 
-
-
-
-
 // func magRaw64(out []byte, line []byte, tag uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
 TEXT ·magRaw64(SB), NOSPLIT, $0-56
@@ -1320,7 +1316,6 @@ TEXT ·magRaw128(SB), NOSPLIT, $0-56
 DATA magBitReverse<>+0(SB)/8, $0x8040201008040201
 DATA magBitReverse<>+8(SB)/8, $0x8040201008040201
 GLOBL magBitReverse<>(SB), RODATA|NOPTR, $16
-
 
 // func magCompress64(out *[65]byte, line *[64]byte, p *byte) (bits uint64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
@@ -1501,7 +1496,6 @@ packed_79:
 	MOVQ           DI, bits+24(FP)
 	VZEROUPPER
 	RET
-
 
 // func magDecompress64(out *[64]byte, enc []byte, p *byte, code uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI, MMX+
@@ -1836,8 +1830,6 @@ packed_88:
 	MOVQ           DI, bits+24(FP)
 	VZEROUPPER
 	RET
-
-
 
 // func magDecompress128(out *[128]byte, enc []byte, p *byte, code uint64)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI, MMX+
