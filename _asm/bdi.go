@@ -49,14 +49,7 @@ func init() {
 				bdiEncode(size, k, rev, nib)
 			}
 		}
-		raw := rawConsts{highNibbles: nib}
-		// Byte j ← 63 + j: of the pair (v0, v1), v1's byte j−1 and for
-		// j = 0 v0's last (of one vector, mod 64, byte j−1).
-		raw.prevByte = GLOBL("prevByte", attr.RODATA|attr.NOPTR)
-		for j := 0; j < 64; j++ {
-			DATA(j, U8(uint8(63+j)))
-		}
-		raw.firstIdx = prevByteUnder()
+		raw := rawConsts{highNibbles: nib, prevByte: prevByte(), firstIdx: prevByteUnder()}
 		// GF(2) matrix: bit i ← bit (i+4) mod 8, the nibbles swapped.
 		raw.nibbleSwap = GLOBL("nibbleSwap", attr.RODATA|attr.NOPTR)
 		DATA(0, U64(byteRotation(4)))
@@ -726,15 +719,33 @@ func tagShiftedStream(outp Register, vecs []VecVirtual, rot, hi, first Op, first
 	}
 }
 
-// prevByteUnder declares (in the current file) firstIdx of
-// tagShiftedStream: byte j ← j − 1, byte 0 ← 64.
+// prevByteUnder declares (once per generated file) firstIdx of
+// tagShiftedStream: byte j ← j − 1, byte 0 ← 64, the first byte of
+// VPERMI2B's second table.
 func prevByteUnder() Mem {
-	m := GLOBL("prevByteUnder", attr.RODATA|attr.NOPTR)
-	DATA(0, U8(64))
-	for j := 1; j < 64; j++ {
-		DATA(j, U8(uint8(j-1)))
+	return rodataBytes("prevByteUnder", func(j int) byte {
+		if j == 0 {
+			return 64
+		}
+		return byte(j - 1)
+	})
+}
+
+// prevByte declares (once per generated file) prevIdx of tagShiftedStream:
+// byte j ← 63 + j, of a vector pair (v0, v1) v1's byte j − 1 and for j = 0
+// v0's last (of one vector, mod 64, byte j − 1).
+func prevByte() Mem {
+	return rodataBytes("prevByte", func(j int) byte { return byte(63 + j) })
+}
+
+// rodataBytes declares (once per generated file) the 64-byte constant of
+// the bytes f(0), …, f(63).
+func rodataBytes(name string, f func(j int) byte) Mem {
+	var words [8]uint64
+	for j := range 64 {
+		words[j/8] |= uint64(f(j)) << (8 * (j % 8))
 	}
-	return m
+	return rodata(name, words[:]...)
 }
 
 // bdiCompress emits bdiCompress<size>AVX512(out *[size+1]byte, line

@@ -1131,16 +1131,8 @@ func rawStreamOf(buf, line Register, vecs []VecVirtual) {
 	last := rawStreamLast(line, n)
 	zero := ZMM()
 	VPXORQ(zero, zero, zero)
-	var prevByteUnder, prevByte [8]uint64
-	for j := range 64 {
-		prevByteUnder[j/8] |= uint64(j-1) & 0xFF << (8 * (j % 8))
-		prevByte[j/8] |= uint64(63+j) << (8 * (j % 8))
-	}
-	prevByteUnder[0] |= 64 // byte 0 ← the second table's byte 0
 	tagShiftedStream(buf, vecs, rodata("byteRotation1", byteRotation(1)),
-		rodata("topBits", 0x8080808080808080, 0x8080808080808080, 0x8080808080808080, 0x8080808080808080,
-			0x8080808080808080, 0x8080808080808080, 0x8080808080808080, 0x8080808080808080),
-		zero, rodata("prevByteUnder", prevByteUnder[:]...), rodata("prevByte", prevByte[:]...))
+		rodataBytes("topBits", func(int) byte { return 0x80 }), zero, prevByteUnder(), prevByte())
 	rawStreamStoreLast(buf, last, n)
 }
 

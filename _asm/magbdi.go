@@ -25,15 +25,11 @@ func init() {
 		magFitUnsigned(64, 3)
 		magFitUnsigned(128, 3)
 		magFitUnsigned(128, 7)
-		prev := GLOBL("prevByte", attr.RODATA|attr.NOPTR)
-		for j := 0; j < 64; j++ {
-			DATA(j, U8(uint8(63+j))) // of one vector (mod 64) byte j−1; of a pair byte 63+j
-		}
 		next := GLOBL("nextByte", attr.RODATA|attr.NOPTR)
 		for j := 0; j < 64; j++ {
 			DATA(j, U8(uint8(j+1)))
 		}
-		raw := magRawConsts{firstIdx: prevByteUnder(), prevIdx: prev}
+		raw := magRawConsts{firstIdx: prevByteUnder(), prevIdx: prevByte()}
 		raw.rotations = GLOBL("byteRotations", attr.RODATA|attr.NOPTR)
 		for t := 0; t < 8; t++ {
 			DATA(8*t, U64(byteRotation(t)))

@@ -5274,7 +5274,7 @@ TEXT ·bdiRaw64(SB), NOSPLIT, $0-48
 	MOVBLZX             63(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           prevByteUnder<>+0(SB), Z1
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
 	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
 	VMOVDQU64           Z1, (AX)
@@ -5292,12 +5292,12 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 	MOVBLZX             127(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           prevByteUnder<>+0(SB), Z2
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
 	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
 	VMOVDQU64           Z2, (AX)
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z1, Z1
-	VMOVDQU64           prevByte<>+0(SB), Z2
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
 	VPERMI2B            Z1, Z0, Z2
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
 	VMOVDQU64           Z2, 64(AX)
@@ -5536,7 +5536,7 @@ raw_206:
 	MOVBLZX             63(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           prevByteUnder<>+0(SB), Z1
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
 	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
 	VMOVDQU64           Z1, (AX)
@@ -5910,12 +5910,12 @@ raw_218:
 	MOVBLZX             127(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           prevByteUnder<>+0(SB), Z2
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
 	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
 	VMOVDQU64           Z2, (AX)
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z1, Z1
-	VMOVDQU64           prevByte<>+0(SB), Z2
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
 	VPERMI2B            Z1, Z0, Z2
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
 	VMOVDQU64           Z2, 64(AX)
@@ -6603,8 +6603,8 @@ TEXT highNibbles<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0xf0f0f0f0f0f0f0f0
 	QUAD $0xf0f0f0f0f0f0f0f0
 
-// prevByte<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT prevByte<>(SB), NOSPLIT|NOFRAME, $0
+// k_prevByte<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_prevByte<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x464544434241403f
 	QUAD $0x4e4d4c4b4a494847
@@ -6615,8 +6615,8 @@ TEXT prevByte<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x767574737271706f
 	QUAD $0x7e7d7c7b7a797877
 
-// prevByteUnder<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT prevByteUnder<>(SB), NOSPLIT|NOFRAME, $0
+// k_prevByteUnder<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_prevByteUnder<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0605040302010040
 	QUAD $0x0e0d0c0b0a090807

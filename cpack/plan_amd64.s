@@ -5429,7 +5429,7 @@ TEXT k_topBits<>(SB), NOSPLIT|NOFRAME, $0
 // k_prevByteUnder<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_prevByteUnder<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
-	QUAD $0x06050403020100ff
+	QUAD $0x0605040302010040
 	QUAD $0x0e0d0c0b0a090807
 	QUAD $0x161514131211100f
 	QUAD $0x1e1d1c1b1a191817

@@ -1275,7 +1275,7 @@ TEXT ·magRaw64(SB), NOSPLIT, $0-56
 	VPBROADCASTB        CX, Z1
 	LEAQ                byteRotations<>+0(SB), CX
 	VGF2P8AFFINEQB.BCST $0x00, (CX)(DX*8), Z0, Z0
-	VMOVDQU64           prevByteUnder<>+0(SB), Z2
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
 	VPERMI2B            Z1, Z0, Z2
 	VPTERNLOGQ          $0xe4, Z1, Z0, Z2
 	VMOVDQU64           Z2, (AX)
@@ -1300,12 +1300,12 @@ TEXT ·magRaw128(SB), NOSPLIT, $0-56
 	VPBROADCASTB        CX, Z2
 	LEAQ                byteRotations<>+0(SB), CX
 	VGF2P8AFFINEQB.BCST $0x00, (CX)(DX*8), Z0, Z0
-	VMOVDQU64           prevByteUnder<>+0(SB), Z3
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z3
 	VPERMI2B            Z2, Z0, Z3
 	VPTERNLOGQ          $0xe4, Z2, Z0, Z3
 	VMOVDQU64           Z3, (AX)
 	VGF2P8AFFINEQB.BCST $0x00, (CX)(DX*8), Z1, Z1
-	VMOVDQU64           prevByte<>+0(SB), Z3
+	VMOVDQU64           k_prevByte<>+0(SB), Z3
 	VPERMI2B            Z1, Z0, Z3
 	VPTERNLOGQ          $0xe4, Z2, Z1, Z3
 	VMOVDQU64           Z3, 64(AX)
@@ -1391,7 +1391,7 @@ raw_76:
 	VPBROADCASTB        CX, Z1
 	LEAQ                byteRotations<>+0(SB), CX
 	VGF2P8AFFINEQB.BCST $0x00, (CX)(BX*8), Z0, Z0
-	VMOVDQU64           prevByteUnder<>+0(SB), Z2
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
 	VPERMI2B            Z1, Z0, Z2
 	VPTERNLOGQ          $0xe4, Z1, Z0, Z2
 	VMOVDQU64           Z2, (AX)
@@ -1672,12 +1672,12 @@ raw_85:
 	VPBROADCASTB        CX, Z2
 	LEAQ                byteRotations<>+0(SB), CX
 	VGF2P8AFFINEQB.BCST $0x00, (CX)(BX*8), Z0, Z0
-	VMOVDQU64           prevByteUnder<>+0(SB), Z3
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z3
 	VPERMI2B            Z2, Z0, Z3
 	VPTERNLOGQ          $0xe4, Z2, Z0, Z3
 	VMOVDQU64           Z3, (AX)
 	VGF2P8AFFINEQB.BCST $0x00, (CX)(BX*8), Z1, Z1
-	VMOVDQU64           prevByte<>+0(SB), Z3
+	VMOVDQU64           k_prevByte<>+0(SB), Z3
 	VPERMI2B            Z1, Z0, Z3
 	VPTERNLOGQ          $0xe4, Z2, Z1, Z3
 	VMOVDQU64           Z3, 64(AX)
@@ -1942,18 +1942,6 @@ compressed_93:
 	VZEROUPPER
 	RET
 
-// prevByte<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT prevByte<>(SB), NOSPLIT|NOFRAME, $0
-	PCALIGN $64
-	QUAD $0x464544434241403f
-	QUAD $0x4e4d4c4b4a494847
-	QUAD $0x565554535251504f
-	QUAD $0x5e5d5c5b5a595857
-	QUAD $0x666564636261605f
-	QUAD $0x6e6d6c6b6a696867
-	QUAD $0x767574737271706f
-	QUAD $0x7e7d7c7b7a797877
-
 // nextByte<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT nextByte<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
@@ -1966,8 +1954,8 @@ TEXT nextByte<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x3837363534333231
 	QUAD $0x403f3e3d3c3b3a39
 
-// prevByteUnder<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT prevByteUnder<>(SB), NOSPLIT|NOFRAME, $0
+// k_prevByteUnder<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_prevByteUnder<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0605040302010040
 	QUAD $0x0e0d0c0b0a090807
@@ -1977,6 +1965,18 @@ TEXT prevByteUnder<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x2e2d2c2b2a292827
 	QUAD $0x363534333231302f
 	QUAD $0x3e3d3c3b3a393837
+
+// k_prevByte<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_prevByte<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x464544434241403f
+	QUAD $0x4e4d4c4b4a494847
+	QUAD $0x565554535251504f
+	QUAD $0x5e5d5c5b5a595857
+	QUAD $0x666564636261605f
+	QUAD $0x6e6d6c6b6a696867
+	QUAD $0x767574737271706f
+	QUAD $0x7e7d7c7b7a797877
 
 // byteRotations<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT byteRotations<>(SB), NOSPLIT|NOFRAME, $0
