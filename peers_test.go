@@ -74,14 +74,14 @@ func BenchmarkPeers(b *testing.B) {
 		return
 	}
 	var t strings.Builder
-	fmt.Fprintf(&t, "medians of %d rounds; memcpy %s MB/s\n", *benchRounds, spread(got[0]))
+	t.WriteString(roundsHeader(got[0]))
 	fmt.Fprintf(&t, "| row | peer, MB/s | MB/s, median (min–max) | × peer | × memcpy |\n|---|---|---|---|---|\n")
 	for i, row := range peerRows {
 		g := got[i+1]
 		if slices.Contains(g, 0) {
 			continue // filtered out by -bench
 		}
-		fmt.Fprintf(&t, "| %s | %.0f | %s | %.2f | %.2f |\n", row.name, row.mbps, spread(g), median(g)/row.mbps, median(ratios(g, got[0])))
+		fmt.Fprintf(&t, "| %s | %.0f | %s | %.2f | %s |\n", row.name, row.mbps, spread(g), median(g)/row.mbps, medianRatio(g, got[0]))
 	}
 	printTable(b, t.String())
 }
@@ -159,13 +159,27 @@ func median(xs []float64) float64 {
 	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
 }
 
-// ratios returns xs[r]/ys[r] for each round r.
-func ratios(xs, ys []float64) []float64 {
+// roundsHeader is the first line of a table of medians, with memcpy's
+// MB/s over the rounds.
+func roundsHeader(memcpy []float64) string {
+	if slices.Contains(memcpy, 0) {
+		return fmt.Sprintf("medians of %d rounds; memcpy not timed (filtered out by -bench)\n", len(memcpy))
+	}
+	return fmt.Sprintf("medians of %d rounds; memcpy %s MB/s\n", len(memcpy), spread(memcpy))
+}
+
+// medianRatio formats the median over rounds r of xs[r]/ys[r], or "—"
+// when some ys[r] is 0 (memcpy, or the floor made from it, filtered out
+// by -bench).
+func medianRatio(xs, ys []float64) string {
 	q := make([]float64, len(xs))
 	for r := range xs {
+		if ys[r] == 0 {
+			return "—"
+		}
 		q[r] = xs[r] / ys[r]
 	}
-	return q
+	return fmt.Sprintf("%.2f", median(q))
 }
 
 // spread formats the median of xs and their range.
@@ -317,7 +331,7 @@ func BenchmarkTargets(b *testing.B) {
 		return
 	}
 	var t strings.Builder
-	fmt.Fprintf(&t, "medians of %d rounds; memcpy %s MB/s\n", *benchRounds, spread(got[0]))
+	t.WriteString(roundsHeader(got[0]))
 	fmt.Fprintf(&t, "| row | floor, MB/s | MB/s, median (min–max) | × floor |\n|---|---|---|---|\n")
 	for i, row := range targetRows {
 		g := got[i+1]
@@ -328,7 +342,7 @@ func BenchmarkTargets(b *testing.B) {
 		for r := range g {
 			floors[r] = floor(row, got[0][r])
 		}
-		fmt.Fprintf(&t, "| %s | %.0f | %s | %.2f |\n", row.name(), median(floors), spread(g), median(ratios(g, floors)))
+		fmt.Fprintf(&t, "| %s | %.0f | %s | %s |\n", row.name(), median(floors), spread(g), medianRatio(g, floors))
 	}
 	printTable(b, t.String())
 }
