@@ -723,27 +723,31 @@ func tagShiftedStream(outp Register, vecs []VecVirtual, rot, hi, first Op, first
 // tagShiftedStream: byte j ← j − 1, byte 0 ← 64, the first byte of
 // VPERMI2B's second table.
 func prevByteUnder() Mem {
-	return rodataBytes("prevByteUnder", func(j int) byte {
-		if j == 0 {
-			return 64
-		}
-		return byte(j - 1)
-	})
+	var b [64]byte
+	for j := range b {
+		b[j] = byte(j - 1)
+	}
+	b[0] = 64
+	return rodataBytes("prevByteUnder", b)
 }
 
 // prevByte declares (once per generated file) prevIdx of tagShiftedStream:
 // byte j ← 63 + j, of a vector pair (v0, v1) v1's byte j − 1 and for j = 0
 // v0's last (of one vector, mod 64, byte j − 1).
 func prevByte() Mem {
-	return rodataBytes("prevByte", func(j int) byte { return byte(63 + j) })
+	var b [64]byte
+	for j := range b {
+		b[j] = byte(63 + j)
+	}
+	return rodataBytes("prevByte", b)
 }
 
 // rodataBytes declares (once per generated file) the 64-byte constant of
-// the bytes f(0), …, f(63).
-func rodataBytes(name string, f func(j int) byte) Mem {
+// the bytes b.
+func rodataBytes(name string, b [64]byte) Mem {
 	var words [8]uint64
-	for j := range 64 {
-		words[j/8] |= uint64(f(j)) << (8 * (j % 8))
+	for j, x := range b {
+		words[j/8] |= uint64(x) << (8 * (j % 8))
 	}
 	return rodata(name, words[:]...)
 }

@@ -1131,8 +1131,12 @@ func rawStreamOf(buf, line Register, vecs []VecVirtual) {
 	last := rawStreamLast(line, n)
 	zero := ZMM()
 	VPXORQ(zero, zero, zero)
+	var topBits [64]byte
+	for j := range topBits {
+		topBits[j] = 0x80
+	}
 	tagShiftedStream(buf, vecs, rodata("byteRotation1", byteRotation(1)),
-		rodataBytes("topBits", func(int) byte { return 0x80 }), zero, prevByteUnder(), prevByte())
+		rodataBytes("topBits", topBits), zero, prevByteUnder(), prevByte())
 	rawStreamStoreLast(buf, last, n)
 }
 

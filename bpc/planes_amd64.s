@@ -992,16 +992,16 @@ TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
 	VPXORD         Z2, Z0, Z0
 	VPXORD         Z2, Z1, Z1
 	VPXORD         Z4, Z0, Z0
-	VMOVDQU64      bpc_cols<>+0(SB), Z2
-	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z2
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z4
 	VPERMI2B       Z1, Z0, Z4
 	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
-	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z5
 	VPERMI2B       Z1, Z0, Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z5, Z4, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z5, Z4, Z1
 	VALIGND        $0x0f, Z3, Z0, Z2
 	VPADDD         Z2, Z0, Z0
@@ -1023,7 +1023,7 @@ TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
 	VALIGND        $0x0f, Z3, Z0, Z3
 	VPADDD         Z2, Z3, Z3
 	VMOVDQU32      Z3, (CX)
-	VMOVDQU64      bpc_lane15<>+0(SB), Z3
+	VMOVDQU64      k_bpc_lane15<>+0(SB), Z3
 	VPERMD         Z0, Z3, Z3
 	VPADDD         Z3, Z1, Z1
 	VALIGND        $0x0f, Z0, Z1, Z0
@@ -1062,16 +1062,16 @@ TEXT ·bpcRebuild64AVX512(SB), NOSPLIT, $0-24
 	VPXORD         Z2, Z0, Z0
 	VPXORD         Z2, Z1, Z1
 	VPXORD         Z4, Z0, Z0
-	VMOVDQU64      bpc_cols<>+0(SB), Z2
-	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z2
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z4
 	VPERMI2B       Z1, Z0, Z4
 	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
-	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z5
 	VPERMI2B       Z1, Z0, Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z5, Z4, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z5, Z4, Z1
 	VALIGND        $0x0f, Z3, Z0, Z1
 	VPADDD         Z1, Z0, Z0
@@ -1116,16 +1116,16 @@ TEXT ·bpcPlanes128AVX512(SB), NOSPLIT, $0-32
 	KMOVW          K2, SI
 	SHLL           $0x10, SI
 	ORL            SI, AX
-	VMOVDQU64      bpc_cols<>+0(SB), Z0
-	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z0
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z4
 	VPERMI2B       Z1, Z7, Z4
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z5
 	VPERMI2B       Z1, Z7, Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z5, Z4, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z5, Z4, Z1
 	VPBROADCASTD   AX, Z4
 	VALIGND        $0x01, Z0, Z1, Z5
@@ -1210,16 +1210,16 @@ TEXT ·bpcPlanes64AVX512(SB), NOSPLIT, $0-32
 	KMOVW          K3, SI
 	SHLL           $0x10, SI
 	ORL            SI, AX
-	VMOVDQU64      bpc_cols<>+0(SB), Z0
-	VMOVDQU64      bpc_gather0<>+0(SB), Z1
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z0
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z1
 	VPERMI2B       Z2, Z6, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z5
 	VPERMI2B       Z2, Z6, Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z5, Z1, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z2
 	VPERMI2B       Z5, Z1, Z2
 	VPBROADCASTD   AX, Z1
 	VALIGND        $0x01, Z0, Z2, Z5
@@ -1304,16 +1304,16 @@ TEXT ·bpcPlanes32AVX512(SB), NOSPLIT, $0-32
 	KMOVW          K3, SI
 	SHLL           $0x10, SI
 	ORL            SI, AX
-	VMOVDQU64      bpc_cols<>+0(SB), Z0
-	VMOVDQU64      bpc_gather0<>+0(SB), Z1
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z0
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z1
 	VPERMI2B       Z3, Z6, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VMOVDQU64      bpc_gather1<>+0(SB), Z2
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z2
 	VPERMI2B       Z3, Z6, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z2, Z1, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z3
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z3
 	VPERMI2B       Z2, Z1, Z3
 	VPBROADCASTD   AX, Z1
 	VALIGND        $0x01, Z0, Z3, Z2
@@ -1400,16 +1400,16 @@ TEXT ·bpcEncode128AVX512(SB), NOSPLIT, $512-32
 	KMOVW          K2, DX
 	SHLL           $0x10, DX
 	ORL            DX, CX
-	VMOVDQU64      bpc_cols<>+0(SB), Z0
-	VMOVDQU64      bpc_gather0<>+0(SB), Z5
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z0
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z5
 	VPERMI2B       Z1, Z8, Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VMOVDQU64      bpc_gather1<>+0(SB), Z6
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z6
 	VPERMI2B       Z1, Z8, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z6, Z5, Z1
 	VPBROADCASTD   CX, Z5
 	VALIGND        $0x01, Z0, Z1, Z6
@@ -1725,16 +1725,16 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	KMOVW          K3, DX
 	SHLL           $0x10, DX
 	ORL            DX, CX
-	VMOVDQU64      bpc_cols<>+0(SB), Z0
-	VMOVDQU64      bpc_gather0<>+0(SB), Z1
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z0
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z1
 	VPERMI2B       Z2, Z9, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VMOVDQU64      bpc_gather1<>+0(SB), Z8
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z8
 	VPERMI2B       Z2, Z9, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z2
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z2
 	VPERMI2B       Z8, Z1, Z2
 	VPBROADCASTD   CX, Z1
 	VALIGND        $0x01, Z0, Z2, Z8
@@ -2042,7 +2042,7 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	VPORQ        Z7, Z2, Z2
 
 	// Big-endian bytes: the top word's top byte first.
-	VMOVDQU64 bpc_revbytes<>+0(SB), Z0
+	VMOVDQU64 k_bpc_revbytes<>+0(SB), Z0
 	VPERMB    Z2, Z0, Z2
 	LEAQ      7(CX), AX
 	SHRQ      $0x03, AX
@@ -2252,12 +2252,12 @@ TEXT ·bpcDecode64AVX512(SB), $856-33
 	VMOVQ               X0, AX
 	BSWAPQ              AX
 	VGF2P8AFFINEQB.BCST $0x00, bpc_q8040201008040201<>+0(SB), Z0, Z0
-	VMOVDQU64           bpc_dec_ctl0<>+0(SB), Z5
-	VMOVDQU64           bpc_dec_ctl1<>+0(SB), Z6
-	VMOVDQU64           bpc_dec_ctl2<>+0(SB), Z7
-	VMOVDQU64           bpc_dec_lens<>+0(SB), Z8
+	VMOVDQU64           k_bpc_dec_ctl0<>+0(SB), Z5
+	VMOVDQU64           k_bpc_dec_ctl1<>+0(SB), Z6
+	VMOVDQU64           k_bpc_dec_ctl2<>+0(SB), Z7
+	VMOVDQU64           k_bpc_dec_lens<>+0(SB), Z8
 	VPBROADCASTB        bpc_d00000001<>+0(SB), Z9
-	VMOVDQU64           bpc_dec_gather0<>+0(SB), Z10
+	VMOVDQU64           k_bpc_dec_gather0<>+0(SB), Z10
 	VPERMI2B            Z1, Z0, Z10
 	VPMULTISHIFTQB      Z10, Z5, Z11
 	VPTESTMB            Z9, Z11, K1
@@ -2270,7 +2270,7 @@ TEXT ·bpcDecode64AVX512(SB), $856-33
 	VPADDB              Z10, Z12, K2, Z12
 	VPADDB              Z12, Z11, K1, Z11
 	VMOVDQU64           Z11, (DX)
-	VMOVDQU64           bpc_dec_gather1<>+0(SB), Z10
+	VMOVDQU64           k_bpc_dec_gather1<>+0(SB), Z10
 	VPERMI2B            Z1, Z0, Z10
 	VPMULTISHIFTQB      Z10, Z5, Z11
 	VPTESTMB            Z9, Z11, K1
@@ -2283,7 +2283,7 @@ TEXT ·bpcDecode64AVX512(SB), $856-33
 	VPADDB              Z10, Z12, K2, Z12
 	VPADDB              Z12, Z11, K1, Z11
 	VMOVDQU64           Z11, 64(DX)
-	VMOVDQU64           bpc_dec_gather2<>+0(SB), Z10
+	VMOVDQU64           k_bpc_dec_gather2<>+0(SB), Z10
 	VPERMI2B            Z1, Z0, Z10
 	VPMULTISHIFTQB      Z10, Z5, Z11
 	VPTESTMB            Z9, Z11, K1
@@ -2296,7 +2296,7 @@ TEXT ·bpcDecode64AVX512(SB), $856-33
 	VPADDB              Z10, Z12, K2, Z12
 	VPADDB              Z12, Z11, K1, Z11
 	VMOVDQU64           Z11, 128(DX)
-	VMOVDQU64           bpc_dec_gather3<>+0(SB), Z10
+	VMOVDQU64           k_bpc_dec_gather3<>+0(SB), Z10
 	VPERMI2B            Z1, Z0, Z10
 	VPMULTISHIFTQB      Z10, Z5, Z11
 	VPTESTMB            Z9, Z11, K1
@@ -2309,7 +2309,7 @@ TEXT ·bpcDecode64AVX512(SB), $856-33
 	VPADDB              Z10, Z12, K2, Z12
 	VPADDB              Z12, Z11, K1, Z11
 	VMOVDQU64           Z11, 192(DX)
-	VMOVDQU64           bpc_dec_gather4<>+0(SB), Z10
+	VMOVDQU64           k_bpc_dec_gather4<>+0(SB), Z10
 	VPERMI2B            Z1, Z0, Z10
 	VPMULTISHIFTQB      Z10, Z5, Z11
 	VPTESTMB            Z9, Z11, K1
@@ -2322,7 +2322,7 @@ TEXT ·bpcDecode64AVX512(SB), $856-33
 	VPADDB              Z10, Z12, K2, Z12
 	VPADDB              Z12, Z11, K1, Z11
 	VMOVDQU64           Z11, 256(DX)
-	VMOVDQU64           bpc_dec_gather5<>+0(SB), Z10
+	VMOVDQU64           k_bpc_dec_gather5<>+0(SB), Z10
 	VPERMI2B            Z1, Z0, Z10
 	VPMULTISHIFTQB      Z10, Z5, Z11
 	VPTESTMB            Z9, Z11, K1
@@ -2335,7 +2335,7 @@ TEXT ·bpcDecode64AVX512(SB), $856-33
 	VPADDB              Z10, Z12, K2, Z12
 	VPADDB              Z12, Z11, K1, Z11
 	VMOVDQU64           Z11, 320(DX)
-	VMOVDQU64           bpc_dec_gather6<>+0(SB), Z10
+	VMOVDQU64           k_bpc_dec_gather6<>+0(SB), Z10
 	VPERMI2B            Z1, Z0, Z10
 	VPMULTISHIFTQB      Z10, Z5, Z11
 	VPTESTMB            Z9, Z11, K1
@@ -2348,7 +2348,7 @@ TEXT ·bpcDecode64AVX512(SB), $856-33
 	VPADDB              Z10, Z12, K2, Z12
 	VPADDB              Z12, Z11, K1, Z11
 	VMOVDQU64           Z11, 384(DX)
-	VMOVDQU64           bpc_dec_gather7<>+0(SB), Z10
+	VMOVDQU64           k_bpc_dec_gather7<>+0(SB), Z10
 	VPERMI2B            Z1, Z0, Z10
 	VPMULTISHIFTQB      Z10, Z5, Z0
 	VPTESTMB            Z9, Z0, K1
@@ -2503,16 +2503,16 @@ bpcDecode64AVX512_done:
 	VPMOVZXWD      Y2, Z0
 	VEXTRACTI64X4  $0x01, Z2, Y1
 	VPMOVZXWD      Y1, Z1
-	VMOVDQU64      bpc_cols<>+0(SB), Z2
-	VMOVDQU64      bpc_gather0<>+0(SB), Z5
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z2
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z5
 	VPERMI2B       Z1, Z0, Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
-	VMOVDQU64      bpc_gather1<>+0(SB), Z6
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z6
 	VPERMI2B       Z1, Z0, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z6, Z5, Z1
 	VPSRLD         $0x01, Z0, Z1
 	VPSRLD         $0x02, Z0, Z2
@@ -2587,16 +2587,16 @@ bpcDecode64AVX512_zeros:
 	VPERMI2D.Z     Z1, Z0, K1, Z5
 	VPXORD         Z6, Z0, Z0
 	VPXORD         Z5, Z1, Z1
-	VMOVDQU64      bpc_cols<>+0(SB), Z2
-	VMOVDQU64      bpc_gather0<>+0(SB), Z4
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z2
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z4
 	VPERMI2B       Z1, Z0, Z4
 	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
-	VMOVDQU64      bpc_gather1<>+0(SB), Z5
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z5
 	VPERMI2B       Z1, Z0, Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
-	VMOVDQU64      bpc_scatter0<>+0(SB), Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
 	VPERMI2B       Z5, Z4, Z0
-	VMOVDQU64      bpc_scatter1<>+0(SB), Z1
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z5, Z4, Z1
 	VALIGND        $0x0f, Z3, Z0, Z1
 	VPADDD         Z1, Z0, Z0
@@ -2633,8 +2633,8 @@ GLOBL bpc_d7fff7fff<>(SB), RODATA|NOPTR, $4
 DATA bpc_d0000001f<>+0(SB)/4, $0x0000001f
 GLOBL bpc_d0000001f<>(SB), RODATA|NOPTR, $4
 
-// bpc_cols<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_cols<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_cols<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_cols<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x8040201008040201
 	QUAD $0x8040201008040201
@@ -2645,8 +2645,8 @@ TEXT bpc_cols<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x8040201008040201
 	QUAD $0x8040201008040201
 
-// bpc_gather0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_gather0<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_gather0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_gather0<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0004080c1014181c
 	QUAD $0x2024282c3034383c
@@ -2657,8 +2657,8 @@ TEXT bpc_gather0<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x4145494d5155595d
 	QUAD $0x6165696d7175797d
 
-// bpc_gather1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_gather1<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_gather1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_gather1<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x02060a0e12161a1e
 	QUAD $0x22262a2e32363a3e
@@ -2669,8 +2669,8 @@ TEXT bpc_gather1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x43474b4f53575b5f
 	QUAD $0x63676b6f73777b7f
 
-// bpc_scatter0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_scatter0<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_scatter0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_scatter0<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x1911090118100800
 	QUAD $0x1b130b031a120a02
@@ -2681,8 +2681,8 @@ TEXT bpc_scatter0<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x3d352d253c342c24
 	QUAD $0x3f372f273e362e26
 
-// bpc_scatter1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_scatter1<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_scatter1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_scatter1<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x5951494158504840
 	QUAD $0x5b534b435a524a42
@@ -2693,8 +2693,8 @@ TEXT bpc_scatter1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x7d756d657c746c64
 	QUAD $0x7f776f677e766e66
 
-// bpc_lane15<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_lane15<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_lane15<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_lane15<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0000000f0000000f
 	QUAD $0x0000000f0000000f
@@ -2813,8 +2813,8 @@ TEXT bpc_wordstarts<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0000000000000180
 	QUAD $0x00000000000001c0
 
-// bpc_revbytes<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_revbytes<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_revbytes<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_revbytes<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x38393a3b3c3d3e3f
 	QUAD $0x3031323334353637
@@ -2888,8 +2888,8 @@ TEXT bpc_dec_steps<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x7fff7fff7fff0000
 	QUAD $0x0000000000000003
 
-// bpc_dec_ctl0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_ctl0<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_ctl0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_ctl0<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0706050403020100
 	QUAD $0x0706050403020100
@@ -2900,8 +2900,8 @@ TEXT bpc_dec_ctl0<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0706050403020100
 	QUAD $0x0706050403020100
 
-// bpc_dec_ctl1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_ctl1<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_ctl1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_ctl1<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x1716151413121110
 	QUAD $0x1716151413121110
@@ -2912,8 +2912,8 @@ TEXT bpc_dec_ctl1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x1716151413121110
 	QUAD $0x1716151413121110
 
-// bpc_dec_ctl2<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_ctl2<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_ctl2<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_ctl2<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x2726252423222120
 	QUAD $0x2726252423222120
@@ -2924,8 +2924,8 @@ TEXT bpc_dec_ctl2<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x2726252423222120
 	QUAD $0x2726252423222120
 
-// bpc_dec_lens<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_lens<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_lens<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_lens<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x1007100310071005
 	QUAD $0x1007100310071009
@@ -2936,8 +2936,8 @@ TEXT bpc_dec_lens<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x1007100310071005
 	QUAD $0x1007100310071009
 
-// bpc_dec_gather0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_gather0<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_gather0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_gather0<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0706050403020100
 	QUAD $0x0807060504030201
@@ -2948,8 +2948,8 @@ TEXT bpc_dec_gather0<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0d0c0b0a09080706
 	QUAD $0x0e0d0c0b0a090807
 
-// bpc_dec_gather1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_gather1<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_gather1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_gather1<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0f0e0d0c0b0a0908
 	QUAD $0x100f0e0d0c0b0a09
@@ -2960,8 +2960,8 @@ TEXT bpc_dec_gather1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x1514131211100f0e
 	QUAD $0x161514131211100f
 
-// bpc_dec_gather2<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_gather2<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_gather2<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_gather2<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x1716151413121110
 	QUAD $0x1817161514131211
@@ -2972,8 +2972,8 @@ TEXT bpc_dec_gather2<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x1d1c1b1a19181716
 	QUAD $0x1e1d1c1b1a191817
 
-// bpc_dec_gather3<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_gather3<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_gather3<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_gather3<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x1f1e1d1c1b1a1918
 	QUAD $0x201f1e1d1c1b1a19
@@ -2984,8 +2984,8 @@ TEXT bpc_dec_gather3<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x2524232221201f1e
 	QUAD $0x262524232221201f
 
-// bpc_dec_gather4<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_gather4<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_gather4<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_gather4<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x2726252423222120
 	QUAD $0x2827262524232221
@@ -2996,8 +2996,8 @@ TEXT bpc_dec_gather4<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x2d2c2b2a29282726
 	QUAD $0x2e2d2c2b2a292827
 
-// bpc_dec_gather5<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_gather5<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_gather5<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_gather5<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x2f2e2d2c2b2a2928
 	QUAD $0x302f2e2d2c2b2a29
@@ -3008,8 +3008,8 @@ TEXT bpc_dec_gather5<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x3534333231302f2e
 	QUAD $0x363534333231302f
 
-// bpc_dec_gather6<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_gather6<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_gather6<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_gather6<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x3736353433323130
 	QUAD $0x3837363534333231
@@ -3020,8 +3020,8 @@ TEXT bpc_dec_gather6<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x3d3c3b3a39383736
 	QUAD $0x3e3d3c3b3a393837
 
-// bpc_dec_gather7<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_gather7<>(SB), NOSPLIT|NOFRAME, $0
+// k_bpc_dec_gather7<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_gather7<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x3f3e3d3c3b3a3938
 	QUAD $0x403f3e3d3c3b3a39
