@@ -342,9 +342,18 @@ func singleBody(size int, ids Mem, vl, sizes bool) {
 	for _, kd := range singleTests {
 		allowed[kd] = vconst(8, ^singleFail(kd[0], kd[1]))
 	}
+	// At 64 and 128 bytes the AVX-512VL kernels fold the line in 64-byte
+	// vectors, half the vector operations, and narrow each result to 32
+	// bytes (upper half OR lower) for VPTEST, which has no 64-byte form.
+	wide := vl && size >= 64
+	width := 32
+	if wide {
+		width = 64
+	}
 	zero := YMM()
-	// Up to 64-byte lines the constants fit in registers next to the
-	// line; 128-byte lines load them at each test.
+	// The constants stay in registers next to the line, except for the
+	// AVX2 kernels' 128-byte lines (four vectors), which load them at each
+	// test.
 	held := map[[2]int]VecVirtual{}
 	var tbl GPVirtual
 	var bits Register
@@ -355,7 +364,7 @@ func singleBody(size int, ids Mem, vl, sizes bool) {
 		if sizes {
 			bits = Load(Param("idBits"), GP64())
 		}
-		if size <= 64 {
+		if size <= 64 || wide {
 			for _, kd := range singleTests {
 				held[kd] = YMM()
 				VMOVDQU(allowed[kd], held[kd])
@@ -366,11 +375,35 @@ func singleBody(size int, ids Mem, vl, sizes bool) {
 	if sizes {
 		stride = 8
 	}
+	newVec := YMM
+	if wide {
+		newVec = ZMM
+	}
+	narrow := func(v VecVirtual) VecVirtual {
+		if !wide {
+			return v
+		}
+		t := YMM()
+		VEXTRACTI64X4(U8(1), v, t)
+		VPOR(v.AsY(), t, t)
+		return t
+	}
+	or := func(a, b, dst VecVirtual) {
+		if wide {
+			VPORQ(a, b, dst)
+		} else {
+			VPOR(a, b, dst)
+		}
+	}
 	pairLoop(size, stride, setup, func(line Register, at int, out Mem) {
-		vecs := make([]VecVirtual, size/32)
+		vecs := make([]VecVirtual, size/width)
 		for i := range vecs {
-			vecs[i] = YMM()
-			VMOVDQU(Mem{Base: line, Disp: at + 32*i}, vecs[i])
+			vecs[i] = newVec()
+			if wide {
+				VMOVDQU64(Mem{Base: line, Disp: at + width*i}, vecs[i])
+			} else {
+				VMOVDQU(Mem{Base: line, Disp: at + 32*i}, vecs[i])
+			}
 		}
 		first := Mem{Base: line, Disp: at}
 		// deltas8 ORs the 8-byte deltas themselves: y is zero for a delta
@@ -379,12 +412,12 @@ func singleBody(size int, ids Mem, vl, sizes bool) {
 		fold := func(k int) VecVirtual {
 			var b VecVirtual
 			if !vl || k == 2 {
-				b = YMM()
+				b = newVec()
 				lanes[k].bcast(first, b)
 			}
 			var y VecVirtual
 			for i, v := range vecs {
-				d, s := YMM(), YMM()
+				d, s := newVec(), newVec()
 				switch {
 				case vl && k == 8:
 					VPSUBQ_BCST(first, v, d)
@@ -408,14 +441,17 @@ func singleBody(size int, ids Mem, vl, sizes bool) {
 					case i == 0:
 						deltas8 = d
 					case i == 1:
-						t := YMM()
-						VPOR(d, deltas8, t)
+						t := newVec()
+						or(d, deltas8, t)
 						deltas8 = t
 					default:
-						VPOR(d, deltas8, deltas8)
+						or(d, deltas8, deltas8)
 					}
 				}
 				switch {
+				case i == 0 && wide:
+					y = newVec()
+					VPXORQ(s, d, y)
 				case i == 0:
 					y = YMM()
 					VPXOR(s, d, y)
@@ -427,7 +463,7 @@ func singleBody(size int, ids Mem, vl, sizes bool) {
 					VPOR(t, y, y)
 				}
 			}
-			return y
+			return narrow(y)
 		}
 		y8, y4, y2 := fold(8), fold(4), fold(2)
 		ys := map[int]VecVirtual{8: y8, 4: y4, 2: y2}
@@ -442,17 +478,17 @@ func singleBody(size int, ids Mem, vl, sizes bool) {
 			VPTEST(ys[kd[0]], a) // CF: no bit outside a
 			ADCL(acc, acc)
 		}
-		VPTEST(deltas8, zero) // repeated: every 8-byte delta zero
+		VPTEST(narrow(deltas8), zero) // repeated: every 8-byte delta zero
 		ADCL(acc, acc)
 		any := vecs[0]
 		if len(vecs) > 1 {
-			any = YMM()
-			VPOR(vecs[1], vecs[0], any)
+			any = newVec()
+			or(vecs[1], vecs[0], any)
 			for _, v := range vecs[2:] {
-				VPOR(v, any, any)
+				or(v, any, any)
 			}
 		}
-		VPTEST(any, zero) // zeros
+		VPTEST(narrow(any), zero) // zeros
 		ADCL(acc, acc)
 		p := GP32()
 		TZCNTL(acc, p)

@@ -2446,7 +2446,7 @@ done_156:
 	RET
 
 // func bdiSingle64AVX512VL(data []byte, out []uint8)
-// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI
+// Requires: AVX, AVX2, AVX512BW, AVX512F, BMI
 TEXT ·bdiSingle64AVX512VL(SB), NOSPLIT, $0-48
 	MOVQ    data_base+0(FP), AX
 	MOVQ    out_base+24(FP), CX
@@ -2463,396 +2463,336 @@ TEXT ·bdiSingle64AVX512VL(SB), NOSPLIT, $0-48
 	JB      odd_158
 
 pairs_157:
-	VMOVDQU      (AX), Y7
-	VMOVDQU      32(AX), Y8
-	VPSUBQ.BCST  (AX), Y7, Y9
-	VPSRAQ       $0x3f, Y9, Y10
-	VPXOR        Y10, Y9, Y10
-	VPSUBQ.BCST  (AX), Y8, Y11
-	VPSRAQ       $0x3f, Y11, Y12
-	VPOR         Y11, Y9, Y9
-	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
-	VPSUBD.BCST  (AX), Y7, Y11
-	VPSRAD       $0x1f, Y11, Y12
-	VPXOR        Y12, Y11, Y11
-	VPSUBD.BCST  (AX), Y8, Y12
-	VPSRAD       $0x1f, Y12, Y13
-	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
-	VPBROADCASTW (AX), Y12
-	VPSUBW       Y12, Y7, Y13
-	VPSRAW       $0x0f, Y13, Y14
-	VPXOR        Y14, Y13, Y13
-	VPSUBW       Y12, Y8, Y12
-	VPSRAW       $0x0f, Y12, Y14
-	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
-	MOVL         $0x00000001, SI
-	VPTEST       Y10, Y1
-	ADCL         SI, SI
-	VPTEST       Y11, Y2
-	ADCL         SI, SI
-	VPTEST       Y13, Y3
-	ADCL         SI, SI
-	VPTEST       Y10, Y4
-	ADCL         SI, SI
-	VPTEST       Y11, Y5
-	ADCL         SI, SI
-	VPTEST       Y10, Y6
-	ADCL         SI, SI
-	VPTEST       Y9, Y0
-	ADCL         SI, SI
-	VPOR         Y8, Y7, Y7
-	VPTEST       Y7, Y0
-	ADCL         SI, SI
-	TZCNTL       SI, SI
-	MOVBLZX      (BX)(SI*1), SI
-	MOVB         SI, (CX)
-	VMOVDQU      64(AX), Y7
-	VMOVDQU      96(AX), Y8
-	VPSUBQ.BCST  64(AX), Y7, Y9
-	VPSRAQ       $0x3f, Y9, Y10
-	VPXOR        Y10, Y9, Y10
-	VPSUBQ.BCST  64(AX), Y8, Y11
-	VPSRAQ       $0x3f, Y11, Y12
-	VPOR         Y11, Y9, Y9
-	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
-	VPSUBD.BCST  64(AX), Y7, Y11
-	VPSRAD       $0x1f, Y11, Y12
-	VPXOR        Y12, Y11, Y11
-	VPSUBD.BCST  64(AX), Y8, Y12
-	VPSRAD       $0x1f, Y12, Y13
-	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
-	VPBROADCASTW 64(AX), Y12
-	VPSUBW       Y12, Y7, Y13
-	VPSRAW       $0x0f, Y13, Y14
-	VPXOR        Y14, Y13, Y13
-	VPSUBW       Y12, Y8, Y12
-	VPSRAW       $0x0f, Y12, Y14
-	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
-	MOVL         $0x00000001, SI
-	VPTEST       Y10, Y1
-	ADCL         SI, SI
-	VPTEST       Y11, Y2
-	ADCL         SI, SI
-	VPTEST       Y13, Y3
-	ADCL         SI, SI
-	VPTEST       Y10, Y4
-	ADCL         SI, SI
-	VPTEST       Y11, Y5
-	ADCL         SI, SI
-	VPTEST       Y10, Y6
-	ADCL         SI, SI
-	VPTEST       Y9, Y0
-	ADCL         SI, SI
-	VPOR         Y8, Y7, Y7
-	VPTEST       Y7, Y0
-	ADCL         SI, SI
-	TZCNTL       SI, SI
-	MOVBLZX      (BX)(SI*1), SI
-	MOVB         SI, 1(CX)
-	ADDQ         $0x00000080, AX
-	ADDQ         $0x02, CX
-	SUBQ         $0x02, DX
-	CMPQ         DX, $0x02
-	JAE          pairs_157
+	VMOVDQU64     (AX), Z7
+	VPSUBQ.BCST   (AX), Z7, Z8
+	VPSRAQ        $0x3f, Z8, Z9
+	VPXORQ        Z9, Z8, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPSUBD.BCST   (AX), Z7, Z9
+	VPSRAD        $0x1f, Z9, Z11
+	VPXORQ        Z11, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y11
+	VPOR          Y9, Y11, Y11
+	VPBROADCASTW  (AX), Z9
+	VPSUBW        Z9, Z7, Z9
+	VPSRAW        $0x0f, Z9, Z12
+	VPXORQ        Z12, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y12
+	VPOR          Y9, Y12, Y12
+	MOVL          $0x00000001, SI
+	VPTEST        Y10, Y1
+	ADCL          SI, SI
+	VPTEST        Y11, Y2
+	ADCL          SI, SI
+	VPTEST        Y12, Y3
+	ADCL          SI, SI
+	VPTEST        Y10, Y4
+	ADCL          SI, SI
+	VPTEST        Y11, Y5
+	ADCL          SI, SI
+	VPTEST        Y10, Y6
+	ADCL          SI, SI
+	VEXTRACTI64X4 $0x01, Z8, Y9
+	VPOR          Y8, Y9, Y9
+	VPTEST        Y9, Y0
+	ADCL          SI, SI
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPOR          Y7, Y8, Y8
+	VPTEST        Y8, Y0
+	ADCL          SI, SI
+	TZCNTL        SI, SI
+	MOVBLZX       (BX)(SI*1), SI
+	MOVB          SI, (CX)
+	VMOVDQU64     64(AX), Z7
+	VPSUBQ.BCST   64(AX), Z7, Z8
+	VPSRAQ        $0x3f, Z8, Z9
+	VPXORQ        Z9, Z8, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPSUBD.BCST   64(AX), Z7, Z9
+	VPSRAD        $0x1f, Z9, Z11
+	VPXORQ        Z11, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y11
+	VPOR          Y9, Y11, Y11
+	VPBROADCASTW  64(AX), Z9
+	VPSUBW        Z9, Z7, Z9
+	VPSRAW        $0x0f, Z9, Z12
+	VPXORQ        Z12, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y12
+	VPOR          Y9, Y12, Y12
+	MOVL          $0x00000001, SI
+	VPTEST        Y10, Y1
+	ADCL          SI, SI
+	VPTEST        Y11, Y2
+	ADCL          SI, SI
+	VPTEST        Y12, Y3
+	ADCL          SI, SI
+	VPTEST        Y10, Y4
+	ADCL          SI, SI
+	VPTEST        Y11, Y5
+	ADCL          SI, SI
+	VPTEST        Y10, Y6
+	ADCL          SI, SI
+	VEXTRACTI64X4 $0x01, Z8, Y9
+	VPOR          Y8, Y9, Y9
+	VPTEST        Y9, Y0
+	ADCL          SI, SI
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPOR          Y7, Y8, Y8
+	VPTEST        Y8, Y0
+	ADCL          SI, SI
+	TZCNTL        SI, SI
+	MOVBLZX       (BX)(SI*1), SI
+	MOVB          SI, 1(CX)
+	ADDQ          $0x00000080, AX
+	ADDQ          $0x02, CX
+	SUBQ          $0x02, DX
+	CMPQ          DX, $0x02
+	JAE           pairs_157
 
 odd_158:
-	TESTQ        DX, DX
-	JZ           done_159
-	VMOVDQU      (AX), Y7
-	VMOVDQU      32(AX), Y8
-	VPSUBQ.BCST  (AX), Y7, Y9
-	VPSRAQ       $0x3f, Y9, Y10
-	VPXOR        Y10, Y9, Y10
-	VPSUBQ.BCST  (AX), Y8, Y11
-	VPSRAQ       $0x3f, Y11, Y12
-	VPOR         Y11, Y9, Y9
-	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
-	VPSUBD.BCST  (AX), Y7, Y11
-	VPSRAD       $0x1f, Y11, Y12
-	VPXOR        Y12, Y11, Y11
-	VPSUBD.BCST  (AX), Y8, Y12
-	VPSRAD       $0x1f, Y12, Y13
-	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
-	VPBROADCASTW (AX), Y12
-	VPSUBW       Y12, Y7, Y13
-	VPSRAW       $0x0f, Y13, Y14
-	VPXOR        Y14, Y13, Y13
-	VPSUBW       Y12, Y8, Y12
-	VPSRAW       $0x0f, Y12, Y14
-	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
-	MOVL         $0x00000001, AX
-	VPTEST       Y10, Y1
-	ADCL         AX, AX
-	VPTEST       Y11, Y2
-	ADCL         AX, AX
-	VPTEST       Y13, Y3
-	ADCL         AX, AX
-	VPTEST       Y10, Y4
-	ADCL         AX, AX
-	VPTEST       Y11, Y5
-	ADCL         AX, AX
-	VPTEST       Y10, Y6
-	ADCL         AX, AX
-	VPTEST       Y9, Y0
-	ADCL         AX, AX
-	VPOR         Y8, Y7, Y1
-	VPTEST       Y1, Y0
-	ADCL         AX, AX
-	TZCNTL       AX, AX
-	MOVBLZX      (BX)(AX*1), AX
-	MOVB         AL, (CX)
+	TESTQ         DX, DX
+	JZ            done_159
+	VMOVDQU64     (AX), Z7
+	VPSUBQ.BCST   (AX), Z7, Z8
+	VPSRAQ        $0x3f, Z8, Z9
+	VPXORQ        Z9, Z8, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPSUBD.BCST   (AX), Z7, Z9
+	VPSRAD        $0x1f, Z9, Z11
+	VPXORQ        Z11, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y11
+	VPOR          Y9, Y11, Y11
+	VPBROADCASTW  (AX), Z9
+	VPSUBW        Z9, Z7, Z9
+	VPSRAW        $0x0f, Z9, Z12
+	VPXORQ        Z12, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y12
+	VPOR          Y9, Y12, Y12
+	MOVL          $0x00000001, AX
+	VPTEST        Y10, Y1
+	ADCL          AX, AX
+	VPTEST        Y11, Y2
+	ADCL          AX, AX
+	VPTEST        Y12, Y3
+	ADCL          AX, AX
+	VPTEST        Y10, Y4
+	ADCL          AX, AX
+	VPTEST        Y11, Y5
+	ADCL          AX, AX
+	VPTEST        Y10, Y6
+	ADCL          AX, AX
+	VEXTRACTI64X4 $0x01, Z8, Y1
+	VPOR          Y8, Y1, Y1
+	VPTEST        Y1, Y0
+	ADCL          AX, AX
+	VEXTRACTI64X4 $0x01, Z7, Y1
+	VPOR          Y7, Y1, Y1
+	VPTEST        Y1, Y0
+	ADCL          AX, AX
+	TZCNTL        AX, AX
+	MOVBLZX       (BX)(AX*1), AX
+	MOVB          AL, (CX)
 
 done_159:
 	VZEROUPPER
 	RET
 
 // func bdiSingle128AVX512VL(data []byte, out []uint8)
-// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI
+// Requires: AVX, AVX2, AVX512BW, AVX512F, BMI
 TEXT ·bdiSingle128AVX512VL(SB), NOSPLIT, $0-48
-	MOVQ  data_base+0(FP), AX
-	MOVQ  out_base+24(FP), CX
-	MOVQ  out_len+32(FP), DX
-	VPXOR Y0, Y0, Y0
-	LEAQ  singleIDs<>+0(SB), BX
-	CMPQ  DX, $0x02
-	JB    odd_161
+	MOVQ    data_base+0(FP), AX
+	MOVQ    out_base+24(FP), CX
+	MOVQ    out_len+32(FP), DX
+	VPXOR   Y0, Y0, Y0
+	LEAQ    singleIDs<>+0(SB), BX
+	VMOVDQU rep8_7fffffff<>+0(SB), Y1
+	VMOVDQU rep8_7fff00007fff<>+0(SB), Y2
+	VMOVDQU rep8_7f007f007f007f<>+0(SB), Y3
+	VMOVDQU rep8_7fff<>+0(SB), Y4
+	VMOVDQU rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU rep8_7f<>+0(SB), Y6
+	CMPQ    DX, $0x02
+	JB      odd_161
 
 pairs_160:
-	VMOVDQU      (AX), Y1
-	VMOVDQU      32(AX), Y2
-	VMOVDQU      64(AX), Y3
-	VMOVDQU      96(AX), Y4
-	VPSUBQ.BCST  (AX), Y1, Y5
-	VPSRAQ       $0x3f, Y5, Y6
-	VPXOR        Y6, Y5, Y6
-	VPSUBQ.BCST  (AX), Y2, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  (AX), Y3, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  (AX), Y4, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  (AX), Y1, Y7
-	VPSRAD       $0x1f, Y7, Y8
-	VPXOR        Y8, Y7, Y7
-	VPSUBD.BCST  (AX), Y2, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  (AX), Y3, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  (AX), Y4, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPBROADCASTW (AX), Y8
-	VPSUBW       Y8, Y1, Y9
-	VPSRAW       $0x0f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPSUBW       Y8, Y2, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y3, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y4, Y8
-	VPSRAW       $0x0f, Y8, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
-	MOVL         $0x00000001, SI
-	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
-	VPTEST       Y9, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7fff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f<>+0(SB), Y7
-	VPTEST       Y6, Y7
-	ADCL         SI, SI
-	VPTEST       Y5, Y0
-	ADCL         SI, SI
-	VPOR         Y2, Y1, Y1
-	VPOR         Y3, Y1, Y1
-	VPOR         Y4, Y1, Y1
-	VPTEST       Y1, Y0
-	ADCL         SI, SI
-	TZCNTL       SI, SI
-	MOVBLZX      (BX)(SI*1), SI
-	MOVB         SI, (CX)
-	VMOVDQU      128(AX), Y1
-	VMOVDQU      160(AX), Y2
-	VMOVDQU      192(AX), Y3
-	VMOVDQU      224(AX), Y4
-	VPSUBQ.BCST  128(AX), Y1, Y5
-	VPSRAQ       $0x3f, Y5, Y6
-	VPXOR        Y6, Y5, Y6
-	VPSUBQ.BCST  128(AX), Y2, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  128(AX), Y3, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  128(AX), Y4, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  128(AX), Y1, Y7
-	VPSRAD       $0x1f, Y7, Y8
-	VPXOR        Y8, Y7, Y7
-	VPSUBD.BCST  128(AX), Y2, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  128(AX), Y3, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  128(AX), Y4, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPBROADCASTW 128(AX), Y8
-	VPSUBW       Y8, Y1, Y9
-	VPSRAW       $0x0f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPSUBW       Y8, Y2, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y3, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y4, Y8
-	VPSRAW       $0x0f, Y8, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
-	MOVL         $0x00000001, SI
-	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
-	VPTEST       Y9, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7fff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         SI, SI
-	VMOVDQU      rep8_7f<>+0(SB), Y7
-	VPTEST       Y6, Y7
-	ADCL         SI, SI
-	VPTEST       Y5, Y0
-	ADCL         SI, SI
-	VPOR         Y2, Y1, Y1
-	VPOR         Y3, Y1, Y1
-	VPOR         Y4, Y1, Y1
-	VPTEST       Y1, Y0
-	ADCL         SI, SI
-	TZCNTL       SI, SI
-	MOVBLZX      (BX)(SI*1), SI
-	MOVB         SI, 1(CX)
-	ADDQ         $0x00000100, AX
-	ADDQ         $0x02, CX
-	SUBQ         $0x02, DX
-	CMPQ         DX, $0x02
-	JAE          pairs_160
+	VMOVDQU64     (AX), Z7
+	VMOVDQU64     64(AX), Z8
+	VPSUBQ.BCST   (AX), Z7, Z9
+	VPSRAQ        $0x3f, Z9, Z10
+	VPXORQ        Z10, Z9, Z10
+	VPSUBQ.BCST   (AX), Z8, Z11
+	VPSRAQ        $0x3f, Z11, Z12
+	VPORQ         Z11, Z9, Z9
+	VPTERNLOGQ    $0xf6, Z12, Z11, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y11
+	VPOR          Y10, Y11, Y11
+	VPSUBD.BCST   (AX), Z7, Z10
+	VPSRAD        $0x1f, Z10, Z12
+	VPXORQ        Z12, Z10, Z10
+	VPSUBD.BCST   (AX), Z8, Z12
+	VPSRAD        $0x1f, Z12, Z13
+	VPTERNLOGQ    $0xf6, Z13, Z12, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y12
+	VPOR          Y10, Y12, Y12
+	VPBROADCASTW  (AX), Z10
+	VPSUBW        Z10, Z7, Z13
+	VPSRAW        $0x0f, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPSUBW        Z10, Z8, Z10
+	VPSRAW        $0x0f, Z10, Z14
+	VPTERNLOGQ    $0xf6, Z14, Z10, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y10
+	VPOR          Y13, Y10, Y10
+	MOVL          $0x00000001, SI
+	VPTEST        Y11, Y1
+	ADCL          SI, SI
+	VPTEST        Y12, Y2
+	ADCL          SI, SI
+	VPTEST        Y10, Y3
+	ADCL          SI, SI
+	VPTEST        Y11, Y4
+	ADCL          SI, SI
+	VPTEST        Y12, Y5
+	ADCL          SI, SI
+	VPTEST        Y11, Y6
+	ADCL          SI, SI
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPTEST        Y10, Y0
+	ADCL          SI, SI
+	VPORQ         Z8, Z7, Z7
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPOR          Y7, Y8, Y8
+	VPTEST        Y8, Y0
+	ADCL          SI, SI
+	TZCNTL        SI, SI
+	MOVBLZX       (BX)(SI*1), SI
+	MOVB          SI, (CX)
+	VMOVDQU64     128(AX), Z7
+	VMOVDQU64     192(AX), Z8
+	VPSUBQ.BCST   128(AX), Z7, Z9
+	VPSRAQ        $0x3f, Z9, Z10
+	VPXORQ        Z10, Z9, Z10
+	VPSUBQ.BCST   128(AX), Z8, Z11
+	VPSRAQ        $0x3f, Z11, Z12
+	VPORQ         Z11, Z9, Z9
+	VPTERNLOGQ    $0xf6, Z12, Z11, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y11
+	VPOR          Y10, Y11, Y11
+	VPSUBD.BCST   128(AX), Z7, Z10
+	VPSRAD        $0x1f, Z10, Z12
+	VPXORQ        Z12, Z10, Z10
+	VPSUBD.BCST   128(AX), Z8, Z12
+	VPSRAD        $0x1f, Z12, Z13
+	VPTERNLOGQ    $0xf6, Z13, Z12, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y12
+	VPOR          Y10, Y12, Y12
+	VPBROADCASTW  128(AX), Z10
+	VPSUBW        Z10, Z7, Z13
+	VPSRAW        $0x0f, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPSUBW        Z10, Z8, Z10
+	VPSRAW        $0x0f, Z10, Z14
+	VPTERNLOGQ    $0xf6, Z14, Z10, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y10
+	VPOR          Y13, Y10, Y10
+	MOVL          $0x00000001, SI
+	VPTEST        Y11, Y1
+	ADCL          SI, SI
+	VPTEST        Y12, Y2
+	ADCL          SI, SI
+	VPTEST        Y10, Y3
+	ADCL          SI, SI
+	VPTEST        Y11, Y4
+	ADCL          SI, SI
+	VPTEST        Y12, Y5
+	ADCL          SI, SI
+	VPTEST        Y11, Y6
+	ADCL          SI, SI
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPTEST        Y10, Y0
+	ADCL          SI, SI
+	VPORQ         Z8, Z7, Z7
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPOR          Y7, Y8, Y8
+	VPTEST        Y8, Y0
+	ADCL          SI, SI
+	TZCNTL        SI, SI
+	MOVBLZX       (BX)(SI*1), SI
+	MOVB          SI, 1(CX)
+	ADDQ          $0x00000100, AX
+	ADDQ          $0x02, CX
+	SUBQ          $0x02, DX
+	CMPQ          DX, $0x02
+	JAE           pairs_160
 
 odd_161:
-	TESTQ        DX, DX
-	JZ           done_162
-	VMOVDQU      (AX), Y1
-	VMOVDQU      32(AX), Y2
-	VMOVDQU      64(AX), Y3
-	VMOVDQU      96(AX), Y4
-	VPSUBQ.BCST  (AX), Y1, Y5
-	VPSRAQ       $0x3f, Y5, Y6
-	VPXOR        Y6, Y5, Y6
-	VPSUBQ.BCST  (AX), Y2, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  (AX), Y3, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  (AX), Y4, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  (AX), Y1, Y7
-	VPSRAD       $0x1f, Y7, Y8
-	VPXOR        Y8, Y7, Y7
-	VPSUBD.BCST  (AX), Y2, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  (AX), Y3, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  (AX), Y4, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPBROADCASTW (AX), Y8
-	VPSUBW       Y8, Y1, Y9
-	VPSRAW       $0x0f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPSUBW       Y8, Y2, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y3, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y4, Y8
-	VPSRAW       $0x0f, Y8, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
-	MOVL         $0x00000001, AX
-	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
-	VPTEST       Y9, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7fff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f<>+0(SB), Y7
-	VPTEST       Y6, Y7
-	ADCL         AX, AX
-	VPTEST       Y5, Y0
-	ADCL         AX, AX
-	VPOR         Y2, Y1, Y1
-	VPOR         Y3, Y1, Y1
-	VPOR         Y4, Y1, Y1
-	VPTEST       Y1, Y0
-	ADCL         AX, AX
-	TZCNTL       AX, AX
-	MOVBLZX      (BX)(AX*1), AX
-	MOVB         AL, (CX)
+	TESTQ         DX, DX
+	JZ            done_162
+	VMOVDQU64     (AX), Z7
+	VMOVDQU64     64(AX), Z8
+	VPSUBQ.BCST   (AX), Z7, Z9
+	VPSRAQ        $0x3f, Z9, Z10
+	VPXORQ        Z10, Z9, Z10
+	VPSUBQ.BCST   (AX), Z8, Z11
+	VPSRAQ        $0x3f, Z11, Z12
+	VPORQ         Z11, Z9, Z9
+	VPTERNLOGQ    $0xf6, Z12, Z11, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y11
+	VPOR          Y10, Y11, Y11
+	VPSUBD.BCST   (AX), Z7, Z10
+	VPSRAD        $0x1f, Z10, Z12
+	VPXORQ        Z12, Z10, Z10
+	VPSUBD.BCST   (AX), Z8, Z12
+	VPSRAD        $0x1f, Z12, Z13
+	VPTERNLOGQ    $0xf6, Z13, Z12, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y12
+	VPOR          Y10, Y12, Y12
+	VPBROADCASTW  (AX), Z10
+	VPSUBW        Z10, Z7, Z13
+	VPSRAW        $0x0f, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPSUBW        Z10, Z8, Z10
+	VPSRAW        $0x0f, Z10, Z14
+	VPTERNLOGQ    $0xf6, Z14, Z10, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y10
+	VPOR          Y13, Y10, Y10
+	MOVL          $0x00000001, AX
+	VPTEST        Y11, Y1
+	ADCL          AX, AX
+	VPTEST        Y12, Y2
+	ADCL          AX, AX
+	VPTEST        Y10, Y3
+	ADCL          AX, AX
+	VPTEST        Y11, Y4
+	ADCL          AX, AX
+	VPTEST        Y12, Y5
+	ADCL          AX, AX
+	VPTEST        Y11, Y6
+	ADCL          AX, AX
+	VEXTRACTI64X4 $0x01, Z9, Y1
+	VPOR          Y9, Y1, Y1
+	VPTEST        Y1, Y0
+	ADCL          AX, AX
+	VPORQ         Z8, Z7, Z1
+	VEXTRACTI64X4 $0x01, Z1, Y2
+	VPOR          Y1, Y2, Y2
+	VPTEST        Y2, Y0
+	ADCL          AX, AX
+	TZCNTL        AX, AX
+	MOVBLZX       (BX)(AX*1), AX
+	MOVB          AL, (CX)
 
 done_162:
 	VZEROUPPER
 	RET
 
 // func bdiSingleSizes64AVX512VL(data []byte, out []int, idBits *[16]uint16)
-// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI
+// Requires: AVX, AVX2, AVX512BW, AVX512F, BMI
 TEXT ·bdiSingleSizes64AVX512VL(SB), NOSPLIT, $0-56
 	MOVQ    data_base+0(FP), AX
 	MOVQ    out_base+24(FP), CX
@@ -2870,396 +2810,336 @@ TEXT ·bdiSingleSizes64AVX512VL(SB), NOSPLIT, $0-56
 	JB      odd_164
 
 pairs_163:
-	VMOVDQU      (AX), Y7
-	VMOVDQU      32(AX), Y8
-	VPSUBQ.BCST  (AX), Y7, Y9
-	VPSRAQ       $0x3f, Y9, Y10
-	VPXOR        Y10, Y9, Y10
-	VPSUBQ.BCST  (AX), Y8, Y11
-	VPSRAQ       $0x3f, Y11, Y12
-	VPOR         Y11, Y9, Y9
-	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
-	VPSUBD.BCST  (AX), Y7, Y11
-	VPSRAD       $0x1f, Y11, Y12
-	VPXOR        Y12, Y11, Y11
-	VPSUBD.BCST  (AX), Y8, Y12
-	VPSRAD       $0x1f, Y12, Y13
-	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
-	VPBROADCASTW (AX), Y12
-	VPSUBW       Y12, Y7, Y13
-	VPSRAW       $0x0f, Y13, Y14
-	VPXOR        Y14, Y13, Y13
-	VPSUBW       Y12, Y8, Y12
-	VPSRAW       $0x0f, Y12, Y14
-	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
-	MOVL         $0x00000001, DI
-	VPTEST       Y10, Y1
-	ADCL         DI, DI
-	VPTEST       Y11, Y2
-	ADCL         DI, DI
-	VPTEST       Y13, Y3
-	ADCL         DI, DI
-	VPTEST       Y10, Y4
-	ADCL         DI, DI
-	VPTEST       Y11, Y5
-	ADCL         DI, DI
-	VPTEST       Y10, Y6
-	ADCL         DI, DI
-	VPTEST       Y9, Y0
-	ADCL         DI, DI
-	VPOR         Y8, Y7, Y7
-	VPTEST       Y7, Y0
-	ADCL         DI, DI
-	TZCNTL       DI, DI
-	MOVBLZX      (BX)(DI*1), DI
-	MOVWQZX      (SI)(DI*2), DI
-	MOVQ         DI, (CX)
-	VMOVDQU      64(AX), Y7
-	VMOVDQU      96(AX), Y8
-	VPSUBQ.BCST  64(AX), Y7, Y9
-	VPSRAQ       $0x3f, Y9, Y10
-	VPXOR        Y10, Y9, Y10
-	VPSUBQ.BCST  64(AX), Y8, Y11
-	VPSRAQ       $0x3f, Y11, Y12
-	VPOR         Y11, Y9, Y9
-	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
-	VPSUBD.BCST  64(AX), Y7, Y11
-	VPSRAD       $0x1f, Y11, Y12
-	VPXOR        Y12, Y11, Y11
-	VPSUBD.BCST  64(AX), Y8, Y12
-	VPSRAD       $0x1f, Y12, Y13
-	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
-	VPBROADCASTW 64(AX), Y12
-	VPSUBW       Y12, Y7, Y13
-	VPSRAW       $0x0f, Y13, Y14
-	VPXOR        Y14, Y13, Y13
-	VPSUBW       Y12, Y8, Y12
-	VPSRAW       $0x0f, Y12, Y14
-	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
-	MOVL         $0x00000001, DI
-	VPTEST       Y10, Y1
-	ADCL         DI, DI
-	VPTEST       Y11, Y2
-	ADCL         DI, DI
-	VPTEST       Y13, Y3
-	ADCL         DI, DI
-	VPTEST       Y10, Y4
-	ADCL         DI, DI
-	VPTEST       Y11, Y5
-	ADCL         DI, DI
-	VPTEST       Y10, Y6
-	ADCL         DI, DI
-	VPTEST       Y9, Y0
-	ADCL         DI, DI
-	VPOR         Y8, Y7, Y7
-	VPTEST       Y7, Y0
-	ADCL         DI, DI
-	TZCNTL       DI, DI
-	MOVBLZX      (BX)(DI*1), DI
-	MOVWQZX      (SI)(DI*2), DI
-	MOVQ         DI, 8(CX)
-	ADDQ         $0x00000080, AX
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	CMPQ         DX, $0x02
-	JAE          pairs_163
+	VMOVDQU64     (AX), Z7
+	VPSUBQ.BCST   (AX), Z7, Z8
+	VPSRAQ        $0x3f, Z8, Z9
+	VPXORQ        Z9, Z8, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPSUBD.BCST   (AX), Z7, Z9
+	VPSRAD        $0x1f, Z9, Z11
+	VPXORQ        Z11, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y11
+	VPOR          Y9, Y11, Y11
+	VPBROADCASTW  (AX), Z9
+	VPSUBW        Z9, Z7, Z9
+	VPSRAW        $0x0f, Z9, Z12
+	VPXORQ        Z12, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y12
+	VPOR          Y9, Y12, Y12
+	MOVL          $0x00000001, DI
+	VPTEST        Y10, Y1
+	ADCL          DI, DI
+	VPTEST        Y11, Y2
+	ADCL          DI, DI
+	VPTEST        Y12, Y3
+	ADCL          DI, DI
+	VPTEST        Y10, Y4
+	ADCL          DI, DI
+	VPTEST        Y11, Y5
+	ADCL          DI, DI
+	VPTEST        Y10, Y6
+	ADCL          DI, DI
+	VEXTRACTI64X4 $0x01, Z8, Y9
+	VPOR          Y8, Y9, Y9
+	VPTEST        Y9, Y0
+	ADCL          DI, DI
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPOR          Y7, Y8, Y8
+	VPTEST        Y8, Y0
+	ADCL          DI, DI
+	TZCNTL        DI, DI
+	MOVBLZX       (BX)(DI*1), DI
+	MOVWQZX       (SI)(DI*2), DI
+	MOVQ          DI, (CX)
+	VMOVDQU64     64(AX), Z7
+	VPSUBQ.BCST   64(AX), Z7, Z8
+	VPSRAQ        $0x3f, Z8, Z9
+	VPXORQ        Z9, Z8, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPSUBD.BCST   64(AX), Z7, Z9
+	VPSRAD        $0x1f, Z9, Z11
+	VPXORQ        Z11, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y11
+	VPOR          Y9, Y11, Y11
+	VPBROADCASTW  64(AX), Z9
+	VPSUBW        Z9, Z7, Z9
+	VPSRAW        $0x0f, Z9, Z12
+	VPXORQ        Z12, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y12
+	VPOR          Y9, Y12, Y12
+	MOVL          $0x00000001, DI
+	VPTEST        Y10, Y1
+	ADCL          DI, DI
+	VPTEST        Y11, Y2
+	ADCL          DI, DI
+	VPTEST        Y12, Y3
+	ADCL          DI, DI
+	VPTEST        Y10, Y4
+	ADCL          DI, DI
+	VPTEST        Y11, Y5
+	ADCL          DI, DI
+	VPTEST        Y10, Y6
+	ADCL          DI, DI
+	VEXTRACTI64X4 $0x01, Z8, Y9
+	VPOR          Y8, Y9, Y9
+	VPTEST        Y9, Y0
+	ADCL          DI, DI
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPOR          Y7, Y8, Y8
+	VPTEST        Y8, Y0
+	ADCL          DI, DI
+	TZCNTL        DI, DI
+	MOVBLZX       (BX)(DI*1), DI
+	MOVWQZX       (SI)(DI*2), DI
+	MOVQ          DI, 8(CX)
+	ADDQ          $0x00000080, AX
+	ADDQ          $0x10, CX
+	SUBQ          $0x02, DX
+	CMPQ          DX, $0x02
+	JAE           pairs_163
 
 odd_164:
-	TESTQ        DX, DX
-	JZ           done_165
-	VMOVDQU      (AX), Y7
-	VMOVDQU      32(AX), Y8
-	VPSUBQ.BCST  (AX), Y7, Y9
-	VPSRAQ       $0x3f, Y9, Y10
-	VPXOR        Y10, Y9, Y10
-	VPSUBQ.BCST  (AX), Y8, Y11
-	VPSRAQ       $0x3f, Y11, Y12
-	VPOR         Y11, Y9, Y9
-	VPTERNLOGQ   $0xf6, Y12, Y11, Y10
-	VPSUBD.BCST  (AX), Y7, Y11
-	VPSRAD       $0x1f, Y11, Y12
-	VPXOR        Y12, Y11, Y11
-	VPSUBD.BCST  (AX), Y8, Y12
-	VPSRAD       $0x1f, Y12, Y13
-	VPTERNLOGQ   $0xf6, Y13, Y12, Y11
-	VPBROADCASTW (AX), Y12
-	VPSUBW       Y12, Y7, Y13
-	VPSRAW       $0x0f, Y13, Y14
-	VPXOR        Y14, Y13, Y13
-	VPSUBW       Y12, Y8, Y12
-	VPSRAW       $0x0f, Y12, Y14
-	VPTERNLOGQ   $0xf6, Y14, Y12, Y13
-	MOVL         $0x00000001, AX
-	VPTEST       Y10, Y1
-	ADCL         AX, AX
-	VPTEST       Y11, Y2
-	ADCL         AX, AX
-	VPTEST       Y13, Y3
-	ADCL         AX, AX
-	VPTEST       Y10, Y4
-	ADCL         AX, AX
-	VPTEST       Y11, Y5
-	ADCL         AX, AX
-	VPTEST       Y10, Y6
-	ADCL         AX, AX
-	VPTEST       Y9, Y0
-	ADCL         AX, AX
-	VPOR         Y8, Y7, Y1
-	VPTEST       Y1, Y0
-	ADCL         AX, AX
-	TZCNTL       AX, AX
-	MOVBLZX      (BX)(AX*1), AX
-	MOVWQZX      (SI)(AX*2), AX
-	MOVQ         AX, (CX)
+	TESTQ         DX, DX
+	JZ            done_165
+	VMOVDQU64     (AX), Z7
+	VPSUBQ.BCST   (AX), Z7, Z8
+	VPSRAQ        $0x3f, Z8, Z9
+	VPXORQ        Z9, Z8, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPSUBD.BCST   (AX), Z7, Z9
+	VPSRAD        $0x1f, Z9, Z11
+	VPXORQ        Z11, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y11
+	VPOR          Y9, Y11, Y11
+	VPBROADCASTW  (AX), Z9
+	VPSUBW        Z9, Z7, Z9
+	VPSRAW        $0x0f, Z9, Z12
+	VPXORQ        Z12, Z9, Z9
+	VEXTRACTI64X4 $0x01, Z9, Y12
+	VPOR          Y9, Y12, Y12
+	MOVL          $0x00000001, AX
+	VPTEST        Y10, Y1
+	ADCL          AX, AX
+	VPTEST        Y11, Y2
+	ADCL          AX, AX
+	VPTEST        Y12, Y3
+	ADCL          AX, AX
+	VPTEST        Y10, Y4
+	ADCL          AX, AX
+	VPTEST        Y11, Y5
+	ADCL          AX, AX
+	VPTEST        Y10, Y6
+	ADCL          AX, AX
+	VEXTRACTI64X4 $0x01, Z8, Y1
+	VPOR          Y8, Y1, Y1
+	VPTEST        Y1, Y0
+	ADCL          AX, AX
+	VEXTRACTI64X4 $0x01, Z7, Y1
+	VPOR          Y7, Y1, Y1
+	VPTEST        Y1, Y0
+	ADCL          AX, AX
+	TZCNTL        AX, AX
+	MOVBLZX       (BX)(AX*1), AX
+	MOVWQZX       (SI)(AX*2), AX
+	MOVQ          AX, (CX)
 
 done_165:
 	VZEROUPPER
 	RET
 
 // func bdiSingleSizes128AVX512VL(data []byte, out []int, idBits *[16]uint16)
-// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI
+// Requires: AVX, AVX2, AVX512BW, AVX512F, BMI
 TEXT ·bdiSingleSizes128AVX512VL(SB), NOSPLIT, $0-56
-	MOVQ  data_base+0(FP), AX
-	MOVQ  out_base+24(FP), CX
-	MOVQ  out_len+32(FP), DX
-	VPXOR Y0, Y0, Y0
-	LEAQ  singleIDs<>+0(SB), BX
-	MOVQ  idBits+48(FP), SI
-	CMPQ  DX, $0x02
-	JB    odd_167
+	MOVQ    data_base+0(FP), AX
+	MOVQ    out_base+24(FP), CX
+	MOVQ    out_len+32(FP), DX
+	VPXOR   Y0, Y0, Y0
+	LEAQ    singleIDs<>+0(SB), BX
+	MOVQ    idBits+48(FP), SI
+	VMOVDQU rep8_7fffffff<>+0(SB), Y1
+	VMOVDQU rep8_7fff00007fff<>+0(SB), Y2
+	VMOVDQU rep8_7f007f007f007f<>+0(SB), Y3
+	VMOVDQU rep8_7fff<>+0(SB), Y4
+	VMOVDQU rep8_7f0000007f<>+0(SB), Y5
+	VMOVDQU rep8_7f<>+0(SB), Y6
+	CMPQ    DX, $0x02
+	JB      odd_167
 
 pairs_166:
-	VMOVDQU      (AX), Y1
-	VMOVDQU      32(AX), Y2
-	VMOVDQU      64(AX), Y3
-	VMOVDQU      96(AX), Y4
-	VPSUBQ.BCST  (AX), Y1, Y5
-	VPSRAQ       $0x3f, Y5, Y6
-	VPXOR        Y6, Y5, Y6
-	VPSUBQ.BCST  (AX), Y2, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  (AX), Y3, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  (AX), Y4, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  (AX), Y1, Y7
-	VPSRAD       $0x1f, Y7, Y8
-	VPXOR        Y8, Y7, Y7
-	VPSUBD.BCST  (AX), Y2, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  (AX), Y3, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  (AX), Y4, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPBROADCASTW (AX), Y8
-	VPSUBW       Y8, Y1, Y9
-	VPSRAW       $0x0f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPSUBW       Y8, Y2, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y3, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y4, Y8
-	VPSRAW       $0x0f, Y8, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
-	MOVL         $0x00000001, DI
-	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
-	VPTEST       Y9, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7fff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7f<>+0(SB), Y7
-	VPTEST       Y6, Y7
-	ADCL         DI, DI
-	VPTEST       Y5, Y0
-	ADCL         DI, DI
-	VPOR         Y2, Y1, Y1
-	VPOR         Y3, Y1, Y1
-	VPOR         Y4, Y1, Y1
-	VPTEST       Y1, Y0
-	ADCL         DI, DI
-	TZCNTL       DI, DI
-	MOVBLZX      (BX)(DI*1), DI
-	MOVWQZX      (SI)(DI*2), DI
-	MOVQ         DI, (CX)
-	VMOVDQU      128(AX), Y1
-	VMOVDQU      160(AX), Y2
-	VMOVDQU      192(AX), Y3
-	VMOVDQU      224(AX), Y4
-	VPSUBQ.BCST  128(AX), Y1, Y5
-	VPSRAQ       $0x3f, Y5, Y6
-	VPXOR        Y6, Y5, Y6
-	VPSUBQ.BCST  128(AX), Y2, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  128(AX), Y3, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  128(AX), Y4, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  128(AX), Y1, Y7
-	VPSRAD       $0x1f, Y7, Y8
-	VPXOR        Y8, Y7, Y7
-	VPSUBD.BCST  128(AX), Y2, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  128(AX), Y3, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  128(AX), Y4, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPBROADCASTW 128(AX), Y8
-	VPSUBW       Y8, Y1, Y9
-	VPSRAW       $0x0f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPSUBW       Y8, Y2, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y3, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y4, Y8
-	VPSRAW       $0x0f, Y8, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
-	MOVL         $0x00000001, DI
-	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
-	VPTEST       Y9, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7fff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         DI, DI
-	VMOVDQU      rep8_7f<>+0(SB), Y7
-	VPTEST       Y6, Y7
-	ADCL         DI, DI
-	VPTEST       Y5, Y0
-	ADCL         DI, DI
-	VPOR         Y2, Y1, Y1
-	VPOR         Y3, Y1, Y1
-	VPOR         Y4, Y1, Y1
-	VPTEST       Y1, Y0
-	ADCL         DI, DI
-	TZCNTL       DI, DI
-	MOVBLZX      (BX)(DI*1), DI
-	MOVWQZX      (SI)(DI*2), DI
-	MOVQ         DI, 8(CX)
-	ADDQ         $0x00000100, AX
-	ADDQ         $0x10, CX
-	SUBQ         $0x02, DX
-	CMPQ         DX, $0x02
-	JAE          pairs_166
+	VMOVDQU64     (AX), Z7
+	VMOVDQU64     64(AX), Z8
+	VPSUBQ.BCST   (AX), Z7, Z9
+	VPSRAQ        $0x3f, Z9, Z10
+	VPXORQ        Z10, Z9, Z10
+	VPSUBQ.BCST   (AX), Z8, Z11
+	VPSRAQ        $0x3f, Z11, Z12
+	VPORQ         Z11, Z9, Z9
+	VPTERNLOGQ    $0xf6, Z12, Z11, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y11
+	VPOR          Y10, Y11, Y11
+	VPSUBD.BCST   (AX), Z7, Z10
+	VPSRAD        $0x1f, Z10, Z12
+	VPXORQ        Z12, Z10, Z10
+	VPSUBD.BCST   (AX), Z8, Z12
+	VPSRAD        $0x1f, Z12, Z13
+	VPTERNLOGQ    $0xf6, Z13, Z12, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y12
+	VPOR          Y10, Y12, Y12
+	VPBROADCASTW  (AX), Z10
+	VPSUBW        Z10, Z7, Z13
+	VPSRAW        $0x0f, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPSUBW        Z10, Z8, Z10
+	VPSRAW        $0x0f, Z10, Z14
+	VPTERNLOGQ    $0xf6, Z14, Z10, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y10
+	VPOR          Y13, Y10, Y10
+	MOVL          $0x00000001, DI
+	VPTEST        Y11, Y1
+	ADCL          DI, DI
+	VPTEST        Y12, Y2
+	ADCL          DI, DI
+	VPTEST        Y10, Y3
+	ADCL          DI, DI
+	VPTEST        Y11, Y4
+	ADCL          DI, DI
+	VPTEST        Y12, Y5
+	ADCL          DI, DI
+	VPTEST        Y11, Y6
+	ADCL          DI, DI
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPTEST        Y10, Y0
+	ADCL          DI, DI
+	VPORQ         Z8, Z7, Z7
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPOR          Y7, Y8, Y8
+	VPTEST        Y8, Y0
+	ADCL          DI, DI
+	TZCNTL        DI, DI
+	MOVBLZX       (BX)(DI*1), DI
+	MOVWQZX       (SI)(DI*2), DI
+	MOVQ          DI, (CX)
+	VMOVDQU64     128(AX), Z7
+	VMOVDQU64     192(AX), Z8
+	VPSUBQ.BCST   128(AX), Z7, Z9
+	VPSRAQ        $0x3f, Z9, Z10
+	VPXORQ        Z10, Z9, Z10
+	VPSUBQ.BCST   128(AX), Z8, Z11
+	VPSRAQ        $0x3f, Z11, Z12
+	VPORQ         Z11, Z9, Z9
+	VPTERNLOGQ    $0xf6, Z12, Z11, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y11
+	VPOR          Y10, Y11, Y11
+	VPSUBD.BCST   128(AX), Z7, Z10
+	VPSRAD        $0x1f, Z10, Z12
+	VPXORQ        Z12, Z10, Z10
+	VPSUBD.BCST   128(AX), Z8, Z12
+	VPSRAD        $0x1f, Z12, Z13
+	VPTERNLOGQ    $0xf6, Z13, Z12, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y12
+	VPOR          Y10, Y12, Y12
+	VPBROADCASTW  128(AX), Z10
+	VPSUBW        Z10, Z7, Z13
+	VPSRAW        $0x0f, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPSUBW        Z10, Z8, Z10
+	VPSRAW        $0x0f, Z10, Z14
+	VPTERNLOGQ    $0xf6, Z14, Z10, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y10
+	VPOR          Y13, Y10, Y10
+	MOVL          $0x00000001, DI
+	VPTEST        Y11, Y1
+	ADCL          DI, DI
+	VPTEST        Y12, Y2
+	ADCL          DI, DI
+	VPTEST        Y10, Y3
+	ADCL          DI, DI
+	VPTEST        Y11, Y4
+	ADCL          DI, DI
+	VPTEST        Y12, Y5
+	ADCL          DI, DI
+	VPTEST        Y11, Y6
+	ADCL          DI, DI
+	VEXTRACTI64X4 $0x01, Z9, Y10
+	VPOR          Y9, Y10, Y10
+	VPTEST        Y10, Y0
+	ADCL          DI, DI
+	VPORQ         Z8, Z7, Z7
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPOR          Y7, Y8, Y8
+	VPTEST        Y8, Y0
+	ADCL          DI, DI
+	TZCNTL        DI, DI
+	MOVBLZX       (BX)(DI*1), DI
+	MOVWQZX       (SI)(DI*2), DI
+	MOVQ          DI, 8(CX)
+	ADDQ          $0x00000100, AX
+	ADDQ          $0x10, CX
+	SUBQ          $0x02, DX
+	CMPQ          DX, $0x02
+	JAE           pairs_166
 
 odd_167:
-	TESTQ        DX, DX
-	JZ           done_168
-	VMOVDQU      (AX), Y1
-	VMOVDQU      32(AX), Y2
-	VMOVDQU      64(AX), Y3
-	VMOVDQU      96(AX), Y4
-	VPSUBQ.BCST  (AX), Y1, Y5
-	VPSRAQ       $0x3f, Y5, Y6
-	VPXOR        Y6, Y5, Y6
-	VPSUBQ.BCST  (AX), Y2, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  (AX), Y3, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBQ.BCST  (AX), Y4, Y7
-	VPSRAQ       $0x3f, Y7, Y8
-	VPOR         Y7, Y5, Y5
-	VPTERNLOGQ   $0xf6, Y8, Y7, Y6
-	VPSUBD.BCST  (AX), Y1, Y7
-	VPSRAD       $0x1f, Y7, Y8
-	VPXOR        Y8, Y7, Y7
-	VPSUBD.BCST  (AX), Y2, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  (AX), Y3, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPSUBD.BCST  (AX), Y4, Y8
-	VPSRAD       $0x1f, Y8, Y9
-	VPTERNLOGQ   $0xf6, Y9, Y8, Y7
-	VPBROADCASTW (AX), Y8
-	VPSUBW       Y8, Y1, Y9
-	VPSRAW       $0x0f, Y9, Y10
-	VPXOR        Y10, Y9, Y9
-	VPSUBW       Y8, Y2, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y3, Y10
-	VPSRAW       $0x0f, Y10, Y11
-	VPTERNLOGQ   $0xf6, Y11, Y10, Y9
-	VPSUBW       Y8, Y4, Y8
-	VPSRAW       $0x0f, Y8, Y10
-	VPTERNLOGQ   $0xf6, Y10, Y8, Y9
-	MOVL         $0x00000001, AX
-	VMOVDQU      rep8_7fffffff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7fff00007fff<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f007f007f007f<>+0(SB), Y8
-	VPTEST       Y9, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7fff<>+0(SB), Y8
-	VPTEST       Y6, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f0000007f<>+0(SB), Y8
-	VPTEST       Y7, Y8
-	ADCL         AX, AX
-	VMOVDQU      rep8_7f<>+0(SB), Y7
-	VPTEST       Y6, Y7
-	ADCL         AX, AX
-	VPTEST       Y5, Y0
-	ADCL         AX, AX
-	VPOR         Y2, Y1, Y1
-	VPOR         Y3, Y1, Y1
-	VPOR         Y4, Y1, Y1
-	VPTEST       Y1, Y0
-	ADCL         AX, AX
-	TZCNTL       AX, AX
-	MOVBLZX      (BX)(AX*1), AX
-	MOVWQZX      (SI)(AX*2), AX
-	MOVQ         AX, (CX)
+	TESTQ         DX, DX
+	JZ            done_168
+	VMOVDQU64     (AX), Z7
+	VMOVDQU64     64(AX), Z8
+	VPSUBQ.BCST   (AX), Z7, Z9
+	VPSRAQ        $0x3f, Z9, Z10
+	VPXORQ        Z10, Z9, Z10
+	VPSUBQ.BCST   (AX), Z8, Z11
+	VPSRAQ        $0x3f, Z11, Z12
+	VPORQ         Z11, Z9, Z9
+	VPTERNLOGQ    $0xf6, Z12, Z11, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y11
+	VPOR          Y10, Y11, Y11
+	VPSUBD.BCST   (AX), Z7, Z10
+	VPSRAD        $0x1f, Z10, Z12
+	VPXORQ        Z12, Z10, Z10
+	VPSUBD.BCST   (AX), Z8, Z12
+	VPSRAD        $0x1f, Z12, Z13
+	VPTERNLOGQ    $0xf6, Z13, Z12, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y12
+	VPOR          Y10, Y12, Y12
+	VPBROADCASTW  (AX), Z10
+	VPSUBW        Z10, Z7, Z13
+	VPSRAW        $0x0f, Z13, Z14
+	VPXORQ        Z14, Z13, Z13
+	VPSUBW        Z10, Z8, Z10
+	VPSRAW        $0x0f, Z10, Z14
+	VPTERNLOGQ    $0xf6, Z14, Z10, Z13
+	VEXTRACTI64X4 $0x01, Z13, Y10
+	VPOR          Y13, Y10, Y10
+	MOVL          $0x00000001, AX
+	VPTEST        Y11, Y1
+	ADCL          AX, AX
+	VPTEST        Y12, Y2
+	ADCL          AX, AX
+	VPTEST        Y10, Y3
+	ADCL          AX, AX
+	VPTEST        Y11, Y4
+	ADCL          AX, AX
+	VPTEST        Y12, Y5
+	ADCL          AX, AX
+	VPTEST        Y11, Y6
+	ADCL          AX, AX
+	VEXTRACTI64X4 $0x01, Z9, Y1
+	VPOR          Y9, Y1, Y1
+	VPTEST        Y1, Y0
+	ADCL          AX, AX
+	VPORQ         Z8, Z7, Z1
+	VEXTRACTI64X4 $0x01, Z1, Y2
+	VPOR          Y1, Y2, Y2
+	VPTEST        Y2, Y0
+	ADCL          AX, AX
+	TZCNTL        AX, AX
+	MOVBLZX       (BX)(AX*1), AX
+	MOVWQZX       (SI)(AX*2), AX
+	MOVQ          AX, (CX)
 
 done_168:
 	VZEROUPPER
