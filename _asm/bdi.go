@@ -59,6 +59,9 @@ func init() {
 		for _, size := range []int{64, 128} {
 			bdiCompress(size, rev, raw)
 		}
+		for _, size := range []int{64, 128} {
+			bdiCompressLines(size, rev, raw)
+		}
 		next := GLOBL("nextByte", attr.RODATA|attr.NOPTR)
 		for j := 0; j < 64; j++ {
 			DATA(j, U8(uint8(j+1)))
@@ -819,13 +822,74 @@ func bdiCompress(size int, revMatrix Mem, rawc rawConsts) {
 		"base-delta encodings, best maps a fit mask to its encoding.")
 	outp := Load(Param("out"), GP64())
 	line := Load(Param("line"), GP64())
+	done := label("done")
+	bits := compressLine(size, outp, line, done, revMatrix, rawc)
+	Label(done)
+	Store(bits, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// bdiCompressLines emits bdiCompressLines<size>AVX512(out []byte, at int,
+// data []byte, ends []int, bits []int, enc *[6][384]byte, best
+// *[256]uint8) (end int): bdiCompress's body in a loop over the len(ends)
+// lines of data, which writes their encodings back to back from out[at],
+// each line's length in bits to bits and the offset in out where its
+// encoding ends to ends, and returns the last of those offsets. It is the
+// batch kernel of CompressLines, which would otherwise pay a call into
+// assembly for every line. len(out) − at must be at least
+// len(ends)·(size+1), the raw lines' length; len(bits) and len(data)/size
+// at least len(ends).
+func bdiCompressLines(size int, revMatrix Mem, rawc rawConsts) {
+	name := fmt.Sprintf("bdiCompressLines%dAVX512", size)
+	TEXT(name, NOSPLIT, "func(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the BDI encodings of the len(ends) %d-byte lines of data", name, size),
+		"back to back from out[at], each one's length in bits to bits and the offset in out",
+		"where it ends to ends, and returns the last offset, under the default delta rules.",
+		"len(out)-at must be at least len(ends)*"+fmt.Sprint(size+1)+" (raw lines' length).")
+	base := Load(Param("out").Base(), GP64())
+	at := Load(Param("at"), GP64())
+	line := Load(Param("data").Base(), GP64())
+	ends := Load(Param("ends").Base(), GP64())
+	bitsOut := Load(Param("bits").Base(), GP64())
+	n := Load(Param("ends").Len(), GP64())
+	loop, exit := label("lines"), label("exit")
+	TESTQ(n, n)
+	JZ(LabelRef(exit))
+	Label(loop)
+	outp := GP64()
+	LEAQ(Mem{Base: base, Index: at, Scale: 1}, outp)
+	done := label("done")
+	bits := compressLine(size, outp, line, done, revMatrix, rawc)
+	Label(done)
+	MOVQ(bits, Mem{Base: bitsOut})
+	ADDQ(U8(7), bits)
+	SHRQ(U8(3), bits)
+	ADDQ(bits, at)
+	MOVQ(at, Mem{Base: ends})
+	ADDQ(U32(size), line)
+	ADDQ(U8(8), ends)
+	ADDQ(U8(8), bitsOut)
+	DECQ(n)
+	JNZ(LabelRef(loop))
+	Label(exit)
+	Store(at, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// compressLine emits bdiCompress's work on the line at line: it writes
+// the encoding to outp, leaves its length in bits in the register it
+// returns and jumps to done (or falls through to it).
+func compressLine(size int, outp, line Register, done string, revMatrix Mem, rawc rawConsts) GPVirtual {
 	vecs := vectors512(line, size)
 	consts := map[[2]int][2]Op{}
 	for _, id := range chooseOrder(size)[2:8] {
 		k, d := bdiKD(id)
 		consts[[2]int{k, d}] = [2]Op{zconst(k, 1<<(8*d-1)), zconst(k, 1<<(8*d))}
 	}
-	done, raw, zeros, repeated := label("done"), label("raw"), label("zeros"), label("repeated")
+	raw, zeros, repeated := label("raw"), label("zeros"), label("repeated")
 	bits := GP64()
 	wide := chooseWideTests(vecs, line, 0, consts)
 	TESTL(wide, wide)
@@ -856,7 +920,6 @@ func bdiCompress(size int, revMatrix Mem, rawc rawConsts) {
 	lengths := GP64()
 	LEAQ(rodata(fmt.Sprintf("bdiBits%d", size), encodingLengths(size)...), lengths)
 	MOVQ(Mem{Base: lengths, Index: id, Scale: 8}, bits)
-	Store(bits, ReturnIndex(0))
 	// p = enc + (id−2)·384 = enc + 128·3·id − 768
 	p := GP64()
 	LEAQ(Mem{Base: id, Index: id, Scale: 2}, p)
@@ -870,7 +933,6 @@ func bdiCompress(size int, revMatrix Mem, rawc rawConsts) {
 
 	Label(raw)
 	MOVQ(U32(bdiEncodingBits(0b1111, size)), bits)
-	Store(bits, ReturnIndex(0))
 	bdiRawBody(size, outp, line, vecs, rawc)
 	JMP(LabelRef(done))
 
@@ -878,7 +940,6 @@ func bdiCompress(size int, revMatrix Mem, rawc rawConsts) {
 	Label(zeros)
 	MOVB(U8(0), Mem{Base: outp})
 	MOVQ(U32(bdiEncodingBits(0b0000, size)), bits)
-	Store(bits, ReturnIndex(0))
 	JMP(LabelRef(done))
 	// A repeated line is its id, 0001, its 64-bit value big-endian and
 	// four zero bits: the value shifted right by four under the id, and
@@ -894,11 +955,7 @@ func bdiCompress(size int, revMatrix Mem, rawc rawConsts) {
 	SHLQ(U8(4), low)
 	MOVB(low.As8(), Mem{Base: outp, Disp: 8})
 	MOVQ(U32(bdiEncodingBits(0b0001, size)), bits)
-	Store(bits, ReturnIndex(0))
-
-	Label(done)
-	VZEROUPPER()
-	RET()
+	return bits
 }
 
 // byElementWidth emits body(k) for each element width k of the

@@ -415,6 +415,38 @@ func TestCompressLevels(t *testing.T) {
 	}
 }
 
+// TestCompressLinesLevels: at every kernel level, CompressLines appends to
+// a Lines that already holds a line (so the batch kernel starts past the
+// start of Enc) the pure-Go encoding and length of the pure-Go choice for
+// every line, and the ends that delimit them, for each variant and line
+// size.
+func TestCompressLinesLevels(t *testing.T) {
+	for _, opts := range [][]Option{nil, {WithSymmetricDeltas()}, {WithSingleBase()}} {
+		for _, n := range codectest.LineSizes {
+			c, _ := New(n, opts...)
+			first := make([]byte, n)
+			first[0] = 1
+			var lines linecomp.Lines
+			kernel := func(data []byte, out []string) {
+				lines.Reset()
+				c.CompressLines(&lines, first)
+				c.CompressLines(&lines, data)
+				if lines.Len() != len(out)+1 || len(lines.Bits) != len(out)+1 {
+					t.Fatalf("%s/%d: %d lines give %d ends and %d lengths, want %d", c.Name(), n, len(out), lines.Len(), len(lines.Bits), len(out)+1)
+				}
+				for i := range out {
+					out[i] = fmt.Sprint(string(lines.Line(i+1)), lines.Bits[i+1])
+				}
+			}
+			generic := func(line []byte) string {
+				id := int(c.idGeneric(line))
+				return fmt.Sprint(string(c.encodeGeneric(nil, line, id)), c.encodedBits(id))
+			}
+			codectest.CrossCheck(t, n, nil, kernel, generic)
+		}
+	}
+}
+
 // TestDecodeLevels: at every kernel level, Decompress of the encoding of
 // every line in the raw encoding, its chosen encoding and every base-delta
 // encoding that fits it, and of the same stream with its payload scrambled

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 // A fit mask describes which encodings a line fits, as the kernels compute
@@ -159,6 +160,10 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 // CompressLines appends the encoding of each line of data, a whole number
 // of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
 func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
+	if c.lineSize == c.oneCallLine && cpu.Active() >= cpu.AVX512 {
+		c.compressLinesKernel(dst, data)
+		return
+	}
 	var ids [chunkLines]uint8
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)
@@ -173,4 +178,25 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 		}
 		data = data[n*c.lineSize:]
 	}
+}
+
+// compressLinesKernel is CompressLines with the one-call kernel in a loop
+// (bdiCompressLines64AVX512, bdiCompressLines128AVX512): one call into
+// assembly for all the lines instead of one for each.
+func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
+	lines := len(data) / c.lineSize
+	at, e := len(dst.Enc), len(dst.End)
+	dst.Enc = slices.Grow(dst.Enc, lines*(c.lineSize+1)) // room for n raw lines
+	dst.End = slices.Grow(dst.End, lines)[:e+lines]
+	dst.Bits = slices.Grow(dst.Bits, lines)
+	bits := dst.Bits[len(dst.Bits) : len(dst.Bits)+lines]
+	out := dst.Enc[:at+lines*(c.lineSize+1)]
+	var end int
+	if c.lineSize == 64 {
+		end = bdiCompressLines64AVX512(out, at, data, dst.End[e:], bits, &c.enc, &c.best)
+	} else {
+		end = bdiCompressLines128AVX512(out, at, data, dst.End[e:], bits, &c.enc, &c.best)
+	}
+	dst.Enc = dst.Enc[:end]
+	dst.Bits = dst.Bits[:len(dst.Bits)+lines]
 }

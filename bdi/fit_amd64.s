@@ -5296,123 +5296,121 @@ store_209:
 	MOVBQZX        (BX)(DX*1), BX
 	LEAQ           k_bdiBits64<>+0(SB), DX
 	MOVQ           (DX)(BX*8), DX
-	MOVQ           DX, bits+32(FP)
-	LEAQ           (BX)(BX*2), DX
-	SHLQ           $0x07, DX
-	MOVQ           enc+16(FP), SI
-	ADDQ           SI, DX
-	SUBQ           $0x00000300, DX
+	LEAQ           (BX)(BX*2), SI
+	SHLQ           $0x07, SI
+	MOVQ           enc+16(FP), DI
+	ADDQ           DI, SI
+	SUBQ           $0x00000300, SI
 	CMPL           BX, $0x05
 	JAE            k4_215
-	VPBROADCASTQ   336(DX), Z1
-	VPBROADCASTQ   344(DX), Z3
+	VPBROADCASTQ   336(SI), Z1
+	VPBROADCASTQ   344(SI), Z3
 	VPADDQ         Z1, Z0, Z1
 	VPCMPUQ        $0x05, Z3, Z1, K1
 	KMOVQ          K1, BX
-	XORQ           SI, SI
-	TZCNTQ         BX, DI
-	CMOVQCS        SI, DI
-	MOVQ           (CX)(DI*8), R8
-	VPBROADCASTQ   (CX)(DI*8), Z1
-	CMOVQCS        SI, R8
+	XORQ           DI, DI
+	TZCNTQ         BX, R8
+	CMOVQCS        DI, R8
+	MOVQ           (CX)(R8*8), R9
+	VPBROADCASTQ   (CX)(R8*8), Z1
+	CMOVQCS        DI, R9
 	VPSUBQ         Z1, Z0, K1, Z0
-	VMOVDQU64      (DX), Z1
+	VMOVDQU64      (SI), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          BX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, CX
-	BSWAPQ         R8
-	ORQ            352(DX), CX
+	BSWAPQ         R9
+	ORQ            352(SI), CX
 	VMOVQ          CX, X2
-	VPINSRQ        $0x01, R8, X2, X2
+	VPINSRQ        $0x01, R9, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(DX), Z3
+	VMOVDQU64      64(SI), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(DX), Z4
-	KMOVQ          320(DX), K1
+	VMOVDQU64      192(SI), Z4
+	KMOVQ          320(SI), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(DX), K1
+	KMOVQ          360(SI), K1
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_205
 
 k4_215:
 	CMPL           BX, $0x07
 	JAE            k2_216
-	VPBROADCASTD   336(DX), Z1
-	VPBROADCASTD   344(DX), Z3
+	VPBROADCASTD   336(SI), Z1
+	VPBROADCASTD   344(SI), Z3
 	VPADDD         Z1, Z0, Z1
 	VPCMPUD        $0x05, Z3, Z1, K1
 	KMOVQ          K1, BX
-	XORQ           SI, SI
-	TZCNTQ         BX, DI
-	CMOVQCS        SI, DI
-	MOVL           (CX)(DI*4), R8
-	VPBROADCASTD   (CX)(DI*4), Z1
-	CMOVQCS        SI, R8
+	XORQ           DI, DI
+	TZCNTQ         BX, R8
+	CMOVQCS        DI, R8
+	MOVL           (CX)(R8*4), R9
+	VPBROADCASTD   (CX)(R8*4), Z1
+	CMOVQCS        DI, R9
 	VPSUBD         Z1, Z0, K1, Z0
-	VMOVDQU64      (DX), Z1
+	VMOVDQU64      (SI), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          BX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, CX
-	BSWAPL         R8
-	ORQ            352(DX), R8
+	BSWAPL         R9
+	ORQ            352(SI), R9
 	VMOVQ          CX, X2
-	VPINSRQ        $0x01, R8, X2, X2
+	VPINSRQ        $0x01, R9, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(DX), Z3
+	VMOVDQU64      64(SI), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(DX), Z4
-	KMOVQ          320(DX), K1
+	VMOVDQU64      192(SI), Z4
+	KMOVQ          320(SI), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(DX), K1
+	KMOVQ          360(SI), K1
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_205
 
 k2_216:
-	VPBROADCASTW   336(DX), Z1
-	VPBROADCASTW   344(DX), Z3
+	VPBROADCASTW   336(SI), Z1
+	VPBROADCASTW   344(SI), Z3
 	VPADDW         Z1, Z0, Z1
 	VPCMPUW        $0x05, Z3, Z1, K1
 	KMOVQ          K1, BX
-	XORQ           SI, SI
-	TZCNTQ         BX, DI
-	CMOVQCS        SI, DI
-	MOVWLZX        (CX)(DI*2), R8
-	VPBROADCASTW   (CX)(DI*2), Z1
-	CMOVQCS        SI, R8
+	XORQ           DI, DI
+	TZCNTQ         BX, R8
+	CMOVQCS        DI, R8
+	MOVWLZX        (CX)(R8*2), R9
+	VPBROADCASTW   (CX)(R8*2), Z1
+	CMOVQCS        DI, R9
 	VPSUBW         Z1, Z0, K1, Z0
-	VMOVDQU64      (DX), Z1
+	VMOVDQU64      (SI), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          BX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, CX
-	ROLW           $0x08, R8
-	ORQ            352(DX), R8
+	ROLW           $0x08, R9
+	ORQ            352(SI), R9
 	VMOVQ          CX, X2
-	VPINSRQ        $0x01, R8, X2, X2
+	VPINSRQ        $0x01, R9, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(DX), Z3
+	VMOVDQU64      64(SI), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(DX), Z4
-	KMOVQ          320(DX), K1
+	VMOVDQU64      192(SI), Z4
+	KMOVQ          320(SI), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(DX), K1
+	KMOVQ          360(SI), K1
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_205
 
 raw_206:
 	MOVQ                $0x00000204, DX
-	MOVQ                DX, bits+32(FP)
 	MOVBLZX             63(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
@@ -5426,7 +5424,6 @@ raw_206:
 zeros_207:
 	MOVB $0x00, (AX)
 	MOVQ $0x00000004, DX
-	MOVQ DX, bits+32(FP)
 	JMP  done_205
 
 repeated_208:
@@ -5439,9 +5436,9 @@ repeated_208:
 	SHLQ   $0x04, DX
 	MOVB   DL, 8(AX)
 	MOVQ   $0x00000044, DX
-	MOVQ   DX, bits+32(FP)
 
 done_205:
+	MOVQ DX, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -5622,171 +5619,169 @@ store_221:
 	MOVBQZX        (BX)(DX*1), BX
 	LEAQ           k_bdiBits128<>+0(SB), DX
 	MOVQ           (DX)(BX*8), DX
-	MOVQ           DX, bits+32(FP)
-	LEAQ           (BX)(BX*2), DX
-	SHLQ           $0x07, DX
-	MOVQ           enc+16(FP), SI
-	ADDQ           SI, DX
-	SUBQ           $0x00000300, DX
+	LEAQ           (BX)(BX*2), SI
+	SHLQ           $0x07, SI
+	MOVQ           enc+16(FP), DI
+	ADDQ           DI, SI
+	SUBQ           $0x00000300, SI
 	CMPL           BX, $0x05
 	JAE            k4_227
-	VPBROADCASTQ   336(DX), Z2
-	VPBROADCASTQ   344(DX), Z3
+	VPBROADCASTQ   336(SI), Z2
+	VPBROADCASTQ   344(SI), Z3
 	VPADDQ         Z2, Z0, Z5
 	VPCMPUQ        $0x05, Z3, Z5, K1
 	VPADDQ         Z2, Z1, Z2
 	VPCMPUQ        $0x05, Z3, Z2, K2
 	KMOVQ          K1, BX
-	KMOVQ          K2, SI
-	SHLQ           $0x08, SI
-	ORQ            SI, BX
-	XORQ           SI, SI
-	TZCNTQ         BX, DI
-	CMOVQCS        SI, DI
-	MOVQ           (CX)(DI*8), R8
-	VPBROADCASTQ   (CX)(DI*8), Z2
-	CMOVQCS        SI, R8
+	KMOVQ          K2, DI
+	SHLQ           $0x08, DI
+	ORQ            DI, BX
+	XORQ           DI, DI
+	TZCNTQ         BX, R8
+	CMOVQCS        DI, R8
+	MOVQ           (CX)(R8*8), R9
+	VPBROADCASTQ   (CX)(R8*8), Z2
+	CMOVQCS        DI, R9
 	VPSUBQ         Z2, Z0, K1, Z0
 	VPSUBQ         Z2, Z1, K2, Z1
-	VMOVDQU64      (DX), Z2
+	VMOVDQU64      (SI), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          BX, X4
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
 	VMOVQ          X4, CX
-	BSWAPQ         R8
-	ORQ            352(DX), CX
+	BSWAPQ         R9
+	ORQ            352(SI), CX
 	VMOVQ          CX, X4
-	VPINSRQ        $0x01, R8, X4, X4
+	VPINSRQ        $0x01, R9, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(DX), Z1
+	VMOVDQU64      64(SI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      192(DX), Z3
-	KMOVQ          320(DX), K1
+	VMOVDQU64      192(SI), Z3
+	KMOVQ          320(SI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          360(DX), K1
+	KMOVQ          360(SI), K1
 	VMOVDQU8       Z1, K1, (AX)
-	VMOVDQU64      128(DX), Z1
+	VMOVDQU64      128(SI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      256(DX), Z3
-	KMOVQ          328(DX), K1
+	VMOVDQU64      256(SI), Z3
+	KMOVQ          328(SI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(DX), K1
+	KMOVQ          368(SI), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_217
 
 k4_227:
 	CMPL           BX, $0x07
 	JAE            k2_228
-	VPBROADCASTD   336(DX), Z2
-	VPBROADCASTD   344(DX), Z3
+	VPBROADCASTD   336(SI), Z2
+	VPBROADCASTD   344(SI), Z3
 	VPADDD         Z2, Z0, Z5
 	VPCMPUD        $0x05, Z3, Z5, K1
 	VPADDD         Z2, Z1, Z2
 	VPCMPUD        $0x05, Z3, Z2, K2
 	KMOVQ          K1, BX
-	KMOVQ          K2, SI
-	SHLQ           $0x10, SI
-	ORQ            SI, BX
-	XORQ           SI, SI
-	TZCNTQ         BX, DI
-	CMOVQCS        SI, DI
-	MOVL           (CX)(DI*4), R8
-	VPBROADCASTD   (CX)(DI*4), Z2
-	CMOVQCS        SI, R8
+	KMOVQ          K2, DI
+	SHLQ           $0x10, DI
+	ORQ            DI, BX
+	XORQ           DI, DI
+	TZCNTQ         BX, R8
+	CMOVQCS        DI, R8
+	MOVL           (CX)(R8*4), R9
+	VPBROADCASTD   (CX)(R8*4), Z2
+	CMOVQCS        DI, R9
 	VPSUBD         Z2, Z0, K1, Z0
 	VPSUBD         Z2, Z1, K2, Z1
-	VMOVDQU64      (DX), Z2
+	VMOVDQU64      (SI), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          BX, X4
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
 	VMOVQ          X4, CX
-	BSWAPL         R8
-	ORQ            352(DX), R8
+	BSWAPL         R9
+	ORQ            352(SI), R9
 	VMOVQ          CX, X4
-	VPINSRQ        $0x01, R8, X4, X4
+	VPINSRQ        $0x01, R9, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(DX), Z1
+	VMOVDQU64      64(SI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      192(DX), Z3
-	KMOVQ          320(DX), K1
+	VMOVDQU64      192(SI), Z3
+	KMOVQ          320(SI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          360(DX), K1
+	KMOVQ          360(SI), K1
 	VMOVDQU8       Z1, K1, (AX)
-	VMOVDQU64      128(DX), Z1
+	VMOVDQU64      128(SI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      256(DX), Z3
-	KMOVQ          328(DX), K1
+	VMOVDQU64      256(SI), Z3
+	KMOVQ          328(SI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(DX), K1
+	KMOVQ          368(SI), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_217
 
 k2_228:
-	VPBROADCASTW   336(DX), Z2
-	VPBROADCASTW   344(DX), Z3
+	VPBROADCASTW   336(SI), Z2
+	VPBROADCASTW   344(SI), Z3
 	VPADDW         Z2, Z0, Z5
 	VPCMPUW        $0x05, Z3, Z5, K1
 	VPADDW         Z2, Z1, Z2
 	VPCMPUW        $0x05, Z3, Z2, K2
 	KMOVQ          K1, BX
-	KMOVQ          K2, SI
-	SHLQ           $0x20, SI
-	ORQ            SI, BX
-	XORQ           SI, SI
-	TZCNTQ         BX, DI
-	CMOVQCS        SI, DI
-	MOVWLZX        (CX)(DI*2), R8
-	VPBROADCASTW   (CX)(DI*2), Z2
-	CMOVQCS        SI, R8
+	KMOVQ          K2, DI
+	SHLQ           $0x20, DI
+	ORQ            DI, BX
+	XORQ           DI, DI
+	TZCNTQ         BX, R8
+	CMOVQCS        DI, R8
+	MOVWLZX        (CX)(R8*2), R9
+	VPBROADCASTW   (CX)(R8*2), Z2
+	CMOVQCS        DI, R9
 	VPSUBW         Z2, Z0, K1, Z0
 	VPSUBW         Z2, Z1, K2, Z1
-	VMOVDQU64      (DX), Z2
+	VMOVDQU64      (SI), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          BX, X4
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
 	VMOVQ          X4, CX
-	ROLW           $0x08, R8
-	ORQ            352(DX), R8
+	ROLW           $0x08, R9
+	ORQ            352(SI), R9
 	VMOVQ          CX, X4
-	VPINSRQ        $0x01, R8, X4, X4
+	VPINSRQ        $0x01, R9, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(DX), Z1
+	VMOVDQU64      64(SI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      192(DX), Z3
-	KMOVQ          320(DX), K1
+	VMOVDQU64      192(SI), Z3
+	KMOVQ          320(SI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          360(DX), K1
+	KMOVQ          360(SI), K1
 	VMOVDQU8       Z1, K1, (AX)
-	VMOVDQU64      128(DX), Z1
+	VMOVDQU64      128(SI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      256(DX), Z3
-	KMOVQ          328(DX), K1
+	VMOVDQU64      256(SI), Z3
+	KMOVQ          328(SI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(DX), K1
+	KMOVQ          368(SI), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_217
 
 raw_218:
 	MOVQ                $0x00000404, DX
-	MOVQ                DX, bits+32(FP)
 	MOVBLZX             127(CX), CX
 	SHLL                $0x04, CX
 	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
@@ -5805,7 +5800,6 @@ raw_218:
 zeros_219:
 	MOVB $0x00, (AX)
 	MOVQ $0x00000004, DX
-	MOVQ DX, bits+32(FP)
 	JMP  done_217
 
 repeated_220:
@@ -5818,9 +5812,684 @@ repeated_220:
 	SHLQ   $0x04, DX
 	MOVB   DL, 8(AX)
 	MOVQ   $0x00000044, DX
-	MOVQ   DX, bits+32(FP)
 
 done_217:
+	MOVQ DX, bits+32(FP)
+	VZEROUPPER
+	RET
+
+// func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiCompressLines64AVX512(SB), NOSPLIT, $0-128
+	MOVQ  out_base+0(FP), AX
+	MOVQ  at+24(FP), CX
+	MOVQ  data_base+32(FP), DX
+	MOVQ  ends_base+56(FP), BX
+	MOVQ  bits_base+80(FP), SI
+	MOVQ  ends_len+64(FP), DI
+	TESTQ DI, DI
+	JZ    exit_230
+
+lines_229:
+	LEAQ         (AX)(CX*1), R8
+	VMOVDQU64    (DX), Z0
+	XORL         R9, R9
+	VPADDQ       zrep8_80000000<>+0(SB), Z0, Z1
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z1, K1
+	KMOVQ        K1, R10
+	BTSQ         $0x07, R10
+	TZCNTQ       R10, R10
+	VPSUBQ.BCST  (DX)(R10*8), Z1, Z1
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, R10
+	CMPQ         R10, $0x01
+	ADCL         R9, R9
+	VPADDD       zrep4_8000<>+0(SB), Z0, Z1
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z1, K1
+	KMOVQ        K1, R10
+	BTSQ         $0x0f, R10
+	TZCNTQ       R10, R10
+	VPSUBD.BCST  (DX)(R10*4), Z1, Z1
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, R10
+	CMPQ         R10, $0x01
+	ADCL         R9, R9
+	VPADDW       zrep2_80<>+0(SB), Z0, Z1
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1
+	KMOVQ        K1, R10
+	BTSQ         $0x1f, R10
+	TZCNTQ       R10, R10
+	VPBROADCASTW (DX)(R10*2), Z3
+	VPSUBW       Z3, Z1, Z1
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, R10
+	CMPQ         R10, $0x01
+	ADCL         R9, R9
+	TESTL        R9, R9
+	JZ           raw_232
+	VPTESTMQ     Z0, Z0, K1
+	KMOVQ        K1, R10
+	TESTQ        R10, R10
+	JZ           zeros_233
+	VPCMPQ.BCST  $0x04, (DX), Z0, K1
+	KMOVQ        K1, R10
+	TESTQ        R10, R10
+	JZ           repeated_234
+	XORL         R10, R10
+	BTL          $0x02, R9
+	JCC          k4_236
+	VPADDQ       zrep8_8000<>+0(SB), Z0, Z1
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1
+	KMOVQ        K1, R11
+	BTSQ         $0x07, R11
+	TZCNTQ       R11, R11
+	VPSUBQ.BCST  (DX)(R11*8), Z1, Z1
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, R11
+	CMPQ         R11, $0x01
+	JCC          b8d4_238
+	VPADDQ       zrep8_80<>+0(SB), Z0, Z1
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1
+	KMOVQ        K1, R11
+	BTSQ         $0x07, R11
+	TZCNTQ       R11, R11
+	VPSUBQ.BCST  (DX)(R11*8), Z1, Z1
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1, K1
+	KMOVQ        K1, R11
+	CMPQ         R11, $0x01
+	JCC          b8d2_237
+	MOVL         $0x00000004, R10
+	JMP          store_235
+
+b8d2_237:
+	ORL $0x00000008, R10
+	JMP k4_236
+
+b8d4_238:
+	ORL $0x00000010, R10
+
+k4_236:
+	BTL         $0x01, R9
+	JCC         k2_239
+	VPADDD      zrep4_80<>+0(SB), Z0, Z1
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
+	KMOVQ       K1, R11
+	BTSQ        $0x0f, R11
+	TZCNTQ      R11, R11
+	VPSUBD.BCST (DX)(R11*4), Z1, Z1
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, R11
+	CMPQ        R11, $0x01
+	JCC         b4d2_240
+	ORL         $0x00000020, R10
+	JMP         k2_239
+
+b4d2_240:
+	ORL $0x00000040, R10
+
+k2_239:
+	BTL $0x00, R9
+	JCC store_235
+	ORL $0x00000080, R10
+
+store_235:
+	MOVBQZX        R10, R9
+	MOVQ           best+112(FP), R10
+	MOVBQZX        (R10)(R9*1), R10
+	LEAQ           k_bdiBits64<>+0(SB), R9
+	MOVQ           (R9)(R10*8), R9
+	LEAQ           (R10)(R10*2), R11
+	SHLQ           $0x07, R11
+	MOVQ           enc+104(FP), R12
+	ADDQ           R12, R11
+	SUBQ           $0x00000300, R11
+	CMPL           R10, $0x05
+	JAE            k4_241
+	VPBROADCASTQ   336(R11), Z1
+	VPBROADCASTQ   344(R11), Z3
+	VPADDQ         Z1, Z0, Z1
+	VPCMPUQ        $0x05, Z3, Z1, K1
+	KMOVQ          K1, R10
+	XORQ           R12, R12
+	TZCNTQ         R10, R13
+	CMOVQCS        R12, R13
+	MOVQ           (DX)(R13*8), R14
+	VPBROADCASTQ   (DX)(R13*8), Z1
+	CMOVQCS        R12, R14
+	VPSUBQ         Z1, Z0, K1, Z0
+	VMOVDQU64      (R11), Z1
+	VPERMB         Z0, Z1, Z1
+	VMOVQ          R10, X2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
+	VMOVQ          X2, R10
+	BSWAPQ         R14
+	ORQ            352(R11), R10
+	VMOVQ          R10, X2
+	VPINSRQ        $0x01, R14, X2, X2
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(R11), Z3
+	VPERMI2B       Z2, Z1, Z3
+	VMOVDQU64      192(R11), Z4
+	KMOVQ          320(R11), K1
+	VPERMI2B.Z     Z2, Z1, K1, Z4
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
+	KMOVQ          360(R11), K1
+	VMOVDQU8       Z3, K1, (R8)
+	JMP            done_231
+
+k4_241:
+	CMPL           R10, $0x07
+	JAE            k2_242
+	VPBROADCASTD   336(R11), Z1
+	VPBROADCASTD   344(R11), Z3
+	VPADDD         Z1, Z0, Z1
+	VPCMPUD        $0x05, Z3, Z1, K1
+	KMOVQ          K1, R10
+	XORQ           R12, R12
+	TZCNTQ         R10, R13
+	CMOVQCS        R12, R13
+	MOVL           (DX)(R13*4), R14
+	VPBROADCASTD   (DX)(R13*4), Z1
+	CMOVQCS        R12, R14
+	VPSUBD         Z1, Z0, K1, Z0
+	VMOVDQU64      (R11), Z1
+	VPERMB         Z0, Z1, Z1
+	VMOVQ          R10, X2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
+	VMOVQ          X2, R10
+	BSWAPL         R14
+	ORQ            352(R11), R14
+	VMOVQ          R10, X2
+	VPINSRQ        $0x01, R14, X2, X2
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(R11), Z3
+	VPERMI2B       Z2, Z1, Z3
+	VMOVDQU64      192(R11), Z4
+	KMOVQ          320(R11), K1
+	VPERMI2B.Z     Z2, Z1, K1, Z4
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
+	KMOVQ          360(R11), K1
+	VMOVDQU8       Z3, K1, (R8)
+	JMP            done_231
+
+k2_242:
+	VPBROADCASTW   336(R11), Z1
+	VPBROADCASTW   344(R11), Z3
+	VPADDW         Z1, Z0, Z1
+	VPCMPUW        $0x05, Z3, Z1, K1
+	KMOVQ          K1, R10
+	XORQ           R12, R12
+	TZCNTQ         R10, R13
+	CMOVQCS        R12, R13
+	MOVWLZX        (DX)(R13*2), R14
+	VPBROADCASTW   (DX)(R13*2), Z1
+	CMOVQCS        R12, R14
+	VPSUBW         Z1, Z0, K1, Z0
+	VMOVDQU64      (R11), Z1
+	VPERMB         Z0, Z1, Z1
+	VMOVQ          R10, X2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
+	VMOVQ          X2, R10
+	ROLW           $0x08, R14
+	ORQ            352(R11), R14
+	VMOVQ          R10, X2
+	VPINSRQ        $0x01, R14, X2, X2
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(R11), Z3
+	VPERMI2B       Z2, Z1, Z3
+	VMOVDQU64      192(R11), Z4
+	KMOVQ          320(R11), K1
+	VPERMI2B.Z     Z2, Z1, K1, Z4
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
+	KMOVQ          360(R11), K1
+	VMOVDQU8       Z3, K1, (R8)
+	JMP            done_231
+
+raw_232:
+	MOVQ                $0x00000204, R9
+	MOVBLZX             63(DX), R10
+	SHLL                $0x04, R10
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (R8)
+	MOVB                R10, 64(R8)
+	JMP                 done_231
+
+zeros_233:
+	MOVB $0x00, (R8)
+	MOVQ $0x00000004, R9
+	JMP  done_231
+
+repeated_234:
+	MOVQ   (DX), R9
+	MOVQ   R9, R10
+	SHRQ   $0x04, R9
+	BTSQ   $0x3c, R9
+	BSWAPQ R9
+	MOVQ   R9, (R8)
+	SHLQ   $0x04, R10
+	MOVB   R10, 8(R8)
+	MOVQ   $0x00000044, R9
+
+done_231:
+	MOVQ R9, (SI)
+	ADDQ $0x07, R9
+	SHRQ $0x03, R9
+	ADDQ R9, CX
+	MOVQ CX, (BX)
+	ADDQ $0x00000040, DX
+	ADDQ $0x08, BX
+	ADDQ $0x08, SI
+	DECQ DI
+	JNZ  lines_229
+
+exit_230:
+	MOVQ CX, end+120(FP)
+	VZEROUPPER
+	RET
+
+// func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
+TEXT ·bdiCompressLines128AVX512(SB), NOSPLIT, $0-128
+	MOVQ  out_base+0(FP), AX
+	MOVQ  at+24(FP), CX
+	MOVQ  data_base+32(FP), DX
+	MOVQ  ends_base+56(FP), BX
+	MOVQ  bits_base+80(FP), SI
+	MOVQ  ends_len+64(FP), DI
+	TESTQ DI, DI
+	JZ    exit_244
+
+lines_243:
+	LEAQ         (AX)(CX*1), R8
+	VMOVDQU64    (DX), Z0
+	VMOVDQU64    64(DX), Z1
+	XORL         R9, R9
+	VPADDQ       zrep8_80000000<>+0(SB), Z0, Z2
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K1
+	VPADDQ       zrep8_80000000<>+0(SB), Z1, Z3
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z3, K2
+	KMOVQ        K1, R10
+	KMOVQ        K2, R11
+	SHLQ         $0x08, R11
+	ORQ          R11, R10
+	BTSQ         $0x0f, R10
+	TZCNTQ       R10, R10
+	VPSUBQ.BCST  (DX)(R10*8), Z2, Z2
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST  (DX)(R10*8), Z3, Z2
+	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, R10
+	KMOVQ        K2, R11
+	SHLQ         $0x08, R11
+	ORQ          R11, R10
+	CMPQ         R10, $0x01
+	ADCL         R9, R9
+	VPADDD       zrep4_8000<>+0(SB), Z0, Z2
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K1
+	VPADDD       zrep4_8000<>+0(SB), Z1, Z3
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z3, K2
+	KMOVQ        K1, R10
+	KMOVQ        K2, R11
+	SHLQ         $0x10, R11
+	ORQ          R11, R10
+	BTSQ         $0x1f, R10
+	TZCNTQ       R10, R10
+	VPSUBD.BCST  (DX)(R10*4), Z2, Z2
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K1, K1
+	VPSUBD.BCST  (DX)(R10*4), Z3, Z2
+	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, R10
+	KMOVQ        K2, R11
+	SHLQ         $0x10, R11
+	ORQ          R11, R10
+	CMPQ         R10, $0x01
+	ADCL         R9, R9
+	VPADDW       zrep2_80<>+0(SB), Z0, Z2
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1
+	VPADDW       zrep2_80<>+0(SB), Z1, Z3
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z3, K2
+	KMOVQ        K1, R10
+	KMOVQ        K2, R11
+	SHLQ         $0x20, R11
+	ORQ          R11, R10
+	BTSQ         $0x3f, R10
+	TZCNTQ       R10, R10
+	VPBROADCASTW (DX)(R10*2), Z5
+	VPSUBW       Z5, Z2, Z2
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1, K1
+	VPSUBW       Z5, Z3, Z2
+	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, R10
+	KMOVQ        K2, R11
+	SHLQ         $0x20, R11
+	ORQ          R11, R10
+	CMPQ         R10, $0x01
+	ADCL         R9, R9
+	TESTL        R9, R9
+	JZ           raw_246
+	VPORQ        Z1, Z0, Z2
+	VPTESTMQ     Z2, Z2, K1
+	KMOVQ        K1, R10
+	TESTQ        R10, R10
+	JZ           zeros_247
+	VPCMPQ.BCST  $0x04, (DX), Z0, K1
+	VPCMPQ.BCST  $0x04, (DX), Z1, K2
+	KMOVQ        K1, R10
+	KMOVQ        K2, R11
+	SHLQ         $0x08, R11
+	ORQ          R11, R10
+	TESTQ        R10, R10
+	JZ           repeated_248
+	XORL         R10, R10
+	BTL          $0x02, R9
+	JCC          k4_250
+	VPADDQ       zrep8_8000<>+0(SB), Z0, Z2
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1
+	VPADDQ       zrep8_8000<>+0(SB), Z1, Z3
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z3, K2
+	KMOVQ        K1, R11
+	KMOVQ        K2, R12
+	SHLQ         $0x08, R12
+	ORQ          R12, R11
+	BTSQ         $0x0f, R11
+	TZCNTQ       R11, R11
+	VPSUBQ.BCST  (DX)(R11*8), Z2, Z2
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST  (DX)(R11*8), Z3, Z2
+	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, R11
+	KMOVQ        K2, R12
+	SHLQ         $0x08, R12
+	ORQ          R12, R11
+	CMPQ         R11, $0x01
+	JCC          b8d4_252
+	VPADDQ       zrep8_80<>+0(SB), Z0, Z2
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1
+	VPADDQ       zrep8_80<>+0(SB), Z1, Z3
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z3, K2
+	KMOVQ        K1, R11
+	KMOVQ        K2, R12
+	SHLQ         $0x08, R12
+	ORQ          R12, R11
+	BTSQ         $0x0f, R11
+	TZCNTQ       R11, R11
+	VPSUBQ.BCST  (DX)(R11*8), Z2, Z2
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST  (DX)(R11*8), Z3, Z2
+	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K2, K2
+	KMOVQ        K1, R11
+	KMOVQ        K2, R12
+	SHLQ         $0x08, R12
+	ORQ          R12, R11
+	CMPQ         R11, $0x01
+	JCC          b8d2_251
+	MOVL         $0x00000004, R10
+	JMP          store_249
+
+b8d2_251:
+	ORL $0x00000008, R10
+	JMP k4_250
+
+b8d4_252:
+	ORL $0x00000010, R10
+
+k4_250:
+	BTL         $0x01, R9
+	JCC         k2_253
+	VPADDD      zrep4_80<>+0(SB), Z0, Z2
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
+	VPADDD      zrep4_80<>+0(SB), Z1, Z3
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z3, K2
+	KMOVQ       K1, R11
+	KMOVQ       K2, R12
+	SHLQ        $0x10, R12
+	ORQ         R12, R11
+	BTSQ        $0x1f, R11
+	TZCNTQ      R11, R11
+	VPSUBD.BCST (DX)(R11*4), Z2, Z2
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1, K1
+	VPSUBD.BCST (DX)(R11*4), Z3, Z2
+	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, R11
+	KMOVQ       K2, R12
+	SHLQ        $0x10, R12
+	ORQ         R12, R11
+	CMPQ        R11, $0x01
+	JCC         b4d2_254
+	ORL         $0x00000020, R10
+	JMP         k2_253
+
+b4d2_254:
+	ORL $0x00000040, R10
+
+k2_253:
+	BTL $0x00, R9
+	JCC store_249
+	ORL $0x00000080, R10
+
+store_249:
+	MOVBQZX        R10, R9
+	MOVQ           best+112(FP), R10
+	MOVBQZX        (R10)(R9*1), R10
+	LEAQ           k_bdiBits128<>+0(SB), R9
+	MOVQ           (R9)(R10*8), R9
+	LEAQ           (R10)(R10*2), R11
+	SHLQ           $0x07, R11
+	MOVQ           enc+104(FP), R12
+	ADDQ           R12, R11
+	SUBQ           $0x00000300, R11
+	CMPL           R10, $0x05
+	JAE            k4_255
+	VPBROADCASTQ   336(R11), Z2
+	VPBROADCASTQ   344(R11), Z3
+	VPADDQ         Z2, Z0, Z5
+	VPCMPUQ        $0x05, Z3, Z5, K1
+	VPADDQ         Z2, Z1, Z2
+	VPCMPUQ        $0x05, Z3, Z2, K2
+	KMOVQ          K1, R10
+	KMOVQ          K2, R12
+	SHLQ           $0x08, R12
+	ORQ            R12, R10
+	XORQ           R12, R12
+	TZCNTQ         R10, R13
+	CMOVQCS        R12, R13
+	MOVQ           (DX)(R13*8), R14
+	VPBROADCASTQ   (DX)(R13*8), Z2
+	CMOVQCS        R12, R14
+	VPSUBQ         Z2, Z0, K1, Z0
+	VPSUBQ         Z2, Z1, K2, Z1
+	VMOVDQU64      (R11), Z2
+	VPERMI2B       Z1, Z0, Z2
+	VMOVQ          R10, X4
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
+	VMOVQ          X4, R10
+	BSWAPQ         R14
+	ORQ            352(R11), R10
+	VMOVQ          R10, X4
+	VPINSRQ        $0x01, R14, X4, X4
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(R11), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      192(R11), Z3
+	KMOVQ          320(R11), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          360(R11), K1
+	VMOVDQU8       Z1, K1, (R8)
+	VMOVDQU64      128(R11), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      256(R11), Z3
+	KMOVQ          328(R11), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          368(R11), K1
+	VMOVDQU8       Z1, K1, 64(R8)
+	JMP            done_245
+
+k4_255:
+	CMPL           R10, $0x07
+	JAE            k2_256
+	VPBROADCASTD   336(R11), Z2
+	VPBROADCASTD   344(R11), Z3
+	VPADDD         Z2, Z0, Z5
+	VPCMPUD        $0x05, Z3, Z5, K1
+	VPADDD         Z2, Z1, Z2
+	VPCMPUD        $0x05, Z3, Z2, K2
+	KMOVQ          K1, R10
+	KMOVQ          K2, R12
+	SHLQ           $0x10, R12
+	ORQ            R12, R10
+	XORQ           R12, R12
+	TZCNTQ         R10, R13
+	CMOVQCS        R12, R13
+	MOVL           (DX)(R13*4), R14
+	VPBROADCASTD   (DX)(R13*4), Z2
+	CMOVQCS        R12, R14
+	VPSUBD         Z2, Z0, K1, Z0
+	VPSUBD         Z2, Z1, K2, Z1
+	VMOVDQU64      (R11), Z2
+	VPERMI2B       Z1, Z0, Z2
+	VMOVQ          R10, X4
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
+	VMOVQ          X4, R10
+	BSWAPL         R14
+	ORQ            352(R11), R14
+	VMOVQ          R10, X4
+	VPINSRQ        $0x01, R14, X4, X4
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(R11), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      192(R11), Z3
+	KMOVQ          320(R11), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          360(R11), K1
+	VMOVDQU8       Z1, K1, (R8)
+	VMOVDQU64      128(R11), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      256(R11), Z3
+	KMOVQ          328(R11), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          368(R11), K1
+	VMOVDQU8       Z1, K1, 64(R8)
+	JMP            done_245
+
+k2_256:
+	VPBROADCASTW   336(R11), Z2
+	VPBROADCASTW   344(R11), Z3
+	VPADDW         Z2, Z0, Z5
+	VPCMPUW        $0x05, Z3, Z5, K1
+	VPADDW         Z2, Z1, Z2
+	VPCMPUW        $0x05, Z3, Z2, K2
+	KMOVQ          K1, R10
+	KMOVQ          K2, R12
+	SHLQ           $0x20, R12
+	ORQ            R12, R10
+	XORQ           R12, R12
+	TZCNTQ         R10, R13
+	CMOVQCS        R12, R13
+	MOVWLZX        (DX)(R13*2), R14
+	VPBROADCASTW   (DX)(R13*2), Z2
+	CMOVQCS        R12, R14
+	VPSUBW         Z2, Z0, K1, Z0
+	VPSUBW         Z2, Z1, K2, Z1
+	VMOVDQU64      (R11), Z2
+	VPERMI2B       Z1, Z0, Z2
+	VMOVQ          R10, X4
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
+	VMOVQ          X4, R10
+	ROLW           $0x08, R14
+	ORQ            352(R11), R14
+	VMOVQ          R10, X4
+	VPINSRQ        $0x01, R14, X4, X4
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      64(R11), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      192(R11), Z3
+	KMOVQ          320(R11), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          360(R11), K1
+	VMOVDQU8       Z1, K1, (R8)
+	VMOVDQU64      128(R11), Z1
+	VPERMI2B       Z4, Z2, Z1
+	VMOVDQU64      256(R11), Z3
+	KMOVQ          328(R11), K1
+	VPERMI2B.Z     Z4, Z2, K1, Z3
+	VPSLLW         $0x04, Z1, Z1
+	VPSRLW         $0x04, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
+	KMOVQ          368(R11), K1
+	VMOVDQU8       Z1, K1, 64(R8)
+	JMP            done_245
+
+raw_246:
+	MOVQ                $0x00000404, R9
+	MOVBLZX             127(DX), R10
+	SHLL                $0x04, R10
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (R8)
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z1, Z1
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(R8)
+	MOVB                R10, 128(R8)
+	JMP                 done_245
+
+zeros_247:
+	MOVB $0x00, (R8)
+	MOVQ $0x00000004, R9
+	JMP  done_245
+
+repeated_248:
+	MOVQ   (DX), R9
+	MOVQ   R9, R10
+	SHRQ   $0x04, R9
+	BTSQ   $0x3c, R9
+	BSWAPQ R9
+	MOVQ   R9, (R8)
+	SHLQ   $0x04, R10
+	MOVB   R10, 8(R8)
+	MOVQ   $0x00000044, R9
+
+done_245:
+	MOVQ R9, (SI)
+	ADDQ $0x07, R9
+	SHRQ $0x03, R9
+	ADDQ R9, CX
+	MOVQ CX, (BX)
+	ADDQ $0x00000080, DX
+	ADDQ $0x08, BX
+	ADDQ $0x08, SI
+	DECQ DI
+	JNZ  lines_243
+
+exit_244:
+	MOVQ CX, end+120(FP)
 	VZEROUPPER
 	RET
 
@@ -6109,34 +6778,34 @@ TEXT ·bdiDecompress64AVX512(SB), NOSPLIT, $0-49
 	MOVQ    enc_base+8(FP), AX
 	MOVQ    enc_len+16(FP), CX
 	TESTQ   CX, CX
-	JZ      fail_229
+	JZ      fail_257
 	MOVBQZX (AX), DX
 	SHRL    $0x04, DX
 	MOVQ    idBits+40(FP), BX
 	MOVWQZX (BX)(DX*2), BX
 	TESTQ   BX, BX
-	JZ      fail_229
+	JZ      fail_257
 
 	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
 	LEAQ           7(BX), SI
 	SHRQ           $0x03, SI
 	CMPQ           SI, CX
-	JNE            fail_229
+	JNE            fail_257
 	NEGL           BX
 	ANDL           $0x07, BX
 	MOVBLZX        -1(AX)(CX*1), CX
 	BZHIL          BX, CX, CX
-	JNZ            fail_229
+	JNZ            fail_257
 	MOVQ           out+0(FP), CX
 	CMPL           DX, $0x0f
-	JE             raw_231
+	JE             raw_259
 	CMPL           DX, $0x02
-	JB             small_232
+	JB             small_260
 	IMUL3Q         $0x000000f8, DX, BX
 	MOVQ           dec+32(FP), SI
 	LEAQ           -496(SI)(BX*1), BX
 	CMPL           DX, $0x05
-	JAE            k4_233
+	JAE            k4_261
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(BX), K1
@@ -6160,11 +6829,11 @@ TEXT ·bdiDecompress64AVX512(SB), NOSPLIT, $0-49
 	VPSRAQ         X1, Z3, Z3
 	VPADDQ         Z0, Z3, K1, Z3
 	VMOVDQU64      Z3, (CX)
-	JMP            done_230
+	JMP            done_258
 
-k4_233:
+k4_261:
 	CMPL           DX, $0x07
-	JAE            k2_234
+	JAE            k2_262
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(BX), K1
@@ -6188,9 +6857,9 @@ k4_233:
 	VPSRAD         X1, Z3, Z3
 	VPADDD         Z0, Z3, K1, Z3
 	VMOVDQU64      Z3, (CX)
-	JMP            done_230
+	JMP            done_258
 
-k2_234:
+k2_262:
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(BX), K1
@@ -6214,9 +6883,9 @@ k2_234:
 	VPSRAW         X1, Z3, Z3
 	VPADDW         Z0, Z3, K1, Z3
 	VMOVDQU64      Z3, (CX)
-	JMP            done_230
+	JMP            done_258
 
-raw_231:
+raw_259:
 	VMOVDQU64  (AX), Z0
 	MOVQ       $0x0000000000000001, DX
 	KMOVQ      DX, K1
@@ -6228,17 +6897,17 @@ raw_231:
 	VPSRLW     $0x04, Z3, Z3
 	VPTERNLOGQ $0xe4, Z2, Z3, Z0
 	VMOVDQU64  Z0, (CX)
-	JMP        done_230
+	JMP        done_258
 
 	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
 	// starts four bits into the stream.
-small_232:
+small_260:
 	TESTL  DX, DX
-	JNZ    repeated_235
+	JNZ    repeated_263
 	VPXORQ Z0, Z0, Z0
-	JMP    store_236
+	JMP    store_264
 
-repeated_235:
+repeated_263:
 	MOVQ         (AX), DX
 	BSWAPQ       DX
 	SHLQ         $0x04, DX
@@ -6247,16 +6916,16 @@ repeated_235:
 	ORQ          AX, DX
 	VPBROADCASTQ DX, Z0
 
-store_236:
+store_264:
 	VMOVDQU64 Z0, (CX)
 
-done_230:
+done_258:
 	MOVB $0x01, AL
 	MOVB AL, ok+48(FP)
 	VZEROUPPER
 	RET
 
-fail_229:
+fail_257:
 	MOVB $0x00, AL
 	MOVB AL, ok+48(FP)
 	VZEROUPPER
@@ -6268,34 +6937,34 @@ TEXT ·bdiDecompress128AVX512(SB), NOSPLIT, $0-49
 	MOVQ    enc_base+8(FP), AX
 	MOVQ    enc_len+16(FP), CX
 	TESTQ   CX, CX
-	JZ      fail_237
+	JZ      fail_265
 	MOVBQZX (AX), DX
 	SHRL    $0x04, DX
 	MOVQ    idBits+40(FP), BX
 	MOVWQZX (BX)(DX*2), BX
 	TESTQ   BX, BX
-	JZ      fail_237
+	JZ      fail_265
 
 	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
 	LEAQ           7(BX), SI
 	SHRQ           $0x03, SI
 	CMPQ           SI, CX
-	JNE            fail_237
+	JNE            fail_265
 	NEGL           BX
 	ANDL           $0x07, BX
 	MOVBLZX        -1(AX)(CX*1), CX
 	BZHIL          BX, CX, CX
-	JNZ            fail_237
+	JNZ            fail_265
 	MOVQ           out+0(FP), CX
 	CMPL           DX, $0x0f
-	JE             raw_239
+	JE             raw_267
 	CMPL           DX, $0x02
-	JB             small_240
+	JB             small_268
 	IMUL3Q         $0x000000f8, DX, BX
 	MOVQ           dec+32(FP), SI
 	LEAQ           -496(SI)(BX*1), BX
 	CMPL           DX, $0x05
-	JAE            k4_241
+	JAE            k4_269
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(BX), K1
@@ -6333,11 +7002,11 @@ TEXT ·bdiDecompress128AVX512(SB), NOSPLIT, $0-49
 	KSHIFTRQ       $0x08, K1, K1
 	VPADDQ         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, 64(CX)
-	JMP            done_238
+	JMP            done_266
 
-k4_241:
+k4_269:
 	CMPL           DX, $0x07
-	JAE            k2_242
+	JAE            k2_270
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(BX), K1
@@ -6375,9 +7044,9 @@ k4_241:
 	KSHIFTRQ       $0x10, K1, K1
 	VPADDD         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, 64(CX)
-	JMP            done_238
+	JMP            done_266
 
-k2_242:
+k2_270:
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(BX), K1
@@ -6415,9 +7084,9 @@ k2_242:
 	KSHIFTRQ       $0x20, K1, K1
 	VPADDW         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, 64(CX)
-	JMP            done_238
+	JMP            done_266
 
-raw_239:
+raw_267:
 	VMOVDQU64  (AX), Z0
 	VMOVDQU64  64(AX), Z1
 	MOVQ       $0x0000000000000001, DX
@@ -6436,17 +7105,17 @@ raw_239:
 	VPTERNLOGQ $0xe4, Z3, Z4, Z1
 	VMOVDQU64  Z0, (CX)
 	VMOVDQU64  Z1, 64(CX)
-	JMP        done_238
+	JMP        done_266
 
 	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
 	// starts four bits into the stream.
-small_240:
+small_268:
 	TESTL  DX, DX
-	JNZ    repeated_243
+	JNZ    repeated_271
 	VPXORQ Z0, Z0, Z0
-	JMP    store_244
+	JMP    store_272
 
-repeated_243:
+repeated_271:
 	MOVQ         (AX), DX
 	BSWAPQ       DX
 	SHLQ         $0x04, DX
@@ -6455,17 +7124,17 @@ repeated_243:
 	ORQ          AX, DX
 	VPBROADCASTQ DX, Z0
 
-store_244:
+store_272:
 	VMOVDQU64 Z0, (CX)
 	VMOVDQU64 Z0, 64(CX)
 
-done_238:
+done_266:
 	MOVB $0x01, AL
 	MOVB AL, ok+48(FP)
 	VZEROUPPER
 	RET
 
-fail_237:
+fail_265:
 	MOVB $0x00, AL
 	MOVB AL, ok+48(FP)
 	VZEROUPPER

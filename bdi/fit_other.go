@@ -28,6 +28,16 @@ func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, be
 	panic("bdi: no one-call compress kernel")
 }
 
+// bdiCompressLines64AVX512 is never called: oneCallLine is always −1.
+func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int) {
+	panic("bdi: no one-call compress kernel")
+}
+
+// bdiCompressLines128AVX512 is never called: oneCallLine is always −1.
+func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int) {
+	panic("bdi: no one-call compress kernel")
+}
+
 // decodeKernel reports that no decode kernel applies.
 func (c *Codec) decodeKernel(dst, enc []byte, id int) ([]byte, bool) { return dst, false }
 

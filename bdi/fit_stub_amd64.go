@@ -174,6 +174,22 @@ func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best 
 //go:noescape
 func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
 
+// bdiCompressLines64AVX512 writes the BDI encodings of the len(ends) 64-byte lines of data
+// back to back from out[at], each one's length in bits to bits and the offset in out
+// where it ends to ends, and returns the last offset, under the default delta rules.
+// len(out)-at must be at least len(ends)*65 (raw lines' length).
+//
+//go:noescape
+func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)
+
+// bdiCompressLines128AVX512 writes the BDI encodings of the len(ends) 128-byte lines of data
+// back to back from out[at], each one's length in bits to bits and the offset in out
+// where it ends to ends, and returns the last offset, under the default delta rules.
+// len(out)-at must be at least len(ends)*129 (raw lines' length).
+//
+//go:noescape
+func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)
+
 // bdiDecode64K8 writes the 64-byte line that the checked base-delta stream enc encodes to out.
 // len(out) must be at least 64.
 //
