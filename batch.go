@@ -43,9 +43,15 @@ type LinesCompressor interface {
 }
 
 // LinesDecompressor is implemented by codecs with a batch kernel for
-// DecompressLines.
+// DecompressLines. Its DecompressLines appends to dst the lines of src
+// from line from on that the kernel decodes, and returns how many. It
+// stops before the first line it does not take: a malformed stream, an end
+// offset before the line's start or past src.Enc, or any line the kernel
+// leaves to Decompress. DecompressLines decodes that line with Decompress,
+// which says what is wrong if anything is, and then calls the kernel again
+// for the lines after it.
 type LinesDecompressor interface {
-	DecompressLines(dst []byte, src *Lines) ([]byte, error)
+	DecompressLines(dst []byte, src *Lines, from int) ([]byte, int)
 }
 
 func wholeLines(c Codec, data []byte) error {
@@ -114,11 +120,19 @@ func DecompressLines(c Codec, dst []byte, src *Lines) ([]byte, error) {
 	if len(src.End) != len(src.Bits) {
 		return dst, fmt.Errorf("%w: Lines has %d ends but %d sizes", ErrCorrupt, len(src.End), len(src.Bits))
 	}
-	if b, ok := c.(LinesDecompressor); ok {
-		return b.DecompressLines(dst, src)
-	}
+	batch, _ := c.(LinesDecompressor)
 	start := 0
-	for i, end := range src.End {
+	for i := 0; i < len(src.End); i++ {
+		if batch != nil {
+			var n int
+			if dst, n = batch.DecompressLines(dst, src, i); n > 0 {
+				if i += n; i == len(src.End) {
+					break
+				}
+				start = src.End[i-1]
+			}
+		}
+		end := src.End[i]
 		if end < start || end > len(src.Enc) {
 			return dst, fmt.Errorf("line %d: %w: end offset %d outside %d..%d", i, ErrCorrupt, end, start, len(src.Enc))
 		}

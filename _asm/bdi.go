@@ -77,6 +77,9 @@ func init() {
 		for _, size := range []int{64, 128} {
 			bdiDecompress(size, rev, nib, next)
 		}
+		for _, size := range []int{64, 128} {
+			bdiDecompressLines(size, rev, nib, next)
+		}
 	}
 }
 
@@ -1193,7 +1196,73 @@ func bdiDecompress(size int, revMatrix, nibbleMask, nextIdx Mem) {
 		"encodings, idBits the stream length of each id (0: none).")
 	encp := Load(Param("enc").Base(), GP64())
 	n := Load(Param("enc").Len(), GP64())
+	outp := Load(Param("out"), GP64())
 	fail, done := label("fail"), label("done")
+	decompressLine(size, outp, encp, n, done, fail, revMatrix, nibbleMask, nextIdx)
+	Label(done)
+	fpcReturnBool(1)
+	VZEROUPPER()
+	RET()
+	Label(fail)
+	fpcReturnBool(0)
+	VZEROUPPER()
+	RET()
+}
+
+// bdiDecompressLines emits bdiDecompressLines<size>AVX512(out []byte, enc
+// []byte, start int, ends []int, dec *[6][decParams]byte, idBits
+// *[16]uint16) (lines int): bdiDecompress's body in a loop over the
+// streams of enc that start at start and end at each of ends in turn,
+// decoding them back to back into out. It stops before the first stream
+// that is not well-formed or whose end is before its start or past enc,
+// and returns the number of lines decoded. len(out) must be at least
+// len(ends)·size.
+func bdiDecompressLines(size int, revMatrix, nibbleMask, nextIdx Mem) {
+	name := fmt.Sprintf("bdiDecompressLines%dAVX512", size)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out []byte, enc []byte, start int, ends []int, dec *[6][%d]byte, idBits *[16]uint16) (lines int)", decParams))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s decodes the BDI streams of %d-byte lines in enc, from start to", name, size),
+		"each of ends in turn, back to back into out, and returns how many it decoded: it",
+		"stops before the first stream that is not well-formed or whose end is before its",
+		"start or past enc. len(out) must be at least len(ends)*"+fmt.Sprint(size)+".")
+	outp := Load(Param("out").Base(), GP64())
+	base := Load(Param("enc").Base(), GP64())
+	encLen := Load(Param("enc").Len(), GP64())
+	start := Load(Param("start"), GP64())
+	ends := Load(Param("ends").Base(), GP64())
+	lines := Load(Param("ends").Len(), GP64())
+	i := GP64()
+	XORL(i.As32(), i.As32())
+	loop, exit := label("lines"), label("exit")
+	Label(loop)
+	CMPQ(i, lines)
+	JAE(LabelRef(exit))
+	end, n, encp := GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: ends, Index: i, Scale: 8}, end)
+	CMPQ(end, encLen)
+	JA(LabelRef(exit)) // past enc
+	MOVQ(end, n)
+	SUBQ(start, n)
+	JCS(LabelRef(exit)) // before its start
+	LEAQ(Mem{Base: base, Index: start, Scale: 1}, encp)
+	done := label("done")
+	decompressLine(size, outp, encp, n, done, exit, revMatrix, nibbleMask, nextIdx)
+	Label(done)
+	MOVQ(end, start)
+	ADDQ(U32(size), outp)
+	INCQ(i)
+	JMP(LabelRef(loop))
+	Label(exit)
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// decompressLine emits bdiDecompress's work on the stream of n bytes at
+// encp: it decodes a well-formed stream into outp and jumps to done (or
+// falls through to it), and jumps to fail, having written nothing, for
+// any other.
+func decompressLine(size int, outp, encp, n Register, done, fail string, revMatrix, nibbleMask, nextIdx Mem) {
 	TESTQ(n, n)
 	JZ(LabelRef(fail))
 	id, bits := GP64(), GP64()
@@ -1217,7 +1286,6 @@ func bdiDecompress(size int, revMatrix, nibbleMask, nextIdx Mem) {
 	BZHIL(pad, last, last)
 	JNZ(LabelRef(fail))
 
-	outp := Load(Param("out"), GP64())
 	raw, small := label("raw"), label("small")
 	CMPL(id.As32(), U8(0b1111))
 	JE(LabelRef(raw))
@@ -1257,15 +1325,6 @@ func bdiDecompress(size int, revMatrix, nibbleMask, nextIdx Mem) {
 	for h := 0; h < size/64; h++ {
 		VMOVDQU64(v, Mem{Base: outp, Disp: 64 * h})
 	}
-
-	Label(done)
-	fpcReturnBool(1)
-	VZEROUPPER()
-	RET()
-	Label(fail)
-	fpcReturnBool(0)
-	VZEROUPPER()
-	RET()
 }
 
 // decParams is the size of a decode kernel's parameter block (bdi's

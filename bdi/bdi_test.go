@@ -447,6 +447,76 @@ func TestCompressLinesLevels(t *testing.T) {
 	}
 }
 
+// TestDecompressLinesLevels: at every kernel level, linecomp.DecompressLines
+// (by way of the batch kernel where it applies) of the stream of each line's
+// chosen encoding and its scrambled copy (decodeStreams), followed by a bad
+// line, gives the same lines and the same error as decoding the same Lines
+// one line at a time with Decompress. The bad line, one kind per line by
+// the sum of its bytes: the stream one byte short, one byte long, empty,
+// with its last bit set, or an end offset before the line's start or past
+// Enc.
+func TestDecompressLinesLevels(t *testing.T) {
+	oneByOne := func(c *Codec, src *linecomp.Lines) string {
+		out, err := linecomp.DecompressLines(struct{ linecomp.Codec }{c}, []byte{9}, src) // hides the batch kernel
+		return fmt.Sprintf("%X %v", out, err)
+	}
+	type badLine func(l *linecomp.Lines, good []byte)
+	bad := []badLine{
+		func(l *linecomp.Lines, good []byte) { appendStream(l, good[:len(good)-1]) },
+		func(l *linecomp.Lines, good []byte) { appendStream(l, append(bytes.Clone(good), 0)) },
+		func(l *linecomp.Lines, good []byte) { appendStream(l, nil) },
+		func(l *linecomp.Lines, good []byte) {
+			appendStream(l, bytes.Clone(good))
+			l.Enc[len(l.Enc)-1] |= 1 // padding, or the raw line's last bit
+		},
+		func(l *linecomp.Lines, good []byte) {
+			appendStream(l, good)
+			l.End[len(l.End)-1] = l.End[len(l.End)-2] - 1
+		},
+		func(l *linecomp.Lines, good []byte) {
+			appendStream(l, good)
+			l.End[len(l.End)-1] = len(l.Enc) + 1
+		},
+	}
+	linesOf := func(c *Codec, line []byte, b badLine) *linecomp.Lines {
+		var l linecomp.Lines
+		streams := decodeStreams(c, line)[2:4] // the chosen encoding, plain and scrambled
+		for _, s := range streams {
+			appendStream(&l, s)
+		}
+		b(&l, streams[0])
+		return &l
+	}
+	badOf := func(line []byte) badLine {
+		sum := 0
+		for _, x := range line {
+			sum += int(x)
+		}
+		return bad[sum%len(bad)]
+	}
+	for _, opts := range [][]Option{nil, {WithSymmetricDeltas()}, {WithSingleBase()}} {
+		for _, n := range codectest.LineSizes {
+			c, _ := New(n, opts...)
+			kernel := func(data []byte, out []string) {
+				for i := range out {
+					line := data[i*n : (i+1)*n]
+					got, err := linecomp.DecompressLines(c, []byte{9}, linesOf(c, line, badOf(line)))
+					out[i] = fmt.Sprintf("%X %v", got, err)
+				}
+			}
+			generic := func(line []byte) string { return oneByOne(c, linesOf(c, line, badOf(line))) }
+			codectest.CrossCheck(t, n, nil, kernel, generic)
+		}
+	}
+}
+
+// appendStream appends one line's stream to l.
+func appendStream(l *linecomp.Lines, enc []byte) {
+	l.Enc = append(l.Enc, enc...)
+	l.End = append(l.End, len(l.Enc))
+	l.Bits = append(l.Bits, 8*len(enc))
+}
+
 // TestDecodeLevels: at every kernel level, Decompress of the encoding of
 // every line in the raw encoding, its chosen encoding and every base-delta
 // encoding that fits it, and of the same stream with its payload scrambled

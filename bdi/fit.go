@@ -200,3 +200,31 @@ func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
 	dst.Enc = dst.Enc[:end]
 	dst.Bits = dst.Bits[:len(dst.Bits)+lines]
 }
+
+// DecompressLines appends the lines of src from line from on to dst with
+// the one-call decompress kernel in a loop (bdiDecompressLines64AVX512,
+// bdiDecompressLines128AVX512), and returns how many it decoded: it stops
+// before a line whose stream is malformed or whose end offset is out of
+// order, which linecomp.DecompressLines then decodes with Decompress. It
+// is the batch kernel behind linecomp.DecompressLines, and decodes nothing
+// where the kernels do not apply.
+func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]byte, int) {
+	if !c.oneCallDecode || cpu.Active() < cpu.AVX512 || from >= len(src.End) {
+		return dst, 0
+	}
+	start := 0
+	if from > 0 {
+		start = src.End[from-1]
+	}
+	ends := src.End[from:]
+	n := len(dst)
+	dst = slices.Grow(dst, len(ends)*c.lineSize)
+	out := dst[n : n+len(ends)*c.lineSize]
+	var lines int
+	if c.lineSize == 64 {
+		lines = bdiDecompressLines64AVX512(out, src.Enc, start, ends, &c.dec, &c.idBits)
+	} else {
+		lines = bdiDecompressLines128AVX512(out, src.Enc, start, ends, &c.dec, &c.idBits)
+	}
+	return dst[:n+lines*c.lineSize], lines
+}

@@ -6777,38 +6777,38 @@ TEXT ·bdiUnraw128(SB), NOSPLIT, $0-48
 TEXT ·bdiDecompress64AVX512(SB), NOSPLIT, $0-49
 	MOVQ    enc_base+8(FP), AX
 	MOVQ    enc_len+16(FP), CX
+	MOVQ    out+0(FP), DX
 	TESTQ   CX, CX
 	JZ      fail_257
-	MOVBQZX (AX), DX
-	SHRL    $0x04, DX
-	MOVQ    idBits+40(FP), BX
-	MOVWQZX (BX)(DX*2), BX
-	TESTQ   BX, BX
+	MOVBQZX (AX), BX
+	SHRL    $0x04, BX
+	MOVQ    idBits+40(FP), SI
+	MOVWQZX (SI)(BX*2), SI
+	TESTQ   SI, SI
 	JZ      fail_257
 
 	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
-	LEAQ           7(BX), SI
-	SHRQ           $0x03, SI
-	CMPQ           SI, CX
+	LEAQ           7(SI), DI
+	SHRQ           $0x03, DI
+	CMPQ           DI, CX
 	JNE            fail_257
-	NEGL           BX
-	ANDL           $0x07, BX
+	NEGL           SI
+	ANDL           $0x07, SI
 	MOVBLZX        -1(AX)(CX*1), CX
-	BZHIL          BX, CX, CX
+	BZHIL          SI, CX, CX
 	JNZ            fail_257
-	MOVQ           out+0(FP), CX
-	CMPL           DX, $0x0f
+	CMPL           BX, $0x0f
 	JE             raw_259
-	CMPL           DX, $0x02
+	CMPL           BX, $0x02
 	JB             small_260
-	IMUL3Q         $0x000000f8, DX, BX
+	IMUL3Q         $0x000000f8, BX, CX
 	MOVQ           dec+32(FP), SI
-	LEAQ           -496(SI)(BX*1), BX
-	CMPL           DX, $0x05
+	LEAQ           -496(SI)(CX*1), CX
+	CMPL           BX, $0x05
 	JAE            k4_261
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
-	KMOVQ          208(BX), K1
+	KMOVQ          208(CX), K1
 	VMOVDQU8.Z     (AX), K1, Z2
 	VPERMB         Z2, Z1, Z1
 	VPSLLW         $0x04, Z2, Z2
@@ -6816,27 +6816,27 @@ TEXT ·bdiDecompress64AVX512(SB), NOSPLIT, $0-49
 	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
 	VMOVQ          X0, AX
-	ANDQ           224(BX), AX
-	ORQ            232(BX), AX
-	VMOVDQU64      128(BX), Z0
+	ANDQ           224(CX), AX
+	ORQ            232(CX), AX
+	VMOVDQU64      128(CX), Z0
 	VPERMB         Z2, Z0, Z0
 	VPBROADCASTQ   X0, Z0
-	VMOVQ          240(BX), X1
+	VMOVQ          240(CX), X1
 	KMOVQ          AX, K1
-	VMOVDQU64      (BX), Z3
-	KMOVQ          192(BX), K2
+	VMOVDQU64      (CX), Z3
+	KMOVQ          192(CX), K2
 	VPERMB.Z       Z2, Z3, K2, Z3
 	VPSRAQ         X1, Z3, Z3
 	VPADDQ         Z0, Z3, K1, Z3
-	VMOVDQU64      Z3, (CX)
+	VMOVDQU64      Z3, (DX)
 	JMP            done_258
 
 k4_261:
-	CMPL           DX, $0x07
+	CMPL           BX, $0x07
 	JAE            k2_262
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
-	KMOVQ          208(BX), K1
+	KMOVQ          208(CX), K1
 	VMOVDQU8.Z     (AX), K1, Z2
 	VPERMB         Z2, Z1, Z1
 	VPSLLW         $0x04, Z2, Z2
@@ -6844,25 +6844,25 @@ k4_261:
 	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
 	VMOVQ          X0, AX
-	ANDQ           224(BX), AX
-	ORQ            232(BX), AX
-	VMOVDQU64      128(BX), Z0
+	ANDQ           224(CX), AX
+	ORQ            232(CX), AX
+	VMOVDQU64      128(CX), Z0
 	VPERMB         Z2, Z0, Z0
 	VPBROADCASTD   X0, Z0
-	VMOVQ          240(BX), X1
+	VMOVQ          240(CX), X1
 	KMOVQ          AX, K1
-	VMOVDQU64      (BX), Z3
-	KMOVQ          192(BX), K2
+	VMOVDQU64      (CX), Z3
+	KMOVQ          192(CX), K2
 	VPERMB.Z       Z2, Z3, K2, Z3
 	VPSRAD         X1, Z3, Z3
 	VPADDD         Z0, Z3, K1, Z3
-	VMOVDQU64      Z3, (CX)
+	VMOVDQU64      Z3, (DX)
 	JMP            done_258
 
 k2_262:
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
-	KMOVQ          208(BX), K1
+	KMOVQ          208(CX), K1
 	VMOVDQU8.Z     (AX), K1, Z2
 	VPERMB         Z2, Z1, Z1
 	VPSLLW         $0x04, Z2, Z2
@@ -6870,25 +6870,25 @@ k2_262:
 	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
 	VMOVQ          X0, AX
-	ANDQ           224(BX), AX
-	ORQ            232(BX), AX
-	VMOVDQU64      128(BX), Z0
+	ANDQ           224(CX), AX
+	ORQ            232(CX), AX
+	VMOVDQU64      128(CX), Z0
 	VPERMB         Z2, Z0, Z0
 	VPBROADCASTW   X0, Z0
-	VMOVQ          240(BX), X1
+	VMOVQ          240(CX), X1
 	KMOVQ          AX, K1
-	VMOVDQU64      (BX), Z3
-	KMOVQ          192(BX), K2
+	VMOVDQU64      (CX), Z3
+	KMOVQ          192(CX), K2
 	VPERMB.Z       Z2, Z3, K2, Z3
 	VPSRAW         X1, Z3, Z3
 	VPADDW         Z0, Z3, K1, Z3
-	VMOVDQU64      Z3, (CX)
+	VMOVDQU64      Z3, (DX)
 	JMP            done_258
 
 raw_259:
 	VMOVDQU64  (AX), Z0
-	MOVQ       $0x0000000000000001, DX
-	KMOVQ      DX, K1
+	MOVQ       $0x0000000000000001, CX
+	KMOVQ      CX, K1
 	VMOVDQU8.Z 64(AX), K1, Z1
 	VMOVDQU64  highNibbles<>+0(SB), Z2
 	VMOVDQU64  nextByte<>+0(SB), Z3
@@ -6896,28 +6896,28 @@ raw_259:
 	VPSLLW     $0x04, Z0, Z0
 	VPSRLW     $0x04, Z3, Z3
 	VPTERNLOGQ $0xe4, Z2, Z3, Z0
-	VMOVDQU64  Z0, (CX)
+	VMOVDQU64  Z0, (DX)
 	JMP        done_258
 
 	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
 	// starts four bits into the stream.
 small_260:
-	TESTL  DX, DX
+	TESTL  BX, BX
 	JNZ    repeated_263
 	VPXORQ Z0, Z0, Z0
 	JMP    store_264
 
 repeated_263:
-	MOVQ         (AX), DX
-	BSWAPQ       DX
-	SHLQ         $0x04, DX
+	MOVQ         (AX), CX
+	BSWAPQ       CX
+	SHLQ         $0x04, CX
 	MOVBQZX      8(AX), AX
 	SHRQ         $0x04, AX
-	ORQ          AX, DX
-	VPBROADCASTQ DX, Z0
+	ORQ          AX, CX
+	VPBROADCASTQ CX, Z0
 
 store_264:
-	VMOVDQU64 Z0, (CX)
+	VMOVDQU64 Z0, (DX)
 
 done_258:
 	MOVB $0x01, AL
@@ -6936,40 +6936,40 @@ fail_257:
 TEXT ·bdiDecompress128AVX512(SB), NOSPLIT, $0-49
 	MOVQ    enc_base+8(FP), AX
 	MOVQ    enc_len+16(FP), CX
+	MOVQ    out+0(FP), DX
 	TESTQ   CX, CX
 	JZ      fail_265
-	MOVBQZX (AX), DX
-	SHRL    $0x04, DX
-	MOVQ    idBits+40(FP), BX
-	MOVWQZX (BX)(DX*2), BX
-	TESTQ   BX, BX
+	MOVBQZX (AX), BX
+	SHRL    $0x04, BX
+	MOVQ    idBits+40(FP), SI
+	MOVWQZX (SI)(BX*2), SI
+	TESTQ   SI, SI
 	JZ      fail_265
 
 	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
-	LEAQ           7(BX), SI
-	SHRQ           $0x03, SI
-	CMPQ           SI, CX
+	LEAQ           7(SI), DI
+	SHRQ           $0x03, DI
+	CMPQ           DI, CX
 	JNE            fail_265
-	NEGL           BX
-	ANDL           $0x07, BX
+	NEGL           SI
+	ANDL           $0x07, SI
 	MOVBLZX        -1(AX)(CX*1), CX
-	BZHIL          BX, CX, CX
+	BZHIL          SI, CX, CX
 	JNZ            fail_265
-	MOVQ           out+0(FP), CX
-	CMPL           DX, $0x0f
+	CMPL           BX, $0x0f
 	JE             raw_267
-	CMPL           DX, $0x02
+	CMPL           BX, $0x02
 	JB             small_268
-	IMUL3Q         $0x000000f8, DX, BX
+	IMUL3Q         $0x000000f8, BX, CX
 	MOVQ           dec+32(FP), SI
-	LEAQ           -496(SI)(BX*1), BX
-	CMPL           DX, $0x05
+	LEAQ           -496(SI)(CX*1), CX
+	CMPL           BX, $0x05
 	JAE            k4_269
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
-	KMOVQ          208(BX), K1
+	KMOVQ          208(CX), K1
 	VMOVDQU8.Z     (AX), K1, Z2
-	KMOVQ          216(BX), K1
+	KMOVQ          216(CX), K1
 	VMOVDQU8.Z     64(AX), K1, Z3
 	VMOVDQU64      Z1, Z4
 	VPERMI2B       Z3, Z2, Z4
@@ -6982,36 +6982,36 @@ TEXT ·bdiDecompress128AVX512(SB), NOSPLIT, $0-49
 	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
 	VMOVQ          X0, AX
-	ANDQ           224(BX), AX
-	ORQ            232(BX), AX
-	VMOVDQU64      128(BX), Z0
+	ANDQ           224(CX), AX
+	ORQ            232(CX), AX
+	VMOVDQU64      128(CX), Z0
 	VPERMI2B       Z3, Z2, Z0
 	VPBROADCASTQ   X0, Z0
-	VMOVQ          240(BX), X1
+	VMOVQ          240(CX), X1
 	KMOVQ          AX, K1
-	VMOVDQU64      (BX), Z4
-	KMOVQ          192(BX), K2
+	VMOVDQU64      (CX), Z4
+	KMOVQ          192(CX), K2
 	VPERMI2B.Z     Z3, Z2, K2, Z4
 	VPSRAQ         X1, Z4, Z4
 	VPADDQ         Z0, Z4, K1, Z4
-	VMOVDQU64      Z4, (CX)
-	VMOVDQU64      64(BX), Z4
-	KMOVQ          200(BX), K2
+	VMOVDQU64      Z4, (DX)
+	VMOVDQU64      64(CX), Z4
+	KMOVQ          200(CX), K2
 	VPERMI2B.Z     Z3, Z2, K2, Z4
 	VPSRAQ         X1, Z4, Z4
 	KSHIFTRQ       $0x08, K1, K1
 	VPADDQ         Z0, Z4, K1, Z4
-	VMOVDQU64      Z4, 64(CX)
+	VMOVDQU64      Z4, 64(DX)
 	JMP            done_266
 
 k4_269:
-	CMPL           DX, $0x07
+	CMPL           BX, $0x07
 	JAE            k2_270
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
-	KMOVQ          208(BX), K1
+	KMOVQ          208(CX), K1
 	VMOVDQU8.Z     (AX), K1, Z2
-	KMOVQ          216(BX), K1
+	KMOVQ          216(CX), K1
 	VMOVDQU8.Z     64(AX), K1, Z3
 	VMOVDQU64      Z1, Z4
 	VPERMI2B       Z3, Z2, Z4
@@ -7024,34 +7024,34 @@ k4_269:
 	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
 	VMOVQ          X0, AX
-	ANDQ           224(BX), AX
-	ORQ            232(BX), AX
-	VMOVDQU64      128(BX), Z0
+	ANDQ           224(CX), AX
+	ORQ            232(CX), AX
+	VMOVDQU64      128(CX), Z0
 	VPERMI2B       Z3, Z2, Z0
 	VPBROADCASTD   X0, Z0
-	VMOVQ          240(BX), X1
+	VMOVQ          240(CX), X1
 	KMOVQ          AX, K1
-	VMOVDQU64      (BX), Z4
-	KMOVQ          192(BX), K2
+	VMOVDQU64      (CX), Z4
+	KMOVQ          192(CX), K2
 	VPERMI2B.Z     Z3, Z2, K2, Z4
 	VPSRAD         X1, Z4, Z4
 	VPADDD         Z0, Z4, K1, Z4
-	VMOVDQU64      Z4, (CX)
-	VMOVDQU64      64(BX), Z4
-	KMOVQ          200(BX), K2
+	VMOVDQU64      Z4, (DX)
+	VMOVDQU64      64(CX), Z4
+	KMOVQ          200(CX), K2
 	VPERMI2B.Z     Z3, Z2, K2, Z4
 	VPSRAD         X1, Z4, Z4
 	KSHIFTRQ       $0x10, K1, K1
 	VPADDD         Z0, Z4, K1, Z4
-	VMOVDQU64      Z4, 64(CX)
+	VMOVDQU64      Z4, 64(DX)
 	JMP            done_266
 
 k2_270:
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
-	KMOVQ          208(BX), K1
+	KMOVQ          208(CX), K1
 	VMOVDQU8.Z     (AX), K1, Z2
-	KMOVQ          216(BX), K1
+	KMOVQ          216(CX), K1
 	VMOVDQU8.Z     64(AX), K1, Z3
 	VMOVDQU64      Z1, Z4
 	VPERMI2B       Z3, Z2, Z4
@@ -7064,33 +7064,33 @@ k2_270:
 	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
 	VMOVQ          X0, AX
-	ANDQ           224(BX), AX
-	ORQ            232(BX), AX
-	VMOVDQU64      128(BX), Z0
+	ANDQ           224(CX), AX
+	ORQ            232(CX), AX
+	VMOVDQU64      128(CX), Z0
 	VPERMI2B       Z3, Z2, Z0
 	VPBROADCASTW   X0, Z0
-	VMOVQ          240(BX), X1
+	VMOVQ          240(CX), X1
 	KMOVQ          AX, K1
-	VMOVDQU64      (BX), Z4
-	KMOVQ          192(BX), K2
+	VMOVDQU64      (CX), Z4
+	KMOVQ          192(CX), K2
 	VPERMI2B.Z     Z3, Z2, K2, Z4
 	VPSRAW         X1, Z4, Z4
 	VPADDW         Z0, Z4, K1, Z4
-	VMOVDQU64      Z4, (CX)
-	VMOVDQU64      64(BX), Z4
-	KMOVQ          200(BX), K2
+	VMOVDQU64      Z4, (DX)
+	VMOVDQU64      64(CX), Z4
+	KMOVQ          200(CX), K2
 	VPERMI2B.Z     Z3, Z2, K2, Z4
 	VPSRAW         X1, Z4, Z4
 	KSHIFTRQ       $0x20, K1, K1
 	VPADDW         Z0, Z4, K1, Z4
-	VMOVDQU64      Z4, 64(CX)
+	VMOVDQU64      Z4, 64(DX)
 	JMP            done_266
 
 raw_267:
 	VMOVDQU64  (AX), Z0
 	VMOVDQU64  64(AX), Z1
-	MOVQ       $0x0000000000000001, DX
-	KMOVQ      DX, K1
+	MOVQ       $0x0000000000000001, CX
+	KMOVQ      CX, K1
 	VMOVDQU8.Z 128(AX), K1, Z2
 	VMOVDQU64  highNibbles<>+0(SB), Z3
 	VMOVDQU64  nextByte<>+0(SB), Z4
@@ -7103,30 +7103,30 @@ raw_267:
 	VPSLLW     $0x04, Z1, Z1
 	VPSRLW     $0x04, Z4, Z4
 	VPTERNLOGQ $0xe4, Z3, Z4, Z1
-	VMOVDQU64  Z0, (CX)
-	VMOVDQU64  Z1, 64(CX)
+	VMOVDQU64  Z0, (DX)
+	VMOVDQU64  Z1, 64(DX)
 	JMP        done_266
 
 	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
 	// starts four bits into the stream.
 small_268:
-	TESTL  DX, DX
+	TESTL  BX, BX
 	JNZ    repeated_271
 	VPXORQ Z0, Z0, Z0
 	JMP    store_272
 
 repeated_271:
-	MOVQ         (AX), DX
-	BSWAPQ       DX
-	SHLQ         $0x04, DX
+	MOVQ         (AX), CX
+	BSWAPQ       CX
+	SHLQ         $0x04, CX
 	MOVBQZX      8(AX), AX
 	SHRQ         $0x04, AX
-	ORQ          AX, DX
-	VPBROADCASTQ DX, Z0
+	ORQ          AX, CX
+	VPBROADCASTQ CX, Z0
 
 store_272:
-	VMOVDQU64 Z0, (CX)
-	VMOVDQU64 Z0, 64(CX)
+	VMOVDQU64 Z0, (DX)
+	VMOVDQU64 Z0, 64(DX)
 
 done_266:
 	MOVB $0x01, AL
@@ -7137,6 +7137,402 @@ done_266:
 fail_265:
 	MOVB $0x00, AL
 	MOVB AL, ok+48(FP)
+	VZEROUPPER
+	RET
+
+// func bdiDecompressLines64AVX512(out []byte, enc []byte, start int, ends []int, dec *[6][248]byte, idBits *[16]uint16) (lines int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
+TEXT ·bdiDecompressLines64AVX512(SB), NOSPLIT, $0-104
+	MOVQ out_base+0(FP), AX
+	MOVQ enc_base+24(FP), CX
+	MOVQ enc_len+32(FP), DX
+	MOVQ start+48(FP), BX
+	MOVQ ends_base+56(FP), SI
+	MOVQ ends_len+64(FP), DI
+	XORL R8, R8
+
+lines_273:
+	CMPQ    R8, DI
+	JAE     exit_274
+	MOVQ    (SI)(R8*8), R9
+	CMPQ    R9, DX
+	JA      exit_274
+	MOVQ    R9, R10
+	SUBQ    BX, R10
+	JCS     exit_274
+	LEAQ    (CX)(BX*1), BX
+	TESTQ   R10, R10
+	JZ      exit_274
+	MOVBQZX (BX), R11
+	SHRL    $0x04, R11
+	MOVQ    idBits+88(FP), R12
+	MOVWQZX (R12)(R11*2), R12
+	TESTQ   R12, R12
+	JZ      exit_274
+
+	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
+	LEAQ           7(R12), R13
+	SHRQ           $0x03, R13
+	CMPQ           R13, R10
+	JNE            exit_274
+	NEGL           R12
+	ANDL           $0x07, R12
+	MOVBLZX        -1(BX)(R10*1), R10
+	BZHIL          R12, R10, R10
+	JNZ            exit_274
+	CMPL           R11, $0x0f
+	JE             raw_276
+	CMPL           R11, $0x02
+	JB             small_277
+	IMUL3Q         $0x000000f8, R11, R10
+	MOVQ           dec+80(FP), R12
+	LEAQ           -496(R12)(R10*1), R10
+	CMPL           R11, $0x05
+	JAE            k4_278
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(R10), K1
+	VMOVDQU8.Z     (BX), K1, Z2
+	VPERMB         Z2, Z1, Z1
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, BX
+	ANDQ           224(R10), BX
+	ORQ            232(R10), BX
+	VMOVDQU64      128(R10), Z0
+	VPERMB         Z2, Z0, Z0
+	VPBROADCASTQ   X0, Z0
+	VMOVQ          240(R10), X1
+	KMOVQ          BX, K1
+	VMOVDQU64      (R10), Z4
+	KMOVQ          192(R10), K2
+	VPERMB.Z       Z2, Z4, K2, Z4
+	VPSRAQ         X1, Z4, Z4
+	VPADDQ         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (AX)
+	JMP            done_275
+
+k4_278:
+	CMPL           R11, $0x07
+	JAE            k2_279
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(R10), K1
+	VMOVDQU8.Z     (BX), K1, Z2
+	VPERMB         Z2, Z1, Z1
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, BX
+	ANDQ           224(R10), BX
+	ORQ            232(R10), BX
+	VMOVDQU64      128(R10), Z0
+	VPERMB         Z2, Z0, Z0
+	VPBROADCASTD   X0, Z0
+	VMOVQ          240(R10), X1
+	KMOVQ          BX, K1
+	VMOVDQU64      (R10), Z4
+	KMOVQ          192(R10), K2
+	VPERMB.Z       Z2, Z4, K2, Z4
+	VPSRAD         X1, Z4, Z4
+	VPADDD         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (AX)
+	JMP            done_275
+
+k2_279:
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(R10), K1
+	VMOVDQU8.Z     (BX), K1, Z2
+	VPERMB         Z2, Z1, Z1
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z2
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, BX
+	ANDQ           224(R10), BX
+	ORQ            232(R10), BX
+	VMOVDQU64      128(R10), Z0
+	VPERMB         Z2, Z0, Z0
+	VPBROADCASTW   X0, Z0
+	VMOVQ          240(R10), X1
+	KMOVQ          BX, K1
+	VMOVDQU64      (R10), Z4
+	KMOVQ          192(R10), K2
+	VPERMB.Z       Z2, Z4, K2, Z4
+	VPSRAW         X1, Z4, Z4
+	VPADDW         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (AX)
+	JMP            done_275
+
+raw_276:
+	VMOVDQU64  (BX), Z0
+	MOVQ       $0x0000000000000001, R10
+	KMOVQ      R10, K1
+	VMOVDQU8.Z 64(BX), K1, Z1
+	VMOVDQU64  highNibbles<>+0(SB), Z2
+	VMOVDQU64  nextByte<>+0(SB), Z4
+	VPERMI2B   Z1, Z0, Z4
+	VPSLLW     $0x04, Z0, Z0
+	VPSRLW     $0x04, Z4, Z4
+	VPTERNLOGQ $0xe4, Z2, Z4, Z0
+	VMOVDQU64  Z0, (AX)
+	JMP        done_275
+
+	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
+	// starts four bits into the stream.
+small_277:
+	TESTL  R11, R11
+	JNZ    repeated_280
+	VPXORQ Z3, Z3, Z3
+	JMP    store_281
+
+repeated_280:
+	MOVQ         (BX), R10
+	BSWAPQ       R10
+	SHLQ         $0x04, R10
+	MOVBQZX      8(BX), BX
+	SHRQ         $0x04, BX
+	ORQ          BX, R10
+	VPBROADCASTQ R10, Z3
+
+store_281:
+	VMOVDQU64 Z3, (AX)
+
+done_275:
+	MOVQ R9, BX
+	ADDQ $0x00000040, AX
+	INCQ R8
+	JMP  lines_273
+
+exit_274:
+	MOVQ R8, lines+96(FP)
+	VZEROUPPER
+	RET
+
+// func bdiDecompressLines128AVX512(out []byte, enc []byte, start int, ends []int, dec *[6][248]byte, idBits *[16]uint16) (lines int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI
+TEXT ·bdiDecompressLines128AVX512(SB), NOSPLIT, $0-104
+	MOVQ out_base+0(FP), AX
+	MOVQ enc_base+24(FP), CX
+	MOVQ enc_len+32(FP), DX
+	MOVQ start+48(FP), BX
+	MOVQ ends_base+56(FP), SI
+	MOVQ ends_len+64(FP), DI
+	XORL R8, R8
+
+lines_282:
+	CMPQ    R8, DI
+	JAE     exit_283
+	MOVQ    (SI)(R8*8), R9
+	CMPQ    R9, DX
+	JA      exit_283
+	MOVQ    R9, R10
+	SUBQ    BX, R10
+	JCS     exit_283
+	LEAQ    (CX)(BX*1), BX
+	TESTQ   R10, R10
+	JZ      exit_283
+	MOVBQZX (BX), R11
+	SHRL    $0x04, R11
+	MOVQ    idBits+88(FP), R12
+	MOVWQZX (R12)(R11*2), R12
+	TESTQ   R12, R12
+	JZ      exit_283
+
+	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
+	LEAQ           7(R12), R13
+	SHRQ           $0x03, R13
+	CMPQ           R13, R10
+	JNE            exit_283
+	NEGL           R12
+	ANDL           $0x07, R12
+	MOVBLZX        -1(BX)(R10*1), R10
+	BZHIL          R12, R10, R10
+	JNZ            exit_283
+	CMPL           R11, $0x0f
+	JE             raw_285
+	CMPL           R11, $0x02
+	JB             small_286
+	IMUL3Q         $0x000000f8, R11, R10
+	MOVQ           dec+80(FP), R12
+	LEAQ           -496(R12)(R10*1), R10
+	CMPL           R11, $0x05
+	JAE            k4_287
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(R10), K1
+	VMOVDQU8.Z     (BX), K1, Z2
+	KMOVQ          216(R10), K1
+	VMOVDQU8.Z     64(BX), K1, Z3
+	VMOVDQU64      Z1, Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VPERMB         Z3, Z1, Z1
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, BX
+	ANDQ           224(R10), BX
+	ORQ            232(R10), BX
+	VMOVDQU64      128(R10), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VPBROADCASTQ   X0, Z0
+	VMOVQ          240(R10), X1
+	KMOVQ          BX, K1
+	VMOVDQU64      (R10), Z4
+	KMOVQ          192(R10), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAQ         X1, Z4, Z4
+	VPADDQ         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (AX)
+	VMOVDQU64      64(R10), Z4
+	KMOVQ          200(R10), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAQ         X1, Z4, Z4
+	KSHIFTRQ       $0x08, K1, K1
+	VPADDQ         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, 64(AX)
+	JMP            done_284
+
+k4_287:
+	CMPL           R11, $0x07
+	JAE            k2_288
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(R10), K1
+	VMOVDQU8.Z     (BX), K1, Z2
+	KMOVQ          216(R10), K1
+	VMOVDQU8.Z     64(BX), K1, Z3
+	VMOVDQU64      Z1, Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VPERMB         Z3, Z1, Z1
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, BX
+	ANDQ           224(R10), BX
+	ORQ            232(R10), BX
+	VMOVDQU64      128(R10), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VPBROADCASTD   X0, Z0
+	VMOVQ          240(R10), X1
+	KMOVQ          BX, K1
+	VMOVDQU64      (R10), Z4
+	KMOVQ          192(R10), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAD         X1, Z4, Z4
+	VPADDD         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (AX)
+	VMOVDQU64      64(R10), Z4
+	KMOVQ          200(R10), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAD         X1, Z4, Z4
+	KSHIFTRQ       $0x10, K1, K1
+	VPADDD         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, 64(AX)
+	JMP            done_284
+
+k2_288:
+	VMOVDQU64      highNibbles<>+0(SB), Z0
+	VMOVDQU64      nextByte<>+0(SB), Z1
+	KMOVQ          208(R10), K1
+	VMOVDQU8.Z     (BX), K1, Z2
+	KMOVQ          216(R10), K1
+	VMOVDQU8.Z     64(BX), K1, Z3
+	VMOVDQU64      Z1, Z4
+	VPERMI2B       Z3, Z2, Z4
+	VPSLLW         $0x04, Z2, Z2
+	VPSRLW         $0x04, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z0, Z4, Z2
+	VPERMB         Z3, Z1, Z1
+	VPSLLW         $0x04, Z3, Z3
+	VPSRLW         $0x04, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z0, Z1, Z3
+	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X0
+	VMOVQ          X0, BX
+	ANDQ           224(R10), BX
+	ORQ            232(R10), BX
+	VMOVDQU64      128(R10), Z0
+	VPERMI2B       Z3, Z2, Z0
+	VPBROADCASTW   X0, Z0
+	VMOVQ          240(R10), X1
+	KMOVQ          BX, K1
+	VMOVDQU64      (R10), Z4
+	KMOVQ          192(R10), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAW         X1, Z4, Z4
+	VPADDW         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, (AX)
+	VMOVDQU64      64(R10), Z4
+	KMOVQ          200(R10), K2
+	VPERMI2B.Z     Z3, Z2, K2, Z4
+	VPSRAW         X1, Z4, Z4
+	KSHIFTRQ       $0x20, K1, K1
+	VPADDW         Z0, Z4, K1, Z4
+	VMOVDQU64      Z4, 64(AX)
+	JMP            done_284
+
+raw_285:
+	VMOVDQU64  (BX), Z0
+	VMOVDQU64  64(BX), Z1
+	MOVQ       $0x0000000000000001, R10
+	KMOVQ      R10, K1
+	VMOVDQU8.Z 128(BX), K1, Z2
+	VMOVDQU64  highNibbles<>+0(SB), Z3
+	VMOVDQU64  nextByte<>+0(SB), Z4
+	VPERMI2B   Z1, Z0, Z4
+	VPSLLW     $0x04, Z0, Z0
+	VPSRLW     $0x04, Z4, Z4
+	VPTERNLOGQ $0xe4, Z3, Z4, Z0
+	VMOVDQU64  nextByte<>+0(SB), Z4
+	VPERMI2B   Z2, Z1, Z4
+	VPSLLW     $0x04, Z1, Z1
+	VPSRLW     $0x04, Z4, Z4
+	VPTERNLOGQ $0xe4, Z3, Z4, Z1
+	VMOVDQU64  Z0, (AX)
+	VMOVDQU64  Z1, 64(AX)
+	JMP        done_284
+
+	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
+	// starts four bits into the stream.
+small_286:
+	TESTL  R11, R11
+	JNZ    repeated_289
+	VPXORQ Z5, Z5, Z5
+	JMP    store_290
+
+repeated_289:
+	MOVQ         (BX), R10
+	BSWAPQ       R10
+	SHLQ         $0x04, R10
+	MOVBQZX      8(BX), BX
+	SHRQ         $0x04, BX
+	ORQ          BX, R10
+	VPBROADCASTQ R10, Z5
+
+store_290:
+	VMOVDQU64 Z5, (AX)
+	VMOVDQU64 Z5, 64(AX)
+
+done_284:
+	MOVQ R9, BX
+	ADDQ $0x00000080, AX
+	INCQ R8
+	JMP  lines_282
+
+exit_283:
+	MOVQ R8, lines+96(FP)
 	VZEROUPPER
 	RET
 

@@ -38,6 +38,16 @@ func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits
 	panic("bdi: no one-call compress kernel")
 }
 
+// bdiDecompressLines64AVX512 is never called: oneCallDecode is always false.
+func bdiDecompressLines64AVX512(out []byte, enc []byte, start int, ends []int, dec *[6][248]byte, idBits *[16]uint16) (lines int) {
+	panic("bdi: no one-call decompress kernel")
+}
+
+// bdiDecompressLines128AVX512 is never called: oneCallDecode is always false.
+func bdiDecompressLines128AVX512(out []byte, enc []byte, start int, ends []int, dec *[6][248]byte, idBits *[16]uint16) (lines int) {
+	panic("bdi: no one-call decompress kernel")
+}
+
 // decodeKernel reports that no decode kernel applies.
 func (c *Codec) decodeKernel(dst, enc []byte, id int) ([]byte, bool) { return dst, false }
 

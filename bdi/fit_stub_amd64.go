@@ -253,3 +253,19 @@ func bdiDecompress64AVX512(out *[64]byte, enc []byte, dec *[6][248]byte, idBits 
 //
 //go:noescape
 func bdiDecompress128AVX512(out *[128]byte, enc []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool)
+
+// bdiDecompressLines64AVX512 decodes the BDI streams of 64-byte lines in enc, from start to
+// each of ends in turn, back to back into out, and returns how many it decoded: it
+// stops before the first stream that is not well-formed or whose end is before its
+// start or past enc. len(out) must be at least len(ends)*64.
+//
+//go:noescape
+func bdiDecompressLines64AVX512(out []byte, enc []byte, start int, ends []int, dec *[6][248]byte, idBits *[16]uint16) (lines int)
+
+// bdiDecompressLines128AVX512 decodes the BDI streams of 128-byte lines in enc, from start to
+// each of ends in turn, back to back into out, and returns how many it decoded: it
+// stops before the first stream that is not well-formed or whose end is before its
+// start or past enc. len(out) must be at least len(ends)*128.
+//
+//go:noescape
+func bdiDecompressLines128AVX512(out []byte, enc []byte, start int, ends []int, dec *[6][248]byte, idBits *[16]uint16) (lines int)
