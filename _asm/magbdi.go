@@ -46,6 +46,7 @@ func init() {
 		}
 		for _, size := range []int{64, 128} {
 			magCompress(size, rev, raw, next)
+			magCompressLines(size, rev, raw, next)
 			magDecompress(size, rev, next, even)
 		}
 	}
@@ -561,7 +562,71 @@ func magCompress(size int, rev Mem, rawc magRawConsts, nextIdx Mem) {
 	outp := Load(Param("out"), GP64())
 	line := Load(Param("line"), GP64())
 	p := Load(Param("p"), GP64())
+	done := label("done")
+	bits := magCompressLine(size, outp, line, p, done, rev, rawc, nextIdx)
+	Label(done)
+	Store(bits, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// magCompressLines emits magCompressLines<size>(out []byte, at int, data
+// []byte, ends []int, bits []int, p *byte) (end int): magCompress's body in
+// a loop over the len(ends) lines of data, which writes their streams back
+// to back from out[at], each one's length in bits to bits and the offset in
+// out where it ends to ends, and returns the last of those offsets: the
+// batch kernel of CompressLines, one call into assembly for all the lines.
+// len(out) − at must be at least len(ends)·(size+1), the raw lines' length;
+// len(bits) and len(data)/size at least len(ends).
+func magCompressLines(size int, rev Mem, rawc magRawConsts, nextIdx Mem) {
+	name := fmt.Sprintf("magCompressLines%d", size)
+	TEXT(name, NOSPLIT, "func(out []byte, at int, data []byte, ends []int, bits []int, p *byte) (end int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes the MAG-aware BDI streams of the len(ends) %d-byte lines of data", name, size),
+		"back to back from out[at], each one's length in bits to bits and the offset in out",
+		"where it ends to ends, and returns the last offset. len(out)-at must be at least",
+		"len(ends)*"+fmt.Sprint(size+1)+" (raw lines' length). p is the start of a parameter block",
+		"of magbdi's kernelParams. Requires AVX-512 VBMI and GFNI.")
+	// The line's body needs most general registers: only the line, the
+	// offset in out and the line number stay in registers across it, and
+	// the slices' bases are loaded again from the arguments.
+	at := Load(Param("at"), GP64())
+	line := Load(Param("data").Base(), GP64())
+	i := GP64()
+	XORL(i.As32(), i.As32())
+	loop, exit := label("lines"), label("exit")
+	Label(loop)
+	CMPQ(i, Load(Param("ends").Len(), GP64()))
+	JAE(LabelRef(exit))
+	outp := Load(Param("out").Base(), GP64())
+	ADDQ(at, outp)
+	p := Load(Param("p"), GP64())
+	done := label("done")
+	bits := magCompressLine(size, outp, line, p, done, rev, rawc, nextIdx)
+	Label(done)
+	bitsOut := Load(Param("bits").Base(), GP64())
+	MOVQ(bits, Mem{Base: bitsOut, Index: i, Scale: 8})
+	ADDQ(U8(7), bits)
+	SHRQ(U8(3), bits)
+	ADDQ(bits, at)
+	ends := Load(Param("ends").Base(), GP64())
+	MOVQ(at, Mem{Base: ends, Index: i, Scale: 8})
+	ADDQ(U32(size), line)
+	INCQ(i)
+	JMP(LabelRef(loop))
+	Label(exit)
+	Store(at, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// magCompressLine emits magCompress's work on the line at line under the
+// parameter block at p: it writes the stream to outp, leaves its length in
+// bits in the register it returns and jumps to done (or falls through to
+// it).
+func magCompressLine(size int, outp, line, p Register, done string, rev Mem, rawc magRawConsts, nextIdx Mem) GPVirtual {
 	vecs := vectors512(line, size)
+	bits := GP64()
 	halves := size / 64
 	hdrBytes := 4 + size/32 // base and mask
 
@@ -667,10 +732,8 @@ func magCompress(size int, rev Mem, rawc magRawConsts, nextIdx Mem) {
 	MOVQ(U64(1), r)
 	SHLXQ(tag, r, r)
 	DECQ(r)
-	MOVQ(Mem{Base: p, Index: r, Scale: 8, Disp: mpBits}, r)
-	Store(r, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+	MOVQ(Mem{Base: p, Index: r, Scale: 8, Disp: mpBits}, bits)
+	JMP(LabelRef(done))
 
 	Label(found)
 	// The deltas, cut to w bits, then paired into 2w-bit fields.
@@ -821,10 +884,8 @@ func magCompress(size int, rev Mem, rawc magRawConsts, nextIdx Mem) {
 		KMOVQ(Mem{Base: rec, Disp: mlStore + 8*h}, store)
 		VMOVDQU8(q[h], store, Mem{Base: outp, Disp: 64 * h}) // nothing past the stream
 	}
-	MOVQ(Mem{Base: p, Index: j, Scale: 8, Disp: mpBits}, j)
-	Store(j, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+	MOVQ(Mem{Base: p, Index: j, Scale: 8, Disp: mpBits}, bits)
+	return bits
 }
 
 // shiftBytesLeft emits the shift of the byte string held in vs (vector 0

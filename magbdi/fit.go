@@ -65,14 +65,7 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 // of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
 func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 	if (c.oneCall64 || c.oneCall128) && cpu.Active() >= cpu.AVX512 {
-		// Compress with room for a raw stream runs the one-call kernel.
-		for ; len(data) >= c.lineSize; data = data[c.lineSize:] {
-			dst.Enc = slices.Grow(dst.Enc, c.lineSize+1)
-			var bits int
-			dst.Enc, bits, _ = c.Compress(dst.Enc, data[:c.lineSize])
-			dst.End = append(dst.End, len(dst.Enc))
-			dst.Bits = append(dst.Bits, bits)
-		}
+		c.compressLinesKernel(dst, data)
 		return
 	}
 	var levels [chunkLines]uint8
@@ -87,4 +80,25 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 		}
 		data = data[n*c.lineSize:]
 	}
+}
+
+// compressLinesKernel is CompressLines with the one-call kernel in a loop
+// (magCompressLines64, magCompressLines128): one call into assembly for
+// all the lines instead of one for each.
+func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
+	lines := len(data) / c.lineSize
+	at, e := len(dst.Enc), len(dst.End)
+	dst.Enc = slices.Grow(dst.Enc, lines*(c.lineSize+1)) // room for n raw lines
+	dst.End = slices.Grow(dst.End, lines)[:e+lines]
+	dst.Bits = slices.Grow(dst.Bits, lines)
+	bits := dst.Bits[len(dst.Bits) : len(dst.Bits)+lines]
+	out := dst.Enc[:at+lines*(c.lineSize+1)]
+	var end int
+	if c.oneCall64 {
+		end = magCompressLines64(out, at, data, dst.End[e:], bits, c.paramsAt)
+	} else {
+		end = magCompressLines128(out, at, data, dst.End[e:], bits, c.paramsAt)
+	}
+	dst.Enc = dst.Enc[:end]
+	dst.Bits = dst.Bits[:len(dst.Bits)+lines]
 }

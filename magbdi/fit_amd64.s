@@ -1330,7 +1330,7 @@ TEXT ·magCompress64(SB), NOSPLIT, $0-32
 	LEAQ         128(DX), R8
 	MOVQ         24(DX), R9
 	TESTQ        R9, R9
-	JZ           levels_74
+	JZ           levels_75
 	VPBROADCASTD 32(DX), Z1
 	VPBROADCASTD 36(DX), Z2
 	VPADDD       Z1, Z0, Z1
@@ -1340,7 +1340,7 @@ TEXT ·magCompress64(SB), NOSPLIT, $0-32
 	NOTQ         R10
 	ANDQ         SI, R10
 	TZCNTQ       R10, R10
-	JCS          levels_74
+	JCS          levels_75
 	MOVL         (CX)(R10*4), R10
 	SUBL         40(DX), R10
 	VPBROADCASTD R10, Z1
@@ -1350,11 +1350,11 @@ TEXT ·magCompress64(SB), NOSPLIT, $0-32
 	KMOVQ        K1, R10
 	ORQ          R9, R10
 	CMPQ         R10, SI
-	JNE          raw_76
+	JNE          raw_77
 
-levels_74:
+levels_75:
 	CMPQ         DI, BX
-	JAE          raw_76
+	JAE          raw_77
 	VPBROADCASTD (R8), Z1
 	VPBROADCASTD 4(R8), Z2
 	VPADDD       Z1, Z0, Z1
@@ -1365,7 +1365,7 @@ levels_74:
 	ANDQ         SI, R10
 	XORQ         R9, R9
 	TZCNTQ       R10, R12
-	JCS          found_77
+	JCS          found_78
 	MOVL         (CX)(R12*4), R9
 	MOVL         R9, R12
 	SUBL         (R8), R12
@@ -1375,12 +1375,12 @@ levels_74:
 	KMOVQ        K1, R12
 	ORQ          R11, R12
 	CMPQ         R12, SI
-	JE           found_77
+	JE           found_78
 	INCQ         DI
 	ADDQ         $0x00000080, R8
-	JMP          levels_74
+	JMP          levels_75
 
-raw_76:
+raw_77:
 	MOVQ                8(DX), BX
 	MOVQ                $0x0000000000000008, SI
 	SUBQ                BX, SI
@@ -1399,12 +1399,10 @@ raw_76:
 	MOVQ                $0x0000000000000001, CX
 	SHLXQ               BX, CX, CX
 	DECQ                CX
-	MOVQ                64(DX)(CX*8), CX
-	MOVQ                CX, bits+24(FP)
-	VZEROUPPER
-	RET
+	MOVQ                64(DX)(CX*8), AX
+	JMP                 done_74
 
-found_77:
+found_78:
 	VPBROADCASTD R9, Z1
 	VPBROADCASTD 16(R8), Z2
 	KMOVQ        R10, K1
@@ -1418,36 +1416,36 @@ found_77:
 	MOVQ         80(R8), CX
 	VPXORQ       Z3, Z3, Z3
 	CMPQ         CX, $0x01
-	JB           merged_78
+	JB           merged_79
 	VMOVQ        88(R8), X2
 	VALIGNQ      $0x01, Z1, Z3, Z0
 	VPSLLQ       X2, Z1, Z1
 	VPORQ        Z0, Z1, Z1
 	CMPQ         CX, $0x02
-	JB           merged_78
+	JB           merged_79
 	VMOVQ        96(R8), X2
 	VALIGNQ      $0x02, Z1, Z3, Z0
 	VPSLLQ       X2, Z1, Z1
 	VPORQ        Z0, Z1, Z1
 	CMPQ         CX, $0x03
-	JB           merged_78
+	JB           merged_79
 	VMOVQ        104(R8), X0
 	VALIGNQ      $0x04, Z1, Z3, Z2
 	VPSLLQ       X0, Z1, Z1
 	VPORQ        Z2, Z1, Z1
 
-merged_78:
+merged_79:
 	VPXORQ   Z4, Z4, Z4
 	VPTESTMQ Z1, Z1, K1
 	KORTESTB K1, K1
-	JZ       packed_79
+	JZ       packed_80
 	MOVQ     32(R8), CX
 	ADDQ     DX, CX
 	MOVQ     40(R8), BX
 	TESTQ    BX, BX
-	JZ       skip_80
+	JZ       skip_81
 
-entries_81:
+entries_82:
 	VMOVDQU64  (CX), Z0
 	VPERMQ     Z1, Z0, Z0
 	VPSLLVQ    64(CX), Z0, Z2
@@ -1455,10 +1453,10 @@ entries_81:
 	VPTERNLOGQ $0xfe, Z2, Z0, Z4
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_81
+	JNZ        entries_82
 
-skip_80:
-packed_79:
+skip_81:
+packed_80:
 	VMOVQ          R10, X5
 	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X5, X5
 	VMOVQ          X5, CX
@@ -1492,8 +1490,210 @@ packed_79:
 	VPTERNLOGQ     $0xe4, Z1, Z4, Z0
 	KMOVQ          64(R8), K1
 	VMOVDQU8       Z0, K1, (AX)
-	MOVQ           64(DX)(DI*8), DI
-	MOVQ           DI, bits+24(FP)
+	MOVQ           64(DX)(DI*8), AX
+
+done_74:
+	MOVQ AX, bits+24(FP)
+	VZEROUPPER
+	RET
+
+// func magCompressLines64(out []byte, at int, data []byte, ends []int, bits []int, p *byte) (end int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
+TEXT ·magCompressLines64(SB), NOSPLIT, $0-120
+	MOVQ at+24(FP), AX
+	MOVQ data_base+32(FP), CX
+	XORL DX, DX
+
+lines_83:
+	MOVQ         ends_len+64(FP), BX
+	CMPQ         DX, BX
+	JAE          exit_84
+	MOVQ         out_base+0(FP), BX
+	ADDQ         AX, BX
+	MOVQ         p+104(FP), SI
+	VMOVDQU64    (CX), Z0
+	MOVQ         (SI), DI
+	MOVQ         16(SI), R8
+	XORQ         R9, R9
+	LEAQ         128(SI), R10
+	MOVQ         24(SI), R11
+	TESTQ        R11, R11
+	JZ           levels_86
+	VPBROADCASTD 32(SI), Z1
+	VPBROADCASTD 36(SI), Z2
+	VPADDD       Z1, Z0, Z1
+	VPCMPUD      $0x01, Z2, Z1, K1
+	KMOVQ        K1, R11
+	MOVQ         R11, R12
+	NOTQ         R12
+	ANDQ         R8, R12
+	TZCNTQ       R12, R12
+	JCS          levels_86
+	MOVL         (CX)(R12*4), R12
+	SUBL         40(SI), R12
+	VPBROADCASTD R12, Z1
+	VPBROADCASTD 44(SI), Z2
+	VPSUBD       Z1, Z0, Z1
+	VPCMPUD      $0x01, Z2, Z1, K1
+	KMOVQ        K1, R12
+	ORQ          R11, R12
+	CMPQ         R12, R8
+	JNE          raw_88
+
+levels_86:
+	CMPQ         R9, DI
+	JAE          raw_88
+	VPBROADCASTD (R10), Z1
+	VPBROADCASTD 4(R10), Z2
+	VPADDD       Z1, Z0, Z1
+	VPCMPUD      $0x01, Z2, Z1, K1
+	KMOVQ        K1, R13
+	MOVQ         R13, R12
+	NOTQ         R12
+	ANDQ         R8, R12
+	XORQ         R11, R11
+	TZCNTQ       R12, R14
+	JCS          found_89
+	MOVL         (CX)(R14*4), R11
+	MOVL         R11, R14
+	SUBL         (R10), R14
+	VPBROADCASTD R14, Z1
+	VPSUBD       Z1, Z0, Z1
+	VPCMPUD      $0x01, Z2, Z1, K1
+	KMOVQ        K1, R14
+	ORQ          R13, R14
+	CMPQ         R14, R8
+	JE           found_89
+	INCQ         R9
+	ADDQ         $0x00000080, R10
+	JMP          levels_86
+
+raw_88:
+	MOVQ                8(SI), DI
+	MOVQ                $0x0000000000000008, R8
+	SUBQ                DI, R8
+	MOVBQZX             63(CX), R10
+	SHLXQ               R8, R10, R10
+	MOVQ                $0x00000000000000ff, R9
+	SHLXQ               R8, R9, R9
+	VPBROADCASTB        R9, Z1
+	LEAQ                byteRotations<>+0(SB), R8
+	VGF2P8AFFINEQB.BCST $0x00, (R8)(DI*8), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, Z1, Z0, Z2
+	VMOVDQU64           Z2, (BX)
+	MOVB                R10, 64(BX)
+	MOVQ                $0x0000000000000001, R8
+	SHLXQ               DI, R8, R8
+	DECQ                R8
+	MOVQ                64(SI)(R8*8), BX
+	JMP                 done_85
+
+found_89:
+	VPBROADCASTD R11, Z1
+	VPBROADCASTD 16(R10), Z2
+	KMOVQ        R12, K1
+	VMOVQ        8(R10), X5
+	VPBROADCASTQ 24(R10), Z6
+	VPSUBD       Z1, Z0, K1, Z0
+	VPANDD       Z2, Z0, Z0
+	VPSLLQ       X5, Z0, Z1
+	VPSRLQ       $0x20, Z0, Z0
+	VPTERNLOGQ   $0xec, Z6, Z0, Z1
+	MOVQ         80(R10), DI
+	VPXORQ       Z3, Z3, Z3
+	CMPQ         DI, $0x01
+	JB           merged_90
+	VMOVQ        88(R10), X2
+	VALIGNQ      $0x01, Z1, Z3, Z0
+	VPSLLQ       X2, Z1, Z1
+	VPORQ        Z0, Z1, Z1
+	CMPQ         DI, $0x02
+	JB           merged_90
+	VMOVQ        96(R10), X2
+	VALIGNQ      $0x02, Z1, Z3, Z0
+	VPSLLQ       X2, Z1, Z1
+	VPORQ        Z0, Z1, Z1
+	CMPQ         DI, $0x03
+	JB           merged_90
+	VMOVQ        104(R10), X2
+	VALIGNQ      $0x04, Z1, Z3, Z0
+	VPSLLQ       X2, Z1, Z1
+	VPORQ        Z0, Z1, Z1
+
+merged_90:
+	VPXORQ   Z4, Z4, Z4
+	VPTESTMQ Z1, Z1, K1
+	KORTESTB K1, K1
+	JZ       packed_91
+	MOVQ     32(R10), DI
+	ADDQ     SI, DI
+	MOVQ     40(R10), R8
+	TESTQ    R8, R8
+	JZ       skip_92
+
+entries_93:
+	VMOVDQU64  (DI), Z0
+	VPERMQ     Z1, Z0, Z0
+	VPSLLVQ    64(DI), Z0, Z2
+	VPSRLVQ    128(DI), Z0, Z0
+	VPTERNLOGQ $0xfe, Z2, Z0, Z4
+	ADDQ       $0x000000c0, DI
+	DECQ       R8
+	JNZ        entries_93
+
+skip_92:
+packed_91:
+	VMOVQ          R12, X5
+	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X5, X5
+	VMOVQ          X5, DI
+	BSWAPL         R11
+	SHLQ           $0x08, R11
+	MOVQ           R9, R8
+	ORQ            R11, R8
+	MOVQ           DI, R11
+	SHRQ           $0x18, R11
+	SHLQ           $0x28, DI
+	ORQ            DI, R8
+	VMOVQ          R8, X5
+	VPINSRQ        $0x01, R11, X5, X5
+	VMOVDQU64      magQIdx64_0<>+0(SB), Z0
+	VPERMB         Z4, Z0, Z0
+	MOVQ           $0x000000000000007f, R8
+	KMOVQ          R8, K1
+	VMOVDQU8       Z5, K1, Z0
+	MOVQ           8(SI), DI
+	MOVQ           $0x0000000000000008, R8
+	SUBQ           DI, R8
+	MOVQ           $0x00000000000000ff, R11
+	SHLXQ          R8, R11, R11
+	VPBROADCASTB   R11, Z1
+	VMOVQ          R8, X5
+	VMOVQ          DI, X6
+	VMOVDQU64      nextByte<>+0(SB), Z2
+	VPERMB         Z0, Z2, Z2
+	VPSLLW         X5, Z0, Z0
+	VPSRLW         X6, Z2, Z2
+	VPTERNLOGQ     $0xe4, Z1, Z2, Z0
+	KMOVQ          64(R10), K1
+	VMOVDQU8       Z0, K1, (BX)
+	MOVQ           64(SI)(R9*8), BX
+
+done_85:
+	MOVQ bits_base+80(FP), SI
+	MOVQ BX, (SI)(DX*8)
+	ADDQ $0x07, BX
+	SHRQ $0x03, BX
+	ADDQ BX, AX
+	MOVQ ends_base+56(FP), BX
+	MOVQ AX, (BX)(DX*8)
+	ADDQ $0x00000040, CX
+	INCQ DX
+	JMP  lines_83
+
+exit_84:
+	MOVQ AX, end+112(FP)
 	VZEROUPPER
 	RET
 
@@ -1506,7 +1706,7 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-48
 	MOVQ         code+40(FP), BX
 	PREFETCHT0   512(CX)
 	CMPQ         BX, (DX)
-	JB           compressed_82
+	JB           compressed_94
 	MOVQ         8(DX), DX
 	VMOVDQU64    (CX), Z0
 	MOVQ         $0x0000000000000001, BX
@@ -1528,7 +1728,7 @@ TEXT ·magDecompress64(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-compressed_82:
+compressed_94:
 	MOVQ           enc_len+16(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX
@@ -1591,7 +1791,7 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-32
 	LEAQ         128(DX), R8
 	MOVQ         24(DX), R9
 	TESTQ        R9, R9
-	JZ           levels_83
+	JZ           levels_96
 	VPBROADCASTD 32(DX), Z2
 	VPBROADCASTD 36(DX), Z3
 	VPADDD       Z2, Z0, Z4
@@ -1606,7 +1806,7 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-32
 	NOTQ         R10
 	ANDQ         SI, R10
 	TZCNTQ       R10, R10
-	JCS          levels_83
+	JCS          levels_96
 	MOVL         (CX)(R10*4), R10
 	SUBL         40(DX), R10
 	VPBROADCASTD R10, Z2
@@ -1621,11 +1821,11 @@ TEXT ·magCompress128(SB), NOSPLIT, $0-32
 	ORQ          R11, R10
 	ORQ          R9, R10
 	CMPQ         R10, SI
-	JNE          raw_85
+	JNE          raw_98
 
-levels_83:
+levels_96:
 	CMPQ         DI, BX
-	JAE          raw_85
+	JAE          raw_98
 	VPBROADCASTD (R8), Z2
 	VPBROADCASTD 4(R8), Z3
 	VPADDD       Z2, Z0, Z4
@@ -1641,7 +1841,7 @@ levels_83:
 	ANDQ         SI, R10
 	XORQ         R9, R9
 	TZCNTQ       R10, R12
-	JCS          found_86
+	JCS          found_99
 	MOVL         (CX)(R12*4), R9
 	MOVL         R9, R12
 	SUBL         (R8), R12
@@ -1656,12 +1856,12 @@ levels_83:
 	ORQ          R13, R12
 	ORQ          R11, R12
 	CMPQ         R12, SI
-	JE           found_86
+	JE           found_99
 	INCQ         DI
 	ADDQ         $0x00000080, R8
-	JMP          levels_83
+	JMP          levels_96
 
-raw_85:
+raw_98:
 	MOVQ                8(DX), BX
 	MOVQ                $0x0000000000000008, SI
 	SUBQ                BX, SI
@@ -1685,12 +1885,10 @@ raw_85:
 	MOVQ                $0x0000000000000001, CX
 	SHLXQ               BX, CX, CX
 	DECQ                CX
-	MOVQ                64(DX)(CX*8), CX
-	MOVQ                CX, bits+24(FP)
-	VZEROUPPER
-	RET
+	MOVQ                64(DX)(CX*8), AX
+	JMP                 done_95
 
-found_86:
+found_99:
 	VPBROADCASTD R9, Z2
 	VPBROADCASTD 16(R8), Z3
 	KMOVQ        R10, K1
@@ -1710,7 +1908,7 @@ found_86:
 	MOVQ         80(R8), CX
 	VPXORQ       Z5, Z5, Z5
 	CMPQ         CX, $0x01
-	JB           merged_87
+	JB           merged_100
 	VMOVQ        88(R8), X3
 	VALIGNQ      $0x01, Z9, Z0, Z1
 	VALIGNQ      $0x01, Z0, Z5, Z2
@@ -1719,7 +1917,7 @@ found_86:
 	VPSLLQ       X3, Z0, Z0
 	VPORQ        Z2, Z0, Z0
 	CMPQ         CX, $0x02
-	JB           merged_87
+	JB           merged_100
 	VMOVQ        96(R8), X3
 	VALIGNQ      $0x02, Z9, Z0, Z1
 	VALIGNQ      $0x02, Z0, Z5, Z2
@@ -1728,7 +1926,7 @@ found_86:
 	VPSLLQ       X3, Z0, Z0
 	VPORQ        Z2, Z0, Z0
 	CMPQ         CX, $0x03
-	JB           merged_87
+	JB           merged_100
 	VMOVQ        104(R8), X3
 	VALIGNQ      $0x04, Z9, Z0, Z1
 	VALIGNQ      $0x04, Z0, Z5, Z2
@@ -1737,27 +1935,27 @@ found_86:
 	VPSLLQ       X3, Z0, Z0
 	VPORQ        Z2, Z0, Z0
 	CMPQ         CX, $0x04
-	JB           merged_87
+	JB           merged_100
 	VMOVQ        112(R8), X1
 	VPSLLQ       X1, Z9, Z9
 	VPORQ        Z0, Z9, Z9
 	VPSLLQ       X1, Z0, Z0
 	VPORQ        Z5, Z0, Z0
 
-merged_87:
+merged_100:
 	VPXORQ   Z6, Z6, Z6
 	VPXORQ   Z7, Z7, Z7
 	VPORQ    Z9, Z0, Z1
 	VPTESTMQ Z1, Z1, K1
 	KORTESTB K1, K1
-	JZ       packed_88
+	JZ       packed_101
 	MOVQ     32(R8), CX
 	ADDQ     DX, CX
 	MOVQ     40(R8), BX
 	TESTQ    BX, BX
-	JZ       skip_89
+	JZ       skip_102
 
-entries_90:
+entries_103:
 	VMOVDQU64  (CX), Z1
 	VPERMI2Q   Z0, Z9, Z1
 	VPSLLVQ    64(CX), Z1, Z2
@@ -1765,14 +1963,14 @@ entries_90:
 	VPTERNLOGQ $0xfe, Z2, Z1, Z6
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_90
+	JNZ        entries_103
 
-skip_89:
+skip_102:
 	MOVQ  48(R8), BX
 	TESTQ BX, BX
-	JZ    skip_91
+	JZ    skip_104
 
-entries_92:
+entries_105:
 	VMOVDQU64  (CX), Z1
 	VPERMI2Q   Z0, Z9, Z1
 	VPSLLVQ    64(CX), Z1, Z2
@@ -1780,10 +1978,10 @@ entries_92:
 	VPTERNLOGQ $0xfe, Z2, Z1, Z7
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
-	JNZ        entries_92
+	JNZ        entries_105
 
-skip_91:
-packed_88:
+skip_104:
+packed_101:
 	VMOVQ          R10, X8
 	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X8, X8
 	VMOVQ          X8, CX
@@ -1826,8 +2024,284 @@ packed_88:
 	VMOVDQU8       Z0, K1, (AX)
 	KMOVQ          72(R8), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	MOVQ           64(DX)(DI*8), DI
-	MOVQ           DI, bits+24(FP)
+	MOVQ           64(DX)(DI*8), AX
+
+done_95:
+	MOVQ AX, bits+24(FP)
+	VZEROUPPER
+	RET
+
+// func magCompressLines128(out []byte, at int, data []byte, ends []int, bits []int, p *byte) (end int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI, BMI2, GFNI
+TEXT ·magCompressLines128(SB), NOSPLIT, $0-120
+	MOVQ at+24(FP), AX
+	MOVQ data_base+32(FP), CX
+	XORL DX, DX
+
+lines_106:
+	MOVQ         ends_len+64(FP), BX
+	CMPQ         DX, BX
+	JAE          exit_107
+	MOVQ         out_base+0(FP), BX
+	ADDQ         AX, BX
+	MOVQ         p+104(FP), SI
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVQ         (SI), DI
+	MOVQ         16(SI), R8
+	XORQ         R9, R9
+	LEAQ         128(SI), R10
+	MOVQ         24(SI), R11
+	TESTQ        R11, R11
+	JZ           levels_109
+	VPBROADCASTD 32(SI), Z2
+	VPBROADCASTD 36(SI), Z3
+	VPADDD       Z2, Z0, Z4
+	VPCMPUD      $0x01, Z3, Z4, K1
+	VPADDD       Z2, Z1, Z2
+	VPCMPUD      $0x01, Z3, Z2, K2
+	KMOVQ        K1, R11
+	KMOVQ        K2, R12
+	SHLQ         $0x10, R12
+	ORQ          R12, R11
+	MOVQ         R11, R12
+	NOTQ         R12
+	ANDQ         R8, R12
+	TZCNTQ       R12, R12
+	JCS          levels_109
+	MOVL         (CX)(R12*4), R12
+	SUBL         40(SI), R12
+	VPBROADCASTD R12, Z2
+	VPBROADCASTD 44(SI), Z3
+	VPSUBD       Z2, Z0, Z4
+	VPCMPUD      $0x01, Z3, Z4, K1
+	VPSUBD       Z2, Z1, Z2
+	VPCMPUD      $0x01, Z3, Z2, K2
+	KMOVQ        K1, R12
+	KMOVQ        K2, R13
+	SHLQ         $0x10, R13
+	ORQ          R13, R12
+	ORQ          R11, R12
+	CMPQ         R12, R8
+	JNE          raw_111
+
+levels_109:
+	CMPQ         R9, DI
+	JAE          raw_111
+	VPBROADCASTD (R10), Z2
+	VPBROADCASTD 4(R10), Z3
+	VPADDD       Z2, Z0, Z4
+	VPCMPUD      $0x01, Z3, Z4, K1
+	VPADDD       Z2, Z1, Z2
+	VPCMPUD      $0x01, Z3, Z2, K2
+	KMOVQ        K1, R13
+	KMOVQ        K2, R11
+	SHLQ         $0x10, R11
+	ORQ          R11, R13
+	MOVQ         R13, R12
+	NOTQ         R12
+	ANDQ         R8, R12
+	XORQ         R11, R11
+	TZCNTQ       R12, R14
+	JCS          found_112
+	MOVL         (CX)(R14*4), R11
+	MOVL         R11, R14
+	SUBL         (R10), R14
+	VPBROADCASTD R14, Z2
+	VPSUBD       Z2, Z0, Z4
+	VPCMPUD      $0x01, Z3, Z4, K1
+	VPSUBD       Z2, Z1, Z2
+	VPCMPUD      $0x01, Z3, Z2, K2
+	KMOVQ        K1, R14
+	KMOVQ        K2, R15
+	SHLQ         $0x10, R15
+	ORQ          R15, R14
+	ORQ          R13, R14
+	CMPQ         R14, R8
+	JE           found_112
+	INCQ         R9
+	ADDQ         $0x00000080, R10
+	JMP          levels_109
+
+raw_111:
+	MOVQ                8(SI), DI
+	MOVQ                $0x0000000000000008, R8
+	SUBQ                DI, R8
+	MOVBQZX             127(CX), R10
+	SHLXQ               R8, R10, R10
+	MOVQ                $0x00000000000000ff, R9
+	SHLXQ               R8, R9, R9
+	VPBROADCASTB        R9, Z2
+	LEAQ                byteRotations<>+0(SB), R8
+	VGF2P8AFFINEQB.BCST $0x00, (R8)(DI*8), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z3
+	VPERMI2B            Z2, Z0, Z3
+	VPTERNLOGQ          $0xe4, Z2, Z0, Z3
+	VMOVDQU64           Z3, (BX)
+	VGF2P8AFFINEQB.BCST $0x00, (R8)(DI*8), Z1, Z1
+	VMOVDQU64           k_prevByte<>+0(SB), Z3
+	VPERMI2B            Z1, Z0, Z3
+	VPTERNLOGQ          $0xe4, Z2, Z1, Z3
+	VMOVDQU64           Z3, 64(BX)
+	MOVB                R10, 128(BX)
+	MOVQ                $0x0000000000000001, R8
+	SHLXQ               DI, R8, R8
+	DECQ                R8
+	MOVQ                64(SI)(R8*8), BX
+	JMP                 done_108
+
+found_112:
+	VPBROADCASTD R11, Z2
+	VPBROADCASTD 16(R10), Z3
+	KMOVQ        R12, K1
+	VMOVQ        8(R10), X8
+	VPBROADCASTQ 24(R10), Z4
+	VPSUBD       Z2, Z0, K1, Z0
+	VPANDD       Z3, Z0, Z0
+	VPSLLQ       X8, Z0, Z9
+	VPSRLQ       $0x20, Z0, Z0
+	VPTERNLOGQ   $0xec, Z4, Z0, Z9
+	KSHIFTRQ     $0x10, K1, K1
+	VPSUBD       Z2, Z1, K1, Z1
+	VPANDD       Z3, Z1, Z1
+	VPSLLQ       X8, Z1, Z0
+	VPSRLQ       $0x20, Z1, Z1
+	VPTERNLOGQ   $0xec, Z4, Z1, Z0
+	MOVQ         80(R10), DI
+	VPXORQ       Z5, Z5, Z5
+	CMPQ         DI, $0x01
+	JB           merged_113
+	VMOVQ        88(R10), X3
+	VALIGNQ      $0x01, Z9, Z0, Z1
+	VALIGNQ      $0x01, Z0, Z5, Z2
+	VPSLLQ       X3, Z9, Z9
+	VPORQ        Z1, Z9, Z9
+	VPSLLQ       X3, Z0, Z0
+	VPORQ        Z2, Z0, Z0
+	CMPQ         DI, $0x02
+	JB           merged_113
+	VMOVQ        96(R10), X3
+	VALIGNQ      $0x02, Z9, Z0, Z1
+	VALIGNQ      $0x02, Z0, Z5, Z2
+	VPSLLQ       X3, Z9, Z9
+	VPORQ        Z1, Z9, Z9
+	VPSLLQ       X3, Z0, Z0
+	VPORQ        Z2, Z0, Z0
+	CMPQ         DI, $0x03
+	JB           merged_113
+	VMOVQ        104(R10), X3
+	VALIGNQ      $0x04, Z9, Z0, Z1
+	VALIGNQ      $0x04, Z0, Z5, Z2
+	VPSLLQ       X3, Z9, Z9
+	VPORQ        Z1, Z9, Z9
+	VPSLLQ       X3, Z0, Z0
+	VPORQ        Z2, Z0, Z0
+	CMPQ         DI, $0x04
+	JB           merged_113
+	VMOVQ        112(R10), X1
+	VPSLLQ       X1, Z9, Z9
+	VPORQ        Z0, Z9, Z9
+	VPSLLQ       X1, Z0, Z0
+	VPORQ        Z5, Z0, Z0
+
+merged_113:
+	VPXORQ   Z6, Z6, Z6
+	VPXORQ   Z7, Z7, Z7
+	VPORQ    Z9, Z0, Z1
+	VPTESTMQ Z1, Z1, K1
+	KORTESTB K1, K1
+	JZ       packed_114
+	MOVQ     32(R10), DI
+	ADDQ     SI, DI
+	MOVQ     40(R10), R8
+	TESTQ    R8, R8
+	JZ       skip_115
+
+entries_116:
+	VMOVDQU64  (DI), Z1
+	VPERMI2Q   Z0, Z9, Z1
+	VPSLLVQ    64(DI), Z1, Z2
+	VPSRLVQ    128(DI), Z1, Z1
+	VPTERNLOGQ $0xfe, Z2, Z1, Z6
+	ADDQ       $0x000000c0, DI
+	DECQ       R8
+	JNZ        entries_116
+
+skip_115:
+	MOVQ  48(R10), R8
+	TESTQ R8, R8
+	JZ    skip_117
+
+entries_118:
+	VMOVDQU64  (DI), Z1
+	VPERMI2Q   Z0, Z9, Z1
+	VPSLLVQ    64(DI), Z1, Z2
+	VPSRLVQ    128(DI), Z1, Z1
+	VPTERNLOGQ $0xfe, Z2, Z1, Z7
+	ADDQ       $0x000000c0, DI
+	DECQ       R8
+	JNZ        entries_118
+
+skip_117:
+packed_114:
+	VMOVQ          R12, X8
+	VGF2P8AFFINEQB $0x00, magBitReverse<>+0(SB), X8, X8
+	VMOVQ          X8, DI
+	BSWAPL         R11
+	SHLQ           $0x08, R11
+	MOVQ           R9, R8
+	ORQ            R11, R8
+	MOVQ           DI, R11
+	SHRQ           $0x18, R11
+	SHLQ           $0x28, DI
+	ORQ            DI, R8
+	VMOVQ          R8, X8
+	VPINSRQ        $0x01, R11, X8, X8
+	VMOVDQU64      magQIdx128_0<>+0(SB), Z0
+	VPERMI2B       Z7, Z6, Z0
+	VMOVDQU64      magQIdx128_1<>+0(SB), Z1
+	VPERMI2B       Z7, Z6, Z1
+	MOVQ           $0x00000000000001ff, R8
+	KMOVQ          R8, K1
+	VMOVDQU8       Z8, K1, Z0
+	MOVQ           8(SI), DI
+	MOVQ           $0x0000000000000008, R8
+	SUBQ           DI, R8
+	MOVQ           $0x00000000000000ff, R11
+	SHLXQ          R8, R11, R11
+	VPBROADCASTB   R11, Z2
+	VMOVQ          R8, X8
+	VMOVQ          DI, X9
+	VMOVDQU64      nextByte<>+0(SB), Z3
+	VPERMI2B       Z1, Z0, Z3
+	VMOVDQU64      nextByte<>+0(SB), Z4
+	VPERMB         Z1, Z4, Z4
+	VPSLLW         X8, Z0, Z0
+	VPSRLW         X9, Z3, Z3
+	VPTERNLOGQ     $0xe4, Z2, Z3, Z0
+	VPSLLW         X8, Z1, Z1
+	VPSRLW         X9, Z4, Z4
+	VPTERNLOGQ     $0xe4, Z2, Z4, Z1
+	KMOVQ          64(R10), K1
+	VMOVDQU8       Z0, K1, (BX)
+	KMOVQ          72(R10), K1
+	VMOVDQU8       Z1, K1, 64(BX)
+	MOVQ           64(SI)(R9*8), BX
+
+done_108:
+	MOVQ bits_base+80(FP), SI
+	MOVQ BX, (SI)(DX*8)
+	ADDQ $0x07, BX
+	SHRQ $0x03, BX
+	ADDQ BX, AX
+	MOVQ ends_base+56(FP), BX
+	MOVQ AX, (BX)(DX*8)
+	ADDQ $0x00000080, CX
+	INCQ DX
+	JMP  lines_106
+
+exit_107:
+	MOVQ AX, end+112(FP)
 	VZEROUPPER
 	RET
 
@@ -1840,7 +2314,7 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-48
 	MOVQ         code+40(FP), BX
 	PREFETCHT0   512(CX)
 	CMPQ         BX, (DX)
-	JB           compressed_93
+	JB           compressed_119
 	MOVQ         8(DX), DX
 	VMOVDQU64    (CX), Z0
 	VMOVDQU64    64(CX), Z1
@@ -1869,7 +2343,7 @@ TEXT ·magDecompress128(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-compressed_93:
+compressed_119:
 	MOVQ           enc_len+16(FP), SI
 	SHLQ           $0x07, BX
 	ADDQ           DX, BX

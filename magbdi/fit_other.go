@@ -21,6 +21,16 @@ func magCompress128(out *[129]byte, line *[128]byte, p *byte) uint64 {
 	panic("magbdi: no one-call kernel")
 }
 
+// magCompressLines64 is never called: oneCallKernels is false.
+func magCompressLines64(out []byte, at int, data []byte, ends []int, bits []int, p *byte) (end int) {
+	panic("magbdi: no one-call kernel")
+}
+
+// magCompressLines128 is never called: oneCallKernels is false.
+func magCompressLines128(out []byte, at int, data []byte, ends []int, bits []int, p *byte) (end int) {
+	panic("magbdi: no one-call kernel")
+}
+
 // magDecompress64 is never called: oneCallKernels is false.
 func magDecompress64(out *[64]byte, enc []byte, p *byte, code uint64) {
 	panic("magbdi: no one-call kernel")

@@ -95,6 +95,15 @@ func magRaw128(out []byte, line []byte, tag uint64)
 //go:noescape
 func magCompress64(out *[65]byte, line *[64]byte, p *byte) (bits uint64)
 
+// magCompressLines64 writes the MAG-aware BDI streams of the len(ends) 64-byte lines of data
+// back to back from out[at], each one's length in bits to bits and the offset in out
+// where it ends to ends, and returns the last offset. len(out)-at must be at least
+// len(ends)*65 (raw lines' length). p is the start of a parameter block
+// of magbdi's kernelParams. Requires AVX-512 VBMI and GFNI.
+//
+//go:noescape
+func magCompressLines64(out []byte, at int, data []byte, ends []int, bits []int, p *byte) (end int)
+
 // magDecompress64 writes the 64-byte line of the checked MAG-aware BDI stream enc, whose code is code, to out.
 // len(enc) must be the stream's length, and p the start of a parameter block of magbdi's kernelParams.
 // Requires AVX-512 VBMI and GFNI.
@@ -108,6 +117,15 @@ func magDecompress64(out *[64]byte, enc []byte, p *byte, code uint64)
 //
 //go:noescape
 func magCompress128(out *[129]byte, line *[128]byte, p *byte) (bits uint64)
+
+// magCompressLines128 writes the MAG-aware BDI streams of the len(ends) 128-byte lines of data
+// back to back from out[at], each one's length in bits to bits and the offset in out
+// where it ends to ends, and returns the last offset. len(out)-at must be at least
+// len(ends)*129 (raw lines' length). p is the start of a parameter block
+// of magbdi's kernelParams. Requires AVX-512 VBMI and GFNI.
+//
+//go:noescape
+func magCompressLines128(out []byte, at int, data []byte, ends []int, bits []int, p *byte) (end int)
 
 // magDecompress128 writes the 128-byte line of the checked MAG-aware BDI stream enc, whose code is code, to out.
 // len(enc) must be the stream's length, and p the start of a parameter block of magbdi's kernelParams.

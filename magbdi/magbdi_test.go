@@ -321,6 +321,45 @@ func TestOneCallLevels(t *testing.T) {
 	}
 }
 
+// TestCompressLinesLevels: at every kernel level, CompressLines appends to
+// a Lines that already holds a line (so the batch kernel starts past the
+// start of Enc) the stream and length that the pure-Go Compress gives for
+// every line, for every MAG, signedness and line size.
+func TestCompressLinesLevels(t *testing.T) {
+	for _, mag := range []int{16, 32, 64} {
+		for _, opts := range [][]Option{nil, {WithSignedDeltas()}} {
+			for _, n := range codectest.LineSizes {
+				c, err := New(n, mag, opts...)
+				if err != nil {
+					continue // no compressed size at this line size
+				}
+				first := make([]byte, n)
+				first[1] = 1
+				var lines linecomp.Lines
+				kernel := func(data []byte, out []string) {
+					lines.Reset()
+					c.CompressLines(&lines, first)
+					c.CompressLines(&lines, data)
+					if lines.Len() != len(out)+1 || len(lines.Bits) != len(out)+1 {
+						t.Fatalf("%s/%d: %d lines give %d ends and %d lengths, want %d", c.Name(), n, len(out), lines.Len(), len(lines.Bits), len(out)+1)
+					}
+					for i := range out {
+						out[i] = fmt.Sprintf("%X %d", lines.Line(i+1), lines.Bits[i+1])
+					}
+				}
+				generic := func(line []byte) string {
+					defer cpu.Set(cpu.Generic)()
+					enc, bits, _ := c.Compress(nil, line)
+					return fmt.Sprintf("%X %d", enc, bits)
+				}
+				t.Run(fmt.Sprintf("%s/%d", c.Name(), n), func(t *testing.T) {
+					codectest.CrossCheck(t, n, prefilterLines(c), kernel, generic)
+				})
+			}
+		}
+	}
+}
+
 // prefilterLines returns lines at the edges of the kernels' prefilter
 // (kernelParams): words far from zero that differ by just under, at and
 // just over 2^wmax, either way, with and without an earlier word that is
