@@ -3,6 +3,8 @@ package linecomp_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/linecomp/linecomp"
@@ -57,5 +59,65 @@ func TestBatchErrors(t *testing.T) {
 	l.Bits = l.Bits[:1]
 	if _, err := linecomp.DecompressLines(c, nil, &l); !errors.Is(err, linecomp.ErrCorrupt) {
 		t.Errorf("DecompressLines with mismatched slices: %v", err)
+	}
+}
+
+// pickyBatch is a codec whose batch decoder takes at most two lines a call
+// and none whose number is a multiple of three, so that DecompressLines
+// must decode those with Decompress and call it again after them.
+type pickyBatch struct {
+	linecomp.Codec
+	calls int
+}
+
+func (p *pickyBatch) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]byte, int) {
+	p.calls++
+	start, n := 0, 0
+	if from > 0 {
+		start = src.End[from-1]
+	}
+	for i := from; i < len(src.End) && i < from+2 && i%3 != 0; i++ {
+		out, err := p.Codec.Decompress(dst, src.Enc[start:src.End[i]])
+		if err != nil {
+			break
+		}
+		dst, start, n = out, src.End[i], n+1
+	}
+	return dst, n
+}
+
+// TestDecompressLinesResumes: DecompressLines with a batch decoder that
+// stops early gives the lines and the error that decoding line by line
+// gives, for well-formed lines and with a malformed line at each place.
+func TestDecompressLinesResumes(t *testing.T) {
+	c, _ := linecomp.New("fpc", 64)
+	data := sample.Files()[3].Data[:64*10]
+	var lines linecomp.Lines
+	if err := linecomp.CompressLines(c, &lines, data); err != nil {
+		t.Fatal(err)
+	}
+	for bad := -1; bad < lines.Len(); bad++ {
+		src := linecomp.Lines{Enc: bytes.Clone(lines.Enc), End: lines.End, Bits: lines.Bits}
+		if bad >= 0 {
+			src.Enc[src.End[bad]-1] ^= 0xFF // the last byte: a broken padding or a raw line's last bits
+			if bad%2 == 1 {
+				src.End = slices.Clone(lines.End)
+				src.End[bad] = len(src.Enc) + 1 // an end past Enc
+			}
+		}
+		picky := &pickyBatch{Codec: c}
+		got, gotErr := linecomp.DecompressLines(picky, []byte{5}, &src)
+		want, wantErr := linecomp.DecompressLines(c, []byte{5}, &src)
+		if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("malformed line %d: resumed batch gave %d bytes, %v; line by line %d bytes, %v", bad, len(got), gotErr, len(want), wantErr)
+		}
+		if bad < 0 && (wantErr != nil || !bytes.Equal(want[1:], data)) {
+			t.Errorf("well-formed lines: %v, or the lines differ", wantErr)
+		}
+		// From lines 0 (which it refuses), 1 (taking 1 and 2), 4 (4, 5)
+		// and 7 (7, 8); lines 0, 3, 6 and 9 by Decompress.
+		if bad < 0 && picky.calls != 4 {
+			t.Errorf("the batch decoder was called %d times for 10 lines, want 4", picky.calls)
+		}
 	}
 }
