@@ -59,9 +59,11 @@ func BenchmarkMemcpy(b *testing.B) {
 
 // BenchmarkCodecs runs Size, Compress and Decompress of every registered
 // codec over every file at every kernel level, line by line into reused
-// buffers. Throughput counts uncompressed bytes; "ratio" is line bits /
-// compressed bits. Select with e.g. -bench 'Codecs/^bdi$/128/.*/Compress/'
-// and change the line size with -linecomp.line 64.
+// buffers, and the batch entry points CompressLines and DecompressLines over
+// the whole file. Throughput counts uncompressed bytes; "ratio" is line
+// bits / compressed bits. Select with e.g.
+// -bench 'Codecs/^bdi$/128/.*/Compress/' and change the line size with
+// -linecomp.line 64.
 func BenchmarkCodecs(b *testing.B) {
 	files := benchFiles(b)
 	n := *benchLine
@@ -96,6 +98,28 @@ func BenchmarkCodecs(b *testing.B) {
 					w.run(b, func() {
 						for i := range w.encoded.Len() {
 							buf, _ = c.Decompress(buf[:0], w.encoded.Line(i))
+						}
+					})
+				})
+				b.Run(prefix+"/CompressLines/"+level.String(), func(b *testing.B) {
+					c := w.prepare(b)
+					defer cpu.Set(level)()
+					var lines linecomp.Lines
+					w.run(b, func() {
+						lines.Reset()
+						if err := linecomp.CompressLines(c, &lines, w.data); err != nil {
+							b.Fatal(err)
+						}
+					})
+				})
+				b.Run(prefix+"/DecompressLines/"+level.String(), func(b *testing.B) {
+					c := w.prepare(b)
+					defer cpu.Set(level)()
+					buf := make([]byte, 0, len(w.data))
+					w.run(b, func() {
+						var err error
+						if buf, err = linecomp.DecompressLines(c, buf[:0], &w.encoded); err != nil {
+							b.Fatal(err)
 						}
 					})
 				})
