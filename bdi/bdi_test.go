@@ -510,6 +510,35 @@ func TestDecompressLinesLevels(t *testing.T) {
 	}
 }
 
+// TestDecompressLinesBadStart: called directly, the batch decoder takes no
+// line whose start (the end of the line before from) is outside Enc (the
+// kernel compares the offsets unsigned: start ≤ end ≤ len(Enc)), and none
+// from past the last line or before the first. The first Lines' Enc is the last 4 bytes of a
+// 9-byte repeated-value stream, so a start of −5 taken as it is would
+// find a well-formed stream in the bytes before Enc.
+func TestDecompressLinesBadStart(t *testing.T) {
+	c, _ := New(64)
+	line := bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7, 8}, 8)
+	stream, bits, _ := c.Compress(nil, line)
+	if len(stream) != 9 {
+		t.Fatalf("a repeated 64-bit value: %d bytes (%d bits), want 9", len(stream), bits)
+	}
+	enc := stream[5:]
+	for _, l := range []linecomp.Lines{
+		{Enc: enc, End: []int{-5, len(enc)}, Bits: []int{0, bits}},
+		{Enc: enc, End: []int{len(enc) + 1, len(enc)}, Bits: []int{0, bits}},
+	} {
+		if out, n := c.DecompressLines([]byte{1}, &l, 1); n != 0 || string(out) != "\x01" {
+			t.Errorf("ends %v, from line 1: %d lines, % X", l.End, n, out)
+		}
+		for _, from := range []int{2, -1} {
+			if out, n := c.DecompressLines(nil, &l, from); n != 0 || len(out) != 0 {
+				t.Errorf("ends %v, from line %d of 2: %d lines, % X", l.End, from, n, out)
+			}
+		}
+	}
+}
+
 // appendStream appends one line's stream to l.
 func appendStream(l *linecomp.Lines, enc []byte) {
 	l.Enc = append(l.Enc, enc...)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
+	"github.com/linecomp/linecomp/internal/lines"
 )
 
 // A fit mask describes which encodings a line fits, as the kernels compute
@@ -184,21 +185,15 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 // (bdiCompressLines64AVX512, bdiCompressLines128AVX512): one call into
 // assembly for all the lines instead of one for each.
 func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
-	lines := len(data) / c.lineSize
-	at, e := len(dst.Enc), len(dst.End)
-	dst.Enc = slices.Grow(dst.Enc, lines*(c.lineSize+1)) // room for n raw lines
-	dst.End = slices.Grow(dst.End, lines)[:e+lines]
-	dst.Bits = slices.Grow(dst.Bits, lines)
-	bits := dst.Bits[len(dst.Bits) : len(dst.Bits)+lines]
-	out := dst.Enc[:at+lines*(c.lineSize+1)]
+	n := len(data) / c.lineSize
+	out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1) // room for n raw lines
 	var end int
 	if c.lineSize == 64 {
-		end = bdiCompressLines64AVX512(out, at, data, dst.End[e:], bits, &c.enc, &c.best)
+		end = bdiCompressLines64AVX512(out, at, data, ends, bits, &c.enc, &c.best)
 	} else {
-		end = bdiCompressLines128AVX512(out, at, data, dst.End[e:], bits, &c.enc, &c.best)
+		end = bdiCompressLines128AVX512(out, at, data, ends, bits, &c.enc, &c.best)
 	}
-	dst.Enc = dst.Enc[:end]
-	dst.Bits = dst.Bits[:len(dst.Bits)+lines]
+	lines.Commit(dst, n, end)
 }
 
 // DecompressLines appends the lines of src from line from on to dst with
@@ -209,7 +204,7 @@ func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
 // is the batch kernel behind linecomp.DecompressLines, and decodes nothing
 // where the kernels do not apply.
 func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]byte, int) {
-	if !c.oneCallDecode || cpu.Active() < cpu.AVX512 || from >= len(src.End) {
+	if !c.oneCallDecode || cpu.Active() < cpu.AVX512 || from < 0 || from >= len(src.End) {
 		return dst, 0
 	}
 	start := 0

@@ -5,6 +5,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
+	"github.com/linecomp/linecomp/internal/lines"
 )
 
 // noLevel is the kernels' result for a line that fits no compressed size.
@@ -86,19 +87,13 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 // (magCompressLines64, magCompressLines128): one call into assembly for
 // all the lines instead of one for each.
 func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
-	lines := len(data) / c.lineSize
-	at, e := len(dst.Enc), len(dst.End)
-	dst.Enc = slices.Grow(dst.Enc, lines*(c.lineSize+1)) // room for n raw lines
-	dst.End = slices.Grow(dst.End, lines)[:e+lines]
-	dst.Bits = slices.Grow(dst.Bits, lines)
-	bits := dst.Bits[len(dst.Bits) : len(dst.Bits)+lines]
-	out := dst.Enc[:at+lines*(c.lineSize+1)]
+	n := len(data) / c.lineSize
+	out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1) // room for n raw lines
 	var end int
 	if c.oneCall64 {
-		end = magCompressLines64(out, at, data, dst.End[e:], bits, c.paramsAt)
+		end = magCompressLines64(out, at, data, ends, bits, c.paramsAt)
 	} else {
-		end = magCompressLines128(out, at, data, dst.End[e:], bits, c.paramsAt)
+		end = magCompressLines128(out, at, data, ends, bits, c.paramsAt)
 	}
-	dst.Enc = dst.Enc[:end]
-	dst.Bits = dst.Bits[:len(dst.Bits)+lines]
+	lines.Commit(dst, n, end)
 }

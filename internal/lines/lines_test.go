@@ -1,0 +1,24 @@
+package lines
+
+import (
+	"testing"
+
+	"github.com/linecomp/linecomp"
+)
+
+// TestReserveCommit: a kernel's run written into Reserve's room after a
+// line already in l is, after Commit, lines of l with their ends and bits,
+// and nothing of the room past the last stream is left in Enc.
+func TestReserveCommit(t *testing.T) {
+	l := linecomp.Lines{Enc: []byte{0xAA}, End: []int{1}, Bits: []int{8}}
+	out, at, ends, bits := Reserve(&l, 2, 5)
+	if at != 1 || len(out) != 11 || len(ends) != 2 || len(bits) != 2 {
+		t.Fatalf("Reserve(2 lines of 5 bytes) after 1 byte: out %d bytes from %d, %d ends, %d bits", len(out), at, len(ends), len(bits))
+	}
+	copy(out[at:], []byte{1, 2, 3, 4, 5, 6, 7}) // a 3-byte and a 4-byte stream, and two bytes of room
+	ends[0], ends[1], bits[0], bits[1] = 4, 8, 20, 32
+	Commit(&l, 2, 8)
+	if l.Len() != 3 || string(l.Line(1)) != "\x01\x02\x03" || string(l.Line(2)) != "\x04\x05\x06\x07" || len(l.Enc) != 8 || l.Bits[2] != 32 {
+		t.Errorf("after Commit: %d lines, line 1 % X, line 2 % X, %d bytes, bits %v", l.Len(), l.Line(1), l.Line(2), len(l.Enc), l.Bits)
+	}
+}
