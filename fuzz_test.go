@@ -1,6 +1,7 @@
 package linecomp_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -72,14 +73,17 @@ func seedLines(f *testing.F) {
 
 // FuzzRoundTrip: for every registered codec at every line size and every
 // kernel level, Compress matches the literal reference bit for bit, Size
-// and the batch Sizes equal the bits written, and Decompress returns the
-// line.
+// and the batch Sizes equal the bits written, Decompress returns the line,
+// and CompressLines and DecompressLines of two lines give what Compress
+// gives line by line and the two lines.
 func FuzzRoundTrip(f *testing.F) {
 	seedLines(f)
 	insts := allInstances(f)
 	levels := cpu.Levels()
 	var s linecomptest.Scratch
 	var sizes []int
+	var lines linecomp.Lines
+	var decoded []byte
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, in := range insts {
 			n := in.c.LineSize()
@@ -97,6 +101,10 @@ func FuzzRoundTrip(f *testing.F) {
 						err = fmt.Errorf("batch Sizes %v, single-line %d and %d", sizes, len(want), in.c.Size(batch[n:]))
 					}
 				}
+				if err == nil {
+					lines.Reset()
+					decoded, err = batchRoundTrip(in.c, &lines, decoded[:0], batch)
+				}
 				restore()
 				if err != nil {
 					t.Fatalf("%s/%d at level %s: line %X: %v", in.c.Name(), n, l, line, err)
@@ -106,10 +114,33 @@ func FuzzRoundTrip(f *testing.F) {
 	})
 }
 
+// batchRoundTrip compresses the lines of data with CompressLines into
+// lines, checks each stream and length against Compress of the line alone,
+// and decodes them with DecompressLines into dst, which must give data.
+func batchRoundTrip(c linecomp.Codec, lines *linecomp.Lines, dst, data []byte) ([]byte, error) {
+	if err := linecomp.CompressLines(c, lines, data); err != nil {
+		return dst, err
+	}
+	n := c.LineSize()
+	for i := range lines.Len() {
+		enc, bits, err := c.Compress(nil, data[i*n:(i+1)*n])
+		if err != nil || !bytes.Equal(lines.Line(i), enc) || lines.Bits[i] != bits {
+			return dst, fmt.Errorf("CompressLines line %d: %X (%d bits), Compress: %X (%d bits, %v)", i, lines.Line(i), lines.Bits[i], enc, bits, err)
+		}
+	}
+	dst, err := linecomp.DecompressLines(c, dst, lines)
+	if err != nil || !bytes.Equal(dst, data) {
+		return dst, fmt.Errorf("DecompressLines: %X, %v", dst, err)
+	}
+	return dst, nil
+}
+
 // FuzzDecompress: Decompress of arbitrary bytes either fails with
 // ErrCorrupt or returns exactly LineSize bytes; it never panics and never
 // writes past what it returns. A line it accepts must in turn compress
-// exactly as the reference says and round-trip.
+// exactly as the reference says and round-trip. DecompressLines of a
+// well-formed line followed by the bytes gives what decoding them line by
+// line gives, lines and error.
 func FuzzDecompress(f *testing.F) {
 	insts := allInstances(f)
 	for _, s := range sample.Files() {
@@ -124,10 +155,20 @@ func FuzzDecompress(f *testing.F) {
 	f.Add([]byte{0xFF, 0xFF, 0xFF})
 	var s linecomptest.Scratch
 	var line []byte
+	firsts := make([][]byte, len(insts))
+	for i, in := range insts {
+		firsts[i], _, _ = in.c.Compress(nil, sample.Files()[0].Data[:in.c.LineSize()])
+	}
 	f.Fuzz(func(t *testing.T, enc []byte) {
-		for _, in := range insts {
+		for i, in := range insts {
 			if err := linecomptest.CheckGarbage(in.c, enc); err != nil {
 				t.Fatalf("%s/%d: %v", in.c.Name(), in.c.LineSize(), err)
+			}
+			two := linecomp.Lines{Enc: append(slices.Clone(firsts[i]), enc...), End: []int{len(firsts[i]), len(firsts[i]) + len(enc)}, Bits: []int{0, 0}}
+			got, gotErr := linecomp.DecompressLines(in.c, nil, &two)
+			want, wantErr := linecomp.DecompressLines(struct{ linecomp.Codec }{in.c}, nil, &two) // line by line
+			if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s/%d: DecompressLines of a line and %X: %X, %v; line by line %X, %v", in.c.Name(), in.c.LineSize(), enc, got, gotErr, want, wantErr)
 			}
 			var err error
 			if line, err = in.c.Decompress(line[:0], enc); err != nil {
