@@ -513,9 +513,9 @@ func TestDecompressLinesLevels(t *testing.T) {
 // TestDecompressLinesBadStart: called directly, the batch decoder takes no
 // line whose start (the end of the line before from) is outside Enc (the
 // kernel compares the offsets unsigned: start ≤ end ≤ len(Enc)), and none
-// from past the last line or before the first. The first Lines' Enc is the last 4 bytes of a
-// 9-byte repeated-value stream, so a start of −5 taken as it is would
-// find a well-formed stream in the bytes before Enc.
+// from past the last line or before the first. The first Lines' Enc is
+// the last 4 bytes of a 9-byte repeated-value stream, so a start of −5
+// taken as it is would find a well-formed stream in the bytes before Enc.
 func TestDecompressLinesBadStart(t *testing.T) {
 	c, _ := New(64)
 	line := bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7, 8}, 8)
