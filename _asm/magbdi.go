@@ -589,7 +589,8 @@ func magCompressLines(size int, rev Mem, rawc magRawConsts, nextIdx Mem) {
 		"of magbdi's kernelParams. Requires AVX-512 VBMI and GFNI.")
 	// The line's body needs most general registers: only the line, the
 	// offset in out and the line number stay in registers across it, and
-	// the slices' bases are loaded again from the arguments.
+	// the slices' bases are loaded again from the arguments (with five
+	// held, registers do not allocate; bdiCompressLines holds six).
 	at := Load(Param("at"), GP64())
 	line := Load(Param("data").Base(), GP64())
 	i := GP64()
