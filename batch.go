@@ -30,16 +30,19 @@ func (l *Lines) Line(i int) []byte {
 }
 
 // SizeAppender is implemented by codecs with a batch kernel for Sizes.
-// AppendSizes may assume len(data) is a positive multiple of LineSize().
+// AppendSizes appends the size in bits of each line of data to dst; for
+// data that is not a whole number of lines it returns dst unchanged and an
+// error wrapping ErrPartialLine (see WholeLines).
 type SizeAppender interface {
-	AppendSizes(dst []int, data []byte) []int
+	AppendSizes(dst []int, data []byte) ([]int, error)
 }
 
 // LinesCompressor is implemented by codecs with a batch kernel for
-// CompressLines. CompressLines may assume len(data) is a whole number of
-// lines.
+// CompressLines. CompressLines appends the encoding of each line of data
+// to dst; for data that is not a whole number of lines it leaves dst
+// unchanged and returns an error wrapping ErrPartialLine (see WholeLines).
 type LinesCompressor interface {
-	CompressLines(dst *Lines, data []byte)
+	CompressLines(dst *Lines, data []byte) error
 }
 
 // LinesDecompressor is implemented by codecs with a batch kernel for
@@ -54,7 +57,11 @@ type LinesDecompressor interface {
 	DecompressLines(dst []byte, src *Lines, from int) ([]byte, int)
 }
 
-func wholeLines(c Codec, data []byte) error {
+// WholeLines returns nil when data is a whole number of c's lines, else an
+// error wrapping ErrPartialLine that says how many bytes are over. The
+// batch entry points and the codecs' batch kernels check their input with
+// it.
+func WholeLines(c Codec, data []byte) error {
 	if n := c.LineSize(); len(data)%n != 0 {
 		return fmt.Errorf("%w: %d bytes is %d %d-byte lines and %d bytes over", ErrPartialLine, len(data), len(data)/n, n, len(data)%n)
 	}
@@ -65,14 +72,14 @@ func wholeLines(c Codec, data []byte) error {
 // using the codec's batch kernel when it has one. A data length that is not
 // a whole number of lines is an error wrapping ErrPartialLine.
 func Sizes(c Codec, dst []int, data []byte) ([]int, error) {
-	if err := wholeLines(c, data); err != nil {
+	if err := WholeLines(c, data); err != nil {
 		return dst, err
 	}
 	if len(data) == 0 {
 		return dst, nil
 	}
 	if s, ok := c.(SizeAppender); ok {
-		return s.AppendSizes(dst, data), nil
+		return s.AppendSizes(dst, data)
 	}
 	n := c.LineSize()
 	for off := 0; off < len(data); off += n {
@@ -89,12 +96,11 @@ func CompressLines(c Codec, dst *Lines, data []byte) error {
 	if dst == nil {
 		return fmt.Errorf("%w: CompressLines given a nil *Lines", ErrConfig)
 	}
-	if err := wholeLines(c, data); err != nil {
+	if err := WholeLines(c, data); err != nil {
 		return err
 	}
 	if b, ok := c.(LinesCompressor); ok {
-		b.CompressLines(dst, data)
-		return nil
+		return b.CompressLines(dst, data)
 	}
 	n := c.LineSize()
 	for off := 0; off < len(data); off += n {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/sample"
@@ -118,6 +119,53 @@ func TestDecompressLinesResumes(t *testing.T) {
 		// and 7 (7, 8); lines 0, 3, 6 and 9 by Decompress.
 		if bad < 0 && picky.calls != 4 {
 			t.Errorf("the batch decoder was called %d times for 10 lines, want 4", picky.calls)
+		}
+	}
+}
+
+// TestBatchKernelsPartialLine: every codec's batch kernels, called
+// directly rather than through Sizes and CompressLines, refuse data that is
+// not a whole number of lines with an error wrapping ErrPartialLine and
+// leave dst as it was; they take no data as no lines. Chunked loops that
+// take len(data)/LineSize() lines at a time once spun forever on the half
+// line left over, so each codec's calls must return within a deadline.
+func TestBatchKernelsPartialLine(t *testing.T) {
+	for _, in := range allInstances(t) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			batchKernelsPartialLine(t, in.c)
+		}()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s/%d: a batch kernel given a line and a half did not return in a minute", in.c.Name(), in.c.LineSize())
+		}
+	}
+}
+
+// batchKernelsPartialLine checks c's batch kernels, those it has, as
+// TestBatchKernelsPartialLine says. It reports with t.Errorf only, so it
+// may run on another goroutine.
+func batchKernelsPartialLine(t *testing.T, c linecomp.Codec) {
+	n := c.LineSize()
+	name := fmt.Sprintf("%s/%d", c.Name(), n)
+	partial := sample.Files()[0].Data[:n+n/2]
+	if s, ok := c.(linecomp.SizeAppender); ok {
+		if got, err := s.AppendSizes([]int{7}, partial); !errors.Is(err, linecomp.ErrPartialLine) || !slices.Equal(got, []int{7}) {
+			t.Errorf("%s: AppendSizes of %d bytes: %v, %v", name, len(partial), got, err)
+		}
+		if got, err := s.AppendSizes([]int{7}, nil); err != nil || !slices.Equal(got, []int{7}) {
+			t.Errorf("%s: AppendSizes of no bytes: %v, %v", name, got, err)
+		}
+	}
+	if b, ok := c.(linecomp.LinesCompressor); ok {
+		l := linecomp.Lines{Enc: []byte{1}, End: []int{1}, Bits: []int{8}}
+		if err := b.CompressLines(&l, partial); !errors.Is(err, linecomp.ErrPartialLine) || l.Len() != 1 || len(l.Enc) != 1 || len(l.Bits) != 1 {
+			t.Errorf("%s: CompressLines of %d bytes: %v, %d lines", name, len(partial), err, l.Len())
+		}
+		if err := b.CompressLines(&l, nil); err != nil || l.Len() != 1 || len(l.Enc) != 1 {
+			t.Errorf("%s: CompressLines of no bytes: %v, %d lines", name, err, l.Len())
 		}
 	}
 }

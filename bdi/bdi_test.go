@@ -221,7 +221,7 @@ func TestSingleLevels(t *testing.T) {
 		codectest.CrossCheck(t, n, extra, c.singleIDs, c.idGeneric)
 		// AppendSizes, whose AVX-512 kernels look the sizes up themselves.
 		codectest.CrossCheck(t, n, extra,
-			func(data []byte, out []int) { c.AppendSizes(out[:0], data) },
+			func(data []byte, out []int) { mustAppendSizes(t, c, out, data) },
 			func(line []byte) int { return int(c.idBits[c.idGeneric(line)&0xF]) })
 	}
 }
@@ -246,7 +246,7 @@ func TestChooseLevels(t *testing.T) {
 		codectest.CrossCheck(t, n, twoBaseLines(n), c.twoBaseIDs, c.idGeneric)
 		// AppendSizes, whose AVX-512 kernels look the sizes up themselves.
 		codectest.CrossCheck(t, n, twoBaseLines(n),
-			func(data []byte, out []int) { c.AppendSizes(out[:0], data) },
+			func(data []byte, out []int) { mustAppendSizes(t, c, out, data) },
 			func(line []byte) int { return int(c.idBits[c.idGeneric(line)&0xF]) })
 	}
 }
@@ -429,8 +429,9 @@ func TestCompressLinesLevels(t *testing.T) {
 			var lines linecomp.Lines
 			kernel := func(data []byte, out []string) {
 				lines.Reset()
-				c.CompressLines(&lines, first)
-				c.CompressLines(&lines, data)
+				if err := errors.Join(c.CompressLines(&lines, first), c.CompressLines(&lines, data)); err != nil {
+					t.Fatal(err)
+				}
 				if lines.Len() != len(out)+1 || len(lines.Bits) != len(out)+1 {
 					t.Fatalf("%s/%d: %d lines give %d ends and %d lengths, want %d", c.Name(), n, len(out), lines.Len(), len(lines.Bits), len(out)+1)
 				}
@@ -536,6 +537,14 @@ func TestDecompressLinesBadStart(t *testing.T) {
 				t.Errorf("ends %v, from line %d of 2: %d lines, % X", l.End, from, n, out)
 			}
 		}
+	}
+}
+
+// mustAppendSizes writes the sizes of the lines of data to out with
+// AppendSizes, which must not fail on whole lines.
+func mustAppendSizes(t *testing.T, c *Codec, out []int, data []byte) {
+	if _, err := c.AppendSizes(out[:0], data); err != nil {
+		t.Fatal(err)
 	}
 }
 

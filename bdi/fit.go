@@ -136,14 +136,19 @@ func (c *Codec) buildTables() {
 // on the stack and its input stays in the L1/L2 cache.
 const chunkLines = 256
 
-// AppendSizes appends the size in bits of each line of data, a whole number
-// of lines, to dst. It is the batch kernel behind linecomp.Sizes.
-func (c *Codec) AppendSizes(dst []int, data []byte) []int {
+// AppendSizes appends the size in bits of each line of data to dst; data
+// that is not a whole number of lines is an error wrapping
+// linecomp.ErrPartialLine, with dst unchanged. It is the batch kernel
+// behind linecomp.Sizes.
+func (c *Codec) AppendSizes(dst []int, data []byte) ([]int, error) {
+	if err := linecomp.WholeLines(c, data); err != nil {
+		return dst, err
+	}
 	var ids [chunkLines]uint8
 	lines := len(data) / c.lineSize
 	dst = slices.Grow(dst, lines)
 	if c.sizesKernel(data, dst[len(dst):len(dst)+lines]) {
-		return dst[:len(dst)+lines]
+		return dst[:len(dst)+lines], nil
 	}
 	for len(data) > 0 {
 		n := min(len(data)/c.lineSize, chunkLines)
@@ -155,15 +160,20 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 		dst = dst[:len(dst)+n]
 		data = data[n*c.lineSize:]
 	}
-	return dst
+	return dst, nil
 }
 
-// CompressLines appends the encoding of each line of data, a whole number
-// of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
-func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
+// CompressLines appends the encoding of each line of data to dst; data
+// that is not a whole number of lines is an error wrapping
+// linecomp.ErrPartialLine, with dst unchanged. It is the batch kernel
+// behind linecomp.CompressLines.
+func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
+	if err := linecomp.WholeLines(c, data); err != nil {
+		return err
+	}
 	if c.lineSize == c.oneCallLine && cpu.Active() >= cpu.AVX512 {
 		c.compressLinesKernel(dst, data)
-		return
+		return nil
 	}
 	var ids [chunkLines]uint8
 	for len(data) > 0 {
@@ -179,6 +189,7 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 		}
 		data = data[n*c.lineSize:]
 	}
+	return nil
 }
 
 // compressLinesKernel is CompressLines with the one-call kernel in a loop

@@ -6,9 +6,14 @@ import "github.com/linecomp/linecomp"
 // code lengths live on the stack and the input stays in the L1/L2 cache.
 const chunkLines = 64
 
-// AppendSizes appends the size in bits of each line of data, a whole number
-// of lines, to dst. It is the batch kernel behind linecomp.Sizes.
-func (c *Codec) AppendSizes(dst []int, data []byte) []int {
+// AppendSizes appends the size in bits of each line of data to dst; data
+// that is not a whole number of lines is an error wrapping
+// linecomp.ErrPartialLine, with dst unchanged. It is the batch kernel
+// behind linecomp.Sizes.
+func (c *Codec) AppendSizes(dst []int, data []byte) ([]int, error) {
+	if err := linecomp.WholeLines(c, data); err != nil {
+		return dst, err
+	}
 	var ops [chunkLines * maxWords]op
 	var bits [chunkLines]uint16
 	for len(data) > 0 {
@@ -20,12 +25,17 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 		}
 		data = data[n*c.lineSize:]
 	}
-	return dst
+	return dst, nil
 }
 
-// CompressLines appends the encoding of each line of data, a whole number
-// of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
-func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
+// CompressLines appends the encoding of each line of data to dst; data
+// that is not a whole number of lines is an error wrapping
+// linecomp.ErrPartialLine, with dst unchanged. It is the batch kernel
+// behind linecomp.CompressLines.
+func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
+	if err := linecomp.WholeLines(c, data); err != nil {
+		return err
+	}
 	if c.fused() {
 		for ; len(data) > 0; data = data[c.lineSize:] {
 			var buf streamBuf
@@ -35,7 +45,7 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 			dst.End = append(dst.End, len(dst.Enc))
 			dst.Bits = append(dst.Bits, nb)
 		}
-		return
+		return nil
 	}
 	var ops [chunkLines * maxWords]op
 	var bits [chunkLines]uint16
@@ -51,4 +61,5 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 		}
 		data = data[n*c.lineSize:]
 	}
+	return nil
 }

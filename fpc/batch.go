@@ -10,9 +10,14 @@ import (
 // and summaries live on the stack and its input stays in the L1/L2 cache.
 const chunkLines = 64
 
-// AppendSizes appends the size in bits of each line of data, a whole number
-// of lines, to dst. It is the batch kernel behind linecomp.Sizes.
-func (c *Codec) AppendSizes(dst []int, data []byte) []int {
+// AppendSizes appends the size in bits of each line of data to dst; data
+// that is not a whole number of lines is an error wrapping
+// linecomp.ErrPartialLine, with dst unchanged. It is the batch kernel
+// behind linecomp.Sizes.
+func (c *Codec) AppendSizes(dst []int, data []byte) ([]int, error) {
+	if err := linecomp.WholeLines(c, data); err != nil {
+		return dst, err
+	}
 	var kinds [chunkLines * maxWords]uint8
 	var sums [chunkLines]uint64
 	for len(data) > 0 {
@@ -23,12 +28,17 @@ func (c *Codec) AppendSizes(dst []int, data []byte) []int {
 		}
 		data = data[n*c.lineSize:]
 	}
-	return dst
+	return dst, nil
 }
 
-// CompressLines appends the encoding of each line of data, a whole number
-// of lines, to dst. It is the batch kernel behind linecomp.CompressLines.
-func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
+// CompressLines appends the encoding of each line of data to dst; data
+// that is not a whole number of lines is an error wrapping
+// linecomp.ErrPartialLine, with dst unchanged. It is the batch kernel
+// behind linecomp.CompressLines.
+func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
+	if err := linecomp.WholeLines(c, data); err != nil {
+		return err
+	}
 	var kinds [chunkLines * maxWords]uint8
 	var sums [chunkLines]uint64
 	if c.fused() {
@@ -41,7 +51,7 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 			dst.End = append(dst.End, len(dst.Enc))
 			dst.Bits = append(dst.Bits, bits)
 		}
-		return
+		return nil
 	}
 	words := c.lineSize / 4
 	for len(data) > 0 {
@@ -55,4 +65,5 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) {
 		}
 		data = data[n*c.lineSize:]
 	}
+	return nil
 }

@@ -167,7 +167,11 @@ func TestSizesLevels(t *testing.T) {
 				if !ok {
 					t.Fatalf("no reference for %s", c.Name())
 				}
-				kernel := func(data []byte, out []int) { c.AppendSizes(out[:0], data) }
+				kernel := func(data []byte, out []int) {
+					if _, err := c.AppendSizes(out[:0], data); err != nil {
+						t.Fatal(err)
+					}
+				}
 				generic := func(line []byte) int { return len(enc(line)) }
 				t.Run(fmt.Sprintf("%s/%d", c.Name(), n), func(t *testing.T) {
 					codectest.CrossCheck(t, n, prefilterLines(c), kernel, generic)
@@ -338,8 +342,9 @@ func TestCompressLinesLevels(t *testing.T) {
 				var lines linecomp.Lines
 				kernel := func(data []byte, out []string) {
 					lines.Reset()
-					c.CompressLines(&lines, first)
-					c.CompressLines(&lines, data)
+					if err := errors.Join(c.CompressLines(&lines, first), c.CompressLines(&lines, data)); err != nil {
+						t.Fatal(err)
+					}
 					if lines.Len() != len(out)+1 || len(lines.Bits) != len(out)+1 {
 						t.Fatalf("%s/%d: %d lines give %d ends and %d lengths, want %d", c.Name(), n, len(out), lines.Len(), len(lines.Bits), len(out)+1)
 					}
@@ -458,7 +463,9 @@ func BenchmarkStreams(b *testing.B) {
 				b.Fatal(err)
 			}
 			var enc linecomp.Lines
-			c.CompressLines(&enc, data)
+			if err := c.CompressLines(&enc, data); err != nil {
+				b.Fatal(err)
+			}
 			b.Run(fmt.Sprintf("%s/%d/encode", c.Name(), n), func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
