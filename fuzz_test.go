@@ -115,22 +115,28 @@ func FuzzRoundTrip(f *testing.F) {
 }
 
 // batchRoundTrip compresses the lines of data with CompressLines into
-// lines, checks each stream and length against Compress of the line alone,
-// and decodes them with DecompressLines into dst, which must give data.
+// lines, which must then hold one stream per line, each the stream and
+// length of Compress of the line alone, and decodes them with
+// DecompressLines, which must append data to dst and leave dst's bytes
+// before it as they were.
 func batchRoundTrip(c linecomp.Codec, lines *linecomp.Lines, dst, data []byte) ([]byte, error) {
 	if err := linecomp.CompressLines(c, lines, data); err != nil {
 		return dst, err
 	}
 	n := c.LineSize()
+	if lines.Len() != len(data)/n || len(lines.Bits) != len(data)/n {
+		return dst, fmt.Errorf("CompressLines of %d lines: %d ends, %d lengths", len(data)/n, lines.Len(), len(lines.Bits))
+	}
 	for i := range lines.Len() {
 		enc, bits, err := c.Compress(nil, data[i*n:(i+1)*n])
 		if err != nil || !bytes.Equal(lines.Line(i), enc) || lines.Bits[i] != bits {
 			return dst, fmt.Errorf("CompressLines line %d: %X (%d bits), Compress: %X (%d bits, %v)", i, lines.Line(i), lines.Bits[i], enc, bits, err)
 		}
 	}
+	prefix := slices.Clone(dst)
 	dst, err := linecomp.DecompressLines(c, dst, lines)
-	if err != nil || !bytes.Equal(dst, data) {
-		return dst, fmt.Errorf("DecompressLines: %X, %v", dst, err)
+	if err != nil || !bytes.Equal(dst[:len(prefix)], prefix) || !bytes.Equal(dst[len(prefix):], data) {
+		return dst, fmt.Errorf("DecompressLines after %X: %X, %v", prefix, dst, err)
 	}
 	return dst, nil
 }
