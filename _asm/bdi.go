@@ -1400,7 +1400,8 @@ func chooseIDs(size int) Mem {
 // encoding chosen. The widest delta of each element width is tested
 // first, and a line that fits none of the three (most lines of real
 // memory) is raw without the other tests: one branch per line, where
-// running every test on every line measured a third slower.
+// running every test on every line measured a third slower. At 128 bytes
+// a narrower delta's test is also skipped when its width's widest missed.
 func bdiChoose(size int, sizes bool) {
 	name := fmt.Sprintf("bdiChoose%dAVX512", size)
 	stride := 1
@@ -1473,8 +1474,21 @@ func chooseLine(vecs []VecVirtual, line Register, at int, order []int, consts ma
 			BTL(U8(uint8(len(chooseWide)-1-j)), wide) // CF: that test's result
 			ADCL(acc, acc)
 		} else {
+			// At 128 bytes, a line that misses the widest delta of
+			// its element width skips this narrower test, which it
+			// would miss too: the BT's clear carry is the result.
+			// That measured 5% faster on all corpora (17% on lines
+			// that fit base4-Δ2 but not base8-Δ4); at 64 bytes,
+			// where a test costs half as much, 8% slower.
+			skip := label("skip")
+			if len(vecs) > 1 {
+				j := slices.IndexFunc(chooseWide[:], func(w [2]int) bool { return w[0] == k })
+				BTL(U8(uint8(len(chooseWide)-1-j)), wide)
+				JCC(LabelRef(skip))
+			}
 			c := consts[[2]int{k, d}]
 			chooseTest(vecs, line, at, k, c[0], c[1])
+			Label(skip)
 			ADCL(acc, acc)
 		}
 	}

@@ -3303,11 +3303,11 @@ next_173:
 	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	TESTL        SI, SI
-	JNZ          some_174
+	JNZ          some_177
 	MOVL         $0x0000000f, SI
-	JMP          next_175
+	JMP          next_178
 
-some_174:
+some_177:
 	MOVL        $0x00000001, DI
 	BTL         $0x02, SI
 	ADCL        DI, DI
@@ -3356,7 +3356,7 @@ some_174:
 	TZCNTL      DI, SI
 	MOVBLZX     (BX)(SI*1), SI
 
-next_175:
+next_178:
 	MOVB SI, 1(CX)
 	ADDQ $0x00000080, AX
 	ADDQ $0x02, CX
@@ -3401,11 +3401,11 @@ odd_170:
 	CMPQ         SI, $0x01
 	ADCL         DX, DX
 	TESTL        DX, DX
-	JNZ          some_176
+	JNZ          some_182
 	MOVL         $0x0000000f, AX
-	JMP          next_177
+	JMP          next_183
 
-some_176:
+some_182:
 	MOVL        $0x00000001, SI
 	BTL         $0x02, DX
 	ADCL        SI, SI
@@ -3454,7 +3454,7 @@ some_176:
 	TZCNTL      SI, AX
 	MOVBLZX     (BX)(AX*1), AX
 
-next_177:
+next_183:
 	MOVB AL, (CX)
 
 done_171:
@@ -3504,9 +3504,9 @@ TEXT ·bdiChoose128AVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTW BX, Z11
 	LEAQ         chooseIDs128<>+0(SB), BX
 	CMPQ         DX, $0x02
-	JB           odd_179
+	JB           odd_188
 
-pairs_178:
+pairs_187:
 	VMOVDQU64    (AX), Z12
 	VMOVDQU64    64(AX), Z13
 	XORL         SI, SI
@@ -3572,11 +3572,11 @@ pairs_178:
 	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	TESTL        SI, SI
-	JNZ          some_181
+	JNZ          some_190
 	MOVL         $0x0000000f, SI
-	JMP          next_182
+	JMP          next_191
 
-some_181:
+some_190:
 	MOVL        $0x00000001, DI
 	BTL         $0x00, SI
 	ADCL        DI, DI
@@ -3584,46 +3584,56 @@ some_181:
 	ADCL        DI, DI
 	BTL         $0x01, SI
 	ADCL        DI, DI
+	BTL         $0x02, SI
+	JCC         skip_192
 	VPADDQ      Z4, Z12, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K1
 	VPADDQ      Z4, Z13, Z15
 	VPCMPUQ     $0x05, Z5, Z15, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, R8
-	SHLQ        $0x08, R8
-	ORQ         R8, SI
-	BTSQ        $0x0f, SI
-	TZCNTQ      SI, SI
-	VPSUBQ.BCST (AX)(SI*8), Z14, Z14
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, R8
+	BTSQ        $0x0f, R8
+	TZCNTQ      R8, R8
+	VPSUBQ.BCST (AX)(R8*8), Z14, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K1, K1
-	VPSUBQ.BCST (AX)(SI*8), Z15, Z14
+	VPSUBQ.BCST (AX)(R8*8), Z15, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K2, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, R8
-	SHLQ        $0x08, R8
-	ORQ         R8, SI
-	CMPQ        SI, $0x01
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, R8
+	CMPQ        R8, $0x01
+
+skip_192:
 	ADCL        DI, DI
+	BTL         $0x01, SI
+	JCC         skip_193
 	VPADDD      Z2, Z12, Z14
 	VPCMPUD     $0x05, Z3, Z14, K1
 	VPADDD      Z2, Z13, Z15
 	VPCMPUD     $0x05, Z3, Z15, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, R8
-	SHLQ        $0x10, R8
-	ORQ         R8, SI
-	BTSQ        $0x1f, SI
-	TZCNTQ      SI, SI
-	VPSUBD.BCST (AX)(SI*4), Z14, Z14
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, R8
+	BTSQ        $0x1f, R8
+	TZCNTQ      R8, R8
+	VPSUBD.BCST (AX)(R8*4), Z14, Z14
 	VPCMPUD     $0x05, Z3, Z14, K1, K1
-	VPSUBD.BCST (AX)(SI*4), Z15, Z14
+	VPSUBD.BCST (AX)(R8*4), Z15, Z14
 	VPCMPUD     $0x05, Z3, Z14, K2, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, R8
-	SHLQ        $0x10, R8
-	ORQ         R8, SI
-	CMPQ        SI, $0x01
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, R8
+	CMPQ        R8, $0x01
+
+skip_193:
 	ADCL        DI, DI
+	BTL         $0x02, SI
+	JCC         skip_194
 	VPADDQ      Z0, Z12, Z14
 	VPCMPUQ     $0x05, Z1, Z14, K1
 	VPADDQ      Z0, Z13, Z15
@@ -3643,6 +3653,8 @@ some_181:
 	SHLQ        $0x08, R8
 	ORQ         R8, SI
 	CMPQ        SI, $0x01
+
+skip_194:
 	ADCL        DI, DI
 	VPCMPQ.BCST $0x04, (AX), Z12, K1
 	VPCMPQ.BCST $0x04, (AX), Z13, K2
@@ -3660,7 +3672,7 @@ some_181:
 	TZCNTL      DI, SI
 	MOVBLZX     (BX)(SI*1), SI
 
-next_182:
+next_191:
 	MOVB         SI, (CX)
 	VMOVDQU64    128(AX), Z12
 	VMOVDQU64    192(AX), Z13
@@ -3727,11 +3739,11 @@ next_182:
 	CMPQ         DI, $0x01
 	ADCL         SI, SI
 	TESTL        SI, SI
-	JNZ          some_183
+	JNZ          some_195
 	MOVL         $0x0000000f, SI
-	JMP          next_184
+	JMP          next_196
 
-some_183:
+some_195:
 	MOVL        $0x00000001, DI
 	BTL         $0x00, SI
 	ADCL        DI, DI
@@ -3739,46 +3751,56 @@ some_183:
 	ADCL        DI, DI
 	BTL         $0x01, SI
 	ADCL        DI, DI
+	BTL         $0x02, SI
+	JCC         skip_197
 	VPADDQ      Z4, Z12, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K1
 	VPADDQ      Z4, Z13, Z15
 	VPCMPUQ     $0x05, Z5, Z15, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, R8
-	SHLQ        $0x08, R8
-	ORQ         R8, SI
-	BTSQ        $0x0f, SI
-	TZCNTQ      SI, SI
-	VPSUBQ.BCST 128(AX)(SI*8), Z14, Z14
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, R8
+	BTSQ        $0x0f, R8
+	TZCNTQ      R8, R8
+	VPSUBQ.BCST 128(AX)(R8*8), Z14, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K1, K1
-	VPSUBQ.BCST 128(AX)(SI*8), Z15, Z14
+	VPSUBQ.BCST 128(AX)(R8*8), Z15, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K2, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, R8
-	SHLQ        $0x08, R8
-	ORQ         R8, SI
-	CMPQ        SI, $0x01
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, R8
+	CMPQ        R8, $0x01
+
+skip_197:
 	ADCL        DI, DI
+	BTL         $0x01, SI
+	JCC         skip_198
 	VPADDD      Z2, Z12, Z14
 	VPCMPUD     $0x05, Z3, Z14, K1
 	VPADDD      Z2, Z13, Z15
 	VPCMPUD     $0x05, Z3, Z15, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, R8
-	SHLQ        $0x10, R8
-	ORQ         R8, SI
-	BTSQ        $0x1f, SI
-	TZCNTQ      SI, SI
-	VPSUBD.BCST 128(AX)(SI*4), Z14, Z14
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, R8
+	BTSQ        $0x1f, R8
+	TZCNTQ      R8, R8
+	VPSUBD.BCST 128(AX)(R8*4), Z14, Z14
 	VPCMPUD     $0x05, Z3, Z14, K1, K1
-	VPSUBD.BCST 128(AX)(SI*4), Z15, Z14
+	VPSUBD.BCST 128(AX)(R8*4), Z15, Z14
 	VPCMPUD     $0x05, Z3, Z14, K2, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, R8
-	SHLQ        $0x10, R8
-	ORQ         R8, SI
-	CMPQ        SI, $0x01
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, R8
+	CMPQ        R8, $0x01
+
+skip_198:
 	ADCL        DI, DI
+	BTL         $0x02, SI
+	JCC         skip_199
 	VPADDQ      Z0, Z12, Z14
 	VPCMPUQ     $0x05, Z1, Z14, K1
 	VPADDQ      Z0, Z13, Z15
@@ -3798,6 +3820,8 @@ some_183:
 	SHLQ        $0x08, R8
 	ORQ         R8, SI
 	CMPQ        SI, $0x01
+
+skip_199:
 	ADCL        DI, DI
 	VPCMPQ.BCST $0x04, 128(AX), Z12, K1
 	VPCMPQ.BCST $0x04, 128(AX), Z13, K2
@@ -3815,17 +3839,17 @@ some_183:
 	TZCNTL      DI, SI
 	MOVBLZX     (BX)(SI*1), SI
 
-next_184:
+next_196:
 	MOVB SI, 1(CX)
 	ADDQ $0x00000100, AX
 	ADDQ $0x02, CX
 	SUBQ $0x02, DX
 	CMPQ DX, $0x02
-	JAE  pairs_178
+	JAE  pairs_187
 
-odd_179:
+odd_188:
 	TESTQ        DX, DX
-	JZ           done_180
+	JZ           done_189
 	VMOVDQU64    (AX), Z12
 	VMOVDQU64    64(AX), Z13
 	XORL         DX, DX
@@ -3891,11 +3915,11 @@ odd_179:
 	CMPQ         SI, $0x01
 	ADCL         DX, DX
 	TESTL        DX, DX
-	JNZ          some_185
+	JNZ          some_200
 	MOVL         $0x0000000f, AX
-	JMP          next_186
+	JMP          next_201
 
-some_185:
+some_200:
 	MOVL        $0x00000001, SI
 	BTL         $0x00, DX
 	ADCL        SI, SI
@@ -3903,46 +3927,56 @@ some_185:
 	ADCL        SI, SI
 	BTL         $0x01, DX
 	ADCL        SI, SI
+	BTL         $0x02, DX
+	JCC         skip_202
 	VPADDQ      Z4, Z12, Z6
 	VPCMPUQ     $0x05, Z5, Z6, K1
 	VPADDQ      Z4, Z13, Z4
 	VPCMPUQ     $0x05, Z5, Z4, K2
-	KMOVQ       K1, DX
-	KMOVQ       K2, DI
-	SHLQ        $0x08, DI
-	ORQ         DI, DX
-	BTSQ        $0x0f, DX
-	TZCNTQ      DX, DX
-	VPSUBQ.BCST (AX)(DX*8), Z6, Z6
+	KMOVQ       K1, DI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, DI
+	BTSQ        $0x0f, DI
+	TZCNTQ      DI, DI
+	VPSUBQ.BCST (AX)(DI*8), Z6, Z6
 	VPCMPUQ     $0x05, Z5, Z6, K1, K1
-	VPSUBQ.BCST (AX)(DX*8), Z4, Z4
+	VPSUBQ.BCST (AX)(DI*8), Z4, Z4
 	VPCMPUQ     $0x05, Z5, Z4, K2, K2
-	KMOVQ       K1, DX
-	KMOVQ       K2, DI
-	SHLQ        $0x08, DI
-	ORQ         DI, DX
-	CMPQ        DX, $0x01
+	KMOVQ       K1, DI
+	KMOVQ       K2, R8
+	SHLQ        $0x08, R8
+	ORQ         R8, DI
+	CMPQ        DI, $0x01
+
+skip_202:
 	ADCL        SI, SI
+	BTL         $0x01, DX
+	JCC         skip_203
 	VPADDD      Z2, Z12, Z4
 	VPCMPUD     $0x05, Z3, Z4, K1
 	VPADDD      Z2, Z13, Z2
 	VPCMPUD     $0x05, Z3, Z2, K2
-	KMOVQ       K1, DX
-	KMOVQ       K2, DI
-	SHLQ        $0x10, DI
-	ORQ         DI, DX
-	BTSQ        $0x1f, DX
-	TZCNTQ      DX, DX
-	VPSUBD.BCST (AX)(DX*4), Z4, Z4
+	KMOVQ       K1, DI
+	KMOVQ       K2, R8
+	SHLQ        $0x10, R8
+	ORQ         R8, DI
+	BTSQ        $0x1f, DI
+	TZCNTQ      DI, DI
+	VPSUBD.BCST (AX)(DI*4), Z4, Z4
 	VPCMPUD     $0x05, Z3, Z4, K1, K1
-	VPSUBD.BCST (AX)(DX*4), Z2, Z2
+	VPSUBD.BCST (AX)(DI*4), Z2, Z2
 	VPCMPUD     $0x05, Z3, Z2, K2, K2
-	KMOVQ       K1, DX
-	KMOVQ       K2, DI
-	SHLQ        $0x10, DI
-	ORQ         DI, DX
-	CMPQ        DX, $0x01
+	KMOVQ       K1, DI
+	KMOVQ       K2, R8
+	SHLQ        $0x10, R8
+	ORQ         R8, DI
+	CMPQ        DI, $0x01
+
+skip_203:
 	ADCL        SI, SI
+	BTL         $0x02, DX
+	JCC         skip_204
 	VPADDQ      Z0, Z12, Z2
 	VPCMPUQ     $0x05, Z1, Z2, K1
 	VPADDQ      Z0, Z13, Z0
@@ -3962,6 +3996,8 @@ some_185:
 	SHLQ        $0x08, DI
 	ORQ         DI, DX
 	CMPQ        DX, $0x01
+
+skip_204:
 	ADCL        SI, SI
 	VPCMPQ.BCST $0x04, (AX), Z12, K1
 	VPCMPQ.BCST $0x04, (AX), Z13, K2
@@ -3979,10 +4015,10 @@ some_185:
 	TZCNTL      SI, AX
 	MOVBLZX     (BX)(AX*1), AX
 
-next_186:
+next_201:
 	MOVB AL, (CX)
 
-done_180:
+done_189:
 	VZEROUPPER
 	RET
 
@@ -4030,9 +4066,9 @@ TEXT ·bdiChooseSizes64AVX512(SB), NOSPLIT, $0-56
 	LEAQ         chooseIDs64<>+0(SB), BX
 	MOVQ         idBits+48(FP), SI
 	CMPQ         DX, $0x02
-	JB           odd_188
+	JB           odd_206
 
-pairs_187:
+pairs_205:
 	VMOVDQU64    (AX), Z12
 	XORL         DI, DI
 	VPADDQ       Z10, Z12, Z13
@@ -4067,11 +4103,11 @@ pairs_187:
 	CMPQ         R8, $0x01
 	ADCL         DI, DI
 	TESTL        DI, DI
-	JNZ          some_190
+	JNZ          some_208
 	MOVL         $0x0000000f, DI
-	JMP          next_191
+	JMP          next_209
 
-some_190:
+some_208:
 	MOVL        $0x00000001, R8
 	BTL         $0x02, DI
 	ADCL        R8, R8
@@ -4120,7 +4156,7 @@ some_190:
 	TZCNTL      R8, DI
 	MOVBLZX     (BX)(DI*1), DI
 
-next_191:
+next_209:
 	MOVWQZX      (SI)(DI*2), DI
 	MOVQ         DI, (CX)
 	VMOVDQU64    64(AX), Z12
@@ -4157,11 +4193,11 @@ next_191:
 	CMPQ         R8, $0x01
 	ADCL         DI, DI
 	TESTL        DI, DI
-	JNZ          some_192
+	JNZ          some_213
 	MOVL         $0x0000000f, DI
-	JMP          next_193
+	JMP          next_214
 
-some_192:
+some_213:
 	MOVL        $0x00000001, R8
 	BTL         $0x02, DI
 	ADCL        R8, R8
@@ -4210,18 +4246,18 @@ some_192:
 	TZCNTL      R8, DI
 	MOVBLZX     (BX)(DI*1), DI
 
-next_193:
+next_214:
 	MOVWQZX (SI)(DI*2), DI
 	MOVQ    DI, 8(CX)
 	ADDQ    $0x00000080, AX
 	ADDQ    $0x10, CX
 	SUBQ    $0x02, DX
 	CMPQ    DX, $0x02
-	JAE     pairs_187
+	JAE     pairs_205
 
-odd_188:
+odd_206:
 	TESTQ        DX, DX
-	JZ           done_189
+	JZ           done_207
 	VMOVDQU64    (AX), Z12
 	XORL         DX, DX
 	VPADDQ       Z10, Z12, Z10
@@ -4256,11 +4292,11 @@ odd_188:
 	CMPQ         DI, $0x01
 	ADCL         DX, DX
 	TESTL        DX, DX
-	JNZ          some_194
+	JNZ          some_218
 	MOVL         $0x0000000f, AX
-	JMP          next_195
+	JMP          next_219
 
-some_194:
+some_218:
 	MOVL        $0x00000001, DI
 	BTL         $0x02, DX
 	ADCL        DI, DI
@@ -4309,11 +4345,11 @@ some_194:
 	TZCNTL      DI, AX
 	MOVBLZX     (BX)(AX*1), AX
 
-next_195:
+next_219:
 	MOVWQZX (SI)(AX*2), AX
 	MOVQ    AX, (CX)
 
-done_189:
+done_207:
 	VZEROUPPER
 	RET
 
@@ -4350,9 +4386,9 @@ TEXT ·bdiChooseSizes128AVX512(SB), NOSPLIT, $0-56
 	LEAQ         chooseIDs128<>+0(SB), BX
 	MOVQ         idBits+48(FP), SI
 	CMPQ         DX, $0x02
-	JB           odd_197
+	JB           odd_224
 
-pairs_196:
+pairs_223:
 	VMOVDQU64    (AX), Z12
 	VMOVDQU64    64(AX), Z13
 	XORL         DI, DI
@@ -4418,11 +4454,11 @@ pairs_196:
 	CMPQ         R8, $0x01
 	ADCL         DI, DI
 	TESTL        DI, DI
-	JNZ          some_199
+	JNZ          some_226
 	MOVL         $0x0000000f, DI
-	JMP          next_200
+	JMP          next_227
 
-some_199:
+some_226:
 	MOVL        $0x00000001, R8
 	BTL         $0x00, DI
 	ADCL        R8, R8
@@ -4430,46 +4466,56 @@ some_199:
 	ADCL        R8, R8
 	BTL         $0x01, DI
 	ADCL        R8, R8
+	BTL         $0x02, DI
+	JCC         skip_228
 	VPADDQ      Z4, Z12, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K1
 	VPADDQ      Z4, Z13, Z15
 	VPCMPUQ     $0x05, Z5, Z15, K2
-	KMOVQ       K1, DI
-	KMOVQ       K2, R9
-	SHLQ        $0x08, R9
-	ORQ         R9, DI
-	BTSQ        $0x0f, DI
-	TZCNTQ      DI, DI
-	VPSUBQ.BCST (AX)(DI*8), Z14, Z14
+	KMOVQ       K1, R9
+	KMOVQ       K2, R10
+	SHLQ        $0x08, R10
+	ORQ         R10, R9
+	BTSQ        $0x0f, R9
+	TZCNTQ      R9, R9
+	VPSUBQ.BCST (AX)(R9*8), Z14, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K1, K1
-	VPSUBQ.BCST (AX)(DI*8), Z15, Z14
+	VPSUBQ.BCST (AX)(R9*8), Z15, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K2, K2
-	KMOVQ       K1, DI
-	KMOVQ       K2, R9
-	SHLQ        $0x08, R9
-	ORQ         R9, DI
-	CMPQ        DI, $0x01
+	KMOVQ       K1, R9
+	KMOVQ       K2, R10
+	SHLQ        $0x08, R10
+	ORQ         R10, R9
+	CMPQ        R9, $0x01
+
+skip_228:
 	ADCL        R8, R8
+	BTL         $0x01, DI
+	JCC         skip_229
 	VPADDD      Z2, Z12, Z14
 	VPCMPUD     $0x05, Z3, Z14, K1
 	VPADDD      Z2, Z13, Z15
 	VPCMPUD     $0x05, Z3, Z15, K2
-	KMOVQ       K1, DI
-	KMOVQ       K2, R9
-	SHLQ        $0x10, R9
-	ORQ         R9, DI
-	BTSQ        $0x1f, DI
-	TZCNTQ      DI, DI
-	VPSUBD.BCST (AX)(DI*4), Z14, Z14
+	KMOVQ       K1, R9
+	KMOVQ       K2, R10
+	SHLQ        $0x10, R10
+	ORQ         R10, R9
+	BTSQ        $0x1f, R9
+	TZCNTQ      R9, R9
+	VPSUBD.BCST (AX)(R9*4), Z14, Z14
 	VPCMPUD     $0x05, Z3, Z14, K1, K1
-	VPSUBD.BCST (AX)(DI*4), Z15, Z14
+	VPSUBD.BCST (AX)(R9*4), Z15, Z14
 	VPCMPUD     $0x05, Z3, Z14, K2, K2
-	KMOVQ       K1, DI
-	KMOVQ       K2, R9
-	SHLQ        $0x10, R9
-	ORQ         R9, DI
-	CMPQ        DI, $0x01
+	KMOVQ       K1, R9
+	KMOVQ       K2, R10
+	SHLQ        $0x10, R10
+	ORQ         R10, R9
+	CMPQ        R9, $0x01
+
+skip_229:
 	ADCL        R8, R8
+	BTL         $0x02, DI
+	JCC         skip_230
 	VPADDQ      Z0, Z12, Z14
 	VPCMPUQ     $0x05, Z1, Z14, K1
 	VPADDQ      Z0, Z13, Z15
@@ -4489,6 +4535,8 @@ some_199:
 	SHLQ        $0x08, R9
 	ORQ         R9, DI
 	CMPQ        DI, $0x01
+
+skip_230:
 	ADCL        R8, R8
 	VPCMPQ.BCST $0x04, (AX), Z12, K1
 	VPCMPQ.BCST $0x04, (AX), Z13, K2
@@ -4506,7 +4554,7 @@ some_199:
 	TZCNTL      R8, DI
 	MOVBLZX     (BX)(DI*1), DI
 
-next_200:
+next_227:
 	MOVWQZX      (SI)(DI*2), DI
 	MOVQ         DI, (CX)
 	VMOVDQU64    128(AX), Z12
@@ -4574,11 +4622,11 @@ next_200:
 	CMPQ         R8, $0x01
 	ADCL         DI, DI
 	TESTL        DI, DI
-	JNZ          some_201
+	JNZ          some_231
 	MOVL         $0x0000000f, DI
-	JMP          next_202
+	JMP          next_232
 
-some_201:
+some_231:
 	MOVL        $0x00000001, R8
 	BTL         $0x00, DI
 	ADCL        R8, R8
@@ -4586,46 +4634,56 @@ some_201:
 	ADCL        R8, R8
 	BTL         $0x01, DI
 	ADCL        R8, R8
+	BTL         $0x02, DI
+	JCC         skip_233
 	VPADDQ      Z4, Z12, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K1
 	VPADDQ      Z4, Z13, Z15
 	VPCMPUQ     $0x05, Z5, Z15, K2
-	KMOVQ       K1, DI
-	KMOVQ       K2, R9
-	SHLQ        $0x08, R9
-	ORQ         R9, DI
-	BTSQ        $0x0f, DI
-	TZCNTQ      DI, DI
-	VPSUBQ.BCST 128(AX)(DI*8), Z14, Z14
+	KMOVQ       K1, R9
+	KMOVQ       K2, R10
+	SHLQ        $0x08, R10
+	ORQ         R10, R9
+	BTSQ        $0x0f, R9
+	TZCNTQ      R9, R9
+	VPSUBQ.BCST 128(AX)(R9*8), Z14, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K1, K1
-	VPSUBQ.BCST 128(AX)(DI*8), Z15, Z14
+	VPSUBQ.BCST 128(AX)(R9*8), Z15, Z14
 	VPCMPUQ     $0x05, Z5, Z14, K2, K2
-	KMOVQ       K1, DI
-	KMOVQ       K2, R9
-	SHLQ        $0x08, R9
-	ORQ         R9, DI
-	CMPQ        DI, $0x01
+	KMOVQ       K1, R9
+	KMOVQ       K2, R10
+	SHLQ        $0x08, R10
+	ORQ         R10, R9
+	CMPQ        R9, $0x01
+
+skip_233:
 	ADCL        R8, R8
+	BTL         $0x01, DI
+	JCC         skip_234
 	VPADDD      Z2, Z12, Z14
 	VPCMPUD     $0x05, Z3, Z14, K1
 	VPADDD      Z2, Z13, Z15
 	VPCMPUD     $0x05, Z3, Z15, K2
-	KMOVQ       K1, DI
-	KMOVQ       K2, R9
-	SHLQ        $0x10, R9
-	ORQ         R9, DI
-	BTSQ        $0x1f, DI
-	TZCNTQ      DI, DI
-	VPSUBD.BCST 128(AX)(DI*4), Z14, Z14
+	KMOVQ       K1, R9
+	KMOVQ       K2, R10
+	SHLQ        $0x10, R10
+	ORQ         R10, R9
+	BTSQ        $0x1f, R9
+	TZCNTQ      R9, R9
+	VPSUBD.BCST 128(AX)(R9*4), Z14, Z14
 	VPCMPUD     $0x05, Z3, Z14, K1, K1
-	VPSUBD.BCST 128(AX)(DI*4), Z15, Z14
+	VPSUBD.BCST 128(AX)(R9*4), Z15, Z14
 	VPCMPUD     $0x05, Z3, Z14, K2, K2
-	KMOVQ       K1, DI
-	KMOVQ       K2, R9
-	SHLQ        $0x10, R9
-	ORQ         R9, DI
-	CMPQ        DI, $0x01
+	KMOVQ       K1, R9
+	KMOVQ       K2, R10
+	SHLQ        $0x10, R10
+	ORQ         R10, R9
+	CMPQ        R9, $0x01
+
+skip_234:
 	ADCL        R8, R8
+	BTL         $0x02, DI
+	JCC         skip_235
 	VPADDQ      Z0, Z12, Z14
 	VPCMPUQ     $0x05, Z1, Z14, K1
 	VPADDQ      Z0, Z13, Z15
@@ -4645,6 +4703,8 @@ some_201:
 	SHLQ        $0x08, R9
 	ORQ         R9, DI
 	CMPQ        DI, $0x01
+
+skip_235:
 	ADCL        R8, R8
 	VPCMPQ.BCST $0x04, 128(AX), Z12, K1
 	VPCMPQ.BCST $0x04, 128(AX), Z13, K2
@@ -4662,18 +4722,18 @@ some_201:
 	TZCNTL      R8, DI
 	MOVBLZX     (BX)(DI*1), DI
 
-next_202:
+next_232:
 	MOVWQZX (SI)(DI*2), DI
 	MOVQ    DI, 8(CX)
 	ADDQ    $0x00000100, AX
 	ADDQ    $0x10, CX
 	SUBQ    $0x02, DX
 	CMPQ    DX, $0x02
-	JAE     pairs_196
+	JAE     pairs_223
 
-odd_197:
+odd_224:
 	TESTQ        DX, DX
-	JZ           done_198
+	JZ           done_225
 	VMOVDQU64    (AX), Z12
 	VMOVDQU64    64(AX), Z13
 	XORL         DX, DX
@@ -4739,11 +4799,11 @@ odd_197:
 	CMPQ         DI, $0x01
 	ADCL         DX, DX
 	TESTL        DX, DX
-	JNZ          some_203
+	JNZ          some_236
 	MOVL         $0x0000000f, AX
-	JMP          next_204
+	JMP          next_237
 
-some_203:
+some_236:
 	MOVL        $0x00000001, DI
 	BTL         $0x00, DX
 	ADCL        DI, DI
@@ -4751,46 +4811,56 @@ some_203:
 	ADCL        DI, DI
 	BTL         $0x01, DX
 	ADCL        DI, DI
+	BTL         $0x02, DX
+	JCC         skip_238
 	VPADDQ      Z4, Z12, Z6
 	VPCMPUQ     $0x05, Z5, Z6, K1
 	VPADDQ      Z4, Z13, Z4
 	VPCMPUQ     $0x05, Z5, Z4, K2
-	KMOVQ       K1, DX
-	KMOVQ       K2, R8
-	SHLQ        $0x08, R8
-	ORQ         R8, DX
-	BTSQ        $0x0f, DX
-	TZCNTQ      DX, DX
-	VPSUBQ.BCST (AX)(DX*8), Z6, Z6
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, R8
+	BTSQ        $0x0f, R8
+	TZCNTQ      R8, R8
+	VPSUBQ.BCST (AX)(R8*8), Z6, Z6
 	VPCMPUQ     $0x05, Z5, Z6, K1, K1
-	VPSUBQ.BCST (AX)(DX*8), Z4, Z4
+	VPSUBQ.BCST (AX)(R8*8), Z4, Z4
 	VPCMPUQ     $0x05, Z5, Z4, K2, K2
-	KMOVQ       K1, DX
-	KMOVQ       K2, R8
-	SHLQ        $0x08, R8
-	ORQ         R8, DX
-	CMPQ        DX, $0x01
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x08, R9
+	ORQ         R9, R8
+	CMPQ        R8, $0x01
+
+skip_238:
 	ADCL        DI, DI
+	BTL         $0x01, DX
+	JCC         skip_239
 	VPADDD      Z2, Z12, Z4
 	VPCMPUD     $0x05, Z3, Z4, K1
 	VPADDD      Z2, Z13, Z2
 	VPCMPUD     $0x05, Z3, Z2, K2
-	KMOVQ       K1, DX
-	KMOVQ       K2, R8
-	SHLQ        $0x10, R8
-	ORQ         R8, DX
-	BTSQ        $0x1f, DX
-	TZCNTQ      DX, DX
-	VPSUBD.BCST (AX)(DX*4), Z4, Z4
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, R8
+	BTSQ        $0x1f, R8
+	TZCNTQ      R8, R8
+	VPSUBD.BCST (AX)(R8*4), Z4, Z4
 	VPCMPUD     $0x05, Z3, Z4, K1, K1
-	VPSUBD.BCST (AX)(DX*4), Z2, Z2
+	VPSUBD.BCST (AX)(R8*4), Z2, Z2
 	VPCMPUD     $0x05, Z3, Z2, K2, K2
-	KMOVQ       K1, DX
-	KMOVQ       K2, R8
-	SHLQ        $0x10, R8
-	ORQ         R8, DX
-	CMPQ        DX, $0x01
+	KMOVQ       K1, R8
+	KMOVQ       K2, R9
+	SHLQ        $0x10, R9
+	ORQ         R9, R8
+	CMPQ        R8, $0x01
+
+skip_239:
 	ADCL        DI, DI
+	BTL         $0x02, DX
+	JCC         skip_240
 	VPADDQ      Z0, Z12, Z2
 	VPCMPUQ     $0x05, Z1, Z2, K1
 	VPADDQ      Z0, Z13, Z0
@@ -4810,6 +4880,8 @@ some_203:
 	SHLQ        $0x08, R8
 	ORQ         R8, DX
 	CMPQ        DX, $0x01
+
+skip_240:
 	ADCL        DI, DI
 	VPCMPQ.BCST $0x04, (AX), Z12, K1
 	VPCMPQ.BCST $0x04, (AX), Z13, K2
@@ -4827,11 +4899,11 @@ some_203:
 	TZCNTL      DI, AX
 	MOVBLZX     (BX)(AX*1), AX
 
-next_204:
+next_237:
 	MOVWQZX (SI)(AX*2), AX
 	MOVQ    AX, (CX)
 
-done_198:
+done_225:
 	VZEROUPPER
 	RET
 
@@ -5224,18 +5296,18 @@ TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
 	CMPQ         BX, $0x01
 	ADCL         DX, DX
 	TESTL        DX, DX
-	JZ           raw_206
+	JZ           raw_242
 	VPTESTMQ     Z0, Z0, K1
 	KMOVQ        K1, BX
 	TESTQ        BX, BX
-	JZ           zeros_207
+	JZ           zeros_243
 	VPCMPQ.BCST  $0x04, (CX), Z0, K1
 	KMOVQ        K1, BX
 	TESTQ        BX, BX
-	JZ           repeated_208
+	JZ           repeated_244
 	XORL         BX, BX
 	BTL          $0x02, DX
-	JCC          k4_210
+	JCC          k4_246
 	VPADDQ       zrep8_8000<>+0(SB), Z0, Z1
 	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1
 	KMOVQ        K1, SI
@@ -5245,7 +5317,7 @@ TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
 	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
 	KMOVQ        K1, SI
 	CMPQ         SI, $0x01
-	JCC          b8d4_212
+	JCC          b8d4_248
 	VPADDQ       zrep8_80<>+0(SB), Z0, Z1
 	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1
 	KMOVQ        K1, SI
@@ -5255,20 +5327,20 @@ TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
 	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1, K1
 	KMOVQ        K1, SI
 	CMPQ         SI, $0x01
-	JCC          b8d2_211
+	JCC          b8d2_247
 	MOVL         $0x00000004, BX
-	JMP          store_209
+	JMP          store_245
 
-b8d2_211:
+b8d2_247:
 	ORL $0x00000008, BX
-	JMP k4_210
+	JMP k4_246
 
-b8d4_212:
+b8d4_248:
 	ORL $0x00000010, BX
 
-k4_210:
+k4_246:
 	BTL         $0x01, DX
-	JCC         k2_213
+	JCC         k2_249
 	VPADDD      zrep4_80<>+0(SB), Z0, Z1
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
 	KMOVQ       K1, SI
@@ -5278,19 +5350,19 @@ k4_210:
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, SI
 	CMPQ        SI, $0x01
-	JCC         b4d2_214
+	JCC         b4d2_250
 	ORL         $0x00000020, BX
-	JMP         k2_213
+	JMP         k2_249
 
-b4d2_214:
+b4d2_250:
 	ORL $0x00000040, BX
 
-k2_213:
+k2_249:
 	BTL $0x00, DX
-	JCC store_209
+	JCC store_245
 	ORL $0x00000080, BX
 
-store_209:
+store_245:
 	MOVBQZX        BL, DX
 	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), BX
@@ -5302,7 +5374,7 @@ store_209:
 	ADDQ           DI, SI
 	SUBQ           $0x00000300, SI
 	CMPL           BX, $0x05
-	JAE            k4_215
+	JAE            k4_251
 	VPBROADCASTQ   336(SI), Z1
 	VPBROADCASTQ   344(SI), Z3
 	VPADDQ         Z1, Z0, Z1
@@ -5335,11 +5407,11 @@ store_209:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          360(SI), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_205
+	JMP            done_241
 
-k4_215:
+k4_251:
 	CMPL           BX, $0x07
-	JAE            k2_216
+	JAE            k2_252
 	VPBROADCASTD   336(SI), Z1
 	VPBROADCASTD   344(SI), Z3
 	VPADDD         Z1, Z0, Z1
@@ -5372,9 +5444,9 @@ k4_215:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          360(SI), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_205
+	JMP            done_241
 
-k2_216:
+k2_252:
 	VPBROADCASTW   336(SI), Z1
 	VPBROADCASTW   344(SI), Z3
 	VPADDW         Z1, Z0, Z1
@@ -5407,9 +5479,9 @@ k2_216:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          360(SI), K1
 	VMOVDQU8       Z3, K1, (AX)
-	JMP            done_205
+	JMP            done_241
 
-raw_206:
+raw_242:
 	MOVQ                $0x00000204, DX
 	MOVBLZX             63(CX), CX
 	SHLL                $0x04, CX
@@ -5419,14 +5491,14 @@ raw_206:
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
 	VMOVDQU64           Z1, (AX)
 	MOVB                CL, 64(AX)
-	JMP                 done_205
+	JMP                 done_241
 
-zeros_207:
+zeros_243:
 	MOVB $0x00, (AX)
 	MOVQ $0x00000004, DX
-	JMP  done_205
+	JMP  done_241
 
-repeated_208:
+repeated_244:
 	MOVQ   (CX), CX
 	MOVQ   CX, DX
 	SHRQ   $0x04, CX
@@ -5437,7 +5509,7 @@ repeated_208:
 	MOVB   DL, 8(AX)
 	MOVQ   $0x00000044, DX
 
-done_205:
+done_241:
 	MOVQ DX, bits+32(FP)
 	VZEROUPPER
 	RET
@@ -5512,12 +5584,12 @@ TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
 	CMPQ         BX, $0x01
 	ADCL         DX, DX
 	TESTL        DX, DX
-	JZ           raw_218
+	JZ           raw_254
 	VPORQ        Z1, Z0, Z2
 	VPTESTMQ     Z2, Z2, K1
 	KMOVQ        K1, BX
 	TESTQ        BX, BX
-	JZ           zeros_219
+	JZ           zeros_255
 	VPCMPQ.BCST  $0x04, (CX), Z0, K1
 	VPCMPQ.BCST  $0x04, (CX), Z1, K2
 	KMOVQ        K1, BX
@@ -5525,10 +5597,10 @@ TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
 	SHLQ         $0x08, SI
 	ORQ          SI, BX
 	TESTQ        BX, BX
-	JZ           repeated_220
+	JZ           repeated_256
 	XORL         BX, BX
 	BTL          $0x02, DX
-	JCC          k4_222
+	JCC          k4_258
 	VPADDQ       zrep8_8000<>+0(SB), Z0, Z2
 	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1
 	VPADDQ       zrep8_8000<>+0(SB), Z1, Z3
@@ -5548,7 +5620,7 @@ TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
 	SHLQ         $0x08, DI
 	ORQ          DI, SI
 	CMPQ         SI, $0x01
-	JCC          b8d4_224
+	JCC          b8d4_260
 	VPADDQ       zrep8_80<>+0(SB), Z0, Z2
 	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1
 	VPADDQ       zrep8_80<>+0(SB), Z1, Z3
@@ -5568,20 +5640,20 @@ TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
 	SHLQ         $0x08, DI
 	ORQ          DI, SI
 	CMPQ         SI, $0x01
-	JCC          b8d2_223
+	JCC          b8d2_259
 	MOVL         $0x00000004, BX
-	JMP          store_221
+	JMP          store_257
 
-b8d2_223:
+b8d2_259:
 	ORL $0x00000008, BX
-	JMP k4_222
+	JMP k4_258
 
-b8d4_224:
+b8d4_260:
 	ORL $0x00000010, BX
 
-k4_222:
+k4_258:
 	BTL         $0x01, DX
-	JCC         k2_225
+	JCC         k2_261
 	VPADDD      zrep4_80<>+0(SB), Z0, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
 	VPADDD      zrep4_80<>+0(SB), Z1, Z3
@@ -5601,19 +5673,19 @@ k4_222:
 	SHLQ        $0x10, DI
 	ORQ         DI, SI
 	CMPQ        SI, $0x01
-	JCC         b4d2_226
+	JCC         b4d2_262
 	ORL         $0x00000020, BX
-	JMP         k2_225
+	JMP         k2_261
 
-b4d2_226:
+b4d2_262:
 	ORL $0x00000040, BX
 
-k2_225:
+k2_261:
 	BTL $0x00, DX
-	JCC store_221
+	JCC store_257
 	ORL $0x00000080, BX
 
-store_221:
+store_257:
 	MOVBQZX        BL, DX
 	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), BX
@@ -5625,7 +5697,7 @@ store_221:
 	ADDQ           DI, SI
 	SUBQ           $0x00000300, SI
 	CMPL           BX, $0x05
-	JAE            k4_227
+	JAE            k4_263
 	VPBROADCASTQ   336(SI), Z2
 	VPBROADCASTQ   344(SI), Z3
 	VPADDQ         Z2, Z0, Z5
@@ -5674,11 +5746,11 @@ store_221:
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
 	KMOVQ          368(SI), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_217
+	JMP            done_253
 
-k4_227:
+k4_263:
 	CMPL           BX, $0x07
-	JAE            k2_228
+	JAE            k2_264
 	VPBROADCASTD   336(SI), Z2
 	VPBROADCASTD   344(SI), Z3
 	VPADDD         Z2, Z0, Z5
@@ -5727,9 +5799,9 @@ k4_227:
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
 	KMOVQ          368(SI), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_217
+	JMP            done_253
 
-k2_228:
+k2_264:
 	VPBROADCASTW   336(SI), Z2
 	VPBROADCASTW   344(SI), Z3
 	VPADDW         Z2, Z0, Z5
@@ -5778,9 +5850,9 @@ k2_228:
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
 	KMOVQ          368(SI), K1
 	VMOVDQU8       Z1, K1, 64(AX)
-	JMP            done_217
+	JMP            done_253
 
-raw_218:
+raw_254:
 	MOVQ                $0x00000404, DX
 	MOVBLZX             127(CX), CX
 	SHLL                $0x04, CX
@@ -5795,14 +5867,14 @@ raw_218:
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
 	VMOVDQU64           Z2, 64(AX)
 	MOVB                CL, 128(AX)
-	JMP                 done_217
+	JMP                 done_253
 
-zeros_219:
+zeros_255:
 	MOVB $0x00, (AX)
 	MOVQ $0x00000004, DX
-	JMP  done_217
+	JMP  done_253
 
-repeated_220:
+repeated_256:
 	MOVQ   (CX), CX
 	MOVQ   CX, DX
 	SHRQ   $0x04, CX
@@ -5813,7 +5885,7 @@ repeated_220:
 	MOVB   DL, 8(AX)
 	MOVQ   $0x00000044, DX
 
-done_217:
+done_253:
 	MOVQ DX, bits+32(FP)
 	VZEROUPPER
 	RET
@@ -5828,9 +5900,9 @@ TEXT ·bdiCompressLines64AVX512(SB), NOSPLIT, $0-128
 	MOVQ  bits_base+80(FP), SI
 	MOVQ  ends_len+64(FP), DI
 	TESTQ DI, DI
-	JZ    exit_230
+	JZ    exit_266
 
-lines_229:
+lines_265:
 	LEAQ         (AX)(CX*1), R8
 	VMOVDQU64    (DX), Z0
 	XORL         R9, R9
@@ -5866,18 +5938,18 @@ lines_229:
 	CMPQ         R10, $0x01
 	ADCL         R9, R9
 	TESTL        R9, R9
-	JZ           raw_232
+	JZ           raw_268
 	VPTESTMQ     Z0, Z0, K1
 	KMOVQ        K1, R10
 	TESTQ        R10, R10
-	JZ           zeros_233
+	JZ           zeros_269
 	VPCMPQ.BCST  $0x04, (DX), Z0, K1
 	KMOVQ        K1, R10
 	TESTQ        R10, R10
-	JZ           repeated_234
+	JZ           repeated_270
 	XORL         R10, R10
 	BTL          $0x02, R9
-	JCC          k4_236
+	JCC          k4_272
 	VPADDQ       zrep8_8000<>+0(SB), Z0, Z1
 	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1
 	KMOVQ        K1, R11
@@ -5887,7 +5959,7 @@ lines_229:
 	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
 	KMOVQ        K1, R11
 	CMPQ         R11, $0x01
-	JCC          b8d4_238
+	JCC          b8d4_274
 	VPADDQ       zrep8_80<>+0(SB), Z0, Z1
 	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1
 	KMOVQ        K1, R11
@@ -5897,20 +5969,20 @@ lines_229:
 	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1, K1
 	KMOVQ        K1, R11
 	CMPQ         R11, $0x01
-	JCC          b8d2_237
+	JCC          b8d2_273
 	MOVL         $0x00000004, R10
-	JMP          store_235
+	JMP          store_271
 
-b8d2_237:
+b8d2_273:
 	ORL $0x00000008, R10
-	JMP k4_236
+	JMP k4_272
 
-b8d4_238:
+b8d4_274:
 	ORL $0x00000010, R10
 
-k4_236:
+k4_272:
 	BTL         $0x01, R9
-	JCC         k2_239
+	JCC         k2_275
 	VPADDD      zrep4_80<>+0(SB), Z0, Z1
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
 	KMOVQ       K1, R11
@@ -5920,19 +5992,19 @@ k4_236:
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
 	KMOVQ       K1, R11
 	CMPQ        R11, $0x01
-	JCC         b4d2_240
+	JCC         b4d2_276
 	ORL         $0x00000020, R10
-	JMP         k2_239
+	JMP         k2_275
 
-b4d2_240:
+b4d2_276:
 	ORL $0x00000040, R10
 
-k2_239:
+k2_275:
 	BTL $0x00, R9
-	JCC store_235
+	JCC store_271
 	ORL $0x00000080, R10
 
-store_235:
+store_271:
 	MOVBQZX        R10, R9
 	MOVQ           best+112(FP), R10
 	MOVBQZX        (R10)(R9*1), R10
@@ -5944,7 +6016,7 @@ store_235:
 	ADDQ           R12, R11
 	SUBQ           $0x00000300, R11
 	CMPL           R10, $0x05
-	JAE            k4_241
+	JAE            k4_277
 	VPBROADCASTQ   336(R11), Z1
 	VPBROADCASTQ   344(R11), Z3
 	VPADDQ         Z1, Z0, Z1
@@ -5977,11 +6049,11 @@ store_235:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          360(R11), K1
 	VMOVDQU8       Z3, K1, (R8)
-	JMP            done_231
+	JMP            done_267
 
-k4_241:
+k4_277:
 	CMPL           R10, $0x07
-	JAE            k2_242
+	JAE            k2_278
 	VPBROADCASTD   336(R11), Z1
 	VPBROADCASTD   344(R11), Z3
 	VPADDD         Z1, Z0, Z1
@@ -6014,9 +6086,9 @@ k4_241:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          360(R11), K1
 	VMOVDQU8       Z3, K1, (R8)
-	JMP            done_231
+	JMP            done_267
 
-k2_242:
+k2_278:
 	VPBROADCASTW   336(R11), Z1
 	VPBROADCASTW   344(R11), Z3
 	VPADDW         Z1, Z0, Z1
@@ -6049,9 +6121,9 @@ k2_242:
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
 	KMOVQ          360(R11), K1
 	VMOVDQU8       Z3, K1, (R8)
-	JMP            done_231
+	JMP            done_267
 
-raw_232:
+raw_268:
 	MOVQ                $0x00000204, R9
 	MOVBLZX             63(DX), R10
 	SHLL                $0x04, R10
@@ -6061,14 +6133,14 @@ raw_232:
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
 	VMOVDQU64           Z1, (R8)
 	MOVB                R10, 64(R8)
-	JMP                 done_231
+	JMP                 done_267
 
-zeros_233:
+zeros_269:
 	MOVB $0x00, (R8)
 	MOVQ $0x00000004, R9
-	JMP  done_231
+	JMP  done_267
 
-repeated_234:
+repeated_270:
 	MOVQ   (DX), R9
 	MOVQ   R9, R10
 	SHRQ   $0x04, R9
@@ -6079,7 +6151,7 @@ repeated_234:
 	MOVB   R10, 8(R8)
 	MOVQ   $0x00000044, R9
 
-done_231:
+done_267:
 	MOVQ R9, (SI)
 	ADDQ $0x07, R9
 	SHRQ $0x03, R9
@@ -6089,9 +6161,9 @@ done_231:
 	ADDQ $0x08, BX
 	ADDQ $0x08, SI
 	DECQ DI
-	JNZ  lines_229
+	JNZ  lines_265
 
-exit_230:
+exit_266:
 	MOVQ CX, end+120(FP)
 	VZEROUPPER
 	RET
@@ -6106,9 +6178,9 @@ TEXT ·bdiCompressLines128AVX512(SB), NOSPLIT, $0-128
 	MOVQ  bits_base+80(FP), SI
 	MOVQ  ends_len+64(FP), DI
 	TESTQ DI, DI
-	JZ    exit_244
+	JZ    exit_280
 
-lines_243:
+lines_279:
 	LEAQ         (AX)(CX*1), R8
 	VMOVDQU64    (DX), Z0
 	VMOVDQU64    64(DX), Z1
@@ -6175,12 +6247,12 @@ lines_243:
 	CMPQ         R10, $0x01
 	ADCL         R9, R9
 	TESTL        R9, R9
-	JZ           raw_246
+	JZ           raw_282
 	VPORQ        Z1, Z0, Z2
 	VPTESTMQ     Z2, Z2, K1
 	KMOVQ        K1, R10
 	TESTQ        R10, R10
-	JZ           zeros_247
+	JZ           zeros_283
 	VPCMPQ.BCST  $0x04, (DX), Z0, K1
 	VPCMPQ.BCST  $0x04, (DX), Z1, K2
 	KMOVQ        K1, R10
@@ -6188,10 +6260,10 @@ lines_243:
 	SHLQ         $0x08, R11
 	ORQ          R11, R10
 	TESTQ        R10, R10
-	JZ           repeated_248
+	JZ           repeated_284
 	XORL         R10, R10
 	BTL          $0x02, R9
-	JCC          k4_250
+	JCC          k4_286
 	VPADDQ       zrep8_8000<>+0(SB), Z0, Z2
 	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1
 	VPADDQ       zrep8_8000<>+0(SB), Z1, Z3
@@ -6211,7 +6283,7 @@ lines_243:
 	SHLQ         $0x08, R12
 	ORQ          R12, R11
 	CMPQ         R11, $0x01
-	JCC          b8d4_252
+	JCC          b8d4_288
 	VPADDQ       zrep8_80<>+0(SB), Z0, Z2
 	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1
 	VPADDQ       zrep8_80<>+0(SB), Z1, Z3
@@ -6231,20 +6303,20 @@ lines_243:
 	SHLQ         $0x08, R12
 	ORQ          R12, R11
 	CMPQ         R11, $0x01
-	JCC          b8d2_251
+	JCC          b8d2_287
 	MOVL         $0x00000004, R10
-	JMP          store_249
+	JMP          store_285
 
-b8d2_251:
+b8d2_287:
 	ORL $0x00000008, R10
-	JMP k4_250
+	JMP k4_286
 
-b8d4_252:
+b8d4_288:
 	ORL $0x00000010, R10
 
-k4_250:
+k4_286:
 	BTL         $0x01, R9
-	JCC         k2_253
+	JCC         k2_289
 	VPADDD      zrep4_80<>+0(SB), Z0, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
 	VPADDD      zrep4_80<>+0(SB), Z1, Z3
@@ -6264,19 +6336,19 @@ k4_250:
 	SHLQ        $0x10, R12
 	ORQ         R12, R11
 	CMPQ        R11, $0x01
-	JCC         b4d2_254
+	JCC         b4d2_290
 	ORL         $0x00000020, R10
-	JMP         k2_253
+	JMP         k2_289
 
-b4d2_254:
+b4d2_290:
 	ORL $0x00000040, R10
 
-k2_253:
+k2_289:
 	BTL $0x00, R9
-	JCC store_249
+	JCC store_285
 	ORL $0x00000080, R10
 
-store_249:
+store_285:
 	MOVBQZX        R10, R9
 	MOVQ           best+112(FP), R10
 	MOVBQZX        (R10)(R9*1), R10
@@ -6288,7 +6360,7 @@ store_249:
 	ADDQ           R12, R11
 	SUBQ           $0x00000300, R11
 	CMPL           R10, $0x05
-	JAE            k4_255
+	JAE            k4_291
 	VPBROADCASTQ   336(R11), Z2
 	VPBROADCASTQ   344(R11), Z3
 	VPADDQ         Z2, Z0, Z5
@@ -6337,11 +6409,11 @@ store_249:
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
 	KMOVQ          368(R11), K1
 	VMOVDQU8       Z1, K1, 64(R8)
-	JMP            done_245
+	JMP            done_281
 
-k4_255:
+k4_291:
 	CMPL           R10, $0x07
-	JAE            k2_256
+	JAE            k2_292
 	VPBROADCASTD   336(R11), Z2
 	VPBROADCASTD   344(R11), Z3
 	VPADDD         Z2, Z0, Z5
@@ -6390,9 +6462,9 @@ k4_255:
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
 	KMOVQ          368(R11), K1
 	VMOVDQU8       Z1, K1, 64(R8)
-	JMP            done_245
+	JMP            done_281
 
-k2_256:
+k2_292:
 	VPBROADCASTW   336(R11), Z2
 	VPBROADCASTW   344(R11), Z3
 	VPADDW         Z2, Z0, Z5
@@ -6441,9 +6513,9 @@ k2_256:
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
 	KMOVQ          368(R11), K1
 	VMOVDQU8       Z1, K1, 64(R8)
-	JMP            done_245
+	JMP            done_281
 
-raw_246:
+raw_282:
 	MOVQ                $0x00000404, R9
 	MOVBLZX             127(DX), R10
 	SHLL                $0x04, R10
@@ -6458,14 +6530,14 @@ raw_246:
 	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
 	VMOVDQU64           Z2, 64(R8)
 	MOVB                R10, 128(R8)
-	JMP                 done_245
+	JMP                 done_281
 
-zeros_247:
+zeros_283:
 	MOVB $0x00, (R8)
 	MOVQ $0x00000004, R9
-	JMP  done_245
+	JMP  done_281
 
-repeated_248:
+repeated_284:
 	MOVQ   (DX), R9
 	MOVQ   R9, R10
 	SHRQ   $0x04, R9
@@ -6476,7 +6548,7 @@ repeated_248:
 	MOVB   R10, 8(R8)
 	MOVQ   $0x00000044, R9
 
-done_245:
+done_281:
 	MOVQ R9, (SI)
 	ADDQ $0x07, R9
 	SHRQ $0x03, R9
@@ -6486,9 +6558,9 @@ done_245:
 	ADDQ $0x08, BX
 	ADDQ $0x08, SI
 	DECQ DI
-	JNZ  lines_243
+	JNZ  lines_279
 
-exit_244:
+exit_280:
 	MOVQ CX, end+120(FP)
 	VZEROUPPER
 	RET
@@ -6779,33 +6851,33 @@ TEXT ·bdiDecompress64AVX512(SB), NOSPLIT, $0-49
 	MOVQ    enc_len+16(FP), CX
 	MOVQ    out+0(FP), DX
 	TESTQ   CX, CX
-	JZ      fail_257
+	JZ      fail_293
 	MOVBQZX (AX), BX
 	SHRL    $0x04, BX
 	MOVQ    idBits+40(FP), SI
 	MOVWQZX (SI)(BX*2), SI
 	TESTQ   SI, SI
-	JZ      fail_257
+	JZ      fail_293
 
 	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
 	LEAQ           7(SI), DI
 	SHRQ           $0x03, DI
 	CMPQ           DI, CX
-	JNE            fail_257
+	JNE            fail_293
 	NEGL           SI
 	ANDL           $0x07, SI
 	MOVBLZX        -1(AX)(CX*1), CX
 	BZHIL          SI, CX, CX
-	JNZ            fail_257
+	JNZ            fail_293
 	CMPL           BX, $0x0f
-	JE             raw_259
+	JE             raw_295
 	CMPL           BX, $0x02
-	JB             small_260
+	JB             small_296
 	IMUL3Q         $0x000000f8, BX, CX
 	MOVQ           dec+32(FP), SI
 	LEAQ           -496(SI)(CX*1), CX
 	CMPL           BX, $0x05
-	JAE            k4_261
+	JAE            k4_297
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(CX), K1
@@ -6829,11 +6901,11 @@ TEXT ·bdiDecompress64AVX512(SB), NOSPLIT, $0-49
 	VPSRAQ         X1, Z3, Z3
 	VPADDQ         Z0, Z3, K1, Z3
 	VMOVDQU64      Z3, (DX)
-	JMP            done_258
+	JMP            done_294
 
-k4_261:
+k4_297:
 	CMPL           BX, $0x07
-	JAE            k2_262
+	JAE            k2_298
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(CX), K1
@@ -6857,9 +6929,9 @@ k4_261:
 	VPSRAD         X1, Z3, Z3
 	VPADDD         Z0, Z3, K1, Z3
 	VMOVDQU64      Z3, (DX)
-	JMP            done_258
+	JMP            done_294
 
-k2_262:
+k2_298:
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(CX), K1
@@ -6883,9 +6955,9 @@ k2_262:
 	VPSRAW         X1, Z3, Z3
 	VPADDW         Z0, Z3, K1, Z3
 	VMOVDQU64      Z3, (DX)
-	JMP            done_258
+	JMP            done_294
 
-raw_259:
+raw_295:
 	VMOVDQU64  (AX), Z0
 	MOVQ       $0x0000000000000001, CX
 	KMOVQ      CX, K1
@@ -6897,17 +6969,17 @@ raw_259:
 	VPSRLW     $0x04, Z3, Z3
 	VPTERNLOGQ $0xe4, Z2, Z3, Z0
 	VMOVDQU64  Z0, (DX)
-	JMP        done_258
+	JMP        done_294
 
 	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
 	// starts four bits into the stream.
-small_260:
+small_296:
 	TESTL  BX, BX
-	JNZ    repeated_263
+	JNZ    repeated_299
 	VPXORQ Z0, Z0, Z0
-	JMP    store_264
+	JMP    store_300
 
-repeated_263:
+repeated_299:
 	MOVQ         (AX), CX
 	BSWAPQ       CX
 	SHLQ         $0x04, CX
@@ -6916,16 +6988,16 @@ repeated_263:
 	ORQ          AX, CX
 	VPBROADCASTQ CX, Z0
 
-store_264:
+store_300:
 	VMOVDQU64 Z0, (DX)
 
-done_258:
+done_294:
 	MOVB $0x01, AL
 	MOVB AL, ok+48(FP)
 	VZEROUPPER
 	RET
 
-fail_257:
+fail_293:
 	MOVB $0x00, AL
 	MOVB AL, ok+48(FP)
 	VZEROUPPER
@@ -6938,33 +7010,33 @@ TEXT ·bdiDecompress128AVX512(SB), NOSPLIT, $0-49
 	MOVQ    enc_len+16(FP), CX
 	MOVQ    out+0(FP), DX
 	TESTQ   CX, CX
-	JZ      fail_265
+	JZ      fail_301
 	MOVBQZX (AX), BX
 	SHRL    $0x04, BX
 	MOVQ    idBits+40(FP), SI
 	MOVWQZX (SI)(BX*2), SI
 	TESTQ   SI, SI
-	JZ      fail_265
+	JZ      fail_301
 
 	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
 	LEAQ           7(SI), DI
 	SHRQ           $0x03, DI
 	CMPQ           DI, CX
-	JNE            fail_265
+	JNE            fail_301
 	NEGL           SI
 	ANDL           $0x07, SI
 	MOVBLZX        -1(AX)(CX*1), CX
 	BZHIL          SI, CX, CX
-	JNZ            fail_265
+	JNZ            fail_301
 	CMPL           BX, $0x0f
-	JE             raw_267
+	JE             raw_303
 	CMPL           BX, $0x02
-	JB             small_268
+	JB             small_304
 	IMUL3Q         $0x000000f8, BX, CX
 	MOVQ           dec+32(FP), SI
 	LEAQ           -496(SI)(CX*1), CX
 	CMPL           BX, $0x05
-	JAE            k4_269
+	JAE            k4_305
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(CX), K1
@@ -7002,11 +7074,11 @@ TEXT ·bdiDecompress128AVX512(SB), NOSPLIT, $0-49
 	KSHIFTRQ       $0x08, K1, K1
 	VPADDQ         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, 64(DX)
-	JMP            done_266
+	JMP            done_302
 
-k4_269:
+k4_305:
 	CMPL           BX, $0x07
-	JAE            k2_270
+	JAE            k2_306
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(CX), K1
@@ -7044,9 +7116,9 @@ k4_269:
 	KSHIFTRQ       $0x10, K1, K1
 	VPADDD         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, 64(DX)
-	JMP            done_266
+	JMP            done_302
 
-k2_270:
+k2_306:
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(CX), K1
@@ -7084,9 +7156,9 @@ k2_270:
 	KSHIFTRQ       $0x20, K1, K1
 	VPADDW         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, 64(DX)
-	JMP            done_266
+	JMP            done_302
 
-raw_267:
+raw_303:
 	VMOVDQU64  (AX), Z0
 	VMOVDQU64  64(AX), Z1
 	MOVQ       $0x0000000000000001, CX
@@ -7105,17 +7177,17 @@ raw_267:
 	VPTERNLOGQ $0xe4, Z3, Z4, Z1
 	VMOVDQU64  Z0, (DX)
 	VMOVDQU64  Z1, 64(DX)
-	JMP        done_266
+	JMP        done_302
 
 	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
 	// starts four bits into the stream.
-small_268:
+small_304:
 	TESTL  BX, BX
-	JNZ    repeated_271
+	JNZ    repeated_307
 	VPXORQ Z0, Z0, Z0
-	JMP    store_272
+	JMP    store_308
 
-repeated_271:
+repeated_307:
 	MOVQ         (AX), CX
 	BSWAPQ       CX
 	SHLQ         $0x04, CX
@@ -7124,17 +7196,17 @@ repeated_271:
 	ORQ          AX, CX
 	VPBROADCASTQ CX, Z0
 
-store_272:
+store_308:
 	VMOVDQU64 Z0, (DX)
 	VMOVDQU64 Z0, 64(DX)
 
-done_266:
+done_302:
 	MOVB $0x01, AL
 	MOVB AL, ok+48(FP)
 	VZEROUPPER
 	RET
 
-fail_265:
+fail_301:
 	MOVB $0x00, AL
 	MOVB AL, ok+48(FP)
 	VZEROUPPER
@@ -7151,44 +7223,44 @@ TEXT ·bdiDecompressLines64AVX512(SB), NOSPLIT, $0-104
 	MOVQ ends_len+64(FP), DI
 	XORL R8, R8
 
-lines_273:
+lines_309:
 	CMPQ    R8, DI
-	JAE     exit_274
+	JAE     exit_310
 	MOVQ    (SI)(R8*8), R9
 	CMPQ    R9, DX
-	JA      exit_274
+	JA      exit_310
 	MOVQ    R9, R10
 	SUBQ    BX, R10
-	JCS     exit_274
+	JCS     exit_310
 	LEAQ    (CX)(BX*1), BX
 	TESTQ   R10, R10
-	JZ      exit_274
+	JZ      exit_310
 	MOVBQZX (BX), R11
 	SHRL    $0x04, R11
 	MOVQ    idBits+88(FP), R12
 	MOVWQZX (R12)(R11*2), R12
 	TESTQ   R12, R12
-	JZ      exit_274
+	JZ      exit_310
 
 	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
 	LEAQ           7(R12), R13
 	SHRQ           $0x03, R13
 	CMPQ           R13, R10
-	JNE            exit_274
+	JNE            exit_310
 	NEGL           R12
 	ANDL           $0x07, R12
 	MOVBLZX        -1(BX)(R10*1), R10
 	BZHIL          R12, R10, R10
-	JNZ            exit_274
+	JNZ            exit_310
 	CMPL           R11, $0x0f
-	JE             raw_276
+	JE             raw_312
 	CMPL           R11, $0x02
-	JB             small_277
+	JB             small_313
 	IMUL3Q         $0x000000f8, R11, R10
 	MOVQ           dec+80(FP), R12
 	LEAQ           -496(R12)(R10*1), R10
 	CMPL           R11, $0x05
-	JAE            k4_278
+	JAE            k4_314
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(R10), K1
@@ -7212,11 +7284,11 @@ lines_273:
 	VPSRAQ         X1, Z4, Z4
 	VPADDQ         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, (AX)
-	JMP            done_275
+	JMP            done_311
 
-k4_278:
+k4_314:
 	CMPL           R11, $0x07
-	JAE            k2_279
+	JAE            k2_315
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(R10), K1
@@ -7240,9 +7312,9 @@ k4_278:
 	VPSRAD         X1, Z4, Z4
 	VPADDD         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, (AX)
-	JMP            done_275
+	JMP            done_311
 
-k2_279:
+k2_315:
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(R10), K1
@@ -7266,9 +7338,9 @@ k2_279:
 	VPSRAW         X1, Z4, Z4
 	VPADDW         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, (AX)
-	JMP            done_275
+	JMP            done_311
 
-raw_276:
+raw_312:
 	VMOVDQU64  (BX), Z0
 	MOVQ       $0x0000000000000001, R10
 	KMOVQ      R10, K1
@@ -7280,17 +7352,17 @@ raw_276:
 	VPSRLW     $0x04, Z4, Z4
 	VPTERNLOGQ $0xe4, Z2, Z4, Z0
 	VMOVDQU64  Z0, (AX)
-	JMP        done_275
+	JMP        done_311
 
 	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
 	// starts four bits into the stream.
-small_277:
+small_313:
 	TESTL  R11, R11
-	JNZ    repeated_280
+	JNZ    repeated_316
 	VPXORQ Z3, Z3, Z3
-	JMP    store_281
+	JMP    store_317
 
-repeated_280:
+repeated_316:
 	MOVQ         (BX), R10
 	BSWAPQ       R10
 	SHLQ         $0x04, R10
@@ -7299,16 +7371,16 @@ repeated_280:
 	ORQ          BX, R10
 	VPBROADCASTQ R10, Z3
 
-store_281:
+store_317:
 	VMOVDQU64 Z3, (AX)
 
-done_275:
+done_311:
 	MOVQ R9, BX
 	ADDQ $0x00000040, AX
 	INCQ R8
-	JMP  lines_273
+	JMP  lines_309
 
-exit_274:
+exit_310:
 	MOVQ R8, lines+96(FP)
 	VZEROUPPER
 	RET
@@ -7324,44 +7396,44 @@ TEXT ·bdiDecompressLines128AVX512(SB), NOSPLIT, $0-104
 	MOVQ ends_len+64(FP), DI
 	XORL R8, R8
 
-lines_282:
+lines_318:
 	CMPQ    R8, DI
-	JAE     exit_283
+	JAE     exit_319
 	MOVQ    (SI)(R8*8), R9
 	CMPQ    R9, DX
-	JA      exit_283
+	JA      exit_319
 	MOVQ    R9, R10
 	SUBQ    BX, R10
-	JCS     exit_283
+	JCS     exit_319
 	LEAQ    (CX)(BX*1), BX
 	TESTQ   R10, R10
-	JZ      exit_283
+	JZ      exit_319
 	MOVBQZX (BX), R11
 	SHRL    $0x04, R11
 	MOVQ    idBits+88(FP), R12
 	MOVWQZX (R12)(R11*2), R12
 	TESTQ   R12, R12
-	JZ      exit_283
+	JZ      exit_319
 
 	// Exactly ⌈bits/8⌉ bytes, and the last one's bits after bits zero.
 	LEAQ           7(R12), R13
 	SHRQ           $0x03, R13
 	CMPQ           R13, R10
-	JNE            exit_283
+	JNE            exit_319
 	NEGL           R12
 	ANDL           $0x07, R12
 	MOVBLZX        -1(BX)(R10*1), R10
 	BZHIL          R12, R10, R10
-	JNZ            exit_283
+	JNZ            exit_319
 	CMPL           R11, $0x0f
-	JE             raw_285
+	JE             raw_321
 	CMPL           R11, $0x02
-	JB             small_286
+	JB             small_322
 	IMUL3Q         $0x000000f8, R11, R10
 	MOVQ           dec+80(FP), R12
 	LEAQ           -496(R12)(R10*1), R10
 	CMPL           R11, $0x05
-	JAE            k4_287
+	JAE            k4_323
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(R10), K1
@@ -7399,11 +7471,11 @@ lines_282:
 	KSHIFTRQ       $0x08, K1, K1
 	VPADDQ         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, 64(AX)
-	JMP            done_284
+	JMP            done_320
 
-k4_287:
+k4_323:
 	CMPL           R11, $0x07
-	JAE            k2_288
+	JAE            k2_324
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(R10), K1
@@ -7441,9 +7513,9 @@ k4_287:
 	KSHIFTRQ       $0x10, K1, K1
 	VPADDD         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, 64(AX)
-	JMP            done_284
+	JMP            done_320
 
-k2_288:
+k2_324:
 	VMOVDQU64      highNibbles<>+0(SB), Z0
 	VMOVDQU64      nextByte<>+0(SB), Z1
 	KMOVQ          208(R10), K1
@@ -7481,9 +7553,9 @@ k2_288:
 	KSHIFTRQ       $0x20, K1, K1
 	VPADDW         Z0, Z4, K1, Z4
 	VMOVDQU64      Z4, 64(AX)
-	JMP            done_284
+	JMP            done_320
 
-raw_285:
+raw_321:
 	VMOVDQU64  (BX), Z0
 	VMOVDQU64  64(BX), Z1
 	MOVQ       $0x0000000000000001, R10
@@ -7502,17 +7574,17 @@ raw_285:
 	VPTERNLOGQ $0xe4, Z3, Z4, Z1
 	VMOVDQU64  Z0, (AX)
 	VMOVDQU64  Z1, 64(AX)
-	JMP        done_284
+	JMP        done_320
 
 	// Zeros (id 0) or a repeated 64-bit value (id 1): its big-endian value
 	// starts four bits into the stream.
-small_286:
+small_322:
 	TESTL  R11, R11
-	JNZ    repeated_289
+	JNZ    repeated_325
 	VPXORQ Z5, Z5, Z5
-	JMP    store_290
+	JMP    store_326
 
-repeated_289:
+repeated_325:
 	MOVQ         (BX), R10
 	BSWAPQ       R10
 	SHLQ         $0x04, R10
@@ -7521,17 +7593,17 @@ repeated_289:
 	ORQ          BX, R10
 	VPBROADCASTQ R10, Z5
 
-store_290:
+store_326:
 	VMOVDQU64 Z5, (AX)
 	VMOVDQU64 Z5, 64(AX)
 
-done_284:
+done_320:
 	MOVQ R9, BX
 	ADDQ $0x00000080, AX
 	INCQ R8
-	JMP  lines_282
+	JMP  lines_318
 
-exit_283:
+exit_319:
 	MOVQ R8, lines+96(FP)
 	VZEROUPPER
 	RET
