@@ -489,7 +489,8 @@ func init() {
 // as fpcCompress64Kernel is for 64 bytes: the summary, the words that emit
 // a code (the non-zero ones and runCodeStarts of the zero mask), and the
 // codes packed as fpc's pack does unless they are not shorter than the
-// line (then the raw stream). bits is the flag and codes' length.
+// line (then the raw stream). bits is the flag and codes' length, or a
+// lower bound of it no shorter than the line where it is not shorter.
 //
 // Each half of the line (16 words) is classified and coded as the 64-byte
 // kernel does it, and packed by packCodeWords: the first half after the
@@ -511,7 +512,8 @@ func fpcCompress128Kernel() {
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
 		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
-		"past the stream's bytes.",
+		"past the stream's bytes. Where they are not shorter, bits may be a",
+		"lower bound of their length that is not shorter either.",
 		"tab is the table's vecEnc. It reads all of line before it writes buf,",
 		"so the two may overlap.")
 	line := Load(Param("line"), GP64())
@@ -537,6 +539,7 @@ func fpcCompress128Kernel() {
 		ADDQ(rawB, rawA)
 		fpcStoreSummary(sum, rawA, z)
 	}
+	fpcRawIfNonzeroLonger(line, v[:], sum)
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
 	emit := fpcEmit(z, words)
@@ -678,7 +681,8 @@ func fpcCompress64Kernel() {
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
 		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
-		"past the stream's bytes.",
+		"past the stream's bytes. Where they are not shorter, bits may be a",
+		"lower bound of their length that is not shorter either.",
 		"tab is the table's vecEnc. It reads all of line before it writes buf,",
 		"so the two may overlap.")
 	line := Load(Param("line"), GP64())
@@ -694,6 +698,7 @@ func fpcCompress64Kernel() {
 		fpcCodeBitsRaw(k, sum, raw)
 		fpcStoreSummary(sum, raw, z)
 	}
+	fpcRawIfNonzeroLonger(line, []VecVirtual{v}, sum)
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
 	emit := fpcEmit(z, 16)
@@ -930,6 +935,21 @@ func fpcRawIfLonger(line Register, vecs []VecVirtual, total GPVirtual) {
 	VZEROUPPER()
 	RET()
 	Label(packIt)
+}
+
+// fpcRawIfNonzeroLonger is fpcRawIfLonger before the zero runs are
+// known: the flag and the codes of the non-zero words (from the summary
+// sum) are a lower bound of the stream, so a line they make no shorter is
+// raw without the zero runs' mask and count (about 35 instructions), and
+// the kernel returns that bound as its length. Half the 64-byte lines of
+// the corpora are raw.
+func fpcRawIfNonzeroLonger(line Register, vecs []VecVirtual, sum GPVirtual) {
+	bound := GP64()
+	MOVQ(sum, bound)
+	SHRQ(U8(32), bound)
+	MOVWQZX(bound.As16(), bound)
+	INCQ(bound)
+	fpcRawIfLonger(line, vecs, bound)
 }
 
 // fpcZeroRuns returns, for words 16h to 16h+15 of a line of words words

@@ -2109,7 +2109,29 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	ORQ           BX, DX
 	ORQ           CX, DX
 	MOVQ          DX, sum+24(FP)
+	MOVQ          DX, BX
+	SHRQ          $0x20, BX
+	MOVWQZX       BX, BX
+	INCQ          BX
 
+	// Codes no shorter than the line: the line is raw, nothing to pack.
+	CMPQ                BX, $0x00000201
+	JLT                 fpc_fused_pack_13
+	MOVQ                BX, bits+32(FP)
+	MOVQ                buf+0(FP), CX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z4, Z4, Z4
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z4, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (CX)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(CX)
+	VZEROUPPER
+	RET
+
+fpc_fused_pack_13:
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, BX
 	NOTQ    BX
@@ -2152,7 +2174,7 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                CX, $0x00000201
-	JLT                 fpc_fused_pack_13
+	JLT                 fpc_fused_pack_14
 	MOVQ                CX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
@@ -2167,7 +2189,7 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_13:
+fpc_fused_pack_14:
 	MOVQ      tab+16(FP), AX
 	KMOVW     BX, K1
 	VPXORD    Z4, Z4, Z4
@@ -2411,7 +2433,34 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	ORQ           SI, DX
 	ORQ           CX, DX
 	MOVQ          DX, sum+24(FP)
+	MOVQ          DX, SI
+	SHRQ          $0x20, SI
+	MOVWQZX       SI, SI
+	INCQ          SI
 
+	// Codes no shorter than the line: the line is raw, nothing to pack.
+	CMPQ                SI, $0x00000401
+	JLT                 fpc_fused_pack_15
+	MOVQ                SI, bits+32(FP)
+	MOVQ                buf+0(FP), CX
+	MOVBLZX             127(AX), AX
+	VPXORQ              Z5, Z5, Z5
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z5, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (CX)
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z2, Z1
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(CX)
+	SHLL                $0x07, AX
+	MOVB                AL, 128(CX)
+	VZEROUPPER
+	RET
+
+fpc_fused_pack_15:
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
 	NOTQ    SI
@@ -2458,7 +2507,7 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000401
-	JLT                 fpc_fused_pack_14
+	JLT                 fpc_fused_pack_16
 	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
@@ -2478,7 +2527,7 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_14:
+fpc_fused_pack_16:
 	MOVQ tab+16(FP), DI
 
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
@@ -2491,11 +2540,11 @@ fpc_fused_pack_14:
 
 	// Either half over 512 bits: the serial packing.
 	CMPQ  CX, $0x00000200
-	JA    fpc_fused_serial_15
+	JA    fpc_fused_serial_17
 	MOVQ  DX, BX
 	SUBQ  CX, BX
 	CMPQ  BX, $0x00000200
-	JA    fpc_fused_serial_15
+	JA    fpc_fused_serial_17
 	MOVQ  SI, AX
 	SHRQ  $0x00, AX
 	KMOVW AX, K1
@@ -2836,7 +2885,7 @@ fpc_fused_pack_14:
 	VZEROUPPER
 	RET
 
-fpc_fused_serial_15:
+fpc_fused_serial_17:
 	VPMOVDB      Z1, X0
 	VMOVDQU      X0, (SP)
 	VPMOVDB      Z6, X0
@@ -3572,9 +3621,9 @@ TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
 	ANDL   $0x00000070, R8
 	XORL   R9, R9
 	CMPQ   R9, BX
-	JGE    fpc_unpack_done_17
+	JGE    fpc_unpack_done_19
 
-fpc_unpack_16:
+fpc_unpack_18:
 	LEAQ    (DX)(R8*1), R8
 	MOVBQZX (R8), R10
 
@@ -3622,9 +3671,9 @@ fpc_unpack_16:
 	SHLXQ  R12, DI, DI
 	MOVQ   R11, R8
 	CMPQ   R9, BX
-	JLT    fpc_unpack_16
+	JLT    fpc_unpack_18
 
-fpc_unpack_done_17:
+fpc_unpack_done_19:
 	MOVQ SI, pos+32(FP)
 	MOVQ R9, i+40(FP)
 	RET
@@ -3635,17 +3684,17 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_18
+	JZ    fpc_dec_fail_20
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_19
+	JNZ   fpc_dec_codes_21
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000041
-	JNE             fpc_dec_fail_18
+	JNE             fpc_dec_fail_20
 	TESTB           $0x7f, 64(AX)
-	JNZ             fpc_dec_fail_18
+	JNZ             fpc_dec_fail_20
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -3661,9 +3710,9 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_19:
+fpc_dec_codes_21:
 	CMPQ   CX, $0x00000080
-	JA     fpc_dec_fail_18
+	JA     fpc_dec_fail_20
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 
@@ -3683,7 +3732,7 @@ fpc_dec_codes_19:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000051
-	JAE        fpc_dec_in_place_20
+	JAE        fpc_dec_in_place_22
 	VMOVDQU64  Z2, (SP)
 	XORL       DX, DX
 	SUBQ       $0x00000040, CX
@@ -3695,7 +3744,7 @@ fpc_dec_codes_19:
 	VMOVDQU64  Z2, 64(SP)
 	LEAQ       (SP), DX
 
-fpc_dec_in_place_20:
+fpc_dec_in_place_22:
 	// The walk. bits holds the stream from bit P on. M = P + 63 tracks P;
 	// ptr = M>>3 is the byte after those the refill has loaded, and
 	// c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at
@@ -3713,7 +3762,7 @@ fpc_dec_in_place_20:
 	MOVQ R9, R10
 	ANDL $0x38, R10
 
-fpc_dec_loop_21:
+fpc_dec_loop_23:
 	MOVBEQQ      (DX)(CX*1), CX
 	MOVQ         AX, R13
 	NOTQ         R13
@@ -3746,23 +3795,23 @@ fpc_dec_loop_21:
 	MOVQ  AX, CX
 	SHRQ  $0x03, CX
 	CMPQ  SI, $0x10
-	JB    fpc_dec_loop_21
+	JB    fpc_dec_loop_23
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_18
+	JNE     fpc_dec_fail_20
 	LEAQ    -63(AX), AX
 	LEAQ    7(AX), CX
 	SHRQ    $0x03, CX
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_18
+	JNE     fpc_dec_fail_20
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_18
+	JNZ     fpc_dec_fail_20
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
@@ -3810,7 +3859,7 @@ fpc_dec_loop_21:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_18:
+fpc_dec_fail_20:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -3829,17 +3878,17 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_22
+	JZ    fpc_dec_fail_24
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_23
+	JNZ   fpc_dec_codes_25
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000081
-	JNE             fpc_dec_fail_22
+	JNE             fpc_dec_fail_24
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_22
+	JNZ             fpc_dec_fail_24
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -3863,9 +3912,9 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_23:
+fpc_dec_codes_25:
 	CMPQ      CX, $0x0000008d
-	JA        fpc_dec_fail_22
+	JA        fpc_dec_fail_24
 	VPXORQ    Z0, Z0, Z0
 	VMOVDQU64 Z0, (SP)
 	VMOVDQU64 Z0, 64(SP)
@@ -3889,7 +3938,7 @@ fpc_dec_codes_23:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000097
-	JAE        fpc_dec_in_place_24
+	JAE        fpc_dec_in_place_26
 	VMOVDQU64  Z0, 320(SP)
 	XORL       SI, SI
 	MOVQ       CX, DI
@@ -3910,7 +3959,7 @@ fpc_dec_codes_23:
 	VMOVDQU64  Z0, 448(SP)
 	LEAQ       320(SP), DX
 
-fpc_dec_in_place_24:
+fpc_dec_in_place_26:
 	// The walk. bits holds the stream from bit P on. M = P + 63 tracks P;
 	// ptr = M>>3 is the byte after those the refill has loaded, and
 	// c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at
@@ -3928,7 +3977,7 @@ fpc_dec_in_place_24:
 	MOVQ R9, R10
 	ANDL $0x38, R10
 
-fpc_dec_loop_25:
+fpc_dec_loop_27:
 	MOVBEQQ (DX)(CX*1), CX
 	MOVQ    AX, R13
 	NOTQ    R13
@@ -3955,23 +4004,23 @@ fpc_dec_loop_25:
 	MOVQ  AX, CX
 	SHRQ  $0x03, CX
 	CMPQ  SI, $0x20
-	JB    fpc_dec_loop_25
+	JB    fpc_dec_loop_27
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_22
+	JNE     fpc_dec_fail_24
 	LEAQ    -63(AX), AX
 	LEAQ    7(AX), CX
 	SHRQ    $0x03, CX
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_22
+	JNE     fpc_dec_fail_24
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_22
+	JNZ     fpc_dec_fail_24
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
@@ -4057,7 +4106,7 @@ fpc_dec_loop_25:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_22:
+fpc_dec_fail_24:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER

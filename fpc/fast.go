@@ -160,7 +160,10 @@ func (t *table) packGeneric(buf *[scratchBytes]byte, line []byte, kinds []uint8,
 // shorter than the line (the stream Compress makes), it writes them to
 // buf[:(length+7)/8] as appendCodes does (later bytes are scratch), and if
 // not, the raw stream (flag 0 and the line) to buf[:LineSize()+1]. It is
-// the pure-Go definition that the fused Compress kernel must match.
+// the pure-Go definition that the fused Compress kernel must match,
+// except that where the codes are not shorter than the line the kernel's
+// length may be any that is not shorter either (c.streamBits of the two
+// is the same).
 func (c *Codec) wordCodesGeneric(buf *[scratchBytes]byte, line []byte) (summary, int) {
 	var kinds [maxWords]uint8
 	s := classifyLineGeneric(line, kinds[:])
