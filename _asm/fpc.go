@@ -941,8 +941,8 @@ func fpcRawIfLonger(line Register, vecs []VecVirtual, total GPVirtual) {
 // known: the flag and the codes of the non-zero words (from the summary
 // sum) are a lower bound of the stream, so a line they make no shorter is
 // raw without the zero runs' mask and count (about 35 instructions), and
-// the kernel returns that bound as its length. Half the 64-byte lines of
-// the corpora are raw.
+// the kernel returns that bound as its length. About half the 64-byte
+// lines of the corpora are raw.
 func fpcRawIfNonzeroLonger(line Register, vecs []VecVirtual, sum GPVirtual) {
 	bound := GP64()
 	MOVQ(sum, bound)
