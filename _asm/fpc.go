@@ -539,13 +539,13 @@ func fpcCompress128Kernel() {
 		ADDQ(rawB, rawA)
 		fpcStoreSummary(sum, rawA, z)
 	}
-	fpcRawIfNonzeroLonger(line, v[:], sum)
+	nonzeroBits := fpcRawIfNonzeroLonger(line, v[:], sum)
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
 	emit := fpcEmit(z, words)
 
 	total := GP64()
-	fpcStreamBits(total, emit, z, sum)
+	fpcStreamBits(total, emit, z, nonzeroBits)
 	fpcRawIfLonger(line, v[:], total)
 
 	tab := Load(Param("tab"), GP64())
@@ -698,13 +698,13 @@ func fpcCompress64Kernel() {
 		fpcCodeBitsRaw(k, sum, raw)
 		fpcStoreSummary(sum, raw, z)
 	}
-	fpcRawIfNonzeroLonger(line, []VecVirtual{v}, sum)
+	nonzeroBits := fpcRawIfNonzeroLonger(line, []VecVirtual{v}, sum)
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
 	emit := fpcEmit(z, 16)
 
 	total := GP64()
-	fpcStreamBits(total, emit, z, sum)
+	fpcStreamBits(total, emit, z, nonzeroBits)
 	fpcRawIfLonger(line, []VecVirtual{v}, total)
 
 	d := fpcDword
@@ -942,14 +942,16 @@ func fpcRawIfLonger(line Register, vecs []VecVirtual, total GPVirtual) {
 // sum) are a lower bound of the stream, so a line they make no shorter is
 // raw without the zero runs' mask and count (about 35 instructions), and
 // the kernel returns that bound as its length. About half the 64-byte
-// lines of the corpora are raw.
-func fpcRawIfNonzeroLonger(line Register, vecs []VecVirtual, sum GPVirtual) {
+// lines of the corpora are raw. It returns the bound, which fpcStreamBits
+// completes with the zero runs.
+func fpcRawIfNonzeroLonger(line Register, vecs []VecVirtual, sum GPVirtual) GPVirtual {
 	bound := GP64()
 	MOVQ(sum, bound)
 	SHRQ(U8(32), bound)
 	MOVWQZX(bound.As16(), bound)
 	INCQ(bound)
 	fpcRawIfLonger(line, vecs, bound)
+	return bound
 }
 
 // fpcZeroRuns returns, for words 16h to 16h+15 of a line of words words
@@ -1044,19 +1046,16 @@ func fpcEmit(z GPVirtual, words int) GPVirtual {
 }
 
 // fpcStreamBits sets total to the length of flag 1 and a line's word
-// codes: the code bits of its non-zero words (bits 32–47 of its summary
-// sum) and 6 bits for each zero-run code (the zero words, z, that emit
-// marks).
-func fpcStreamBits(total, emit, z, sum GPVirtual) {
+// codes: nonzeroBits, the flag and the codes of its non-zero words
+// (fpcRawIfNonzeroLonger's bound), and 6 bits for each zero-run code (the
+// zero words, z, that emit marks).
+func fpcStreamBits(total, emit, z, nonzeroBits GPVirtual) {
 	runs := GP64()
 	MOVQ(emit, runs)
 	ANDQ(z, runs)
 	POPCNTQ(runs, runs) // zero-run codes, 6 bits each
 	LEAQ(Mem{Base: runs, Index: runs, Scale: 2}, runs)
-	MOVQ(sum, total)
-	SHRQ(U8(32), total)
-	MOVWQZX(total.As16(), total)
-	LEAQ(Mem{Base: total, Index: runs, Scale: 2, Disp: 1}, total) // flag + codes
+	LEAQ(Mem{Base: nonzeroBits, Index: runs, Scale: 2}, total) // flag + codes
 }
 
 // wordEndLanes lists, for a packing of codes into 64-bit words, the lanes

@@ -2109,15 +2109,14 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	ORQ           BX, DX
 	ORQ           CX, DX
 	MOVQ          DX, sum+24(FP)
-	MOVQ          DX, BX
-	SHRQ          $0x20, BX
-	MOVWQZX       BX, BX
-	INCQ          BX
+	SHRQ          $0x20, DX
+	MOVWQZX       DX, DX
+	INCQ          DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                BX, $0x00000201
+	CMPQ                DX, $0x00000201
 	JLT                 fpc_fused_pack_13
-	MOVQ                BX, bits+32(FP)
+	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
 	VPXORQ              Z4, Z4, Z4
@@ -2167,10 +2166,7 @@ fpc_fused_pack_13:
 	ANDQ    CX, SI
 	POPCNTQ SI, SI
 	LEAQ    (SI)(SI*2), SI
-	MOVQ    DX, CX
-	SHRQ    $0x20, CX
-	MOVWQZX CX, CX
-	LEAQ    1(CX)(SI*2), CX
+	LEAQ    (DX)(SI*2), CX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                CX, $0x00000201
@@ -2433,15 +2429,14 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	ORQ           SI, DX
 	ORQ           CX, DX
 	MOVQ          DX, sum+24(FP)
-	MOVQ          DX, SI
-	SHRQ          $0x20, SI
-	MOVWQZX       SI, SI
-	INCQ          SI
+	SHRQ          $0x20, DX
+	MOVWQZX       DX, DX
+	INCQ          DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                SI, $0x00000401
+	CMPQ                DX, $0x00000401
 	JLT                 fpc_fused_pack_15
-	MOVQ                SI, bits+32(FP)
+	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
 	VPXORQ              Z5, Z5, Z5
@@ -2501,9 +2496,7 @@ fpc_fused_pack_15:
 	ANDQ    CX, DI
 	POPCNTQ DI, DI
 	LEAQ    (DI)(DI*2), DI
-	SHRQ    $0x20, DX
-	MOVWQZX DX, DX
-	LEAQ    1(DX)(DI*2), DX
+	LEAQ    (DX)(DI*2), DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000401
