@@ -896,11 +896,32 @@ func compressLine(size int, outp, line Register, done string, revMatrix Mem, raw
 		k, d := bdiKD(id)
 		consts[[2]int{k, d}] = [2]Op{zconst(k, 1<<(8*d-1)), zconst(k, 1<<(8*d))}
 	}
-	raw, zeros, repeated := label("raw"), label("zeros"), label("repeated")
+	some, zeros, repeated := label("some"), label("zeros"), label("repeated")
 	bits := GP64()
-	wide := chooseWideTests(vecs, line, 0, consts)
-	TESTL(wide, wide)
-	JZ(LabelRef(raw))
+	// Most lines are raw, and three tests decide that: each branches out
+	// on its own misses, three fused test-and-jumps where collecting the
+	// three results first (chooseWideTests) took seven instructions, and
+	// the raw body follows untaken branches.
+	misses := make([]GPVirtual, len(chooseWide))
+	for j, kd := range chooseWide {
+		c := consts[kd]
+		misses[j] = chooseTestMisses(vecs, line, 0, kd[0], c[0], c[1])
+	}
+	for _, m := range misses {
+		TESTQ(m, m)
+		JZ(LabelRef(some))
+	}
+	MOVQ(U32(bdiEncodingBits(0b1111, size)), bits)
+	bdiRawBody(size, outp, line, vecs, rawc)
+	JMP(LabelRef(done))
+
+	Label(some)
+	wide := GP32()
+	XORL(wide, wide)
+	for _, m := range misses {
+		CMPQ(m, U8(1))
+		ADCL(wide, wide)
+	}
 	nonzero := wordsNonzero(vecs)
 	TESTQ(nonzero, nonzero)
 	JZ(LabelRef(zeros))
@@ -937,11 +958,6 @@ func compressLine(size int, outp, line Register, done string, revMatrix Mem, raw
 	byElementWidth(id.As32(), done, func(k int) {
 		bdiEncodeBody(size, k, outp, line, p, vecs, revMatrix, rawc.highNibbles)
 	})
-
-	Label(raw)
-	MOVQ(U32(bdiEncodingBits(0b1111, size)), bits)
-	bdiRawBody(size, outp, line, vecs, rawc)
-	JMP(LabelRef(done))
 
 	// A zeros line is its id, 0000, and four zero bits.
 	Label(zeros)
@@ -1552,6 +1568,14 @@ var chooseWide = [...][2]int{{8, 4}, {4, 2}, {2, 1}}
 // 2^(8d) in k-byte lanes (registers or 64-byte memory operands): it sets
 // the carry when the line fits and clears it when it does not.
 func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span Op) {
+	miss := chooseTestMisses(vecs, line, at, k, off, span)
+	CMPQ(miss, U8(1)) // CF: miss < 1, no lane misses
+}
+
+// chooseTestMisses emits chooseTest without its last comparison: it
+// returns a register with a bit set for each lane that misses both bases,
+// zero when the line fits.
+func chooseTestMisses(vecs []VecVirtual, line Register, at, k int, off, span Op) GPVirtual {
 	l := lanes512[k]
 	lanesPer := 64 / k
 	total := lanesPer * len(vecs)
@@ -1590,8 +1614,7 @@ func chooseTest(vecs []VecVirtual, line Register, at, k int, off, span Op) {
 		bad[i] = K()
 		l.cmpu(U8(cmpNLT), span, t, z[i], bad[i])
 	}
-	miss := laneBits(bad, lanesPer)
-	CMPQ(miss, U8(1)) // CF: miss < 1, no lane misses
+	return laneBits(bad, lanesPer)
 }
 
 // cmpNLT is the VPCMPU predicate "not less than".

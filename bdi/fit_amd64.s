@@ -5260,110 +5260,126 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 // func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
-	MOVQ         out+0(FP), AX
-	MOVQ         line+8(FP), CX
-	VMOVDQU64    (CX), Z0
-	XORL         DX, DX
-	VPADDQ       zrep8_80000000<>+0(SB), Z0, Z1
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z1, K1
-	KMOVQ        K1, BX
-	BTSQ         $0x07, BX
-	TZCNTQ       BX, BX
-	VPSUBQ.BCST  (CX)(BX*8), Z1, Z1
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, BX
-	CMPQ         BX, $0x01
-	ADCL         DX, DX
-	VPADDD       zrep4_8000<>+0(SB), Z0, Z1
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z1, K1
-	KMOVQ        K1, BX
-	BTSQ         $0x0f, BX
-	TZCNTQ       BX, BX
-	VPSUBD.BCST  (CX)(BX*4), Z1, Z1
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, BX
-	CMPQ         BX, $0x01
-	ADCL         DX, DX
-	VPADDW       zrep2_80<>+0(SB), Z0, Z1
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1
-	KMOVQ        K1, BX
-	BTSQ         $0x1f, BX
-	TZCNTQ       BX, BX
-	VPBROADCASTW (CX)(BX*2), Z3
-	VPSUBW       Z3, Z1, Z1
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, BX
-	CMPQ         BX, $0x01
-	ADCL         DX, DX
-	TESTL        DX, DX
-	JZ           raw_242
-	VPTESTMQ     Z0, Z0, K1
-	KMOVQ        K1, BX
-	TESTQ        BX, BX
-	JZ           zeros_243
-	VPCMPQ.BCST  $0x04, (CX), Z0, K1
-	KMOVQ        K1, BX
-	TESTQ        BX, BX
-	JZ           repeated_244
-	XORL         BX, BX
-	BTL          $0x02, DX
-	JCC          k4_246
-	VPADDQ       zrep8_8000<>+0(SB), Z0, Z1
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1
-	KMOVQ        K1, SI
-	BTSQ         $0x07, SI
-	TZCNTQ       SI, SI
-	VPSUBQ.BCST  (CX)(SI*8), Z1, Z1
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, SI
-	CMPQ         SI, $0x01
-	JCC          b8d4_248
-	VPADDQ       zrep8_80<>+0(SB), Z0, Z1
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1
-	KMOVQ        K1, SI
-	BTSQ         $0x07, SI
-	TZCNTQ       SI, SI
-	VPSUBQ.BCST  (CX)(SI*8), Z1, Z1
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, SI
-	CMPQ         SI, $0x01
-	JCC          b8d2_247
-	MOVL         $0x00000004, BX
-	JMP          store_245
+	MOVQ                out+0(FP), AX
+	MOVQ                line+8(FP), CX
+	VMOVDQU64           (CX), Z0
+	VPADDQ              zrep8_80000000<>+0(SB), Z0, Z1
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z1, K1
+	KMOVQ               K1, DX
+	BTSQ                $0x07, DX
+	TZCNTQ              DX, DX
+	VPSUBQ.BCST         (CX)(DX*8), Z1, Z1
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
+	KMOVQ               K1, DX
+	VPADDD              zrep4_8000<>+0(SB), Z0, Z1
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z1, K1
+	KMOVQ               K1, BX
+	BTSQ                $0x0f, BX
+	TZCNTQ              BX, BX
+	VPSUBD.BCST         (CX)(BX*4), Z1, Z1
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
+	KMOVQ               K1, BX
+	VPADDW              zrep2_80<>+0(SB), Z0, Z1
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z1, K1
+	KMOVQ               K1, SI
+	BTSQ                $0x1f, SI
+	TZCNTQ              SI, SI
+	VPBROADCASTW        (CX)(SI*2), Z3
+	VPSUBW              Z3, Z1, Z1
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z1, K1, K1
+	KMOVQ               K1, SI
+	TESTQ               DX, DX
+	JZ                  some_242
+	TESTQ               BX, BX
+	JZ                  some_242
+	TESTQ               SI, SI
+	JZ                  some_242
+	MOVQ                $0x00000204, DX
+	MOVBLZX             63(CX), CX
+	SHLL                $0x04, CX
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (AX)
+	MOVB                CL, 64(AX)
+	JMP                 done_241
+
+some_242:
+	XORL        DI, DI
+	CMPQ        DX, $0x01
+	ADCL        DI, DI
+	CMPQ        BX, $0x01
+	ADCL        DI, DI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPTESTMQ    Z0, Z0, K1
+	KMOVQ       K1, DX
+	TESTQ       DX, DX
+	JZ          zeros_243
+	VPCMPQ.BCST $0x04, (CX), Z0, K1
+	KMOVQ       K1, DX
+	TESTQ       DX, DX
+	JZ          repeated_244
+	XORL        DX, DX
+	BTL         $0x02, DI
+	JCC         k4_246
+	VPADDQ      zrep8_8000<>+0(SB), Z0, Z1
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1
+	KMOVQ       K1, BX
+	BTSQ        $0x07, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z1, Z1
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, BX
+	CMPQ        BX, $0x01
+	JCC         b8d4_248
+	VPADDQ      zrep8_80<>+0(SB), Z0, Z1
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1
+	KMOVQ       K1, BX
+	BTSQ        $0x07, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z1, Z1
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, BX
+	CMPQ        BX, $0x01
+	JCC         b8d2_247
+	MOVL        $0x00000004, DX
+	JMP         store_245
 
 b8d2_247:
-	ORL $0x00000008, BX
+	ORL $0x00000008, DX
 	JMP k4_246
 
 b8d4_248:
-	ORL $0x00000010, BX
+	ORL $0x00000010, DX
 
 k4_246:
-	BTL         $0x01, DX
+	BTL         $0x01, DI
 	JCC         k2_249
 	VPADDD      zrep4_80<>+0(SB), Z0, Z1
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
-	KMOVQ       K1, SI
-	BTSQ        $0x0f, SI
-	TZCNTQ      SI, SI
-	VPSUBD.BCST (CX)(SI*4), Z1, Z1
+	KMOVQ       K1, BX
+	BTSQ        $0x0f, BX
+	TZCNTQ      BX, BX
+	VPSUBD.BCST (CX)(BX*4), Z1, Z1
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
-	KMOVQ       K1, SI
-	CMPQ        SI, $0x01
+	KMOVQ       K1, BX
+	CMPQ        BX, $0x01
 	JCC         b4d2_250
-	ORL         $0x00000020, BX
+	ORL         $0x00000020, DX
 	JMP         k2_249
 
 b4d2_250:
-	ORL $0x00000040, BX
+	ORL $0x00000040, DX
 
 k2_249:
-	BTL $0x00, DX
+	BTL $0x00, DI
 	JCC store_245
-	ORL $0x00000080, BX
+	ORL $0x00000080, DX
 
 store_245:
-	MOVBQZX        BL, DX
+	MOVBQZX        DL, DX
 	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), BX
 	LEAQ           k_bdiBits64<>+0(SB), DX
@@ -5481,18 +5497,6 @@ k2_252:
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_241
 
-raw_242:
-	MOVQ                $0x00000204, DX
-	MOVBLZX             63(CX), CX
-	SHLL                $0x04, CX
-	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
-	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
-	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
-	VMOVDQU64           Z1, (AX)
-	MOVB                CL, 64(AX)
-	JMP                 done_241
-
 zeros_243:
 	MOVB $0x00, (AX)
 	MOVQ $0x00000004, DX
@@ -5517,176 +5521,197 @@ done_241:
 // func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
 TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
-	MOVQ         out+0(FP), AX
-	MOVQ         line+8(FP), CX
-	VMOVDQU64    (CX), Z0
-	VMOVDQU64    64(CX), Z1
-	XORL         DX, DX
-	VPADDQ       zrep8_80000000<>+0(SB), Z0, Z2
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K1
-	VPADDQ       zrep8_80000000<>+0(SB), Z1, Z3
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z3, K2
-	KMOVQ        K1, BX
-	KMOVQ        K2, SI
-	SHLQ         $0x08, SI
-	ORQ          SI, BX
-	BTSQ         $0x0f, BX
-	TZCNTQ       BX, BX
-	VPSUBQ.BCST  (CX)(BX*8), Z2, Z2
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K1, K1
-	VPSUBQ.BCST  (CX)(BX*8), Z3, Z2
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, BX
-	KMOVQ        K2, SI
-	SHLQ         $0x08, SI
-	ORQ          SI, BX
-	CMPQ         BX, $0x01
-	ADCL         DX, DX
-	VPADDD       zrep4_8000<>+0(SB), Z0, Z2
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K1
-	VPADDD       zrep4_8000<>+0(SB), Z1, Z3
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z3, K2
-	KMOVQ        K1, BX
-	KMOVQ        K2, SI
-	SHLQ         $0x10, SI
-	ORQ          SI, BX
-	BTSQ         $0x1f, BX
-	TZCNTQ       BX, BX
-	VPSUBD.BCST  (CX)(BX*4), Z2, Z2
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K1, K1
-	VPSUBD.BCST  (CX)(BX*4), Z3, Z2
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, BX
-	KMOVQ        K2, SI
-	SHLQ         $0x10, SI
-	ORQ          SI, BX
-	CMPQ         BX, $0x01
-	ADCL         DX, DX
-	VPADDW       zrep2_80<>+0(SB), Z0, Z2
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1
-	VPADDW       zrep2_80<>+0(SB), Z1, Z3
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z3, K2
-	KMOVQ        K1, BX
-	KMOVQ        K2, SI
-	SHLQ         $0x20, SI
-	ORQ          SI, BX
-	BTSQ         $0x3f, BX
-	TZCNTQ       BX, BX
-	VPBROADCASTW (CX)(BX*2), Z5
-	VPSUBW       Z5, Z2, Z2
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1, K1
-	VPSUBW       Z5, Z3, Z2
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, BX
-	KMOVQ        K2, SI
-	SHLQ         $0x20, SI
-	ORQ          SI, BX
-	CMPQ         BX, $0x01
-	ADCL         DX, DX
-	TESTL        DX, DX
-	JZ           raw_254
-	VPORQ        Z1, Z0, Z2
-	VPTESTMQ     Z2, Z2, K1
-	KMOVQ        K1, BX
-	TESTQ        BX, BX
-	JZ           zeros_255
-	VPCMPQ.BCST  $0x04, (CX), Z0, K1
-	VPCMPQ.BCST  $0x04, (CX), Z1, K2
-	KMOVQ        K1, BX
-	KMOVQ        K2, SI
-	SHLQ         $0x08, SI
-	ORQ          SI, BX
-	TESTQ        BX, BX
-	JZ           repeated_256
-	XORL         BX, BX
-	BTL          $0x02, DX
-	JCC          k4_258
-	VPADDQ       zrep8_8000<>+0(SB), Z0, Z2
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1
-	VPADDQ       zrep8_8000<>+0(SB), Z1, Z3
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z3, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x08, DI
-	ORQ          DI, SI
-	BTSQ         $0x0f, SI
-	TZCNTQ       SI, SI
-	VPSUBQ.BCST  (CX)(SI*8), Z2, Z2
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1, K1
-	VPSUBQ.BCST  (CX)(SI*8), Z3, Z2
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x08, DI
-	ORQ          DI, SI
-	CMPQ         SI, $0x01
-	JCC          b8d4_260
-	VPADDQ       zrep8_80<>+0(SB), Z0, Z2
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1
-	VPADDQ       zrep8_80<>+0(SB), Z1, Z3
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z3, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x08, DI
-	ORQ          DI, SI
-	BTSQ         $0x0f, SI
-	TZCNTQ       SI, SI
-	VPSUBQ.BCST  (CX)(SI*8), Z2, Z2
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1, K1
-	VPSUBQ.BCST  (CX)(SI*8), Z3, Z2
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, SI
-	KMOVQ        K2, DI
-	SHLQ         $0x08, DI
-	ORQ          DI, SI
-	CMPQ         SI, $0x01
-	JCC          b8d2_259
-	MOVL         $0x00000004, BX
-	JMP          store_257
+	MOVQ                out+0(FP), AX
+	MOVQ                line+8(FP), CX
+	VMOVDQU64           (CX), Z0
+	VMOVDQU64           64(CX), Z1
+	VPADDQ              zrep8_80000000<>+0(SB), Z0, Z2
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z2, K1
+	VPADDQ              zrep8_80000000<>+0(SB), Z1, Z3
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z3, K2
+	KMOVQ               K1, DX
+	KMOVQ               K2, BX
+	SHLQ                $0x08, BX
+	ORQ                 BX, DX
+	BTSQ                $0x0f, DX
+	TZCNTQ              DX, DX
+	VPSUBQ.BCST         (CX)(DX*8), Z2, Z2
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST         (CX)(DX*8), Z3, Z2
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z2, K2, K2
+	KMOVQ               K1, DX
+	KMOVQ               K2, BX
+	SHLQ                $0x08, BX
+	ORQ                 BX, DX
+	VPADDD              zrep4_8000<>+0(SB), Z0, Z2
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z2, K1
+	VPADDD              zrep4_8000<>+0(SB), Z1, Z3
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z3, K2
+	KMOVQ               K1, BX
+	KMOVQ               K2, SI
+	SHLQ                $0x10, SI
+	ORQ                 SI, BX
+	BTSQ                $0x1f, BX
+	TZCNTQ              BX, BX
+	VPSUBD.BCST         (CX)(BX*4), Z2, Z2
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z2, K1, K1
+	VPSUBD.BCST         (CX)(BX*4), Z3, Z2
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z2, K2, K2
+	KMOVQ               K1, BX
+	KMOVQ               K2, SI
+	SHLQ                $0x10, SI
+	ORQ                 SI, BX
+	VPADDW              zrep2_80<>+0(SB), Z0, Z2
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z2, K1
+	VPADDW              zrep2_80<>+0(SB), Z1, Z3
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z3, K2
+	KMOVQ               K1, SI
+	KMOVQ               K2, DI
+	SHLQ                $0x20, DI
+	ORQ                 DI, SI
+	BTSQ                $0x3f, SI
+	TZCNTQ              SI, SI
+	VPBROADCASTW        (CX)(SI*2), Z5
+	VPSUBW              Z5, Z2, Z2
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z2, K1, K1
+	VPSUBW              Z5, Z3, Z2
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z2, K2, K2
+	KMOVQ               K1, SI
+	KMOVQ               K2, DI
+	SHLQ                $0x20, DI
+	ORQ                 DI, SI
+	TESTQ               DX, DX
+	JZ                  some_254
+	TESTQ               BX, BX
+	JZ                  some_254
+	TESTQ               SI, SI
+	JZ                  some_254
+	MOVQ                $0x00000404, DX
+	MOVBLZX             127(CX), CX
+	SHLL                $0x04, CX
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (AX)
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z1, Z1
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(AX)
+	MOVB                CL, 128(AX)
+	JMP                 done_253
+
+some_254:
+	XORL        DI, DI
+	CMPQ        DX, $0x01
+	ADCL        DI, DI
+	CMPQ        BX, $0x01
+	ADCL        DI, DI
+	CMPQ        SI, $0x01
+	ADCL        DI, DI
+	VPORQ       Z1, Z0, Z2
+	VPTESTMQ    Z2, Z2, K1
+	KMOVQ       K1, DX
+	TESTQ       DX, DX
+	JZ          zeros_255
+	VPCMPQ.BCST $0x04, (CX), Z0, K1
+	VPCMPQ.BCST $0x04, (CX), Z1, K2
+	KMOVQ       K1, DX
+	KMOVQ       K2, BX
+	SHLQ        $0x08, BX
+	ORQ         BX, DX
+	TESTQ       DX, DX
+	JZ          repeated_256
+	XORL        DX, DX
+	BTL         $0x02, DI
+	JCC         k4_258
+	VPADDQ      zrep8_8000<>+0(SB), Z0, Z2
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1
+	VPADDQ      zrep8_8000<>+0(SB), Z1, Z3
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z3, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	BTSQ        $0x0f, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z2, Z2
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST (CX)(BX*8), Z3, Z2
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	CMPQ        BX, $0x01
+	JCC         b8d4_260
+	VPADDQ      zrep8_80<>+0(SB), Z0, Z2
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1
+	VPADDQ      zrep8_80<>+0(SB), Z1, Z3
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z3, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	BTSQ        $0x0f, BX
+	TZCNTQ      BX, BX
+	VPSUBQ.BCST (CX)(BX*8), Z2, Z2
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST (CX)(BX*8), Z3, Z2
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x08, SI
+	ORQ         SI, BX
+	CMPQ        BX, $0x01
+	JCC         b8d2_259
+	MOVL        $0x00000004, DX
+	JMP         store_257
 
 b8d2_259:
-	ORL $0x00000008, BX
+	ORL $0x00000008, DX
 	JMP k4_258
 
 b8d4_260:
-	ORL $0x00000010, BX
+	ORL $0x00000010, DX
 
 k4_258:
-	BTL         $0x01, DX
+	BTL         $0x01, DI
 	JCC         k2_261
 	VPADDD      zrep4_80<>+0(SB), Z0, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
 	VPADDD      zrep4_80<>+0(SB), Z1, Z3
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z3, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, DI
-	SHLQ        $0x10, DI
-	ORQ         DI, SI
-	BTSQ        $0x1f, SI
-	TZCNTQ      SI, SI
-	VPSUBD.BCST (CX)(SI*4), Z2, Z2
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x10, SI
+	ORQ         SI, BX
+	BTSQ        $0x1f, BX
+	TZCNTQ      BX, BX
+	VPSUBD.BCST (CX)(BX*4), Z2, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1, K1
-	VPSUBD.BCST (CX)(SI*4), Z3, Z2
+	VPSUBD.BCST (CX)(BX*4), Z3, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K2, K2
-	KMOVQ       K1, SI
-	KMOVQ       K2, DI
-	SHLQ        $0x10, DI
-	ORQ         DI, SI
-	CMPQ        SI, $0x01
+	KMOVQ       K1, BX
+	KMOVQ       K2, SI
+	SHLQ        $0x10, SI
+	ORQ         SI, BX
+	CMPQ        BX, $0x01
 	JCC         b4d2_262
-	ORL         $0x00000020, BX
+	ORL         $0x00000020, DX
 	JMP         k2_261
 
 b4d2_262:
-	ORL $0x00000040, BX
+	ORL $0x00000040, DX
 
 k2_261:
-	BTL $0x00, DX
+	BTL $0x00, DI
 	JCC store_257
-	ORL $0x00000080, BX
+	ORL $0x00000080, DX
 
 store_257:
-	MOVBQZX        BL, DX
+	MOVBQZX        DL, DX
 	MOVQ           best+24(FP), BX
 	MOVBQZX        (BX)(DX*1), BX
 	LEAQ           k_bdiBits128<>+0(SB), DX
@@ -5852,23 +5877,6 @@ k2_264:
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_253
 
-raw_254:
-	MOVQ                $0x00000404, DX
-	MOVBLZX             127(CX), CX
-	SHLL                $0x04, CX
-	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
-	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
-	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
-	VMOVDQU64           Z2, (AX)
-	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z1, Z1
-	VMOVDQU64           k_prevByte<>+0(SB), Z2
-	VPERMI2B            Z1, Z0, Z2
-	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
-	VMOVDQU64           Z2, 64(AX)
-	MOVB                CL, 128(AX)
-	JMP                 done_253
-
 zeros_255:
 	MOVB $0x00, (AX)
 	MOVQ $0x00000004, DX
@@ -5903,109 +5911,125 @@ TEXT ·bdiCompressLines64AVX512(SB), NOSPLIT, $0-128
 	JZ    exit_266
 
 lines_265:
-	LEAQ         (AX)(CX*1), R8
-	VMOVDQU64    (DX), Z0
-	XORL         R9, R9
-	VPADDQ       zrep8_80000000<>+0(SB), Z0, Z1
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z1, K1
-	KMOVQ        K1, R10
-	BTSQ         $0x07, R10
-	TZCNTQ       R10, R10
-	VPSUBQ.BCST  (DX)(R10*8), Z1, Z1
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, R10
-	CMPQ         R10, $0x01
-	ADCL         R9, R9
-	VPADDD       zrep4_8000<>+0(SB), Z0, Z1
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z1, K1
-	KMOVQ        K1, R10
-	BTSQ         $0x0f, R10
-	TZCNTQ       R10, R10
-	VPSUBD.BCST  (DX)(R10*4), Z1, Z1
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, R10
-	CMPQ         R10, $0x01
-	ADCL         R9, R9
-	VPADDW       zrep2_80<>+0(SB), Z0, Z1
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1
-	KMOVQ        K1, R10
-	BTSQ         $0x1f, R10
-	TZCNTQ       R10, R10
-	VPBROADCASTW (DX)(R10*2), Z3
-	VPSUBW       Z3, Z1, Z1
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, R10
-	CMPQ         R10, $0x01
-	ADCL         R9, R9
-	TESTL        R9, R9
-	JZ           raw_268
-	VPTESTMQ     Z0, Z0, K1
-	KMOVQ        K1, R10
-	TESTQ        R10, R10
-	JZ           zeros_269
-	VPCMPQ.BCST  $0x04, (DX), Z0, K1
-	KMOVQ        K1, R10
-	TESTQ        R10, R10
-	JZ           repeated_270
-	XORL         R10, R10
-	BTL          $0x02, R9
-	JCC          k4_272
-	VPADDQ       zrep8_8000<>+0(SB), Z0, Z1
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1
-	KMOVQ        K1, R11
-	BTSQ         $0x07, R11
-	TZCNTQ       R11, R11
-	VPSUBQ.BCST  (DX)(R11*8), Z1, Z1
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, R11
-	CMPQ         R11, $0x01
-	JCC          b8d4_274
-	VPADDQ       zrep8_80<>+0(SB), Z0, Z1
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1
-	KMOVQ        K1, R11
-	BTSQ         $0x07, R11
-	TZCNTQ       R11, R11
-	VPSUBQ.BCST  (DX)(R11*8), Z1, Z1
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z1, K1, K1
-	KMOVQ        K1, R11
-	CMPQ         R11, $0x01
-	JCC          b8d2_273
-	MOVL         $0x00000004, R10
-	JMP          store_271
+	LEAQ                (AX)(CX*1), R8
+	VMOVDQU64           (DX), Z0
+	VPADDQ              zrep8_80000000<>+0(SB), Z0, Z1
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z1, K1
+	KMOVQ               K1, R9
+	BTSQ                $0x07, R9
+	TZCNTQ              R9, R9
+	VPSUBQ.BCST         (DX)(R9*8), Z1, Z1
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z1, K1, K1
+	KMOVQ               K1, R9
+	VPADDD              zrep4_8000<>+0(SB), Z0, Z1
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z1, K1
+	KMOVQ               K1, R10
+	BTSQ                $0x0f, R10
+	TZCNTQ              R10, R10
+	VPSUBD.BCST         (DX)(R10*4), Z1, Z1
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z1, K1, K1
+	KMOVQ               K1, R10
+	VPADDW              zrep2_80<>+0(SB), Z0, Z1
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z1, K1
+	KMOVQ               K1, R11
+	BTSQ                $0x1f, R11
+	TZCNTQ              R11, R11
+	VPBROADCASTW        (DX)(R11*2), Z3
+	VPSUBW              Z3, Z1, Z1
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z1, K1, K1
+	KMOVQ               K1, R11
+	TESTQ               R9, R9
+	JZ                  some_268
+	TESTQ               R10, R10
+	JZ                  some_268
+	TESTQ               R11, R11
+	JZ                  some_268
+	MOVQ                $0x00000204, R9
+	MOVBLZX             63(DX), R10
+	SHLL                $0x04, R10
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (R8)
+	MOVB                R10, 64(R8)
+	JMP                 done_267
+
+some_268:
+	XORL        R12, R12
+	CMPQ        R9, $0x01
+	ADCL        R12, R12
+	CMPQ        R10, $0x01
+	ADCL        R12, R12
+	CMPQ        R11, $0x01
+	ADCL        R12, R12
+	VPTESTMQ    Z0, Z0, K1
+	KMOVQ       K1, R9
+	TESTQ       R9, R9
+	JZ          zeros_269
+	VPCMPQ.BCST $0x04, (DX), Z0, K1
+	KMOVQ       K1, R9
+	TESTQ       R9, R9
+	JZ          repeated_270
+	XORL        R9, R9
+	BTL         $0x02, R12
+	JCC         k4_272
+	VPADDQ      zrep8_8000<>+0(SB), Z0, Z1
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1
+	KMOVQ       K1, R10
+	BTSQ        $0x07, R10
+	TZCNTQ      R10, R10
+	VPSUBQ.BCST (DX)(R10*8), Z1, Z1
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, R10
+	CMPQ        R10, $0x01
+	JCC         b8d4_274
+	VPADDQ      zrep8_80<>+0(SB), Z0, Z1
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1
+	KMOVQ       K1, R10
+	BTSQ        $0x07, R10
+	TZCNTQ      R10, R10
+	VPSUBQ.BCST (DX)(R10*8), Z1, Z1
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z1, K1, K1
+	KMOVQ       K1, R10
+	CMPQ        R10, $0x01
+	JCC         b8d2_273
+	MOVL        $0x00000004, R9
+	JMP         store_271
 
 b8d2_273:
-	ORL $0x00000008, R10
+	ORL $0x00000008, R9
 	JMP k4_272
 
 b8d4_274:
-	ORL $0x00000010, R10
+	ORL $0x00000010, R9
 
 k4_272:
-	BTL         $0x01, R9
+	BTL         $0x01, R12
 	JCC         k2_275
 	VPADDD      zrep4_80<>+0(SB), Z0, Z1
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1
-	KMOVQ       K1, R11
-	BTSQ        $0x0f, R11
-	TZCNTQ      R11, R11
-	VPSUBD.BCST (DX)(R11*4), Z1, Z1
+	KMOVQ       K1, R10
+	BTSQ        $0x0f, R10
+	TZCNTQ      R10, R10
+	VPSUBD.BCST (DX)(R10*4), Z1, Z1
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z1, K1, K1
-	KMOVQ       K1, R11
-	CMPQ        R11, $0x01
+	KMOVQ       K1, R10
+	CMPQ        R10, $0x01
 	JCC         b4d2_276
-	ORL         $0x00000020, R10
+	ORL         $0x00000020, R9
 	JMP         k2_275
 
 b4d2_276:
-	ORL $0x00000040, R10
+	ORL $0x00000040, R9
 
 k2_275:
-	BTL $0x00, R9
+	BTL $0x00, R12
 	JCC store_271
-	ORL $0x00000080, R10
+	ORL $0x00000080, R9
 
 store_271:
-	MOVBQZX        R10, R9
+	MOVBQZX        R9, R9
 	MOVQ           best+112(FP), R10
 	MOVBQZX        (R10)(R9*1), R10
 	LEAQ           k_bdiBits64<>+0(SB), R9
@@ -6123,18 +6147,6 @@ k2_278:
 	VMOVDQU8       Z3, K1, (R8)
 	JMP            done_267
 
-raw_268:
-	MOVQ                $0x00000204, R9
-	MOVBLZX             63(DX), R10
-	SHLL                $0x04, R10
-	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
-	VPERMI2B            highNibbles<>+0(SB), Z0, Z1
-	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z1
-	VMOVDQU64           Z1, (R8)
-	MOVB                R10, 64(R8)
-	JMP                 done_267
-
 zeros_269:
 	MOVB $0x00, (R8)
 	MOVQ $0x00000004, R9
@@ -6181,175 +6193,196 @@ TEXT ·bdiCompressLines128AVX512(SB), NOSPLIT, $0-128
 	JZ    exit_280
 
 lines_279:
-	LEAQ         (AX)(CX*1), R8
-	VMOVDQU64    (DX), Z0
-	VMOVDQU64    64(DX), Z1
-	XORL         R9, R9
-	VPADDQ       zrep8_80000000<>+0(SB), Z0, Z2
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K1
-	VPADDQ       zrep8_80000000<>+0(SB), Z1, Z3
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z3, K2
-	KMOVQ        K1, R10
-	KMOVQ        K2, R11
-	SHLQ         $0x08, R11
-	ORQ          R11, R10
-	BTSQ         $0x0f, R10
-	TZCNTQ       R10, R10
-	VPSUBQ.BCST  (DX)(R10*8), Z2, Z2
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K1, K1
-	VPSUBQ.BCST  (DX)(R10*8), Z3, Z2
-	VPCMPUQ      $0x05, zrep8_100000000<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, R10
-	KMOVQ        K2, R11
-	SHLQ         $0x08, R11
-	ORQ          R11, R10
-	CMPQ         R10, $0x01
-	ADCL         R9, R9
-	VPADDD       zrep4_8000<>+0(SB), Z0, Z2
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K1
-	VPADDD       zrep4_8000<>+0(SB), Z1, Z3
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z3, K2
-	KMOVQ        K1, R10
-	KMOVQ        K2, R11
-	SHLQ         $0x10, R11
-	ORQ          R11, R10
-	BTSQ         $0x1f, R10
-	TZCNTQ       R10, R10
-	VPSUBD.BCST  (DX)(R10*4), Z2, Z2
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K1, K1
-	VPSUBD.BCST  (DX)(R10*4), Z3, Z2
-	VPCMPUD      $0x05, zrep4_10000<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, R10
-	KMOVQ        K2, R11
-	SHLQ         $0x10, R11
-	ORQ          R11, R10
-	CMPQ         R10, $0x01
-	ADCL         R9, R9
-	VPADDW       zrep2_80<>+0(SB), Z0, Z2
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1
-	VPADDW       zrep2_80<>+0(SB), Z1, Z3
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z3, K2
-	KMOVQ        K1, R10
-	KMOVQ        K2, R11
-	SHLQ         $0x20, R11
-	ORQ          R11, R10
-	BTSQ         $0x3f, R10
-	TZCNTQ       R10, R10
-	VPBROADCASTW (DX)(R10*2), Z5
-	VPSUBW       Z5, Z2, Z2
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K1, K1
-	VPSUBW       Z5, Z3, Z2
-	VPCMPUW      $0x05, zrep2_100<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, R10
-	KMOVQ        K2, R11
-	SHLQ         $0x20, R11
-	ORQ          R11, R10
-	CMPQ         R10, $0x01
-	ADCL         R9, R9
-	TESTL        R9, R9
-	JZ           raw_282
-	VPORQ        Z1, Z0, Z2
-	VPTESTMQ     Z2, Z2, K1
-	KMOVQ        K1, R10
-	TESTQ        R10, R10
-	JZ           zeros_283
-	VPCMPQ.BCST  $0x04, (DX), Z0, K1
-	VPCMPQ.BCST  $0x04, (DX), Z1, K2
-	KMOVQ        K1, R10
-	KMOVQ        K2, R11
-	SHLQ         $0x08, R11
-	ORQ          R11, R10
-	TESTQ        R10, R10
-	JZ           repeated_284
-	XORL         R10, R10
-	BTL          $0x02, R9
-	JCC          k4_286
-	VPADDQ       zrep8_8000<>+0(SB), Z0, Z2
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1
-	VPADDQ       zrep8_8000<>+0(SB), Z1, Z3
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z3, K2
-	KMOVQ        K1, R11
-	KMOVQ        K2, R12
-	SHLQ         $0x08, R12
-	ORQ          R12, R11
-	BTSQ         $0x0f, R11
-	TZCNTQ       R11, R11
-	VPSUBQ.BCST  (DX)(R11*8), Z2, Z2
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K1, K1
-	VPSUBQ.BCST  (DX)(R11*8), Z3, Z2
-	VPCMPUQ      $0x05, zrep8_10000<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, R11
-	KMOVQ        K2, R12
-	SHLQ         $0x08, R12
-	ORQ          R12, R11
-	CMPQ         R11, $0x01
-	JCC          b8d4_288
-	VPADDQ       zrep8_80<>+0(SB), Z0, Z2
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1
-	VPADDQ       zrep8_80<>+0(SB), Z1, Z3
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z3, K2
-	KMOVQ        K1, R11
-	KMOVQ        K2, R12
-	SHLQ         $0x08, R12
-	ORQ          R12, R11
-	BTSQ         $0x0f, R11
-	TZCNTQ       R11, R11
-	VPSUBQ.BCST  (DX)(R11*8), Z2, Z2
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K1, K1
-	VPSUBQ.BCST  (DX)(R11*8), Z3, Z2
-	VPCMPUQ      $0x05, zrep8_100<>+0(SB), Z2, K2, K2
-	KMOVQ        K1, R11
-	KMOVQ        K2, R12
-	SHLQ         $0x08, R12
-	ORQ          R12, R11
-	CMPQ         R11, $0x01
-	JCC          b8d2_287
-	MOVL         $0x00000004, R10
-	JMP          store_285
+	LEAQ                (AX)(CX*1), R8
+	VMOVDQU64           (DX), Z0
+	VMOVDQU64           64(DX), Z1
+	VPADDQ              zrep8_80000000<>+0(SB), Z0, Z2
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z2, K1
+	VPADDQ              zrep8_80000000<>+0(SB), Z1, Z3
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z3, K2
+	KMOVQ               K1, R9
+	KMOVQ               K2, R10
+	SHLQ                $0x08, R10
+	ORQ                 R10, R9
+	BTSQ                $0x0f, R9
+	TZCNTQ              R9, R9
+	VPSUBQ.BCST         (DX)(R9*8), Z2, Z2
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST         (DX)(R9*8), Z3, Z2
+	VPCMPUQ             $0x05, zrep8_100000000<>+0(SB), Z2, K2, K2
+	KMOVQ               K1, R9
+	KMOVQ               K2, R10
+	SHLQ                $0x08, R10
+	ORQ                 R10, R9
+	VPADDD              zrep4_8000<>+0(SB), Z0, Z2
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z2, K1
+	VPADDD              zrep4_8000<>+0(SB), Z1, Z3
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z3, K2
+	KMOVQ               K1, R10
+	KMOVQ               K2, R11
+	SHLQ                $0x10, R11
+	ORQ                 R11, R10
+	BTSQ                $0x1f, R10
+	TZCNTQ              R10, R10
+	VPSUBD.BCST         (DX)(R10*4), Z2, Z2
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z2, K1, K1
+	VPSUBD.BCST         (DX)(R10*4), Z3, Z2
+	VPCMPUD             $0x05, zrep4_10000<>+0(SB), Z2, K2, K2
+	KMOVQ               K1, R10
+	KMOVQ               K2, R11
+	SHLQ                $0x10, R11
+	ORQ                 R11, R10
+	VPADDW              zrep2_80<>+0(SB), Z0, Z2
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z2, K1
+	VPADDW              zrep2_80<>+0(SB), Z1, Z3
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z3, K2
+	KMOVQ               K1, R11
+	KMOVQ               K2, R12
+	SHLQ                $0x20, R12
+	ORQ                 R12, R11
+	BTSQ                $0x3f, R11
+	TZCNTQ              R11, R11
+	VPBROADCASTW        (DX)(R11*2), Z5
+	VPSUBW              Z5, Z2, Z2
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z2, K1, K1
+	VPSUBW              Z5, Z3, Z2
+	VPCMPUW             $0x05, zrep2_100<>+0(SB), Z2, K2, K2
+	KMOVQ               K1, R11
+	KMOVQ               K2, R12
+	SHLQ                $0x20, R12
+	ORQ                 R12, R11
+	TESTQ               R9, R9
+	JZ                  some_282
+	TESTQ               R10, R10
+	JZ                  some_282
+	TESTQ               R11, R11
+	JZ                  some_282
+	MOVQ                $0x00000404, R9
+	MOVBLZX             127(DX), R10
+	SHLL                $0x04, R10
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (R8)
+	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z1, Z1
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(R8)
+	MOVB                R10, 128(R8)
+	JMP                 done_281
+
+some_282:
+	XORL        R12, R12
+	CMPQ        R9, $0x01
+	ADCL        R12, R12
+	CMPQ        R10, $0x01
+	ADCL        R12, R12
+	CMPQ        R11, $0x01
+	ADCL        R12, R12
+	VPORQ       Z1, Z0, Z2
+	VPTESTMQ    Z2, Z2, K1
+	KMOVQ       K1, R9
+	TESTQ       R9, R9
+	JZ          zeros_283
+	VPCMPQ.BCST $0x04, (DX), Z0, K1
+	VPCMPQ.BCST $0x04, (DX), Z1, K2
+	KMOVQ       K1, R9
+	KMOVQ       K2, R10
+	SHLQ        $0x08, R10
+	ORQ         R10, R9
+	TESTQ       R9, R9
+	JZ          repeated_284
+	XORL        R9, R9
+	BTL         $0x02, R12
+	JCC         k4_286
+	VPADDQ      zrep8_8000<>+0(SB), Z0, Z2
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1
+	VPADDQ      zrep8_8000<>+0(SB), Z1, Z3
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z3, K2
+	KMOVQ       K1, R10
+	KMOVQ       K2, R11
+	SHLQ        $0x08, R11
+	ORQ         R11, R10
+	BTSQ        $0x0f, R10
+	TZCNTQ      R10, R10
+	VPSUBQ.BCST (DX)(R10*8), Z2, Z2
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST (DX)(R10*8), Z3, Z2
+	VPCMPUQ     $0x05, zrep8_10000<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, R10
+	KMOVQ       K2, R11
+	SHLQ        $0x08, R11
+	ORQ         R11, R10
+	CMPQ        R10, $0x01
+	JCC         b8d4_288
+	VPADDQ      zrep8_80<>+0(SB), Z0, Z2
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1
+	VPADDQ      zrep8_80<>+0(SB), Z1, Z3
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z3, K2
+	KMOVQ       K1, R10
+	KMOVQ       K2, R11
+	SHLQ        $0x08, R11
+	ORQ         R11, R10
+	BTSQ        $0x0f, R10
+	TZCNTQ      R10, R10
+	VPSUBQ.BCST (DX)(R10*8), Z2, Z2
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K1, K1
+	VPSUBQ.BCST (DX)(R10*8), Z3, Z2
+	VPCMPUQ     $0x05, zrep8_100<>+0(SB), Z2, K2, K2
+	KMOVQ       K1, R10
+	KMOVQ       K2, R11
+	SHLQ        $0x08, R11
+	ORQ         R11, R10
+	CMPQ        R10, $0x01
+	JCC         b8d2_287
+	MOVL        $0x00000004, R9
+	JMP         store_285
 
 b8d2_287:
-	ORL $0x00000008, R10
+	ORL $0x00000008, R9
 	JMP k4_286
 
 b8d4_288:
-	ORL $0x00000010, R10
+	ORL $0x00000010, R9
 
 k4_286:
-	BTL         $0x01, R9
+	BTL         $0x01, R12
 	JCC         k2_289
 	VPADDD      zrep4_80<>+0(SB), Z0, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1
 	VPADDD      zrep4_80<>+0(SB), Z1, Z3
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z3, K2
-	KMOVQ       K1, R11
-	KMOVQ       K2, R12
-	SHLQ        $0x10, R12
-	ORQ         R12, R11
-	BTSQ        $0x1f, R11
-	TZCNTQ      R11, R11
-	VPSUBD.BCST (DX)(R11*4), Z2, Z2
+	KMOVQ       K1, R10
+	KMOVQ       K2, R11
+	SHLQ        $0x10, R11
+	ORQ         R11, R10
+	BTSQ        $0x1f, R10
+	TZCNTQ      R10, R10
+	VPSUBD.BCST (DX)(R10*4), Z2, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K1, K1
-	VPSUBD.BCST (DX)(R11*4), Z3, Z2
+	VPSUBD.BCST (DX)(R10*4), Z3, Z2
 	VPCMPUD     $0x05, zrep4_100<>+0(SB), Z2, K2, K2
-	KMOVQ       K1, R11
-	KMOVQ       K2, R12
-	SHLQ        $0x10, R12
-	ORQ         R12, R11
-	CMPQ        R11, $0x01
+	KMOVQ       K1, R10
+	KMOVQ       K2, R11
+	SHLQ        $0x10, R11
+	ORQ         R11, R10
+	CMPQ        R10, $0x01
 	JCC         b4d2_290
-	ORL         $0x00000020, R10
+	ORL         $0x00000020, R9
 	JMP         k2_289
 
 b4d2_290:
-	ORL $0x00000040, R10
+	ORL $0x00000040, R9
 
 k2_289:
-	BTL $0x00, R9
+	BTL $0x00, R12
 	JCC store_285
-	ORL $0x00000080, R10
+	ORL $0x00000080, R9
 
 store_285:
-	MOVBQZX        R10, R9
+	MOVBQZX        R9, R9
 	MOVQ           best+112(FP), R10
 	MOVBQZX        (R10)(R9*1), R10
 	LEAQ           k_bdiBits128<>+0(SB), R9
@@ -6514,23 +6547,6 @@ k2_292:
 	KMOVQ          368(R11), K1
 	VMOVDQU8       Z1, K1, 64(R8)
 	JMP            done_281
-
-raw_282:
-	MOVQ                $0x00000404, R9
-	MOVBLZX             127(DX), R10
-	SHLL                $0x04, R10
-	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z0, Z0
-	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
-	VPERMI2B            highNibbles<>+0(SB), Z0, Z2
-	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z0, Z2
-	VMOVDQU64           Z2, (R8)
-	VGF2P8AFFINEQB.BCST $0x00, nibbleSwap<>+0(SB), Z1, Z1
-	VMOVDQU64           k_prevByte<>+0(SB), Z2
-	VPERMI2B            Z1, Z0, Z2
-	VPTERNLOGQ          $0xe4, highNibbles<>+0(SB), Z1, Z2
-	VMOVDQU64           Z2, 64(R8)
-	MOVB                R10, 128(R8)
-	JMP                 done_281
 
 zeros_283:
 	MOVB $0x00, (R8)
