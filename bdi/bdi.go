@@ -256,16 +256,18 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	// it has room for the stream actually written. This is the path of
 	// every call, so it checks one field set by New, and the kernels take
 	// array pointers, half the words of slices.
-	if n := len(dst); len(line) == c.oneCallLine && cap(dst)-n > len(line) && cpu.Active() >= cpu.AVX512 {
-		var bits int
-		if len(line) == 64 {
-			bits = bdiCompress64AVX512((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), &c.enc, &c.best)
-		} else {
-			bits = bdiCompress128AVX512((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), &c.enc, &c.best)
+	if n := len(dst); len(line) == c.oneCallLine && cap(dst)-n > len(line) {
+		if cpu.Active() >= cpu.AVX512 {
+			var bits int
+			if len(line) == 64 {
+				bits = bdiCompress64AVX512((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), &c.enc, &c.best)
+			} else {
+				bits = bdiCompress128AVX512((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), &c.enc, &c.best)
+			}
+			// bits is positive; dividing it unsigned saves the signed
+			// division's three instructions of rounding toward zero.
+			return dst[:n+int(uint(bits+7)/8)], bits, nil
 		}
-		// bits is positive; dividing it unsigned saves the signed
-		// division's three instructions of rounding toward zero.
-		return dst[:n+int(uint(bits+7)/8)], bits, nil
 	}
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
