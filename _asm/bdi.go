@@ -796,29 +796,35 @@ func rodataBytes(name string, b [64]byte) Mem {
 }
 
 // bdiCompress emits bdiCompress<size>AVX512(out *[size+1]byte, line
-// *[size]byte, enc *[6][384]byte, best *[256]uint8) (bits int), which
-// chooses the encoding of line by its fit mask (as bdiFitLine512 defines
-// it) and best, writes it to out and returns its length in bits, for the
-// default delta rules: one call per line does all of Compress but the
-// slicing of dst. Its arguments are array pointers, not slices, because
-// Compress calls it for every line: half the words to pass, and the
-// lengths are in the types. Returning the length, not the id, and writing
-// zeros and repeated lines here leave Compress nothing to keep across the
-// call but dst.
+// *[size]byte, tables *[2560]byte) (bits int), which chooses the encoding
+// of line by its fit mask (as bdiFitLine512 defines it) and best, writes
+// it to out and returns its length in bits, for the default delta rules:
+// one call per line does all of Compress but the slicing of dst. tables is
+// bdi's encodeTables: best (by fit mask) at 0, then the six parameter
+// blocks of bdiEncode. Its arguments are array pointers, not slices,
+// because Compress calls it for every line: half the words to pass, and
+// the lengths are in the types; the two tables in one block measured 1–2%
+// faster at 64 bytes than a pointer to each. Returning the length, not the
+// id, and writing zeros and repeated lines here leave Compress nothing to
+// keep across the call but dst.
 //
 // The widest delta of each element width is tested first, as bdiChoose
-// does, without branches, and a line that fits none of them (most lines
-// of real memory) goes to the raw encoding after one branch. Only the
-// other lines test for zeros and repeated values and walk the fit tree
+// does, and a line that fits none of them (most lines of real memory)
+// goes to the raw encoding after three untaken branches. Only the other
+// lines test for zeros and repeated values and walk the fit tree
 // (baseDeltaTree, the three tests already made read from their bits).
 // Each test's constants are memory operands, which a one-line kernel
 // would otherwise broadcast into registers at each call. Measured on the
 // corpora: a raw line 5.1 → 4.3 ns against a tree with a branch after
 // each test from the first, and a tree after the first branch is 3 ns a
 // line faster than running every test without branches.
+// encodeTablesSize is the length of bdi's encodeTables: 256 bytes of best,
+// then six 384-byte parameter blocks.
+const encodeTablesSize = 256 + 6*384
+
 func bdiCompress(size int, revMatrix Mem, rawc rawConsts) {
 	name := fmt.Sprintf("bdiCompress%dAVX512", size)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, line *[%d]byte, enc *[6][384]byte, best *[256]uint8) (bits int)", size+1, size))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, line *[%d]byte, tables *[%d]byte) (bits int)", size+1, size, encodeTablesSize))
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s writes the BDI encoding of a %d-byte line to out and returns its", name, size),
 		"length in bits, under the default delta rules. enc holds the parameter blocks of the",
@@ -834,11 +840,11 @@ func bdiCompress(size int, revMatrix Mem, rawc rawConsts) {
 }
 
 // bdiCompressLines emits bdiCompressLines<size>AVX512(out []byte, at int,
-// data []byte, ends []int, bits []int, enc *[6][384]byte, best
-// *[256]uint8) (end int): bdiCompress's body in a loop over the len(ends)
-// lines of data, which writes their encodings back to back from out[at],
-// each line's length in bits to bits and the offset in out where its
-// encoding ends to ends, and returns the last of those offsets. It is the
+// data []byte, ends []int, bits []int, tables *[2560]byte) (end int):
+// bdiCompress's body in a loop over the len(ends) lines of data, which
+// writes their encodings back to back from out[at], each line's length in
+// bits to bits and the offset in out where its encoding ends to ends, and
+// returns the last of those offsets. It is the
 // batch kernel of CompressLines, which would otherwise pay a call into
 // assembly for every line. len(out) − at must be at least
 // len(ends)·(size+1), the raw lines' length; len(bits) and len(data)/size
@@ -849,7 +855,7 @@ func bdiCompress(size int, revMatrix Mem, rawc rawConsts) {
 // stay apart.
 func bdiCompressLines(size int, revMatrix Mem, rawc rawConsts) {
 	name := fmt.Sprintf("bdiCompressLines%dAVX512", size)
-	TEXT(name, NOSPLIT, "func(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)")
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out []byte, at int, data []byte, ends []int, bits []int, tables *[%d]byte) (end int)", encodeTablesSize))
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s writes the BDI encodings of the len(ends) %d-byte lines of data", name, size),
 		"back to back from out[at], each one's length in bits to bits and the offset in out",
@@ -943,18 +949,18 @@ func compressLine(size int, outp, line Register, done string, revMatrix Mem, raw
 	Label(store)
 	m, id := GP64(), GP64()
 	MOVBQZX(res.As8(), m)
-	best := Load(Param("best"), GP64())
-	MOVBQZX(Mem{Base: best, Index: m, Scale: 1}, id)
+	tables := Load(Param("tables"), GP64())
+	MOVBQZX(Mem{Base: tables, Index: m, Scale: 1}, id)
 	lengths := GP64()
 	LEAQ(rodata(fmt.Sprintf("bdiBits%d", size), encodingLengths(size)...), lengths)
 	MOVQ(Mem{Base: lengths, Index: id, Scale: 8}, bits)
-	// p = enc + (id−2)·384 = enc + 128·3·id − 768
+	// p = tables + 256 + (id−2)·384 = tables + 128·3·id − 512, the
+	// parameter block of encoding id
 	p := GP64()
 	LEAQ(Mem{Base: id, Index: id, Scale: 2}, p)
 	SHLQ(U8(7), p)
-	enc := Load(Param("enc"), GP64())
-	ADDQ(enc, p)
-	SUBQ(U32(768), p)
+	ADDQ(tables, p)
+	SUBQ(U32(512), p)
 	byElementWidth(id.As32(), done, func(k int) {
 		bdiEncodeBody(size, k, outp, line, p, vecs, revMatrix, rawc.highNibbles)
 	})

@@ -74,9 +74,10 @@ type Codec struct {
 	symmetric  bool
 	singleBase bool
 	latency    linecomp.Latency
-	// best maps a fit mask (see fit.go) to the smallest encoding it
-	// allows.
-	best      [256]uint8
+	// tables holds best, which maps a fit mask (see fit.go) to the
+	// smallest encoding it allows, and the encode kernels' parameter
+	// blocks.
+	tables    encodeTables
 	idBits    [16]uint16                          // the length of encoding id, by id
 	encodings [len(encodingIDs)]linecomp.Encoding // what Encodings returns
 	// kernel is set when the fit-mask kernels apply: they implement the
@@ -96,9 +97,8 @@ type Codec struct {
 	// deltaOffset and deltaSpan[d] define the d-byte delta range as
 	// x + deltaOffset[d] < deltaSpan[d] in unsigned arithmetic.
 	deltaOffset, deltaSpan [5]uint64
-	// enc and dec describe each base-delta encoding to the encode and
-	// decode kernels.
-	enc [len(baseDelta)]encodeParams
+	// dec describes each base-delta encoding to the decode kernels (and
+	// tables.enc to the encode kernels).
 	dec [len(baseDelta)]decodeParams
 }
 
@@ -260,9 +260,9 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 		if cpu.Active() >= cpu.AVX512 {
 			var bits int
 			if len(line) == 64 {
-				bits = bdiCompress64AVX512((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), &c.enc, &c.best)
+				bits = bdiCompress64AVX512((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), c.tables.block())
 			} else {
-				bits = bdiCompress128AVX512((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), &c.enc, &c.best)
+				bits = bdiCompress128AVX512((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), c.tables.block())
 			}
 			// bits is positive; dividing it unsigned saves the signed
 			// division's three instructions of rounding toward zero.

@@ -407,7 +407,7 @@ func TestCompressLevels(t *testing.T) {
 				}
 			}
 			generic := func(line []byte) string {
-				id := int(c.best[c.fitMaskGeneric(line)])
+				id := int(c.tables.best()[c.fitMaskGeneric(line)])
 				return fmt.Sprint(string(c.encodeGeneric(nil, line, id)), c.encodedBits(id), nil)
 			}
 			codectest.CrossCheck(t, n, nil, kernel, generic)
@@ -635,7 +635,7 @@ func TestDecodeRefusals(t *testing.T) {
 // followed by the same stream with its payload scrambled.
 func decodeStreams(c *Codec, line []byte) [][]byte {
 	n := len(line)
-	ids := []int{Uncompressed, int(c.best[c.fitMaskGeneric(line)])} // the second may be zeros or repeated
+	ids := []int{Uncompressed, int(c.tables.best()[c.fitMaskGeneric(line)])} // the second may be zeros or repeated
 	for _, e := range baseDelta {
 		if _, _, ok := c.fit(line, e.k, e.d); ok {
 			ids = append(ids, e.id)

@@ -79,7 +79,7 @@ func (c *Codec) fitMasksGeneric(data []byte, out []uint8) {
 // codec's rules (the fit mask knows the variant): the definition the B+Δ
 // and the choose kernels must match.
 func (c *Codec) idGeneric(line []byte) uint8 {
-	return c.best[c.fitMaskGeneric(line)]
+	return c.tables.best()[c.fitMaskGeneric(line)]
 }
 
 // chooseIDs writes the id of the encoding of each line of data to ids.
@@ -102,7 +102,7 @@ func (c *Codec) chooseIDs(data []byte, ids []uint8) {
 func (c *Codec) idsFromFitMasks(data []byte, ids []uint8) {
 	c.fitMasks(data, ids)
 	for i, m := range ids {
-		ids[i] = c.best[m]
+		ids[i] = c.tables.best()[m]
 	}
 }
 
@@ -116,14 +116,15 @@ func (c *Codec) chooseID(line []byte) int {
 // buildTables fills best, the smallest encoding (ties to the lower id) for
 // every fit mask, and idBits.
 func (c *Codec) buildTables() {
-	for m := range c.best {
+	table := c.tables.best()
+	for m := range table {
 		best := Uncompressed
 		for id := 0; id < 8; id++ {
 			if m&(1<<id) != 0 && c.encodedBits(id) < c.encodedBits(best) {
 				best = id
 			}
 		}
-		c.best[m] = uint8(best)
+		table[m] = uint8(best)
 	}
 	for id := range c.idBits {
 		if id <= Base2Delta1 || id == Uncompressed {
@@ -200,9 +201,9 @@ func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
 	out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1) // room for n raw lines
 	var end int
 	if c.lineSize == 64 {
-		end = bdiCompressLines64AVX512(out, at, data, ends, bits, &c.enc, &c.best)
+		end = bdiCompressLines64AVX512(out, at, data, ends, bits, c.tables.block())
 	} else {
-		end = bdiCompressLines128AVX512(out, at, data, ends, bits, &c.enc, &c.best)
+		end = bdiCompressLines128AVX512(out, at, data, ends, bits, c.tables.block())
 	}
 	lines.Commit(dst, n, end)
 }

@@ -111,7 +111,7 @@ func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) {
 		return dst[:n+size], true
 	}
 	i := id - Base8Delta1
-	p := &c.enc[i]
+	p := c.tables.enc(i)
 	switch c.lineSize<<4 | baseDelta[i].k {
 	case 64<<4 | 8:
 		bdiEncode64K8(out, line, p)

@@ -5257,9 +5257,9 @@ TEXT ·bdiRaw128(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-// func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
+// func bdiCompress64AVX512(out *[65]byte, line *[64]byte, tables *[2560]byte) (bits int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
-TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-40
+TEXT ·bdiCompress64AVX512(SB), NOSPLIT, $0-32
 	MOVQ                out+0(FP), AX
 	MOVQ                line+8(FP), CX
 	VMOVDQU64           (CX), Z0
@@ -5380,120 +5380,119 @@ k2_249:
 
 store_245:
 	MOVBQZX        DL, DX
-	MOVQ           best+24(FP), BX
-	MOVBQZX        (BX)(DX*1), BX
+	MOVQ           tables+16(FP), SI
+	MOVBQZX        (SI)(DX*1), BX
 	LEAQ           k_bdiBits64<>+0(SB), DX
 	MOVQ           (DX)(BX*8), DX
-	LEAQ           (BX)(BX*2), SI
-	SHLQ           $0x07, SI
-	MOVQ           enc+16(FP), DI
-	ADDQ           DI, SI
-	SUBQ           $0x00000300, SI
+	LEAQ           (BX)(BX*2), DI
+	SHLQ           $0x07, DI
+	ADDQ           SI, DI
+	SUBQ           $0x00000200, DI
 	CMPL           BX, $0x05
 	JAE            k4_251
-	VPBROADCASTQ   336(SI), Z1
-	VPBROADCASTQ   344(SI), Z3
+	VPBROADCASTQ   336(DI), Z1
+	VPBROADCASTQ   344(DI), Z3
 	VPADDQ         Z1, Z0, Z1
 	VPCMPUQ        $0x05, Z3, Z1, K1
 	KMOVQ          K1, BX
-	XORQ           DI, DI
+	XORQ           SI, SI
 	TZCNTQ         BX, R8
-	CMOVQCS        DI, R8
+	CMOVQCS        SI, R8
 	MOVQ           (CX)(R8*8), R9
 	VPBROADCASTQ   (CX)(R8*8), Z1
-	CMOVQCS        DI, R9
+	CMOVQCS        SI, R9
 	VPSUBQ         Z1, Z0, K1, Z0
-	VMOVDQU64      (SI), Z1
+	VMOVDQU64      (DI), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          BX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, CX
 	BSWAPQ         R9
-	ORQ            352(SI), CX
+	ORQ            352(DI), CX
 	VMOVQ          CX, X2
 	VPINSRQ        $0x01, R9, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(SI), Z3
+	VMOVDQU64      64(DI), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(SI), Z4
-	KMOVQ          320(SI), K1
+	VMOVDQU64      192(DI), Z4
+	KMOVQ          320(DI), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(SI), K1
+	KMOVQ          360(DI), K1
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_241
 
 k4_251:
 	CMPL           BX, $0x07
 	JAE            k2_252
-	VPBROADCASTD   336(SI), Z1
-	VPBROADCASTD   344(SI), Z3
+	VPBROADCASTD   336(DI), Z1
+	VPBROADCASTD   344(DI), Z3
 	VPADDD         Z1, Z0, Z1
 	VPCMPUD        $0x05, Z3, Z1, K1
 	KMOVQ          K1, BX
-	XORQ           DI, DI
+	XORQ           SI, SI
 	TZCNTQ         BX, R8
-	CMOVQCS        DI, R8
+	CMOVQCS        SI, R8
 	MOVL           (CX)(R8*4), R9
 	VPBROADCASTD   (CX)(R8*4), Z1
-	CMOVQCS        DI, R9
+	CMOVQCS        SI, R9
 	VPSUBD         Z1, Z0, K1, Z0
-	VMOVDQU64      (SI), Z1
+	VMOVDQU64      (DI), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          BX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, CX
 	BSWAPL         R9
-	ORQ            352(SI), R9
+	ORQ            352(DI), R9
 	VMOVQ          CX, X2
 	VPINSRQ        $0x01, R9, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(SI), Z3
+	VMOVDQU64      64(DI), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(SI), Z4
-	KMOVQ          320(SI), K1
+	VMOVDQU64      192(DI), Z4
+	KMOVQ          320(DI), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(SI), K1
+	KMOVQ          360(DI), K1
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_241
 
 k2_252:
-	VPBROADCASTW   336(SI), Z1
-	VPBROADCASTW   344(SI), Z3
+	VPBROADCASTW   336(DI), Z1
+	VPBROADCASTW   344(DI), Z3
 	VPADDW         Z1, Z0, Z1
 	VPCMPUW        $0x05, Z3, Z1, K1
 	KMOVQ          K1, BX
-	XORQ           DI, DI
+	XORQ           SI, SI
 	TZCNTQ         BX, R8
-	CMOVQCS        DI, R8
+	CMOVQCS        SI, R8
 	MOVWLZX        (CX)(R8*2), R9
 	VPBROADCASTW   (CX)(R8*2), Z1
-	CMOVQCS        DI, R9
+	CMOVQCS        SI, R9
 	VPSUBW         Z1, Z0, K1, Z0
-	VMOVDQU64      (SI), Z1
+	VMOVDQU64      (DI), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          BX, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, CX
 	ROLW           $0x08, R9
-	ORQ            352(SI), R9
+	ORQ            352(DI), R9
 	VMOVQ          CX, X2
 	VPINSRQ        $0x01, R9, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(SI), Z3
+	VMOVDQU64      64(DI), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(SI), Z4
-	KMOVQ          320(SI), K1
+	VMOVDQU64      192(DI), Z4
+	KMOVQ          320(DI), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(SI), K1
+	KMOVQ          360(DI), K1
 	VMOVDQU8       Z3, K1, (AX)
 	JMP            done_241
 
@@ -5514,13 +5513,13 @@ repeated_244:
 	MOVQ   $0x00000044, DX
 
 done_241:
-	MOVQ DX, bits+32(FP)
+	MOVQ DX, bits+24(FP)
 	VZEROUPPER
 	RET
 
-// func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
+// func bdiCompress128AVX512(out *[129]byte, line *[128]byte, tables *[2560]byte) (bits int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
-TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-40
+TEXT ·bdiCompress128AVX512(SB), NOSPLIT, $0-32
 	MOVQ                out+0(FP), AX
 	MOVQ                line+8(FP), CX
 	VMOVDQU64           (CX), Z0
@@ -5712,168 +5711,167 @@ k2_261:
 
 store_257:
 	MOVBQZX        DL, DX
-	MOVQ           best+24(FP), BX
-	MOVBQZX        (BX)(DX*1), BX
+	MOVQ           tables+16(FP), SI
+	MOVBQZX        (SI)(DX*1), BX
 	LEAQ           k_bdiBits128<>+0(SB), DX
 	MOVQ           (DX)(BX*8), DX
-	LEAQ           (BX)(BX*2), SI
-	SHLQ           $0x07, SI
-	MOVQ           enc+16(FP), DI
-	ADDQ           DI, SI
-	SUBQ           $0x00000300, SI
+	LEAQ           (BX)(BX*2), DI
+	SHLQ           $0x07, DI
+	ADDQ           SI, DI
+	SUBQ           $0x00000200, DI
 	CMPL           BX, $0x05
 	JAE            k4_263
-	VPBROADCASTQ   336(SI), Z2
-	VPBROADCASTQ   344(SI), Z3
+	VPBROADCASTQ   336(DI), Z2
+	VPBROADCASTQ   344(DI), Z3
 	VPADDQ         Z2, Z0, Z5
 	VPCMPUQ        $0x05, Z3, Z5, K1
 	VPADDQ         Z2, Z1, Z2
 	VPCMPUQ        $0x05, Z3, Z2, K2
 	KMOVQ          K1, BX
-	KMOVQ          K2, DI
-	SHLQ           $0x08, DI
-	ORQ            DI, BX
-	XORQ           DI, DI
+	KMOVQ          K2, SI
+	SHLQ           $0x08, SI
+	ORQ            SI, BX
+	XORQ           SI, SI
 	TZCNTQ         BX, R8
-	CMOVQCS        DI, R8
+	CMOVQCS        SI, R8
 	MOVQ           (CX)(R8*8), R9
 	VPBROADCASTQ   (CX)(R8*8), Z2
-	CMOVQCS        DI, R9
+	CMOVQCS        SI, R9
 	VPSUBQ         Z2, Z0, K1, Z0
 	VPSUBQ         Z2, Z1, K2, Z1
-	VMOVDQU64      (SI), Z2
+	VMOVDQU64      (DI), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          BX, X4
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
 	VMOVQ          X4, CX
 	BSWAPQ         R9
-	ORQ            352(SI), CX
+	ORQ            352(DI), CX
 	VMOVQ          CX, X4
 	VPINSRQ        $0x01, R9, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(SI), Z1
+	VMOVDQU64      64(DI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      192(SI), Z3
-	KMOVQ          320(SI), K1
+	VMOVDQU64      192(DI), Z3
+	KMOVQ          320(DI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          360(SI), K1
+	KMOVQ          360(DI), K1
 	VMOVDQU8       Z1, K1, (AX)
-	VMOVDQU64      128(SI), Z1
+	VMOVDQU64      128(DI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      256(SI), Z3
-	KMOVQ          328(SI), K1
+	VMOVDQU64      256(DI), Z3
+	KMOVQ          328(DI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(SI), K1
+	KMOVQ          368(DI), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_253
 
 k4_263:
 	CMPL           BX, $0x07
 	JAE            k2_264
-	VPBROADCASTD   336(SI), Z2
-	VPBROADCASTD   344(SI), Z3
+	VPBROADCASTD   336(DI), Z2
+	VPBROADCASTD   344(DI), Z3
 	VPADDD         Z2, Z0, Z5
 	VPCMPUD        $0x05, Z3, Z5, K1
 	VPADDD         Z2, Z1, Z2
 	VPCMPUD        $0x05, Z3, Z2, K2
 	KMOVQ          K1, BX
-	KMOVQ          K2, DI
-	SHLQ           $0x10, DI
-	ORQ            DI, BX
-	XORQ           DI, DI
+	KMOVQ          K2, SI
+	SHLQ           $0x10, SI
+	ORQ            SI, BX
+	XORQ           SI, SI
 	TZCNTQ         BX, R8
-	CMOVQCS        DI, R8
+	CMOVQCS        SI, R8
 	MOVL           (CX)(R8*4), R9
 	VPBROADCASTD   (CX)(R8*4), Z2
-	CMOVQCS        DI, R9
+	CMOVQCS        SI, R9
 	VPSUBD         Z2, Z0, K1, Z0
 	VPSUBD         Z2, Z1, K2, Z1
-	VMOVDQU64      (SI), Z2
+	VMOVDQU64      (DI), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          BX, X4
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
 	VMOVQ          X4, CX
 	BSWAPL         R9
-	ORQ            352(SI), R9
+	ORQ            352(DI), R9
 	VMOVQ          CX, X4
 	VPINSRQ        $0x01, R9, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(SI), Z1
+	VMOVDQU64      64(DI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      192(SI), Z3
-	KMOVQ          320(SI), K1
+	VMOVDQU64      192(DI), Z3
+	KMOVQ          320(DI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          360(SI), K1
+	KMOVQ          360(DI), K1
 	VMOVDQU8       Z1, K1, (AX)
-	VMOVDQU64      128(SI), Z1
+	VMOVDQU64      128(DI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      256(SI), Z3
-	KMOVQ          328(SI), K1
+	VMOVDQU64      256(DI), Z3
+	KMOVQ          328(DI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(SI), K1
+	KMOVQ          368(DI), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_253
 
 k2_264:
-	VPBROADCASTW   336(SI), Z2
-	VPBROADCASTW   344(SI), Z3
+	VPBROADCASTW   336(DI), Z2
+	VPBROADCASTW   344(DI), Z3
 	VPADDW         Z2, Z0, Z5
 	VPCMPUW        $0x05, Z3, Z5, K1
 	VPADDW         Z2, Z1, Z2
 	VPCMPUW        $0x05, Z3, Z2, K2
 	KMOVQ          K1, BX
-	KMOVQ          K2, DI
-	SHLQ           $0x20, DI
-	ORQ            DI, BX
-	XORQ           DI, DI
+	KMOVQ          K2, SI
+	SHLQ           $0x20, SI
+	ORQ            SI, BX
+	XORQ           SI, SI
 	TZCNTQ         BX, R8
-	CMOVQCS        DI, R8
+	CMOVQCS        SI, R8
 	MOVWLZX        (CX)(R8*2), R9
 	VPBROADCASTW   (CX)(R8*2), Z2
-	CMOVQCS        DI, R9
+	CMOVQCS        SI, R9
 	VPSUBW         Z2, Z0, K1, Z0
 	VPSUBW         Z2, Z1, K2, Z1
-	VMOVDQU64      (SI), Z2
+	VMOVDQU64      (DI), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          BX, X4
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
 	VMOVQ          X4, CX
 	ROLW           $0x08, R9
-	ORQ            352(SI), R9
+	ORQ            352(DI), R9
 	VMOVQ          CX, X4
 	VPINSRQ        $0x01, R9, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(SI), Z1
+	VMOVDQU64      64(DI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      192(SI), Z3
-	KMOVQ          320(SI), K1
+	VMOVDQU64      192(DI), Z3
+	KMOVQ          320(DI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          360(SI), K1
+	KMOVQ          360(DI), K1
 	VMOVDQU8       Z1, K1, (AX)
-	VMOVDQU64      128(SI), Z1
+	VMOVDQU64      128(DI), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      256(SI), Z3
-	KMOVQ          328(SI), K1
+	VMOVDQU64      256(DI), Z3
+	KMOVQ          328(DI), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(SI), K1
+	KMOVQ          368(DI), K1
 	VMOVDQU8       Z1, K1, 64(AX)
 	JMP            done_253
 
@@ -5894,13 +5892,13 @@ repeated_256:
 	MOVQ   $0x00000044, DX
 
 done_253:
-	MOVQ DX, bits+32(FP)
+	MOVQ DX, bits+24(FP)
 	VZEROUPPER
 	RET
 
-// func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)
+// func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, tables *[2560]byte) (end int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
-TEXT ·bdiCompressLines64AVX512(SB), NOSPLIT, $0-128
+TEXT ·bdiCompressLines64AVX512(SB), NOSPLIT, $0-120
 	MOVQ  out_base+0(FP), AX
 	MOVQ  at+24(FP), CX
 	MOVQ  data_base+32(FP), DX
@@ -6030,120 +6028,119 @@ k2_275:
 
 store_271:
 	MOVBQZX        R9, R9
-	MOVQ           best+112(FP), R10
-	MOVBQZX        (R10)(R9*1), R10
+	MOVQ           tables+104(FP), R11
+	MOVBQZX        (R11)(R9*1), R10
 	LEAQ           k_bdiBits64<>+0(SB), R9
 	MOVQ           (R9)(R10*8), R9
-	LEAQ           (R10)(R10*2), R11
-	SHLQ           $0x07, R11
-	MOVQ           enc+104(FP), R12
-	ADDQ           R12, R11
-	SUBQ           $0x00000300, R11
+	LEAQ           (R10)(R10*2), R12
+	SHLQ           $0x07, R12
+	ADDQ           R11, R12
+	SUBQ           $0x00000200, R12
 	CMPL           R10, $0x05
 	JAE            k4_277
-	VPBROADCASTQ   336(R11), Z1
-	VPBROADCASTQ   344(R11), Z3
+	VPBROADCASTQ   336(R12), Z1
+	VPBROADCASTQ   344(R12), Z3
 	VPADDQ         Z1, Z0, Z1
 	VPCMPUQ        $0x05, Z3, Z1, K1
 	KMOVQ          K1, R10
-	XORQ           R12, R12
+	XORQ           R11, R11
 	TZCNTQ         R10, R13
-	CMOVQCS        R12, R13
+	CMOVQCS        R11, R13
 	MOVQ           (DX)(R13*8), R14
 	VPBROADCASTQ   (DX)(R13*8), Z1
-	CMOVQCS        R12, R14
+	CMOVQCS        R11, R14
 	VPSUBQ         Z1, Z0, K1, Z0
-	VMOVDQU64      (R11), Z1
+	VMOVDQU64      (R12), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          R10, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, R10
 	BSWAPQ         R14
-	ORQ            352(R11), R10
+	ORQ            352(R12), R10
 	VMOVQ          R10, X2
 	VPINSRQ        $0x01, R14, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(R11), Z3
+	VMOVDQU64      64(R12), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(R11), Z4
-	KMOVQ          320(R11), K1
+	VMOVDQU64      192(R12), Z4
+	KMOVQ          320(R12), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(R11), K1
+	KMOVQ          360(R12), K1
 	VMOVDQU8       Z3, K1, (R8)
 	JMP            done_267
 
 k4_277:
 	CMPL           R10, $0x07
 	JAE            k2_278
-	VPBROADCASTD   336(R11), Z1
-	VPBROADCASTD   344(R11), Z3
+	VPBROADCASTD   336(R12), Z1
+	VPBROADCASTD   344(R12), Z3
 	VPADDD         Z1, Z0, Z1
 	VPCMPUD        $0x05, Z3, Z1, K1
 	KMOVQ          K1, R10
-	XORQ           R12, R12
+	XORQ           R11, R11
 	TZCNTQ         R10, R13
-	CMOVQCS        R12, R13
+	CMOVQCS        R11, R13
 	MOVL           (DX)(R13*4), R14
 	VPBROADCASTD   (DX)(R13*4), Z1
-	CMOVQCS        R12, R14
+	CMOVQCS        R11, R14
 	VPSUBD         Z1, Z0, K1, Z0
-	VMOVDQU64      (R11), Z1
+	VMOVDQU64      (R12), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          R10, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, R10
 	BSWAPL         R14
-	ORQ            352(R11), R14
+	ORQ            352(R12), R14
 	VMOVQ          R10, X2
 	VPINSRQ        $0x01, R14, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(R11), Z3
+	VMOVDQU64      64(R12), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(R11), Z4
-	KMOVQ          320(R11), K1
+	VMOVDQU64      192(R12), Z4
+	KMOVQ          320(R12), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(R11), K1
+	KMOVQ          360(R12), K1
 	VMOVDQU8       Z3, K1, (R8)
 	JMP            done_267
 
 k2_278:
-	VPBROADCASTW   336(R11), Z1
-	VPBROADCASTW   344(R11), Z3
+	VPBROADCASTW   336(R12), Z1
+	VPBROADCASTW   344(R12), Z3
 	VPADDW         Z1, Z0, Z1
 	VPCMPUW        $0x05, Z3, Z1, K1
 	KMOVQ          K1, R10
-	XORQ           R12, R12
+	XORQ           R11, R11
 	TZCNTQ         R10, R13
-	CMOVQCS        R12, R13
+	CMOVQCS        R11, R13
 	MOVWLZX        (DX)(R13*2), R14
 	VPBROADCASTW   (DX)(R13*2), Z1
-	CMOVQCS        R12, R14
+	CMOVQCS        R11, R14
 	VPSUBW         Z1, Z0, K1, Z0
-	VMOVDQU64      (R11), Z1
+	VMOVDQU64      (R12), Z1
 	VPERMB         Z0, Z1, Z1
 	VMOVQ          R10, X2
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X2, X2
 	VMOVQ          X2, R10
 	ROLW           $0x08, R14
-	ORQ            352(R11), R14
+	ORQ            352(R12), R14
 	VMOVQ          R10, X2
 	VPINSRQ        $0x01, R14, X2, X2
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(R11), Z3
+	VMOVDQU64      64(R12), Z3
 	VPERMI2B       Z2, Z1, Z3
-	VMOVDQU64      192(R11), Z4
-	KMOVQ          320(R11), K1
+	VMOVDQU64      192(R12), Z4
+	KMOVQ          320(R12), K1
 	VPERMI2B.Z     Z2, Z1, K1, Z4
 	VPSLLW         $0x04, Z3, Z3
 	VPSRLW         $0x04, Z4, Z4
 	VPTERNLOGQ     $0xe4, Z0, Z4, Z3
-	KMOVQ          360(R11), K1
+	KMOVQ          360(R12), K1
 	VMOVDQU8       Z3, K1, (R8)
 	JMP            done_267
 
@@ -6176,13 +6173,13 @@ done_267:
 	JNZ  lines_265
 
 exit_266:
-	MOVQ CX, end+120(FP)
+	MOVQ CX, end+112(FP)
 	VZEROUPPER
 	RET
 
-// func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)
+// func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, tables *[2560]byte) (end int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI, CMOV, GFNI
-TEXT ·bdiCompressLines128AVX512(SB), NOSPLIT, $0-128
+TEXT ·bdiCompressLines128AVX512(SB), NOSPLIT, $0-120
 	MOVQ  out_base+0(FP), AX
 	MOVQ  at+24(FP), CX
 	MOVQ  data_base+32(FP), DX
@@ -6383,168 +6380,167 @@ k2_289:
 
 store_285:
 	MOVBQZX        R9, R9
-	MOVQ           best+112(FP), R10
-	MOVBQZX        (R10)(R9*1), R10
+	MOVQ           tables+104(FP), R11
+	MOVBQZX        (R11)(R9*1), R10
 	LEAQ           k_bdiBits128<>+0(SB), R9
 	MOVQ           (R9)(R10*8), R9
-	LEAQ           (R10)(R10*2), R11
-	SHLQ           $0x07, R11
-	MOVQ           enc+104(FP), R12
-	ADDQ           R12, R11
-	SUBQ           $0x00000300, R11
+	LEAQ           (R10)(R10*2), R12
+	SHLQ           $0x07, R12
+	ADDQ           R11, R12
+	SUBQ           $0x00000200, R12
 	CMPL           R10, $0x05
 	JAE            k4_291
-	VPBROADCASTQ   336(R11), Z2
-	VPBROADCASTQ   344(R11), Z3
+	VPBROADCASTQ   336(R12), Z2
+	VPBROADCASTQ   344(R12), Z3
 	VPADDQ         Z2, Z0, Z5
 	VPCMPUQ        $0x05, Z3, Z5, K1
 	VPADDQ         Z2, Z1, Z2
 	VPCMPUQ        $0x05, Z3, Z2, K2
 	KMOVQ          K1, R10
-	KMOVQ          K2, R12
-	SHLQ           $0x08, R12
-	ORQ            R12, R10
-	XORQ           R12, R12
+	KMOVQ          K2, R11
+	SHLQ           $0x08, R11
+	ORQ            R11, R10
+	XORQ           R11, R11
 	TZCNTQ         R10, R13
-	CMOVQCS        R12, R13
+	CMOVQCS        R11, R13
 	MOVQ           (DX)(R13*8), R14
 	VPBROADCASTQ   (DX)(R13*8), Z2
-	CMOVQCS        R12, R14
+	CMOVQCS        R11, R14
 	VPSUBQ         Z2, Z0, K1, Z0
 	VPSUBQ         Z2, Z1, K2, Z1
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R12), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          R10, X4
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
 	VMOVQ          X4, R10
 	BSWAPQ         R14
-	ORQ            352(R11), R10
+	ORQ            352(R12), R10
 	VMOVQ          R10, X4
 	VPINSRQ        $0x01, R14, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(R11), Z1
+	VMOVDQU64      64(R12), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      192(R11), Z3
-	KMOVQ          320(R11), K1
+	VMOVDQU64      192(R12), Z3
+	KMOVQ          320(R12), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          360(R11), K1
+	KMOVQ          360(R12), K1
 	VMOVDQU8       Z1, K1, (R8)
-	VMOVDQU64      128(R11), Z1
+	VMOVDQU64      128(R12), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      256(R11), Z3
-	KMOVQ          328(R11), K1
+	VMOVDQU64      256(R12), Z3
+	KMOVQ          328(R12), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(R11), K1
+	KMOVQ          368(R12), K1
 	VMOVDQU8       Z1, K1, 64(R8)
 	JMP            done_281
 
 k4_291:
 	CMPL           R10, $0x07
 	JAE            k2_292
-	VPBROADCASTD   336(R11), Z2
-	VPBROADCASTD   344(R11), Z3
+	VPBROADCASTD   336(R12), Z2
+	VPBROADCASTD   344(R12), Z3
 	VPADDD         Z2, Z0, Z5
 	VPCMPUD        $0x05, Z3, Z5, K1
 	VPADDD         Z2, Z1, Z2
 	VPCMPUD        $0x05, Z3, Z2, K2
 	KMOVQ          K1, R10
-	KMOVQ          K2, R12
-	SHLQ           $0x10, R12
-	ORQ            R12, R10
-	XORQ           R12, R12
+	KMOVQ          K2, R11
+	SHLQ           $0x10, R11
+	ORQ            R11, R10
+	XORQ           R11, R11
 	TZCNTQ         R10, R13
-	CMOVQCS        R12, R13
+	CMOVQCS        R11, R13
 	MOVL           (DX)(R13*4), R14
 	VPBROADCASTD   (DX)(R13*4), Z2
-	CMOVQCS        R12, R14
+	CMOVQCS        R11, R14
 	VPSUBD         Z2, Z0, K1, Z0
 	VPSUBD         Z2, Z1, K2, Z1
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R12), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          R10, X4
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
 	VMOVQ          X4, R10
 	BSWAPL         R14
-	ORQ            352(R11), R14
+	ORQ            352(R12), R14
 	VMOVQ          R10, X4
 	VPINSRQ        $0x01, R14, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(R11), Z1
+	VMOVDQU64      64(R12), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      192(R11), Z3
-	KMOVQ          320(R11), K1
+	VMOVDQU64      192(R12), Z3
+	KMOVQ          320(R12), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          360(R11), K1
+	KMOVQ          360(R12), K1
 	VMOVDQU8       Z1, K1, (R8)
-	VMOVDQU64      128(R11), Z1
+	VMOVDQU64      128(R12), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      256(R11), Z3
-	KMOVQ          328(R11), K1
+	VMOVDQU64      256(R12), Z3
+	KMOVQ          328(R12), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(R11), K1
+	KMOVQ          368(R12), K1
 	VMOVDQU8       Z1, K1, 64(R8)
 	JMP            done_281
 
 k2_292:
-	VPBROADCASTW   336(R11), Z2
-	VPBROADCASTW   344(R11), Z3
+	VPBROADCASTW   336(R12), Z2
+	VPBROADCASTW   344(R12), Z3
 	VPADDW         Z2, Z0, Z5
 	VPCMPUW        $0x05, Z3, Z5, K1
 	VPADDW         Z2, Z1, Z2
 	VPCMPUW        $0x05, Z3, Z2, K2
 	KMOVQ          K1, R10
-	KMOVQ          K2, R12
-	SHLQ           $0x20, R12
-	ORQ            R12, R10
-	XORQ           R12, R12
+	KMOVQ          K2, R11
+	SHLQ           $0x20, R11
+	ORQ            R11, R10
+	XORQ           R11, R11
 	TZCNTQ         R10, R13
-	CMOVQCS        R12, R13
+	CMOVQCS        R11, R13
 	MOVWLZX        (DX)(R13*2), R14
 	VPBROADCASTW   (DX)(R13*2), Z2
-	CMOVQCS        R12, R14
+	CMOVQCS        R11, R14
 	VPSUBW         Z2, Z0, K1, Z0
 	VPSUBW         Z2, Z1, K2, Z1
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R12), Z2
 	VPERMI2B       Z1, Z0, Z2
 	VMOVQ          R10, X4
 	VGF2P8AFFINEQB $0x00, bitReverse<>+0(SB), X4, X4
 	VMOVQ          X4, R10
 	ROLW           $0x08, R14
-	ORQ            352(R11), R14
+	ORQ            352(R12), R14
 	VMOVQ          R10, X4
 	VPINSRQ        $0x01, R14, X4, X4
 	VMOVDQU64      highNibbles<>+0(SB), Z0
-	VMOVDQU64      64(R11), Z1
+	VMOVDQU64      64(R12), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      192(R11), Z3
-	KMOVQ          320(R11), K1
+	VMOVDQU64      192(R12), Z3
+	KMOVQ          320(R12), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          360(R11), K1
+	KMOVQ          360(R12), K1
 	VMOVDQU8       Z1, K1, (R8)
-	VMOVDQU64      128(R11), Z1
+	VMOVDQU64      128(R12), Z1
 	VPERMI2B       Z4, Z2, Z1
-	VMOVDQU64      256(R11), Z3
-	KMOVQ          328(R11), K1
+	VMOVDQU64      256(R12), Z3
+	KMOVQ          328(R12), K1
 	VPERMI2B.Z     Z4, Z2, K1, Z3
 	VPSLLW         $0x04, Z1, Z1
 	VPSRLW         $0x04, Z3, Z3
 	VPTERNLOGQ     $0xe4, Z0, Z3, Z1
-	KMOVQ          368(R11), K1
+	KMOVQ          368(R12), K1
 	VMOVDQU8       Z1, K1, 64(R8)
 	JMP            done_281
 
@@ -6577,7 +6573,7 @@ done_281:
 	JNZ  lines_279
 
 exit_280:
-	MOVQ CX, end+120(FP)
+	MOVQ CX, end+112(FP)
 	VZEROUPPER
 	RET
 

@@ -19,22 +19,22 @@ func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) { return d
 const oneCallKernels = false
 
 // bdiCompress64AVX512 is never called: oneCallLine is always −1.
-func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) (bits int) {
+func bdiCompress64AVX512(out *[65]byte, line *[64]byte, tables *[2560]byte) (bits int) {
 	panic("bdi: no one-call compress kernel")
 }
 
 // bdiCompress128AVX512 is never called: oneCallLine is always −1.
-func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int) {
+func bdiCompress128AVX512(out *[129]byte, line *[128]byte, tables *[2560]byte) (bits int) {
 	panic("bdi: no one-call compress kernel")
 }
 
 // bdiCompressLines64AVX512 is never called: oneCallLine is always −1.
-func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int) {
+func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, tables *[2560]byte) (end int) {
 	panic("bdi: no one-call compress kernel")
 }
 
 // bdiCompressLines128AVX512 is never called: oneCallLine is always −1.
-func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int) {
+func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, tables *[2560]byte) (end int) {
 	panic("bdi: no one-call compress kernel")
 }
 

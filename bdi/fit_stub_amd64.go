@@ -165,14 +165,14 @@ func bdiRaw128(out []byte, line []byte)
 // base-delta encodings, best maps a fit mask to its encoding.
 //
 //go:noescape
-func bdiCompress64AVX512(out *[65]byte, line *[64]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
+func bdiCompress64AVX512(out *[65]byte, line *[64]byte, tables *[2560]byte) (bits int)
 
 // bdiCompress128AVX512 writes the BDI encoding of a 128-byte line to out and returns its
 // length in bits, under the default delta rules. enc holds the parameter blocks of the
 // base-delta encodings, best maps a fit mask to its encoding.
 //
 //go:noescape
-func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, best *[256]uint8) (bits int)
+func bdiCompress128AVX512(out *[129]byte, line *[128]byte, tables *[2560]byte) (bits int)
 
 // bdiCompressLines64AVX512 writes the BDI encodings of the len(ends) 64-byte lines of data
 // back to back from out[at], each one's length in bits to bits and the offset in out
@@ -180,7 +180,7 @@ func bdiCompress128AVX512(out *[129]byte, line *[128]byte, enc *[6][384]byte, be
 // len(out)-at must be at least len(ends)*65 (raw lines' length).
 //
 //go:noescape
-func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)
+func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, tables *[2560]byte) (end int)
 
 // bdiCompressLines128AVX512 writes the BDI encodings of the len(ends) 128-byte lines of data
 // back to back from out[at], each one's length in bits to bits and the offset in out
@@ -188,7 +188,7 @@ func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits 
 // len(out)-at must be at least len(ends)*129 (raw lines' length).
 //
 //go:noescape
-func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, enc *[6][384]byte, best *[256]uint8) (end int)
+func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, tables *[2560]byte) (end int)
 
 // bdiDecode64K8 writes the 64-byte line that the checked base-delta stream enc encodes to out.
 // len(out) must be at least 64.
