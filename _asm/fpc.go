@@ -700,6 +700,27 @@ func fpcCompress64Kernel() {
 	}
 	nonzeroBits := fpcRawIfNonzeroLonger(line, []VecVirtual{v}, sum)
 
+	d := fpcDword
+	tab := Load(Param("tab"), GP64())
+	zero := ZMM()
+	VPXORD(zero, zero, zero)
+	Comment("Bit offsets O, first without the zero-run codes: a prefix sum of the",
+		"flag's bit and the lengths of the non-zero words before, which waits",
+		"for the kinds only, not for the runs.")
+	o := ZMM()
+	{
+		knz, i2, nz := K(), ZMM(), ZMM()
+		KNOTW(kz, knz)
+		VPADDD(k, k, i2)
+		VPERMD_Z(Mem{Base: tab, Disp: fpcPackBits}, i2, knz, nz)
+		VALIGND(U8(15), rodata("fpc_flaglane", 0, 0, 0, 0, 0, 0, 0, 1<<32), nz, o) // 1, n0, …, n14
+		for _, s := range []int{1, 2, 4, 8} {
+			t := ZMM()
+			VALIGND(U8(16-s), zero, o, t) // lane i: o[i−s], or 0
+			VPADDD(t, o, o)
+		}
+	}
+
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
 	emit := fpcEmit(z, 16)
 
@@ -707,24 +728,28 @@ func fpcCompress64Kernel() {
 	fpcStreamBits(total, emit, z, nonzeroBits)
 	fpcRawIfLonger(line, []VecVirtual{v}, total)
 
-	d := fpcDword
-	tab := Load(Param("tab"), GP64())
+	Comment("O: 6 bits more for each zero-run code before.")
+	{
+		runs, r, t := GP64(), ZMM(), ZMM()
+		MOVQ(emit, runs)
+		ANDQ(z, runs)
+		VPBROADCASTD(runs.As32(), r)
+		var below []uint64
+		for j := uint64(0); j < 16; j += 2 {
+			below = append(below, (1<<j-1)|(1<<(j+1)-1)<<32)
+		}
+		VPANDD(rodata("fpc_below16", below...), r, r)
+		VPOPCNTD(r, r)
+		VPSLLD(U8(1), r, t)
+		VPADDD(r, t, t) // 3 per code
+		VPADDD(t, t, t)
+		VPADDD(t, o, o)
+	}
 	ke := K()
 	KMOVW(emit.As32(), ke)
-	zero := ZMM()
-	VPXORD(zero, zero, zero)
 	iota := iota16()
 
 	code, n := fpcWordCodes(v, k, fpcZeroRuns(emit, 16, 0), ke, tab)
-
-	Comment("Bit offsets O: a prefix sum of the flag's bit and the lengths before.")
-	o := ZMM()
-	VALIGND(U8(15), rodata("fpc_flaglane", 0, 0, 0, 0, 0, 0, 0, 1<<32), n, o) // 1, n0, …, n14
-	for _, s := range []int{1, 2, 4, 8} {
-		t := ZMM()
-		VALIGND(U8(16-s), zero, o, t) // lane i: o[i−s], or 0
-		VPADDD(t, o, o)
-	}
 	q, e := ZMM(), ZMM()
 	VPSRLD(U8(6), o, q)
 	VPANDD_BCST(d(63), o, e)

@@ -2068,7 +2068,7 @@ TEXT ·fpcPack128AVX512(SB), NOSPLIT, $768-72
 	RET
 
 // func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
-// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, GFNI, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, GFNI, POPCNT
 TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	MOVQ      line+8(FP), AX
 	VMOVDQU64 (AX), Z0
@@ -2101,8 +2101,8 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	VPSHUFD       $0x4e, X5, X2
 	VPADDQ        X2, X5, X5
 	VMOVQ         X5, DX
-	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z1, K1
-	KMOVW         K1, BX
+	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z1, K2
+	KMOVW         K2, BX
 	POPCNTL       BX, BX
 	SHLQ          $0x20, DX
 	SHLQ          $0x30, BX
@@ -2131,53 +2131,72 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	RET
 
 fpc_fused_pack_13:
+	MOVQ   tab+16(FP), BX
+	VPXORD Z4, Z4, Z4
+
+	// Bit offsets O, first without the zero-run codes: a prefix sum of the
+	// flag's bit and the lengths of the non-zero words before, which waits
+	// for the kinds only, not for the runs.
+	KNOTW    K1, K1
+	VPADDD   Z1, Z1, Z2
+	VPERMD.Z 320(BX), Z2, K1, Z2
+	VALIGND  $0x0f, k_fpc_flaglane<>+0(SB), Z2, Z2
+	VALIGND  $0x0f, Z4, Z2, Z3
+	VPADDD   Z3, Z2, Z2
+	VALIGND  $0x0e, Z4, Z2, Z3
+	VPADDD   Z3, Z2, Z2
+	VALIGND  $0x0c, Z4, Z2, Z3
+	VPADDD   Z3, Z2, Z2
+	VALIGND  $0x08, Z4, Z2, Z3
+	VPADDD   Z3, Z2, Z2
+
 	// emit: the non-zero words and runCodeStarts(zeros).
-	MOVQ    CX, BX
-	NOTQ    BX
-	ANDQ    $0x0000ffff, BX
 	MOVQ    CX, SI
-	SHLQ    $0x01, SI
-	ANDNQ   CX, SI, SI
-	ORQ     SI, BX
-	MOVQ    CX, SI
-	SHLQ    $0x01, SI
-	ANDQ    CX, SI
+	NOTQ    SI
+	ANDQ    $0x0000ffff, SI
+	MOVQ    CX, DI
+	SHLQ    $0x01, DI
+	ANDNQ   CX, DI, DI
+	ORQ     DI, SI
+	MOVQ    CX, DI
+	SHLQ    $0x01, DI
+	ANDQ    CX, DI
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	ANDQ    DI, R8
+	MOVQ    R8, DI
+	SHLQ    $0x04, DI
+	ANDQ    R8, DI
+	SHLQ    $0x01, DI
+	ANDQ    CX, DI
+	MOVQ    DI, R8
+	SHLQ    $0x08, R8
+	ANDQ    DI, R8
+	MOVQ    DI, R9
+	SHLQ    $0x01, R9
+	ANDNQ   DI, R9, R9
+	ORQ     R9, SI
+	MOVQ    R8, DI
+	SHLQ    $0x01, DI
+	ANDNQ   R8, DI, DI
+	ORQ     DI, SI
+	ANDQ    $0x0000ffff, SI
 	MOVQ    SI, DI
-	SHLQ    $0x02, DI
-	ANDQ    SI, DI
-	MOVQ    DI, SI
-	SHLQ    $0x04, SI
-	ANDQ    DI, SI
-	SHLQ    $0x01, SI
-	ANDQ    CX, SI
-	MOVQ    SI, DI
-	SHLQ    $0x08, DI
-	ANDQ    SI, DI
-	MOVQ    SI, R8
-	SHLQ    $0x01, R8
-	ANDNQ   SI, R8, R8
-	ORQ     R8, BX
-	MOVQ    DI, SI
-	SHLQ    $0x01, SI
-	ANDNQ   DI, SI, SI
-	ORQ     SI, BX
-	ANDQ    $0x0000ffff, BX
-	MOVQ    BX, SI
-	ANDQ    CX, SI
-	POPCNTQ SI, SI
-	LEAQ    (SI)(SI*2), SI
-	LEAQ    (DX)(SI*2), CX
+	ANDQ    CX, DI
+	POPCNTQ DI, DI
+	LEAQ    (DI)(DI*2), DI
+	LEAQ    (DX)(DI*2), DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                CX, $0x00000201
+	CMPQ                DX, $0x00000201
 	JLT                 fpc_fused_pack_14
-	MOVQ                CX, bits+32(FP)
+	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
-	VPXORQ              Z4, Z4, Z4
+	VPXORQ              Z6, Z6, Z6
 	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
 	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
-	VPERMI2B            Z4, Z0, Z1
+	VPERMI2B            Z6, Z0, Z1
 	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
 	VMOVDQU64           Z1, (CX)
 	SHLL                $0x07, AX
@@ -2186,92 +2205,89 @@ fpc_fused_pack_13:
 	RET
 
 fpc_fused_pack_14:
-	MOVQ      tab+16(FP), AX
-	KMOVW     BX, K1
-	VPXORD    Z4, Z4, Z4
-	VPMOVZXBD k_iota16<>+0(SB), Z2
+	// O: 6 bits more for each zero-run code before.
+	MOVQ         SI, AX
+	ANDQ         CX, AX
+	VPBROADCASTD AX, Z3
+	VPANDD       k_fpc_below16<>+0(SB), Z3, Z3
+	VPOPCNTD     Z3, Z3
+	VPSLLD       $0x01, Z3, Z5
+	VPADDD       Z3, Z5, Z5
+	VPADDD       Z5, Z5, Z5
+	VPADDD       Z5, Z2, Z2
+	KMOVW        SI, K1
+	VPMOVZXBD    k_iota16<>+0(SB), Z3
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD BX, Z3
-	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z3, Z3
-	VPORD        k_fpc_runend16_0<>+0(SB), Z3, Z3
+	VPBROADCASTD SI, Z5
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z5, Z5
+	VPORD        k_fpc_runend16_0<>+0(SB), Z5, Z5
 	VPXORD       Z6, Z6, Z6
-	VPSUBD       Z3, Z6, Z5
-	VPANDD       Z3, Z5, Z5
-	VPLZCNTD     Z5, Z5
-	VPXORD.BCST  k_d31<>+0(SB), Z5, Z3
+	VPSUBD       Z5, Z6, Z6
+	VPANDD       Z5, Z6, Z6
+	VPLZCNTD     Z6, Z6
+	VPXORD.BCST  k_d31<>+0(SB), Z6, Z5
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z1, Z1, Z1
-	VPERMD       (AX), Z1, Z5
-	VPERMD       192(AX), Z1, Z6
-	VPTERNLOGD   $0xf8, Z6, Z0, Z5
-	VPERMD       64(AX), Z1, Z6
-	VPSRLVD      Z6, Z0, Z6
-	VPERMD       128(AX), Z1, Z0
-	VPTERNLOGD   $0xf8, Z0, Z6, Z5
-	VPERMD       256(AX), Z1, Z0
-	VPTERNLOGD.Z $0xf8, Z0, Z3, K1, Z5
+	VPERMD       (BX), Z1, Z6
+	VPERMD       192(BX), Z1, Z8
+	VPTERNLOGD   $0xf8, Z8, Z0, Z6
+	VPERMD       64(BX), Z1, Z8
+	VPSRLVD      Z8, Z0, Z8
+	VPERMD       128(BX), Z1, Z0
+	VPTERNLOGD   $0xf8, Z0, Z8, Z6
+	VPERMD       256(BX), Z1, Z0
+	VPTERNLOGD.Z $0xf8, Z0, Z5, K1, Z6
 	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
-	VPERMD.Z     (AX), Z0, K1, Z0
-	VPERMD.Z     320(AX), Z1, K1, Z1
-	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z3
-	VPERMI2D     Z0, Z5, Z3
-	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z6
-	VPERMI2D     Z0, Z5, Z6
-
-	// Bit offsets O: a prefix sum of the flag's bit and the lengths before.
-	VALIGND     $0x0f, k_fpc_flaglane<>+0(SB), Z1, Z0
-	VALIGND     $0x0f, Z4, Z0, Z5
-	VPADDD      Z5, Z0, Z0
-	VALIGND     $0x0e, Z4, Z0, Z5
-	VPADDD      Z5, Z0, Z0
-	VALIGND     $0x0c, Z4, Z0, Z5
-	VPADDD      Z5, Z0, Z0
-	VALIGND     $0x08, Z4, Z0, Z5
-	VPADDD      Z5, Z0, Z0
-	VPSRLD      $0x06, Z0, Z5
-	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
-	VPADDD      Z1, Z0, Z0
+	VPERMD.Z     (BX), Z0, K1, Z0
+	VPERMD.Z     320(BX), Z1, K1, Z1
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z5
+	VPERMI2D     Z0, Z6, Z5
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z8
+	VPERMI2D     Z0, Z6, Z8
+	VPSRLD       $0x06, Z2, Z0
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z2, Z2
+	VPADDD       Z1, Z2, Z2
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z7, Z7, Z7
-	VALIGND       $0x01, Z5, Z7, Z1
-	VPCMPUD       $0x06, Z5, Z1, K1
-	VPCOMPRESSD.Z Z2, K1, Z1
-	VPMOVZXDQ     Y1, Z1
+	VALIGND       $0x01, Z0, Z7, Z1
+	VPCMPUD       $0x06, Z0, Z1, K1
+	VPCOMPRESSD.Z Z3, K1, Z0
+	VPMOVZXDQ     Y0, Z0
 	KMOVW         K1, AX
-	POPCNTL       AX, DX
+	POPCNTL       AX, CX
 	MOVL          $0x000000ff, AX
-	BZHIL         DX, AX, AX
+	BZHIL         CX, AX, AX
 	KMOVB         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y0, Z2
-	VEXTRACTI64X4 $0x01, Z0, Y0
-	VPMOVZXDQ     Y0, Z0
+	VPMOVZXDQ     Y2, Z1
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXDQ     Y2, Z2
+	VPSUBQ.BCST   k_q40<>+0(SB), Z1, Z1
+	VPSRLVQ       Z1, Z5, Z6
+	VPSUBQ        Z1, Z4, Z1
+	VPSLLVQ       Z1, Z5, Z3
+	VPORQ         Z3, Z6, Z6
+	VPADDQ.BCST   k_q40<>+0(SB), Z1, Z1
+	VPSLLVQ       Z1, Z5, Z1
 	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z3, Z7
+	VPSRLVQ       Z2, Z8, Z5
 	VPSUBQ        Z2, Z4, Z2
-	VPSLLVQ       Z2, Z3, Z5
-	VPORQ         Z5, Z7, Z7
-	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSLLVQ       Z2, Z3, Z2
-	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSRLVQ       Z0, Z6, Z5
-	VPSUBQ        Z0, Z4, Z0
-	VPSLLVQ       Z0, Z6, Z3
+	VPSLLVQ       Z2, Z8, Z3
 	VPORQ         Z3, Z5, Z5
-	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSLLVQ       Z0, Z6, Z0
+	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSLLVQ       Z2, Z8, Z2
 
 	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
-	VALIGNQ         $0x07, Z4, Z7, Z3
-	VPADDQ          Z3, Z7, Z7
-	VALIGNQ         $0x06, Z4, Z7, Z3
-	VPADDQ          Z3, Z7, Z7
-	VALIGNQ         $0x04, Z4, Z7, Z3
-	VPADDQ          Z3, Z7, Z7
+	VALIGNQ         $0x07, Z4, Z6, Z3
+	VPADDQ          Z3, Z6, Z6
+	VALIGNQ         $0x06, Z4, Z6, Z3
+	VPADDQ          Z3, Z6, Z6
+	VALIGNQ         $0x04, Z4, Z6, Z3
+	VPADDQ          Z3, Z6, Z6
 	VALIGNQ         $0x07, Z4, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
 	VALIGNQ         $0x06, Z4, Z5, Z3
@@ -2279,26 +2295,26 @@ fpc_fused_pack_14:
 	VALIGNQ         $0x04, Z4, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
 	VPBROADCASTQ    k_q7<>+0(SB), Z3
-	VPERMQ          Z7, Z3, Z3
+	VPERMQ          Z6, Z3, Z3
 	VPADDQ          Z3, Z5, Z5
-	VPERMT2Q.Z      Z5, Z1, K1, Z7
-	VALIGNQ         $0x07, Z4, Z7, Z3
-	VPSUBQ.Z        Z3, Z7, K1, Z3
-	VPERMT2Q.Z      Z0, Z1, K1, Z2
-	VALIGNQ         $0x07, Z4, Z2, Z2
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z2, Z3
+	VPERMT2Q.Z      Z5, Z0, K1, Z6
+	VALIGNQ         $0x07, Z4, Z6, Z3
+	VPSUBQ.Z        Z3, Z6, K1, Z3
+	VPERMT2Q.Z      Z2, Z0, K1, Z1
+	VALIGNQ         $0x07, Z4, Z1, Z1
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z3
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VPSHUFB         Z0, Z3, Z3
 
 	// Store the stream's bytes, (total+7)/8, and nothing past them.
 	MOVQ     buf+0(FP), AX
-	LEAQ     7(CX), DX
-	SHRQ     $0x03, DX
+	LEAQ     7(DX), CX
+	SHRQ     $0x03, CX
 	MOVQ     $-1, BX
-	BZHIQ    DX, BX, BX
+	BZHIQ    CX, BX, BX
 	KMOVQ    BX, K1
 	VMOVDQU8 Z3, K1, (AX)
-	MOVQ     CX, bits+32(FP)
+	MOVQ     DX, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -4165,6 +4181,30 @@ TEXT k_prevByte<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x767574737271706f
 	QUAD $0x7e7d7c7b7a797877
 
+// k_fpc_flaglane<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_fpc_flaglane<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000100000000
+
+// k_fpc_below16<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_fpc_below16<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0000000100000000
+	QUAD $0x0000000700000003
+	QUAD $0x0000001f0000000f
+	QUAD $0x0000007f0000003f
+	QUAD $0x000001ff000000ff
+	QUAD $0x000007ff000003ff
+	QUAD $0x00001fff00000fff
+	QUAD $0x00007fff00003fff
+
 // k_fpc_runshift16_0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_fpc_runshift16_0<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
@@ -4212,18 +4252,6 @@ TEXT k_fpc_ilv1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0000001d0000000d
 	QUAD $0x0000001e0000000e
 	QUAD $0x0000001f0000000f
-
-// k_fpc_flaglane<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT k_fpc_flaglane<>(SB), NOSPLIT|NOFRAME, $0
-	PCALIGN $64
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000100000000
 
 // k_fpc_flagword<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_fpc_flagword<>(SB), NOSPLIT|NOFRAME, $0
