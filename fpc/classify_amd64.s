@@ -2068,8 +2068,294 @@ TEXT ·fpcPack128AVX512(SB), NOSPLIT, $768-72
 	RET
 
 // func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
-// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, GFNI, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, GFNI, POPCNT
 TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
+	MOVQ      line+8(FP), AX
+	VMOVDQU64 (AX), Z0
+
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z2
+	VPSRAD         $0x1f, Z0, Z1
+	VPXORD         Z0, Z1, Z1
+	VPLZCNTD       Z1, Z1
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z2, Z1
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z2
+	VPADDW         Z2, Z0, Z2
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z2, K1
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z1, K1, Z1
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z0, K1
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z1, K1, Z1
+	VPROLD         $0x08, Z0, Z2
+	VPCMPEQD       Z0, Z2, K1
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z1, K1, Z1
+	VPTESTNMD      Z0, Z0, K1
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z1, K1, Z1
+
+	// Summary: zero words, code bits of the others, raw words.
+	KMOVW         K1, CX
+	VPMOVDB       Z1, X2
+	VMOVDQU8      fpc_codebits<>+0(SB), X5
+	VPSHUFB       X2, X5, X5
+	VPXORD        X3, X3, X3
+	VPSADBW       X3, X5, X5
+	VPSHUFD       $0x4e, X5, X2
+	VPADDQ        X2, X5, X5
+	VMOVQ         X5, DX
+	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z1, K1
+	KMOVW         K1, BX
+	POPCNTL       BX, BX
+	SHLQ          $0x20, DX
+	SHLQ          $0x30, BX
+	ORQ           BX, DX
+	ORQ           CX, DX
+	MOVQ          DX, sum+24(FP)
+	SHRQ          $0x20, DX
+	MOVWQZX       DX, DX
+	INCQ          DX
+
+	// Codes no shorter than the line: the line is raw, nothing to pack.
+	CMPQ                DX, $0x00000201
+	JLT                 fpc_fused_pack_13
+	MOVQ                DX, bits+32(FP)
+	MOVQ                buf+0(FP), CX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z4, Z4, Z4
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z4, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (CX)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(CX)
+	VZEROUPPER
+	RET
+
+fpc_fused_pack_13:
+	MOVQ   tab+16(FP), BX
+	VPXORD Z4, Z4, Z4
+
+	// emit: the non-zero words and runCodeStarts(zeros).
+	MOVQ    CX, SI
+	NOTQ    SI
+	ANDQ    $0x0000ffff, SI
+	MOVQ    CX, DI
+	SHLQ    $0x01, DI
+	ANDNQ   CX, DI, DI
+	ORQ     DI, SI
+	MOVQ    CX, DI
+	SHLQ    $0x01, DI
+	ANDQ    CX, DI
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	ANDQ    DI, R8
+	MOVQ    R8, DI
+	SHLQ    $0x04, DI
+	ANDQ    R8, DI
+	SHLQ    $0x01, DI
+	ANDQ    CX, DI
+	MOVQ    DI, R8
+	SHLQ    $0x08, R8
+	ANDQ    DI, R8
+	MOVQ    DI, R9
+	SHLQ    $0x01, R9
+	ANDNQ   DI, R9, R9
+	ORQ     R9, SI
+	MOVQ    R8, DI
+	SHLQ    $0x01, DI
+	ANDNQ   R8, DI, DI
+	ORQ     DI, SI
+	ANDQ    $0x0000ffff, SI
+	MOVQ    SI, DI
+	ANDQ    CX, DI
+	POPCNTQ DI, DI
+	LEAQ    (DI)(DI*2), DI
+	LEAQ    (DX)(DI*2), CX
+
+	// Codes no shorter than the line: the line is raw, nothing to pack.
+	CMPQ                CX, $0x00000201
+	JLT                 fpc_fused_pack_14
+	MOVQ                CX, bits+32(FP)
+	MOVQ                buf+0(FP), CX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z6, Z6, Z6
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z6, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (CX)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(CX)
+	VZEROUPPER
+	RET
+
+fpc_fused_pack_14:
+	KMOVW     SI, K1
+	VPMOVZXBD k_iota16<>+0(SB), Z2
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD SI, Z3
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z3, Z3
+	VPORD        k_fpc_runend16_0<>+0(SB), Z3, Z3
+	VPXORD       Z6, Z6, Z6
+	VPSUBD       Z3, Z6, Z5
+	VPANDD       Z3, Z5, Z5
+	VPLZCNTD     Z5, Z5
+	VPXORD.BCST  k_d31<>+0(SB), Z5, Z3
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z1, Z1, Z1
+	VPERMD       (BX), Z1, Z5
+	VPERMD       192(BX), Z1, Z6
+	VPTERNLOGD   $0xf8, Z6, Z0, Z5
+	VPERMD       64(BX), Z1, Z6
+	VPSRLVD      Z6, Z0, Z6
+	VPERMD       128(BX), Z1, Z0
+	VPTERNLOGD   $0xf8, Z0, Z6, Z5
+	VPERMD       256(BX), Z1, Z0
+	VPTERNLOGD.Z $0xf8, Z0, Z3, K1, Z5
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
+	VPERMD.Z     (BX), Z0, K1, Z0
+	VPERMD.Z     320(BX), Z1, K1, Z1
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z3
+	VPERMI2D     Z0, Z5, Z3
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z6
+	VPERMI2D     Z0, Z5, Z6
+
+	// Bit offsets O: a prefix sum of the flag's bit and the lengths before.
+	VALIGND     $0x0f, k_fpc_flaglane<>+0(SB), Z1, Z0
+	VALIGND     $0x0f, Z4, Z0, Z5
+	VPADDD      Z5, Z0, Z0
+	VALIGND     $0x0e, Z4, Z0, Z5
+	VPADDD      Z5, Z0, Z0
+	VALIGND     $0x0c, Z4, Z0, Z5
+	VPADDD      Z5, Z0, Z0
+	VALIGND     $0x08, Z4, Z0, Z5
+	VPADDD      Z5, Z0, Z0
+	VPSRLD      $0x06, Z0, Z5
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
+	VPADDD      Z1, Z0, Z0
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z7, Z7, Z7
+	VALIGND       $0x01, Z5, Z7, Z1
+	VPCMPUD       $0x06, Z5, Z1, K1
+	VPCOMPRESSD.Z Z2, K1, Z1
+	VPMOVZXDQ     Y1, Z1
+	KMOVW         K1, AX
+	POPCNTL       AX, DX
+	MOVL          $0x000000ff, AX
+	BZHIL         DX, AX, AX
+	KMOVB         AX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y0, Z2
+	VEXTRACTI64X4 $0x01, Z0, Y0
+	VPMOVZXDQ     Y0, Z0
+	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSRLVQ       Z2, Z3, Z7
+	VPSUBQ        Z2, Z4, Z2
+	VPSLLVQ       Z2, Z3, Z5
+	VPORQ         Z5, Z7, Z7
+	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSLLVQ       Z2, Z3, Z2
+	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSRLVQ       Z0, Z6, Z5
+	VPSUBQ        Z0, Z4, Z0
+	VPSLLVQ       Z0, Z6, Z3
+	VPORQ         Z3, Z5, Z5
+	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSLLVQ       Z0, Z6, Z0
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VALIGNQ         $0x07, Z4, Z7, Z3
+	VPADDQ          Z3, Z7, Z7
+	VALIGNQ         $0x06, Z4, Z7, Z3
+	VPADDQ          Z3, Z7, Z7
+	VALIGNQ         $0x04, Z4, Z7, Z3
+	VPADDQ          Z3, Z7, Z7
+	VALIGNQ         $0x07, Z4, Z5, Z3
+	VPADDQ          Z3, Z5, Z5
+	VALIGNQ         $0x06, Z4, Z5, Z3
+	VPADDQ          Z3, Z5, Z5
+	VALIGNQ         $0x04, Z4, Z5, Z3
+	VPADDQ          Z3, Z5, Z5
+	VPBROADCASTQ    k_q7<>+0(SB), Z3
+	VPERMQ          Z7, Z3, Z3
+	VPADDQ          Z3, Z5, Z5
+	VPERMT2Q.Z      Z5, Z1, K1, Z7
+	VALIGNQ         $0x07, Z4, Z7, Z3
+	VPSUBQ.Z        Z3, Z7, K1, Z3
+	VPERMT2Q.Z      Z0, Z1, K1, Z2
+	VALIGNQ         $0x07, Z4, Z2, Z2
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z2, Z3
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VPSHUFB         Z0, Z3, Z3
+
+	// Store the stream's bytes, (total+7)/8, and nothing past them.
+	MOVQ     buf+0(FP), AX
+	LEAQ     7(CX), DX
+	SHRQ     $0x03, DX
+	MOVQ     $-1, BX
+	BZHIQ    DX, BX, BX
+	KMOVQ    BX, K1
+	VMOVDQU8 Z3, K1, (AX)
+	MOVQ     CX, bits+32(FP)
+	VZEROUPPER
+	RET
+
+DATA k_fpc_d800080<>+0(SB)/8, $0x0000000000800080
+GLOBL k_fpc_d800080<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_dff00ff00<>+0(SB)/8, $0x00000000ff00ff00
+GLOBL k_fpc_dff00ff00<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d6<>+0(SB)/8, $0x0000000000000006
+GLOBL k_fpc_d6<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_dffff<>+0(SB)/8, $0x000000000000ffff
+GLOBL k_fpc_dffff<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d5<>+0(SB)/8, $0x0000000000000005
+GLOBL k_fpc_d5<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d3<>+0(SB)/8, $0x0000000000000003
+GLOBL k_fpc_d3<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d0<>+0(SB)/8, $0x0000000000000000
+GLOBL k_fpc_d0<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d7<>+0(SB)/8, $0x0000000000000007
+GLOBL k_fpc_d7<>(SB), RODATA|NOPTR, $8
+
+DATA k_byteRotation1<>+0(SB)/8, $0x0204081020408001
+GLOBL k_byteRotation1<>(SB), RODATA|NOPTR, $8
+
+DATA k_iota16<>+0(SB)/8, $0x0706050403020100
+DATA k_iota16<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL k_iota16<>(SB), RODATA|NOPTR, $16
+
+DATA k_d31<>+0(SB)/8, $0x000000000000001f
+GLOBL k_d31<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d1<>+0(SB)/8, $0x0000000000000001
+GLOBL k_fpc_d1<>(SB), RODATA|NOPTR, $8
+
+DATA k_fpc_d3f<>+0(SB)/8, $0x000000000000003f
+GLOBL k_fpc_d3f<>(SB), RODATA|NOPTR, $8
+
+DATA k_q40<>+0(SB)/8, $0x0000000000000040
+GLOBL k_q40<>(SB), RODATA|NOPTR, $8
+
+DATA k_q7<>+0(SB)/8, $0x0000000000000007
+GLOBL k_q7<>(SB), RODATA|NOPTR, $8
+
+DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
+DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
+
+// func fpcCompress64AVX512Popcnt(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, GFNI, POPCNT
+TEXT ·fpcCompress64AVX512Popcnt(SB), NOSPLIT, $0-40
 	MOVQ      line+8(FP), AX
 	VMOVDQU64 (AX), Z0
 
@@ -2115,7 +2401,7 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000201
-	JLT                 fpc_fused_pack_13
+	JLT                 fpc_fused_pack_15
 	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
@@ -2130,25 +2416,26 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_13:
+fpc_fused_pack_15:
 	MOVQ   tab+16(FP), BX
 	VPXORD Z4, Z4, Z4
 
-	// Bit offsets O, first without the zero-run codes: a prefix sum of the
-	// flag's bit and the lengths of the non-zero words before, which waits
-	// for the kinds only, not for the runs.
+	// Bit offsets O, first without the zero-run codes: from the lengths of
+	// the non-zero words, which wait for the kinds only.
 	KNOTW    K1, K1
 	VPADDD   Z1, Z1, Z2
 	VPERMD.Z 320(BX), Z2, K1, Z2
-	VALIGND  $0x0f, k_fpc_flaglane<>+0(SB), Z2, Z2
-	VALIGND  $0x0f, Z4, Z2, Z3
-	VPADDD   Z3, Z2, Z2
-	VALIGND  $0x0e, Z4, Z2, Z3
-	VPADDD   Z3, Z2, Z2
-	VALIGND  $0x0c, Z4, Z2, Z3
-	VPADDD   Z3, Z2, Z2
-	VALIGND  $0x08, Z4, Z2, Z3
-	VPADDD   Z3, Z2, Z2
+
+	// Bit offsets O: a prefix sum of the flag's bit and the lengths before.
+	VALIGND $0x0f, k_fpc_flaglane<>+0(SB), Z2, Z2
+	VALIGND $0x0f, Z4, Z2, Z3
+	VPADDD  Z3, Z2, Z2
+	VALIGND $0x0e, Z4, Z2, Z3
+	VPADDD  Z3, Z2, Z2
+	VALIGND $0x0c, Z4, Z2, Z3
+	VPADDD  Z3, Z2, Z2
+	VALIGND $0x08, Z4, Z2, Z3
+	VPADDD  Z3, Z2, Z2
 
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
@@ -2189,7 +2476,7 @@ fpc_fused_pack_13:
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000201
-	JLT                 fpc_fused_pack_14
+	JLT                 fpc_fused_pack_16
 	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
@@ -2204,7 +2491,7 @@ fpc_fused_pack_13:
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_14:
+fpc_fused_pack_16:
 	// O: 6 bits more for each zero-run code before.
 	MOVQ         SI, AX
 	ANDQ         CX, AX
@@ -2318,56 +2605,6 @@ fpc_fused_pack_14:
 	VZEROUPPER
 	RET
 
-DATA k_fpc_d800080<>+0(SB)/8, $0x0000000000800080
-GLOBL k_fpc_d800080<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_dff00ff00<>+0(SB)/8, $0x00000000ff00ff00
-GLOBL k_fpc_dff00ff00<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d6<>+0(SB)/8, $0x0000000000000006
-GLOBL k_fpc_d6<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_dffff<>+0(SB)/8, $0x000000000000ffff
-GLOBL k_fpc_dffff<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d5<>+0(SB)/8, $0x0000000000000005
-GLOBL k_fpc_d5<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d3<>+0(SB)/8, $0x0000000000000003
-GLOBL k_fpc_d3<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d0<>+0(SB)/8, $0x0000000000000000
-GLOBL k_fpc_d0<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d7<>+0(SB)/8, $0x0000000000000007
-GLOBL k_fpc_d7<>(SB), RODATA|NOPTR, $8
-
-DATA k_byteRotation1<>+0(SB)/8, $0x0204081020408001
-GLOBL k_byteRotation1<>(SB), RODATA|NOPTR, $8
-
-DATA k_iota16<>+0(SB)/8, $0x0706050403020100
-DATA k_iota16<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL k_iota16<>(SB), RODATA|NOPTR, $16
-
-DATA k_d31<>+0(SB)/8, $0x000000000000001f
-GLOBL k_d31<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d1<>+0(SB)/8, $0x0000000000000001
-GLOBL k_fpc_d1<>(SB), RODATA|NOPTR, $8
-
-DATA k_fpc_d3f<>+0(SB)/8, $0x000000000000003f
-GLOBL k_fpc_d3f<>(SB), RODATA|NOPTR, $8
-
-DATA k_q40<>+0(SB)/8, $0x0000000000000040
-GLOBL k_q40<>(SB), RODATA|NOPTR, $8
-
-DATA k_q7<>+0(SB)/8, $0x0000000000000007
-GLOBL k_q7<>(SB), RODATA|NOPTR, $8
-
-DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
-DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
-GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
-
 // func fpcCompress128AVX512(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
 // Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, CMOV, GFNI, POPCNT
 TEXT ·fpcCompress128AVX512(SB), $944-40
@@ -2451,7 +2688,7 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000401
-	JLT                 fpc_fused_pack_15
+	JLT                 fpc_fused_pack_17
 	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
@@ -2471,7 +2708,7 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_15:
+fpc_fused_pack_17:
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
 	NOTQ    SI
@@ -2516,7 +2753,7 @@ fpc_fused_pack_15:
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000401
-	JLT                 fpc_fused_pack_16
+	JLT                 fpc_fused_pack_18
 	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
@@ -2536,7 +2773,7 @@ fpc_fused_pack_15:
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_16:
+fpc_fused_pack_18:
 	MOVQ tab+16(FP), DI
 
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
@@ -2549,11 +2786,11 @@ fpc_fused_pack_16:
 
 	// Either half over 512 bits: the serial packing.
 	CMPQ  CX, $0x00000200
-	JA    fpc_fused_serial_17
+	JA    fpc_fused_serial_19
 	MOVQ  DX, BX
 	SUBQ  CX, BX
 	CMPQ  BX, $0x00000200
-	JA    fpc_fused_serial_17
+	JA    fpc_fused_serial_19
 	MOVQ  SI, AX
 	SHRQ  $0x00, AX
 	KMOVW AX, K1
@@ -2894,7 +3131,7 @@ fpc_fused_pack_16:
 	VZEROUPPER
 	RET
 
-fpc_fused_serial_17:
+fpc_fused_serial_19:
 	VPMOVDB      Z1, X0
 	VMOVDQU      X0, (SP)
 	VPMOVDB      Z6, X0
@@ -3630,9 +3867,9 @@ TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
 	ANDL   $0x00000070, R8
 	XORL   R9, R9
 	CMPQ   R9, BX
-	JGE    fpc_unpack_done_19
+	JGE    fpc_unpack_done_21
 
-fpc_unpack_18:
+fpc_unpack_20:
 	LEAQ    (DX)(R8*1), R8
 	MOVBQZX (R8), R10
 
@@ -3680,9 +3917,9 @@ fpc_unpack_18:
 	SHLXQ  R12, DI, DI
 	MOVQ   R11, R8
 	CMPQ   R9, BX
-	JLT    fpc_unpack_18
+	JLT    fpc_unpack_20
 
-fpc_unpack_done_19:
+fpc_unpack_done_21:
 	MOVQ SI, pos+32(FP)
 	MOVQ R9, i+40(FP)
 	RET
@@ -3693,17 +3930,17 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_20
+	JZ    fpc_dec_fail_22
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_21
+	JNZ   fpc_dec_codes_23
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000041
-	JNE             fpc_dec_fail_20
+	JNE             fpc_dec_fail_22
 	TESTB           $0x7f, 64(AX)
-	JNZ             fpc_dec_fail_20
+	JNZ             fpc_dec_fail_22
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -3719,9 +3956,9 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_21:
+fpc_dec_codes_23:
 	CMPQ   CX, $0x00000080
-	JA     fpc_dec_fail_20
+	JA     fpc_dec_fail_22
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 
@@ -3741,7 +3978,7 @@ fpc_dec_codes_21:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000051
-	JAE        fpc_dec_in_place_22
+	JAE        fpc_dec_in_place_24
 	VMOVDQU64  Z2, (SP)
 	XORL       DX, DX
 	SUBQ       $0x00000040, CX
@@ -3753,7 +3990,7 @@ fpc_dec_codes_21:
 	VMOVDQU64  Z2, 64(SP)
 	LEAQ       (SP), DX
 
-fpc_dec_in_place_22:
+fpc_dec_in_place_24:
 	// The walk. bits holds the stream from bit P on. M = P + 63 tracks P;
 	// ptr = M>>3 is the byte after those the refill has loaded, and
 	// c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at
@@ -3771,7 +4008,7 @@ fpc_dec_in_place_22:
 	MOVQ R9, R10
 	ANDL $0x38, R10
 
-fpc_dec_loop_23:
+fpc_dec_loop_25:
 	MOVBEQQ      (DX)(CX*1), CX
 	MOVQ         AX, R13
 	NOTQ         R13
@@ -3804,23 +4041,23 @@ fpc_dec_loop_23:
 	MOVQ  AX, CX
 	SHRQ  $0x03, CX
 	CMPQ  SI, $0x10
-	JB    fpc_dec_loop_23
+	JB    fpc_dec_loop_25
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_20
+	JNE     fpc_dec_fail_22
 	LEAQ    -63(AX), AX
 	LEAQ    7(AX), CX
 	SHRQ    $0x03, CX
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_20
+	JNE     fpc_dec_fail_22
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_20
+	JNZ     fpc_dec_fail_22
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
@@ -3868,7 +4105,7 @@ fpc_dec_loop_23:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_20:
+fpc_dec_fail_22:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -3887,17 +4124,17 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_24
+	JZ    fpc_dec_fail_26
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_25
+	JNZ   fpc_dec_codes_27
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000081
-	JNE             fpc_dec_fail_24
+	JNE             fpc_dec_fail_26
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_24
+	JNZ             fpc_dec_fail_26
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -3921,9 +4158,9 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_25:
+fpc_dec_codes_27:
 	CMPQ      CX, $0x0000008d
-	JA        fpc_dec_fail_24
+	JA        fpc_dec_fail_26
 	VPXORQ    Z0, Z0, Z0
 	VMOVDQU64 Z0, (SP)
 	VMOVDQU64 Z0, 64(SP)
@@ -3947,7 +4184,7 @@ fpc_dec_codes_25:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000097
-	JAE        fpc_dec_in_place_26
+	JAE        fpc_dec_in_place_28
 	VMOVDQU64  Z0, 320(SP)
 	XORL       SI, SI
 	MOVQ       CX, DI
@@ -3968,7 +4205,7 @@ fpc_dec_codes_25:
 	VMOVDQU64  Z0, 448(SP)
 	LEAQ       320(SP), DX
 
-fpc_dec_in_place_26:
+fpc_dec_in_place_28:
 	// The walk. bits holds the stream from bit P on. M = P + 63 tracks P;
 	// ptr = M>>3 is the byte after those the refill has loaded, and
 	// c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at
@@ -3986,7 +4223,7 @@ fpc_dec_in_place_26:
 	MOVQ R9, R10
 	ANDL $0x38, R10
 
-fpc_dec_loop_27:
+fpc_dec_loop_29:
 	MOVBEQQ (DX)(CX*1), CX
 	MOVQ    AX, R13
 	NOTQ    R13
@@ -4013,23 +4250,23 @@ fpc_dec_loop_27:
 	MOVQ  AX, CX
 	SHRQ  $0x03, CX
 	CMPQ  SI, $0x20
-	JB    fpc_dec_loop_27
+	JB    fpc_dec_loop_29
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_24
+	JNE     fpc_dec_fail_26
 	LEAQ    -63(AX), AX
 	LEAQ    7(AX), CX
 	SHRQ    $0x03, CX
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_24
+	JNE     fpc_dec_fail_26
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_24
+	JNZ     fpc_dec_fail_26
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
@@ -4115,7 +4352,7 @@ fpc_dec_loop_27:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_24:
+fpc_dec_fail_26:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -4181,30 +4418,6 @@ TEXT k_prevByte<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x767574737271706f
 	QUAD $0x7e7d7c7b7a797877
 
-// k_fpc_flaglane<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT k_fpc_flaglane<>(SB), NOSPLIT|NOFRAME, $0
-	PCALIGN $64
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000100000000
-
-// k_fpc_below16<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT k_fpc_below16<>(SB), NOSPLIT|NOFRAME, $0
-	PCALIGN $64
-	QUAD $0x0000000100000000
-	QUAD $0x0000000700000003
-	QUAD $0x0000001f0000000f
-	QUAD $0x0000007f0000003f
-	QUAD $0x000001ff000000ff
-	QUAD $0x000007ff000003ff
-	QUAD $0x00001fff00000fff
-	QUAD $0x00007fff00003fff
-
 // k_fpc_runshift16_0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_fpc_runshift16_0<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
@@ -4253,6 +4466,18 @@ TEXT k_fpc_ilv1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0000001e0000000e
 	QUAD $0x0000001f0000000f
 
+// k_fpc_flaglane<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_fpc_flaglane<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000100000000
+
 // k_fpc_flagword<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_fpc_flagword<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
@@ -4264,6 +4489,18 @@ TEXT k_fpc_flagword<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0000000000000000
 	QUAD $0x0000000000000000
 	QUAD $0x0000000000000000
+
+// k_fpc_below16<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_fpc_below16<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0000000100000000
+	QUAD $0x0000000700000003
+	QUAD $0x0000001f0000000f
+	QUAD $0x0000007f0000003f
+	QUAD $0x000001ff000000ff
+	QUAD $0x000007ff000003ff
+	QUAD $0x00001fff00000fff
+	QUAD $0x00007fff00003fff
 
 // k_fpc_runshift32_0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_fpc_runshift32_0<>(SB), NOSPLIT|NOFRAME, $0

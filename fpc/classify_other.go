@@ -28,6 +28,11 @@ func (c *Codec) wordCodes64(out *[tagBits + 64]byte, line *[64]byte) int {
 	panic("fpc: wordCodes64 without a fused kernel")
 }
 
+// wordCodes64Popcnt is never called: fused is false.
+func (c *Codec) wordCodes64Popcnt(out *[tagBits + 64]byte, line *[64]byte) int {
+	panic("fpc: wordCodes64Popcnt without a fused kernel")
+}
+
 // wordCodes128 is never called: fused is false.
 func (c *Codec) wordCodes128(out *[tagBits + 128]byte, line *[128]byte) int {
 	panic("fpc: wordCodes128 without a fused kernel")

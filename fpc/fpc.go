@@ -5,6 +5,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/bitstream"
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 // Prefixes of the default ("fpc") table, the TR's.
@@ -253,7 +254,12 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if n := len(dst); len(line) == c.lineSize && cap(dst)-n > c.lineSize && c.fused() {
 		var bits int
 		if c.lineSize == 64 {
-			bits = c.wordCodes64((*[tagBits + 64]byte)(dst[n:cap(dst)]), (*[64]byte)(line))
+			out, line := (*[tagBits + 64]byte)(dst[n:cap(dst)]), (*[64]byte)(line)
+			if cpu.VectorPopcount {
+				bits = c.wordCodes64Popcnt(out, line)
+			} else {
+				bits = c.wordCodes64(out, line)
+			}
 		} else {
 			bits = c.wordCodes128((*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line))
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/codectest"
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 // classify returns the cheapest pattern of a word, ties to the lower
@@ -246,8 +247,19 @@ func (w *wordCoded) clearPastStream() {
 // Where the codes are not shorter, the length only has to say so: the
 // fused kernels return a lower bound of it then, the codes of the
 // non-zero words without the zero runs', when that is enough to tell.
+// The 64-byte kernel has a variant with VPOPCNTDQ and one without; where
+// the CPU has it, 64-byte lines are checked once more without it.
 func TestWordCodesLevels(t *testing.T) {
-	for _, n := range codectest.LineSizes {
+	testWordCodesLevels(t, codectest.LineSizes)
+	if cpu.VectorPopcount {
+		restore := cpu.SetVectorPopcount(false)
+		defer restore()
+		testWordCodesLevels(t, []int{64})
+	}
+}
+
+func testWordCodesLevels(t *testing.T, sizes []int) {
+	for _, n := range sizes {
 		c := mustNew(t, "fpc", n).(*Codec)
 		// The stream's length: the raw line's where the codes are
 		// not shorter.

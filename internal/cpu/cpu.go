@@ -49,6 +49,25 @@ var Best = detect()
 // ByteOps is set, so Set(AVX2) or Set(Generic) turns them off too.
 var ByteOps = Best == AVX512 && cpuid.CPU.Supports(cpuid.AVX512VBMI, cpuid.GFNI, cpuid.AVX512CD)
 
+// VectorPopcount reports that the CPU also has AVX-512 VPOPCNTDQ (a
+// popcount in each lane) and the build allows assembly. It is an addition
+// to the AVX512 level, as ByteOps is, for the kernels that have a variant
+// with it and one without (Skylake and Cascade Lake lack it): they take
+// the variant with it when Active() is AVX512 and VectorPopcount is set.
+// Tests turn it off with SetVectorPopcount to check the other variant.
+var VectorPopcount = hasVectorPopcount
+
+var hasVectorPopcount = Best == AVX512 && cpuid.CPU.Supports(cpuid.AVX512VPOPCNTDQ)
+
+// SetVectorPopcount sets VectorPopcount to on, or to false where the CPU
+// or the build lacks it, and returns the function that restores it. Like
+// Set, it is for tests and benchmarks, not for concurrent use.
+func SetVectorPopcount(on bool) (restore func()) {
+	prev := VectorPopcount
+	VectorPopcount = on && hasVectorPopcount
+	return func() { VectorPopcount = prev }
+}
+
 var active atomic.Int32
 
 func init() { active.Store(int32(Best)) }

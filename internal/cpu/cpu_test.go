@@ -37,5 +37,17 @@ func TestLevels(t *testing.T) {
 	if ByteOps && Best != AVX512 {
 		t.Errorf("ByteOps set at best level %v: the byte kernels are part of the AVX512 level", Best)
 	}
-	t.Logf("CPU %q, best kernel level %v, VBMI, GFNI and CD %v", Name(), Best, ByteOps)
+	if VectorPopcount && Best != AVX512 {
+		t.Errorf("VectorPopcount set at best level %v: it is part of the AVX512 level", Best)
+	}
+	on := VectorPopcount
+	restore = SetVectorPopcount(false)
+	if VectorPopcount {
+		t.Error("SetVectorPopcount(false) left it set")
+	}
+	restore()
+	if VectorPopcount != on {
+		t.Errorf("restore gave VectorPopcount %v, want %v", VectorPopcount, on)
+	}
+	t.Logf("CPU %q, best kernel level %v, VBMI, GFNI and CD %v, VPOPCNTDQ %v", Name(), Best, ByteOps, VectorPopcount)
 }
