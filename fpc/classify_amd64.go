@@ -45,7 +45,16 @@ func (c *Codec) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros,
 // (wordCodes): 64- and 128-byte lines under the report's table, with
 // AVX-512.
 func (c *Codec) fused() bool {
-	return c.lineSize != 32 && !c.tab.tavana && cpu.Active() >= cpu.AVX512
+	return c.fusedLine > 0 && cpu.Active() >= cpu.AVX512
+}
+
+// fusedLineSize is Codec.fusedLine: the line size under the report's
+// table at 64 and 128 bytes, else −1.
+func fusedLineSize(lineSize int, tavana bool) int {
+	if lineSize == 32 || tavana {
+		return -1
+	}
+	return lineSize
 }
 
 // wordCodes is wordCodesGeneric, with the fused kernel where fused says.

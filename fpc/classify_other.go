@@ -18,6 +18,9 @@ func (c *Codec) pack(buf *[scratchBytes]byte, line []byte, kinds []uint8, zeros,
 // is no such kernel here.
 func (c *Codec) fused() bool { return false }
 
+// fusedLineSize is −1: there are no fused kernels.
+func fusedLineSize(lineSize int, tavana bool) int { return -1 }
+
 // wordCodes is wordCodesGeneric.
 func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
 	return c.wordCodesGeneric(buf, line)

@@ -157,6 +157,10 @@ type Codec struct {
 	tab      *table
 	latency  linecomp.Latency
 	allWords uint32 // the zero mask of an all-zero line: one bit per word
+	// fusedLine is the line size where a fused kernel codes a line in one
+	// call (fusedLineSize), else −1: Compress's first test, one field
+	// rather than fused's three. fused still checks the active level.
+	fusedLine int
 	// encodings is what Encodings returns.
 	encodings []linecomp.Encoding
 }
@@ -175,6 +179,7 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 		o(&cfg)
 	}
 	c := &Codec{name: "fpc", lineSize: lineSize, tab: cfg.tab, latency: cfg.latency}
+	c.fusedLine = fusedLineSize(lineSize, c.tab.tavana)
 	if c.tab.tavana {
 		c.name = "fpc-tavana"
 	}
@@ -250,21 +255,24 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	// 64-byte Compress (runtime.memmove and memclr in a profile of
 	// BenchmarkTargets). This path comes first and calls nothing else:
 	// a call to a function of its own cost 1.5 ns of a raw 64-byte line's
-	// 13.5 (BenchmarkEncodeKinds).
-	if n := len(dst); len(line) == c.lineSize && cap(dst)-n > c.lineSize && c.fused() {
-		var bits int
-		if c.lineSize == 64 {
-			out, line := (*[tagBits + 64]byte)(dst[n:cap(dst)]), (*[64]byte)(line)
-			if cpu.VectorPopcount {
-				bits = c.wordCodes64Popcnt(out, line)
+	// 13.5 (BenchmarkEncodeKinds). The level is a test of its own, so
+	// that the condition is not made into a bool first.
+	if n := len(dst); len(line) == c.fusedLine && cap(dst)-n > len(line) {
+		if cpu.Active() >= cpu.AVX512 {
+			var bits int
+			if len(line) == 64 {
+				out, line := (*[tagBits + 64]byte)(dst[n:cap(dst)]), (*[64]byte)(line)
+				if cpu.VectorPopcount {
+					bits = c.wordCodes64Popcnt(out, line)
+				} else {
+					bits = c.wordCodes64(out, line)
+				}
 			} else {
-				bits = c.wordCodes64(out, line)
+				bits = c.wordCodes128((*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line))
 			}
-		} else {
-			bits = c.wordCodes128((*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line))
+			bits = c.streamBits(bits - tagBits)
+			return dst[:n+int(uint(bits+7)/8)], bits, nil
 		}
-		bits = c.streamBits(bits - tagBits)
-		return dst[:n+int(uint(bits+7)/8)], bits, nil
 	}
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
