@@ -114,9 +114,7 @@ func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint,
 
 // decodesLines reports whether decodeLine has a kernel: the report's
 // table at 64 or 128 bytes, with AVX-512.
-func (c *Codec) decodesLines() bool {
-	return !c.tab.tavana && c.lineSize != 32 && cpu.Active() >= cpu.AVX512
-}
+func (c *Codec) decodesLines() bool { return c.fused() }
 
 // decodeLine is decodeLineGeneric with the one-call kernel where
 // decodesLines says; out is LineSize() bytes long. The kernel reads all of
