@@ -543,10 +543,10 @@ func fpcCompress128Kernel() {
 	nonzeroBits := fpcRawIfNonzeroLonger(line, v[:], sum)
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
-	emit := fpcEmit(z, words)
+	emit, runStarts := fpcEmit(z, words)
 
 	total := GP64()
-	fpcStreamBits(total, emit, z, nonzeroBits)
+	fpcStreamBits(total, runStarts, nonzeroBits)
 	fpcRawIfLonger(line, v[:], total)
 
 	tab := Load(Param("tab"), GP64())
@@ -555,8 +555,7 @@ func fpcCompress128Kernel() {
 	serial := label("fpc_fused_serial")
 	{
 		runsA := GP64()
-		MOVQ(emit, runsA)
-		ANDQ(z, runsA)
+		MOVQ(runStarts, runsA)
 		MOVWQZX(runsA.As16(), runsA)
 		POPCNTQ(runsA, runsA)
 		LEAQ(Mem{Base: runsA, Index: runsA, Scale: 2}, runsA)
@@ -731,18 +730,16 @@ func fpcCompress64Kernel(popcnt bool) {
 	}
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
-	emit := fpcEmit(z, 16)
+	emit, runStarts := fpcEmit(z, 16)
 
 	total := GP64()
-	fpcStreamBits(total, emit, z, nonzeroBits)
+	fpcStreamBits(total, runStarts, nonzeroBits)
 	fpcRawIfLonger(line, []VecVirtual{v}, total)
 
 	if popcnt {
 		Comment("O: 6 bits more for each zero-run code before.")
-		runs, r, t := GP64(), ZMM(), ZMM()
-		MOVQ(emit, runs)
-		ANDQ(z, runs)
-		VPBROADCASTD(runs.As32(), r)
+		r, t := ZMM(), ZMM()
+		VPBROADCASTD(runStarts.As32(), r)
 		var below []uint64
 		for j := uint64(0); j < 16; j += 2 {
 			below = append(below, (1<<j-1)|(1<<(j+1)-1)<<32)
@@ -750,8 +747,8 @@ func fpcCompress64Kernel(popcnt bool) {
 		VPANDD(rodata("fpc_below16", below...), r, r)
 		VPOPCNTD(r, r)
 		VPSLLD(U8(1), r, t)
-		VPADDD(r, t, t) // 3 per code
-		VPADDD(t, t, t)
+		VPSLLD(U8(2), r, r)
+		VPADDD(r, t, t) // 6 per code
 		VPADDD(t, o, o)
 	}
 	ke := K()
@@ -1046,32 +1043,22 @@ func dwordsToQwords(v VecVirtual) [2]VecVirtual {
 }
 
 // fpcEmit returns the mask of the words that emit a code, of a line of
-// words words whose zero words are z: the non-zero words and
-// runCodeStarts(z).
-func fpcEmit(z GPVirtual, words int) GPVirtual {
-	// wordsOnly keeps the bits of the line's words (KMOVD zero-extends,
-	// so z has no others).
-	wordsOnly := func(r GPVirtual) {
-		if words < 32 {
-			ANDQ(U32(1<<words-1), r)
-		} else {
-			MOVL(r.As32(), r.As32())
-		}
-	}
-	emit := GP64()
-	MOVQ(z, emit)
-	NOTQ(emit)
-	wordsOnly(emit)
+// words words whose zero words are z (no bits above the line's): the
+// non-zero words and runCodeStarts(z); and runStarts, those zero words
+// alone (the zero-run codes), which it finds first: a zero word starts a
+// code when its distance d from the first zero of its run is 0, 8, 16 or
+// 24, that is when the zeros before it end one word, 8 or more words, 16
+// or more… before it and one word fewer does not.
+func fpcEmit(z GPVirtual, words int) (emit, runStarts GPVirtual) {
 	shl := func(a GPVirtual, n uint8) GPVirtual {
 		r := GP64()
 		MOVQ(a, r)
 		SHLQ(U8(n), r)
 		return r
 	}
-	// starts | first zero of each run: z &^ (z << 1)
-	st := shl(z, 1)
-	ANDNQ(z, st, st)
-	ORQ(st, emit)
+	// d = 0: z &^ (z << 1)
+	runStarts = shl(z, 1)
+	ANDNQ(z, runStarts, runStarts)
 	z1 := shl(z, 1)
 	ANDQ(z, z1)
 	z3 := shl(z1, 2)
@@ -1079,33 +1066,42 @@ func fpcEmit(z GPVirtual, words int) GPVirtual {
 	z7 := shl(z3, 4)
 	ANDQ(z3, z7)
 	z8 := shl(z7, 1)
-	ANDQ(z, z8)
-	z16 := shl(z8, 8)
-	ANDQ(z8, z16)
-	long := []GPVirtual{z8, z16} // no run of 24 in 16 words
+	ANDQ(z, z8) // zero, and the 8 words before it
+	long := []GPVirtual{z8}
+	// A run of 17 zeros needs 17 words, and one of 25 words 25.
 	if words == 32 {
+		z16 := shl(z8, 8)
+		ANDQ(z8, z16)
 		z24 := shl(z8, 16)
 		ANDQ(z16, z24)
-		long = append(long, z24)
+		long = append(long, z16, z24)
 	}
 	for _, r := range long {
 		t := shl(r, 1)
 		ANDNQ(r, t, t)
-		ORQ(t, emit)
+		ORQ(t, runStarts)
 	}
-	wordsOnly(emit)
-	return emit
+	// The non-zero words: KMOVD zero-extends, so z has no bits above
+	// the line's.
+	emit = GP64()
+	MOVQ(z, emit)
+	NOTQ(emit)
+	if words < 32 {
+		ANDQ(U32(1<<words-1), emit)
+	} else {
+		MOVL(emit.As32(), emit.As32())
+	}
+	ORQ(runStarts, emit)
+	return emit, runStarts
 }
 
 // fpcStreamBits sets total to the length of flag 1 and a line's word
 // codes: nonzeroBits, the flag and the codes of its non-zero words
-// (fpcRawIfNonzeroLonger's bound), and 6 bits for each zero-run code (the
-// zero words, z, that emit marks).
-func fpcStreamBits(total, emit, z, nonzeroBits GPVirtual) {
+// (fpcRawIfNonzeroLonger's bound), and 6 bits for each zero-run code
+// (runStarts, from fpcEmit).
+func fpcStreamBits(total, runStarts, nonzeroBits GPVirtual) {
 	runs := GP64()
-	MOVQ(emit, runs)
-	ANDQ(z, runs)
-	POPCNTQ(runs, runs) // zero-run codes, 6 bits each
+	POPCNTQ(runStarts, runs) // zero-run codes, 6 bits each
 	LEAQ(Mem{Base: runs, Index: runs, Scale: 2}, runs)
 	LEAQ(Mem{Base: nonzeroBits, Index: runs, Scale: 2}, total) // flag + codes
 }

@@ -2136,12 +2136,8 @@ fpc_fused_pack_13:
 
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
-	NOTQ    SI
-	ANDQ    $0x0000ffff, SI
-	MOVQ    CX, DI
-	SHLQ    $0x01, DI
-	ANDNQ   CX, DI, DI
-	ORQ     DI, SI
+	SHLQ    $0x01, SI
+	ANDNQ   CX, SI, SI
 	MOVQ    CX, DI
 	SHLQ    $0x01, DI
 	ANDQ    CX, DI
@@ -2154,27 +2150,20 @@ fpc_fused_pack_13:
 	SHLQ    $0x01, DI
 	ANDQ    CX, DI
 	MOVQ    DI, R8
-	SHLQ    $0x08, R8
-	ANDQ    DI, R8
-	MOVQ    DI, R9
-	SHLQ    $0x01, R9
-	ANDNQ   DI, R9, R9
-	ORQ     R9, SI
-	MOVQ    R8, DI
-	SHLQ    $0x01, DI
-	ANDNQ   R8, DI, DI
-	ORQ     DI, SI
-	ANDQ    $0x0000ffff, SI
-	MOVQ    SI, DI
-	ANDQ    CX, DI
-	POPCNTQ DI, DI
-	LEAQ    (DI)(DI*2), DI
-	LEAQ    (DX)(DI*2), CX
+	SHLQ    $0x01, R8
+	ANDNQ   DI, R8, R8
+	ORQ     R8, SI
+	NOTQ    CX
+	ANDQ    $0x0000ffff, CX
+	ORQ     SI, CX
+	POPCNTQ SI, SI
+	LEAQ    (SI)(SI*2), SI
+	LEAQ    (DX)(SI*2), DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                CX, $0x00000201
+	CMPQ                DX, $0x00000201
 	JLT                 fpc_fused_pack_14
-	MOVQ                CX, bits+32(FP)
+	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
 	VPXORQ              Z6, Z6, Z6
@@ -2189,11 +2178,11 @@ fpc_fused_pack_13:
 	RET
 
 fpc_fused_pack_14:
-	KMOVW     SI, K1
+	KMOVW     CX, K1
 	VPMOVZXBD k_iota16<>+0(SB), Z2
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD SI, Z3
+	VPBROADCASTD CX, Z3
 	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z3, Z3
 	VPORD        k_fpc_runend16_0<>+0(SB), Z3, Z3
 	VPXORD       Z6, Z6, Z6
@@ -2242,9 +2231,9 @@ fpc_fused_pack_14:
 	VPCOMPRESSD.Z Z2, K1, Z1
 	VPMOVZXDQ     Y1, Z1
 	KMOVW         K1, AX
-	POPCNTL       AX, DX
+	POPCNTL       AX, CX
 	MOVL          $0x000000ff, AX
-	BZHIL         DX, AX, AX
+	BZHIL         CX, AX, AX
 	KMOVB         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
@@ -2293,13 +2282,13 @@ fpc_fused_pack_14:
 
 	// Store the stream's bytes, (total+7)/8, and nothing past them.
 	MOVQ     buf+0(FP), AX
-	LEAQ     7(CX), DX
-	SHRQ     $0x03, DX
+	LEAQ     7(DX), CX
+	SHRQ     $0x03, CX
 	MOVQ     $-1, BX
-	BZHIQ    DX, BX, BX
+	BZHIQ    CX, BX, BX
 	KMOVQ    BX, K1
 	VMOVDQU8 Z3, K1, (AX)
-	MOVQ     CX, bits+32(FP)
+	MOVQ     DX, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -2439,12 +2428,8 @@ fpc_fused_pack_15:
 
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
-	NOTQ    SI
-	ANDQ    $0x0000ffff, SI
-	MOVQ    CX, DI
-	SHLQ    $0x01, DI
-	ANDNQ   CX, DI, DI
-	ORQ     DI, SI
+	SHLQ    $0x01, SI
+	ANDNQ   CX, SI, SI
 	MOVQ    CX, DI
 	SHLQ    $0x01, DI
 	ANDQ    CX, DI
@@ -2457,20 +2442,13 @@ fpc_fused_pack_15:
 	SHLQ    $0x01, DI
 	ANDQ    CX, DI
 	MOVQ    DI, R8
-	SHLQ    $0x08, R8
-	ANDQ    DI, R8
-	MOVQ    DI, R9
-	SHLQ    $0x01, R9
-	ANDNQ   DI, R9, R9
-	ORQ     R9, SI
-	MOVQ    R8, DI
-	SHLQ    $0x01, DI
-	ANDNQ   R8, DI, DI
-	ORQ     DI, SI
-	ANDQ    $0x0000ffff, SI
-	MOVQ    SI, DI
-	ANDQ    CX, DI
-	POPCNTQ DI, DI
+	SHLQ    $0x01, R8
+	ANDNQ   DI, R8, R8
+	ORQ     R8, SI
+	NOTQ    CX
+	ANDQ    $0x0000ffff, CX
+	ORQ     SI, CX
+	POPCNTQ SI, DI
 	LEAQ    (DI)(DI*2), DI
 	LEAQ    (DX)(DI*2), DX
 
@@ -2493,20 +2471,18 @@ fpc_fused_pack_15:
 
 fpc_fused_pack_16:
 	// O: 6 bits more for each zero-run code before.
-	MOVQ         SI, AX
-	ANDQ         CX, AX
-	VPBROADCASTD AX, Z3
+	VPBROADCASTD SI, Z3
 	VPANDD       k_fpc_below16<>+0(SB), Z3, Z3
 	VPOPCNTD     Z3, Z3
 	VPSLLD       $0x01, Z3, Z5
+	VPSLLD       $0x02, Z3, Z3
 	VPADDD       Z3, Z5, Z5
-	VPADDD       Z5, Z5, Z5
 	VPADDD       Z5, Z2, Z2
-	KMOVW        SI, K1
+	KMOVW        CX, K1
 	VPMOVZXBD    k_iota16<>+0(SB), Z3
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD SI, Z5
+	VPBROADCASTD CX, Z5
 	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z5, Z5
 	VPORD        k_fpc_runend16_0<>+0(SB), Z5, Z5
 	VPXORD       Z6, Z6, Z6
@@ -2711,11 +2687,8 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 fpc_fused_pack_17:
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
-	NOTQ    SI
-	MOVQ    CX, DI
-	SHLQ    $0x01, DI
-	ANDNQ   CX, DI, DI
-	ORQ     DI, SI
+	SHLQ    $0x01, SI
+	ANDNQ   CX, SI, SI
 	MOVQ    CX, DI
 	SHLQ    $0x01, DI
 	ANDQ    CX, DI
@@ -2745,9 +2718,9 @@ fpc_fused_pack_17:
 	SHLQ    $0x01, DI
 	ANDNQ   R9, DI, DI
 	ORQ     DI, SI
-	MOVQ    SI, DI
-	ANDQ    CX, DI
-	POPCNTQ DI, DI
+	NOTQ    CX
+	ORQ     SI, CX
+	POPCNTQ SI, DI
 	LEAQ    (DI)(DI*2), DI
 	LEAQ    (DX)(DI*2), DX
 
@@ -2777,26 +2750,24 @@ fpc_fused_pack_18:
 	MOVQ tab+16(FP), DI
 
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
-	MOVQ    SI, R8
-	ANDQ    CX, R8
-	MOVWQZX R8, R8
-	POPCNTQ R8, R8
-	LEAQ    (R8)(R8*2), R8
-	LEAQ    1(BX)(R8*2), CX
+	MOVWQZX SI, SI
+	POPCNTQ SI, SI
+	LEAQ    (SI)(SI*2), SI
+	LEAQ    1(BX)(SI*2), BX
 
 	// Either half over 512 bits: the serial packing.
-	CMPQ  CX, $0x00000200
-	JA    fpc_fused_serial_19
-	MOVQ  DX, BX
-	SUBQ  CX, BX
 	CMPQ  BX, $0x00000200
 	JA    fpc_fused_serial_19
-	MOVQ  SI, AX
+	MOVQ  DX, SI
+	SUBQ  BX, SI
+	CMPQ  SI, $0x00000200
+	JA    fpc_fused_serial_19
+	MOVQ  CX, AX
 	SHRQ  $0x00, AX
 	KMOVW AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD SI, Z4
+	VPBROADCASTD CX, Z4
 	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z4, Z4
 	VPORD        k_fpc_runend32_0<>+0(SB), Z4, Z4
 	VPXORD       Z5, Z5, Z5
@@ -2886,9 +2857,9 @@ fpc_fused_pack_18:
 	VPCOMPRESSD.Z Z15, K1, Z7
 	VPMOVZXDQ     Y7, Z7
 	KMOVW         K1, AX
-	POPCNTL       AX, BX
+	POPCNTL       AX, SI
 	MOVL          $0x000000ff, AX
-	BZHIL         BX, AX, AX
+	BZHIL         SI, AX, AX
 	KMOVB         AX, K1
 	VALIGNQ       $0x07, Z9, Z0, Z12
 	VPADDQ        Z12, Z0, Z0
@@ -2928,12 +2899,12 @@ fpc_fused_pack_18:
 	VPSUBQ.Z      Z1, Z4, K1, Z1
 	VALIGNQ       $0x07, Z9, Z1, Z1
 	VPADDQ        Z1, Z0, Z0
-	MOVQ          SI, AX
+	MOVQ          CX, AX
 	SHRQ          $0x10, AX
 	KMOVW         AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD SI, Z1
+	VPBROADCASTD CX, Z1
 	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z1, Z1
 	VPORD        k_fpc_runend32_1<>+0(SB), Z1, Z1
 	VPXORD       Z10, Z10, Z10
@@ -3020,9 +2991,9 @@ fpc_fused_pack_18:
 	VPCOMPRESSD.Z Z12, K1, Z6
 	VPMOVZXDQ     Y6, Z6
 	KMOVW         K1, AX
-	POPCNTL       AX, BX
+	POPCNTL       AX, CX
 	MOVL          $0x000000ff, AX
-	BZHIL         BX, AX, AX
+	BZHIL         CX, AX, AX
 	KMOVB         AX, K1
 	VALIGNQ       $0x07, Z11, Z1, Z7
 	VPADDQ        Z7, Z1, Z1
@@ -3068,10 +3039,10 @@ fpc_fused_pack_18:
 	MOVQ         $0x8000000000000000, AX
 	VMOVQ        AX, X3
 	VPORQ        Z3, Z0, Z0
-	MOVQ         CX, AX
+	MOVQ         BX, AX
 	SHRQ         $0x06, AX
 	VPBROADCASTQ AX, Z2
-	MOVQ         CX, AX
+	MOVQ         BX, AX
 	ANDQ         $0x3f, AX
 	VPBROADCASTQ AX, Z4
 	NEGQ         AX
@@ -3136,17 +3107,17 @@ fpc_fused_serial_19:
 	VMOVDQU      X0, (SP)
 	VPMOVDB      Z6, X0
 	VMOVDQU      X0, 16(SP)
-	LEAQ         32(SP), CX
+	LEAQ         32(SP), BX
 	VMOVDQU64    (DI), Z0
 	VMOVDQU64    64(DI), Z1
 	VMOVDQU64    128(DI), Z2
 	VMOVDQU64    192(DI), Z3
 	VMOVDQU64    256(DI), Z4
 	VMOVDQU64    320(DI), Z5
-	MOVQ         $0x00000007, BX
-	VPBROADCASTQ BX, Z6
-	MOVQ         SI, BX
-	KMOVB        BX, K1
+	MOVQ         $0x00000007, SI
+	VPBROADCASTQ SI, Z6
+	MOVQ         CX, SI
+	KMOVB        SI, K1
 	VPMOVZXBQ    (SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    (AX), Z8
@@ -3164,9 +3135,9 @@ fpc_fused_serial_19:
 	VMOVDQU64    Z9, 432(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
 	VMOVDQU64    Z9, 688(SP)
-	MOVQ         SI, BX
-	SHRQ         $0x08, BX
-	KMOVB        BX, K1
+	MOVQ         CX, SI
+	SHRQ         $0x08, SI
+	KMOVB        SI, K1
 	VPMOVZXBQ    8(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    32(AX), Z8
@@ -3184,9 +3155,9 @@ fpc_fused_serial_19:
 	VMOVDQU64    Z9, 496(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
 	VMOVDQU64    Z9, 752(SP)
-	MOVQ         SI, BX
-	SHRQ         $0x10, BX
-	KMOVB        BX, K1
+	MOVQ         CX, SI
+	SHRQ         $0x10, SI
+	KMOVB        SI, K1
 	VPMOVZXBQ    16(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    64(AX), Z8
@@ -3204,9 +3175,9 @@ fpc_fused_serial_19:
 	VMOVDQU64    Z9, 560(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
 	VMOVDQU64    Z9, 816(SP)
-	MOVQ         SI, BX
-	SHRQ         $0x18, BX
-	KMOVB        BX, K1
+	MOVQ         CX, SI
+	SHRQ         $0x18, SI
+	KMOVB        SI, K1
 	VPMOVZXBQ    24(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    96(AX), Z6
@@ -3227,9 +3198,9 @@ fpc_fused_serial_19:
 
 	// Pack: pending bits right-aligned in acc, nacc of them; after each
 	// code the whole bytes are stored big-endian, 8 at a time.
-	MOVQ   SI, AX
+	MOVQ   CX, AX
 	BTSQ   $0x20, AX
-	MOVQ   $0x00000001, BX
+	MOVQ   $0x00000001, CX
 	MOVQ   $0x00000001, SI
 	XORQ   DI, DI
 	MOVQ   AX, R8
@@ -3238,14 +3209,14 @@ fpc_fused_serial_19:
 	ANDQ   688(SP), R8
 	ORQ    176(SP), R8
 	MOVQ   432(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3256,14 +3227,14 @@ fpc_fused_serial_19:
 	ANDQ   696(SP), R8
 	ORQ    184(SP), R8
 	MOVQ   440(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3274,14 +3245,14 @@ fpc_fused_serial_19:
 	ANDQ   704(SP), R8
 	ORQ    192(SP), R8
 	MOVQ   448(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3292,14 +3263,14 @@ fpc_fused_serial_19:
 	ANDQ   712(SP), R8
 	ORQ    200(SP), R8
 	MOVQ   456(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3310,14 +3281,14 @@ fpc_fused_serial_19:
 	ANDQ   720(SP), R8
 	ORQ    208(SP), R8
 	MOVQ   464(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3328,14 +3299,14 @@ fpc_fused_serial_19:
 	ANDQ   728(SP), R8
 	ORQ    216(SP), R8
 	MOVQ   472(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3346,14 +3317,14 @@ fpc_fused_serial_19:
 	ANDQ   736(SP), R8
 	ORQ    224(SP), R8
 	MOVQ   480(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3364,14 +3335,14 @@ fpc_fused_serial_19:
 	ANDQ   744(SP), R8
 	ORQ    232(SP), R8
 	MOVQ   488(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3382,14 +3353,14 @@ fpc_fused_serial_19:
 	ANDQ   752(SP), R8
 	ORQ    240(SP), R8
 	MOVQ   496(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3400,14 +3371,14 @@ fpc_fused_serial_19:
 	ANDQ   760(SP), R8
 	ORQ    248(SP), R8
 	MOVQ   504(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3418,14 +3389,14 @@ fpc_fused_serial_19:
 	ANDQ   768(SP), R8
 	ORQ    256(SP), R8
 	MOVQ   512(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3436,14 +3407,14 @@ fpc_fused_serial_19:
 	ANDQ   776(SP), R8
 	ORQ    264(SP), R8
 	MOVQ   520(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3454,14 +3425,14 @@ fpc_fused_serial_19:
 	ANDQ   784(SP), R8
 	ORQ    272(SP), R8
 	MOVQ   528(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3472,14 +3443,14 @@ fpc_fused_serial_19:
 	ANDQ   792(SP), R8
 	ORQ    280(SP), R8
 	MOVQ   536(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3490,14 +3461,14 @@ fpc_fused_serial_19:
 	ANDQ   800(SP), R8
 	ORQ    288(SP), R8
 	MOVQ   544(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3508,14 +3479,14 @@ fpc_fused_serial_19:
 	ANDQ   808(SP), R8
 	ORQ    296(SP), R8
 	MOVQ   552(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3526,14 +3497,14 @@ fpc_fused_serial_19:
 	ANDQ   816(SP), R8
 	ORQ    304(SP), R8
 	MOVQ   560(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3544,14 +3515,14 @@ fpc_fused_serial_19:
 	ANDQ   824(SP), R8
 	ORQ    312(SP), R8
 	MOVQ   568(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3562,14 +3533,14 @@ fpc_fused_serial_19:
 	ANDQ   832(SP), R8
 	ORQ    320(SP), R8
 	MOVQ   576(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3580,14 +3551,14 @@ fpc_fused_serial_19:
 	ANDQ   840(SP), R8
 	ORQ    328(SP), R8
 	MOVQ   584(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3598,14 +3569,14 @@ fpc_fused_serial_19:
 	ANDQ   848(SP), R8
 	ORQ    336(SP), R8
 	MOVQ   592(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3616,14 +3587,14 @@ fpc_fused_serial_19:
 	ANDQ   856(SP), R8
 	ORQ    344(SP), R8
 	MOVQ   600(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3634,14 +3605,14 @@ fpc_fused_serial_19:
 	ANDQ   864(SP), R8
 	ORQ    352(SP), R8
 	MOVQ   608(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3652,14 +3623,14 @@ fpc_fused_serial_19:
 	ANDQ   872(SP), R8
 	ORQ    360(SP), R8
 	MOVQ   616(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3670,14 +3641,14 @@ fpc_fused_serial_19:
 	ANDQ   880(SP), R8
 	ORQ    368(SP), R8
 	MOVQ   624(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3688,14 +3659,14 @@ fpc_fused_serial_19:
 	ANDQ   888(SP), R8
 	ORQ    376(SP), R8
 	MOVQ   632(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3706,14 +3677,14 @@ fpc_fused_serial_19:
 	ANDQ   896(SP), R8
 	ORQ    384(SP), R8
 	MOVQ   640(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3724,14 +3695,14 @@ fpc_fused_serial_19:
 	ANDQ   904(SP), R8
 	ORQ    392(SP), R8
 	MOVQ   648(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3742,14 +3713,14 @@ fpc_fused_serial_19:
 	ANDQ   912(SP), R8
 	ORQ    400(SP), R8
 	MOVQ   656(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3760,14 +3731,14 @@ fpc_fused_serial_19:
 	ANDQ   920(SP), R8
 	ORQ    408(SP), R8
 	MOVQ   664(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3778,14 +3749,14 @@ fpc_fused_serial_19:
 	ANDQ   928(SP), R8
 	ORQ    416(SP), R8
 	MOVQ   672(SP), R9
-	SHLXQ  R9, BX, BX
-	ORQ    R8, BX
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
 	ADDQ   R9, SI
 	MOVQ   $0x00000040, R8
 	SUBQ   SI, R8
-	SHLXQ  R8, BX, R8
+	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (CX)(DI*1)
+	MOVQ   R8, (BX)(DI*1)
 	MOVQ   SI, R8
 	SHRQ   $0x03, R8
 	ADDQ   R8, DI
@@ -3795,23 +3766,23 @@ fpc_fused_serial_19:
 	ANDQ   936(SP), AX
 	ORQ    424(SP), AX
 	MOVQ   680(SP), R8
-	SHLXQ  R8, BX, BX
-	ORQ    AX, BX
+	SHLXQ  R8, CX, CX
+	ORQ    AX, CX
 	ADDQ   R8, SI
 	MOVQ   $0x00000040, AX
 	SUBQ   SI, AX
-	SHLXQ  AX, BX, AX
+	SHLXQ  AX, CX, AX
 	BSWAPQ AX
-	MOVQ   AX, (CX)(DI*1)
+	MOVQ   AX, (BX)(DI*1)
 	MOVQ   SI, AX
 	SHRQ   $0x03, AX
 	ADDQ   AX, DI
 	ANDQ   $0x07, SI
 	MOVQ   $0x00000040, AX
 	SUBQ   SI, AX
-	SHLXQ  AX, BX, AX
+	SHLXQ  AX, CX, AX
 	BSWAPQ AX
-	MOVQ   AX, (CX)(DI*1)
+	MOVQ   AX, (BX)(DI*1)
 	SHLQ   $0x03, DI
 	ADDQ   SI, DI
 
