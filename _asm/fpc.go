@@ -663,16 +663,17 @@ func fpcCompress128Kernel() {
 // fpcCompress64Kernel emits fpcCompress64AVX512, fpcCompress128Kernel for a
 // 64-byte line, with every step on the line's 16 words side by side and as
 // few 512-bit instructions as it can (Zen 4 runs each as two 256-bit
-// halves, and the kernel is bound by their count rather than by its
-// dependency chain: Compress of a coded line costs about three times the
-// time of a raw one). Constants come from memory as embedded broadcasts
-// rather than from general registers. The codes are built as two dword
-// vectors (the code's low 32 bits from the table rows looked up with
-// VPERMD at twice the kind, and its high bits, only the raw pattern's
-// prefix), interleaved into quadwords; the offsets are a prefix sum of
-// dword lengths that starts with the flag's bit. Only a word's last code
-// can run into the next word, so the bits that spill are gathered from
-// those codes rather than summed over all of them.
+// halves). On the Zen 5-class VM of the benchmarks a coded line is bound
+// by its dependency chain rather than by its instructions: six more
+// independent ones measured no change, eight dependent adds on the bit
+// offsets 11% slower (README, Speed). Constants come from memory as
+// embedded broadcasts rather than from general registers. The codes are
+// built as two dword vectors (the code's low 32 bits from the table rows
+// looked up with VPERMD at twice the kind, and its high bits, only the
+// raw pattern's prefix), interleaved into quadwords; the offsets are a
+// prefix sum of dword lengths that starts with the flag's bit. Only a
+// word's last code can run into the next word, so the bits that spill are
+// gathered from those codes rather than summed over all of them.
 //
 // With popcnt (fpcCompress64AVX512Popcnt, for CPUs with AVX-512
 // VPOPCNTDQ), the bit offsets' prefix sum runs over the lengths of the
