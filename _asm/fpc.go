@@ -480,7 +480,8 @@ func init() {
 		gen()
 		fpcCompress64Kernel(false)
 		fpcCompress64Kernel(true)
-		fpcCompress128Kernel()
+		fpcCompress128Kernel(false)
+		fpcCompress128Kernel(true)
 	}
 }
 
@@ -503,20 +504,31 @@ func init() {
 // takes at most 512 bits, so a line whose half has more (most of its words
 // raw, the other half small enough for the line to be coded) is packed by
 // fpcPackWords's serial 8-byte stores instead.
-func fpcCompress128Kernel() {
-	const name, size, words = "fpcCompress128AVX512", 128, 32
+//
+// With popcnt (fpcCompress128AVX512Popcnt), each half's offsets are found
+// as fpcCompress64Kernel's popcnt variant finds them, before emit.
+func fpcCompress128Kernel(popcnt bool) {
+	const size, words = 128, 32
+	name := "fpcCompress128AVX512"
+	if popcnt {
+		name += "Popcnt"
+	}
 	// The serial packing's frame (fpcPackWords's code lists) is too
 	// large for NOSPLIT.
 	TEXT(name, 0, "func(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)")
 	Pragma("noescape")
-	Doc(name+" classifies the 128-byte line, returning its summary,",
+	doc := []string{name + " classifies the 128-byte line, returning its summary,",
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
 		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
 		"past the stream's bytes. Where they are not shorter, bits may be a",
 		"lower bound of their length that is not shorter either.",
 		"tab is the table's vecEnc. It reads all of line before it writes buf,",
-		"so the two may overlap.")
+		"so the two may overlap."}
+	if popcnt {
+		doc = append(doc, "It needs AVX-512 VPOPCNTDQ.")
+	}
+	Doc(doc...)
 	line := Load(Param("line"), GP64())
 	var v, k [2]VecVirtual
 	var kz [2]OpmaskVirtual
@@ -542,6 +554,16 @@ func fpcCompress128Kernel() {
 	}
 	nonzeroBits := fpcRawIfNonzeroLonger(line, v[:], sum)
 
+	tab := Load(Param("tab"), GP64())
+	var o [2]VecVirtual
+	if popcnt {
+		zero := ZMM()
+		VPXORD(zero, zero, zero)
+		for h := range o {
+			o[h] = fpcNonzeroOffsets(k[h], kz[h], tab, zero, 1-h)
+		}
+	}
+
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
 	emit, runStarts := fpcEmit(z, words)
 
@@ -549,7 +571,18 @@ func fpcCompress128Kernel() {
 	fpcStreamBits(total, runStarts, nonzeroBits)
 	fpcRawIfLonger(line, v[:], total)
 
-	tab := Load(Param("tab"), GP64())
+	if popcnt {
+		for h := range o {
+			rs := runStarts
+			if h == 1 {
+				rs = GP64()
+				MOVQ(runStarts, rs)
+				SHRQ(U8(16), rs)
+			}
+			fpcAddRunCodes(o[h], rs)
+		}
+	}
+
 	Comment("L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.")
 	lenA := GP64()
 	serial := label("fpc_fused_serial")
@@ -587,7 +620,11 @@ func fpcCompress128Kernel() {
 		SHRQ(U8(16*h), s)
 		KMOVW(s.As32(), ke)
 		code, n := fpcWordCodes(v[h], k[h], fpcZeroRuns(emit, words, h), ke, tab)
-		packed[h] = packCodeWords(code, dwordsToQwords(n), 1-h)
+		if popcnt {
+			packed[h] = packCodeWordsAt(code, dwordsToQwords(n), dwordsToQwords(o[h]))
+		} else {
+			packed[h] = packCodeWords(code, dwordsToQwords(n), 1-h)
+		}
 	}
 
 	Comment("The second half's words from bit L on: lane m takes its words m−L/64 and",
@@ -721,13 +758,7 @@ func fpcCompress64Kernel(popcnt bool) {
 	VPXORD(zero, zero, zero)
 	var o VecVirtual
 	if popcnt {
-		Comment("Bit offsets O, first without the zero-run codes: from the lengths of",
-			"the non-zero words, which wait for the kinds only.")
-		knz, i2, nz := K(), ZMM(), ZMM()
-		KNOTW(kz, knz)
-		VPADDD(k, k, i2)
-		VPERMD_Z(Mem{Base: tab, Disp: fpcPackBits}, i2, knz, nz)
-		o = fpcOffsets(nz, zero)
+		o = fpcNonzeroOffsets(k, kz, tab, zero, 1)
 	}
 
 	Comment("emit: the non-zero words and runCodeStarts(zeros).")
@@ -738,19 +769,7 @@ func fpcCompress64Kernel(popcnt bool) {
 	fpcRawIfLonger(line, []VecVirtual{v}, total)
 
 	if popcnt {
-		Comment("O: 6 bits more for each zero-run code before.")
-		r, t := ZMM(), ZMM()
-		VPBROADCASTD(runStarts.As32(), r)
-		var below []uint64
-		for j := uint64(0); j < 16; j += 2 {
-			below = append(below, (1<<j-1)|(1<<(j+1)-1)<<32)
-		}
-		VPANDD(rodata("fpc_below16", below...), r, r)
-		VPOPCNTD(r, r)
-		VPSLLD(U8(1), r, t)
-		VPSLLD(U8(2), r, r)
-		VPADDD(r, t, t) // 6 per code
-		VPADDD(t, o, o)
+		fpcAddRunCodes(o, runStarts)
 	}
 	ke := K()
 	KMOVW(emit.As32(), ke)
@@ -758,7 +777,7 @@ func fpcCompress64Kernel(popcnt bool) {
 
 	code, n := fpcWordCodes(v, k, fpcZeroRuns(emit, 16, 0), ke, tab)
 	if !popcnt {
-		o = fpcOffsets(n, zero)
+		o = fpcOffsets(n, zero, 1)
 	}
 	q, e := ZMM(), ZMM()
 	VPSRLD(U8(6), o, q)
@@ -828,18 +847,56 @@ func fpcCompress64Kernel(popcnt bool) {
 }
 
 // fpcOffsets returns the bit offsets of 16 codes of lengths n (dwords)
-// after flag 1: lane i holds 1 + n0 + … + n(i−1), a prefix sum in four
-// steps. zero is a zero vector.
-func fpcOffsets(n, zero VecVirtual) VecVirtual {
-	Comment("Bit offsets O: a prefix sum of the flag's bit and the lengths before.")
+// from bit start (1 after the flag, or 0): lane i holds start + n0 + … +
+// n(i−1), a prefix sum in four steps. zero is a zero vector.
+func fpcOffsets(n, zero VecVirtual, start int) VecVirtual {
+	Comment("Bit offsets O: a prefix sum of the start and the lengths before.")
 	o := ZMM()
-	VALIGND(U8(15), rodata("fpc_flaglane", 0, 0, 0, 0, 0, 0, 0, 1<<32), n, o) // 1, n0, …, n14
+	first := zero
+	if start != 0 {
+		first = ZMM()
+		VMOVDQU64(rodata(fmt.Sprintf("fpc_startlane%d", start), 0, 0, 0, 0, 0, 0, 0, uint64(start)<<32), first)
+	}
+	VALIGND(U8(15), first, n, o) // start, n0, …, n14
 	for _, s := range []int{1, 2, 4, 8} {
 		t := ZMM()
 		VALIGND(U8(16-s), zero, o, t) // lane i: o[i−s], or 0
 		VPADDD(t, o, o)
 	}
 	return o
+}
+
+// fpcNonzeroOffsets returns the popcnt variants' first bit offsets of
+// the 16 words of kinds k (dwords), zero words kz: start plus the code
+// lengths of the non-zero words before each (from tab's row of lengths),
+// which wait for the kinds only; fpcAddRunCodes adds the zero-run codes.
+func fpcNonzeroOffsets(k VecVirtual, kz OpmaskVirtual, tab Register, zero VecVirtual, start int) VecVirtual {
+	Comment("Bit offsets O, first without the zero-run codes: from the lengths of",
+		"the non-zero words, which wait for the kinds only.")
+	knz, i2, nz := K(), ZMM(), ZMM()
+	KNOTW(kz, knz)
+	VPADDD(k, k, i2)
+	VPERMD_Z(Mem{Base: tab, Disp: fpcPackBits}, i2, knz, nz)
+	return fpcOffsets(nz, zero, start)
+}
+
+// fpcAddRunCodes adds to the offsets o of 16 words 6 bits for each
+// zero-run code before each word, the codes of the words set in the low
+// 16 bits of runStarts (fpcEmit's): a masked VPOPCNTD.
+func fpcAddRunCodes(o VecVirtual, runStarts GPVirtual) {
+	Comment("O: 6 bits more for each zero-run code before.")
+	r, t := ZMM(), ZMM()
+	VPBROADCASTD(runStarts.As32(), r)
+	var below []uint64
+	for j := uint64(0); j < 16; j += 2 {
+		below = append(below, (1<<j-1)|(1<<(j+1)-1)<<32)
+	}
+	VPANDD(rodata("fpc_below16", below...), r, r)
+	VPOPCNTD(r, r)
+	VPSLLD(U8(1), r, t)
+	VPSLLD(U8(2), r, r)
+	VPADDD(r, t, t) // 6 per code
+	VPADDD(t, o, o)
 }
 
 // fpcDword is a dword constant in memory, for an embedded broadcast.
@@ -1282,42 +1339,57 @@ func bswapQwords(v VecVirtual) {
 // that follow others), as 64-bit words (lane 0 first, its top bit the
 // stream's first), zero before start and after the last code.
 func packCodeWords(code, n [2]VecVirtual, start int) VecVirtual {
-	zero := ZMM()
-	VPXORQ(zero, zero, zero)
-	seven, c63, c64, c128 := bq(7), bq(63), bq(64), bq(128)
-	iota := iota16()
-	// prefix makes x[0], x[1] (16 lanes) their inclusive prefix sums.
-	prefix := func(x [2]VecVirtual) {
-		for h := 0; h < 2; h++ {
-			for _, sh := range []int{1, 2, 4} {
-				t := ZMM()
-				VALIGNQ(U8(8-sh), zero, x[h], t) // lane i: x[i−sh], or 0
-				VPADDQ(t, x[h], x[h])
-			}
-		}
-		t := ZMM()
-		VPERMQ(x[0], seven, t) // lane 7 of the first half
-		VPADDQ(t, x[1], x[1])
-	}
-	Comment("Bit offsets: O = start + the lengths before; e = O%64 + n.")
-	var hiw, low, q [2]VecVirtual
+	Comment("Bit offsets: O = start + the lengths before.")
 	end := [2]VecVirtual{ZMM(), ZMM()}
 	VMOVDQA64(n[0], end[0])
 	VMOVDQA64(n[1], end[1])
-	prefix(end) // O + n − 1
+	qwordPrefix(end) // O + n − start
 	var first VecVirtual
 	if start != 0 {
 		first = bq(uint64(start))
 	}
-	for h := 0; h < 2; h++ {
-		o, e := ZMM(), ZMM()
-		VPSUBQ(n[h], end[h], o)
+	var o [2]VecVirtual
+	for h := range o {
+		o[h] = ZMM()
+		VPSUBQ(n[h], end[h], o[h])
 		if first != nil {
-			VPADDQ(first, o, o) // O
+			VPADDQ(first, o[h], o[h]) // O
 		}
+	}
+	return packCodeWordsAt(code, n, o)
+}
+
+// qwordPrefix makes x[0], x[1] (16 qword lanes) their inclusive prefix
+// sums.
+func qwordPrefix(x [2]VecVirtual) {
+	zero := ZMM()
+	VPXORQ(zero, zero, zero)
+	for h := 0; h < 2; h++ {
+		for _, sh := range []int{1, 2, 4} {
+			t := ZMM()
+			VALIGNQ(U8(8-sh), zero, x[h], t) // lane i: x[i−sh], or 0
+			VPADDQ(t, x[h], x[h])
+		}
+	}
+	t := ZMM()
+	VPERMQ(x[0], bq(7), t) // lane 7 of the first half
+	VPADDQ(t, x[1], x[1])
+}
+
+// packCodeWordsAt is packCodeWords with the codes' bit offsets O given, in
+// the qwords of o.
+func packCodeWordsAt(code, n, o [2]VecVirtual) VecVirtual {
+	zero := ZMM()
+	VPXORQ(zero, zero, zero)
+	c63, c64, c128 := bq(63), bq(64), bq(128)
+	iota := iota16()
+	Comment("e = O%64 + n.")
+	var hiw, low, q [2]VecVirtual
+	for h := 0; h < 2; h++ {
+		e := ZMM()
 		q[h] = ZMM()
-		VPSRLQ(U8(6), o, q[h])
-		VPANDQ(c63, o, e)
+		VPSRLQ(U8(6), o[h], q[h])
+		VPANDQ(c63, o[h], e)
 		VPADDQ(n[h], e, e)
 		hiw[h], low[h] = ZMM(), ZMM()
 		a, b := ZMM(), ZMM()
@@ -1341,8 +1413,8 @@ func packCodeWords(code, n [2]VecVirtual, start int) VecVirtual {
 		KUNPCKBW(k0, k1, kend)
 	}
 	idx, kvalid := wordEndLanes(iota, kend)
-	prefix(hiw)
-	prefix(low)
+	qwordPrefix(hiw)
+	qwordPrefix(low)
 	// words returns, per 64-bit word, the sum of x over the codes that
 	// start in it.
 	words := func(x [2]VecVirtual) VecVirtual {

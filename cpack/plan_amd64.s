@@ -1340,121 +1340,128 @@ cpack_fused_pack_6:
 	VPTERNLOGQ    $0xfe, Z1, Z3, Z4
 	VPERMQ        192(CX), Z0, Z0
 	MOVQ          buf+0(FP), AX
-	VPXORQ        Z14, Z14, Z14
-	VPBROADCASTQ  k_q7<>+0(SB), Z1
-	VPBROADCASTQ  k_q3f<>+0(SB), Z3
-	VPBROADCASTQ  k_q40<>+0(SB), Z6
-	VPBROADCASTQ  k_q80<>+0(SB), Z7
-	VPMOVZXBD     k_iota16<>+0(SB), Z8
 
-	// Bit offsets: O = start + the lengths before; e = O%64 + n.
-	VMOVDQA64    Z2, Z9
-	VMOVDQA64    Z0, Z10
-	VALIGNQ      $0x07, Z14, Z9, Z11
-	VPADDQ       Z11, Z9, Z9
-	VALIGNQ      $0x06, Z14, Z9, Z11
-	VPADDQ       Z11, Z9, Z9
-	VALIGNQ      $0x04, Z14, Z9, Z11
-	VPADDQ       Z11, Z9, Z9
-	VALIGNQ      $0x07, Z14, Z10, Z11
-	VPADDQ       Z11, Z10, Z10
-	VALIGNQ      $0x06, Z14, Z10, Z11
-	VPADDQ       Z11, Z10, Z10
-	VALIGNQ      $0x04, Z14, Z10, Z11
-	VPADDQ       Z11, Z10, Z10
-	VPERMQ       Z9, Z1, Z11
-	VPADDQ       Z11, Z10, Z10
-	VPBROADCASTQ k_q1<>+0(SB), Z11
-	VPSUBQ       Z2, Z9, Z9
-	VPADDQ       Z11, Z9, Z9
-	VPSRLQ       $0x06, Z9, Z12
-	VPANDQ       Z3, Z9, Z9
-	VPADDQ       Z2, Z9, Z9
-	VPSUBQ       Z9, Z6, Z13
-	VPSLLVQ      Z13, Z5, Z13
-	VPSUBQ       Z6, Z9, Z2
-	VPSRLVQ      Z2, Z5, Z2
-	VPORQ        Z13, Z2, Z2
-	VPSUBQ       Z9, Z7, Z13
-	VPSLLVQ      Z13, Z5, Z5
-	VPSUBQ       Z0, Z10, Z9
-	VPADDQ       Z11, Z9, Z9
-	VPSRLQ       $0x06, Z9, Z10
-	VPANDQ       Z3, Z9, Z3
-	VPADDQ       Z0, Z3, Z3
-	VPSUBQ       Z3, Z6, Z0
-	VPSLLVQ      Z0, Z4, Z0
-	VPSUBQ       Z6, Z3, Z6
-	VPSRLVQ      Z6, Z4, Z6
-	VPORQ        Z0, Z6, Z6
-	VPSUBQ       Z3, Z7, Z0
-	VPSLLVQ      Z0, Z4, Z0
+	// Bit offsets: O = start + the lengths before.
+	VMOVDQA64    Z2, Z1
+	VMOVDQA64    Z0, Z3
+	VPXORQ       Z14, Z14, Z14
+	VALIGNQ      $0x07, Z14, Z1, Z6
+	VPADDQ       Z6, Z1, Z1
+	VALIGNQ      $0x06, Z14, Z1, Z6
+	VPADDQ       Z6, Z1, Z1
+	VALIGNQ      $0x04, Z14, Z1, Z6
+	VPADDQ       Z6, Z1, Z1
+	VALIGNQ      $0x07, Z14, Z3, Z6
+	VPADDQ       Z6, Z3, Z3
+	VALIGNQ      $0x06, Z14, Z3, Z6
+	VPADDQ       Z6, Z3, Z3
+	VALIGNQ      $0x04, Z14, Z3, Z6
+	VPADDQ       Z6, Z3, Z3
+	VPBROADCASTQ k_q7<>+0(SB), Z6
+	VPERMQ       Z1, Z6, Z6
+	VPADDQ       Z6, Z3, Z3
+	VPBROADCASTQ k_q1<>+0(SB), Z6
+	VPSUBQ       Z2, Z1, Z1
+	VPADDQ       Z6, Z1, Z1
+	VPSUBQ       Z0, Z3, Z3
+	VPADDQ       Z6, Z3, Z3
+	VPXORQ       Z17, Z17, Z17
+	VPBROADCASTQ k_q3f<>+0(SB), Z6
+	VPBROADCASTQ k_q40<>+0(SB), Z7
+	VPBROADCASTQ k_q80<>+0(SB), Z8
+	VPMOVZXBD    k_iota16<>+0(SB), Z9
+
+	// e = O%64 + n.
+	VPSRLQ  $0x06, Z1, Z10
+	VPANDQ  Z6, Z1, Z1
+	VPADDQ  Z2, Z1, Z1
+	VPSUBQ  Z1, Z7, Z11
+	VPSLLVQ Z11, Z5, Z11
+	VPSUBQ  Z7, Z1, Z2
+	VPSRLVQ Z2, Z5, Z2
+	VPORQ   Z11, Z2, Z2
+	VPSUBQ  Z1, Z8, Z11
+	VPSLLVQ Z11, Z5, Z1
+	VPSRLQ  $0x06, Z3, Z5
+	VPANDQ  Z6, Z3, Z3
+	VPADDQ  Z0, Z3, Z3
+	VPSUBQ  Z3, Z7, Z0
+	VPSLLVQ Z0, Z4, Z0
+	VPSUBQ  Z7, Z3, Z6
+	VPSRLVQ Z6, Z4, Z6
+	VPORQ   Z0, Z6, Z6
+	VPSUBQ  Z3, Z8, Z0
+	VPSLLVQ Z0, Z4, Z0
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z3
-	VALIGNQ       $0x01, Z12, Z10, Z4
-	VALIGNQ       $0x01, Z10, Z3, Z3
-	VPCMPUQ       $0x06, Z12, Z4, K1
-	VPCMPUQ       $0x06, Z10, Z3, K2
+	VALIGNQ       $0x01, Z10, Z5, Z4
+	VALIGNQ       $0x01, Z5, Z3, Z3
+	VPCMPUQ       $0x06, Z10, Z4, K1
+	VPCMPUQ       $0x06, Z5, Z3, K2
 	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z8, K1, Z3
+	VPCOMPRESSD.Z Z9, K1, Z3
 	VPMOVZXDQ     Y3, Z3
 	KMOVW         K1, CX
 	POPCNTL       CX, DX
 	MOVL          $0x000000ff, CX
 	BZHIL         DX, CX, CX
 	KMOVB         CX, K1
-	VALIGNQ       $0x07, Z14, Z2, Z4
+	VPXORQ        Z18, Z18, Z18
+	VALIGNQ       $0x07, Z18, Z2, Z4
 	VPADDQ        Z4, Z2, Z2
-	VALIGNQ       $0x06, Z14, Z2, Z4
+	VALIGNQ       $0x06, Z18, Z2, Z4
 	VPADDQ        Z4, Z2, Z2
-	VALIGNQ       $0x04, Z14, Z2, Z4
+	VALIGNQ       $0x04, Z18, Z2, Z4
 	VPADDQ        Z4, Z2, Z2
-	VALIGNQ       $0x07, Z14, Z6, Z4
+	VALIGNQ       $0x07, Z18, Z6, Z4
 	VPADDQ        Z4, Z6, Z6
-	VALIGNQ       $0x06, Z14, Z6, Z4
+	VALIGNQ       $0x06, Z18, Z6, Z4
 	VPADDQ        Z4, Z6, Z6
-	VALIGNQ       $0x04, Z14, Z6, Z4
+	VALIGNQ       $0x04, Z18, Z6, Z4
 	VPADDQ        Z4, Z6, Z6
-	VPERMQ        Z2, Z1, Z4
+	VPBROADCASTQ  k_q7<>+0(SB), Z4
+	VPERMQ        Z2, Z4, Z4
 	VPADDQ        Z4, Z6, Z6
-	VALIGNQ       $0x07, Z14, Z5, Z4
-	VPADDQ        Z4, Z5, Z5
-	VALIGNQ       $0x06, Z14, Z5, Z4
-	VPADDQ        Z4, Z5, Z5
-	VALIGNQ       $0x04, Z14, Z5, Z4
-	VPADDQ        Z4, Z5, Z5
-	VALIGNQ       $0x07, Z14, Z0, Z4
+	VPXORQ        Z19, Z19, Z19
+	VALIGNQ       $0x07, Z19, Z1, Z4
+	VPADDQ        Z4, Z1, Z1
+	VALIGNQ       $0x06, Z19, Z1, Z4
+	VPADDQ        Z4, Z1, Z1
+	VALIGNQ       $0x04, Z19, Z1, Z4
+	VPADDQ        Z4, Z1, Z1
+	VALIGNQ       $0x07, Z19, Z0, Z4
 	VPADDQ        Z4, Z0, Z0
-	VALIGNQ       $0x06, Z14, Z0, Z4
+	VALIGNQ       $0x06, Z19, Z0, Z4
 	VPADDQ        Z4, Z0, Z0
-	VALIGNQ       $0x04, Z14, Z0, Z4
+	VALIGNQ       $0x04, Z19, Z0, Z4
 	VPADDQ        Z4, Z0, Z0
-	VPERMQ        Z5, Z1, Z1
-	VPADDQ        Z1, Z0, Z0
-	VMOVDQA64     Z2, Z1
-	VPERMT2Q.Z    Z6, Z3, K1, Z1
-	VALIGNQ       $0x07, Z14, Z1, Z2
-	VPSUBQ.Z      Z2, Z1, K1, Z1
-	VMOVDQA64     Z5, Z2
-	VPERMT2Q.Z    Z0, Z3, K1, Z2
-	VALIGNQ       $0x07, Z14, Z2, Z0
-	VPSUBQ.Z      Z0, Z2, K1, Z0
-	VALIGNQ       $0x07, Z14, Z0, Z0
-	VPADDQ        Z0, Z1, Z1
+	VPBROADCASTQ  k_q7<>+0(SB), Z4
+	VPERMQ        Z1, Z4, Z4
+	VPADDQ        Z4, Z0, Z0
+	VMOVDQA64     Z2, Z2
+	VPERMT2Q.Z    Z6, Z3, K1, Z2
+	VALIGNQ       $0x07, Z17, Z2, Z4
+	VPSUBQ.Z      Z4, Z2, K1, Z2
+	VMOVDQA64     Z1, Z1
+	VPERMT2Q.Z    Z0, Z3, K1, Z1
+	VALIGNQ       $0x07, Z17, Z1, Z0
+	VPSUBQ.Z      Z0, Z1, K1, Z0
+	VALIGNQ       $0x07, Z17, Z0, Z0
+	VPADDQ        Z0, Z2, Z2
 
 	// The flag, big-endian bytes.
 	MOVQ        $0x8000000000000000, CX
-	VMOVQ       CX, X17
-	VPORQ       Z17, Z1, Z1
+	VMOVQ       CX, X20
+	VPORQ       Z20, Z2, Z2
 	MOVQ        $0x0001020304050607, CX
 	VMOVQ       CX, X0
 	MOVQ        $0x08090a0b0c0d0e0f, CX
-	VMOVQ       CX, X2
-	VPUNPCKLQDQ X2, X0, X17
-	VSHUFI64X2  $0x00, Z17, Z17, Z17
-	VPSHUFB     Z17, Z1, Z1
-	VMOVDQU64   Z1, (AX)
+	VMOVQ       CX, X1
+	VPUNPCKLQDQ X1, X0, X20
+	VSHUFI64X2  $0x00, Z20, Z20, Z20
+	VPSHUFB     Z20, Z2, Z2
+	VMOVDQU64   Z2, (AX)
 	VZEROUPPER
 	RET
 
@@ -1464,6 +1471,9 @@ GLOBL k_byteRotation1<>(SB), RODATA|NOPTR, $8
 DATA k_q7<>+0(SB)/8, $0x0000000000000007
 GLOBL k_q7<>(SB), RODATA|NOPTR, $8
 
+DATA k_q1<>+0(SB)/8, $0x0000000000000001
+GLOBL k_q1<>(SB), RODATA|NOPTR, $8
+
 DATA k_q3f<>+0(SB)/8, $0x000000000000003f
 GLOBL k_q3f<>(SB), RODATA|NOPTR, $8
 
@@ -1472,9 +1482,6 @@ GLOBL k_q40<>(SB), RODATA|NOPTR, $8
 
 DATA k_q80<>+0(SB)/8, $0x0000000000000080
 GLOBL k_q80<>(SB), RODATA|NOPTR, $8
-
-DATA k_q1<>+0(SB)/8, $0x0000000000000001
-GLOBL k_q1<>(SB), RODATA|NOPTR, $8
 
 DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
 GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8

@@ -66,7 +66,7 @@ func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
 		s, bits := c.compress64((*[tagBits + 64]byte)(buf[:tagBits+64]), (*[64]byte)(line))
 		return summary(s), bits
 	}
-	s, bits := fpcCompress128AVX512((*[tagBits + 128]byte)(buf[:tagBits+128]), (*[128]byte)(line), &c.tab.vecEnc)
+	s, bits := c.compress128((*[tagBits + 128]byte)(buf[:tagBits+128]), (*[128]byte)(line))
 	return summary(s), bits
 }
 
@@ -80,10 +80,10 @@ func (c *Codec) wordCodes64(out *[tagBits + 64]byte, line *[64]byte) int {
 }
 
 // wordCodes64Popcnt is wordCodes64 with the kernel's VPOPCNTDQ variant,
-// which is faster, for a CPU that has it (cpu.VectorPopcount). Compress
-// makes that choice: a method that did would call two functions, too many
-// for it to be inlined into Compress, and a call costs about a tenth of a
-// line.
+// which is faster, for a CPU that has it (cpu.VectorPopcount), as
+// wordCodes128Popcnt is for 128 bytes. Compress makes that choice: a
+// method that did would call two functions, too many for it to be inlined
+// into Compress, and a call costs about a tenth of a line.
 func (c *Codec) wordCodes64Popcnt(out *[tagBits + 64]byte, line *[64]byte) int {
 	_, bits := fpcCompress64AVX512Popcnt(out, line, &c.tab.vecEnc)
 	return bits
@@ -102,6 +102,20 @@ func (c *Codec) compress64(out *[tagBits + 64]byte, line *[64]byte) (uint64, int
 func (c *Codec) wordCodes128(out *[tagBits + 128]byte, line *[128]byte) int {
 	_, bits := fpcCompress128AVX512(out, line, &c.tab.vecEnc)
 	return bits
+}
+
+// wordCodes128Popcnt is wordCodes64Popcnt for 128-byte lines.
+func (c *Codec) wordCodes128Popcnt(out *[tagBits + 128]byte, line *[128]byte) int {
+	_, bits := fpcCompress128AVX512Popcnt(out, line, &c.tab.vecEnc)
+	return bits
+}
+
+// compress128 is compress64 for 128-byte lines.
+func (c *Codec) compress128(out *[tagBits + 128]byte, line *[128]byte) (uint64, int) {
+	if cpu.VectorPopcount {
+		return fpcCompress128AVX512Popcnt(out, line, &c.tab.vecEnc)
+	}
+	return fpcCompress128AVX512(out, line, &c.tab.vecEnc)
 }
 
 // unpack is unpackGeneric, with the BMI2 kernel when the CPU has it.

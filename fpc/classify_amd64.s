@@ -2210,8 +2210,9 @@ fpc_fused_pack_14:
 	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z6
 	VPERMI2D     Z0, Z5, Z6
 
-	// Bit offsets O: a prefix sum of the flag's bit and the lengths before.
-	VALIGND     $0x0f, k_fpc_flaglane<>+0(SB), Z1, Z0
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64   k_fpc_startlane1<>+0(SB), Z0
+	VALIGND     $0x0f, Z0, Z1, Z0
 	VALIGND     $0x0f, Z4, Z0, Z5
 	VPADDD      Z5, Z0, Z0
 	VALIGND     $0x0e, Z4, Z0, Z5
@@ -2415,16 +2416,17 @@ fpc_fused_pack_15:
 	VPADDD   Z1, Z1, Z2
 	VPERMD.Z 320(BX), Z2, K1, Z2
 
-	// Bit offsets O: a prefix sum of the flag's bit and the lengths before.
-	VALIGND $0x0f, k_fpc_flaglane<>+0(SB), Z2, Z2
-	VALIGND $0x0f, Z4, Z2, Z3
-	VPADDD  Z3, Z2, Z2
-	VALIGND $0x0e, Z4, Z2, Z3
-	VPADDD  Z3, Z2, Z2
-	VALIGND $0x0c, Z4, Z2, Z3
-	VPADDD  Z3, Z2, Z2
-	VALIGND $0x08, Z4, Z2, Z3
-	VPADDD  Z3, Z2, Z2
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z3
+	VALIGND   $0x0f, Z3, Z2, Z2
+	VALIGND   $0x0f, Z4, Z2, Z3
+	VPADDD    Z3, Z2, Z2
+	VALIGND   $0x0e, Z4, Z2, Z3
+	VPADDD    Z3, Z2, Z2
+	VALIGND   $0x0c, Z4, Z2, Z3
+	VPADDD    Z3, Z2, Z2
+	VALIGND   $0x08, Z4, Z2, Z3
+	VPADDD    Z3, Z2, Z2
 
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
@@ -2685,44 +2687,46 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	RET
 
 fpc_fused_pack_17:
+	MOVQ tab+16(FP), SI
+
 	// emit: the non-zero words and runCodeStarts(zeros).
-	MOVQ    CX, SI
-	SHLQ    $0x01, SI
-	ANDNQ   CX, SI, SI
 	MOVQ    CX, DI
 	SHLQ    $0x01, DI
-	ANDQ    CX, DI
-	MOVQ    DI, R8
-	SHLQ    $0x02, R8
-	ANDQ    DI, R8
-	MOVQ    R8, DI
-	SHLQ    $0x04, DI
-	ANDQ    R8, DI
-	SHLQ    $0x01, DI
-	ANDQ    CX, DI
-	MOVQ    DI, R8
-	SHLQ    $0x08, R8
-	ANDQ    DI, R8
-	MOVQ    DI, R9
-	SHLQ    $0x10, R9
+	ANDNQ   CX, DI, DI
+	MOVQ    CX, R8
+	SHLQ    $0x01, R8
+	ANDQ    CX, R8
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
 	ANDQ    R8, R9
-	MOVQ    DI, R10
-	SHLQ    $0x01, R10
-	ANDNQ   DI, R10, R10
-	ORQ     R10, SI
-	MOVQ    R8, DI
-	SHLQ    $0x01, DI
-	ANDNQ   R8, DI, DI
-	ORQ     DI, SI
-	MOVQ    R9, DI
-	SHLQ    $0x01, DI
-	ANDNQ   R9, DI, DI
-	ORQ     DI, SI
+	MOVQ    R9, R8
+	SHLQ    $0x04, R8
+	ANDQ    R9, R8
+	SHLQ    $0x01, R8
+	ANDQ    CX, R8
+	MOVQ    R8, R9
+	SHLQ    $0x08, R9
+	ANDQ    R8, R9
+	MOVQ    R8, R10
+	SHLQ    $0x10, R10
+	ANDQ    R9, R10
+	MOVQ    R8, R11
+	SHLQ    $0x01, R11
+	ANDNQ   R8, R11, R11
+	ORQ     R11, DI
+	MOVQ    R9, R8
+	SHLQ    $0x01, R8
+	ANDNQ   R9, R8, R8
+	ORQ     R8, DI
+	MOVQ    R10, R8
+	SHLQ    $0x01, R8
+	ANDNQ   R10, R8, R8
+	ORQ     R8, DI
 	NOTQ    CX
-	ORQ     SI, CX
-	POPCNTQ SI, DI
-	LEAQ    (DI)(DI*2), DI
-	LEAQ    (DX)(DI*2), DX
+	ORQ     DI, CX
+	POPCNTQ DI, R8
+	LEAQ    (R8)(R8*2), R8
+	LEAQ    (DX)(R8*2), DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000401
@@ -2747,20 +2751,18 @@ fpc_fused_pack_17:
 	RET
 
 fpc_fused_pack_18:
-	MOVQ tab+16(FP), DI
-
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
-	MOVWQZX SI, SI
-	POPCNTQ SI, SI
-	LEAQ    (SI)(SI*2), SI
-	LEAQ    1(BX)(SI*2), BX
+	MOVWQZX DI, DI
+	POPCNTQ DI, DI
+	LEAQ    (DI)(DI*2), DI
+	LEAQ    1(BX)(DI*2), BX
 
 	// Either half over 512 bits: the serial packing.
 	CMPQ  BX, $0x00000200
 	JA    fpc_fused_serial_19
-	MOVQ  DX, SI
-	SUBQ  BX, SI
-	CMPQ  SI, $0x00000200
+	MOVQ  DX, DI
+	SUBQ  BX, DI
+	CMPQ  DI, $0x00000200
 	JA    fpc_fused_serial_19
 	MOVQ  CX, AX
 	SHRQ  $0x00, AX
@@ -2778,18 +2780,18 @@ fpc_fused_pack_18:
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD        Z1, Z1, Z1
-	VPERMD        (DI), Z1, Z5
-	VPERMD        192(DI), Z1, Z7
+	VPERMD        (SI), Z1, Z5
+	VPERMD        192(SI), Z1, Z7
 	VPTERNLOGD    $0xf8, Z7, Z0, Z5
-	VPERMD        64(DI), Z1, Z7
+	VPERMD        64(SI), Z1, Z7
 	VPSRLVD       Z7, Z0, Z7
-	VPERMD        128(DI), Z1, Z0
+	VPERMD        128(SI), Z1, Z0
 	VPTERNLOGD    $0xf8, Z0, Z7, Z5
-	VPERMD        256(DI), Z1, Z0
+	VPERMD        256(SI), Z1, Z0
 	VPTERNLOGD.Z  $0xf8, Z0, Z4, K1, Z5
 	VPADDD.BCST   k_fpc_d1<>+0(SB), Z1, Z0
-	VPERMD.Z      (DI), Z0, K1, Z0
-	VPERMD.Z      320(DI), Z1, K1, Z1
+	VPERMD.Z      (SI), Z0, K1, Z0
+	VPERMD.Z      320(SI), Z1, K1, Z1
 	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
 	VPERMI2D      Z0, Z5, Z4
 	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z7
@@ -2797,107 +2799,114 @@ fpc_fused_pack_18:
 	VPMOVZXDQ     Y1, Z0
 	VEXTRACTI64X4 $0x01, Z1, Y1
 	VPMOVZXDQ     Y1, Z1
-	VPXORQ        Z9, Z9, Z9
-	VPBROADCASTQ  k_q7<>+0(SB), Z5
-	VPBROADCASTQ  k_q3f<>+0(SB), Z12
-	VPBROADCASTQ  k_q40<>+0(SB), Z13
-	VPBROADCASTQ  k_q80<>+0(SB), Z14
-	VPMOVZXBD     k_iota16<>+0(SB), Z15
 
-	// Bit offsets: O = start + the lengths before; e = O%64 + n.
-	VMOVDQA64    Z0, Z16
-	VMOVDQA64    Z1, Z17
-	VALIGNQ      $0x07, Z9, Z16, Z18
-	VPADDQ       Z18, Z16, Z16
-	VALIGNQ      $0x06, Z9, Z16, Z18
-	VPADDQ       Z18, Z16, Z16
-	VALIGNQ      $0x04, Z9, Z16, Z18
-	VPADDQ       Z18, Z16, Z16
-	VALIGNQ      $0x07, Z9, Z17, Z18
-	VPADDQ       Z18, Z17, Z17
-	VALIGNQ      $0x06, Z9, Z17, Z18
-	VPADDQ       Z18, Z17, Z17
-	VALIGNQ      $0x04, Z9, Z17, Z18
-	VPADDQ       Z18, Z17, Z17
-	VPERMQ       Z16, Z5, Z18
-	VPADDQ       Z18, Z17, Z17
-	VPBROADCASTQ k_q1<>+0(SB), Z18
-	VPSUBQ       Z0, Z16, Z16
-	VPADDQ       Z18, Z16, Z16
-	VPSRLQ       $0x06, Z16, Z19
-	VPANDQ       Z12, Z16, Z16
-	VPADDQ       Z0, Z16, Z16
-	VPSUBQ       Z16, Z13, Z20
-	VPSLLVQ      Z20, Z4, Z20
-	VPSUBQ       Z13, Z16, Z0
-	VPSRLVQ      Z0, Z4, Z0
-	VPORQ        Z20, Z0, Z0
-	VPSUBQ       Z16, Z14, Z20
-	VPSLLVQ      Z20, Z4, Z4
-	VPSUBQ       Z1, Z17, Z16
-	VPADDQ       Z18, Z16, Z16
-	VPSRLQ       $0x06, Z16, Z17
-	VPANDQ       Z12, Z16, Z12
-	VPADDQ       Z1, Z12, Z12
-	VPSUBQ       Z12, Z13, Z1
-	VPSLLVQ      Z1, Z7, Z1
-	VPSUBQ       Z13, Z12, Z13
-	VPSRLVQ      Z13, Z7, Z13
-	VPORQ        Z1, Z13, Z13
-	VPSUBQ       Z12, Z14, Z1
-	VPSLLVQ      Z1, Z7, Z1
+	// Bit offsets: O = start + the lengths before.
+	VMOVDQA64    Z0, Z5
+	VMOVDQA64    Z1, Z18
+	VPXORQ       Z9, Z9, Z9
+	VALIGNQ      $0x07, Z9, Z5, Z19
+	VPADDQ       Z19, Z5, Z5
+	VALIGNQ      $0x06, Z9, Z5, Z19
+	VPADDQ       Z19, Z5, Z5
+	VALIGNQ      $0x04, Z9, Z5, Z19
+	VPADDQ       Z19, Z5, Z5
+	VALIGNQ      $0x07, Z9, Z18, Z19
+	VPADDQ       Z19, Z18, Z18
+	VALIGNQ      $0x06, Z9, Z18, Z19
+	VPADDQ       Z19, Z18, Z18
+	VALIGNQ      $0x04, Z9, Z18, Z9
+	VPADDQ       Z9, Z18, Z18
+	VPBROADCASTQ k_q7<>+0(SB), Z9
+	VPERMQ       Z5, Z9, Z9
+	VPADDQ       Z9, Z18, Z18
+	VPBROADCASTQ k_q1<>+0(SB), Z9
+	VPSUBQ       Z0, Z5, Z5
+	VPADDQ       Z9, Z5, Z5
+	VPSUBQ       Z1, Z18, Z18
+	VPADDQ       Z9, Z18, Z18
+	VPXORQ       Z10, Z10, Z10
+	VPBROADCASTQ k_q3f<>+0(SB), Z9
+	VPBROADCASTQ k_q40<>+0(SB), Z19
+	VPBROADCASTQ k_q80<>+0(SB), Z20
+	VPMOVZXBD    k_iota16<>+0(SB), Z21
+
+	// e = O%64 + n.
+	VPSRLQ  $0x06, Z5, Z22
+	VPANDQ  Z9, Z5, Z5
+	VPADDQ  Z0, Z5, Z5
+	VPSUBQ  Z5, Z19, Z23
+	VPSLLVQ Z23, Z4, Z23
+	VPSUBQ  Z19, Z5, Z0
+	VPSRLVQ Z0, Z4, Z0
+	VPORQ   Z23, Z0, Z0
+	VPSUBQ  Z5, Z20, Z23
+	VPSLLVQ Z23, Z4, Z4
+	VPSRLQ  $0x06, Z18, Z5
+	VPANDQ  Z9, Z18, Z9
+	VPADDQ  Z1, Z9, Z9
+	VPSUBQ  Z9, Z19, Z1
+	VPSLLVQ Z1, Z7, Z1
+	VPSUBQ  Z19, Z9, Z18
+	VPSRLVQ Z18, Z7, Z18
+	VPORQ   Z1, Z18, Z18
+	VPSUBQ  Z9, Z20, Z1
+	VPSLLVQ Z1, Z7, Z1
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z7
-	VALIGNQ       $0x01, Z19, Z17, Z12
-	VALIGNQ       $0x01, Z17, Z7, Z7
-	VPCMPUQ       $0x06, Z19, Z12, K1
-	VPCMPUQ       $0x06, Z17, Z7, K2
+	VALIGNQ       $0x01, Z22, Z5, Z9
+	VALIGNQ       $0x01, Z5, Z7, Z7
+	VPCMPUQ       $0x06, Z22, Z9, K1
+	VPCMPUQ       $0x06, Z5, Z7, K2
 	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z15, K1, Z7
-	VPMOVZXDQ     Y7, Z7
+	VPCOMPRESSD.Z Z21, K1, Z5
+	VPMOVZXDQ     Y5, Z5
 	KMOVW         K1, AX
-	POPCNTL       AX, SI
+	POPCNTL       AX, DI
 	MOVL          $0x000000ff, AX
-	BZHIL         SI, AX, AX
+	BZHIL         DI, AX, AX
 	KMOVB         AX, K1
-	VALIGNQ       $0x07, Z9, Z0, Z12
-	VPADDQ        Z12, Z0, Z0
-	VALIGNQ       $0x06, Z9, Z0, Z12
-	VPADDQ        Z12, Z0, Z0
-	VALIGNQ       $0x04, Z9, Z0, Z12
-	VPADDQ        Z12, Z0, Z0
-	VALIGNQ       $0x07, Z9, Z13, Z12
-	VPADDQ        Z12, Z13, Z13
-	VALIGNQ       $0x06, Z9, Z13, Z12
-	VPADDQ        Z12, Z13, Z13
-	VALIGNQ       $0x04, Z9, Z13, Z12
-	VPADDQ        Z12, Z13, Z13
-	VPERMQ        Z0, Z5, Z12
-	VPADDQ        Z12, Z13, Z13
-	VALIGNQ       $0x07, Z9, Z4, Z12
-	VPADDQ        Z12, Z4, Z4
-	VALIGNQ       $0x06, Z9, Z4, Z12
-	VPADDQ        Z12, Z4, Z4
-	VALIGNQ       $0x04, Z9, Z4, Z12
-	VPADDQ        Z12, Z4, Z4
-	VALIGNQ       $0x07, Z9, Z1, Z12
-	VPADDQ        Z12, Z1, Z1
-	VALIGNQ       $0x06, Z9, Z1, Z12
-	VPADDQ        Z12, Z1, Z1
-	VALIGNQ       $0x04, Z9, Z1, Z12
-	VPADDQ        Z12, Z1, Z1
-	VPERMQ        Z4, Z5, Z5
-	VPADDQ        Z5, Z1, Z1
+	VPXORQ        Z11, Z11, Z11
+	VALIGNQ       $0x07, Z11, Z0, Z7
+	VPADDQ        Z7, Z0, Z0
+	VALIGNQ       $0x06, Z11, Z0, Z7
+	VPADDQ        Z7, Z0, Z0
+	VALIGNQ       $0x04, Z11, Z0, Z7
+	VPADDQ        Z7, Z0, Z0
+	VALIGNQ       $0x07, Z11, Z18, Z7
+	VPADDQ        Z7, Z18, Z18
+	VALIGNQ       $0x06, Z11, Z18, Z7
+	VPADDQ        Z7, Z18, Z18
+	VALIGNQ       $0x04, Z11, Z18, Z7
+	VPADDQ        Z7, Z18, Z18
+	VPBROADCASTQ  k_q7<>+0(SB), Z7
+	VPERMQ        Z0, Z7, Z7
+	VPADDQ        Z7, Z18, Z18
+	VPXORQ        Z12, Z12, Z12
+	VALIGNQ       $0x07, Z12, Z4, Z7
+	VPADDQ        Z7, Z4, Z4
+	VALIGNQ       $0x06, Z12, Z4, Z7
+	VPADDQ        Z7, Z4, Z4
+	VALIGNQ       $0x04, Z12, Z4, Z7
+	VPADDQ        Z7, Z4, Z4
+	VALIGNQ       $0x07, Z12, Z1, Z7
+	VPADDQ        Z7, Z1, Z1
+	VALIGNQ       $0x06, Z12, Z1, Z7
+	VPADDQ        Z7, Z1, Z1
+	VALIGNQ       $0x04, Z12, Z1, Z7
+	VPADDQ        Z7, Z1, Z1
+	VPBROADCASTQ  k_q7<>+0(SB), Z7
+	VPERMQ        Z4, Z7, Z7
+	VPADDQ        Z7, Z1, Z1
 	VMOVDQA64     Z0, Z0
-	VPERMT2Q.Z    Z13, Z7, K1, Z0
-	VALIGNQ       $0x07, Z9, Z0, Z5
-	VPSUBQ.Z      Z5, Z0, K1, Z0
+	VPERMT2Q.Z    Z18, Z5, K1, Z0
+	VALIGNQ       $0x07, Z10, Z0, Z7
+	VPSUBQ.Z      Z7, Z0, K1, Z0
 	VMOVDQA64     Z4, Z4
-	VPERMT2Q.Z    Z1, Z7, K1, Z4
-	VALIGNQ       $0x07, Z9, Z4, Z1
+	VPERMT2Q.Z    Z1, Z5, K1, Z4
+	VALIGNQ       $0x07, Z10, Z4, Z1
 	VPSUBQ.Z      Z1, Z4, K1, Z1
-	VALIGNQ       $0x07, Z9, Z1, Z1
+	VALIGNQ       $0x07, Z10, Z1, Z1
 	VPADDQ        Z1, Z0, Z0
 	MOVQ          CX, AX
 	SHRQ          $0x10, AX
@@ -2907,26 +2916,26 @@ fpc_fused_pack_18:
 	VPBROADCASTD CX, Z1
 	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z1, Z1
 	VPORD        k_fpc_runend32_1<>+0(SB), Z1, Z1
-	VPXORD       Z10, Z10, Z10
-	VPSUBD       Z1, Z10, Z4
+	VPXORD       Z13, Z13, Z13
+	VPSUBD       Z1, Z13, Z4
 	VPANDD       Z1, Z4, Z4
 	VPLZCNTD     Z4, Z4
 	VPXORD.BCST  k_d31<>+0(SB), Z4, Z1
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD        Z6, Z6, Z4
-	VPERMD        (DI), Z4, Z5
-	VPERMD        192(DI), Z4, Z6
+	VPERMD        (SI), Z4, Z5
+	VPERMD        192(SI), Z4, Z6
 	VPTERNLOGD    $0xf8, Z6, Z2, Z5
-	VPERMD        64(DI), Z4, Z6
+	VPERMD        64(SI), Z4, Z6
 	VPSRLVD       Z6, Z2, Z6
-	VPERMD        128(DI), Z4, Z2
+	VPERMD        128(SI), Z4, Z2
 	VPTERNLOGD    $0xf8, Z2, Z6, Z5
-	VPERMD        256(DI), Z4, Z2
+	VPERMD        256(SI), Z4, Z2
 	VPTERNLOGD.Z  $0xf8, Z2, Z1, K1, Z5
 	VPADDD.BCST   k_fpc_d1<>+0(SB), Z4, Z1
-	VPERMD.Z      (DI), Z1, K1, Z1
-	VPERMD.Z      320(DI), Z4, K1, Z2
+	VPERMD.Z      (SI), Z1, K1, Z1
+	VPERMD.Z      320(SI), Z4, K1, Z2
 	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
 	VPERMI2D      Z1, Z5, Z4
 	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z6
@@ -2934,104 +2943,111 @@ fpc_fused_pack_18:
 	VPMOVZXDQ     Y2, Z1
 	VEXTRACTI64X4 $0x01, Z2, Y2
 	VPMOVZXDQ     Y2, Z2
-	VPXORQ        Z11, Z11, Z11
-	VPBROADCASTQ  k_q7<>+0(SB), Z5
-	VPBROADCASTQ  k_q3f<>+0(SB), Z7
-	VPBROADCASTQ  k_q40<>+0(SB), Z9
-	VPBROADCASTQ  k_q80<>+0(SB), Z10
-	VPMOVZXBD     k_iota16<>+0(SB), Z12
 
-	// Bit offsets: O = start + the lengths before; e = O%64 + n.
-	VMOVDQA64 Z1, Z13
-	VMOVDQA64 Z2, Z14
-	VALIGNQ   $0x07, Z11, Z13, Z15
-	VPADDQ    Z15, Z13, Z13
-	VALIGNQ   $0x06, Z11, Z13, Z15
-	VPADDQ    Z15, Z13, Z13
-	VALIGNQ   $0x04, Z11, Z13, Z15
-	VPADDQ    Z15, Z13, Z13
-	VALIGNQ   $0x07, Z11, Z14, Z15
-	VPADDQ    Z15, Z14, Z14
-	VALIGNQ   $0x06, Z11, Z14, Z15
-	VPADDQ    Z15, Z14, Z14
-	VALIGNQ   $0x04, Z11, Z14, Z15
-	VPADDQ    Z15, Z14, Z14
-	VPERMQ    Z13, Z5, Z15
-	VPADDQ    Z15, Z14, Z14
-	VPSUBQ    Z1, Z13, Z13
-	VPSRLQ    $0x06, Z13, Z15
-	VPANDQ    Z7, Z13, Z13
-	VPADDQ    Z1, Z13, Z13
-	VPSUBQ    Z13, Z9, Z16
-	VPSLLVQ   Z16, Z4, Z16
-	VPSUBQ    Z9, Z13, Z1
-	VPSRLVQ   Z1, Z4, Z1
-	VPORQ     Z16, Z1, Z1
-	VPSUBQ    Z13, Z10, Z16
-	VPSLLVQ   Z16, Z4, Z4
-	VPSUBQ    Z2, Z14, Z13
-	VPSRLQ    $0x06, Z13, Z14
-	VPANDQ    Z7, Z13, Z7
-	VPADDQ    Z2, Z7, Z7
-	VPSUBQ    Z7, Z9, Z2
-	VPSLLVQ   Z2, Z6, Z2
-	VPSUBQ    Z9, Z7, Z9
-	VPSRLVQ   Z9, Z6, Z9
-	VPORQ     Z2, Z9, Z9
-	VPSUBQ    Z7, Z10, Z2
-	VPSLLVQ   Z2, Z6, Z2
+	// Bit offsets: O = start + the lengths before.
+	VMOVDQA64    Z1, Z5
+	VMOVDQA64    Z2, Z7
+	VPXORQ       Z14, Z14, Z14
+	VALIGNQ      $0x07, Z14, Z5, Z9
+	VPADDQ       Z9, Z5, Z5
+	VALIGNQ      $0x06, Z14, Z5, Z9
+	VPADDQ       Z9, Z5, Z5
+	VALIGNQ      $0x04, Z14, Z5, Z9
+	VPADDQ       Z9, Z5, Z5
+	VALIGNQ      $0x07, Z14, Z7, Z9
+	VPADDQ       Z9, Z7, Z7
+	VALIGNQ      $0x06, Z14, Z7, Z9
+	VPADDQ       Z9, Z7, Z7
+	VALIGNQ      $0x04, Z14, Z7, Z9
+	VPADDQ       Z9, Z7, Z7
+	VPBROADCASTQ k_q7<>+0(SB), Z9
+	VPERMQ       Z5, Z9, Z9
+	VPADDQ       Z9, Z7, Z7
+	VPSUBQ       Z1, Z5, Z5
+	VPSUBQ       Z2, Z7, Z7
+	VPXORQ       Z15, Z15, Z15
+	VPBROADCASTQ k_q3f<>+0(SB), Z9
+	VPBROADCASTQ k_q40<>+0(SB), Z10
+	VPBROADCASTQ k_q80<>+0(SB), Z11
+	VPMOVZXBD    k_iota16<>+0(SB), Z12
+
+	// e = O%64 + n.
+	VPSRLQ  $0x06, Z5, Z13
+	VPANDQ  Z9, Z5, Z5
+	VPADDQ  Z1, Z5, Z5
+	VPSUBQ  Z5, Z10, Z14
+	VPSLLVQ Z14, Z4, Z14
+	VPSUBQ  Z10, Z5, Z1
+	VPSRLVQ Z1, Z4, Z1
+	VPORQ   Z14, Z1, Z1
+	VPSUBQ  Z5, Z11, Z14
+	VPSLLVQ Z14, Z4, Z4
+	VPSRLQ  $0x06, Z7, Z5
+	VPANDQ  Z9, Z7, Z7
+	VPADDQ  Z2, Z7, Z7
+	VPSUBQ  Z7, Z10, Z2
+	VPSLLVQ Z2, Z6, Z2
+	VPSUBQ  Z10, Z7, Z9
+	VPSRLVQ Z9, Z6, Z9
+	VPORQ   Z2, Z9, Z9
+	VPSUBQ  Z7, Z11, Z2
+	VPSLLVQ Z2, Z6, Z2
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z6
-	VALIGNQ       $0x01, Z15, Z14, Z7
-	VALIGNQ       $0x01, Z14, Z6, Z6
-	VPCMPUQ       $0x06, Z15, Z7, K1
-	VPCMPUQ       $0x06, Z14, Z6, K2
+	VALIGNQ       $0x01, Z13, Z5, Z7
+	VALIGNQ       $0x01, Z5, Z6, Z6
+	VPCMPUQ       $0x06, Z13, Z7, K1
+	VPCMPUQ       $0x06, Z5, Z6, K2
 	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z12, K1, Z6
-	VPMOVZXDQ     Y6, Z6
+	VPCOMPRESSD.Z Z12, K1, Z5
+	VPMOVZXDQ     Y5, Z5
 	KMOVW         K1, AX
 	POPCNTL       AX, CX
 	MOVL          $0x000000ff, AX
 	BZHIL         CX, AX, AX
 	KMOVB         AX, K1
-	VALIGNQ       $0x07, Z11, Z1, Z7
-	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x06, Z11, Z1, Z7
-	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x04, Z11, Z1, Z7
-	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x07, Z11, Z9, Z7
-	VPADDQ        Z7, Z9, Z9
-	VALIGNQ       $0x06, Z11, Z9, Z7
-	VPADDQ        Z7, Z9, Z9
-	VALIGNQ       $0x04, Z11, Z9, Z7
-	VPADDQ        Z7, Z9, Z9
-	VPERMQ        Z1, Z5, Z7
-	VPADDQ        Z7, Z9, Z9
-	VALIGNQ       $0x07, Z11, Z4, Z7
-	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x06, Z11, Z4, Z7
-	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x04, Z11, Z4, Z7
-	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x07, Z11, Z2, Z7
-	VPADDQ        Z7, Z2, Z2
-	VALIGNQ       $0x06, Z11, Z2, Z7
-	VPADDQ        Z7, Z2, Z2
-	VALIGNQ       $0x04, Z11, Z2, Z7
-	VPADDQ        Z7, Z2, Z2
-	VPERMQ        Z4, Z5, Z5
-	VPADDQ        Z5, Z2, Z2
+	VPXORQ        Z16, Z16, Z16
+	VALIGNQ       $0x07, Z16, Z1, Z6
+	VPADDQ        Z6, Z1, Z1
+	VALIGNQ       $0x06, Z16, Z1, Z6
+	VPADDQ        Z6, Z1, Z1
+	VALIGNQ       $0x04, Z16, Z1, Z6
+	VPADDQ        Z6, Z1, Z1
+	VALIGNQ       $0x07, Z16, Z9, Z6
+	VPADDQ        Z6, Z9, Z9
+	VALIGNQ       $0x06, Z16, Z9, Z6
+	VPADDQ        Z6, Z9, Z9
+	VALIGNQ       $0x04, Z16, Z9, Z6
+	VPADDQ        Z6, Z9, Z9
+	VPBROADCASTQ  k_q7<>+0(SB), Z6
+	VPERMQ        Z1, Z6, Z6
+	VPADDQ        Z6, Z9, Z9
+	VPXORQ        Z17, Z17, Z17
+	VALIGNQ       $0x07, Z17, Z4, Z6
+	VPADDQ        Z6, Z4, Z4
+	VALIGNQ       $0x06, Z17, Z4, Z6
+	VPADDQ        Z6, Z4, Z4
+	VALIGNQ       $0x04, Z17, Z4, Z6
+	VPADDQ        Z6, Z4, Z4
+	VALIGNQ       $0x07, Z17, Z2, Z6
+	VPADDQ        Z6, Z2, Z2
+	VALIGNQ       $0x06, Z17, Z2, Z6
+	VPADDQ        Z6, Z2, Z2
+	VALIGNQ       $0x04, Z17, Z2, Z6
+	VPADDQ        Z6, Z2, Z2
+	VPBROADCASTQ  k_q7<>+0(SB), Z6
+	VPERMQ        Z4, Z6, Z6
+	VPADDQ        Z6, Z2, Z2
 	VMOVDQA64     Z1, Z1
-	VPERMT2Q.Z    Z9, Z6, K1, Z1
-	VALIGNQ       $0x07, Z11, Z1, Z5
-	VPSUBQ.Z      Z5, Z1, K1, Z1
+	VPERMT2Q.Z    Z9, Z5, K1, Z1
+	VALIGNQ       $0x07, Z15, Z1, Z6
+	VPSUBQ.Z      Z6, Z1, K1, Z1
 	VMOVDQA64     Z4, Z4
-	VPERMT2Q.Z    Z2, Z6, K1, Z4
-	VALIGNQ       $0x07, Z11, Z4, Z2
+	VPERMT2Q.Z    Z2, Z5, K1, Z4
+	VALIGNQ       $0x07, Z15, Z4, Z2
 	VPSUBQ.Z      Z2, Z4, K1, Z2
-	VALIGNQ       $0x07, Z11, Z2, Z2
+	VALIGNQ       $0x07, Z15, Z2, Z2
 	VPADDQ        Z2, Z1, Z1
 
 	// The second half's words from bit L on: lane m takes its words m−L/64 and
@@ -3108,12 +3124,12 @@ fpc_fused_serial_19:
 	VPMOVDB      Z6, X0
 	VMOVDQU      X0, 16(SP)
 	LEAQ         32(SP), BX
-	VMOVDQU64    (DI), Z0
-	VMOVDQU64    64(DI), Z1
-	VMOVDQU64    128(DI), Z2
-	VMOVDQU64    192(DI), Z3
-	VMOVDQU64    256(DI), Z4
-	VMOVDQU64    320(DI), Z5
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VMOVDQU64    128(SI), Z2
+	VMOVDQU64    192(SI), Z3
+	VMOVDQU64    256(SI), Z4
+	VMOVDQU64    320(SI), Z5
 	MOVQ         $0x00000007, SI
 	VPBROADCASTQ SI, Z6
 	MOVQ         CX, SI
@@ -3807,20 +3823,1275 @@ fpc_fused_serial_19:
 	VZEROUPPER
 	RET
 
+DATA k_q1<>+0(SB)/8, $0x0000000000000001
+GLOBL k_q1<>(SB), RODATA|NOPTR, $8
+
 DATA k_q3f<>+0(SB)/8, $0x000000000000003f
 GLOBL k_q3f<>(SB), RODATA|NOPTR, $8
 
 DATA k_q80<>+0(SB)/8, $0x0000000000000080
 GLOBL k_q80<>(SB), RODATA|NOPTR, $8
 
-DATA k_q1<>+0(SB)/8, $0x0000000000000001
-GLOBL k_q1<>(SB), RODATA|NOPTR, $8
-
 DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
 GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
 
 DATA k_q8<>+0(SB)/8, $0x0000000000000008
 GLOBL k_q8<>(SB), RODATA|NOPTR, $8
+
+// func fpcCompress128AVX512Popcnt(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, CMOV, GFNI, POPCNT
+TEXT ·fpcCompress128AVX512Popcnt(SB), $944-40
+	MOVQ      line+8(FP), AX
+	VMOVDQU64 (AX), Z0
+
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z2
+	VPSRAD         $0x1f, Z0, Z1
+	VPXORD         Z0, Z1, Z1
+	VPLZCNTD       Z1, Z1
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z2, Z1
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z2
+	VPADDW         Z2, Z0, Z2
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z2, K1
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z1, K1, Z1
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z0, K1
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z1, K1, Z1
+	VPROLD         $0x08, Z0, Z2
+	VPCMPEQD       Z0, Z2, K1
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z1, K1, Z1
+	VPTESTNMD      Z0, Z0, K1
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z1, K1, Z1
+	VMOVDQU64      64(AX), Z2
+
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z7
+	VPSRAD         $0x1f, Z2, Z6
+	VPXORD         Z2, Z6, Z6
+	VPLZCNTD       Z6, Z6
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z7, Z6
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z7
+	VPADDW         Z7, Z2, Z7
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z7, K2
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z6, K2, Z6
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z2, K2
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z6, K2, Z6
+	VPROLD         $0x08, Z2, Z7
+	VPCMPEQD       Z2, Z7, K2
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z6, K2, Z6
+	VPTESTNMD      Z2, Z2, K2
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z6, K2, Z6
+
+	// Summary: zero words, code bits of the others, raw words; the first half's code bits kept.
+	KMOVW         K1, CX
+	KMOVW         K2, DX
+	SHLL          $0x10, DX
+	ORQ           DX, CX
+	VPMOVDB       Z1, X7
+	VMOVDQU8      fpc_codebits<>+0(SB), X8
+	VPSHUFB       X7, X8, X8
+	VPXORD        X3, X3, X3
+	VPSADBW       X3, X8, X8
+	VPSHUFD       $0x4e, X8, X3
+	VPADDQ        X3, X8, X8
+	VMOVQ         X8, BX
+	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z1, K3
+	KMOVW         K3, SI
+	POPCNTL       SI, SI
+	VPMOVDB       Z6, X3
+	VMOVDQU8      fpc_codebits<>+0(SB), X7
+	VPSHUFB       X3, X7, X7
+	VPXORD        X4, X4, X4
+	VPSADBW       X4, X7, X7
+	VPSHUFD       $0x4e, X7, X3
+	VPADDQ        X3, X7, X7
+	VMOVQ         X7, DX
+	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z6, K3
+	KMOVW         K3, DI
+	POPCNTL       DI, DI
+	ADDQ          BX, DX
+	ADDQ          DI, SI
+	SHLQ          $0x20, DX
+	SHLQ          $0x30, SI
+	ORQ           SI, DX
+	ORQ           CX, DX
+	MOVQ          DX, sum+24(FP)
+	SHRQ          $0x20, DX
+	MOVWQZX       DX, DX
+	INCQ          DX
+
+	// Codes no shorter than the line: the line is raw, nothing to pack.
+	CMPQ                DX, $0x00000401
+	JLT                 fpc_fused_pack_20
+	MOVQ                DX, bits+32(FP)
+	MOVQ                buf+0(FP), CX
+	MOVBLZX             127(AX), AX
+	VPXORQ              Z5, Z5, Z5
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z5, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (CX)
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z2, Z1
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(CX)
+	SHLL                $0x07, AX
+	MOVB                AL, 128(CX)
+	VZEROUPPER
+	RET
+
+fpc_fused_pack_20:
+	MOVQ   tab+16(FP), SI
+	VPXORD Z5, Z5, Z5
+
+	// Bit offsets O, first without the zero-run codes: from the lengths of
+	// the non-zero words, which wait for the kinds only.
+	KNOTW    K1, K1
+	VPADDD   Z1, Z1, Z4
+	VPERMD.Z 320(SI), Z4, K1, Z4
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z7
+	VALIGND   $0x0f, Z7, Z4, Z4
+	VALIGND   $0x0f, Z5, Z4, Z7
+	VPADDD    Z7, Z4, Z4
+	VALIGND   $0x0e, Z5, Z4, Z7
+	VPADDD    Z7, Z4, Z4
+	VALIGND   $0x0c, Z5, Z4, Z7
+	VPADDD    Z7, Z4, Z4
+	VALIGND   $0x08, Z5, Z4, Z7
+	VPADDD    Z7, Z4, Z4
+
+	// Bit offsets O, first without the zero-run codes: from the lengths of
+	// the non-zero words, which wait for the kinds only.
+	KNOTW    K2, K1
+	VPADDD   Z6, Z6, Z7
+	VPERMD.Z 320(SI), Z7, K1, Z7
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VALIGND $0x0f, Z5, Z7, Z7
+	VALIGND $0x0f, Z5, Z7, Z17
+	VPADDD  Z17, Z7, Z7
+	VALIGND $0x0e, Z5, Z7, Z17
+	VPADDD  Z17, Z7, Z7
+	VALIGND $0x0c, Z5, Z7, Z17
+	VPADDD  Z17, Z7, Z7
+	VALIGND $0x08, Z5, Z7, Z5
+	VPADDD  Z5, Z7, Z7
+
+	// emit: the non-zero words and runCodeStarts(zeros).
+	MOVQ    CX, DI
+	SHLQ    $0x01, DI
+	ANDNQ   CX, DI, DI
+	MOVQ    CX, R8
+	SHLQ    $0x01, R8
+	ANDQ    CX, R8
+	MOVQ    R8, R9
+	SHLQ    $0x02, R9
+	ANDQ    R8, R9
+	MOVQ    R9, R8
+	SHLQ    $0x04, R8
+	ANDQ    R9, R8
+	SHLQ    $0x01, R8
+	ANDQ    CX, R8
+	MOVQ    R8, R9
+	SHLQ    $0x08, R9
+	ANDQ    R8, R9
+	MOVQ    R8, R10
+	SHLQ    $0x10, R10
+	ANDQ    R9, R10
+	MOVQ    R8, R11
+	SHLQ    $0x01, R11
+	ANDNQ   R8, R11, R11
+	ORQ     R11, DI
+	MOVQ    R9, R8
+	SHLQ    $0x01, R8
+	ANDNQ   R9, R8, R8
+	ORQ     R8, DI
+	MOVQ    R10, R8
+	SHLQ    $0x01, R8
+	ANDNQ   R10, R8, R8
+	ORQ     R8, DI
+	NOTQ    CX
+	ORQ     DI, CX
+	POPCNTQ DI, R8
+	LEAQ    (R8)(R8*2), R8
+	LEAQ    (DX)(R8*2), DX
+
+	// Codes no shorter than the line: the line is raw, nothing to pack.
+	CMPQ                DX, $0x00000401
+	JLT                 fpc_fused_pack_21
+	MOVQ                DX, bits+32(FP)
+	MOVQ                buf+0(FP), CX
+	MOVBLZX             127(AX), AX
+	VPXORQ              Z9, Z9, Z9
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z9, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (CX)
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z2, Z1
+	VMOVDQU64           k_prevByte<>+0(SB), Z2
+	VPERMI2B            Z1, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z1, Z2
+	VMOVDQU64           Z2, 64(CX)
+	SHLL                $0x07, AX
+	MOVB                AL, 128(CX)
+	VZEROUPPER
+	RET
+
+fpc_fused_pack_21:
+	// O: 6 bits more for each zero-run code before.
+	VPBROADCASTD DI, Z5
+	VPANDD       k_fpc_below16<>+0(SB), Z5, Z5
+	VPOPCNTD     Z5, Z5
+	VPSLLD       $0x01, Z5, Z17
+	VPSLLD       $0x02, Z5, Z5
+	VPADDD       Z5, Z17, Z17
+	VPADDD       Z17, Z4, Z4
+	MOVQ         DI, R8
+	SHRQ         $0x10, R8
+
+	// O: 6 bits more for each zero-run code before.
+	VPBROADCASTD R8, Z5
+	VPANDD       k_fpc_below16<>+0(SB), Z5, Z5
+	VPOPCNTD     Z5, Z5
+	VPSLLD       $0x01, Z5, Z17
+	VPSLLD       $0x02, Z5, Z5
+	VPADDD       Z5, Z17, Z17
+	VPADDD       Z17, Z7, Z7
+
+	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
+	MOVWQZX DI, DI
+	POPCNTQ DI, DI
+	LEAQ    (DI)(DI*2), DI
+	LEAQ    1(BX)(DI*2), BX
+
+	// Either half over 512 bits: the serial packing.
+	CMPQ  BX, $0x00000200
+	JA    fpc_fused_serial_22
+	MOVQ  DX, DI
+	SUBQ  BX, DI
+	CMPQ  DI, $0x00000200
+	JA    fpc_fused_serial_22
+	MOVQ  CX, AX
+	SHRQ  $0x00, AX
+	KMOVW AX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD CX, Z5
+	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z5, Z5
+	VPORD        k_fpc_runend32_0<>+0(SB), Z5, Z5
+	VPXORD       Z9, Z9, Z9
+	VPSUBD       Z5, Z9, Z9
+	VPANDD       Z5, Z9, Z9
+	VPLZCNTD     Z9, Z9
+	VPXORD.BCST  k_d31<>+0(SB), Z9, Z5
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD        Z1, Z1, Z1
+	VPERMD        (SI), Z1, Z9
+	VPERMD        192(SI), Z1, Z17
+	VPTERNLOGD    $0xf8, Z17, Z0, Z9
+	VPERMD        64(SI), Z1, Z17
+	VPSRLVD       Z17, Z0, Z17
+	VPERMD        128(SI), Z1, Z0
+	VPTERNLOGD    $0xf8, Z0, Z17, Z9
+	VPERMD        256(SI), Z1, Z0
+	VPTERNLOGD.Z  $0xf8, Z0, Z5, K1, Z9
+	VPADDD.BCST   k_fpc_d1<>+0(SB), Z1, Z0
+	VPERMD.Z      (SI), Z0, K1, Z0
+	VPERMD.Z      320(SI), Z1, K1, Z1
+	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z5
+	VPERMI2D      Z0, Z9, Z5
+	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z17
+	VPERMI2D      Z0, Z9, Z17
+	VPMOVZXDQ     Y1, Z0
+	VEXTRACTI64X4 $0x01, Z1, Y1
+	VPMOVZXDQ     Y1, Z1
+	VPMOVZXDQ     Y4, Z9
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPMOVZXDQ     Y4, Z4
+	VPXORQ        Z10, Z10, Z10
+	VPBROADCASTQ  k_q3f<>+0(SB), Z18
+	VPBROADCASTQ  k_q40<>+0(SB), Z19
+	VPBROADCASTQ  k_q80<>+0(SB), Z20
+	VPMOVZXBD     k_iota16<>+0(SB), Z21
+
+	// e = O%64 + n.
+	VPSRLQ  $0x06, Z9, Z22
+	VPANDQ  Z18, Z9, Z9
+	VPADDQ  Z0, Z9, Z9
+	VPSUBQ  Z9, Z19, Z23
+	VPSLLVQ Z23, Z5, Z23
+	VPSUBQ  Z19, Z9, Z0
+	VPSRLVQ Z0, Z5, Z0
+	VPORQ   Z23, Z0, Z0
+	VPSUBQ  Z9, Z20, Z23
+	VPSLLVQ Z23, Z5, Z5
+	VPSRLQ  $0x06, Z4, Z9
+	VPANDQ  Z18, Z4, Z4
+	VPADDQ  Z1, Z4, Z4
+	VPSUBQ  Z4, Z19, Z1
+	VPSLLVQ Z1, Z17, Z1
+	VPSUBQ  Z19, Z4, Z18
+	VPSRLVQ Z18, Z17, Z18
+	VPORQ   Z1, Z18, Z18
+	VPSUBQ  Z4, Z20, Z1
+	VPSLLVQ Z1, Z17, Z1
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z4
+	VALIGNQ       $0x01, Z22, Z9, Z17
+	VALIGNQ       $0x01, Z9, Z4, Z4
+	VPCMPUQ       $0x06, Z22, Z17, K1
+	VPCMPUQ       $0x06, Z9, Z4, K2
+	KUNPCKBW      K1, K2, K1
+	VPCOMPRESSD.Z Z21, K1, Z4
+	VPMOVZXDQ     Y4, Z4
+	KMOVW         K1, AX
+	POPCNTL       AX, DI
+	MOVL          $0x000000ff, AX
+	BZHIL         DI, AX, AX
+	KMOVB         AX, K1
+	VPXORQ        Z11, Z11, Z11
+	VALIGNQ       $0x07, Z11, Z0, Z9
+	VPADDQ        Z9, Z0, Z0
+	VALIGNQ       $0x06, Z11, Z0, Z9
+	VPADDQ        Z9, Z0, Z0
+	VALIGNQ       $0x04, Z11, Z0, Z9
+	VPADDQ        Z9, Z0, Z0
+	VALIGNQ       $0x07, Z11, Z18, Z9
+	VPADDQ        Z9, Z18, Z18
+	VALIGNQ       $0x06, Z11, Z18, Z9
+	VPADDQ        Z9, Z18, Z18
+	VALIGNQ       $0x04, Z11, Z18, Z9
+	VPADDQ        Z9, Z18, Z18
+	VPBROADCASTQ  k_q7<>+0(SB), Z9
+	VPERMQ        Z0, Z9, Z9
+	VPADDQ        Z9, Z18, Z18
+	VPXORQ        Z12, Z12, Z12
+	VALIGNQ       $0x07, Z12, Z5, Z9
+	VPADDQ        Z9, Z5, Z5
+	VALIGNQ       $0x06, Z12, Z5, Z9
+	VPADDQ        Z9, Z5, Z5
+	VALIGNQ       $0x04, Z12, Z5, Z9
+	VPADDQ        Z9, Z5, Z5
+	VALIGNQ       $0x07, Z12, Z1, Z9
+	VPADDQ        Z9, Z1, Z1
+	VALIGNQ       $0x06, Z12, Z1, Z9
+	VPADDQ        Z9, Z1, Z1
+	VALIGNQ       $0x04, Z12, Z1, Z9
+	VPADDQ        Z9, Z1, Z1
+	VPBROADCASTQ  k_q7<>+0(SB), Z9
+	VPERMQ        Z5, Z9, Z9
+	VPADDQ        Z9, Z1, Z1
+	VMOVDQA64     Z0, Z0
+	VPERMT2Q.Z    Z18, Z4, K1, Z0
+	VALIGNQ       $0x07, Z10, Z0, Z9
+	VPSUBQ.Z      Z9, Z0, K1, Z0
+	VMOVDQA64     Z5, Z5
+	VPERMT2Q.Z    Z1, Z4, K1, Z5
+	VALIGNQ       $0x07, Z10, Z5, Z1
+	VPSUBQ.Z      Z1, Z5, K1, Z1
+	VALIGNQ       $0x07, Z10, Z1, Z1
+	VPADDQ        Z1, Z0, Z0
+	MOVQ          CX, AX
+	SHRQ          $0x10, AX
+	KMOVW         AX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD CX, Z1
+	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z1, Z1
+	VPORD        k_fpc_runend32_1<>+0(SB), Z1, Z1
+	VPXORD       Z13, Z13, Z13
+	VPSUBD       Z1, Z13, Z4
+	VPANDD       Z1, Z4, Z4
+	VPLZCNTD     Z4, Z4
+	VPXORD.BCST  k_d31<>+0(SB), Z4, Z1
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD        Z6, Z6, Z4
+	VPERMD        (SI), Z4, Z5
+	VPERMD        192(SI), Z4, Z6
+	VPTERNLOGD    $0xf8, Z6, Z2, Z5
+	VPERMD        64(SI), Z4, Z6
+	VPSRLVD       Z6, Z2, Z6
+	VPERMD        128(SI), Z4, Z2
+	VPTERNLOGD    $0xf8, Z2, Z6, Z5
+	VPERMD        256(SI), Z4, Z2
+	VPTERNLOGD.Z  $0xf8, Z2, Z1, K1, Z5
+	VPADDD.BCST   k_fpc_d1<>+0(SB), Z4, Z1
+	VPERMD.Z      (SI), Z1, K1, Z1
+	VPERMD.Z      320(SI), Z4, K1, Z2
+	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
+	VPERMI2D      Z1, Z5, Z4
+	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z6
+	VPERMI2D      Z1, Z5, Z6
+	VPMOVZXDQ     Y2, Z1
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXDQ     Y2, Z2
+	VPMOVZXDQ     Y7, Z5
+	VEXTRACTI64X4 $0x01, Z7, Y7
+	VPMOVZXDQ     Y7, Z7
+	VPXORQ        Z14, Z14, Z14
+	VPBROADCASTQ  k_q3f<>+0(SB), Z9
+	VPBROADCASTQ  k_q40<>+0(SB), Z10
+	VPBROADCASTQ  k_q80<>+0(SB), Z11
+	VPMOVZXBD     k_iota16<>+0(SB), Z12
+
+	// e = O%64 + n.
+	VPSRLQ  $0x06, Z5, Z13
+	VPANDQ  Z9, Z5, Z5
+	VPADDQ  Z1, Z5, Z5
+	VPSUBQ  Z5, Z10, Z17
+	VPSLLVQ Z17, Z4, Z17
+	VPSUBQ  Z10, Z5, Z1
+	VPSRLVQ Z1, Z4, Z1
+	VPORQ   Z17, Z1, Z1
+	VPSUBQ  Z5, Z11, Z17
+	VPSLLVQ Z17, Z4, Z4
+	VPSRLQ  $0x06, Z7, Z5
+	VPANDQ  Z9, Z7, Z7
+	VPADDQ  Z2, Z7, Z7
+	VPSUBQ  Z7, Z10, Z2
+	VPSLLVQ Z2, Z6, Z2
+	VPSUBQ  Z10, Z7, Z9
+	VPSRLVQ Z9, Z6, Z9
+	VPORQ   Z2, Z9, Z9
+	VPSUBQ  Z7, Z11, Z2
+	VPSLLVQ Z2, Z6, Z2
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z6
+	VALIGNQ       $0x01, Z13, Z5, Z7
+	VALIGNQ       $0x01, Z5, Z6, Z6
+	VPCMPUQ       $0x06, Z13, Z7, K1
+	VPCMPUQ       $0x06, Z5, Z6, K2
+	KUNPCKBW      K1, K2, K1
+	VPCOMPRESSD.Z Z12, K1, Z5
+	VPMOVZXDQ     Y5, Z5
+	KMOVW         K1, AX
+	POPCNTL       AX, CX
+	MOVL          $0x000000ff, AX
+	BZHIL         CX, AX, AX
+	KMOVB         AX, K1
+	VPXORQ        Z15, Z15, Z15
+	VALIGNQ       $0x07, Z15, Z1, Z6
+	VPADDQ        Z6, Z1, Z1
+	VALIGNQ       $0x06, Z15, Z1, Z6
+	VPADDQ        Z6, Z1, Z1
+	VALIGNQ       $0x04, Z15, Z1, Z6
+	VPADDQ        Z6, Z1, Z1
+	VALIGNQ       $0x07, Z15, Z9, Z6
+	VPADDQ        Z6, Z9, Z9
+	VALIGNQ       $0x06, Z15, Z9, Z6
+	VPADDQ        Z6, Z9, Z9
+	VALIGNQ       $0x04, Z15, Z9, Z6
+	VPADDQ        Z6, Z9, Z9
+	VPBROADCASTQ  k_q7<>+0(SB), Z6
+	VPERMQ        Z1, Z6, Z6
+	VPADDQ        Z6, Z9, Z9
+	VPXORQ        Z16, Z16, Z16
+	VALIGNQ       $0x07, Z16, Z4, Z6
+	VPADDQ        Z6, Z4, Z4
+	VALIGNQ       $0x06, Z16, Z4, Z6
+	VPADDQ        Z6, Z4, Z4
+	VALIGNQ       $0x04, Z16, Z4, Z6
+	VPADDQ        Z6, Z4, Z4
+	VALIGNQ       $0x07, Z16, Z2, Z6
+	VPADDQ        Z6, Z2, Z2
+	VALIGNQ       $0x06, Z16, Z2, Z6
+	VPADDQ        Z6, Z2, Z2
+	VALIGNQ       $0x04, Z16, Z2, Z6
+	VPADDQ        Z6, Z2, Z2
+	VPBROADCASTQ  k_q7<>+0(SB), Z6
+	VPERMQ        Z4, Z6, Z6
+	VPADDQ        Z6, Z2, Z2
+	VMOVDQA64     Z1, Z1
+	VPERMT2Q.Z    Z9, Z5, K1, Z1
+	VALIGNQ       $0x07, Z14, Z1, Z6
+	VPSUBQ.Z      Z6, Z1, K1, Z1
+	VMOVDQA64     Z4, Z4
+	VPERMT2Q.Z    Z2, Z5, K1, Z4
+	VALIGNQ       $0x07, Z14, Z4, Z2
+	VPSUBQ.Z      Z2, Z4, K1, Z2
+	VALIGNQ       $0x07, Z14, Z2, Z2
+	VPADDQ        Z2, Z1, Z1
+
+	// The second half's words from bit L on: lane m takes its words m−L/64 and
+	// the one before, shifted right by L%64.
+	MOVQ         $0x8000000000000000, AX
+	VMOVQ        AX, X3
+	VPORQ        Z3, Z0, Z0
+	MOVQ         BX, AX
+	SHRQ         $0x06, AX
+	VPBROADCASTQ AX, Z2
+	MOVQ         BX, AX
+	ANDQ         $0x3f, AX
+	VPBROADCASTQ AX, Z4
+	NEGQ         AX
+	ADDQ         $0x40, AX
+	VPBROADCASTQ AX, Z5
+	VPBROADCASTQ k_q8<>+0(SB), Z6
+	VMOVDQU64    k_iota8_0<>+0(SB), Z7
+	VPSUBQ       Z2, Z7, Z7
+	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z9
+	VPCMPUQ      $0x01, Z6, Z7, K1
+	VPCMPUQ      $0x01, Z6, Z9, K2
+	VPERMQ.Z     Z1, Z7, K1, Z7
+	VPERMQ.Z     Z1, Z9, K2, Z9
+	VPSRLVQ      Z4, Z7, Z7
+	VPSLLVQ      Z5, Z9, Z9
+	VPORQ        Z9, Z7, Z7
+	VMOVDQU64    k_iota8_1<>+0(SB), Z9
+	VPSUBQ       Z2, Z9, Z9
+	VPSUBQ.BCST  k_q1<>+0(SB), Z9, Z2
+	VPCMPUQ      $0x01, Z6, Z9, K1
+	VPCMPUQ      $0x01, Z6, Z2, K2
+	VPERMQ.Z     Z1, Z9, K1, Z6
+	VPERMQ.Z     Z1, Z2, K2, Z1
+	VPSRLVQ      Z4, Z6, Z6
+	VPSLLVQ      Z5, Z1, Z1
+	VPORQ        Z1, Z6, Z1
+	VPORQ        Z0, Z7, Z7
+	MOVQ         $0x0001020304050607, AX
+	VMOVQ        AX, X0
+	MOVQ         $0x08090a0b0c0d0e0f, AX
+	VMOVQ        AX, X2
+	VPUNPCKLQDQ  X2, X0, X3
+	VSHUFI64X2   $0x00, Z3, Z3, Z3
+	VPSHUFB      Z3, Z7, Z7
+	MOVQ         $0x0001020304050607, AX
+	VMOVQ        AX, X0
+	MOVQ         $0x08090a0b0c0d0e0f, AX
+	VMOVQ        AX, X2
+	VPUNPCKLQDQ  X2, X0, X8
+	VSHUFI64X2   $0x00, Z8, Z8, Z8
+	VPSHUFB      Z8, Z1, Z1
+	MOVQ         buf+0(FP), AX
+	LEAQ         7(DX), CX
+	SHRQ         $0x03, CX
+	XORL         SI, SI
+	MOVQ         $-1, BX
+	BZHIQ        CX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU8     Z7, K1, (AX)
+	SUBQ         $0x40, CX
+	CMOVQCS      SI, CX
+	MOVQ         $-1, BX
+	BZHIQ        CX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU8     Z1, K1, 64(AX)
+	MOVQ         DX, bits+32(FP)
+	VZEROUPPER
+	RET
+
+fpc_fused_serial_22:
+	VPMOVDB      Z1, X0
+	VMOVDQU      X0, (SP)
+	VPMOVDB      Z6, X0
+	VMOVDQU      X0, 16(SP)
+	LEAQ         32(SP), BX
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VMOVDQU64    128(SI), Z2
+	VMOVDQU64    192(SI), Z3
+	VMOVDQU64    256(SI), Z4
+	VMOVDQU64    320(SI), Z5
+	MOVQ         $0x00000007, SI
+	VPBROADCASTQ SI, Z6
+	MOVQ         CX, SI
+	KMOVB        SI, K1
+	VPMOVZXBQ    (SP), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    (AX), Z8
+	VPERMQ       Z1, Z7, Z10
+	VPSRLVQ      Z10, Z8, Z10
+	VPERMQ       Z2, Z7, Z9
+	VPANDQ       Z9, Z10, Z10
+	VPERMQ       Z3, Z7, Z9
+	VPANDQ       Z9, Z8, Z8
+	VPERMQ       Z0, Z7, Z9
+	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
+	VMOVDQA64.Z  Z9, K1, Z9
+	VMOVDQU64    Z9, 176(SP)
+	VPERMQ.Z     Z5, Z7, K1, Z9
+	VMOVDQU64    Z9, 432(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z9
+	VMOVDQU64    Z9, 688(SP)
+	MOVQ         CX, SI
+	SHRQ         $0x08, SI
+	KMOVB        SI, K1
+	VPMOVZXBQ    8(SP), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    32(AX), Z8
+	VPERMQ       Z1, Z7, Z10
+	VPSRLVQ      Z10, Z8, Z10
+	VPERMQ       Z2, Z7, Z9
+	VPANDQ       Z9, Z10, Z10
+	VPERMQ       Z3, Z7, Z9
+	VPANDQ       Z9, Z8, Z8
+	VPERMQ       Z0, Z7, Z9
+	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
+	VMOVDQA64.Z  Z9, K1, Z9
+	VMOVDQU64    Z9, 240(SP)
+	VPERMQ.Z     Z5, Z7, K1, Z9
+	VMOVDQU64    Z9, 496(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z9
+	VMOVDQU64    Z9, 752(SP)
+	MOVQ         CX, SI
+	SHRQ         $0x10, SI
+	KMOVB        SI, K1
+	VPMOVZXBQ    16(SP), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    64(AX), Z8
+	VPERMQ       Z1, Z7, Z10
+	VPSRLVQ      Z10, Z8, Z10
+	VPERMQ       Z2, Z7, Z9
+	VPANDQ       Z9, Z10, Z10
+	VPERMQ       Z3, Z7, Z9
+	VPANDQ       Z9, Z8, Z8
+	VPERMQ       Z0, Z7, Z9
+	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
+	VMOVDQA64.Z  Z9, K1, Z9
+	VMOVDQU64    Z9, 304(SP)
+	VPERMQ.Z     Z5, Z7, K1, Z9
+	VMOVDQU64    Z9, 560(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z9
+	VMOVDQU64    Z9, 816(SP)
+	MOVQ         CX, SI
+	SHRQ         $0x18, SI
+	KMOVB        SI, K1
+	VPMOVZXBQ    24(SP), Z7
+	VPANDQ       Z6, Z7, Z7
+	VPMOVZXDQ    96(AX), Z6
+	VPERMQ       Z1, Z7, Z1
+	VPSRLVQ      Z1, Z6, Z1
+	VPERMQ       Z2, Z7, Z2
+	VPANDQ       Z2, Z1, Z1
+	VPERMQ       Z3, Z7, Z2
+	VPANDQ       Z2, Z6, Z6
+	VPERMQ       Z0, Z7, Z0
+	VPTERNLOGQ   $0xfe, Z1, Z6, Z0
+	VMOVDQA64.Z  Z0, K1, Z0
+	VMOVDQU64    Z0, 368(SP)
+	VPERMQ.Z     Z5, Z7, K1, Z2
+	VMOVDQU64    Z2, 624(SP)
+	VPERMQ.Z     Z4, Z7, K1, Z2
+	VMOVDQU64    Z2, 880(SP)
+
+	// Pack: pending bits right-aligned in acc, nacc of them; after each
+	// code the whole bytes are stored big-endian, 8 at a time.
+	MOVQ   CX, AX
+	BTSQ   $0x20, AX
+	MOVQ   $0x00000001, CX
+	MOVQ   $0x00000001, SI
+	XORQ   DI, DI
+	MOVQ   AX, R8
+	SHRQ   $0x01, R8
+	TZCNTQ R8, R8
+	ANDQ   688(SP), R8
+	ORQ    176(SP), R8
+	MOVQ   432(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x02, R8
+	TZCNTQ R8, R8
+	ANDQ   696(SP), R8
+	ORQ    184(SP), R8
+	MOVQ   440(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x03, R8
+	TZCNTQ R8, R8
+	ANDQ   704(SP), R8
+	ORQ    192(SP), R8
+	MOVQ   448(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x04, R8
+	TZCNTQ R8, R8
+	ANDQ   712(SP), R8
+	ORQ    200(SP), R8
+	MOVQ   456(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x05, R8
+	TZCNTQ R8, R8
+	ANDQ   720(SP), R8
+	ORQ    208(SP), R8
+	MOVQ   464(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x06, R8
+	TZCNTQ R8, R8
+	ANDQ   728(SP), R8
+	ORQ    216(SP), R8
+	MOVQ   472(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x07, R8
+	TZCNTQ R8, R8
+	ANDQ   736(SP), R8
+	ORQ    224(SP), R8
+	MOVQ   480(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x08, R8
+	TZCNTQ R8, R8
+	ANDQ   744(SP), R8
+	ORQ    232(SP), R8
+	MOVQ   488(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x09, R8
+	TZCNTQ R8, R8
+	ANDQ   752(SP), R8
+	ORQ    240(SP), R8
+	MOVQ   496(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x0a, R8
+	TZCNTQ R8, R8
+	ANDQ   760(SP), R8
+	ORQ    248(SP), R8
+	MOVQ   504(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x0b, R8
+	TZCNTQ R8, R8
+	ANDQ   768(SP), R8
+	ORQ    256(SP), R8
+	MOVQ   512(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x0c, R8
+	TZCNTQ R8, R8
+	ANDQ   776(SP), R8
+	ORQ    264(SP), R8
+	MOVQ   520(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x0d, R8
+	TZCNTQ R8, R8
+	ANDQ   784(SP), R8
+	ORQ    272(SP), R8
+	MOVQ   528(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x0e, R8
+	TZCNTQ R8, R8
+	ANDQ   792(SP), R8
+	ORQ    280(SP), R8
+	MOVQ   536(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x0f, R8
+	TZCNTQ R8, R8
+	ANDQ   800(SP), R8
+	ORQ    288(SP), R8
+	MOVQ   544(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x10, R8
+	TZCNTQ R8, R8
+	ANDQ   808(SP), R8
+	ORQ    296(SP), R8
+	MOVQ   552(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x11, R8
+	TZCNTQ R8, R8
+	ANDQ   816(SP), R8
+	ORQ    304(SP), R8
+	MOVQ   560(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x12, R8
+	TZCNTQ R8, R8
+	ANDQ   824(SP), R8
+	ORQ    312(SP), R8
+	MOVQ   568(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x13, R8
+	TZCNTQ R8, R8
+	ANDQ   832(SP), R8
+	ORQ    320(SP), R8
+	MOVQ   576(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x14, R8
+	TZCNTQ R8, R8
+	ANDQ   840(SP), R8
+	ORQ    328(SP), R8
+	MOVQ   584(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x15, R8
+	TZCNTQ R8, R8
+	ANDQ   848(SP), R8
+	ORQ    336(SP), R8
+	MOVQ   592(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x16, R8
+	TZCNTQ R8, R8
+	ANDQ   856(SP), R8
+	ORQ    344(SP), R8
+	MOVQ   600(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x17, R8
+	TZCNTQ R8, R8
+	ANDQ   864(SP), R8
+	ORQ    352(SP), R8
+	MOVQ   608(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x18, R8
+	TZCNTQ R8, R8
+	ANDQ   872(SP), R8
+	ORQ    360(SP), R8
+	MOVQ   616(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x19, R8
+	TZCNTQ R8, R8
+	ANDQ   880(SP), R8
+	ORQ    368(SP), R8
+	MOVQ   624(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x1a, R8
+	TZCNTQ R8, R8
+	ANDQ   888(SP), R8
+	ORQ    376(SP), R8
+	MOVQ   632(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x1b, R8
+	TZCNTQ R8, R8
+	ANDQ   896(SP), R8
+	ORQ    384(SP), R8
+	MOVQ   640(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x1c, R8
+	TZCNTQ R8, R8
+	ANDQ   904(SP), R8
+	ORQ    392(SP), R8
+	MOVQ   648(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x1d, R8
+	TZCNTQ R8, R8
+	ANDQ   912(SP), R8
+	ORQ    400(SP), R8
+	MOVQ   656(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x1e, R8
+	TZCNTQ R8, R8
+	ANDQ   920(SP), R8
+	ORQ    408(SP), R8
+	MOVQ   664(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	MOVQ   AX, R8
+	SHRQ   $0x1f, R8
+	TZCNTQ R8, R8
+	ANDQ   928(SP), R8
+	ORQ    416(SP), R8
+	MOVQ   672(SP), R9
+	SHLXQ  R9, CX, CX
+	ORQ    R8, CX
+	ADDQ   R9, SI
+	MOVQ   $0x00000040, R8
+	SUBQ   SI, R8
+	SHLXQ  R8, CX, R8
+	BSWAPQ R8
+	MOVQ   R8, (BX)(DI*1)
+	MOVQ   SI, R8
+	SHRQ   $0x03, R8
+	ADDQ   R8, DI
+	ANDQ   $0x07, SI
+	SHRQ   $0x20, AX
+	TZCNTQ AX, AX
+	ANDQ   936(SP), AX
+	ORQ    424(SP), AX
+	MOVQ   680(SP), R8
+	SHLXQ  R8, CX, CX
+	ORQ    AX, CX
+	ADDQ   R8, SI
+	MOVQ   $0x00000040, AX
+	SUBQ   SI, AX
+	SHLXQ  AX, CX, AX
+	BSWAPQ AX
+	MOVQ   AX, (BX)(DI*1)
+	MOVQ   SI, AX
+	SHRQ   $0x03, AX
+	ADDQ   AX, DI
+	ANDQ   $0x07, SI
+	MOVQ   $0x00000040, AX
+	SUBQ   SI, AX
+	SHLXQ  AX, CX, AX
+	BSWAPQ AX
+	MOVQ   AX, (BX)(DI*1)
+	SHLQ   $0x03, DI
+	ADDQ   SI, DI
+
+	// Copy the stream's bytes, (total+7)/8, and nothing past them.
+	VMOVDQU64 32(SP), Z0
+	VMOVDQU64 96(SP), Z1
+	MOVQ      buf+0(FP), AX
+	LEAQ      7(DX), CX
+	SHRQ      $0x03, CX
+	XORL      SI, SI
+	MOVQ      $-1, BX
+	BZHIQ     CX, BX, BX
+	KMOVQ     BX, K1
+	VMOVDQU8  Z0, K1, (AX)
+	SUBQ      $0x40, CX
+	CMOVQCS   SI, CX
+	MOVQ      $-1, BX
+	BZHIQ     CX, BX, BX
+	KMOVQ     BX, K1
+	VMOVDQU8  Z1, K1, 64(AX)
+	MOVQ      DX, bits+32(FP)
+	VZEROUPPER
+	RET
 
 // func fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos uint, i int)
 // Requires: AVX, BMI, BMI2
@@ -3838,9 +5109,9 @@ TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
 	ANDL   $0x00000070, R8
 	XORL   R9, R9
 	CMPQ   R9, BX
-	JGE    fpc_unpack_done_21
+	JGE    fpc_unpack_done_24
 
-fpc_unpack_20:
+fpc_unpack_23:
 	LEAQ    (DX)(R8*1), R8
 	MOVBQZX (R8), R10
 
@@ -3888,9 +5159,9 @@ fpc_unpack_20:
 	SHLXQ  R12, DI, DI
 	MOVQ   R11, R8
 	CMPQ   R9, BX
-	JLT    fpc_unpack_20
+	JLT    fpc_unpack_23
 
-fpc_unpack_done_21:
+fpc_unpack_done_24:
 	MOVQ SI, pos+32(FP)
 	MOVQ R9, i+40(FP)
 	RET
@@ -3901,17 +5172,17 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_22
+	JZ    fpc_dec_fail_25
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_23
+	JNZ   fpc_dec_codes_26
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000041
-	JNE             fpc_dec_fail_22
+	JNE             fpc_dec_fail_25
 	TESTB           $0x7f, 64(AX)
-	JNZ             fpc_dec_fail_22
+	JNZ             fpc_dec_fail_25
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -3927,9 +5198,9 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_23:
+fpc_dec_codes_26:
 	CMPQ   CX, $0x00000080
-	JA     fpc_dec_fail_22
+	JA     fpc_dec_fail_25
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 
@@ -3949,7 +5220,7 @@ fpc_dec_codes_23:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000051
-	JAE        fpc_dec_in_place_24
+	JAE        fpc_dec_in_place_27
 	VMOVDQU64  Z2, (SP)
 	XORL       DX, DX
 	SUBQ       $0x00000040, CX
@@ -3961,7 +5232,7 @@ fpc_dec_codes_23:
 	VMOVDQU64  Z2, 64(SP)
 	LEAQ       (SP), DX
 
-fpc_dec_in_place_24:
+fpc_dec_in_place_27:
 	// The walk. bits holds the stream from bit P on. M = P + 63 tracks P;
 	// ptr = M>>3 is the byte after those the refill has loaded, and
 	// c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at
@@ -3979,7 +5250,7 @@ fpc_dec_in_place_24:
 	MOVQ R9, R10
 	ANDL $0x38, R10
 
-fpc_dec_loop_25:
+fpc_dec_loop_28:
 	MOVBEQQ      (DX)(CX*1), CX
 	MOVQ         AX, R13
 	NOTQ         R13
@@ -4012,23 +5283,23 @@ fpc_dec_loop_25:
 	MOVQ  AX, CX
 	SHRQ  $0x03, CX
 	CMPQ  SI, $0x10
-	JB    fpc_dec_loop_25
+	JB    fpc_dec_loop_28
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_22
+	JNE     fpc_dec_fail_25
 	LEAQ    -63(AX), AX
 	LEAQ    7(AX), CX
 	SHRQ    $0x03, CX
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_22
+	JNE     fpc_dec_fail_25
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_22
+	JNZ     fpc_dec_fail_25
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
@@ -4076,7 +5347,7 @@ fpc_dec_loop_25:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_22:
+fpc_dec_fail_25:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -4095,17 +5366,17 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_26
+	JZ    fpc_dec_fail_29
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_27
+	JNZ   fpc_dec_codes_30
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000081
-	JNE             fpc_dec_fail_26
+	JNE             fpc_dec_fail_29
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_26
+	JNZ             fpc_dec_fail_29
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -4129,9 +5400,9 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_27:
+fpc_dec_codes_30:
 	CMPQ      CX, $0x0000008d
-	JA        fpc_dec_fail_26
+	JA        fpc_dec_fail_29
 	VPXORQ    Z0, Z0, Z0
 	VMOVDQU64 Z0, (SP)
 	VMOVDQU64 Z0, 64(SP)
@@ -4155,7 +5426,7 @@ fpc_dec_codes_27:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000097
-	JAE        fpc_dec_in_place_28
+	JAE        fpc_dec_in_place_31
 	VMOVDQU64  Z0, 320(SP)
 	XORL       SI, SI
 	MOVQ       CX, DI
@@ -4176,7 +5447,7 @@ fpc_dec_codes_27:
 	VMOVDQU64  Z0, 448(SP)
 	LEAQ       320(SP), DX
 
-fpc_dec_in_place_28:
+fpc_dec_in_place_31:
 	// The walk. bits holds the stream from bit P on. M = P + 63 tracks P;
 	// ptr = M>>3 is the byte after those the refill has loaded, and
 	// c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at
@@ -4194,7 +5465,7 @@ fpc_dec_in_place_28:
 	MOVQ R9, R10
 	ANDL $0x38, R10
 
-fpc_dec_loop_29:
+fpc_dec_loop_32:
 	MOVBEQQ (DX)(CX*1), CX
 	MOVQ    AX, R13
 	NOTQ    R13
@@ -4221,23 +5492,23 @@ fpc_dec_loop_29:
 	MOVQ  AX, CX
 	SHRQ  $0x03, CX
 	CMPQ  SI, $0x20
-	JB    fpc_dec_loop_29
+	JB    fpc_dec_loop_32
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_26
+	JNE     fpc_dec_fail_29
 	LEAQ    -63(AX), AX
 	LEAQ    7(AX), CX
 	SHRQ    $0x03, CX
 	MOVQ    enc_base+8(FP), DX
 	MOVQ    enc_len+16(FP), BX
 	CMPQ    CX, BX
-	JNE     fpc_dec_fail_26
+	JNE     fpc_dec_fail_29
 	NEGL    AX
 	ANDL    $0x07, AX
 	MOVBLZX -1(DX)(BX*1), CX
 	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_26
+	JNZ     fpc_dec_fail_29
 
 	// The words from the slots: the code at the top of each, prefix p.
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
@@ -4323,7 +5594,7 @@ fpc_dec_loop_29:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_26:
+fpc_dec_fail_29:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -4437,8 +5708,8 @@ TEXT k_fpc_ilv1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0000001e0000000e
 	QUAD $0x0000001f0000000f
 
-// k_fpc_flaglane<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT k_fpc_flaglane<>(SB), NOSPLIT|NOFRAME, $0
+// k_fpc_startlane1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_fpc_startlane1<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0000000000000000
 	QUAD $0x0000000000000000

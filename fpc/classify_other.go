@@ -41,6 +41,11 @@ func (c *Codec) wordCodes128(out *[tagBits + 128]byte, line *[128]byte) int {
 	panic("fpc: wordCodes128 without a fused kernel")
 }
 
+// wordCodes128Popcnt is never called: fused is false.
+func (c *Codec) wordCodes128Popcnt(out *[tagBits + 128]byte, line *[128]byte) int {
+	panic("fpc: wordCodes128Popcnt without a fused kernel")
+}
+
 // unpack is unpackGeneric.
 func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
 	return t.unpackGeneric(out, in, n)

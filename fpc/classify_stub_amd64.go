@@ -98,6 +98,19 @@ func fpcCompress64AVX512Popcnt(buf *[65]byte, line *[64]byte, tab *[48]uint64) (
 //go:noescape
 func fpcCompress128AVX512(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
 
+// fpcCompress128AVX512Popcnt classifies the 128-byte line, returning its summary,
+// and the length in bits of flag 1 and its word codes under the report's
+// table; if they are shorter than the line, it writes them to buf as fpc's
+// pack does, else the raw stream (flag 0, the line) to buf, and nothing
+// past the stream's bytes. Where they are not shorter, bits may be a
+// lower bound of their length that is not shorter either.
+// tab is the table's vecEnc. It reads all of line before it writes buf,
+// so the two may overlap.
+// It needs AVX-512 VPOPCNTDQ.
+//
+//go:noescape
+func fpcCompress128AVX512Popcnt(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
+
 // fpcUnpackBMI2 decodes word codes from in, starting after the flag, into
 // out until they cover at least n words, as fpc's unpack does, and returns
 // the bit position after the last code and the number of words covered.

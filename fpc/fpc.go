@@ -268,7 +268,12 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 					bits = c.wordCodes64(out, line)
 				}
 			} else {
-				bits = c.wordCodes128((*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line))
+				out, line := (*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line)
+				if cpu.VectorPopcount {
+					bits = c.wordCodes128Popcnt(out, line)
+				} else {
+					bits = c.wordCodes128(out, line)
+				}
 			}
 			bits = c.streamBits(bits - tagBits)
 			return dst[:n+int(uint(bits+7)/8)], bits, nil

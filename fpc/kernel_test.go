@@ -247,14 +247,14 @@ func (w *wordCoded) clearPastStream() {
 // Where the codes are not shorter, the length only has to say so: the
 // fused kernels return a lower bound of it then, the codes of the
 // non-zero words without the zero runs', when that is enough to tell.
-// The 64-byte kernel has a variant with VPOPCNTDQ and one without; where
-// the CPU has it, 64-byte lines are checked once more without it.
+// The fused kernels have a variant with VPOPCNTDQ and one without; where
+// the CPU has it, their line sizes are checked once more without it.
 func TestWordCodesLevels(t *testing.T) {
 	testWordCodesLevels(t, codectest.LineSizes)
 	if cpu.VectorPopcount {
 		restore := cpu.SetVectorPopcount(false)
 		defer restore()
-		testWordCodesLevels(t, []int{64})
+		testWordCodesLevels(t, []int{64, 128})
 	}
 }
 
