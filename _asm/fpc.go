@@ -813,18 +813,7 @@ func fpcCompress64Kernel(popcnt bool) {
 	}
 
 	Comment("A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.")
-	for h := 0; h < 2; h++ {
-		for _, s := range []int{1, 2, 4} {
-			t := ZMM()
-			VALIGNQ(U8(8-s), zero, hiw[h], t) // lane i: x[i−s], or 0
-			VPADDQ(t, hiw[h], hiw[h])
-		}
-	}
-	{
-		t := ZMM()
-		VPERMQ(hiw[0], bq(7), t) // lane 7 of the first half
-		VPADDQ(t, hiw[1], hiw[1])
-	}
+	qwordPrefix(hiw)
 	out := ZMM()
 	{
 		g, sh := hiw[0], ZMM()

@@ -2257,17 +2257,18 @@ fpc_fused_pack_14:
 	VPSLLVQ       Z0, Z6, Z0
 
 	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
-	VALIGNQ         $0x07, Z4, Z7, Z3
+	VPXORQ          Z8, Z8, Z8
+	VALIGNQ         $0x07, Z8, Z7, Z3
 	VPADDQ          Z3, Z7, Z7
-	VALIGNQ         $0x06, Z4, Z7, Z3
+	VALIGNQ         $0x06, Z8, Z7, Z3
 	VPADDQ          Z3, Z7, Z7
-	VALIGNQ         $0x04, Z4, Z7, Z3
+	VALIGNQ         $0x04, Z8, Z7, Z3
 	VPADDQ          Z3, Z7, Z7
-	VALIGNQ         $0x07, Z4, Z5, Z3
+	VALIGNQ         $0x07, Z8, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
-	VALIGNQ         $0x06, Z4, Z5, Z3
+	VALIGNQ         $0x06, Z8, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
-	VALIGNQ         $0x04, Z4, Z5, Z3
+	VALIGNQ         $0x04, Z8, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
 	VPBROADCASTQ    k_q7<>+0(SB), Z3
 	VPERMQ          Z7, Z3, Z3
@@ -2496,12 +2497,12 @@ fpc_fused_pack_16:
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z1, Z1, Z1
 	VPERMD       (BX), Z1, Z6
-	VPERMD       192(BX), Z1, Z8
-	VPTERNLOGD   $0xf8, Z8, Z0, Z6
-	VPERMD       64(BX), Z1, Z8
-	VPSRLVD      Z8, Z0, Z8
+	VPERMD       192(BX), Z1, Z9
+	VPTERNLOGD   $0xf8, Z9, Z0, Z6
+	VPERMD       64(BX), Z1, Z9
+	VPSRLVD      Z9, Z0, Z9
 	VPERMD       128(BX), Z1, Z0
-	VPTERNLOGD   $0xf8, Z0, Z8, Z6
+	VPTERNLOGD   $0xf8, Z0, Z9, Z6
 	VPERMD       256(BX), Z1, Z0
 	VPTERNLOGD.Z $0xf8, Z0, Z5, K1, Z6
 	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
@@ -2509,8 +2510,8 @@ fpc_fused_pack_16:
 	VPERMD.Z     320(BX), Z1, K1, Z1
 	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z5
 	VPERMI2D     Z0, Z6, Z5
-	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z8
-	VPERMI2D     Z0, Z6, Z8
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z9
+	VPERMI2D     Z0, Z6, Z9
 	VPSRLD       $0x06, Z2, Z0
 	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z2, Z2
 	VPADDD       Z1, Z2, Z2
@@ -2539,25 +2540,26 @@ fpc_fused_pack_16:
 	VPADDQ.BCST   k_q40<>+0(SB), Z1, Z1
 	VPSLLVQ       Z1, Z5, Z1
 	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z8, Z5
+	VPSRLVQ       Z2, Z9, Z5
 	VPSUBQ        Z2, Z4, Z2
-	VPSLLVQ       Z2, Z8, Z3
+	VPSLLVQ       Z2, Z9, Z3
 	VPORQ         Z3, Z5, Z5
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSLLVQ       Z2, Z8, Z2
+	VPSLLVQ       Z2, Z9, Z2
 
 	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
-	VALIGNQ         $0x07, Z4, Z6, Z3
+	VPXORQ          Z8, Z8, Z8
+	VALIGNQ         $0x07, Z8, Z6, Z3
 	VPADDQ          Z3, Z6, Z6
-	VALIGNQ         $0x06, Z4, Z6, Z3
+	VALIGNQ         $0x06, Z8, Z6, Z3
 	VPADDQ          Z3, Z6, Z6
-	VALIGNQ         $0x04, Z4, Z6, Z3
+	VALIGNQ         $0x04, Z8, Z6, Z3
 	VPADDQ          Z3, Z6, Z6
-	VALIGNQ         $0x07, Z4, Z5, Z3
+	VALIGNQ         $0x07, Z8, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
-	VALIGNQ         $0x06, Z4, Z5, Z3
+	VALIGNQ         $0x06, Z8, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
-	VALIGNQ         $0x04, Z4, Z5, Z3
+	VALIGNQ         $0x04, Z8, Z5, Z3
 	VPADDQ          Z3, Z5, Z5
 	VPBROADCASTQ    k_q7<>+0(SB), Z3
 	VPERMQ          Z6, Z3, Z3
