@@ -771,7 +771,7 @@ func prevByteUnder() Mem {
 		b[j] = byte(j - 1)
 	}
 	b[0] = 64
-	return rodataBytes("prevByteUnder", b)
+	return rodataBytes("prevByteUnder", b[:])
 }
 
 // prevByte declares (once per generated file) prevIdx of tagShiftedStream:
@@ -782,17 +782,17 @@ func prevByte() Mem {
 	for j := range b {
 		b[j] = byte(63 + j)
 	}
-	return rodataBytes("prevByte", b)
+	return rodataBytes("prevByte", b[:])
 }
 
-// rodataBytes declares (once per generated file) the 64-byte constant of
-// the bytes b.
-func rodataBytes(name string, b [64]byte) Mem {
-	var words [8]uint64
+// rodataBytes declares (once per generated file) the constant of the bytes
+// b, zero-padded to whole 8-byte words.
+func rodataBytes(name string, b []byte) Mem {
+	words := make([]uint64, (len(b)+7)/8)
 	for j, x := range b {
 		words[j/8] |= uint64(x) << (8 * (j % 8))
 	}
-	return rodata(name, words[:]...)
+	return rodata(name, words...)
 }
 
 // bdiCompress emits bdiCompress<size>AVX512(out *[size+1]byte, line

@@ -401,7 +401,7 @@ func bpcRebuildLine(words int, lo, hi, top VecVirtual, zeros, base, line Registe
 		fifteen[i] = 15
 	}
 	sum := ZMM()
-	VMOVDQU64(rodataBytes("bpc_lane15", fifteen), sum)
+	VMOVDQU64(rodataBytes("bpc_lane15", fifteen[:]), sum)
 	VPERMD(lo, sum, sum)
 	VPADDD(sum, hi, hi)
 	// Words 16…31 likewise.
@@ -507,11 +507,11 @@ func bpcTranspose512(rows []VecVirtual) []VecVirtual {
 	}
 	if bpcConsts512 == nil {
 		bpcConsts512 = map[string]Mem{
-			"cols":     rodataBytes("bpc_cols", colBytes),
-			"gather0":  rodataBytes("bpc_gather0", gather[0]),
-			"gather1":  rodataBytes("bpc_gather1", gather[1]),
-			"scatter0": rodataBytes("bpc_scatter0", scatter[0]),
-			"scatter1": rodataBytes("bpc_scatter1", scatter[1]),
+			"cols":     rodataBytes("bpc_cols", colBytes[:]),
+			"gather0":  rodataBytes("bpc_gather0", gather[0][:]),
+			"gather1":  rodataBytes("bpc_gather1", gather[1][:]),
+			"scatter0": rodataBytes("bpc_scatter0", scatter[0][:]),
+			"scatter1": rodataBytes("bpc_scatter1", scatter[1][:]),
 		}
 	}
 	cols := ZMM()
@@ -1055,7 +1055,7 @@ func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVir
 		rev[i] = byte(63 - i)
 	}
 	ix := ZMM()
-	VMOVDQU64(rodataBytes("bpc_revbytes", rev), ix)
+	VMOVDQU64(rodataBytes("bpc_revbytes", rev[:]), ix)
 	VPERMB(words[0], ix, words[0])
 	storeStreamBytes(words[:1], bits, Mem{Base: out})
 	Store(bits, ReturnIndex(0))
@@ -1394,14 +1394,14 @@ func bpcDecode64AVX512() {
 	ctl := make([]VecVirtual, 3)
 	for o := range ctl {
 		ctl[o] = ZMM()
-		VMOVDQU64(rodataBytes(fmt.Sprintf("bpc_dec_ctl%d", o), ctrl[o]), ctl[o])
+		VMOVDQU64(rodataBytes(fmt.Sprintf("bpc_dec_ctl%d", o), ctrl[o][:]), ctl[o])
 	}
 	lut, ones := ZMM(), ZMM()
-	VMOVDQU64(rodataBytes("bpc_dec_lens", lens), lut)
+	VMOVDQU64(rodataBytes("bpc_dec_lens", lens[:]), lut)
 	VPBROADCASTB(bpcConst4(1), ones)
 	for c := range gather {
 		q := ZMM()
-		VMOVDQU64(rodataBytes(fmt.Sprintf("bpc_dec_gather%d", c), gather[c]), q)
+		VMOVDQU64(rodataBytes(fmt.Sprintf("bpc_dec_gather%d", c), gather[c][:]), q)
 		VPERMI2B(zero, r, q)
 		t := make([]VecVirtual, 3)
 		k := make([]OpmaskVirtual, 2)

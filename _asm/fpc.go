@@ -1250,7 +1250,7 @@ func rawStreamOf(buf, line Register, vecs []VecVirtual) {
 		topBits[j] = 0x80
 	}
 	tagShiftedStream(buf, vecs, rodata("byteRotation1", byteRotation(1)),
-		rodataBytes("topBits", topBits), zero, prevByteUnder(), prevByte())
+		rodataBytes("topBits", topBits[:]), zero, prevByteUnder(), prevByte())
 	rawStreamStoreLast(buf, last, n)
 }
 
@@ -1711,9 +1711,9 @@ func fpcDecompressKernel(size int) {
 	MOVQ(U32(64), M)    // P = 1
 	MOVQ(U32(8), ptr)
 	XORL(i.As32(), i.As32())
-	totals, runMask := GP64(), GP64()
+	totals, tabs := GP64(), GP64()
 	MOVQ(U64(fpcDecTotals), totals)
-	MOVL(U32(7), runMask.As32()) // the zero run's count field, prefix 000 only
+	LEAQ(fpcDecWalkTables(), tabs)
 	t58, p8 := GP64(), GP64()
 	MOVQ(bitbuf, t58)
 	SHRQ(U8(58), t58)
@@ -1722,28 +1722,26 @@ func fpcDecompressKernel(size int) {
 	loop := label("fpc_dec_loop")
 	Label(loop)
 	{
-		lk, ln, run, a, s := GP64(), GP64(), GP64(), GP64(), GP64()
+		lk, ln, a, s := GP64(), GP64(), GP64(), GP64()
 		MOVBEQQ(Mem{Base: base, Index: ptr, Scale: 1}, lk)
 		MOVQ(M, s)
 		NOTQ(s)
 		ORQ(U8(56), s)        // c, in its low 6 bits
 		SHRXQ(p8, totals, ln) // low 6 bits: the code's length
 		if inRegs {
-			bit, w := GP32(), ZMM()
+			w := ZMM()
 			k0, k1 := K(), K()
-			MOVL(U32(1), bit)
-			SHLXL(i.As32(), bit, bit)
-			KMOVW(bit, k0)
+			KMOVB(Mem{Base: tabs, Index: i, Scale: 2}, k0)
+			KMOVB(Mem{Base: tabs, Index: i, Scale: 2, Disp: 1}, k1)
 			VPBROADCASTQ(bitbuf, w)
-			KSHIFTRW(U8(8), k0, k1)
 			VMOVDQA64(w, k0, acc[0])
 			VMOVDQA64(w, k1, acc[1])
 		} else {
 			MOVQ(bitbuf, slots.Idx(i, 8))
 		}
-		SHRXQ(p8, runMask, run)
-		ANDQ(t58, run)
-		LEAQ(Mem{Base: i, Index: run, Scale: 1, Disp: 1}, i)
+		adv := GP64()
+		MOVBQZX(Mem{Base: tabs, Index: t58, Scale: 1, Disp: fpcDecAdvanceAt}, adv)
+		ADDQ(adv, i)
 		SHLXQ(ln, bitbuf, a)
 		Comment("The next prefix, from the buffer before the refill (≥ 21 bits).")
 		MOVQ(a, t58)
@@ -1835,6 +1833,30 @@ func fpcDecompressKernel(size int) {
 	fpcReturnBool(0)
 	VZEROUPPER()
 	RET()
+}
+
+// fpcDecAdvanceAt is the offset of the words' advance in the decode walk's
+// tables (fpcDecWalkTables).
+const fpcDecAdvanceAt = 32
+
+// fpcDecWalkTables returns the decode walk's tables: at 2i, the 16-bit word
+// 1<<i, the mask of word i's slot (its low byte the first eight slots', its
+// high byte the other eight's); at fpcDecAdvanceAt+t, the words a code moves
+// on by when t is its top six bits: a zero run (prefix 000) its count, the
+// low three bits plus one, any other code one.
+func fpcDecWalkTables() Mem {
+	var b [fpcDecAdvanceAt + 64]byte
+	for i := range 16 {
+		m := uint16(1) << i
+		b[2*i], b[2*i+1] = byte(m), byte(m>>8)
+	}
+	for t := range 64 {
+		b[fpcDecAdvanceAt+t] = 1
+		if t < 8 {
+			b[fpcDecAdvanceAt+t] = byte(t + 1)
+		}
+	}
+	return rodataBytes("fpc_dec_walk", b[:])
 }
 
 // fpcReturnBool stores v as the kernel's bool result.

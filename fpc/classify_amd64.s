@@ -5169,7 +5169,7 @@ fpc_unpack_done_24:
 	RET
 
 // func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
-// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV, MOVBE
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV, MOVBE
 TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
@@ -5246,7 +5246,7 @@ fpc_dec_in_place_27:
 	MOVQ $0x00000008, CX
 	XORL SI, SI
 	MOVQ $0x230b1313130b0706, DI
-	MOVL $0x00000007, R8
+	LEAQ k_fpc_dec_walk<>+0(SB), R8
 	MOVQ BX, R9
 	SHRQ $0x3a, R9
 	MOVQ R9, R10
@@ -5258,16 +5258,13 @@ fpc_dec_loop_28:
 	NOTQ         R13
 	ORQ          $0x38, R13
 	SHRXQ        R10, DI, R11
-	MOVL         $0x00000001, R12
-	SHLXL        SI, R12, R12
-	KMOVW        R12, K1
+	KMOVB        (R8)(SI*2), K1
+	KMOVB        1(R8)(SI*2), K2
 	VPBROADCASTQ BX, Z2
-	KSHIFTRW     $0x08, K1, K2
 	VMOVDQA64    Z2, K1, Z0
 	VMOVDQA64    Z2, K2, Z1
-	SHRXQ        R10, R8, R10
-	ANDQ         R9, R10
-	LEAQ         1(SI)(R10*1), SI
+	MOVBQZX      32(R8)(R9*1), R9
+	ADDQ         R9, SI
 	SHLXQ        R11, BX, R12
 
 	// The next prefix, from the buffer before the refill (≥ 21 bits).
@@ -5461,7 +5458,7 @@ fpc_dec_in_place_31:
 	MOVQ $0x00000008, CX
 	XORL SI, SI
 	MOVQ $0x230b1313130b0706, DI
-	MOVL $0x00000007, R8
+	LEAQ k_fpc_dec_walk<>+0(SB), R8
 	MOVQ BX, R9
 	SHRQ $0x3a, R9
 	MOVQ R9, R10
@@ -5474,9 +5471,8 @@ fpc_dec_loop_32:
 	ORQ     $0x38, R13
 	SHRXQ   R10, DI, R11
 	MOVQ    BX, (SP)(SI*8)
-	SHRXQ   R10, R8, R10
-	ANDQ    R9, R10
-	LEAQ    1(SI)(R10*1), SI
+	MOVBQZX 32(R8)(R9*1), R9
+	ADDQ    R9, SI
 	SHLXQ   R11, BX, R12
 
 	// The next prefix, from the buffer before the refill (≥ 21 bits).
@@ -5817,6 +5813,22 @@ TEXT k_iota8_1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x000000000000000d
 	QUAD $0x000000000000000e
 	QUAD $0x000000000000000f
+
+// k_fpc_dec_walk<>: a 96-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_fpc_dec_walk<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0008000400020001
+	QUAD $0x0080004000200010
+	QUAD $0x0800040002000100
+	QUAD $0x8000400020001000
+	QUAD $0x0807060504030201
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
 
 // k_fpc_dec_sh<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_fpc_dec_sh<>(SB), NOSPLIT|NOFRAME, $0
