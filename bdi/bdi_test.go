@@ -463,19 +463,19 @@ func TestDecompressLinesLevels(t *testing.T) {
 	}
 	type badLine func(l *linecomp.Lines, good []byte)
 	bad := []badLine{
-		func(l *linecomp.Lines, good []byte) { appendStream(l, good[:len(good)-1]) },
-		func(l *linecomp.Lines, good []byte) { appendStream(l, append(bytes.Clone(good), 0)) },
-		func(l *linecomp.Lines, good []byte) { appendStream(l, nil) },
+		func(l *linecomp.Lines, good []byte) { codectest.AppendStream(l, good[:len(good)-1]) },
+		func(l *linecomp.Lines, good []byte) { codectest.AppendStream(l, append(bytes.Clone(good), 0)) },
+		func(l *linecomp.Lines, good []byte) { codectest.AppendStream(l, nil) },
 		func(l *linecomp.Lines, good []byte) {
-			appendStream(l, bytes.Clone(good))
+			codectest.AppendStream(l, bytes.Clone(good))
 			l.Enc[len(l.Enc)-1] |= 1 // padding, or the raw line's last bit
 		},
 		func(l *linecomp.Lines, good []byte) {
-			appendStream(l, good)
+			codectest.AppendStream(l, good)
 			l.End[len(l.End)-1] = l.End[len(l.End)-2] - 1
 		},
 		func(l *linecomp.Lines, good []byte) {
-			appendStream(l, good)
+			codectest.AppendStream(l, good)
 			l.End[len(l.End)-1] = len(l.Enc) + 1
 		},
 	}
@@ -483,7 +483,7 @@ func TestDecompressLinesLevels(t *testing.T) {
 		var l linecomp.Lines
 		streams := decodeStreams(c, line)[2:4] // the chosen encoding, plain and scrambled
 		for _, s := range streams {
-			appendStream(&l, s)
+			codectest.AppendStream(&l, s)
 		}
 		b(&l, streams[0])
 		return &l
@@ -546,13 +546,6 @@ func mustAppendSizes(t *testing.T, c *Codec, out []int, data []byte) {
 	if _, err := c.AppendSizes(out[:0], data); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// appendStream appends one line's stream to l.
-func appendStream(l *linecomp.Lines, enc []byte) {
-	l.Enc = append(l.Enc, enc...)
-	l.End = append(l.End, len(l.Enc))
-	l.Bits = append(l.Bits, 8*len(enc))
 }
 
 // TestDecodeLevels: at every kernel level, Decompress of the encoding of

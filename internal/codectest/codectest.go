@@ -546,3 +546,11 @@ func CheckPatternCounts(t *testing.T, c PatternCounter, lines [][]byte) {
 		}
 	}
 }
+
+// AppendStream appends the stream enc to l as one more line's encoding, of
+// 8·len(enc) bits.
+func AppendStream(l *linecomp.Lines, enc []byte) {
+	l.Enc = append(l.Enc, enc...)
+	l.End = append(l.End, len(l.Enc))
+	l.Bits = append(l.Bits, 8*len(enc))
+}
