@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 // chunkLines is how many lines one classification call covers: its kinds
@@ -66,4 +67,49 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 		data = data[n*c.lineSize:]
 	}
 	return nil
+}
+
+// DecompressLines appends the lines of src from line from on to dst with
+// the one-call decode kernel (decodeLine64, decodeLine128), line after
+// line, and returns how many it decoded: it stops before a line whose
+// stream the kernel does not take or whose end offset is before its start
+// or past src.Enc, which linecomp.DecompressLines then decodes with
+// Decompress. It is the batch kernel behind linecomp.DecompressLines, and
+// decodes nothing where the kernel does not apply (decodesLines, AVX-512).
+//
+// It saves each line the call through the Codec interface and the checks
+// of Decompress. Each stream is read in place: its slice of src.Enc has
+// the capacity of the rest of src.Enc, so the kernel's loads past the
+// stream's end stay in src.Enc and its stack copy is needed for the last
+// lines only.
+func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]byte, int) {
+	if !c.decodesLines() || cpu.Active() < cpu.AVX512 || from < 0 || from >= len(src.End) {
+		return dst, 0
+	}
+	start := 0
+	if from > 0 {
+		start = src.End[from-1]
+	}
+	ends := src.End[from:]
+	n := len(dst)
+	dst = slices.Grow(dst, len(ends)*c.lineSize)
+	out := dst[n : n+len(ends)*c.lineSize]
+	lines := 0
+	for _, end := range ends {
+		if start < 0 || end < start || end > len(src.Enc) {
+			break
+		}
+		var ok bool
+		if c.lineSize == 64 {
+			ok = c.decodeLine64((*[64]byte)(out[64*lines:]), src.Enc[start:end])
+		} else {
+			ok = c.decodeLine128((*[128]byte)(out[128*lines:]), src.Enc[start:end])
+		}
+		if !ok {
+			break
+		}
+		lines++
+		start = end
+	}
+	return dst[:n+lines*c.lineSize], lines
 }

@@ -2,6 +2,7 @@ package fpc
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -329,7 +330,7 @@ func TestUnpackLevels(t *testing.T) {
 						i := 1 + int(h>>32%uint64(8*n))
 						buf[i/8] ^= 0x80 >> (i % 8)
 					case "random":
-						rng := rand.New(rand.NewPCG(h, uint64(n)))
+						rng := rand.New(rand.NewPCG(h, uint64(len(line))))
 						for i := range buf[:maxCodeBytes] {
 							buf[i] = byte(rng.Uint32())
 						}
@@ -375,39 +376,8 @@ func TestDecodeLineLevels(t *testing.T) {
 		for _, n := range codectest.LineSizes {
 			c := mustNew(t, name, n).(*Codec)
 			for _, place := range []string{"exact", "roomy"} {
-				for _, mangle := range []string{"", "flip", "short", "long", "random", "codes"} {
-					stream := func(line []byte) []byte {
-						enc, _, _ := c.Compress(nil, line)
-						h := binary.LittleEndian.Uint64(line) * 0x9E3779B97F4A7C15
-						switch mangle {
-						case "flip":
-							i := int(h >> 32 % uint64(8*len(enc)))
-							enc[i/8] ^= 0x80 >> (i % 8)
-						case "short":
-							enc = enc[:len(enc)-1]
-						case "long":
-							enc = append(enc, 0)
-						case "random":
-							rng := rand.New(rand.NewPCG(h, uint64(n)))
-							enc = make([]byte, 1+rng.IntN(maxCodeBytes+4))
-							for i := range enc {
-								enc[i] = byte(rng.Uint32())
-							}
-							enc[0] |= 0x80
-						case "codes":
-							var kinds [maxWords]uint8
-							s := classifyLineGeneric(line, kinds[:])
-							zeros := s.zeros()
-							bits := c.codeBits(s)
-							if bits < 0 {
-								return enc
-							}
-							var buf [scratchBytes]byte
-							c.tab.packGeneric(&buf, line, kinds[:], zeros, ^zeros&c.allWords|runCodeStarts(zeros))
-							enc = buf[:(tagBits+bits+7)/8]
-						}
-						return enc
-					}
+				for _, mangle := range decodeMangles {
+					stream := func(line []byte) []byte { return mangledStream(c, line, mangle) }
 					kernel := func(data []byte, out []decoded) {
 						for i := range out {
 							for j := range out[i].out {
@@ -440,6 +410,127 @@ func TestDecodeLineLevels(t *testing.T) {
 					codectest.CrossCheck(t, n, poolLines(n), kernel, generic)
 				}
 			}
+		}
+	}
+}
+
+// decodeMangles are the ways mangledStream changes a line's stream: none,
+// one bit flipped, a byte short, a zero byte long, random bytes with flag
+// 1, and the stream of word codes (flag 1) even where Compress chose the raw one.
+var decodeMangles = []string{"", "flip", "short", "long", "random", "codes"}
+
+// mangledStream returns c's stream of line, changed as mangle (one of
+// decodeMangles) says; the changes are a function of the line.
+func mangledStream(c *Codec, line []byte, mangle string) []byte {
+	enc, _, _ := c.Compress(nil, line)
+	h := binary.LittleEndian.Uint64(line) * 0x9E3779B97F4A7C15
+	switch mangle {
+	case "flip":
+		i := int(h >> 32 % uint64(8*len(enc)))
+		enc[i/8] ^= 0x80 >> (i % 8)
+	case "short":
+		enc = enc[:len(enc)-1]
+	case "long":
+		enc = append(enc, 0)
+	case "random":
+		rng := rand.New(rand.NewPCG(h, uint64(len(line))))
+		enc = make([]byte, 1+rng.IntN(maxCodeBytes+4))
+		for i := range enc {
+			enc[i] = byte(rng.Uint32())
+		}
+		enc[0] |= 0x80
+	case "codes":
+		var kinds [maxWords]uint8
+		s := classifyLineGeneric(line, kinds[:])
+		zeros := s.zeros()
+		bits := c.codeBits(s)
+		if bits < 0 {
+			return enc
+		}
+		var buf [scratchBytes]byte
+		c.tab.packGeneric(&buf, line, kinds[:], zeros, ^zeros&c.allWords|runCodeStarts(zeros))
+		enc = buf[:(tagBits+bits+7)/8]
+	}
+	return enc
+}
+
+// TestDecompressLinesLevels: at every kernel level, linecomp.DecompressLines
+// (by way of the batch decoder where it applies) of Lines made from each
+// line gives the same lines and the same error as decoding the same Lines
+// one line at a time with Decompress. The Lines, chosen by a hash of the
+// line: its stream, the stream mangled as one of decodeMangles says, the
+// stream again, and then, for two lines in three, the stream with an end
+// offset before its start or past Enc.
+func TestDecompressLinesLevels(t *testing.T) {
+	for _, name := range []string{"fpc", "fpc-tavana"} {
+		for _, n := range codectest.LineSizes {
+			c := mustNew(t, name, n).(*Codec)
+			linesOf := func(line []byte) *linecomp.Lines {
+				h := binary.LittleEndian.Uint64(line[8:]) * 0x9E3779B97F4A7C15 >> 32
+				var l linecomp.Lines
+				for _, mangle := range []string{"", decodeMangles[h%uint64(len(decodeMangles))], ""} {
+					codectest.AppendStream(&l, mangledStream(c, line, mangle))
+				}
+				switch h / 8 % 3 {
+				case 0:
+					codectest.AppendStream(&l, mangledStream(c, line, ""))
+					l.End[len(l.End)-1] = l.End[len(l.End)-2] - 1
+				case 1:
+					codectest.AppendStream(&l, mangledStream(c, line, ""))
+					l.End[len(l.End)-1] = len(l.Enc) + 1
+				}
+				return &l
+			}
+			kernel := func(data []byte, out []string) {
+				for i := range out {
+					got, err := linecomp.DecompressLines(c, []byte{9}, linesOf(data[i*n:(i+1)*n]))
+					out[i] = fmt.Sprintf("%X %v", got, err)
+				}
+			}
+			generic := func(line []byte) string {
+				got, err := linecomp.DecompressLines(struct{ linecomp.Codec }{c}, []byte{9}, linesOf(line)) // hides the batch decoder
+				return fmt.Sprintf("%X %v", got, err)
+			}
+			codectest.CrossCheck(t, n, poolLines(n), kernel, generic)
+		}
+	}
+}
+
+// TestDecompressLinesBadStart: called directly, the batch decoder takes no
+// line whose start (the end of the line before from) is outside Enc, and
+// none from past the last line or before the first. The first Lines' Enc
+// is the last bytes of a stream, so that a start of −2 taken as it is
+// would find a well-formed stream in the bytes before Enc.
+func TestDecompressLinesBadStart(t *testing.T) {
+	for _, n := range codectest.LineSizes {
+		c := mustNew(t, "fpc", n).(*Codec)
+		stream, bits, _ := c.Compress(nil, fill(n, func(i int) uint32 { return uint32(i % 3) }))
+		enc := stream[2:]
+		for _, l := range []linecomp.Lines{
+			{Enc: enc, End: []int{-2, len(enc)}, Bits: []int{0, bits}},
+			{Enc: enc, End: []int{len(enc) + 1, len(enc)}, Bits: []int{0, bits}},
+		} {
+			if out, got := c.DecompressLines([]byte{1}, &l, 1); got != 0 || string(out) != "\x01" {
+				t.Errorf("%d bytes, ends %v, from line 1: %d lines, % X", n, l.End, got, out)
+			}
+			for _, from := range []int{2, -1} {
+				if out, got := c.DecompressLines(nil, &l, from); got != 0 || len(out) != 0 {
+					t.Errorf("%d bytes, ends %v, from line %d of 2: %d lines, % X", n, l.End, from, got, out)
+				}
+			}
+		}
+		// Where the kernel applies (the report's table at 64 or 128 bytes,
+		// AVX-512), the batch decoder takes every well-formed line; elsewhere
+		// none.
+		var l linecomp.Lines
+		codectest.AppendStream(&l, stream)
+		codectest.AppendStream(&l, stream)
+		want := 0
+		if c.decodesLines() && cpu.Active() >= cpu.AVX512 {
+			want = 2
+		}
+		if out, got := c.DecompressLines(nil, &l, 0); got != want || len(out) != want*n {
+			t.Errorf("%d bytes: two well-formed lines: %d lines, %d bytes; want %d lines", n, got, len(out), want)
 		}
 	}
 }
