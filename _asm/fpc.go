@@ -1626,32 +1626,8 @@ func fpcDecompressKernel(size int) {
 	Label(codes)
 	CMPQ(n, U32(min(span, 141))) // maxCodeBytes
 	JA(LabelRef(fail))
-	// At 64 bytes the windows go straight into two vectors (a masked
-	// broadcast per code): the words' block then does not load slots that
-	// sixteen 8-byte stores have just written, a load that cannot be
-	// forwarded from them and waits for them to reach the cache.
-	inRegs := words == 16
-	var slots Mem
-	var acc [2]VecVirtual
-	if inRegs {
-		acc = [2]VecVirtual{ZMM(), ZMM()}
-		VPXORQ(acc[0], acc[0], acc[0])
-		VPXORQ(acc[1], acc[1], acc[1])
-	} else {
-		slots = AllocLocal(8 * (words + 8))
-		z := ZMM()
-		VPXORQ(z, z, z)
-		for off := 0; off < 8*(words+8); off += 64 {
-			if off+64 <= 8*(words+8) {
-				VMOVDQU64(z, slots.Offset(off))
-			} else {
-				VMOVDQU(z.AsY(), slots.Offset(off))
-			}
-		}
-	}
-	// The walk's loads reach at most byte reach−1: the last is made
-	// after words−1 codes of at most 35 bits.
-	reach := (1+(words-1)*35+63)/8 + 8
+	w := newFpcWalk(words)
+	reach := fpcWalkReach(words)
 	if reach > span {
 		panic("fpc: the decode walk reaches past its stack copy")
 	}
@@ -1698,134 +1674,11 @@ func fpcDecompressKernel(size int) {
 		LEAQ(stack, base)
 		Label(inPlace)
 	}
-
-	Comment("The walk. bits holds the stream from bit P on. M = P + 63 tracks P;",
-		"ptr = M>>3 is the byte after those the refill has loaded, and",
-		"c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at",
-		"base+ptr is the big-endian 8 bytes at byte ptr of the stream. The",
-		"pointer waits only for M + ln and a shift, so the load for the next",
-		"code's refill starts two operations after this code's length.")
-	M, ptr, bitbuf, i := GP64(), GP64(), GP64(), GP64()
-	MOVQ(first, bitbuf)
-	SHLQ(U8(1), bitbuf) // past the flag
-	MOVQ(U32(64), M)    // P = 1
-	MOVQ(U32(8), ptr)
-	XORL(i.As32(), i.As32())
-	totals, tabs := GP64(), GP64()
-	MOVQ(U64(fpcDecTotals), totals)
-	LEAQ(fpcDecWalkTables(), tabs)
-	t58, p8 := GP64(), GP64()
-	MOVQ(bitbuf, t58)
-	SHRQ(U8(58), t58)
-	MOVQ(t58, p8)
-	ANDL(U8(0x38), p8.As32())
-	loop := label("fpc_dec_loop")
-	Label(loop)
-	{
-		lk, ln, a, s := GP64(), GP64(), GP64(), GP64()
-		MOVBEQQ(Mem{Base: base, Index: ptr, Scale: 1}, lk)
-		MOVQ(M, s)
-		NOTQ(s)
-		ORQ(U8(56), s)        // c, in its low 6 bits
-		SHRXQ(p8, totals, ln) // low 6 bits: the code's length
-		if inRegs {
-			w := ZMM()
-			k0, k1 := K(), K()
-			KMOVB(Mem{Base: tabs, Index: i, Scale: 2}, k0)
-			KMOVB(Mem{Base: tabs, Index: i, Scale: 2, Disp: 1}, k1)
-			VPBROADCASTQ(bitbuf, w)
-			VMOVDQA64(w, k0, acc[0])
-			VMOVDQA64(w, k1, acc[1])
-		} else {
-			MOVQ(bitbuf, slots.Idx(i, 8))
-		}
-		adv := GP64()
-		MOVBQZX(Mem{Base: tabs, Index: t58, Scale: 1, Disp: fpcDecAdvanceAt}, adv)
-		ADDQ(adv, i)
-		SHLXQ(ln, bitbuf, a)
-		Comment("The next prefix, from the buffer before the refill (≥ 21 bits).")
-		MOVQ(a, t58)
-		SHRQ(U8(58), t58)
-		MOVQ(t58, p8)
-		ANDL(U8(0x38), p8.As32())
-		Comment("Refill: the loaded bytes start c − ln bits after the new P.")
-		SUBQ(ln, s)
-		SHRXQ(s, lk, bitbuf)
-		ORQ(a, bitbuf)
-		ANDL(U8(63), ln.As32())
-		ADDQ(ln, M)
-		MOVQ(M, ptr)
-		SHRQ(U8(3), ptr)
-		CMPQ(i, U8(words))
-		JB(LabelRef(loop))
-	}
-	Comment("Well formed: exactly the line's words; the stream ends with the last",
-		"code (P+7)/8 = len(enc); zero padding.")
-	JNE(LabelRef(fail))
-	{
-		pos := GP64()
-		LEAQ(Mem{Base: M, Disp: -63}, pos) // P
-		end := GP64()
-		LEAQ(Mem{Base: pos, Disp: 7}, end)
-		SHRQ(U8(3), end)
-		enc, n := Load(Param("enc").Base(), GP64()), Load(Param("enc").Len(), GP64())
-		CMPQ(end, n)
-		JNE(LabelRef(fail))
-		// The bits of the last byte after P must be zero: its low −P&7.
-		NEGL(pos.As32())
-		ANDL(U8(7), pos.As32())
-		last := GP32()
-		MOVBLZX(Mem{Base: enc, Index: n, Scale: 1, Disp: -1}, last)
-		BZHIL(pos.As32(), last, last)
-		JNZ(LabelRef(fail))
-	}
-
-	Comment("The words from the slots: the code at the top of each, prefix p.")
-	{
-		// Per prefix: the arithmetic right shift of the data left-aligned
-		// (window << 3), the mask of the word's bits, the multiplier.
-		shifts := rodata("fpc_dec_sh", 0, 60, 56, 48, 32, 48, 56, 32)
-		masks := rodata("fpc_dec_and", 0, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFF0000, 0xFFFF, 0xFF, 0xFFFFFFFF)
-		muls := rodata("fpc_dec_mul", 1, 1, 1, 1, 1, 1, 0x01010101, 1)
-		sh, mk, ml := ZMM(), ZMM(), ZMM()
-		VMOVDQU64(shifts, sh)
-		VMOVDQU64(masks, mk)
-		VMOVDQU64(muls, ml)
-		twoIdx, five := ZMM(), bq(5)
-		VBROADCASTI32X4(rodata("fpc_dec_two", 0x8080808080018000, 0x8080808080098008), twoIdx)
-		var res []VecVirtual
-		for h := 0; h < words/8; h++ {
-			y, p, d, u := ZMM(), ZMM(), ZMM(), ZMM()
-			if inRegs {
-				y = acc[h]
-			} else {
-				VMOVDQU64(slots.Offset(64*h), y)
-			}
-			VPSRLQ(U8(61), y, p)
-			VPSLLQ(U8(3), y, d)
-			VPERMQ(sh, p, u)
-			VPSRAVQ(u, d, d)
-			VPERMQ(mk, p, u)
-			VPANDQ(u, d, d)
-			VPERMQ(ml, p, u)
-			VPMULLD(u, d, d)
-			Comment("Two halves (prefix 101): each half's low byte, sign-extended.")
-			two := ZMM()
-			VPSHUFB(twoIdx, d, two)
-			VPSLLW(U8(8), two, two)
-			VPSRAW(U8(8), two, two)
-			k := K()
-			VPCMPEQQ(five, p, k)
-			VMOVDQA64(two, k, d)
-			r := YMM()
-			VPMOVQD(d, r)
-			res = append(res, r)
-		}
-		out := Load(Param("out"), GP64())
-		for h, r := range res {
-			VMOVDQU(r, Mem{Base: out, Disp: 32 * h})
-		}
-	}
+	totals, tabs := fpcWalkConstants()
+	w.start(base, first)
+	w.loop(totals, tabs, "fpc_dec_loop")
+	w.check(base, Load(Param("enc").Base(), GP64()), Load(Param("enc").Len(), GP64()), fail)
+	w.build(fpcDecWordConstants(), Load(Param("out"), GP64()))
 	fpcReturnBool(1)
 	VZEROUPPER()
 	RET()
@@ -1833,6 +1686,209 @@ func fpcDecompressKernel(size int) {
 	fpcReturnBool(0)
 	VZEROUPPER()
 	RET()
+}
+
+// fpcWalkReach is how far into a stream the decode walk of a line of
+// words words loads, in bytes: its last load is made after words−1 codes
+// of at most 35 bits.
+func fpcWalkReach(words int) int { return (1+(words-1)*35+63)/8 + 8 }
+
+// fpcWalk is the state of one line's decode walk, the loop of
+// fpcDecompressKernel: the stream from bit P on in bitbuf (at least 56
+// bits), M = 8·base + P + 63 for the stream at base, the words covered i,
+// the top six bits of bitbuf t58, and the windows saved so far: at 64
+// bytes in two vectors (a masked broadcast per code), so that the words'
+// block does not load slots that sixteen 8-byte stores have just written,
+// a load that cannot be forwarded from them and waits for them to reach
+// the cache; at 128 bytes in stack slots.
+type fpcWalk struct {
+	words             int
+	M, bitbuf, i, t58 GPVirtual
+	acc               [2]VecVirtual
+	slots             Mem
+}
+
+// newFpcWalk allocates the state of a walk over a line of words words and
+// zeroes its windows (a zero window is a zero word: the words of a zero
+// run after its first).
+func newFpcWalk(words int) *fpcWalk {
+	w := &fpcWalk{words: words, M: GP64(), bitbuf: GP64(), i: GP64(), t58: GP64()}
+	if words == 16 {
+		w.acc = [2]VecVirtual{ZMM(), ZMM()}
+		VPXORQ(w.acc[0], w.acc[0], w.acc[0])
+		VPXORQ(w.acc[1], w.acc[1], w.acc[1])
+		return w
+	}
+	w.slots = AllocLocal(8 * (words + 8))
+	z := ZMM()
+	VPXORQ(z, z, z)
+	for off := 0; off < 8*(words+8); off += 64 {
+		if off+64 <= 8*(words+8) {
+			VMOVDQU64(z, w.slots.Offset(off))
+		} else {
+			VMOVDQU(z.AsY(), w.slots.Offset(off))
+		}
+	}
+	return w
+}
+
+// fpcWalkConstants loads what every walk step reads: the code lengths by
+// prefix (fpcDecTotals) and the address of fpcDecWalkTables.
+func fpcWalkConstants() (totals, tabs GPVirtual) {
+	totals, tabs = GP64(), GP64()
+	MOVQ(U64(fpcDecTotals), totals)
+	LEAQ(fpcDecWalkTables(), tabs)
+	return totals, tabs
+}
+
+// start sets the walk at the first code of the stream at base, whose first
+// eight bytes, big-endian, are first.
+func (w *fpcWalk) start(base, first GPVirtual) {
+	MOVQ(first, w.bitbuf)
+	SHLQ(U8(1), w.bitbuf) // past the flag
+	MOVQ(base, w.M)
+	SHLQ(U8(3), w.M)
+	ADDQ(U8(64), w.M) // P = 1
+	XORL(w.i.As32(), w.i.As32())
+	MOVQ(w.bitbuf, w.t58)
+	SHRQ(U8(58), w.t58)
+}
+
+// step decodes one code: it saves the window (the code at the top of
+// bitbuf) at its word's slot and moves on by its length and words.
+//
+// ptr = M>>3 is the address of the byte after those the refill has
+// loaded, and c = 8·ptr − 8·base − P = 63 − M&7, the low 6 bits of
+// ^M | 56. The load at ptr is the big-endian 8 bytes there. It waits only
+// for M + ln and a shift, so the load for the next code's refill starts
+// two operations after this code's length.
+func (w *fpcWalk) step(totals, tabs GPVirtual) {
+	ptr, lk, p8, ln, a, s := GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
+	MOVQ(w.M, ptr)
+	SHRQ(U8(3), ptr)
+	MOVBEQQ(Mem{Base: ptr}, lk)
+	MOVQ(w.M, s)
+	NOTQ(s)
+	ORQ(U8(56), s) // c, in its low 6 bits
+	MOVQ(w.t58, p8)
+	ANDL(U8(0x38), p8.As32())
+	SHRXQ(p8, totals, ln) // low 6 bits: the code's length
+	if w.words == 16 {
+		v := ZMM()
+		k0, k1 := K(), K()
+		KMOVB(Mem{Base: tabs, Index: w.i, Scale: 2}, k0)
+		KMOVB(Mem{Base: tabs, Index: w.i, Scale: 2, Disp: 1}, k1)
+		VPBROADCASTQ(w.bitbuf, v)
+		VMOVDQA64(v, k0, w.acc[0])
+		VMOVDQA64(v, k1, w.acc[1])
+	} else {
+		MOVQ(w.bitbuf, w.slots.Idx(w.i, 8))
+	}
+	adv := GP64()
+	MOVBQZX(Mem{Base: tabs, Index: w.t58, Scale: 1, Disp: fpcDecAdvanceAt}, adv)
+	ADDQ(adv, w.i)
+	SHLXQ(ln, w.bitbuf, a)
+	Comment("The next prefix, from the buffer before the refill (≥ 21 bits).")
+	MOVQ(a, w.t58)
+	SHRQ(U8(58), w.t58)
+	Comment("Refill: the loaded bytes start c − ln bits after the new P.")
+	SUBQ(ln, s)
+	SHRXQ(s, lk, w.bitbuf)
+	ORQ(a, w.bitbuf)
+	ANDL(U8(63), ln.As32())
+	ADDQ(ln, w.M)
+}
+
+// loop emits the walk's loop, named name: steps until the codes cover the
+// line's words (or more, for a malformed stream). It leaves the flags of
+// comparing i with the words: equal for a stream that covers them exactly.
+func (w *fpcWalk) loop(totals, tabs GPVirtual, name string) {
+	Label(name)
+	w.step(totals, tabs)
+	CMPQ(w.i, U8(w.words))
+	JB(LabelRef(name))
+}
+
+// check jumps to fail unless the walk ended well formed: the codes cover
+// exactly the line's words (the flags loop leaves), the stream ends with
+// the last code ((P+7)/8 = n, the stream's length) and its padding, the
+// last byte's bits after P in the stream's own bytes at enc, is zero. The
+// walk read the stream at base (enc or a copy of it).
+func (w *fpcWalk) check(base, enc, n Register, fail string) {
+	Comment("Well formed: exactly the line's words; the stream ends with the last",
+		"code (P+7)/8 = len(enc); zero padding.")
+	JNE(LabelRef(fail))
+	pos, end := GP64(), GP64()
+	MOVQ(base, pos)
+	SHLQ(U8(3), pos)
+	NEGQ(pos)
+	LEAQ(Mem{Base: w.M, Index: pos, Scale: 1, Disp: -63}, pos) // P
+	LEAQ(Mem{Base: pos, Disp: 7}, end)
+	SHRQ(U8(3), end)
+	CMPQ(end, n)
+	JNE(LabelRef(fail))
+	// The bits of the last byte after P must be zero: its low −P&7.
+	NEGL(pos.As32())
+	ANDL(U8(7), pos.As32())
+	last := GP32()
+	MOVBLZX(Mem{Base: enc, Index: n, Scale: 1, Disp: -1}, last)
+	BZHIL(pos.As32(), last, last)
+	JNZ(LabelRef(fail))
+}
+
+// fpcDecWords holds the constants of fpcWalk.build, per prefix: the
+// arithmetic right shift of the data left-aligned (window << 3), the mask
+// of the word's bits, the multiplier; and the bytes of the two-halves
+// word.
+type fpcDecWords struct {
+	sh, mk, ml, twoIdx, five VecVirtual
+}
+
+// fpcDecWordConstants loads fpcWalk.build's constants.
+func fpcDecWordConstants() fpcDecWords {
+	c := fpcDecWords{sh: ZMM(), mk: ZMM(), ml: ZMM(), twoIdx: ZMM(), five: bq(5)}
+	VMOVDQU64(rodata("fpc_dec_sh", 0, 60, 56, 48, 32, 48, 56, 32), c.sh)
+	VMOVDQU64(rodata("fpc_dec_and", 0, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFF0000, 0xFFFF, 0xFF, 0xFFFFFFFF), c.mk)
+	VMOVDQU64(rodata("fpc_dec_mul", 1, 1, 1, 1, 1, 1, 0x01010101, 1), c.ml)
+	VBROADCASTI32X4(rodata("fpc_dec_two", 0x8080808080018000, 0x8080808080098008), c.twoIdx)
+	return c
+}
+
+// build builds the line's words from the walk's windows, the code at the
+// top of each, and stores them at out.
+func (w *fpcWalk) build(c fpcDecWords, out Register) {
+	Comment("The words from the windows: the code at the top of each, prefix p.")
+	var res []VecVirtual
+	for h := 0; h < w.words/8; h++ {
+		y, p, d, u := ZMM(), ZMM(), ZMM(), ZMM()
+		if w.words == 16 {
+			y = w.acc[h]
+		} else {
+			VMOVDQU64(w.slots.Offset(64*h), y)
+		}
+		VPSRLQ(U8(61), y, p)
+		VPSLLQ(U8(3), y, d)
+		VPERMQ(c.sh, p, u)
+		VPSRAVQ(u, d, d)
+		VPERMQ(c.mk, p, u)
+		VPANDQ(u, d, d)
+		VPERMQ(c.ml, p, u)
+		VPMULLD(u, d, d)
+		Comment("Two halves (prefix 101): each half's low byte, sign-extended.")
+		two := ZMM()
+		VPSHUFB(c.twoIdx, d, two)
+		VPSLLW(U8(8), two, two)
+		VPSRAW(U8(8), two, two)
+		k := K()
+		VPCMPEQQ(c.five, p, k)
+		VMOVDQA64(two, k, d)
+		r := YMM()
+		VPMOVQD(d, r)
+		res = append(res, r)
+	}
+	for h, r := range res {
+		VMOVDQU(r, Mem{Base: out, Disp: 32 * h})
+	}
 }
 
 // fpcDecAdvanceAt is the offset of the words' advance in the decode walk's

@@ -5235,85 +5235,82 @@ fpc_dec_codes_26:
 	LEAQ       (SP), DX
 
 fpc_dec_in_place_27:
-	// The walk. bits holds the stream from bit P on. M = P + 63 tracks P;
-	// ptr = M>>3 is the byte after those the refill has loaded, and
-	// c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at
-	// base+ptr is the big-endian 8 bytes at byte ptr of the stream. The
-	// pointer waits only for M + ln and a shift, so the load for the next
-	// code's refill starts two operations after this code's length.
-	SHLQ $0x01, BX
-	MOVQ $0x00000040, AX
-	MOVQ $0x00000008, CX
-	XORL SI, SI
-	MOVQ $0x230b1313130b0706, DI
-	LEAQ k_fpc_dec_walk<>+0(SB), R8
-	MOVQ BX, R9
-	SHRQ $0x3a, R9
-	MOVQ R9, R10
-	ANDL $0x38, R10
+	MOVQ $0x230b1313130b0706, AX
+	LEAQ k_fpc_dec_walk<>+0(SB), CX
+	MOVQ BX, SI
+	SHLQ $0x01, SI
+	MOVQ DX, BX
+	SHLQ $0x03, BX
+	ADDQ $0x40, BX
+	XORL DI, DI
+	MOVQ SI, R8
+	SHRQ $0x3a, R8
 
-fpc_dec_loop_28:
-	MOVBEQQ      (DX)(CX*1), CX
-	MOVQ         AX, R13
-	NOTQ         R13
-	ORQ          $0x38, R13
-	SHRXQ        R10, DI, R11
-	KMOVB        (R8)(SI*2), K1
-	KMOVB        1(R8)(SI*2), K2
-	VPBROADCASTQ BX, Z2
+fpc_dec_loop:
+	MOVQ         BX, R9
+	SHRQ         $0x03, R9
+	MOVBEQQ      (R9), R9
+	MOVQ         BX, R11
+	NOTQ         R11
+	ORQ          $0x38, R11
+	MOVQ         R8, R10
+	ANDL         $0x38, R10
+	SHRXQ        R10, AX, R10
+	KMOVB        (CX)(DI*2), K1
+	KMOVB        1(CX)(DI*2), K2
+	VPBROADCASTQ SI, Z2
 	VMOVDQA64    Z2, K1, Z0
 	VMOVDQA64    Z2, K2, Z1
-	MOVBQZX      32(R8)(R9*1), R9
-	ADDQ         R9, SI
-	SHLXQ        R11, BX, R12
+	MOVBQZX      32(CX)(R8*1), R8
+	ADDQ         R8, DI
+	SHLXQ        R10, SI, R12
 
 	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R12, R9
-	SHRQ $0x3a, R9
-	MOVQ R9, R10
-	ANDL $0x38, R10
+	MOVQ R12, R8
+	SHRQ $0x3a, R8
 
 	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ  R11, R13
-	SHRXQ R13, CX, BX
-	ORQ   R12, BX
-	ANDL  $0x3f, R11
-	ADDQ  R11, AX
-	MOVQ  AX, CX
-	SHRQ  $0x03, CX
-	CMPQ  SI, $0x10
-	JB    fpc_dec_loop_28
+	SUBQ  R10, R11
+	SHRXQ R11, R9, SI
+	ORQ   R12, SI
+	ANDL  $0x3f, R10
+	ADDQ  R10, BX
+	CMPQ  DI, $0x10
+	JB    fpc_dec_loop
+	MOVQ  enc_base+8(FP), AX
+	MOVQ  enc_len+16(FP), CX
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_25
-	LEAQ    -63(AX), AX
-	LEAQ    7(AX), CX
-	SHRQ    $0x03, CX
-	MOVQ    enc_base+8(FP), DX
-	MOVQ    enc_len+16(FP), BX
-	CMPQ    CX, BX
-	JNE     fpc_dec_fail_25
-	NEGL    AX
-	ANDL    $0x07, AX
-	MOVBLZX -1(DX)(BX*1), CX
-	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_25
-
-	// The words from the slots: the code at the top of each, prefix p.
+	JNE             fpc_dec_fail_25
+	SHLQ            $0x03, DX
+	NEGQ            DX
+	LEAQ            -63(BX)(DX*1), DX
+	LEAQ            7(DX), BX
+	SHRQ            $0x03, BX
+	CMPQ            BX, CX
+	JNE             fpc_dec_fail_25
+	NEGL            DX
+	ANDL            $0x07, DX
+	MOVBLZX         -1(AX)(CX*1), AX
+	BZHIL           DX, AX, AX
+	JNZ             fpc_dec_fail_25
+	VPBROADCASTQ    k_q5<>+0(SB), Z6
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z3
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z4
-	VPBROADCASTQ    k_q5<>+0(SB), Z6
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z5
-	VPSRLQ          $0x3d, Z0, Z7
-	VPSLLQ          $0x03, Z0, Z0
-	VPERMQ          Z2, Z7, Z8
-	VPSRAVQ         Z8, Z0, Z0
-	VPERMQ          Z3, Z7, Z8
-	VPANDQ          Z8, Z0, Z0
-	VPERMQ          Z4, Z7, Z8
-	VPMULLD         Z8, Z0, Z0
+	MOVQ            out+0(FP), AX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VPSRLQ  $0x3d, Z0, Z7
+	VPSLLQ  $0x03, Z0, Z0
+	VPERMQ  Z2, Z7, Z8
+	VPSRAVQ Z8, Z0, Z0
+	VPERMQ  Z3, Z7, Z8
+	VPANDQ  Z8, Z0, Z0
+	VPERMQ  Z4, Z7, Z8
+	VPMULLD Z8, Z0, Z0
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
 	VPSHUFB   Z5, Z0, Z8
@@ -5338,7 +5335,6 @@ fpc_dec_loop_28:
 	VPCMPEQQ  Z6, Z7, K1
 	VMOVDQA64 Z2, K1, Z1
 	VPMOVQD   Z1, Y1
-	MOVQ      out+0(FP), AX
 	VMOVDQU   Y0, (AX)
 	VMOVDQU   Y1, 32(AX)
 	MOVB      $0x01, AL
@@ -5365,17 +5361,17 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_29
+	JZ    fpc_dec_fail_28
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_30
+	JNZ   fpc_dec_codes_29
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	CMPQ            CX, $0x00000081
-	JNE             fpc_dec_fail_29
+	JNE             fpc_dec_fail_28
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_29
+	JNZ             fpc_dec_fail_28
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -5399,9 +5395,9 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_30:
+fpc_dec_codes_29:
 	CMPQ      CX, $0x0000008d
-	JA        fpc_dec_fail_29
+	JA        fpc_dec_fail_28
 	VPXORQ    Z0, Z0, Z0
 	VMOVDQU64 Z0, (SP)
 	VMOVDQU64 Z0, 64(SP)
@@ -5425,7 +5421,7 @@ fpc_dec_codes_30:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000097
-	JAE        fpc_dec_in_place_31
+	JAE        fpc_dec_in_place_30
 	VMOVDQU64  Z0, 320(SP)
 	XORL       SI, SI
 	MOVQ       CX, DI
@@ -5446,83 +5442,80 @@ fpc_dec_codes_30:
 	VMOVDQU64  Z0, 448(SP)
 	LEAQ       320(SP), DX
 
-fpc_dec_in_place_31:
-	// The walk. bits holds the stream from bit P on. M = P + 63 tracks P;
-	// ptr = M>>3 is the byte after those the refill has loaded, and
-	// c = 8·ptr − P = 63 − M&7, the low 6 bits of ^M | 56. The load at
-	// base+ptr is the big-endian 8 bytes at byte ptr of the stream. The
-	// pointer waits only for M + ln and a shift, so the load for the next
-	// code's refill starts two operations after this code's length.
-	SHLQ $0x01, BX
-	MOVQ $0x00000040, AX
-	MOVQ $0x00000008, CX
-	XORL SI, SI
-	MOVQ $0x230b1313130b0706, DI
-	LEAQ k_fpc_dec_walk<>+0(SB), R8
-	MOVQ BX, R9
-	SHRQ $0x3a, R9
-	MOVQ R9, R10
-	ANDL $0x38, R10
+fpc_dec_in_place_30:
+	MOVQ $0x230b1313130b0706, AX
+	LEAQ k_fpc_dec_walk<>+0(SB), CX
+	MOVQ BX, SI
+	SHLQ $0x01, SI
+	MOVQ DX, BX
+	SHLQ $0x03, BX
+	ADDQ $0x40, BX
+	XORL DI, DI
+	MOVQ SI, R8
+	SHRQ $0x3a, R8
 
-fpc_dec_loop_32:
-	MOVBEQQ (DX)(CX*1), CX
-	MOVQ    AX, R13
-	NOTQ    R13
-	ORQ     $0x38, R13
-	SHRXQ   R10, DI, R11
-	MOVQ    BX, (SP)(SI*8)
-	MOVBQZX 32(R8)(R9*1), R9
-	ADDQ    R9, SI
-	SHLXQ   R11, BX, R12
+fpc_dec_loop:
+	MOVQ    BX, R9
+	SHRQ    $0x03, R9
+	MOVBEQQ (R9), R9
+	MOVQ    BX, R11
+	NOTQ    R11
+	ORQ     $0x38, R11
+	MOVQ    R8, R10
+	ANDL    $0x38, R10
+	SHRXQ   R10, AX, R10
+	MOVQ    SI, (SP)(DI*8)
+	MOVBQZX 32(CX)(R8*1), R8
+	ADDQ    R8, DI
+	SHLXQ   R10, SI, R12
 
 	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R12, R9
-	SHRQ $0x3a, R9
-	MOVQ R9, R10
-	ANDL $0x38, R10
+	MOVQ R12, R8
+	SHRQ $0x3a, R8
 
 	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ  R11, R13
-	SHRXQ R13, CX, BX
-	ORQ   R12, BX
-	ANDL  $0x3f, R11
-	ADDQ  R11, AX
-	MOVQ  AX, CX
-	SHRQ  $0x03, CX
-	CMPQ  SI, $0x20
-	JB    fpc_dec_loop_32
+	SUBQ  R10, R11
+	SHRXQ R11, R9, SI
+	ORQ   R12, SI
+	ANDL  $0x3f, R10
+	ADDQ  R10, BX
+	CMPQ  DI, $0x20
+	JB    fpc_dec_loop
+	MOVQ  enc_base+8(FP), AX
+	MOVQ  enc_len+16(FP), CX
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	JNE     fpc_dec_fail_29
-	LEAQ    -63(AX), AX
-	LEAQ    7(AX), CX
-	SHRQ    $0x03, CX
-	MOVQ    enc_base+8(FP), DX
-	MOVQ    enc_len+16(FP), BX
-	CMPQ    CX, BX
-	JNE     fpc_dec_fail_29
-	NEGL    AX
-	ANDL    $0x07, AX
-	MOVBLZX -1(DX)(BX*1), CX
-	BZHIL   AX, CX, CX
-	JNZ     fpc_dec_fail_29
-
-	// The words from the slots: the code at the top of each, prefix p.
+	JNE             fpc_dec_fail_28
+	SHLQ            $0x03, DX
+	NEGQ            DX
+	LEAQ            -63(BX)(DX*1), DX
+	LEAQ            7(DX), BX
+	SHRQ            $0x03, BX
+	CMPQ            BX, CX
+	JNE             fpc_dec_fail_28
+	NEGL            DX
+	ANDL            $0x07, DX
+	MOVBLZX         -1(AX)(CX*1), AX
+	BZHIL           DX, AX, AX
+	JNZ             fpc_dec_fail_28
+	VPBROADCASTQ    k_q5<>+0(SB), Z4
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
-	VPBROADCASTQ    k_q5<>+0(SB), Z4
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
-	VMOVDQU64       (SP), Z5
-	VPSRLQ          $0x3d, Z5, Z6
-	VPSLLQ          $0x03, Z5, Z5
-	VPERMQ          Z0, Z6, Z7
-	VPSRAVQ         Z7, Z5, Z5
-	VPERMQ          Z1, Z6, Z7
-	VPANDQ          Z7, Z5, Z5
-	VPERMQ          Z2, Z6, Z7
-	VPMULLD         Z7, Z5, Z5
+	MOVQ            out+0(FP), AX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VMOVDQU64 (SP), Z5
+	VPSRLQ    $0x3d, Z5, Z6
+	VPSLLQ    $0x03, Z5, Z5
+	VPERMQ    Z0, Z6, Z7
+	VPSRAVQ   Z7, Z5, Z5
+	VPERMQ    Z1, Z6, Z7
+	VPANDQ    Z7, Z5, Z5
+	VPERMQ    Z2, Z6, Z7
+	VPMULLD   Z7, Z5, Z5
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
 	VPSHUFB   Z3, Z5, Z7
@@ -5582,7 +5575,6 @@ fpc_dec_loop_32:
 	VPCMPEQQ  Z4, Z9, K1
 	VMOVDQA64 Z0, K1, Z8
 	VPMOVQD   Z8, Y0
-	MOVQ      out+0(FP), AX
 	VMOVDQU   Y5, (AX)
 	VMOVDQU   Y6, 32(AX)
 	VMOVDQU   Y7, 64(AX)
@@ -5592,7 +5584,7 @@ fpc_dec_loop_32:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_29:
+fpc_dec_fail_28:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
