@@ -1545,6 +1545,8 @@ func init() {
 		gen()
 		fpcDecompressKernel(64)
 		fpcDecompressKernel(128)
+		fpcDecompressPairKernel(64)
+		fpcDecompressPairKernel(128)
 	}
 }
 
@@ -1688,6 +1690,89 @@ func fpcDecompressKernel(size int) {
 	RET()
 }
 
+// fpcDecompressPairKernel emits fpcDecompressPair<size>AVX512(out0, out1
+// *[size]byte, enc0, enc1 []byte) (ok uint8), two lines of
+// fpcDecompressKernel at once: two walks, one step of each in turn, while
+// both have words to cover, so that each runs in the other's waits (a
+// walk's step waits on the one before it). Bit k of ok says line k, of
+// stream enck, was decoded into outk. It takes only streams of word codes
+// read in place (flag 1, at most as long as fpcDecompressKernel takes, a
+// capacity covering the walk's reach), and decodes neither line unless
+// both are: ok = 0 leaves both to fpcDecompressKernel. It writes nothing
+// but the lines it decodes, each after reading all of its stream.
+func fpcDecompressPairKernel(size int) {
+	name := fmt.Sprintf("fpcDecompressPair%dAVX512", size)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(out0, out1 *[%d]byte, enc0, enc1 []byte) (ok uint8)", size))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s decodes the streams of word codes of two %d-byte", name, size),
+		fmt.Sprintf("lines, enc0 into out0 and enc1 into out1, as fpcDecompress%dAVX512 does,", size),
+		"and sets bit k of ok for each line k it decoded; it decodes neither (ok = 0)",
+		"unless both streams have flag 1, are no longer than that kernel takes and",
+		"have the capacity for the walk's loads.")
+	words := size / 4
+	reach := fpcWalkReach(words)
+	encs := []string{"enc0", "enc1"}
+	none := label("fpc_pair_none")
+	firsts := make([]GPVirtual, 2)
+	for k, e := range encs {
+		enc, n, c := Load(Param(e).Base(), GP64()), Load(Param(e).Len(), GP64()), Load(Param(e).Cap(), GP64())
+		TESTQ(n, n)
+		JZ(LabelRef(none))
+		CMPQ(n, U32(min(64*(size/64+1), 141)))
+		JA(LabelRef(none))
+		CMPQ(c, U32(reach))
+		JB(LabelRef(none))
+		firsts[k] = GP64()
+		MOVBEQQ(Mem{Base: enc}, firsts[k])
+		BTQ(U8(63), firsts[k]) // the flag
+		JCC(LabelRef(none))
+	}
+	w := [2]*fpcWalk{newFpcWalk(words), newFpcWalk(words)}
+	totals, tabs := fpcWalkConstants()
+	for k, e := range encs {
+		w[k].start(Load(Param(e).Base(), GP64()), firsts[k])
+	}
+	Comment("Both walks while both have words to cover, then the one left.")
+	both, only0, only1, walked := label("fpc_pair_both"), label("fpc_pair_only0"), label("fpc_pair_only1"), label("fpc_pair_walked")
+	Label(both)
+	w[0].step(totals, tabs)
+	w[1].step(totals, tabs)
+	CMPQ(w[0].i, U8(words))
+	JAE(LabelRef(only1))
+	CMPQ(w[1].i, U8(words))
+	JB(LabelRef(both))
+	Label(only0)
+	w[0].step(totals, tabs)
+	CMPQ(w[0].i, U8(words))
+	JB(LabelRef(only0))
+	JMP(LabelRef(walked))
+	Label(only1)
+	CMPQ(w[1].i, U8(words))
+	JAE(LabelRef(walked))
+	w[1].step(totals, tabs)
+	JMP(LabelRef(only1))
+	Label(walked)
+
+	ok := GP32()
+	XORL(ok, ok)
+	c := fpcDecWordConstants()
+	outs := []string{"out0", "out1"}
+	for k, e := range encs {
+		skip := label("fpc_pair_skip")
+		enc := Load(Param(e).Base(), GP64())
+		w[k].check(enc, enc, Load(Param(e).Len(), GP64()), skip)
+		w[k].build(c, Load(Param(outs[k]), GP64()))
+		ORL(U8(1<<k), ok)
+		Label(skip)
+	}
+	Store(ok.As8(), ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+	Label(none)
+	fpcReturnBool(0)
+	RET()
+}
+
 // fpcWalkReach is how far into a stream the decode walk of a line of
 // words words loads, in bytes: its last load is made after words−1 codes
 // of at most 35 bits.
@@ -1743,7 +1828,7 @@ func fpcWalkConstants() (totals, tabs GPVirtual) {
 
 // start sets the walk at the first code of the stream at base, whose first
 // eight bytes, big-endian, are first.
-func (w *fpcWalk) start(base, first GPVirtual) {
+func (w *fpcWalk) start(base, first Register) {
 	MOVQ(first, w.bitbuf)
 	SHLQ(U8(1), w.bitbuf) // past the flag
 	MOVQ(base, w.M)
@@ -1800,8 +1885,7 @@ func (w *fpcWalk) step(totals, tabs GPVirtual) {
 }
 
 // loop emits the walk's loop, named name: steps until the codes cover the
-// line's words (or more, for a malformed stream). It leaves the flags of
-// comparing i with the words: equal for a stream that covers them exactly.
+// line's words (or more, for a malformed stream).
 func (w *fpcWalk) loop(totals, tabs GPVirtual, name string) {
 	Label(name)
 	w.step(totals, tabs)
@@ -1810,13 +1894,14 @@ func (w *fpcWalk) loop(totals, tabs GPVirtual, name string) {
 }
 
 // check jumps to fail unless the walk ended well formed: the codes cover
-// exactly the line's words (the flags loop leaves), the stream ends with
+// exactly the line's words, the stream ends with
 // the last code ((P+7)/8 = n, the stream's length) and its padding, the
 // last byte's bits after P in the stream's own bytes at enc, is zero. The
 // walk read the stream at base (enc or a copy of it).
 func (w *fpcWalk) check(base, enc, n Register, fail string) {
 	Comment("Well formed: exactly the line's words; the stream ends with the last",
 		"code (P+7)/8 = len(enc); zero padding.")
+	CMPQ(w.i, U8(w.words))
 	JNE(LabelRef(fail))
 	pos, end := GP64(), GP64()
 	MOVQ(base, pos)

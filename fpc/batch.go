@@ -70,18 +70,21 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 }
 
 // DecompressLines appends the lines of src from line from on to dst with
-// the one-call decode kernel (decodeLine64, decodeLine128), line after
-// line, and returns how many it decoded: it stops before a line whose
-// stream the kernel does not take or whose end offset is before its start
-// or past src.Enc, which linecomp.DecompressLines then decodes with
-// Decompress. It is the batch kernel behind linecomp.DecompressLines, and
-// decodes nothing where the kernel does not apply (decodesLines, AVX-512).
+// the decode kernels and returns how many it decoded: it stops before a
+// line whose stream the kernels do not take or whose end offset is before
+// its start or past src.Enc, which linecomp.DecompressLines then decodes
+// with Decompress. It is the batch kernel behind linecomp.DecompressLines,
+// and decodes nothing where the kernels do not apply (decodesLines,
+// AVX-512).
 //
 // It saves each line the call through the Codec interface and the checks
-// of Decompress. Each stream is read in place: its slice of src.Enc has
-// the capacity of the rest of src.Enc, so the kernel's loads past the
-// stream's end stay in src.Enc and its stack copy is needed for the last
-// lines only.
+// of Decompress, and decodes the streams of word codes two at a time
+// (decodePair), each line's serial walk over its codes running in the
+// other's waits; a raw stream, which has no walk, goes alone
+// (decodeLine). Each stream is read in place: its slice of src.Enc has
+// the capacity of the rest of src.Enc, so the kernels' loads past the
+// stream's end stay in src.Enc and a copy is needed for the last lines
+// only.
 func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]byte, int) {
 	if !c.decodesLines() || cpu.Active() < cpu.AVX512 || from < 0 || from >= len(src.End) {
 		return dst, 0
@@ -94,22 +97,43 @@ func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]by
 	n := len(dst)
 	dst = slices.Grow(dst, len(ends)*c.lineSize)
 	out := dst[n : n+len(ends)*c.lineSize]
-	lines := 0
-	for _, end := range ends {
+	lineAt := func(k int) []byte { return out[k*c.lineSize : (k+1)*c.lineSize] }
+	// lines is the first line not decoded; a stream of word codes waits
+	// in pending (its line, -1 for none) for the next one.
+	lines, pending := len(ends), -1
+	var pendingEnc []byte
+	for k, end := range ends {
 		if start < 0 || end < start || end > len(src.Enc) {
+			lines = k
 			break
 		}
-		var ok bool
-		if c.lineSize == 64 {
-			ok = c.decodeLine64((*[64]byte)(out[64*lines:]), src.Enc[start:end])
-		} else {
-			ok = c.decodeLine128((*[128]byte)(out[128*lines:]), src.Enc[start:end])
-		}
-		if !ok {
-			break
-		}
-		lines++
+		enc := src.Enc[start:end]
 		start = end
+		if len(enc) == 0 || enc[0]>>7 == rawFlag {
+			if !c.decodeLine(lineAt(k), enc) {
+				lines = k
+				break
+			}
+			continue
+		}
+		if pending < 0 {
+			pending, pendingEnc = k, enc
+			continue
+		}
+		ok := c.decodePair(lineAt(pending), lineAt(k), pendingEnc, enc)
+		first := pending
+		pending = -1
+		if ok&1 == 0 && !c.decodeLine(lineAt(first), pendingEnc) {
+			lines = first
+			break
+		}
+		if ok&2 == 0 && !c.decodeLine(lineAt(k), enc) {
+			lines = k
+			break
+		}
+	}
+	if pending >= 0 && pending < lines && !c.decodeLine(lineAt(pending), pendingEnc) {
+		lines = pending
 	}
 	return dst[:n+lines*c.lineSize], lines
 }

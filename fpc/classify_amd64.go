@@ -153,3 +153,16 @@ func (c *Codec) decodeLine64(out *[64]byte, enc []byte) bool {
 func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
 	return fpcDecompress128AVX512(out, enc)
 }
+
+// decodePair decodes two streams of word codes, enc0 into out0 and enc1
+// into out1 (each LineSize() bytes), with one call of the pair kernel for
+// a codec that decodesLines says has one, and returns a bit per line it
+// decoded: bit k for line k. 0 leaves both lines to decodeLine, as does
+// any stream that is raw, too long or without capacity for the walk's
+// loads past its end (a copy of a stream read in place).
+func (c *Codec) decodePair(out0, out1, enc0, enc1 []byte) uint8 {
+	if c.lineSize == 64 {
+		return fpcDecompressPair64AVX512((*[64]byte)(out0), (*[64]byte)(out1), enc0, enc1)
+	}
+	return fpcDecompressPair128AVX512((*[128]byte)(out0), (*[128]byte)(out1), enc0, enc1)
+}

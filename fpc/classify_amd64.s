@@ -5282,6 +5282,7 @@ fpc_dec_loop:
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ            DI, $0x10
 	JNE             fpc_dec_fail_25
 	SHLQ            $0x03, DX
 	NEGQ            DX
@@ -5486,6 +5487,7 @@ fpc_dec_loop:
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ            DI, $0x20
 	JNE             fpc_dec_fail_28
 	SHLQ            $0x03, DX
 	NEGQ            DX
@@ -5588,6 +5590,700 @@ fpc_dec_fail_28:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
+	RET
+
+// func fpcDecompressPair64AVX512(out0 *[64]byte, out1 *[64]byte, enc0 []byte, enc1 []byte) (ok uint8)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MOVBE
+TEXT ·fpcDecompressPair64AVX512(SB), NOSPLIT, $0-65
+	MOVQ    enc0_base+16(FP), AX
+	MOVQ    enc0_len+24(FP), CX
+	MOVQ    enc0_cap+32(FP), DX
+	TESTQ   CX, CX
+	JZ      fpc_pair_none_31
+	CMPQ    CX, $0x00000080
+	JA      fpc_pair_none_31
+	CMPQ    DX, $0x00000051
+	JB      fpc_pair_none_31
+	MOVBEQQ (AX), AX
+	BTQ     $0x3f, AX
+	JCC     fpc_pair_none_31
+	MOVQ    enc1_base+40(FP), CX
+	MOVQ    enc1_len+48(FP), DX
+	MOVQ    enc1_cap+56(FP), BX
+	TESTQ   DX, DX
+	JZ      fpc_pair_none_31
+	CMPQ    DX, $0x00000080
+	JA      fpc_pair_none_31
+	CMPQ    BX, $0x00000051
+	JB      fpc_pair_none_31
+	MOVBEQQ (CX), CX
+	BTQ     $0x3f, CX
+	JCC     fpc_pair_none_31
+	VPXORQ  Z0, Z0, Z0
+	VPXORQ  Z1, Z1, Z1
+	VPXORQ  Z2, Z2, Z2
+	VPXORQ  Z3, Z3, Z3
+	MOVQ    $0x230b1313130b0706, DX
+	LEAQ    k_fpc_dec_walk<>+0(SB), BX
+	MOVQ    enc0_base+16(FP), SI
+	SHLQ    $0x01, AX
+	SHLQ    $0x03, SI
+	ADDQ    $0x40, SI
+	XORL    DI, DI
+	MOVQ    AX, R8
+	SHRQ    $0x3a, R8
+	MOVQ    enc1_base+40(FP), R9
+	SHLQ    $0x01, CX
+	SHLQ    $0x03, R9
+	ADDQ    $0x40, R9
+	XORL    R10, R10
+	MOVQ    CX, R11
+	SHRQ    $0x3a, R11
+
+	// Both walks while both have words to cover, then the one left.
+fpc_pair_both_32:
+	MOVQ         SI, R12
+	SHRQ         $0x03, R12
+	MOVBEQQ      (R12), R12
+	MOVQ         SI, R14
+	NOTQ         R14
+	ORQ          $0x38, R14
+	MOVQ         R8, R13
+	ANDL         $0x38, R13
+	SHRXQ        R13, DX, R13
+	KMOVB        (BX)(DI*2), K1
+	KMOVB        1(BX)(DI*2), K2
+	VPBROADCASTQ AX, Z4
+	VMOVDQA64    Z4, K1, Z0
+	VMOVDQA64    Z4, K2, Z1
+	MOVBQZX      32(BX)(R8*1), R8
+	ADDQ         R8, DI
+	SHLXQ        R13, AX, R15
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R15, R8
+	SHRQ $0x3a, R8
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ         R13, R14
+	SHRXQ        R14, R12, AX
+	ORQ          R15, AX
+	ANDL         $0x3f, R13
+	ADDQ         R13, SI
+	MOVQ         R9, R12
+	SHRQ         $0x03, R12
+	MOVBEQQ      (R12), R12
+	MOVQ         R9, R14
+	NOTQ         R14
+	ORQ          $0x38, R14
+	MOVQ         R11, R13
+	ANDL         $0x38, R13
+	SHRXQ        R13, DX, R13
+	KMOVB        (BX)(R10*2), K1
+	KMOVB        1(BX)(R10*2), K2
+	VPBROADCASTQ CX, Z4
+	VMOVDQA64    Z4, K1, Z2
+	VMOVDQA64    Z4, K2, Z3
+	MOVBQZX      32(BX)(R11*1), R11
+	ADDQ         R11, R10
+	SHLXQ        R13, CX, R15
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R15, R11
+	SHRQ $0x3a, R11
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R13, R14
+	SHRXQ R14, R12, CX
+	ORQ   R15, CX
+	ANDL  $0x3f, R13
+	ADDQ  R13, R9
+	CMPQ  DI, $0x10
+	JAE   fpc_pair_only1_34
+	CMPQ  R10, $0x10
+	JB    fpc_pair_both_32
+
+fpc_pair_only0_33:
+	MOVQ         SI, CX
+	SHRQ         $0x03, CX
+	MOVBEQQ      (CX), CX
+	MOVQ         SI, R12
+	NOTQ         R12
+	ORQ          $0x38, R12
+	MOVQ         R8, R11
+	ANDL         $0x38, R11
+	SHRXQ        R11, DX, R11
+	KMOVB        (BX)(DI*2), K1
+	KMOVB        1(BX)(DI*2), K2
+	VPBROADCASTQ AX, Z4
+	VMOVDQA64    Z4, K1, Z0
+	VMOVDQA64    Z4, K2, Z1
+	MOVBQZX      32(BX)(R8*1), R8
+	ADDQ         R8, DI
+	SHLXQ        R11, AX, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, R8
+	SHRQ $0x3a, R8
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R11, R12
+	SHRXQ R12, CX, AX
+	ORQ   R13, AX
+	ANDL  $0x3f, R11
+	ADDQ  R11, SI
+	CMPQ  DI, $0x10
+	JB    fpc_pair_only0_33
+	JMP   fpc_pair_walked_35
+
+fpc_pair_only1_34:
+	CMPQ         R10, $0x10
+	JAE          fpc_pair_walked_35
+	MOVQ         R9, AX
+	SHRQ         $0x03, AX
+	MOVBEQQ      (AX), AX
+	MOVQ         R9, R12
+	NOTQ         R12
+	ORQ          $0x38, R12
+	MOVQ         R11, R8
+	ANDL         $0x38, R8
+	SHRXQ        R8, DX, R8
+	KMOVB        (BX)(R10*2), K1
+	KMOVB        1(BX)(R10*2), K2
+	VPBROADCASTQ CX, Z4
+	VMOVDQA64    Z4, K1, Z2
+	VMOVDQA64    Z4, K2, Z3
+	MOVBQZX      32(BX)(R11*1), R11
+	ADDQ         R11, R10
+	SHLXQ        R8, CX, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, R11
+	SHRQ $0x3a, R11
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R8, R12
+	SHRXQ R12, AX, CX
+	ORQ   R13, CX
+	ANDL  $0x3f, R8
+	ADDQ  R8, R9
+	JMP   fpc_pair_only1_34
+
+fpc_pair_walked_35:
+	XORL            AX, AX
+	VPBROADCASTQ    k_q5<>+0(SB), Z8
+	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z4
+	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z5
+	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z6
+	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z7
+	MOVQ            enc0_base+16(FP), CX
+	MOVQ            enc0_len+24(FP), DX
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ    DI, $0x10
+	JNE     fpc_pair_skip_36
+	MOVQ    CX, BX
+	SHLQ    $0x03, BX
+	NEGQ    BX
+	LEAQ    -63(SI)(BX*1), BX
+	LEAQ    7(BX), SI
+	SHRQ    $0x03, SI
+	CMPQ    SI, DX
+	JNE     fpc_pair_skip_36
+	NEGL    BX
+	ANDL    $0x07, BX
+	MOVBLZX -1(CX)(DX*1), CX
+	BZHIL   BX, CX, CX
+	JNZ     fpc_pair_skip_36
+	MOVQ    out0+0(FP), CX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VPSRLQ  $0x3d, Z0, Z9
+	VPSLLQ  $0x03, Z0, Z0
+	VPERMQ  Z4, Z9, Z10
+	VPSRAVQ Z10, Z0, Z0
+	VPERMQ  Z5, Z9, Z10
+	VPANDQ  Z10, Z0, Z0
+	VPERMQ  Z6, Z9, Z10
+	VPMULLD Z10, Z0, Z0
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z7, Z0, Z10
+	VPSLLW    $0x08, Z10, Z10
+	VPSRAW    $0x08, Z10, Z10
+	VPCMPEQQ  Z8, Z9, K1
+	VMOVDQA64 Z10, K1, Z0
+	VPMOVQD   Z0, Y0
+	VPSRLQ    $0x3d, Z1, Z9
+	VPSLLQ    $0x03, Z1, Z1
+	VPERMQ    Z4, Z9, Z10
+	VPSRAVQ   Z10, Z1, Z1
+	VPERMQ    Z5, Z9, Z10
+	VPANDQ    Z10, Z1, Z1
+	VPERMQ    Z6, Z9, Z10
+	VPMULLD   Z10, Z1, Z1
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z7, Z1, Z10
+	VPSLLW    $0x08, Z10, Z10
+	VPSRAW    $0x08, Z10, Z10
+	VPCMPEQQ  Z8, Z9, K1
+	VMOVDQA64 Z10, K1, Z1
+	VPMOVQD   Z1, Y1
+	VMOVDQU   Y0, (CX)
+	VMOVDQU   Y1, 32(CX)
+	ORL       $0x01, AX
+
+fpc_pair_skip_36:
+	MOVQ enc1_base+40(FP), CX
+	MOVQ enc1_len+48(FP), DX
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ    R10, $0x10
+	JNE     fpc_pair_skip_37
+	MOVQ    CX, BX
+	SHLQ    $0x03, BX
+	NEGQ    BX
+	LEAQ    -63(R9)(BX*1), BX
+	LEAQ    7(BX), SI
+	SHRQ    $0x03, SI
+	CMPQ    SI, DX
+	JNE     fpc_pair_skip_37
+	NEGL    BX
+	ANDL    $0x07, BX
+	MOVBLZX -1(CX)(DX*1), CX
+	BZHIL   BX, CX, CX
+	JNZ     fpc_pair_skip_37
+	MOVQ    out1+8(FP), CX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VPSRLQ  $0x3d, Z2, Z0
+	VPSLLQ  $0x03, Z2, Z1
+	VPERMQ  Z4, Z0, Z2
+	VPSRAVQ Z2, Z1, Z1
+	VPERMQ  Z5, Z0, Z2
+	VPANDQ  Z2, Z1, Z1
+	VPERMQ  Z6, Z0, Z2
+	VPMULLD Z2, Z1, Z1
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z7, Z1, Z2
+	VPSLLW    $0x08, Z2, Z2
+	VPSRAW    $0x08, Z2, Z2
+	VPCMPEQQ  Z8, Z0, K1
+	VMOVDQA64 Z2, K1, Z1
+	VPMOVQD   Z1, Y0
+	VPSRLQ    $0x3d, Z3, Z1
+	VPSLLQ    $0x03, Z3, Z2
+	VPERMQ    Z4, Z1, Z3
+	VPSRAVQ   Z3, Z2, Z2
+	VPERMQ    Z5, Z1, Z3
+	VPANDQ    Z3, Z2, Z2
+	VPERMQ    Z6, Z1, Z3
+	VPMULLD   Z3, Z2, Z2
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z7, Z2, Z3
+	VPSLLW    $0x08, Z3, Z3
+	VPSRAW    $0x08, Z3, Z3
+	VPCMPEQQ  Z8, Z1, K1
+	VMOVDQA64 Z3, K1, Z2
+	VPMOVQD   Z2, Y1
+	VMOVDQU   Y0, (CX)
+	VMOVDQU   Y1, 32(CX)
+	ORL       $0x02, AX
+
+fpc_pair_skip_37:
+	MOVB AL, ok+64(FP)
+	VZEROUPPER
+	RET
+
+fpc_pair_none_31:
+	MOVB $0x00, AL
+	MOVB AL, ok+64(FP)
+	RET
+
+// func fpcDecompressPair128AVX512(out0 *[128]byte, out1 *[128]byte, enc0 []byte, enc1 []byte) (ok uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MOVBE
+TEXT ·fpcDecompressPair128AVX512(SB), NOSPLIT, $640-65
+	MOVQ      enc0_base+16(FP), AX
+	MOVQ      enc0_len+24(FP), CX
+	MOVQ      enc0_cap+32(FP), DX
+	TESTQ     CX, CX
+	JZ        fpc_pair_none_38
+	CMPQ      CX, $0x0000008d
+	JA        fpc_pair_none_38
+	CMPQ      DX, $0x00000097
+	JB        fpc_pair_none_38
+	MOVBEQQ   (AX), AX
+	BTQ       $0x3f, AX
+	JCC       fpc_pair_none_38
+	MOVQ      enc1_base+40(FP), CX
+	MOVQ      enc1_len+48(FP), DX
+	MOVQ      enc1_cap+56(FP), BX
+	TESTQ     DX, DX
+	JZ        fpc_pair_none_38
+	CMPQ      DX, $0x0000008d
+	JA        fpc_pair_none_38
+	CMPQ      BX, $0x00000097
+	JB        fpc_pair_none_38
+	MOVBEQQ   (CX), CX
+	BTQ       $0x3f, CX
+	JCC       fpc_pair_none_38
+	VPXORQ    Z0, Z0, Z0
+	VMOVDQU64 Z0, (SP)
+	VMOVDQU64 Z0, 64(SP)
+	VMOVDQU64 Z0, 128(SP)
+	VMOVDQU64 Z0, 192(SP)
+	VMOVDQU64 Z0, 256(SP)
+	VPXORQ    Z1, Z1, Z1
+	VMOVDQU64 Z1, 320(SP)
+	VMOVDQU64 Z1, 384(SP)
+	VMOVDQU64 Z1, 448(SP)
+	VMOVDQU64 Z1, 512(SP)
+	VMOVDQU64 Z1, 576(SP)
+	MOVQ      $0x230b1313130b0706, DX
+	LEAQ      k_fpc_dec_walk<>+0(SB), BX
+	MOVQ      enc0_base+16(FP), SI
+	SHLQ      $0x01, AX
+	SHLQ      $0x03, SI
+	ADDQ      $0x40, SI
+	XORL      DI, DI
+	MOVQ      AX, R8
+	SHRQ      $0x3a, R8
+	MOVQ      enc1_base+40(FP), R9
+	SHLQ      $0x01, CX
+	SHLQ      $0x03, R9
+	ADDQ      $0x40, R9
+	XORL      R10, R10
+	MOVQ      CX, R11
+	SHRQ      $0x3a, R11
+
+	// Both walks while both have words to cover, then the one left.
+fpc_pair_both_39:
+	MOVQ    SI, R12
+	SHRQ    $0x03, R12
+	MOVBEQQ (R12), R12
+	MOVQ    SI, R14
+	NOTQ    R14
+	ORQ     $0x38, R14
+	MOVQ    R8, R13
+	ANDL    $0x38, R13
+	SHRXQ   R13, DX, R13
+	MOVQ    AX, (SP)(DI*8)
+	MOVBQZX 32(BX)(R8*1), R8
+	ADDQ    R8, DI
+	SHLXQ   R13, AX, R15
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R15, R8
+	SHRQ $0x3a, R8
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ    R13, R14
+	SHRXQ   R14, R12, AX
+	ORQ     R15, AX
+	ANDL    $0x3f, R13
+	ADDQ    R13, SI
+	MOVQ    R9, R12
+	SHRQ    $0x03, R12
+	MOVBEQQ (R12), R12
+	MOVQ    R9, R14
+	NOTQ    R14
+	ORQ     $0x38, R14
+	MOVQ    R11, R13
+	ANDL    $0x38, R13
+	SHRXQ   R13, DX, R13
+	MOVQ    CX, 320(SP)(R10*8)
+	MOVBQZX 32(BX)(R11*1), R11
+	ADDQ    R11, R10
+	SHLXQ   R13, CX, R15
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R15, R11
+	SHRQ $0x3a, R11
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R13, R14
+	SHRXQ R14, R12, CX
+	ORQ   R15, CX
+	ANDL  $0x3f, R13
+	ADDQ  R13, R9
+	CMPQ  DI, $0x20
+	JAE   fpc_pair_only1_41
+	CMPQ  R10, $0x20
+	JB    fpc_pair_both_39
+
+fpc_pair_only0_40:
+	MOVQ    SI, CX
+	SHRQ    $0x03, CX
+	MOVBEQQ (CX), CX
+	MOVQ    SI, R12
+	NOTQ    R12
+	ORQ     $0x38, R12
+	MOVQ    R8, R11
+	ANDL    $0x38, R11
+	SHRXQ   R11, DX, R11
+	MOVQ    AX, (SP)(DI*8)
+	MOVBQZX 32(BX)(R8*1), R8
+	ADDQ    R8, DI
+	SHLXQ   R11, AX, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, R8
+	SHRQ $0x3a, R8
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R11, R12
+	SHRXQ R12, CX, AX
+	ORQ   R13, AX
+	ANDL  $0x3f, R11
+	ADDQ  R11, SI
+	CMPQ  DI, $0x20
+	JB    fpc_pair_only0_40
+	JMP   fpc_pair_walked_42
+
+fpc_pair_only1_41:
+	CMPQ    R10, $0x20
+	JAE     fpc_pair_walked_42
+	MOVQ    R9, AX
+	SHRQ    $0x03, AX
+	MOVBEQQ (AX), AX
+	MOVQ    R9, R12
+	NOTQ    R12
+	ORQ     $0x38, R12
+	MOVQ    R11, R8
+	ANDL    $0x38, R8
+	SHRXQ   R8, DX, R8
+	MOVQ    CX, 320(SP)(R10*8)
+	MOVBQZX 32(BX)(R11*1), R11
+	ADDQ    R11, R10
+	SHLXQ   R8, CX, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, R11
+	SHRQ $0x3a, R11
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R8, R12
+	SHRXQ R12, AX, CX
+	ORQ   R13, CX
+	ANDL  $0x3f, R8
+	ADDQ  R8, R9
+	JMP   fpc_pair_only1_41
+
+fpc_pair_walked_42:
+	XORL            AX, AX
+	VPBROADCASTQ    k_q5<>+0(SB), Z4
+	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
+	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
+	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
+	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
+	MOVQ            enc0_base+16(FP), CX
+	MOVQ            enc0_len+24(FP), DX
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ    DI, $0x20
+	JNE     fpc_pair_skip_43
+	MOVQ    CX, BX
+	SHLQ    $0x03, BX
+	NEGQ    BX
+	LEAQ    -63(SI)(BX*1), BX
+	LEAQ    7(BX), SI
+	SHRQ    $0x03, SI
+	CMPQ    SI, DX
+	JNE     fpc_pair_skip_43
+	NEGL    BX
+	ANDL    $0x07, BX
+	MOVBLZX -1(CX)(DX*1), CX
+	BZHIL   BX, CX, CX
+	JNZ     fpc_pair_skip_43
+	MOVQ    out0+0(FP), CX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VMOVDQU64 (SP), Z5
+	VPSRLQ    $0x3d, Z5, Z6
+	VPSLLQ    $0x03, Z5, Z5
+	VPERMQ    Z0, Z6, Z7
+	VPSRAVQ   Z7, Z5, Z5
+	VPERMQ    Z1, Z6, Z7
+	VPANDQ    Z7, Z5, Z5
+	VPERMQ    Z2, Z6, Z7
+	VPMULLD   Z7, Z5, Z5
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z5, Z7
+	VPSLLW    $0x08, Z7, Z7
+	VPSRAW    $0x08, Z7, Z7
+	VPCMPEQQ  Z4, Z6, K1
+	VMOVDQA64 Z7, K1, Z5
+	VPMOVQD   Z5, Y5
+	VMOVDQU64 64(SP), Z6
+	VPSRLQ    $0x3d, Z6, Z7
+	VPSLLQ    $0x03, Z6, Z6
+	VPERMQ    Z0, Z7, Z8
+	VPSRAVQ   Z8, Z6, Z6
+	VPERMQ    Z1, Z7, Z8
+	VPANDQ    Z8, Z6, Z6
+	VPERMQ    Z2, Z7, Z8
+	VPMULLD   Z8, Z6, Z6
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z6, Z8
+	VPSLLW    $0x08, Z8, Z8
+	VPSRAW    $0x08, Z8, Z8
+	VPCMPEQQ  Z4, Z7, K1
+	VMOVDQA64 Z8, K1, Z6
+	VPMOVQD   Z6, Y6
+	VMOVDQU64 128(SP), Z7
+	VPSRLQ    $0x3d, Z7, Z8
+	VPSLLQ    $0x03, Z7, Z7
+	VPERMQ    Z0, Z8, Z9
+	VPSRAVQ   Z9, Z7, Z7
+	VPERMQ    Z1, Z8, Z9
+	VPANDQ    Z9, Z7, Z7
+	VPERMQ    Z2, Z8, Z9
+	VPMULLD   Z9, Z7, Z7
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z7, Z9
+	VPSLLW    $0x08, Z9, Z9
+	VPSRAW    $0x08, Z9, Z9
+	VPCMPEQQ  Z4, Z8, K1
+	VMOVDQA64 Z9, K1, Z7
+	VPMOVQD   Z7, Y7
+	VMOVDQU64 192(SP), Z8
+	VPSRLQ    $0x3d, Z8, Z9
+	VPSLLQ    $0x03, Z8, Z8
+	VPERMQ    Z0, Z9, Z10
+	VPSRAVQ   Z10, Z8, Z8
+	VPERMQ    Z1, Z9, Z10
+	VPANDQ    Z10, Z8, Z8
+	VPERMQ    Z2, Z9, Z10
+	VPMULLD   Z10, Z8, Z8
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z8, Z10
+	VPSLLW    $0x08, Z10, Z10
+	VPSRAW    $0x08, Z10, Z10
+	VPCMPEQQ  Z4, Z9, K1
+	VMOVDQA64 Z10, K1, Z8
+	VPMOVQD   Z8, Y8
+	VMOVDQU   Y5, (CX)
+	VMOVDQU   Y6, 32(CX)
+	VMOVDQU   Y7, 64(CX)
+	VMOVDQU   Y8, 96(CX)
+	ORL       $0x01, AX
+
+fpc_pair_skip_43:
+	MOVQ enc1_base+40(FP), CX
+	MOVQ enc1_len+48(FP), DX
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ    R10, $0x20
+	JNE     fpc_pair_skip_44
+	MOVQ    CX, BX
+	SHLQ    $0x03, BX
+	NEGQ    BX
+	LEAQ    -63(R9)(BX*1), BX
+	LEAQ    7(BX), SI
+	SHRQ    $0x03, SI
+	CMPQ    SI, DX
+	JNE     fpc_pair_skip_44
+	NEGL    BX
+	ANDL    $0x07, BX
+	MOVBLZX -1(CX)(DX*1), CX
+	BZHIL   BX, CX, CX
+	JNZ     fpc_pair_skip_44
+	MOVQ    out1+8(FP), CX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VMOVDQU64 320(SP), Z5
+	VPSRLQ    $0x3d, Z5, Z6
+	VPSLLQ    $0x03, Z5, Z5
+	VPERMQ    Z0, Z6, Z7
+	VPSRAVQ   Z7, Z5, Z5
+	VPERMQ    Z1, Z6, Z7
+	VPANDQ    Z7, Z5, Z5
+	VPERMQ    Z2, Z6, Z7
+	VPMULLD   Z7, Z5, Z5
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z5, Z7
+	VPSLLW    $0x08, Z7, Z7
+	VPSRAW    $0x08, Z7, Z7
+	VPCMPEQQ  Z4, Z6, K1
+	VMOVDQA64 Z7, K1, Z5
+	VPMOVQD   Z5, Y5
+	VMOVDQU64 384(SP), Z6
+	VPSRLQ    $0x3d, Z6, Z7
+	VPSLLQ    $0x03, Z6, Z6
+	VPERMQ    Z0, Z7, Z8
+	VPSRAVQ   Z8, Z6, Z6
+	VPERMQ    Z1, Z7, Z8
+	VPANDQ    Z8, Z6, Z6
+	VPERMQ    Z2, Z7, Z8
+	VPMULLD   Z8, Z6, Z6
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z6, Z8
+	VPSLLW    $0x08, Z8, Z8
+	VPSRAW    $0x08, Z8, Z8
+	VPCMPEQQ  Z4, Z7, K1
+	VMOVDQA64 Z8, K1, Z6
+	VPMOVQD   Z6, Y6
+	VMOVDQU64 448(SP), Z7
+	VPSRLQ    $0x3d, Z7, Z8
+	VPSLLQ    $0x03, Z7, Z7
+	VPERMQ    Z0, Z8, Z9
+	VPSRAVQ   Z9, Z7, Z7
+	VPERMQ    Z1, Z8, Z9
+	VPANDQ    Z9, Z7, Z7
+	VPERMQ    Z2, Z8, Z9
+	VPMULLD   Z9, Z7, Z7
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z7, Z9
+	VPSLLW    $0x08, Z9, Z9
+	VPSRAW    $0x08, Z9, Z9
+	VPCMPEQQ  Z4, Z8, K1
+	VMOVDQA64 Z9, K1, Z7
+	VPMOVQD   Z7, Y7
+	VMOVDQU64 512(SP), Z8
+	VPSRLQ    $0x3d, Z8, Z9
+	VPSLLQ    $0x03, Z8, Z8
+	VPERMQ    Z0, Z9, Z0
+	VPSRAVQ   Z0, Z8, Z8
+	VPERMQ    Z1, Z9, Z0
+	VPANDQ    Z0, Z8, Z8
+	VPERMQ    Z2, Z9, Z0
+	VPMULLD   Z0, Z8, Z8
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z8, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPSRAW    $0x08, Z0, Z0
+	VPCMPEQQ  Z4, Z9, K1
+	VMOVDQA64 Z0, K1, Z8
+	VPMOVQD   Z8, Y0
+	VMOVDQU   Y5, (CX)
+	VMOVDQU   Y6, 32(CX)
+	VMOVDQU   Y7, 64(CX)
+	VMOVDQU   Y0, 96(CX)
+	ORL       $0x02, AX
+
+fpc_pair_skip_44:
+	MOVB AL, ok+64(FP)
+	VZEROUPPER
+	RET
+
+fpc_pair_none_38:
+	MOVB $0x00, AL
+	MOVB AL, ok+64(FP)
 	RET
 
 // k_fpc_se_lo<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).

@@ -66,3 +66,8 @@ func (c *Codec) decodeLine64(out *[64]byte, enc []byte) bool {
 func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
 	panic("fpc: decodeLine128 without a kernel")
 }
+
+// decodePair is never called: decodesLines is false.
+func (c *Codec) decodePair(out0, out1, enc0, enc1 []byte) uint8 {
+	panic("fpc: decodePair without a kernel")
+}

@@ -134,3 +134,21 @@ func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
 //
 //go:noescape
 func fpcDecompress128AVX512(out *[128]byte, enc []byte) bool
+
+// fpcDecompressPair64AVX512 decodes the streams of word codes of two 64-byte
+// lines, enc0 into out0 and enc1 into out1, as fpcDecompress64AVX512 does,
+// and sets bit k of ok for each line k it decoded; it decodes neither (ok = 0)
+// unless both streams have flag 1, are no longer than that kernel takes and
+// have the capacity for the walk's loads.
+//
+//go:noescape
+func fpcDecompressPair64AVX512(out0 *[64]byte, out1 *[64]byte, enc0 []byte, enc1 []byte) (ok uint8)
+
+// fpcDecompressPair128AVX512 decodes the streams of word codes of two 128-byte
+// lines, enc0 into out0 and enc1 into out1, as fpcDecompress128AVX512 does,
+// and sets bit k of ok for each line k it decoded; it decodes neither (ok = 0)
+// unless both streams have flag 1, are no longer than that kernel takes and
+// have the capacity for the walk's loads.
+//
+//go:noescape
+func fpcDecompressPair128AVX512(out0 *[128]byte, out1 *[128]byte, enc0 []byte, enc1 []byte) (ok uint8)
