@@ -146,7 +146,7 @@ func batchRoundTrip(c linecomp.Codec, lines *linecomp.Lines, dst, data []byte) (
 // writes past what it returns. A line it accepts must in turn compress
 // exactly as the reference says and round-trip. DecompressLines of a
 // well-formed line followed by the bytes gives what decoding them line by
-// line gives, lines and error.
+// line gives, lines and error, with and without room past the bytes.
 func FuzzDecompress(f *testing.F) {
 	insts := allInstances(f)
 	for _, s := range sample.Files() {
@@ -170,11 +170,17 @@ func FuzzDecompress(f *testing.F) {
 			if err := linecomptest.CheckGarbage(in.c, enc); err != nil {
 				t.Fatalf("%s/%d: %v", in.c.Name(), in.c.LineSize(), err)
 			}
-			two := linecomp.Lines{Enc: append(slices.Clone(firsts[i]), enc...), End: []int{len(firsts[i]), len(firsts[i]) + len(enc)}, Bits: []int{0, 0}}
-			got, gotErr := linecomp.DecompressLines(in.c, nil, &two)
-			want, wantErr := linecomp.DecompressLines(struct{ linecomp.Codec }{in.c}, nil, &two) // line by line
-			if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-				t.Fatalf("%s/%d: DecompressLines of a line and %X: %X, %v; line by line %X, %v", in.c.Name(), in.c.LineSize(), enc, got, gotErr, want, wantErr)
+			// Enc exactly as long as its streams, and with room past them
+			// (junk), which a batch kernel may read but must not decode.
+			both := append(slices.Clone(firsts[i]), enc...)
+			roomy := append(slices.Clone(both), bytes.Repeat([]byte{0xA5}, 256)...)[:len(both)]
+			for _, e := range [][]byte{both[:len(both):len(both)], roomy} {
+				two := linecomp.Lines{Enc: e, End: []int{len(firsts[i]), len(firsts[i]) + len(enc)}, Bits: []int{0, 0}}
+				got, gotErr := linecomp.DecompressLines(in.c, nil, &two)
+				want, wantErr := linecomp.DecompressLines(struct{ linecomp.Codec }{in.c}, nil, &two) // line by line
+				if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+					t.Fatalf("%s/%d: DecompressLines of a line and %X (room past Enc: %d bytes): %X, %v; line by line %X, %v", in.c.Name(), in.c.LineSize(), enc, cap(e)-len(e), got, gotErr, want, wantErr)
+				}
 			}
 			var err error
 			if line, err = in.c.Decompress(line[:0], enc); err != nil {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/mmcloughlin/avo/attr"
 	. "github.com/mmcloughlin/avo/build"
@@ -1545,8 +1546,8 @@ func init() {
 		gen()
 		fpcDecompressKernel(64)
 		fpcDecompressKernel(128)
-		fpcDecompressPairKernel(64)
-		fpcDecompressPairKernel(128)
+		fpcDecompressLinesKernel(64)
+		fpcDecompressLinesKernel(128)
 	}
 }
 
@@ -1594,36 +1595,12 @@ func fpcDecompressKernel(size int) {
 	TESTB(U8(0x80), Mem{Base: enc})
 	JNZ(LabelRef(codes))
 
-	Comment("Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian",
-		"word of the line is the stream's at the same byte shifted left by one",
-		"bit, with the top bit of the byte after it.")
 	CMPQ(n, U32(size+1))
 	JNE(LabelRef(fail))
-	TESTB(U8(0x7F), Mem{Base: enc, Disp: size})
-	JNZ(LabelRef(fail))
-	{
-		bsw := ZMM()
-		VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
-		var res []VecVirtual
-		for v := 0; v < size/64; v++ {
-			a, b := ZMM(), ZMM()
-			VMOVDQU64(Mem{Base: enc, Disp: 64 * v}, a)
-			VMOVDQU64(Mem{Base: enc, Disp: 64*v + 1}, b)
-			VPSHUFB(bsw, a, a)
-			VPSLLQ(U8(1), a, a)
-			VPSRLQ(U8(63), b, b) // the top bit of the byte after the word
-			VPORQ(b, a, a)
-			VPSHUFB(bsw, a, a)
-			res = append(res, a)
-		}
-		out := Load(Param("out"), GP64())
-		for v, a := range res {
-			VMOVDQU64(a, Mem{Base: out, Disp: 64 * v})
-		}
-		fpcReturnBool(1)
-		VZEROUPPER()
-		RET()
-	}
+	fpcRawLine(enc, Load(Param("out"), GP64()), size, fail)
+	fpcReturnBool(1)
+	VZEROUPPER()
+	RET()
 
 	Label(codes)
 	CMPQ(n, U32(min(span, 141))) // maxCodeBytes
@@ -1690,87 +1667,220 @@ func fpcDecompressKernel(size int) {
 	RET()
 }
 
-// fpcDecompressPairKernel emits fpcDecompressPair<size>AVX512(out0, out1
-// *[size]byte, enc0, enc1 []byte) (ok uint8), two lines of
-// fpcDecompressKernel at once: two walks, one step of each in turn, while
+// fpcRawLine decodes the raw stream (flag 0) at enc, size+1 bytes, into
+// the line at out, or jumps to fail, writing nothing, if the last byte's
+// low 7 bits, the stream's padding, are not zero.
+func fpcRawLine(enc, out Register, size int, fail string) {
+	Comment("Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian",
+		"word of the line is the stream's at the same byte shifted left by one",
+		"bit, with the top bit of the byte after it.")
+	TESTB(U8(0x7F), Mem{Base: enc, Disp: size})
+	JNZ(LabelRef(fail))
+	bsw := ZMM()
+	VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
+	var res []VecVirtual
+	for v := 0; v < size/64; v++ {
+		a, b := ZMM(), ZMM()
+		VMOVDQU64(Mem{Base: enc, Disp: 64 * v}, a)
+		VMOVDQU64(Mem{Base: enc, Disp: 64*v + 1}, b)
+		VPSHUFB(bsw, a, a)
+		VPSLLQ(U8(1), a, a)
+		VPSRLQ(U8(63), b, b) // the top bit of the byte after the word
+		VPORQ(b, a, a)
+		VPSHUFB(bsw, a, a)
+		res = append(res, a)
+	}
+	for v, a := range res {
+		VMOVDQU64(a, Mem{Base: out, Disp: 64 * v})
+	}
+}
+
+// fpcDecompressLinesKernel emits fpcDecompressLines<size>AVX512(out []byte,
+// enc []byte, start int, ends []int) (lines int): fpcDecompress<size>AVX512
+// in a loop over the streams of enc that start at start and end at each of
+// ends in turn, decoding them back to back into out. It stops before the
+// first stream that it does not decode: one that is not well-formed, whose
+// end is before its start or past enc, or of word codes without the
+// capacity in enc for the walk's loads past its end (the last lines of
+// enc), and returns the number of lines decoded. len(out) must be at least
+// len(ends)·size.
+//
+// A raw stream is decoded in the loop. A stream of word codes followed by
+// another is decoded with it: two walks, one step of each in turn while
 // both have words to cover, so that each runs in the other's waits (a
-// walk's step waits on the one before it). Bit k of ok says line k, of
-// stream enck, was decoded into outk. It takes only streams of word codes
-// read in place (flag 1, at most as long as fpcDecompressKernel takes, a
-// capacity covering the walk's reach), and decodes neither line unless
-// both are: ok = 0 leaves both to fpcDecompressKernel. It writes nothing
-// but the lines it decodes, each after reading all of its stream.
-func fpcDecompressPairKernel(size int) {
-	name := fmt.Sprintf("fpcDecompressPair%dAVX512", size)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(out0, out1 *[%d]byte, enc0, enc1 []byte) (ok uint8)", size))
+// walk's step waits on the one before it). The loop's position, the line
+// and its start, lives on the stack: the two walks take every register.
+func fpcDecompressLinesKernel(size int) {
+	name := fmt.Sprintf("fpcDecompressLines%dAVX512", size)
+	TEXT(name, NOSPLIT, "func(out []byte, enc []byte, start int, ends []int) (lines int)")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s decodes the streams of word codes of two %d-byte", name, size),
-		fmt.Sprintf("lines, enc0 into out0 and enc1 into out1, as fpcDecompress%dAVX512 does,", size),
-		"and sets bit k of ok for each line k it decoded; it decodes neither (ok = 0)",
-		"unless both streams have flag 1, are no longer than that kernel takes and",
-		"have the capacity for the walk's loads.")
+	Doc(fmt.Sprintf("%s decodes the FPC streams of %d-byte lines in enc, from start", name, size),
+		"to each of ends in turn, back to back into out, as fpcDecompress"+fmt.Sprint(size)+"AVX512 does, and",
+		"returns how many it decoded: it stops before the first stream that is not",
+		"well-formed, whose end is before its start or past enc, or of word codes",
+		"within the walk's reach of the end of enc's capacity. len(out) must be at",
+		"least len(ends)*"+fmt.Sprint(size)+".")
 	words := size / 4
 	reach := fpcWalkReach(words)
-	encs := []string{"enc0", "enc1"}
-	none := label("fpc_pair_none")
-	firsts := make([]GPVirtual, 2)
-	for k, e := range encs {
-		enc, n, c := Load(Param(e).Base(), GP64()), Load(Param(e).Len(), GP64()), Load(Param(e).Cap(), GP64())
-		TESTQ(n, n)
-		JZ(LabelRef(none))
-		CMPQ(n, U32(min(64*(size/64+1), 141)))
-		JA(LabelRef(none))
-		CMPQ(c, U32(reach))
-		JB(LabelRef(none))
-		firsts[k] = GP64()
-		MOVBEQQ(Mem{Base: enc}, firsts[k])
-		BTQ(U8(63), firsts[k]) // the flag
-		JCC(LabelRef(none))
+	limit := min(64*(size/64+1), 141) // the longest stream of word codes fpcDecompressKernel takes
+	shift := uint8(bits.TrailingZeros(uint(size)))
+	st, kk := AllocLocal(8), AllocLocal(8) // the stream's start, the line
+	{
+		s := Load(Param("start"), GP64())
+		MOVQ(s, st)
+		MOVQ(U32(0), kk)
 	}
-	w := [2]*fpcWalk{newFpcWalk(words), newFpcWalk(words)}
 	totals, tabs := fpcWalkConstants()
-	for k, e := range encs {
-		w[k].start(Load(Param(e).Base(), GP64()), firsts[k])
+	wc := fpcDecWordConstants()
+	w := [2]*fpcWalk{allocFpcWalk(words), allocFpcWalk(words)}
+	loop, exit := label("fpc_lines"), label("fpc_lines_exit")
+	codes, single, pair := label("fpc_lines_codes"), label("fpc_lines_single"), label("fpc_lines_pair")
+
+	// stream loads the bounds of line k's stream, which ends at ends[k]
+	// and starts at s: its bytes p and length n, and jumps to bad unless
+	// s ≤ end ≤ len(enc) and n > 0 (unsigned, so that a negative s is
+	// past enc).
+	stream := func(k, s Register, bad string) (p, n, end GPVirtual) {
+		p, n, end = GP64(), GP64(), GP64()
+		ends := Load(Param("ends").Base(), GP64())
+		MOVQ(Mem{Base: ends, Index: k, Scale: 8}, end)
+		CMPQ(end, Load(Param("enc").Len(), GP64()))
+		JA(LabelRef(bad))
+		MOVQ(end, n)
+		SUBQ(s, n)
+		JBE(LabelRef(bad)) // end < s, or empty
+		MOVQ(s, p)
+		ADDQ(Load(Param("enc").Base(), GP64()), p)
+		return p, n, end
 	}
+	// takesCodes jumps to bad unless a stream of word codes at s, of n
+	// bytes, is no longer than the kernel takes and has the walk's reach
+	// in enc's capacity.
+	takesCodes := func(s, n Register, bad string) {
+		CMPQ(n, U32(limit))
+		JA(LabelRef(bad))
+		c := Load(Param("enc").Cap(), GP64())
+		SUBQ(s, c)
+		CMPQ(c, U32(reach))
+		JB(LabelRef(bad))
+	}
+	// lineOut returns the address of line k in out.
+	lineOut := func(k Register) GPVirtual {
+		o := GP64()
+		MOVQ(k, o)
+		SHLQ(U8(shift), o)
+		ADDQ(Load(Param("out").Base(), GP64()), o)
+		return o
+	}
+	// next stores the position after line k, whose stream ends at end.
+	next := func(k, end Register) {
+		MOVQ(end, st)
+		LEAQ(Mem{Base: k, Disp: 1}, k)
+		MOVQ(k, kk)
+	}
+
+	Label(loop)
+	k, s := GP64(), GP64()
+	MOVQ(kk, k)
+	CMPQ(k, Load(Param("ends").Len(), GP64()))
+	JAE(LabelRef(exit))
+	MOVQ(st, s)
+	p0, n0, end0 := stream(k, s, exit)
+	TESTB(U8(0x80), Mem{Base: p0})
+	JNZ(LabelRef(codes))
+	CMPQ(n0, U32(size+1))
+	JNE(LabelRef(exit))
+	fpcRawLine(p0, lineOut(k), size, exit)
+	next(k, end0)
+	JMP(LabelRef(loop))
+
+	Label(codes)
+	takesCodes(s, n0, exit)
+	first0 := GP64()
+	MOVBEQQ(Mem{Base: p0}, first0)
+	Comment("The next stream, if it is one of word codes the kernel takes too,",
+		"goes with this one.")
+	{
+		k1 := GP64()
+		LEAQ(Mem{Base: k, Disp: 1}, k1)
+		CMPQ(k1, Load(Param("ends").Len(), GP64()))
+		JAE(LabelRef(single))
+		p1, n1, _ := stream(k1, end0, single)
+		TESTB(U8(0x80), Mem{Base: p1})
+		JZ(LabelRef(single))
+		takesCodes(end0, n1, single)
+		first1 := GP64()
+		MOVBEQQ(Mem{Base: p1}, first1)
+		w[0].reset()
+		w[1].reset()
+		w[0].start(p0, first0)
+		w[1].start(p1, first1)
+		JMP(LabelRef(pair))
+	}
+
+	Label(single)
+	{
+		w[0].reset()
+		w[0].start(p0, first0)
+		w[0].loop(totals, tabs, label("fpc_lines_walk"))
+		k, s := GP64(), GP64()
+		MOVQ(kk, k)
+		MOVQ(st, s)
+		p, n, end := stream(k, s, exit)
+		w[0].check(p, p, n, exit)
+		w[0].build(wc, lineOut(k))
+		next(k, end)
+		JMP(LabelRef(loop))
+	}
+
+	Label(pair)
+	fpcWalkPair(w, totals, tabs)
+	{
+		k, s := GP64(), GP64()
+		MOVQ(kk, k)
+		MOVQ(st, s)
+		for h := range w {
+			p, n, end := stream(k, s, exit)
+			w[h].check(p, p, n, exit)
+			w[h].build(wc, lineOut(k))
+			next(k, end)
+			MOVQ(end, s)
+		}
+		JMP(LabelRef(loop))
+	}
+
+	Label(exit)
+	lines := GP64()
+	MOVQ(kk, lines)
+	Store(lines, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// fpcWalkPair emits two walks, one step of each in turn while both have
+// words to cover, then the steps of the one left.
+func fpcWalkPair(w [2]*fpcWalk, totals, tabs GPVirtual) {
 	Comment("Both walks while both have words to cover, then the one left.")
+	words := U8(w[0].words)
 	both, only0, only1, walked := label("fpc_pair_both"), label("fpc_pair_only0"), label("fpc_pair_only1"), label("fpc_pair_walked")
 	Label(both)
 	w[0].step(totals, tabs)
 	w[1].step(totals, tabs)
-	CMPQ(w[0].i, U8(words))
+	CMPQ(w[0].i, words)
 	JAE(LabelRef(only1))
-	CMPQ(w[1].i, U8(words))
+	CMPQ(w[1].i, words)
 	JB(LabelRef(both))
 	Label(only0)
 	w[0].step(totals, tabs)
-	CMPQ(w[0].i, U8(words))
+	CMPQ(w[0].i, words)
 	JB(LabelRef(only0))
 	JMP(LabelRef(walked))
 	Label(only1)
-	CMPQ(w[1].i, U8(words))
+	CMPQ(w[1].i, words)
 	JAE(LabelRef(walked))
 	w[1].step(totals, tabs)
 	JMP(LabelRef(only1))
 	Label(walked)
-
-	ok := GP32()
-	XORL(ok, ok)
-	c := fpcDecWordConstants()
-	outs := []string{"out0", "out1"}
-	for k, e := range encs {
-		skip := label("fpc_pair_skip")
-		enc := Load(Param(e).Base(), GP64())
-		w[k].check(enc, enc, Load(Param(e).Len(), GP64()), skip)
-		w[k].build(c, Load(Param(outs[k]), GP64()))
-		ORL(U8(1<<k), ok)
-		Label(skip)
-	}
-	Store(ok.As8(), ReturnIndex(0))
-	VZEROUPPER()
-	RET()
-	Label(none)
-	fpcReturnBool(0)
-	RET()
 }
 
 // fpcWalkReach is how far into a stream the decode walk of a line of
@@ -1794,27 +1904,41 @@ type fpcWalk struct {
 }
 
 // newFpcWalk allocates the state of a walk over a line of words words and
-// zeroes its windows (a zero window is a zero word: the words of a zero
-// run after its first).
+// zeroes its windows.
 func newFpcWalk(words int) *fpcWalk {
+	w := allocFpcWalk(words)
+	w.reset()
+	return w
+}
+
+// allocFpcWalk allocates the state of a walk over a line of words words.
+func allocFpcWalk(words int) *fpcWalk {
 	w := &fpcWalk{words: words, M: GP64(), bitbuf: GP64(), i: GP64(), t58: GP64()}
 	if words == 16 {
 		w.acc = [2]VecVirtual{ZMM(), ZMM()}
+	} else {
+		w.slots = AllocLocal(8 * (words + 8))
+	}
+	return w
+}
+
+// reset zeroes the walk's windows for a new line: a zero window is a
+// zero word, that of each word of a zero run after its first.
+func (w *fpcWalk) reset() {
+	if w.words == 16 {
 		VPXORQ(w.acc[0], w.acc[0], w.acc[0])
 		VPXORQ(w.acc[1], w.acc[1], w.acc[1])
-		return w
+		return
 	}
-	w.slots = AllocLocal(8 * (words + 8))
 	z := ZMM()
 	VPXORQ(z, z, z)
-	for off := 0; off < 8*(words+8); off += 64 {
-		if off+64 <= 8*(words+8) {
+	for off := 0; off < 8*(w.words+8); off += 64 {
+		if off+64 <= 8*(w.words+8) {
 			VMOVDQU64(z, w.slots.Offset(off))
 		} else {
 			VMOVDQU(z.AsY(), w.slots.Offset(off))
 		}
 	}
-	return w
 }
 
 // fpcWalkConstants loads what every walk step reads: the code lengths by

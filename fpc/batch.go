@@ -70,21 +70,20 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 }
 
 // DecompressLines appends the lines of src from line from on to dst with
-// the decode kernels and returns how many it decoded: it stops before a
-// line whose stream the kernels do not take or whose end offset is before
-// its start or past src.Enc, which linecomp.DecompressLines then decodes
-// with Decompress. It is the batch kernel behind linecomp.DecompressLines,
-// and decodes nothing where the kernels do not apply (decodesLines,
-// AVX-512).
+// the lines kernel (decodeLines) and returns how many it decoded: it stops
+// before a line whose stream the kernel does not take or whose end offset
+// is before its start or past src.Enc, which linecomp.DecompressLines then
+// decodes with Decompress. It is the batch kernel behind
+// linecomp.DecompressLines, and decodes nothing where the kernel does not
+// apply (decodesLines, AVX-512).
 //
-// It saves each line the call through the Codec interface and the checks
-// of Decompress, and decodes the streams of word codes two at a time
-// (decodePair), each line's serial walk over its codes running in the
-// other's waits; a raw stream, which has no walk, goes alone
-// (decodeLine). Each stream is read in place: its slice of src.Enc has
-// the capacity of the rest of src.Enc, so the kernels' loads past the
-// stream's end stay in src.Enc and a copy is needed for the last lines
-// only.
+// The kernel saves each line the call through the Codec interface and
+// the checks of Decompress, and decodes consecutive streams of word codes
+// two at a time, each line's serial walk over its codes running in the
+// other's waits. It reads each stream in place, with its loads past the
+// stream's end inside src.Enc's capacity; it leaves a stream of word codes
+// within the walk's reach of the end of that capacity to Decompress, which
+// copies it.
 func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]byte, int) {
 	if !c.decodesLines() || cpu.Active() < cpu.AVX512 || from < 0 || from >= len(src.End) {
 		return dst, 0
@@ -96,44 +95,6 @@ func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]by
 	ends := src.End[from:]
 	n := len(dst)
 	dst = slices.Grow(dst, len(ends)*c.lineSize)
-	out := dst[n : n+len(ends)*c.lineSize]
-	lineAt := func(k int) []byte { return out[k*c.lineSize : (k+1)*c.lineSize] }
-	// lines is the first line not decoded; a stream of word codes waits
-	// in pending (its line, -1 for none) for the next one.
-	lines, pending := len(ends), -1
-	var pendingEnc []byte
-	for k, end := range ends {
-		if start < 0 || end < start || end > len(src.Enc) {
-			lines = k
-			break
-		}
-		enc := src.Enc[start:end]
-		start = end
-		if len(enc) == 0 || enc[0]>>7 == rawFlag {
-			if !c.decodeLine(lineAt(k), enc) {
-				lines = k
-				break
-			}
-			continue
-		}
-		if pending < 0 {
-			pending, pendingEnc = k, enc
-			continue
-		}
-		ok := c.decodePair(lineAt(pending), lineAt(k), pendingEnc, enc)
-		first := pending
-		pending = -1
-		if ok&1 == 0 && !c.decodeLine(lineAt(first), pendingEnc) {
-			lines = first
-			break
-		}
-		if ok&2 == 0 && !c.decodeLine(lineAt(k), enc) {
-			lines = k
-			break
-		}
-	}
-	if pending >= 0 && pending < lines && !c.decodeLine(lineAt(pending), pendingEnc) {
-		lines = pending
-	}
+	lines := c.decodeLines(dst[n:n+len(ends)*c.lineSize], src.Enc, start, ends)
 	return dst[:n+lines*c.lineSize], lines
 }

@@ -154,15 +154,16 @@ func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
 	return fpcDecompress128AVX512(out, enc)
 }
 
-// decodePair decodes two streams of word codes, enc0 into out0 and enc1
-// into out1 (each LineSize() bytes), with one call of the pair kernel for
-// a codec that decodesLines says has one, and returns a bit per line it
-// decoded: bit k for line k. 0 leaves both lines to decodeLine, as does
-// any stream that is raw, too long or without capacity for the walk's
-// loads past its end (a copy of a stream read in place).
-func (c *Codec) decodePair(out0, out1, enc0, enc1 []byte) uint8 {
+// decodeLines decodes the streams of src from start to each of ends in
+// turn into out, back to back, with the lines kernel for a codec that
+// decodesLines says has one, and returns how many it decoded: it stops
+// before a stream that is not well-formed, whose end is before its start
+// or past src, or of word codes within the walk's reach (81 bytes at 64
+// bytes, 146 at 128) of the end of src's capacity. len(out) must be at
+// least len(ends)·LineSize().
+func (c *Codec) decodeLines(out, src []byte, start int, ends []int) int {
 	if c.lineSize == 64 {
-		return fpcDecompressPair64AVX512((*[64]byte)(out0), (*[64]byte)(out1), enc0, enc1)
+		return fpcDecompressLines64AVX512(out, src, start, ends)
 	}
-	return fpcDecompressPair128AVX512((*[128]byte)(out0), (*[128]byte)(out1), enc0, enc1)
+	return fpcDecompressLines128AVX512(out, src, start, ends)
 }

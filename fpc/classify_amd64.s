@@ -5177,12 +5177,13 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	JZ    fpc_dec_fail_25
 	TESTB $0x80, (AX)
 	JNZ   fpc_dec_codes_26
+	CMPQ  CX, $0x00000041
+	JNE   fpc_dec_fail_25
+	MOVQ  out+0(FP), CX
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
-	CMPQ            CX, $0x00000041
-	JNE             fpc_dec_fail_25
 	TESTB           $0x7f, 64(AX)
 	JNZ             fpc_dec_fail_25
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
@@ -5193,8 +5194,7 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	VPSRLQ          $0x3f, Z2, Z2
 	VPORQ           Z2, Z1, Z1
 	VPSHUFB         Z0, Z1, Z1
-	MOVQ            out+0(FP), AX
-	VMOVDQU64       Z1, (AX)
+	VMOVDQU64       Z1, (CX)
 	MOVB            $0x01, AL
 	MOVB            AL, ret+32(FP)
 	VZEROUPPER
@@ -5365,12 +5365,13 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	JZ    fpc_dec_fail_28
 	TESTB $0x80, (AX)
 	JNZ   fpc_dec_codes_29
+	CMPQ  CX, $0x00000081
+	JNE   fpc_dec_fail_28
+	MOVQ  out+0(FP), CX
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
-	CMPQ            CX, $0x00000081
-	JNE             fpc_dec_fail_28
 	TESTB           $0x7f, 128(AX)
 	JNZ             fpc_dec_fail_28
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
@@ -5388,9 +5389,8 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	VPSRLQ          $0x3f, Z3, Z3
 	VPORQ           Z3, Z2, Z2
 	VPSHUFB         Z0, Z2, Z2
-	MOVQ            out+0(FP), AX
-	VMOVDQU64       Z1, (AX)
-	VMOVDQU64       Z2, 64(AX)
+	VMOVDQU64       Z1, (CX)
+	VMOVDQU64       Z2, 64(CX)
 	MOVB            $0x01, AL
 	MOVB            AL, ret+32(FP)
 	VZEROUPPER
@@ -5592,519 +5592,723 @@ fpc_dec_fail_28:
 	VZEROUPPER
 	RET
 
-// func fpcDecompressPair64AVX512(out0 *[64]byte, out1 *[64]byte, enc0 []byte, enc1 []byte) (ok uint8)
+// func fpcDecompressLines64AVX512(out []byte, enc []byte, start int, ends []int) (lines int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MOVBE
-TEXT ·fpcDecompressPair64AVX512(SB), NOSPLIT, $0-65
-	MOVQ    enc0_base+16(FP), AX
-	MOVQ    enc0_len+24(FP), CX
-	MOVQ    enc0_cap+32(FP), DX
-	TESTQ   CX, CX
-	JZ      fpc_pair_none_31
-	CMPQ    CX, $0x00000080
-	JA      fpc_pair_none_31
-	CMPQ    DX, $0x00000051
-	JB      fpc_pair_none_31
-	MOVBEQQ (AX), AX
-	BTQ     $0x3f, AX
-	JCC     fpc_pair_none_31
-	MOVQ    enc1_base+40(FP), CX
-	MOVQ    enc1_len+48(FP), DX
-	MOVQ    enc1_cap+56(FP), BX
-	TESTQ   DX, DX
-	JZ      fpc_pair_none_31
-	CMPQ    DX, $0x00000080
-	JA      fpc_pair_none_31
-	CMPQ    BX, $0x00000051
-	JB      fpc_pair_none_31
-	MOVBEQQ (CX), CX
-	BTQ     $0x3f, CX
-	JCC     fpc_pair_none_31
-	VPXORQ  Z0, Z0, Z0
-	VPXORQ  Z1, Z1, Z1
-	VPXORQ  Z2, Z2, Z2
-	VPXORQ  Z3, Z3, Z3
-	MOVQ    $0x230b1313130b0706, DX
-	LEAQ    k_fpc_dec_walk<>+0(SB), BX
-	MOVQ    enc0_base+16(FP), SI
-	SHLQ    $0x01, AX
-	SHLQ    $0x03, SI
-	ADDQ    $0x40, SI
-	XORL    DI, DI
-	MOVQ    AX, R8
-	SHRQ    $0x3a, R8
-	MOVQ    enc1_base+40(FP), R9
-	SHLQ    $0x01, CX
-	SHLQ    $0x03, R9
-	ADDQ    $0x40, R9
-	XORL    R10, R10
-	MOVQ    CX, R11
-	SHRQ    $0x3a, R11
-
-	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_32:
-	MOVQ         SI, R12
-	SHRQ         $0x03, R12
-	MOVBEQQ      (R12), R12
-	MOVQ         SI, R14
-	NOTQ         R14
-	ORQ          $0x38, R14
-	MOVQ         R8, R13
-	ANDL         $0x38, R13
-	SHRXQ        R13, DX, R13
-	KMOVB        (BX)(DI*2), K1
-	KMOVB        1(BX)(DI*2), K2
-	VPBROADCASTQ AX, Z4
-	VMOVDQA64    Z4, K1, Z0
-	VMOVDQA64    Z4, K2, Z1
-	MOVBQZX      32(BX)(R8*1), R8
-	ADDQ         R8, DI
-	SHLXQ        R13, AX, R15
-
-	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R15, R8
-	SHRQ $0x3a, R8
-
-	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ         R13, R14
-	SHRXQ        R14, R12, AX
-	ORQ          R15, AX
-	ANDL         $0x3f, R13
-	ADDQ         R13, SI
-	MOVQ         R9, R12
-	SHRQ         $0x03, R12
-	MOVBEQQ      (R12), R12
-	MOVQ         R9, R14
-	NOTQ         R14
-	ORQ          $0x38, R14
-	MOVQ         R11, R13
-	ANDL         $0x38, R13
-	SHRXQ        R13, DX, R13
-	KMOVB        (BX)(R10*2), K1
-	KMOVB        1(BX)(R10*2), K2
-	VPBROADCASTQ CX, Z4
-	VMOVDQA64    Z4, K1, Z2
-	VMOVDQA64    Z4, K2, Z3
-	MOVBQZX      32(BX)(R11*1), R11
-	ADDQ         R11, R10
-	SHLXQ        R13, CX, R15
-
-	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R15, R11
-	SHRQ $0x3a, R11
-
-	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ  R13, R14
-	SHRXQ R14, R12, CX
-	ORQ   R15, CX
-	ANDL  $0x3f, R13
-	ADDQ  R13, R9
-	CMPQ  DI, $0x10
-	JAE   fpc_pair_only1_34
-	CMPQ  R10, $0x10
-	JB    fpc_pair_both_32
-
-fpc_pair_only0_33:
-	MOVQ         SI, CX
-	SHRQ         $0x03, CX
-	MOVBEQQ      (CX), CX
-	MOVQ         SI, R12
-	NOTQ         R12
-	ORQ          $0x38, R12
-	MOVQ         R8, R11
-	ANDL         $0x38, R11
-	SHRXQ        R11, DX, R11
-	KMOVB        (BX)(DI*2), K1
-	KMOVB        1(BX)(DI*2), K2
-	VPBROADCASTQ AX, Z4
-	VMOVDQA64    Z4, K1, Z0
-	VMOVDQA64    Z4, K2, Z1
-	MOVBQZX      32(BX)(R8*1), R8
-	ADDQ         R8, DI
-	SHLXQ        R11, AX, R13
-
-	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R13, R8
-	SHRQ $0x3a, R8
-
-	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ  R11, R12
-	SHRXQ R12, CX, AX
-	ORQ   R13, AX
-	ANDL  $0x3f, R11
-	ADDQ  R11, SI
-	CMPQ  DI, $0x10
-	JB    fpc_pair_only0_33
-	JMP   fpc_pair_walked_35
-
-fpc_pair_only1_34:
-	CMPQ         R10, $0x10
-	JAE          fpc_pair_walked_35
-	MOVQ         R9, AX
-	SHRQ         $0x03, AX
-	MOVBEQQ      (AX), AX
-	MOVQ         R9, R12
-	NOTQ         R12
-	ORQ          $0x38, R12
-	MOVQ         R11, R8
-	ANDL         $0x38, R8
-	SHRXQ        R8, DX, R8
-	KMOVB        (BX)(R10*2), K1
-	KMOVB        1(BX)(R10*2), K2
-	VPBROADCASTQ CX, Z4
-	VMOVDQA64    Z4, K1, Z2
-	VMOVDQA64    Z4, K2, Z3
-	MOVBQZX      32(BX)(R11*1), R11
-	ADDQ         R11, R10
-	SHLXQ        R8, CX, R13
-
-	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R13, R11
-	SHRQ $0x3a, R11
-
-	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ  R8, R12
-	SHRXQ R12, AX, CX
-	ORQ   R13, CX
-	ANDL  $0x3f, R8
-	ADDQ  R8, R9
-	JMP   fpc_pair_only1_34
-
-fpc_pair_walked_35:
-	XORL            AX, AX
-	VPBROADCASTQ    k_q5<>+0(SB), Z8
-	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z4
-	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z5
-	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z6
-	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z7
-	MOVQ            enc0_base+16(FP), CX
-	MOVQ            enc0_len+24(FP), DX
-
-	// Well formed: exactly the line's words; the stream ends with the last
-	// code (P+7)/8 = len(enc); zero padding.
-	CMPQ    DI, $0x10
-	JNE     fpc_pair_skip_36
-	MOVQ    CX, BX
-	SHLQ    $0x03, BX
-	NEGQ    BX
-	LEAQ    -63(SI)(BX*1), BX
-	LEAQ    7(BX), SI
-	SHRQ    $0x03, SI
-	CMPQ    SI, DX
-	JNE     fpc_pair_skip_36
-	NEGL    BX
-	ANDL    $0x07, BX
-	MOVBLZX -1(CX)(DX*1), CX
-	BZHIL   BX, CX, CX
-	JNZ     fpc_pair_skip_36
-	MOVQ    out0+0(FP), CX
-
-	// The words from the windows: the code at the top of each, prefix p.
-	VPSRLQ  $0x3d, Z0, Z9
-	VPSLLQ  $0x03, Z0, Z0
-	VPERMQ  Z4, Z9, Z10
-	VPSRAVQ Z10, Z0, Z0
-	VPERMQ  Z5, Z9, Z10
-	VPANDQ  Z10, Z0, Z0
-	VPERMQ  Z6, Z9, Z10
-	VPMULLD Z10, Z0, Z0
-
-	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z7, Z0, Z10
-	VPSLLW    $0x08, Z10, Z10
-	VPSRAW    $0x08, Z10, Z10
-	VPCMPEQQ  Z8, Z9, K1
-	VMOVDQA64 Z10, K1, Z0
-	VPMOVQD   Z0, Y0
-	VPSRLQ    $0x3d, Z1, Z9
-	VPSLLQ    $0x03, Z1, Z1
-	VPERMQ    Z4, Z9, Z10
-	VPSRAVQ   Z10, Z1, Z1
-	VPERMQ    Z5, Z9, Z10
-	VPANDQ    Z10, Z1, Z1
-	VPERMQ    Z6, Z9, Z10
-	VPMULLD   Z10, Z1, Z1
-
-	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z7, Z1, Z10
-	VPSLLW    $0x08, Z10, Z10
-	VPSRAW    $0x08, Z10, Z10
-	VPCMPEQQ  Z8, Z9, K1
-	VMOVDQA64 Z10, K1, Z1
-	VPMOVQD   Z1, Y1
-	VMOVDQU   Y0, (CX)
-	VMOVDQU   Y1, 32(CX)
-	ORL       $0x01, AX
-
-fpc_pair_skip_36:
-	MOVQ enc1_base+40(FP), CX
-	MOVQ enc1_len+48(FP), DX
-
-	// Well formed: exactly the line's words; the stream ends with the last
-	// code (P+7)/8 = len(enc); zero padding.
-	CMPQ    R10, $0x10
-	JNE     fpc_pair_skip_37
-	MOVQ    CX, BX
-	SHLQ    $0x03, BX
-	NEGQ    BX
-	LEAQ    -63(R9)(BX*1), BX
-	LEAQ    7(BX), SI
-	SHRQ    $0x03, SI
-	CMPQ    SI, DX
-	JNE     fpc_pair_skip_37
-	NEGL    BX
-	ANDL    $0x07, BX
-	MOVBLZX -1(CX)(DX*1), CX
-	BZHIL   BX, CX, CX
-	JNZ     fpc_pair_skip_37
-	MOVQ    out1+8(FP), CX
-
-	// The words from the windows: the code at the top of each, prefix p.
-	VPSRLQ  $0x3d, Z2, Z0
-	VPSLLQ  $0x03, Z2, Z1
-	VPERMQ  Z4, Z0, Z2
-	VPSRAVQ Z2, Z1, Z1
-	VPERMQ  Z5, Z0, Z2
-	VPANDQ  Z2, Z1, Z1
-	VPERMQ  Z6, Z0, Z2
-	VPMULLD Z2, Z1, Z1
-
-	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z7, Z1, Z2
-	VPSLLW    $0x08, Z2, Z2
-	VPSRAW    $0x08, Z2, Z2
-	VPCMPEQQ  Z8, Z0, K1
-	VMOVDQA64 Z2, K1, Z1
-	VPMOVQD   Z1, Y0
-	VPSRLQ    $0x3d, Z3, Z1
-	VPSLLQ    $0x03, Z3, Z2
-	VPERMQ    Z4, Z1, Z3
-	VPSRAVQ   Z3, Z2, Z2
-	VPERMQ    Z5, Z1, Z3
-	VPANDQ    Z3, Z2, Z2
-	VPERMQ    Z6, Z1, Z3
-	VPMULLD   Z3, Z2, Z2
-
-	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z7, Z2, Z3
-	VPSLLW    $0x08, Z3, Z3
-	VPSRAW    $0x08, Z3, Z3
-	VPCMPEQQ  Z8, Z1, K1
-	VMOVDQA64 Z3, K1, Z2
-	VPMOVQD   Z2, Y1
-	VMOVDQU   Y0, (CX)
-	VMOVDQU   Y1, 32(CX)
-	ORL       $0x02, AX
-
-fpc_pair_skip_37:
-	MOVB AL, ok+64(FP)
-	VZEROUPPER
-	RET
-
-fpc_pair_none_31:
-	MOVB $0x00, AL
-	MOVB AL, ok+64(FP)
-	RET
-
-// func fpcDecompressPair128AVX512(out0 *[128]byte, out1 *[128]byte, enc0 []byte, enc1 []byte) (ok uint8)
-// Requires: AVX, AVX512BW, AVX512F, BMI2, MOVBE
-TEXT ·fpcDecompressPair128AVX512(SB), NOSPLIT, $640-65
-	MOVQ      enc0_base+16(FP), AX
-	MOVQ      enc0_len+24(FP), CX
-	MOVQ      enc0_cap+32(FP), DX
-	TESTQ     CX, CX
-	JZ        fpc_pair_none_38
-	CMPQ      CX, $0x0000008d
-	JA        fpc_pair_none_38
-	CMPQ      DX, $0x00000097
-	JB        fpc_pair_none_38
-	MOVBEQQ   (AX), AX
-	BTQ       $0x3f, AX
-	JCC       fpc_pair_none_38
-	MOVQ      enc1_base+40(FP), CX
-	MOVQ      enc1_len+48(FP), DX
-	MOVQ      enc1_cap+56(FP), BX
-	TESTQ     DX, DX
-	JZ        fpc_pair_none_38
-	CMPQ      DX, $0x0000008d
-	JA        fpc_pair_none_38
-	CMPQ      BX, $0x00000097
-	JB        fpc_pair_none_38
-	MOVBEQQ   (CX), CX
-	BTQ       $0x3f, CX
-	JCC       fpc_pair_none_38
-	VPXORQ    Z0, Z0, Z0
-	VMOVDQU64 Z0, (SP)
-	VMOVDQU64 Z0, 64(SP)
-	VMOVDQU64 Z0, 128(SP)
-	VMOVDQU64 Z0, 192(SP)
-	VMOVDQU64 Z0, 256(SP)
-	VPXORQ    Z1, Z1, Z1
-	VMOVDQU64 Z1, 320(SP)
-	VMOVDQU64 Z1, 384(SP)
-	VMOVDQU64 Z1, 448(SP)
-	VMOVDQU64 Z1, 512(SP)
-	VMOVDQU64 Z1, 576(SP)
-	MOVQ      $0x230b1313130b0706, DX
-	LEAQ      k_fpc_dec_walk<>+0(SB), BX
-	MOVQ      enc0_base+16(FP), SI
-	SHLQ      $0x01, AX
-	SHLQ      $0x03, SI
-	ADDQ      $0x40, SI
-	XORL      DI, DI
-	MOVQ      AX, R8
-	SHRQ      $0x3a, R8
-	MOVQ      enc1_base+40(FP), R9
-	SHLQ      $0x01, CX
-	SHLQ      $0x03, R9
-	ADDQ      $0x40, R9
-	XORL      R10, R10
-	MOVQ      CX, R11
-	SHRQ      $0x3a, R11
-
-	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_39:
-	MOVQ    SI, R12
-	SHRQ    $0x03, R12
-	MOVBEQQ (R12), R12
-	MOVQ    SI, R14
-	NOTQ    R14
-	ORQ     $0x38, R14
-	MOVQ    R8, R13
-	ANDL    $0x38, R13
-	SHRXQ   R13, DX, R13
-	MOVQ    AX, (SP)(DI*8)
-	MOVBQZX 32(BX)(R8*1), R8
-	ADDQ    R8, DI
-	SHLXQ   R13, AX, R15
-
-	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R15, R8
-	SHRQ $0x3a, R8
-
-	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ    R13, R14
-	SHRXQ   R14, R12, AX
-	ORQ     R15, AX
-	ANDL    $0x3f, R13
-	ADDQ    R13, SI
-	MOVQ    R9, R12
-	SHRQ    $0x03, R12
-	MOVBEQQ (R12), R12
-	MOVQ    R9, R14
-	NOTQ    R14
-	ORQ     $0x38, R14
-	MOVQ    R11, R13
-	ANDL    $0x38, R13
-	SHRXQ   R13, DX, R13
-	MOVQ    CX, 320(SP)(R10*8)
-	MOVBQZX 32(BX)(R11*1), R11
-	ADDQ    R11, R10
-	SHLXQ   R13, CX, R15
-
-	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R15, R11
-	SHRQ $0x3a, R11
-
-	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ  R13, R14
-	SHRXQ R14, R12, CX
-	ORQ   R15, CX
-	ANDL  $0x3f, R13
-	ADDQ  R13, R9
-	CMPQ  DI, $0x20
-	JAE   fpc_pair_only1_41
-	CMPQ  R10, $0x20
-	JB    fpc_pair_both_39
-
-fpc_pair_only0_40:
-	MOVQ    SI, CX
-	SHRQ    $0x03, CX
-	MOVBEQQ (CX), CX
-	MOVQ    SI, R12
-	NOTQ    R12
-	ORQ     $0x38, R12
-	MOVQ    R8, R11
-	ANDL    $0x38, R11
-	SHRXQ   R11, DX, R11
-	MOVQ    AX, (SP)(DI*8)
-	MOVBQZX 32(BX)(R8*1), R8
-	ADDQ    R8, DI
-	SHLXQ   R11, AX, R13
-
-	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R13, R8
-	SHRQ $0x3a, R8
-
-	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ  R11, R12
-	SHRXQ R12, CX, AX
-	ORQ   R13, AX
-	ANDL  $0x3f, R11
-	ADDQ  R11, SI
-	CMPQ  DI, $0x20
-	JB    fpc_pair_only0_40
-	JMP   fpc_pair_walked_42
-
-fpc_pair_only1_41:
-	CMPQ    R10, $0x20
-	JAE     fpc_pair_walked_42
-	MOVQ    R9, AX
-	SHRQ    $0x03, AX
-	MOVBEQQ (AX), AX
-	MOVQ    R9, R12
-	NOTQ    R12
-	ORQ     $0x38, R12
-	MOVQ    R11, R8
-	ANDL    $0x38, R8
-	SHRXQ   R8, DX, R8
-	MOVQ    CX, 320(SP)(R10*8)
-	MOVBQZX 32(BX)(R11*1), R11
-	ADDQ    R11, R10
-	SHLXQ   R8, CX, R13
-
-	// The next prefix, from the buffer before the refill (≥ 21 bits).
-	MOVQ R13, R11
-	SHRQ $0x3a, R11
-
-	// Refill: the loaded bytes start c − ln bits after the new P.
-	SUBQ  R8, R12
-	SHRXQ R12, AX, CX
-	ORQ   R13, CX
-	ANDL  $0x3f, R8
-	ADDQ  R8, R9
-	JMP   fpc_pair_only1_41
-
-fpc_pair_walked_42:
-	XORL            AX, AX
+TEXT ·fpcDecompressLines64AVX512(SB), NOSPLIT, $16-88
+	MOVQ            start+48(FP), AX
+	MOVQ            AX, (SP)
+	MOVQ            $0x00000000, 8(SP)
+	MOVQ            $0x230b1313130b0706, AX
+	LEAQ            k_fpc_dec_walk<>+0(SB), CX
 	VPBROADCASTQ    k_q5<>+0(SB), Z4
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
-	MOVQ            enc0_base+16(FP), CX
-	MOVQ            enc0_len+24(FP), DX
+
+fpc_lines_31:
+	MOVQ  8(SP), DI
+	MOVQ  ends_len+64(FP), DX
+	CMPQ  DI, DX
+	JAE   fpc_lines_exit_32
+	MOVQ  (SP), BX
+	MOVQ  ends_base+56(FP), DX
+	MOVQ  (DX)(DI*8), SI
+	MOVQ  enc_len+32(FP), DX
+	CMPQ  SI, DX
+	JA    fpc_lines_exit_32
+	MOVQ  SI, R8
+	SUBQ  BX, R8
+	JBE   fpc_lines_exit_32
+	MOVQ  BX, DX
+	MOVQ  enc_base+24(FP), R9
+	ADDQ  R9, DX
+	TESTB $0x80, (DX)
+	JNZ   fpc_lines_codes_33
+	CMPQ  R8, $0x00000041
+	JNE   fpc_lines_exit_32
+	MOVQ  DI, BX
+	SHLQ  $0x06, BX
+	MOVQ  out_base+0(FP), R8
+	ADDQ  R8, BX
+
+	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
+	// word of the line is the stream's at the same byte shifted left by one
+	// bit, with the top bit of the byte after it.
+	TESTB           $0x7f, 64(DX)
+	JNZ             fpc_lines_exit_32
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z9
+	VMOVDQU64       (DX), Z10
+	VMOVDQU64       1(DX), Z11
+	VPSHUFB         Z9, Z10, Z10
+	VPSLLQ          $0x01, Z10, Z10
+	VPSRLQ          $0x3f, Z11, Z11
+	VPORQ           Z11, Z10, Z10
+	VPSHUFB         Z9, Z10, Z10
+	VMOVDQU64       Z10, (BX)
+	MOVQ            SI, (SP)
+	LEAQ            1(DI), DI
+	MOVQ            DI, 8(SP)
+	JMP             fpc_lines_31
+
+fpc_lines_codes_33:
+	CMPQ    R8, $0x00000080
+	JA      fpc_lines_exit_32
+	MOVQ    enc_cap+40(FP), R8
+	SUBQ    BX, R8
+	CMPQ    R8, $0x00000051
+	JB      fpc_lines_exit_32
+	MOVBEQQ (DX), BX
+
+	// The next stream, if it is one of word codes the kernel takes too,
+	// goes with this one.
+	LEAQ    1(DI), DI
+	MOVQ    ends_len+64(FP), R8
+	CMPQ    DI, R8
+	JAE     fpc_lines_single_34
+	MOVQ    ends_base+56(FP), R8
+	MOVQ    (R8)(DI*8), DI
+	MOVQ    enc_len+32(FP), R8
+	CMPQ    DI, R8
+	JA      fpc_lines_single_34
+	SUBQ    SI, DI
+	JBE     fpc_lines_single_34
+	MOVQ    SI, R8
+	MOVQ    enc_base+24(FP), R9
+	ADDQ    R9, R8
+	TESTB   $0x80, (R8)
+	JZ      fpc_lines_single_34
+	CMPQ    DI, $0x00000080
+	JA      fpc_lines_single_34
+	MOVQ    enc_cap+40(FP), DI
+	SUBQ    SI, DI
+	CMPQ    DI, $0x00000051
+	JB      fpc_lines_single_34
+	MOVBEQQ (R8), R9
+	VPXORQ  Z5, Z5, Z5
+	VPXORQ  Z6, Z6, Z6
+	VPXORQ  Z7, Z7, Z7
+	VPXORQ  Z8, Z8, Z8
+	SHLQ    $0x01, BX
+	SHLQ    $0x03, DX
+	ADDQ    $0x40, DX
+	XORL    SI, SI
+	MOVQ    BX, DI
+	SHRQ    $0x3a, DI
+	SHLQ    $0x01, R9
+	SHLQ    $0x03, R8
+	ADDQ    $0x40, R8
+	XORL    R10, R10
+	MOVQ    R9, R11
+	SHRQ    $0x3a, R11
+	JMP     fpc_lines_pair_35
+
+fpc_lines_single_34:
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	SHLQ   $0x01, BX
+	SHLQ   $0x03, DX
+	ADDQ   $0x40, DX
+	XORL   SI, SI
+	MOVQ   BX, DI
+	SHRQ   $0x3a, DI
+
+fpc_lines_walk_36:
+	MOVQ         DX, R8
+	SHRQ         $0x03, R8
+	MOVBEQQ      (R8), R8
+	MOVQ         DX, R10
+	NOTQ         R10
+	ORQ          $0x38, R10
+	MOVQ         DI, R9
+	ANDL         $0x38, R9
+	SHRXQ        R9, AX, R9
+	KMOVB        (CX)(SI*2), K1
+	KMOVB        1(CX)(SI*2), K2
+	VPBROADCASTQ BX, Z9
+	VMOVDQA64    Z9, K1, Z5
+	VMOVDQA64    Z9, K2, Z6
+	MOVBQZX      32(CX)(DI*1), DI
+	ADDQ         DI, SI
+	SHLXQ        R9, BX, R11
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R11, DI
+	SHRQ $0x3a, DI
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R9, R10
+	SHRXQ R10, R8, BX
+	ORQ   R11, BX
+	ANDL  $0x3f, R9
+	ADDQ  R9, DX
+	CMPQ  SI, $0x10
+	JB    fpc_lines_walk_36
+	MOVQ  8(SP), BX
+	MOVQ  (SP), DI
+	MOVQ  ends_base+56(FP), R8
+	MOVQ  (R8)(BX*8), R9
+	MOVQ  enc_len+32(FP), R8
+	CMPQ  R9, R8
+	JA    fpc_lines_exit_32
+	MOVQ  R9, R8
+	SUBQ  DI, R8
+	JBE   fpc_lines_exit_32
+	MOVQ  enc_base+24(FP), R10
+	ADDQ  R10, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
-	CMPQ    DI, $0x20
-	JNE     fpc_pair_skip_43
-	MOVQ    CX, BX
-	SHLQ    $0x03, BX
-	NEGQ    BX
-	LEAQ    -63(SI)(BX*1), BX
-	LEAQ    7(BX), SI
-	SHRQ    $0x03, SI
-	CMPQ    SI, DX
-	JNE     fpc_pair_skip_43
-	NEGL    BX
-	ANDL    $0x07, BX
-	MOVBLZX -1(CX)(DX*1), CX
-	BZHIL   BX, CX, CX
-	JNZ     fpc_pair_skip_43
-	MOVQ    out0+0(FP), CX
+	CMPQ    SI, $0x10
+	JNE     fpc_lines_exit_32
+	MOVQ    DI, SI
+	SHLQ    $0x03, SI
+	NEGQ    SI
+	LEAQ    -63(DX)(SI*1), SI
+	LEAQ    7(SI), DX
+	SHRQ    $0x03, DX
+	CMPQ    DX, R8
+	JNE     fpc_lines_exit_32
+	NEGL    SI
+	ANDL    $0x07, SI
+	MOVBLZX -1(DI)(R8*1), DX
+	BZHIL   SI, DX, DX
+	JNZ     fpc_lines_exit_32
+	MOVQ    BX, DX
+	SHLQ    $0x06, DX
+	MOVQ    out_base+0(FP), SI
+	ADDQ    SI, DX
 
 	// The words from the windows: the code at the top of each, prefix p.
-	VMOVDQU64 (SP), Z5
+	VPSRLQ  $0x3d, Z5, Z9
+	VPSLLQ  $0x03, Z5, Z10
+	VPERMQ  Z0, Z9, Z11
+	VPSRAVQ Z11, Z10, Z10
+	VPERMQ  Z1, Z9, Z11
+	VPANDQ  Z11, Z10, Z10
+	VPERMQ  Z2, Z9, Z11
+	VPMULLD Z11, Z10, Z10
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z10, Z11
+	VPSLLW    $0x08, Z11, Z11
+	VPSRAW    $0x08, Z11, Z11
+	VPCMPEQQ  Z4, Z9, K1
+	VMOVDQA64 Z11, K1, Z10
+	VPMOVQD   Z10, Y9
+	VPSRLQ    $0x3d, Z6, Z10
+	VPSLLQ    $0x03, Z6, Z11
+	VPERMQ    Z0, Z10, Z12
+	VPSRAVQ   Z12, Z11, Z11
+	VPERMQ    Z1, Z10, Z12
+	VPANDQ    Z12, Z11, Z11
+	VPERMQ    Z2, Z10, Z12
+	VPMULLD   Z12, Z11, Z11
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z11, Z12
+	VPSLLW    $0x08, Z12, Z12
+	VPSRAW    $0x08, Z12, Z12
+	VPCMPEQQ  Z4, Z10, K1
+	VMOVDQA64 Z12, K1, Z11
+	VPMOVQD   Z11, Y10
+	VMOVDQU   Y9, (DX)
+	VMOVDQU   Y10, 32(DX)
+	MOVQ      R9, (SP)
+	LEAQ      1(BX), BX
+	MOVQ      BX, 8(SP)
+	JMP       fpc_lines_31
+
+fpc_lines_pair_35:
+	// Both walks while both have words to cover, then the one left.
+fpc_pair_both_37:
+	MOVQ         DX, R12
+	SHRQ         $0x03, R12
+	MOVBEQQ      (R12), R12
+	MOVQ         DX, R14
+	NOTQ         R14
+	ORQ          $0x38, R14
+	MOVQ         DI, R13
+	ANDL         $0x38, R13
+	SHRXQ        R13, AX, R13
+	KMOVB        (CX)(SI*2), K1
+	KMOVB        1(CX)(SI*2), K2
+	VPBROADCASTQ BX, Z9
+	VMOVDQA64    Z9, K1, Z5
+	VMOVDQA64    Z9, K2, Z6
+	MOVBQZX      32(CX)(DI*1), DI
+	ADDQ         DI, SI
+	SHLXQ        R13, BX, R15
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R15, DI
+	SHRQ $0x3a, DI
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ         R13, R14
+	SHRXQ        R14, R12, BX
+	ORQ          R15, BX
+	ANDL         $0x3f, R13
+	ADDQ         R13, DX
+	MOVQ         R8, R12
+	SHRQ         $0x03, R12
+	MOVBEQQ      (R12), R12
+	MOVQ         R8, R14
+	NOTQ         R14
+	ORQ          $0x38, R14
+	MOVQ         R11, R13
+	ANDL         $0x38, R13
+	SHRXQ        R13, AX, R13
+	KMOVB        (CX)(R10*2), K1
+	KMOVB        1(CX)(R10*2), K2
+	VPBROADCASTQ R9, Z9
+	VMOVDQA64    Z9, K1, Z7
+	VMOVDQA64    Z9, K2, Z8
+	MOVBQZX      32(CX)(R11*1), R11
+	ADDQ         R11, R10
+	SHLXQ        R13, R9, R15
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R15, R11
+	SHRQ $0x3a, R11
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R13, R14
+	SHRXQ R14, R12, R9
+	ORQ   R15, R9
+	ANDL  $0x3f, R13
+	ADDQ  R13, R8
+	CMPQ  SI, $0x10
+	JAE   fpc_pair_only1_39
+	CMPQ  R10, $0x10
+	JB    fpc_pair_both_37
+
+fpc_pair_only0_38:
+	MOVQ         DX, R9
+	SHRQ         $0x03, R9
+	MOVBEQQ      (R9), R9
+	MOVQ         DX, R12
+	NOTQ         R12
+	ORQ          $0x38, R12
+	MOVQ         DI, R11
+	ANDL         $0x38, R11
+	SHRXQ        R11, AX, R11
+	KMOVB        (CX)(SI*2), K1
+	KMOVB        1(CX)(SI*2), K2
+	VPBROADCASTQ BX, Z9
+	VMOVDQA64    Z9, K1, Z5
+	VMOVDQA64    Z9, K2, Z6
+	MOVBQZX      32(CX)(DI*1), DI
+	ADDQ         DI, SI
+	SHLXQ        R11, BX, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, DI
+	SHRQ $0x3a, DI
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R11, R12
+	SHRXQ R12, R9, BX
+	ORQ   R13, BX
+	ANDL  $0x3f, R11
+	ADDQ  R11, DX
+	CMPQ  SI, $0x10
+	JB    fpc_pair_only0_38
+	JMP   fpc_pair_walked_40
+
+fpc_pair_only1_39:
+	CMPQ         R10, $0x10
+	JAE          fpc_pair_walked_40
+	MOVQ         R8, BX
+	SHRQ         $0x03, BX
+	MOVBEQQ      (BX), BX
+	MOVQ         R8, R12
+	NOTQ         R12
+	ORQ          $0x38, R12
+	MOVQ         R11, DI
+	ANDL         $0x38, DI
+	SHRXQ        DI, AX, DI
+	KMOVB        (CX)(R10*2), K1
+	KMOVB        1(CX)(R10*2), K2
+	VPBROADCASTQ R9, Z9
+	VMOVDQA64    Z9, K1, Z7
+	VMOVDQA64    Z9, K2, Z8
+	MOVBQZX      32(CX)(R11*1), R11
+	ADDQ         R11, R10
+	SHLXQ        DI, R9, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, R11
+	SHRQ $0x3a, R11
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  DI, R12
+	SHRXQ R12, BX, R9
+	ORQ   R13, R9
+	ANDL  $0x3f, DI
+	ADDQ  DI, R8
+	JMP   fpc_pair_only1_39
+
+fpc_pair_walked_40:
+	MOVQ 8(SP), BX
+	MOVQ (SP), DI
+	MOVQ ends_base+56(FP), R9
+	MOVQ (R9)(BX*8), R11
+	MOVQ enc_len+32(FP), R9
+	CMPQ R11, R9
+	JA   fpc_lines_exit_32
+	MOVQ R11, R9
+	SUBQ DI, R9
+	JBE  fpc_lines_exit_32
+	MOVQ enc_base+24(FP), R12
+	ADDQ R12, DI
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ    SI, $0x10
+	JNE     fpc_lines_exit_32
+	MOVQ    DI, SI
+	SHLQ    $0x03, SI
+	NEGQ    SI
+	LEAQ    -63(DX)(SI*1), SI
+	LEAQ    7(SI), DX
+	SHRQ    $0x03, DX
+	CMPQ    DX, R9
+	JNE     fpc_lines_exit_32
+	NEGL    SI
+	ANDL    $0x07, SI
+	MOVBLZX -1(DI)(R9*1), DX
+	BZHIL   SI, DX, DX
+	JNZ     fpc_lines_exit_32
+	MOVQ    BX, DX
+	SHLQ    $0x06, DX
+	MOVQ    out_base+0(FP), SI
+	ADDQ    SI, DX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VPSRLQ  $0x3d, Z5, Z9
+	VPSLLQ  $0x03, Z5, Z10
+	VPERMQ  Z0, Z9, Z11
+	VPSRAVQ Z11, Z10, Z10
+	VPERMQ  Z1, Z9, Z11
+	VPANDQ  Z11, Z10, Z10
+	VPERMQ  Z2, Z9, Z11
+	VPMULLD Z11, Z10, Z10
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z10, Z11
+	VPSLLW    $0x08, Z11, Z11
+	VPSRAW    $0x08, Z11, Z11
+	VPCMPEQQ  Z4, Z9, K1
+	VMOVDQA64 Z11, K1, Z10
+	VPMOVQD   Z10, Y9
+	VPSRLQ    $0x3d, Z6, Z10
+	VPSLLQ    $0x03, Z6, Z11
+	VPERMQ    Z0, Z10, Z12
+	VPSRAVQ   Z12, Z11, Z11
+	VPERMQ    Z1, Z10, Z12
+	VPANDQ    Z12, Z11, Z11
+	VPERMQ    Z2, Z10, Z12
+	VPMULLD   Z12, Z11, Z11
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z11, Z12
+	VPSLLW    $0x08, Z12, Z12
+	VPSRAW    $0x08, Z12, Z12
+	VPCMPEQQ  Z4, Z10, K1
+	VMOVDQA64 Z12, K1, Z11
+	VPMOVQD   Z11, Y10
+	VMOVDQU   Y9, (DX)
+	VMOVDQU   Y10, 32(DX)
+	MOVQ      R11, (SP)
+	LEAQ      1(BX), BX
+	MOVQ      BX, 8(SP)
+	MOVQ      R11, DI
+	MOVQ      ends_base+56(FP), DX
+	MOVQ      (DX)(BX*8), SI
+	MOVQ      enc_len+32(FP), DX
+	CMPQ      SI, DX
+	JA        fpc_lines_exit_32
+	MOVQ      SI, DX
+	SUBQ      DI, DX
+	JBE       fpc_lines_exit_32
+	MOVQ      enc_base+24(FP), R9
+	ADDQ      R9, DI
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ    R10, $0x10
+	JNE     fpc_lines_exit_32
+	MOVQ    DI, R9
+	SHLQ    $0x03, R9
+	NEGQ    R9
+	LEAQ    -63(R8)(R9*1), R9
+	LEAQ    7(R9), R8
+	SHRQ    $0x03, R8
+	CMPQ    R8, DX
+	JNE     fpc_lines_exit_32
+	NEGL    R9
+	ANDL    $0x07, R9
+	MOVBLZX -1(DI)(DX*1), DX
+	BZHIL   R9, DX, DX
+	JNZ     fpc_lines_exit_32
+	MOVQ    BX, DX
+	SHLQ    $0x06, DX
+	MOVQ    out_base+0(FP), DI
+	ADDQ    DI, DX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VPSRLQ  $0x3d, Z7, Z9
+	VPSLLQ  $0x03, Z7, Z10
+	VPERMQ  Z0, Z9, Z11
+	VPSRAVQ Z11, Z10, Z10
+	VPERMQ  Z1, Z9, Z11
+	VPANDQ  Z11, Z10, Z10
+	VPERMQ  Z2, Z9, Z11
+	VPMULLD Z11, Z10, Z10
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z10, Z11
+	VPSLLW    $0x08, Z11, Z11
+	VPSRAW    $0x08, Z11, Z11
+	VPCMPEQQ  Z4, Z9, K1
+	VMOVDQA64 Z11, K1, Z10
+	VPMOVQD   Z10, Y9
+	VPSRLQ    $0x3d, Z8, Z10
+	VPSLLQ    $0x03, Z8, Z11
+	VPERMQ    Z0, Z10, Z12
+	VPSRAVQ   Z12, Z11, Z11
+	VPERMQ    Z1, Z10, Z12
+	VPANDQ    Z12, Z11, Z11
+	VPERMQ    Z2, Z10, Z12
+	VPMULLD   Z12, Z11, Z11
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z11, Z12
+	VPSLLW    $0x08, Z12, Z12
+	VPSRAW    $0x08, Z12, Z12
+	VPCMPEQQ  Z4, Z10, K1
+	VMOVDQA64 Z12, K1, Z11
+	VPMOVQD   Z11, Y10
+	VMOVDQU   Y9, (DX)
+	VMOVDQU   Y10, 32(DX)
+	MOVQ      SI, (SP)
+	LEAQ      1(BX), BX
+	MOVQ      BX, 8(SP)
+	MOVQ      SI, DI
+	JMP       fpc_lines_31
+
+fpc_lines_exit_32:
+	MOVQ 8(SP), AX
+	MOVQ AX, lines+80(FP)
+	VZEROUPPER
+	RET
+
+// func fpcDecompressLines128AVX512(out []byte, enc []byte, start int, ends []int) (lines int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MOVBE
+TEXT ·fpcDecompressLines128AVX512(SB), NOSPLIT, $656-88
+	MOVQ            start+48(FP), AX
+	MOVQ            AX, (SP)
+	MOVQ            $0x00000000, 8(SP)
+	MOVQ            $0x230b1313130b0706, AX
+	LEAQ            k_fpc_dec_walk<>+0(SB), CX
+	VPBROADCASTQ    k_q5<>+0(SB), Z4
+	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
+	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
+	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
+	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
+
+fpc_lines_41:
+	MOVQ  8(SP), DI
+	MOVQ  ends_len+64(FP), DX
+	CMPQ  DI, DX
+	JAE   fpc_lines_exit_42
+	MOVQ  (SP), BX
+	MOVQ  ends_base+56(FP), DX
+	MOVQ  (DX)(DI*8), SI
+	MOVQ  enc_len+32(FP), DX
+	CMPQ  SI, DX
+	JA    fpc_lines_exit_42
+	MOVQ  SI, R8
+	SUBQ  BX, R8
+	JBE   fpc_lines_exit_42
+	MOVQ  BX, DX
+	MOVQ  enc_base+24(FP), R9
+	ADDQ  R9, DX
+	TESTB $0x80, (DX)
+	JNZ   fpc_lines_codes_43
+	CMPQ  R8, $0x00000081
+	JNE   fpc_lines_exit_42
+	MOVQ  DI, BX
+	SHLQ  $0x07, BX
+	MOVQ  out_base+0(FP), R8
+	ADDQ  R8, BX
+
+	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
+	// word of the line is the stream's at the same byte shifted left by one
+	// bit, with the top bit of the byte after it.
+	TESTB           $0x7f, 128(DX)
+	JNZ             fpc_lines_exit_42
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z5
+	VMOVDQU64       (DX), Z6
+	VMOVDQU64       1(DX), Z7
+	VPSHUFB         Z5, Z6, Z6
+	VPSLLQ          $0x01, Z6, Z6
+	VPSRLQ          $0x3f, Z7, Z7
+	VPORQ           Z7, Z6, Z6
+	VPSHUFB         Z5, Z6, Z6
+	VMOVDQU64       64(DX), Z7
+	VMOVDQU64       65(DX), Z11
+	VPSHUFB         Z5, Z7, Z7
+	VPSLLQ          $0x01, Z7, Z7
+	VPSRLQ          $0x3f, Z11, Z11
+	VPORQ           Z11, Z7, Z7
+	VPSHUFB         Z5, Z7, Z7
+	VMOVDQU64       Z6, (BX)
+	VMOVDQU64       Z7, 64(BX)
+	MOVQ            SI, (SP)
+	LEAQ            1(DI), DI
+	MOVQ            DI, 8(SP)
+	JMP             fpc_lines_41
+
+fpc_lines_codes_43:
+	CMPQ    R8, $0x0000008d
+	JA      fpc_lines_exit_42
+	MOVQ    enc_cap+40(FP), R8
+	SUBQ    BX, R8
+	CMPQ    R8, $0x00000097
+	JB      fpc_lines_exit_42
+	MOVBEQQ (DX), BX
+
+	// The next stream, if it is one of word codes the kernel takes too,
+	// goes with this one.
+	LEAQ      1(DI), DI
+	MOVQ      ends_len+64(FP), R8
+	CMPQ      DI, R8
+	JAE       fpc_lines_single_44
+	MOVQ      ends_base+56(FP), R8
+	MOVQ      (R8)(DI*8), DI
+	MOVQ      enc_len+32(FP), R8
+	CMPQ      DI, R8
+	JA        fpc_lines_single_44
+	SUBQ      SI, DI
+	JBE       fpc_lines_single_44
+	MOVQ      SI, R8
+	MOVQ      enc_base+24(FP), R9
+	ADDQ      R9, R8
+	TESTB     $0x80, (R8)
+	JZ        fpc_lines_single_44
+	CMPQ      DI, $0x0000008d
+	JA        fpc_lines_single_44
+	MOVQ      enc_cap+40(FP), DI
+	SUBQ      SI, DI
+	CMPQ      DI, $0x00000097
+	JB        fpc_lines_single_44
+	MOVBEQQ   (R8), R9
+	VPXORQ    Z8, Z8, Z8
+	VMOVDQU64 Z8, 16(SP)
+	VMOVDQU64 Z8, 80(SP)
+	VMOVDQU64 Z8, 144(SP)
+	VMOVDQU64 Z8, 208(SP)
+	VMOVDQU64 Z8, 272(SP)
+	VPXORQ    Z9, Z9, Z9
+	VMOVDQU64 Z9, 336(SP)
+	VMOVDQU64 Z9, 400(SP)
+	VMOVDQU64 Z9, 464(SP)
+	VMOVDQU64 Z9, 528(SP)
+	VMOVDQU64 Z9, 592(SP)
+	SHLQ      $0x01, BX
+	SHLQ      $0x03, DX
+	ADDQ      $0x40, DX
+	XORL      SI, SI
+	MOVQ      BX, DI
+	SHRQ      $0x3a, DI
+	SHLQ      $0x01, R9
+	SHLQ      $0x03, R8
+	ADDQ      $0x40, R8
+	XORL      R10, R10
+	MOVQ      R9, R11
+	SHRQ      $0x3a, R11
+	JMP       fpc_lines_pair_45
+
+fpc_lines_single_44:
+	VPXORQ    Z10, Z10, Z10
+	VMOVDQU64 Z10, 16(SP)
+	VMOVDQU64 Z10, 80(SP)
+	VMOVDQU64 Z10, 144(SP)
+	VMOVDQU64 Z10, 208(SP)
+	VMOVDQU64 Z10, 272(SP)
+	SHLQ      $0x01, BX
+	SHLQ      $0x03, DX
+	ADDQ      $0x40, DX
+	XORL      SI, SI
+	MOVQ      BX, DI
+	SHRQ      $0x3a, DI
+
+fpc_lines_walk_46:
+	MOVQ    DX, R8
+	SHRQ    $0x03, R8
+	MOVBEQQ (R8), R8
+	MOVQ    DX, R10
+	NOTQ    R10
+	ORQ     $0x38, R10
+	MOVQ    DI, R9
+	ANDL    $0x38, R9
+	SHRXQ   R9, AX, R9
+	MOVQ    BX, 16(SP)(SI*8)
+	MOVBQZX 32(CX)(DI*1), DI
+	ADDQ    DI, SI
+	SHLXQ   R9, BX, R11
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R11, DI
+	SHRQ $0x3a, DI
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R9, R10
+	SHRXQ R10, R8, BX
+	ORQ   R11, BX
+	ANDL  $0x3f, R9
+	ADDQ  R9, DX
+	CMPQ  SI, $0x20
+	JB    fpc_lines_walk_46
+	MOVQ  8(SP), BX
+	MOVQ  (SP), DI
+	MOVQ  ends_base+56(FP), R8
+	MOVQ  (R8)(BX*8), R9
+	MOVQ  enc_len+32(FP), R8
+	CMPQ  R9, R8
+	JA    fpc_lines_exit_42
+	MOVQ  R9, R8
+	SUBQ  DI, R8
+	JBE   fpc_lines_exit_42
+	MOVQ  enc_base+24(FP), R10
+	ADDQ  R10, DI
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ    SI, $0x20
+	JNE     fpc_lines_exit_42
+	MOVQ    DI, SI
+	SHLQ    $0x03, SI
+	NEGQ    SI
+	LEAQ    -63(DX)(SI*1), SI
+	LEAQ    7(SI), DX
+	SHRQ    $0x03, DX
+	CMPQ    DX, R8
+	JNE     fpc_lines_exit_42
+	NEGL    SI
+	ANDL    $0x07, SI
+	MOVBLZX -1(DI)(R8*1), DX
+	BZHIL   SI, DX, DX
+	JNZ     fpc_lines_exit_42
+	MOVQ    BX, DX
+	SHLQ    $0x07, DX
+	MOVQ    out_base+0(FP), SI
+	ADDQ    SI, DX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VMOVDQU64 16(SP), Z5
 	VPSRLQ    $0x3d, Z5, Z6
 	VPSLLQ    $0x03, Z5, Z5
 	VPERMQ    Z0, Z6, Z7
@@ -6121,88 +6325,328 @@ fpc_pair_walked_42:
 	VPCMPEQQ  Z4, Z6, K1
 	VMOVDQA64 Z7, K1, Z5
 	VPMOVQD   Z5, Y5
-	VMOVDQU64 64(SP), Z6
+	VMOVDQU64 80(SP), Z6
 	VPSRLQ    $0x3d, Z6, Z7
 	VPSLLQ    $0x03, Z6, Z6
-	VPERMQ    Z0, Z7, Z8
-	VPSRAVQ   Z8, Z6, Z6
-	VPERMQ    Z1, Z7, Z8
-	VPANDQ    Z8, Z6, Z6
-	VPERMQ    Z2, Z7, Z8
-	VPMULLD   Z8, Z6, Z6
+	VPERMQ    Z0, Z7, Z11
+	VPSRAVQ   Z11, Z6, Z6
+	VPERMQ    Z1, Z7, Z11
+	VPANDQ    Z11, Z6, Z6
+	VPERMQ    Z2, Z7, Z11
+	VPMULLD   Z11, Z6, Z6
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z6, Z8
-	VPSLLW    $0x08, Z8, Z8
-	VPSRAW    $0x08, Z8, Z8
+	VPSHUFB   Z3, Z6, Z11
+	VPSLLW    $0x08, Z11, Z11
+	VPSRAW    $0x08, Z11, Z11
 	VPCMPEQQ  Z4, Z7, K1
-	VMOVDQA64 Z8, K1, Z6
+	VMOVDQA64 Z11, K1, Z6
 	VPMOVQD   Z6, Y6
-	VMOVDQU64 128(SP), Z7
-	VPSRLQ    $0x3d, Z7, Z8
+	VMOVDQU64 144(SP), Z7
+	VPSRLQ    $0x3d, Z7, Z11
 	VPSLLQ    $0x03, Z7, Z7
-	VPERMQ    Z0, Z8, Z9
-	VPSRAVQ   Z9, Z7, Z7
-	VPERMQ    Z1, Z8, Z9
-	VPANDQ    Z9, Z7, Z7
-	VPERMQ    Z2, Z8, Z9
-	VPMULLD   Z9, Z7, Z7
+	VPERMQ    Z0, Z11, Z12
+	VPSRAVQ   Z12, Z7, Z7
+	VPERMQ    Z1, Z11, Z12
+	VPANDQ    Z12, Z7, Z7
+	VPERMQ    Z2, Z11, Z12
+	VPMULLD   Z12, Z7, Z7
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z7, Z9
-	VPSLLW    $0x08, Z9, Z9
-	VPSRAW    $0x08, Z9, Z9
-	VPCMPEQQ  Z4, Z8, K1
-	VMOVDQA64 Z9, K1, Z7
+	VPSHUFB   Z3, Z7, Z12
+	VPSLLW    $0x08, Z12, Z12
+	VPSRAW    $0x08, Z12, Z12
+	VPCMPEQQ  Z4, Z11, K1
+	VMOVDQA64 Z12, K1, Z7
 	VPMOVQD   Z7, Y7
-	VMOVDQU64 192(SP), Z8
-	VPSRLQ    $0x3d, Z8, Z9
-	VPSLLQ    $0x03, Z8, Z8
-	VPERMQ    Z0, Z9, Z10
-	VPSRAVQ   Z10, Z8, Z8
-	VPERMQ    Z1, Z9, Z10
-	VPANDQ    Z10, Z8, Z8
-	VPERMQ    Z2, Z9, Z10
-	VPMULLD   Z10, Z8, Z8
+	VMOVDQU64 208(SP), Z11
+	VPSRLQ    $0x3d, Z11, Z12
+	VPSLLQ    $0x03, Z11, Z11
+	VPERMQ    Z0, Z12, Z13
+	VPSRAVQ   Z13, Z11, Z11
+	VPERMQ    Z1, Z12, Z13
+	VPANDQ    Z13, Z11, Z11
+	VPERMQ    Z2, Z12, Z13
+	VPMULLD   Z13, Z11, Z11
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z8, Z10
-	VPSLLW    $0x08, Z10, Z10
-	VPSRAW    $0x08, Z10, Z10
-	VPCMPEQQ  Z4, Z9, K1
-	VMOVDQA64 Z10, K1, Z8
-	VPMOVQD   Z8, Y8
-	VMOVDQU   Y5, (CX)
-	VMOVDQU   Y6, 32(CX)
-	VMOVDQU   Y7, 64(CX)
-	VMOVDQU   Y8, 96(CX)
-	ORL       $0x01, AX
+	VPSHUFB   Z3, Z11, Z13
+	VPSLLW    $0x08, Z13, Z13
+	VPSRAW    $0x08, Z13, Z13
+	VPCMPEQQ  Z4, Z12, K1
+	VMOVDQA64 Z13, K1, Z11
+	VPMOVQD   Z11, Y11
+	VMOVDQU   Y5, (DX)
+	VMOVDQU   Y6, 32(DX)
+	VMOVDQU   Y7, 64(DX)
+	VMOVDQU   Y11, 96(DX)
+	MOVQ      R9, (SP)
+	LEAQ      1(BX), BX
+	MOVQ      BX, 8(SP)
+	JMP       fpc_lines_41
 
-fpc_pair_skip_43:
-	MOVQ enc1_base+40(FP), CX
-	MOVQ enc1_len+48(FP), DX
+fpc_lines_pair_45:
+	// Both walks while both have words to cover, then the one left.
+fpc_pair_both_47:
+	MOVQ    DX, R12
+	SHRQ    $0x03, R12
+	MOVBEQQ (R12), R12
+	MOVQ    DX, R14
+	NOTQ    R14
+	ORQ     $0x38, R14
+	MOVQ    DI, R13
+	ANDL    $0x38, R13
+	SHRXQ   R13, AX, R13
+	MOVQ    BX, 16(SP)(SI*8)
+	MOVBQZX 32(CX)(DI*1), DI
+	ADDQ    DI, SI
+	SHLXQ   R13, BX, R15
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R15, DI
+	SHRQ $0x3a, DI
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ    R13, R14
+	SHRXQ   R14, R12, BX
+	ORQ     R15, BX
+	ANDL    $0x3f, R13
+	ADDQ    R13, DX
+	MOVQ    R8, R12
+	SHRQ    $0x03, R12
+	MOVBEQQ (R12), R12
+	MOVQ    R8, R14
+	NOTQ    R14
+	ORQ     $0x38, R14
+	MOVQ    R11, R13
+	ANDL    $0x38, R13
+	SHRXQ   R13, AX, R13
+	MOVQ    R9, 336(SP)(R10*8)
+	MOVBQZX 32(CX)(R11*1), R11
+	ADDQ    R11, R10
+	SHLXQ   R13, R9, R15
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R15, R11
+	SHRQ $0x3a, R11
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R13, R14
+	SHRXQ R14, R12, R9
+	ORQ   R15, R9
+	ANDL  $0x3f, R13
+	ADDQ  R13, R8
+	CMPQ  SI, $0x20
+	JAE   fpc_pair_only1_49
+	CMPQ  R10, $0x20
+	JB    fpc_pair_both_47
+
+fpc_pair_only0_48:
+	MOVQ    DX, R9
+	SHRQ    $0x03, R9
+	MOVBEQQ (R9), R9
+	MOVQ    DX, R12
+	NOTQ    R12
+	ORQ     $0x38, R12
+	MOVQ    DI, R11
+	ANDL    $0x38, R11
+	SHRXQ   R11, AX, R11
+	MOVQ    BX, 16(SP)(SI*8)
+	MOVBQZX 32(CX)(DI*1), DI
+	ADDQ    DI, SI
+	SHLXQ   R11, BX, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, DI
+	SHRQ $0x3a, DI
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  R11, R12
+	SHRXQ R12, R9, BX
+	ORQ   R13, BX
+	ANDL  $0x3f, R11
+	ADDQ  R11, DX
+	CMPQ  SI, $0x20
+	JB    fpc_pair_only0_48
+	JMP   fpc_pair_walked_50
+
+fpc_pair_only1_49:
+	CMPQ    R10, $0x20
+	JAE     fpc_pair_walked_50
+	MOVQ    R8, BX
+	SHRQ    $0x03, BX
+	MOVBEQQ (BX), BX
+	MOVQ    R8, R12
+	NOTQ    R12
+	ORQ     $0x38, R12
+	MOVQ    R11, DI
+	ANDL    $0x38, DI
+	SHRXQ   DI, AX, DI
+	MOVQ    R9, 336(SP)(R10*8)
+	MOVBQZX 32(CX)(R11*1), R11
+	ADDQ    R11, R10
+	SHLXQ   DI, R9, R13
+
+	// The next prefix, from the buffer before the refill (≥ 21 bits).
+	MOVQ R13, R11
+	SHRQ $0x3a, R11
+
+	// Refill: the loaded bytes start c − ln bits after the new P.
+	SUBQ  DI, R12
+	SHRXQ R12, BX, R9
+	ORQ   R13, R9
+	ANDL  $0x3f, DI
+	ADDQ  DI, R8
+	JMP   fpc_pair_only1_49
+
+fpc_pair_walked_50:
+	MOVQ 8(SP), BX
+	MOVQ (SP), DI
+	MOVQ ends_base+56(FP), R9
+	MOVQ (R9)(BX*8), R11
+	MOVQ enc_len+32(FP), R9
+	CMPQ R11, R9
+	JA   fpc_lines_exit_42
+	MOVQ R11, R9
+	SUBQ DI, R9
+	JBE  fpc_lines_exit_42
+	MOVQ enc_base+24(FP), R12
+	ADDQ R12, DI
+
+	// Well formed: exactly the line's words; the stream ends with the last
+	// code (P+7)/8 = len(enc); zero padding.
+	CMPQ    SI, $0x20
+	JNE     fpc_lines_exit_42
+	MOVQ    DI, SI
+	SHLQ    $0x03, SI
+	NEGQ    SI
+	LEAQ    -63(DX)(SI*1), SI
+	LEAQ    7(SI), DX
+	SHRQ    $0x03, DX
+	CMPQ    DX, R9
+	JNE     fpc_lines_exit_42
+	NEGL    SI
+	ANDL    $0x07, SI
+	MOVBLZX -1(DI)(R9*1), DX
+	BZHIL   SI, DX, DX
+	JNZ     fpc_lines_exit_42
+	MOVQ    BX, DX
+	SHLQ    $0x07, DX
+	MOVQ    out_base+0(FP), SI
+	ADDQ    SI, DX
+
+	// The words from the windows: the code at the top of each, prefix p.
+	VMOVDQU64 16(SP), Z5
+	VPSRLQ    $0x3d, Z5, Z6
+	VPSLLQ    $0x03, Z5, Z5
+	VPERMQ    Z0, Z6, Z7
+	VPSRAVQ   Z7, Z5, Z5
+	VPERMQ    Z1, Z6, Z7
+	VPANDQ    Z7, Z5, Z5
+	VPERMQ    Z2, Z6, Z7
+	VPMULLD   Z7, Z5, Z5
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z5, Z7
+	VPSLLW    $0x08, Z7, Z7
+	VPSRAW    $0x08, Z7, Z7
+	VPCMPEQQ  Z4, Z6, K1
+	VMOVDQA64 Z7, K1, Z5
+	VPMOVQD   Z5, Y5
+	VMOVDQU64 80(SP), Z6
+	VPSRLQ    $0x3d, Z6, Z7
+	VPSLLQ    $0x03, Z6, Z6
+	VPERMQ    Z0, Z7, Z11
+	VPSRAVQ   Z11, Z6, Z6
+	VPERMQ    Z1, Z7, Z11
+	VPANDQ    Z11, Z6, Z6
+	VPERMQ    Z2, Z7, Z11
+	VPMULLD   Z11, Z6, Z6
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z6, Z11
+	VPSLLW    $0x08, Z11, Z11
+	VPSRAW    $0x08, Z11, Z11
+	VPCMPEQQ  Z4, Z7, K1
+	VMOVDQA64 Z11, K1, Z6
+	VPMOVQD   Z6, Y6
+	VMOVDQU64 144(SP), Z7
+	VPSRLQ    $0x3d, Z7, Z11
+	VPSLLQ    $0x03, Z7, Z7
+	VPERMQ    Z0, Z11, Z12
+	VPSRAVQ   Z12, Z7, Z7
+	VPERMQ    Z1, Z11, Z12
+	VPANDQ    Z12, Z7, Z7
+	VPERMQ    Z2, Z11, Z12
+	VPMULLD   Z12, Z7, Z7
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z7, Z12
+	VPSLLW    $0x08, Z12, Z12
+	VPSRAW    $0x08, Z12, Z12
+	VPCMPEQQ  Z4, Z11, K1
+	VMOVDQA64 Z12, K1, Z7
+	VPMOVQD   Z7, Y7
+	VMOVDQU64 208(SP), Z11
+	VPSRLQ    $0x3d, Z11, Z12
+	VPSLLQ    $0x03, Z11, Z11
+	VPERMQ    Z0, Z12, Z13
+	VPSRAVQ   Z13, Z11, Z11
+	VPERMQ    Z1, Z12, Z13
+	VPANDQ    Z13, Z11, Z11
+	VPERMQ    Z2, Z12, Z13
+	VPMULLD   Z13, Z11, Z11
+
+	// Two halves (prefix 101): each half's low byte, sign-extended.
+	VPSHUFB   Z3, Z11, Z13
+	VPSLLW    $0x08, Z13, Z13
+	VPSRAW    $0x08, Z13, Z13
+	VPCMPEQQ  Z4, Z12, K1
+	VMOVDQA64 Z13, K1, Z11
+	VPMOVQD   Z11, Y11
+	VMOVDQU   Y5, (DX)
+	VMOVDQU   Y6, 32(DX)
+	VMOVDQU   Y7, 64(DX)
+	VMOVDQU   Y11, 96(DX)
+	MOVQ      R11, (SP)
+	LEAQ      1(BX), BX
+	MOVQ      BX, 8(SP)
+	MOVQ      R11, DI
+	MOVQ      ends_base+56(FP), DX
+	MOVQ      (DX)(BX*8), SI
+	MOVQ      enc_len+32(FP), DX
+	CMPQ      SI, DX
+	JA        fpc_lines_exit_42
+	MOVQ      SI, DX
+	SUBQ      DI, DX
+	JBE       fpc_lines_exit_42
+	MOVQ      enc_base+24(FP), R9
+	ADDQ      R9, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    R10, $0x20
-	JNE     fpc_pair_skip_44
-	MOVQ    CX, BX
-	SHLQ    $0x03, BX
-	NEGQ    BX
-	LEAQ    -63(R9)(BX*1), BX
-	LEAQ    7(BX), SI
-	SHRQ    $0x03, SI
-	CMPQ    SI, DX
-	JNE     fpc_pair_skip_44
-	NEGL    BX
-	ANDL    $0x07, BX
-	MOVBLZX -1(CX)(DX*1), CX
-	BZHIL   BX, CX, CX
-	JNZ     fpc_pair_skip_44
-	MOVQ    out1+8(FP), CX
+	JNE     fpc_lines_exit_42
+	MOVQ    DI, R9
+	SHLQ    $0x03, R9
+	NEGQ    R9
+	LEAQ    -63(R8)(R9*1), R9
+	LEAQ    7(R9), R8
+	SHRQ    $0x03, R8
+	CMPQ    R8, DX
+	JNE     fpc_lines_exit_42
+	NEGL    R9
+	ANDL    $0x07, R9
+	MOVBLZX -1(DI)(DX*1), DX
+	BZHIL   R9, DX, DX
+	JNZ     fpc_lines_exit_42
+	MOVQ    BX, DX
+	SHLQ    $0x07, DX
+	MOVQ    out_base+0(FP), DI
+	ADDQ    DI, DX
 
 	// The words from the windows: the code at the top of each, prefix p.
-	VMOVDQU64 320(SP), Z5
+	VMOVDQU64 336(SP), Z5
 	VPSRLQ    $0x3d, Z5, Z6
 	VPSLLQ    $0x03, Z5, Z5
 	VPERMQ    Z0, Z6, Z7
@@ -6219,71 +6663,71 @@ fpc_pair_skip_43:
 	VPCMPEQQ  Z4, Z6, K1
 	VMOVDQA64 Z7, K1, Z5
 	VPMOVQD   Z5, Y5
-	VMOVDQU64 384(SP), Z6
+	VMOVDQU64 400(SP), Z6
 	VPSRLQ    $0x3d, Z6, Z7
 	VPSLLQ    $0x03, Z6, Z6
-	VPERMQ    Z0, Z7, Z8
-	VPSRAVQ   Z8, Z6, Z6
-	VPERMQ    Z1, Z7, Z8
-	VPANDQ    Z8, Z6, Z6
-	VPERMQ    Z2, Z7, Z8
-	VPMULLD   Z8, Z6, Z6
+	VPERMQ    Z0, Z7, Z11
+	VPSRAVQ   Z11, Z6, Z6
+	VPERMQ    Z1, Z7, Z11
+	VPANDQ    Z11, Z6, Z6
+	VPERMQ    Z2, Z7, Z11
+	VPMULLD   Z11, Z6, Z6
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z6, Z8
-	VPSLLW    $0x08, Z8, Z8
-	VPSRAW    $0x08, Z8, Z8
+	VPSHUFB   Z3, Z6, Z11
+	VPSLLW    $0x08, Z11, Z11
+	VPSRAW    $0x08, Z11, Z11
 	VPCMPEQQ  Z4, Z7, K1
-	VMOVDQA64 Z8, K1, Z6
+	VMOVDQA64 Z11, K1, Z6
 	VPMOVQD   Z6, Y6
-	VMOVDQU64 448(SP), Z7
-	VPSRLQ    $0x3d, Z7, Z8
+	VMOVDQU64 464(SP), Z7
+	VPSRLQ    $0x3d, Z7, Z11
 	VPSLLQ    $0x03, Z7, Z7
-	VPERMQ    Z0, Z8, Z9
-	VPSRAVQ   Z9, Z7, Z7
-	VPERMQ    Z1, Z8, Z9
-	VPANDQ    Z9, Z7, Z7
-	VPERMQ    Z2, Z8, Z9
-	VPMULLD   Z9, Z7, Z7
+	VPERMQ    Z0, Z11, Z12
+	VPSRAVQ   Z12, Z7, Z7
+	VPERMQ    Z1, Z11, Z12
+	VPANDQ    Z12, Z7, Z7
+	VPERMQ    Z2, Z11, Z12
+	VPMULLD   Z12, Z7, Z7
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z7, Z9
-	VPSLLW    $0x08, Z9, Z9
-	VPSRAW    $0x08, Z9, Z9
-	VPCMPEQQ  Z4, Z8, K1
-	VMOVDQA64 Z9, K1, Z7
+	VPSHUFB   Z3, Z7, Z12
+	VPSLLW    $0x08, Z12, Z12
+	VPSRAW    $0x08, Z12, Z12
+	VPCMPEQQ  Z4, Z11, K1
+	VMOVDQA64 Z12, K1, Z7
 	VPMOVQD   Z7, Y7
-	VMOVDQU64 512(SP), Z8
-	VPSRLQ    $0x3d, Z8, Z9
-	VPSLLQ    $0x03, Z8, Z8
-	VPERMQ    Z0, Z9, Z0
-	VPSRAVQ   Z0, Z8, Z8
-	VPERMQ    Z1, Z9, Z0
-	VPANDQ    Z0, Z8, Z8
-	VPERMQ    Z2, Z9, Z0
-	VPMULLD   Z0, Z8, Z8
+	VMOVDQU64 528(SP), Z11
+	VPSRLQ    $0x3d, Z11, Z12
+	VPSLLQ    $0x03, Z11, Z11
+	VPERMQ    Z0, Z12, Z13
+	VPSRAVQ   Z13, Z11, Z11
+	VPERMQ    Z1, Z12, Z13
+	VPANDQ    Z13, Z11, Z11
+	VPERMQ    Z2, Z12, Z13
+	VPMULLD   Z13, Z11, Z11
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z8, Z0
-	VPSLLW    $0x08, Z0, Z0
-	VPSRAW    $0x08, Z0, Z0
-	VPCMPEQQ  Z4, Z9, K1
-	VMOVDQA64 Z0, K1, Z8
-	VPMOVQD   Z8, Y0
-	VMOVDQU   Y5, (CX)
-	VMOVDQU   Y6, 32(CX)
-	VMOVDQU   Y7, 64(CX)
-	VMOVDQU   Y0, 96(CX)
-	ORL       $0x02, AX
+	VPSHUFB   Z3, Z11, Z13
+	VPSLLW    $0x08, Z13, Z13
+	VPSRAW    $0x08, Z13, Z13
+	VPCMPEQQ  Z4, Z12, K1
+	VMOVDQA64 Z13, K1, Z11
+	VPMOVQD   Z11, Y11
+	VMOVDQU   Y5, (DX)
+	VMOVDQU   Y6, 32(DX)
+	VMOVDQU   Y7, 64(DX)
+	VMOVDQU   Y11, 96(DX)
+	MOVQ      SI, (SP)
+	LEAQ      1(BX), BX
+	MOVQ      BX, 8(SP)
+	MOVQ      SI, DI
+	JMP       fpc_lines_41
 
-fpc_pair_skip_44:
-	MOVB AL, ok+64(FP)
+fpc_lines_exit_42:
+	MOVQ 8(SP), AX
+	MOVQ AX, lines+80(FP)
 	VZEROUPPER
-	RET
-
-fpc_pair_none_38:
-	MOVB $0x00, AL
-	MOVB AL, ok+64(FP)
 	RET
 
 // k_fpc_se_lo<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).

@@ -67,7 +67,7 @@ func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
 	panic("fpc: decodeLine128 without a kernel")
 }
 
-// decodePair is never called: decodesLines is false.
-func (c *Codec) decodePair(out0, out1, enc0, enc1 []byte) uint8 {
-	panic("fpc: decodePair without a kernel")
+// decodeLines is never called: decodesLines is false.
+func (c *Codec) decodeLines(out, src []byte, start int, ends []int) int {
+	panic("fpc: decodeLines without a kernel")
 }

@@ -135,20 +135,22 @@ func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
 //go:noescape
 func fpcDecompress128AVX512(out *[128]byte, enc []byte) bool
 
-// fpcDecompressPair64AVX512 decodes the streams of word codes of two 64-byte
-// lines, enc0 into out0 and enc1 into out1, as fpcDecompress64AVX512 does,
-// and sets bit k of ok for each line k it decoded; it decodes neither (ok = 0)
-// unless both streams have flag 1, are no longer than that kernel takes and
-// have the capacity for the walk's loads.
+// fpcDecompressLines64AVX512 decodes the FPC streams of 64-byte lines in enc, from start
+// to each of ends in turn, back to back into out, as fpcDecompress64AVX512 does, and
+// returns how many it decoded: it stops before the first stream that is not
+// well-formed, whose end is before its start or past enc, or of word codes
+// within the walk's reach of the end of enc's capacity. len(out) must be at
+// least len(ends)*64.
 //
 //go:noescape
-func fpcDecompressPair64AVX512(out0 *[64]byte, out1 *[64]byte, enc0 []byte, enc1 []byte) (ok uint8)
+func fpcDecompressLines64AVX512(out []byte, enc []byte, start int, ends []int) (lines int)
 
-// fpcDecompressPair128AVX512 decodes the streams of word codes of two 128-byte
-// lines, enc0 into out0 and enc1 into out1, as fpcDecompress128AVX512 does,
-// and sets bit k of ok for each line k it decoded; it decodes neither (ok = 0)
-// unless both streams have flag 1, are no longer than that kernel takes and
-// have the capacity for the walk's loads.
+// fpcDecompressLines128AVX512 decodes the FPC streams of 128-byte lines in enc, from start
+// to each of ends in turn, back to back into out, as fpcDecompress128AVX512 does, and
+// returns how many it decoded: it stops before the first stream that is not
+// well-formed, whose end is before its start or past enc, or of word codes
+// within the walk's reach of the end of enc's capacity. len(out) must be at
+// least len(ends)*128.
 //
 //go:noescape
-func fpcDecompressPair128AVX512(out0 *[128]byte, out1 *[128]byte, enc0 []byte, enc1 []byte) (ok uint8)
+func fpcDecompressLines128AVX512(out []byte, enc []byte, start int, ends []int) (lines int)

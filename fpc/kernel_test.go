@@ -458,17 +458,22 @@ func mangledStream(c *Codec, line []byte, mangle string) []byte {
 // (by way of the batch decoder where it applies) of Lines made from each
 // line gives the same lines and the same error as decoding the same Lines
 // one line at a time with Decompress. The Lines, chosen by a hash of the
-// line: its stream, the stream mangled as one of decodeMangles says, the
-// stream again, and then, for two lines in three, the stream with an end
-// offset before its start or past Enc.
+// line: four copies of its stream, the first or the second mangled as one
+// of decodeMangles says (so that the batch kernel's pair of streams of
+// word codes fails in its first or its second line), then, for two lines
+// in three, the stream with an end offset before its start or past Enc;
+// for one line in two, Enc has room past its end (filled with junk), so
+// that the kernel reads the last streams in place too.
 func TestDecompressLinesLevels(t *testing.T) {
 	for _, name := range []string{"fpc", "fpc-tavana"} {
 		for _, n := range codectest.LineSizes {
 			c := mustNew(t, name, n).(*Codec)
 			linesOf := func(line []byte) *linecomp.Lines {
 				h := binary.LittleEndian.Uint64(line[8:]) * 0x9E3779B97F4A7C15 >> 32
+				mangles := []string{"", "", "", ""}
+				mangles[h/64%2] = decodeMangles[h%uint64(len(decodeMangles))]
 				var l linecomp.Lines
-				for _, mangle := range []string{"", decodeMangles[h%uint64(len(decodeMangles))], ""} {
+				for _, mangle := range mangles {
 					codectest.AppendStream(&l, mangledStream(c, line, mangle))
 				}
 				switch h / 8 % 3 {
@@ -478,6 +483,14 @@ func TestDecompressLinesLevels(t *testing.T) {
 				case 1:
 					codectest.AppendStream(&l, mangledStream(c, line, ""))
 					l.End[len(l.End)-1] = len(l.Enc) + 1
+				}
+				if h/128%2 == 0 {
+					size := len(l.Enc)
+					for range 256 {
+						l.Enc = append(l.Enc, byte(h))
+						h = h*5 + 1
+					}
+					l.Enc = l.Enc[:size]
 				}
 				return &l
 			}
@@ -520,17 +533,28 @@ func TestDecompressLinesBadStart(t *testing.T) {
 			}
 		}
 		// Where the kernel applies (the report's table at 64 or 128 bytes,
-		// AVX-512), the batch decoder takes every well-formed line; elsewhere
-		// none.
+		// AVX-512), the batch decoder takes two well-formed streams of word
+		// codes with the capacity for the walk's loads past them; elsewhere,
+		// or without that capacity, none, and linecomp.DecompressLines
+		// decodes them with Decompress.
 		var l linecomp.Lines
 		codectest.AppendStream(&l, stream)
 		codectest.AppendStream(&l, stream)
-		want := 0
-		if c.decodesLines() && cpu.Active() >= cpu.AVX512 {
-			want = 2
-		}
-		if out, got := c.DecompressLines(nil, &l, 0); got != want || len(out) != want*n {
-			t.Errorf("%d bytes: two well-formed lines: %d lines, %d bytes; want %d lines", n, got, len(out), want)
+		for _, roomy := range []bool{false, true} {
+			l.Enc = l.Enc[:len(l.Enc):len(l.Enc)]
+			want := 0
+			if roomy {
+				l.Enc = slices.Grow(l.Enc, 256)
+				if c.decodesLines() && cpu.Active() >= cpu.AVX512 {
+					want = 2
+				}
+			}
+			if out, got := c.DecompressLines(nil, &l, 0); got != want || len(out) != want*n {
+				t.Errorf("%d bytes, room past Enc %v: two well-formed lines: %d lines, %d bytes; want %d lines", n, roomy, got, len(out), want)
+			}
+			if out, err := linecomp.DecompressLines(c, nil, &l); err != nil || len(out) != 2*n {
+				t.Errorf("%d bytes, room past Enc %v: linecomp.DecompressLines of two well-formed lines: %d bytes, %v", n, roomy, len(out), err)
+			}
 		}
 	}
 }
