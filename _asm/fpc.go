@@ -1605,7 +1605,7 @@ func fpcDecompressKernel(size int) {
 	Label(codes)
 	CMPQ(n, U32(min(span, 141))) // maxCodeBytes
 	JA(LabelRef(fail))
-	w := newFpcWalk(words)
+	w := newFpcWalk(words, true)
 	reach := fpcWalkReach(words)
 	if reach > span {
 		panic("fpc: the decode walk reaches past its stack copy")
@@ -1653,7 +1653,7 @@ func fpcDecompressKernel(size int) {
 		LEAQ(stack, base)
 		Label(inPlace)
 	}
-	totals, tabs := fpcWalkConstants()
+	totals, tabs := fpcWalkConstants(words)
 	w.start(base, first)
 	w.loop(totals, tabs, "fpc_dec_loop")
 	w.check(base, Load(Param("enc").Base(), GP64()), Load(Param("enc").Len(), GP64()), fail)
@@ -1711,6 +1711,12 @@ func fpcRawLine(enc, out Register, size int, fail string) {
 // walk's step waits on the one before it). The loop's position, the line
 // and its start, lives on the stack: the two walks take every register.
 func fpcDecompressLinesKernel(size int) {
+	// The windows of two 128-byte walks go to the stack: four masked
+	// moves a code instead of one store made this loop about 8% slower on
+	// the benchmark buffer. A walk alone is bound by its chain of steps,
+	// not by the operations beside it, and keeps its windows in registers
+	// at both sizes (128 bytes about 4% faster than on the stack).
+	linesInRegs := size == 64
 	name := fmt.Sprintf("fpcDecompressLines%dAVX512", size)
 	TEXT(name, NOSPLIT, "func(out []byte, enc []byte, start int, ends []int) (lines int)")
 	Pragma("noescape")
@@ -1730,9 +1736,9 @@ func fpcDecompressLinesKernel(size int) {
 		MOVQ(s, st)
 		MOVQ(U32(0), kk)
 	}
-	totals, tabs := fpcWalkConstants()
+	totals, tabs := fpcWalkConstants(words)
 	wc := fpcDecWordConstants()
-	w := [2]*fpcWalk{allocFpcWalk(words), allocFpcWalk(words)}
+	w := [2]*fpcWalk{allocFpcWalk(words, linesInRegs), allocFpcWalk(words, linesInRegs)}
 	loop, exit := label("fpc_lines"), label("fpc_lines_exit")
 	codes, single, pair := label("fpc_lines_codes"), label("fpc_lines_single"), label("fpc_lines_pair")
 
@@ -1891,33 +1897,36 @@ func fpcWalkReach(words int) int { return (1+(words-1)*35+63)/8 + 8 }
 // fpcWalk is the state of one line's decode walk, the loop of
 // fpcDecompressKernel: the stream from bit P on in bitbuf (at least 56
 // bits), M = 8·base + P + 63 for the stream at base, the words covered i,
-// the top six bits of bitbuf t58, and the windows saved so far: at 64
-// bytes in two vectors (a masked broadcast per code), so that the words'
-// block does not load slots that sixteen 8-byte stores have just written,
-// a load that cannot be forwarded from them and waits for them to reach
-// the cache; at 128 bytes in stack slots.
+// the top six bits of bitbuf t58, and the windows saved so far: in
+// vectors, a masked broadcast per code, so that build does not load slots
+// that 8-byte stores have just written, a load that cannot be forwarded
+// from them and waits for them to reach the cache; or in stack slots, one
+// store per code, where the operations a code takes count more than that
+// wait (two walks at 128 bytes).
 type fpcWalk struct {
 	words             int
 	M, bitbuf, i, t58 GPVirtual
-	acc               [2]VecVirtual
-	slots             Mem
+	acc               []VecVirtual // words/8 vectors of windows, or none
+	slots             Mem          // without acc: the windows' slots
 }
 
-// newFpcWalk allocates the state of a walk over a line of words words and
-// zeroes its windows.
-func newFpcWalk(words int) *fpcWalk {
-	w := allocFpcWalk(words)
+// newFpcWalk is allocFpcWalk, and zeroes the walk's windows.
+func newFpcWalk(words int, inRegs bool) *fpcWalk {
+	w := allocFpcWalk(words, inRegs)
 	w.reset()
 	return w
 }
 
-// allocFpcWalk allocates the state of a walk over a line of words words.
-func allocFpcWalk(words int) *fpcWalk {
+// allocFpcWalk allocates the state of a walk over a line of words words,
+// its windows in vectors (inRegs) or on the stack.
+func allocFpcWalk(words int, inRegs bool) *fpcWalk {
 	w := &fpcWalk{words: words, M: GP64(), bitbuf: GP64(), i: GP64(), t58: GP64()}
-	if words == 16 {
-		w.acc = [2]VecVirtual{ZMM(), ZMM()}
-	} else {
+	if !inRegs {
 		w.slots = AllocLocal(8 * (words + 8))
+		return w
+	}
+	for range words / 8 {
+		w.acc = append(w.acc, ZMM())
 	}
 	return w
 }
@@ -1925,9 +1934,10 @@ func allocFpcWalk(words int) *fpcWalk {
 // reset zeroes the walk's windows for a new line: a zero window is a
 // zero word, that of each word of a zero run after its first.
 func (w *fpcWalk) reset() {
-	if w.words == 16 {
-		VPXORQ(w.acc[0], w.acc[0], w.acc[0])
-		VPXORQ(w.acc[1], w.acc[1], w.acc[1])
+	for _, a := range w.acc {
+		VPXORQ(a, a, a)
+	}
+	if w.acc != nil {
 		return
 	}
 	z := ZMM()
@@ -1943,10 +1953,10 @@ func (w *fpcWalk) reset() {
 
 // fpcWalkConstants loads what every walk step reads: the code lengths by
 // prefix (fpcDecTotals) and the address of fpcDecWalkTables.
-func fpcWalkConstants() (totals, tabs GPVirtual) {
+func fpcWalkConstants(words int) (totals, tabs GPVirtual) {
 	totals, tabs = GP64(), GP64()
 	MOVQ(U64(fpcDecTotals), totals)
-	LEAQ(fpcDecWalkTables(), tabs)
+	LEAQ(fpcDecWalkTables(words), tabs)
 	return totals, tabs
 }
 
@@ -1982,19 +1992,19 @@ func (w *fpcWalk) step(totals, tabs GPVirtual) {
 	MOVQ(w.t58, p8)
 	ANDL(U8(0x38), p8.As32())
 	SHRXQ(p8, totals, ln) // low 6 bits: the code's length
-	if w.words == 16 {
-		v := ZMM()
-		k0, k1 := K(), K()
-		KMOVB(Mem{Base: tabs, Index: w.i, Scale: 2}, k0)
-		KMOVB(Mem{Base: tabs, Index: w.i, Scale: 2, Disp: 1}, k1)
-		VPBROADCASTQ(w.bitbuf, v)
-		VMOVDQA64(v, k0, w.acc[0])
-		VMOVDQA64(v, k1, w.acc[1])
-	} else {
+	if w.acc == nil {
 		MOVQ(w.bitbuf, w.slots.Idx(w.i, 8))
+	} else {
+		v := ZMM()
+		VPBROADCASTQ(w.bitbuf, v)
+		for h, a := range w.acc {
+			k := K()
+			KMOVB(Mem{Base: tabs, Index: w.i, Scale: uint8(len(w.acc)), Disp: h}, k)
+			VMOVDQA64(v, k, a)
+		}
 	}
 	adv := GP64()
-	MOVBQZX(Mem{Base: tabs, Index: w.t58, Scale: 1, Disp: fpcDecAdvanceAt}, adv)
+	MOVBQZX(Mem{Base: tabs, Index: w.t58, Scale: 1, Disp: fpcDecAdvanceAt(w.words)}, adv)
 	ADDQ(adv, w.i)
 	SHLXQ(ln, w.bitbuf, a)
 	Comment("The next prefix, from the buffer before the refill (≥ 21 bits).")
@@ -2070,7 +2080,7 @@ func (w *fpcWalk) build(c fpcDecWords, out Register) {
 	var res []VecVirtual
 	for h := 0; h < w.words/8; h++ {
 		y, p, d, u := ZMM(), ZMM(), ZMM(), ZMM()
-		if w.words == 16 {
+		if w.acc != nil {
 			y = w.acc[h]
 		} else {
 			VMOVDQU64(w.slots.Offset(64*h), y)
@@ -2096,32 +2106,37 @@ func (w *fpcWalk) build(c fpcDecWords, out Register) {
 		res = append(res, r)
 	}
 	for h, r := range res {
-		VMOVDQU(r, Mem{Base: out, Disp: 32 * h})
+		VMOVDQU64(r, Mem{Base: out, Disp: 32 * h}) // EVEX: r may be Y16 or above
 	}
 }
 
-// fpcDecAdvanceAt is the offset of the words' advance in the decode walk's
-// tables (fpcDecWalkTables).
-const fpcDecAdvanceAt = 32
+// fpcDecAdvanceAt is the offset of the words' advance in the tables of the
+// decode walk over a line of words words (fpcDecWalkTables), after the
+// masks.
+func fpcDecAdvanceAt(words int) int { return words * words / 8 }
 
-// fpcDecWalkTables returns the decode walk's tables: at 2i, the 16-bit word
-// 1<<i, the mask of word i's slot (its low byte the first eight slots', its
-// high byte the other eight's); at fpcDecAdvanceAt+t, the words a code moves
+// fpcDecWalkTables returns the tables of the decode walk over a line of
+// words words: at (words/8)·i, the word 1<<i in words/8 bytes, the masks of
+// word i's window in the walk's vectors (byte h for vector h, which holds
+// windows 8h to 8h+7); at fpcDecAdvanceAt(words)+t, the words a code moves
 // on by when t is its top six bits: a zero run (prefix 000) its count, the
 // low three bits plus one, any other code one.
-func fpcDecWalkTables() Mem {
-	var b [fpcDecAdvanceAt + 64]byte
-	for i := range 16 {
-		m := uint16(1) << i
-		b[2*i], b[2*i+1] = byte(m), byte(m>>8)
-	}
-	for t := range 64 {
-		b[fpcDecAdvanceAt+t] = 1
-		if t < 8 {
-			b[fpcDecAdvanceAt+t] = byte(t + 1)
+func fpcDecWalkTables(words int) Mem {
+	at := fpcDecAdvanceAt(words)
+	b := make([]byte, at+64)
+	for i := range words {
+		m := uint64(1) << i
+		for h := range words / 8 {
+			b[words/8*i+h] = byte(m >> (8 * h))
 		}
 	}
-	return rodataBytes("fpc_dec_walk", b[:])
+	for t := range 64 {
+		b[at+t] = 1
+		if t < 8 {
+			b[at+t] = byte(t + 1)
+		}
+	}
+	return rodataBytes(fmt.Sprintf("fpc_dec_walk%d", words), b)
 }
 
 // fpcReturnBool stores v as the kernel's bool result.

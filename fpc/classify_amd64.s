@@ -5169,7 +5169,7 @@ fpc_unpack_done_24:
 	RET
 
 // func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV, MOVBE
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV, MOVBE
 TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
@@ -5236,7 +5236,7 @@ fpc_dec_codes_26:
 
 fpc_dec_in_place_27:
 	MOVQ $0x230b1313130b0706, AX
-	LEAQ k_fpc_dec_walk<>+0(SB), CX
+	LEAQ k_fpc_dec_walk16<>+0(SB), CX
 	MOVQ BX, SI
 	SHLQ $0x01, SI
 	MOVQ DX, BX
@@ -5256,11 +5256,11 @@ fpc_dec_loop:
 	MOVQ         R8, R10
 	ANDL         $0x38, R10
 	SHRXQ        R10, AX, R10
-	KMOVB        (CX)(DI*2), K1
-	KMOVB        1(CX)(DI*2), K2
 	VPBROADCASTQ SI, Z2
+	KMOVB        (CX)(DI*2), K1
 	VMOVDQA64    Z2, K1, Z0
-	VMOVDQA64    Z2, K2, Z1
+	KMOVB        1(CX)(DI*2), K1
+	VMOVDQA64    Z2, K1, Z1
 	MOVBQZX      32(CX)(R8*1), R8
 	ADDQ         R8, DI
 	SHLXQ        R10, SI, R12
@@ -5336,8 +5336,8 @@ fpc_dec_loop:
 	VPCMPEQQ  Z6, Z7, K1
 	VMOVDQA64 Z2, K1, Z1
 	VPMOVQD   Z1, Y1
-	VMOVDQU   Y0, (AX)
-	VMOVDQU   Y1, 32(AX)
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 Y1, 32(AX)
 	MOVB      $0x01, AL
 	MOVB      AL, ret+32(FP)
 	VZEROUPPER
@@ -5357,8 +5357,8 @@ DATA k_fpc_dec_two<>+8(SB)/8, $0x8080808080098008
 GLOBL k_fpc_dec_two<>(SB), RODATA|NOPTR, $16
 
 // func fpcDecompress128AVX512(out *[128]byte, enc []byte) bool
-// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV, MOVBE
-TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV, MOVBE
+TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $192-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
@@ -5397,14 +5397,12 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $512-33
 	RET
 
 fpc_dec_codes_29:
-	CMPQ      CX, $0x0000008d
-	JA        fpc_dec_fail_28
-	VPXORQ    Z0, Z0, Z0
-	VMOVDQU64 Z0, (SP)
-	VMOVDQU64 Z0, 64(SP)
-	VMOVDQU64 Z0, 128(SP)
-	VMOVDQU64 Z0, 192(SP)
-	VMOVDQU64 Z0, 256(SP)
+	CMPQ   CX, $0x0000008d
+	JA     fpc_dec_fail_28
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
 
 	// The walk reads the stream in place when enc's capacity covers its 151-byte
 	// reach (its bytes past len(enc) are read but never decoded: a stream is
@@ -5416,14 +5414,14 @@ fpc_dec_codes_29:
 	MOVQ       $-1, DX
 	BZHIQ      CX, DX, DX
 	KMOVQ      DX, K1
-	VMOVDQU8.Z (AX), K1, Z0
-	VMOVQ      X0, BX
+	VMOVDQU8.Z (AX), K1, Z4
+	VMOVQ      X4, BX
 	BSWAPQ     BX
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000097
 	JAE        fpc_dec_in_place_30
-	VMOVDQU64  Z0, 320(SP)
+	VMOVDQU64  Z4, (SP)
 	XORL       SI, SI
 	MOVQ       CX, DI
 	SUBQ       $0x00000040, DI
@@ -5431,21 +5429,21 @@ fpc_dec_codes_29:
 	MOVQ       $-1, DX
 	BZHIQ      DI, DX, DX
 	KMOVQ      DX, K1
-	VMOVDQU8.Z 64(AX), K1, Z0
-	VMOVDQU64  Z0, 384(SP)
+	VMOVDQU8.Z 64(AX), K1, Z4
+	VMOVDQU64  Z4, 64(SP)
 	MOVQ       CX, DI
 	SUBQ       $0x00000080, DI
 	CMOVQCS    SI, DI
 	MOVQ       $-1, DX
 	BZHIQ      DI, DX, DX
 	KMOVQ      DX, K1
-	VMOVDQU8.Z 128(AX), K1, Z0
-	VMOVDQU64  Z0, 448(SP)
-	LEAQ       320(SP), DX
+	VMOVDQU8.Z 128(AX), K1, Z4
+	VMOVDQU64  Z4, 128(SP)
+	LEAQ       (SP), DX
 
 fpc_dec_in_place_30:
 	MOVQ $0x230b1313130b0706, AX
-	LEAQ k_fpc_dec_walk<>+0(SB), CX
+	LEAQ k_fpc_dec_walk32<>+0(SB), CX
 	MOVQ BX, SI
 	SHLQ $0x01, SI
 	MOVQ DX, BX
@@ -5456,19 +5454,27 @@ fpc_dec_in_place_30:
 	SHRQ $0x3a, R8
 
 fpc_dec_loop:
-	MOVQ    BX, R9
-	SHRQ    $0x03, R9
-	MOVBEQQ (R9), R9
-	MOVQ    BX, R11
-	NOTQ    R11
-	ORQ     $0x38, R11
-	MOVQ    R8, R10
-	ANDL    $0x38, R10
-	SHRXQ   R10, AX, R10
-	MOVQ    SI, (SP)(DI*8)
-	MOVBQZX 32(CX)(R8*1), R8
-	ADDQ    R8, DI
-	SHLXQ   R10, SI, R12
+	MOVQ         BX, R9
+	SHRQ         $0x03, R9
+	MOVBEQQ      (R9), R9
+	MOVQ         BX, R11
+	NOTQ         R11
+	ORQ          $0x38, R11
+	MOVQ         R8, R10
+	ANDL         $0x38, R10
+	SHRXQ        R10, AX, R10
+	VPBROADCASTQ SI, Z4
+	KMOVB        (CX)(DI*4), K1
+	VMOVDQA64    Z4, K1, Z0
+	KMOVB        1(CX)(DI*4), K1
+	VMOVDQA64    Z4, K1, Z1
+	KMOVB        2(CX)(DI*4), K1
+	VMOVDQA64    Z4, K1, Z2
+	KMOVB        3(CX)(DI*4), K1
+	VMOVDQA64    Z4, K1, Z3
+	MOVBQZX      128(CX)(R8*1), R8
+	ADDQ         R8, DI
+	SHLXQ        R10, SI, R12
 
 	// The next prefix, from the buffer before the refill (≥ 21 bits).
 	MOVQ R12, R8
@@ -5501,86 +5507,82 @@ fpc_dec_loop:
 	MOVBLZX         -1(AX)(CX*1), AX
 	BZHIL           DX, AX, AX
 	JNZ             fpc_dec_fail_28
-	VPBROADCASTQ    k_q5<>+0(SB), Z4
-	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
-	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
-	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
-	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
+	VPBROADCASTQ    k_q5<>+0(SB), Z8
+	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z4
+	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z5
+	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z6
+	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z7
 	MOVQ            out+0(FP), AX
 
 	// The words from the windows: the code at the top of each, prefix p.
-	VMOVDQU64 (SP), Z5
-	VPSRLQ    $0x3d, Z5, Z6
-	VPSLLQ    $0x03, Z5, Z5
-	VPERMQ    Z0, Z6, Z7
-	VPSRAVQ   Z7, Z5, Z5
-	VPERMQ    Z1, Z6, Z7
-	VPANDQ    Z7, Z5, Z5
-	VPERMQ    Z2, Z6, Z7
-	VPMULLD   Z7, Z5, Z5
+	VPSRLQ  $0x3d, Z0, Z9
+	VPSLLQ  $0x03, Z0, Z0
+	VPERMQ  Z4, Z9, Z10
+	VPSRAVQ Z10, Z0, Z0
+	VPERMQ  Z5, Z9, Z10
+	VPANDQ  Z10, Z0, Z0
+	VPERMQ  Z6, Z9, Z10
+	VPMULLD Z10, Z0, Z0
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z5, Z7
-	VPSLLW    $0x08, Z7, Z7
-	VPSRAW    $0x08, Z7, Z7
-	VPCMPEQQ  Z4, Z6, K1
-	VMOVDQA64 Z7, K1, Z5
-	VPMOVQD   Z5, Y5
-	VMOVDQU64 64(SP), Z6
-	VPSRLQ    $0x3d, Z6, Z7
-	VPSLLQ    $0x03, Z6, Z6
-	VPERMQ    Z0, Z7, Z8
-	VPSRAVQ   Z8, Z6, Z6
-	VPERMQ    Z1, Z7, Z8
-	VPANDQ    Z8, Z6, Z6
-	VPERMQ    Z2, Z7, Z8
-	VPMULLD   Z8, Z6, Z6
+	VPSHUFB   Z7, Z0, Z10
+	VPSLLW    $0x08, Z10, Z10
+	VPSRAW    $0x08, Z10, Z10
+	VPCMPEQQ  Z8, Z9, K1
+	VMOVDQA64 Z10, K1, Z0
+	VPMOVQD   Z0, Y0
+	VPSRLQ    $0x3d, Z1, Z9
+	VPSLLQ    $0x03, Z1, Z1
+	VPERMQ    Z4, Z9, Z10
+	VPSRAVQ   Z10, Z1, Z1
+	VPERMQ    Z5, Z9, Z10
+	VPANDQ    Z10, Z1, Z1
+	VPERMQ    Z6, Z9, Z10
+	VPMULLD   Z10, Z1, Z1
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z6, Z8
-	VPSLLW    $0x08, Z8, Z8
-	VPSRAW    $0x08, Z8, Z8
-	VPCMPEQQ  Z4, Z7, K1
-	VMOVDQA64 Z8, K1, Z6
-	VPMOVQD   Z6, Y6
-	VMOVDQU64 128(SP), Z7
-	VPSRLQ    $0x3d, Z7, Z8
-	VPSLLQ    $0x03, Z7, Z7
-	VPERMQ    Z0, Z8, Z9
-	VPSRAVQ   Z9, Z7, Z7
-	VPERMQ    Z1, Z8, Z9
-	VPANDQ    Z9, Z7, Z7
-	VPERMQ    Z2, Z8, Z9
-	VPMULLD   Z9, Z7, Z7
+	VPSHUFB   Z7, Z1, Z10
+	VPSLLW    $0x08, Z10, Z10
+	VPSRAW    $0x08, Z10, Z10
+	VPCMPEQQ  Z8, Z9, K1
+	VMOVDQA64 Z10, K1, Z1
+	VPMOVQD   Z1, Y1
+	VPSRLQ    $0x3d, Z2, Z9
+	VPSLLQ    $0x03, Z2, Z2
+	VPERMQ    Z4, Z9, Z10
+	VPSRAVQ   Z10, Z2, Z2
+	VPERMQ    Z5, Z9, Z10
+	VPANDQ    Z10, Z2, Z2
+	VPERMQ    Z6, Z9, Z10
+	VPMULLD   Z10, Z2, Z2
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z7, Z9
-	VPSLLW    $0x08, Z9, Z9
-	VPSRAW    $0x08, Z9, Z9
-	VPCMPEQQ  Z4, Z8, K1
-	VMOVDQA64 Z9, K1, Z7
-	VPMOVQD   Z7, Y7
-	VMOVDQU64 192(SP), Z8
-	VPSRLQ    $0x3d, Z8, Z9
-	VPSLLQ    $0x03, Z8, Z8
-	VPERMQ    Z0, Z9, Z0
-	VPSRAVQ   Z0, Z8, Z8
-	VPERMQ    Z1, Z9, Z0
-	VPANDQ    Z0, Z8, Z8
-	VPERMQ    Z2, Z9, Z0
-	VPMULLD   Z0, Z8, Z8
+	VPSHUFB   Z7, Z2, Z10
+	VPSLLW    $0x08, Z10, Z10
+	VPSRAW    $0x08, Z10, Z10
+	VPCMPEQQ  Z8, Z9, K1
+	VMOVDQA64 Z10, K1, Z2
+	VPMOVQD   Z2, Y2
+	VPSRLQ    $0x3d, Z3, Z9
+	VPSLLQ    $0x03, Z3, Z3
+	VPERMQ    Z4, Z9, Z4
+	VPSRAVQ   Z4, Z3, Z3
+	VPERMQ    Z5, Z9, Z4
+	VPANDQ    Z4, Z3, Z3
+	VPERMQ    Z6, Z9, Z4
+	VPMULLD   Z4, Z3, Z3
 
 	// Two halves (prefix 101): each half's low byte, sign-extended.
-	VPSHUFB   Z3, Z8, Z0
-	VPSLLW    $0x08, Z0, Z0
-	VPSRAW    $0x08, Z0, Z0
-	VPCMPEQQ  Z4, Z9, K1
-	VMOVDQA64 Z0, K1, Z8
-	VPMOVQD   Z8, Y0
-	VMOVDQU   Y5, (AX)
-	VMOVDQU   Y6, 32(AX)
-	VMOVDQU   Y7, 64(AX)
-	VMOVDQU   Y0, 96(AX)
+	VPSHUFB   Z7, Z3, Z4
+	VPSLLW    $0x08, Z4, Z4
+	VPSRAW    $0x08, Z4, Z4
+	VPCMPEQQ  Z8, Z9, K1
+	VMOVDQA64 Z4, K1, Z3
+	VPMOVQD   Z3, Y3
+	VMOVDQU64 Y0, (AX)
+	VMOVDQU64 Y1, 32(AX)
+	VMOVDQU64 Y2, 64(AX)
+	VMOVDQU64 Y3, 96(AX)
 	MOVB      $0x01, AL
 	MOVB      AL, ret+32(FP)
 	VZEROUPPER
@@ -5593,13 +5595,13 @@ fpc_dec_fail_28:
 	RET
 
 // func fpcDecompressLines64AVX512(out []byte, enc []byte, start int, ends []int) (lines int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MOVBE
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MOVBE
 TEXT ·fpcDecompressLines64AVX512(SB), NOSPLIT, $16-88
 	MOVQ            start+48(FP), AX
 	MOVQ            AX, (SP)
 	MOVQ            $0x00000000, 8(SP)
 	MOVQ            $0x230b1313130b0706, AX
-	LEAQ            k_fpc_dec_walk<>+0(SB), CX
+	LEAQ            k_fpc_dec_walk16<>+0(SB), CX
 	VPBROADCASTQ    k_q5<>+0(SB), Z4
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
@@ -5723,11 +5725,11 @@ fpc_lines_walk_36:
 	MOVQ         DI, R9
 	ANDL         $0x38, R9
 	SHRXQ        R9, AX, R9
-	KMOVB        (CX)(SI*2), K1
-	KMOVB        1(CX)(SI*2), K2
 	VPBROADCASTQ BX, Z9
+	KMOVB        (CX)(SI*2), K1
 	VMOVDQA64    Z9, K1, Z5
-	VMOVDQA64    Z9, K2, Z6
+	KMOVB        1(CX)(SI*2), K1
+	VMOVDQA64    Z9, K1, Z6
 	MOVBQZX      32(CX)(DI*1), DI
 	ADDQ         DI, SI
 	SHLXQ        R9, BX, R11
@@ -5812,8 +5814,8 @@ fpc_lines_walk_36:
 	VPCMPEQQ  Z4, Z10, K1
 	VMOVDQA64 Z12, K1, Z11
 	VPMOVQD   Z11, Y10
-	VMOVDQU   Y9, (DX)
-	VMOVDQU   Y10, 32(DX)
+	VMOVDQU64 Y9, (DX)
+	VMOVDQU64 Y10, 32(DX)
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
@@ -5831,11 +5833,11 @@ fpc_pair_both_37:
 	MOVQ         DI, R13
 	ANDL         $0x38, R13
 	SHRXQ        R13, AX, R13
-	KMOVB        (CX)(SI*2), K1
-	KMOVB        1(CX)(SI*2), K2
 	VPBROADCASTQ BX, Z9
+	KMOVB        (CX)(SI*2), K1
 	VMOVDQA64    Z9, K1, Z5
-	VMOVDQA64    Z9, K2, Z6
+	KMOVB        1(CX)(SI*2), K1
+	VMOVDQA64    Z9, K1, Z6
 	MOVBQZX      32(CX)(DI*1), DI
 	ADDQ         DI, SI
 	SHLXQ        R13, BX, R15
@@ -5859,11 +5861,11 @@ fpc_pair_both_37:
 	MOVQ         R11, R13
 	ANDL         $0x38, R13
 	SHRXQ        R13, AX, R13
-	KMOVB        (CX)(R10*2), K1
-	KMOVB        1(CX)(R10*2), K2
 	VPBROADCASTQ R9, Z9
+	KMOVB        (CX)(R10*2), K1
 	VMOVDQA64    Z9, K1, Z7
-	VMOVDQA64    Z9, K2, Z8
+	KMOVB        1(CX)(R10*2), K1
+	VMOVDQA64    Z9, K1, Z8
 	MOVBQZX      32(CX)(R11*1), R11
 	ADDQ         R11, R10
 	SHLXQ        R13, R9, R15
@@ -5893,11 +5895,11 @@ fpc_pair_only0_38:
 	MOVQ         DI, R11
 	ANDL         $0x38, R11
 	SHRXQ        R11, AX, R11
-	KMOVB        (CX)(SI*2), K1
-	KMOVB        1(CX)(SI*2), K2
 	VPBROADCASTQ BX, Z9
+	KMOVB        (CX)(SI*2), K1
 	VMOVDQA64    Z9, K1, Z5
-	VMOVDQA64    Z9, K2, Z6
+	KMOVB        1(CX)(SI*2), K1
+	VMOVDQA64    Z9, K1, Z6
 	MOVBQZX      32(CX)(DI*1), DI
 	ADDQ         DI, SI
 	SHLXQ        R11, BX, R13
@@ -5928,11 +5930,11 @@ fpc_pair_only1_39:
 	MOVQ         R11, DI
 	ANDL         $0x38, DI
 	SHRXQ        DI, AX, DI
-	KMOVB        (CX)(R10*2), K1
-	KMOVB        1(CX)(R10*2), K2
 	VPBROADCASTQ R9, Z9
+	KMOVB        (CX)(R10*2), K1
 	VMOVDQA64    Z9, K1, Z7
-	VMOVDQA64    Z9, K2, Z8
+	KMOVB        1(CX)(R10*2), K1
+	VMOVDQA64    Z9, K1, Z8
 	MOVBQZX      32(CX)(R11*1), R11
 	ADDQ         R11, R10
 	SHLXQ        DI, R9, R13
@@ -6018,8 +6020,8 @@ fpc_pair_walked_40:
 	VPCMPEQQ  Z4, Z10, K1
 	VMOVDQA64 Z12, K1, Z11
 	VPMOVQD   Z11, Y10
-	VMOVDQU   Y9, (DX)
-	VMOVDQU   Y10, 32(DX)
+	VMOVDQU64 Y9, (DX)
+	VMOVDQU64 Y10, 32(DX)
 	MOVQ      R11, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
@@ -6090,8 +6092,8 @@ fpc_pair_walked_40:
 	VPCMPEQQ  Z4, Z10, K1
 	VMOVDQA64 Z12, K1, Z11
 	VPMOVQD   Z11, Y10
-	VMOVDQU   Y9, (DX)
-	VMOVDQU   Y10, 32(DX)
+	VMOVDQU64 Y9, (DX)
+	VMOVDQU64 Y10, 32(DX)
 	MOVQ      SI, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
@@ -6105,13 +6107,13 @@ fpc_lines_exit_32:
 	RET
 
 // func fpcDecompressLines128AVX512(out []byte, enc []byte, start int, ends []int) (lines int)
-// Requires: AVX, AVX512BW, AVX512F, BMI2, MOVBE
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, MOVBE
 TEXT ·fpcDecompressLines128AVX512(SB), NOSPLIT, $656-88
 	MOVQ            start+48(FP), AX
 	MOVQ            AX, (SP)
 	MOVQ            $0x00000000, 8(SP)
 	MOVQ            $0x230b1313130b0706, AX
-	LEAQ            k_fpc_dec_walk<>+0(SB), CX
+	LEAQ            k_fpc_dec_walk32<>+0(SB), CX
 	VPBROADCASTQ    k_q5<>+0(SB), Z4
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z0
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z1
@@ -6256,7 +6258,7 @@ fpc_lines_walk_46:
 	ANDL    $0x38, R9
 	SHRXQ   R9, AX, R9
 	MOVQ    BX, 16(SP)(SI*8)
-	MOVBQZX 32(CX)(DI*1), DI
+	MOVBQZX 128(CX)(DI*1), DI
 	ADDQ    DI, SI
 	SHLXQ   R9, BX, R11
 
@@ -6376,10 +6378,10 @@ fpc_lines_walk_46:
 	VPCMPEQQ  Z4, Z12, K1
 	VMOVDQA64 Z13, K1, Z11
 	VPMOVQD   Z11, Y11
-	VMOVDQU   Y5, (DX)
-	VMOVDQU   Y6, 32(DX)
-	VMOVDQU   Y7, 64(DX)
-	VMOVDQU   Y11, 96(DX)
+	VMOVDQU64 Y5, (DX)
+	VMOVDQU64 Y6, 32(DX)
+	VMOVDQU64 Y7, 64(DX)
+	VMOVDQU64 Y11, 96(DX)
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
@@ -6398,7 +6400,7 @@ fpc_pair_both_47:
 	ANDL    $0x38, R13
 	SHRXQ   R13, AX, R13
 	MOVQ    BX, 16(SP)(SI*8)
-	MOVBQZX 32(CX)(DI*1), DI
+	MOVBQZX 128(CX)(DI*1), DI
 	ADDQ    DI, SI
 	SHLXQ   R13, BX, R15
 
@@ -6422,7 +6424,7 @@ fpc_pair_both_47:
 	ANDL    $0x38, R13
 	SHRXQ   R13, AX, R13
 	MOVQ    R9, 336(SP)(R10*8)
-	MOVBQZX 32(CX)(R11*1), R11
+	MOVBQZX 128(CX)(R11*1), R11
 	ADDQ    R11, R10
 	SHLXQ   R13, R9, R15
 
@@ -6452,7 +6454,7 @@ fpc_pair_only0_48:
 	ANDL    $0x38, R11
 	SHRXQ   R11, AX, R11
 	MOVQ    BX, 16(SP)(SI*8)
-	MOVBQZX 32(CX)(DI*1), DI
+	MOVBQZX 128(CX)(DI*1), DI
 	ADDQ    DI, SI
 	SHLXQ   R11, BX, R13
 
@@ -6483,7 +6485,7 @@ fpc_pair_only1_49:
 	ANDL    $0x38, DI
 	SHRXQ   DI, AX, DI
 	MOVQ    R9, 336(SP)(R10*8)
-	MOVBQZX 32(CX)(R11*1), R11
+	MOVBQZX 128(CX)(R11*1), R11
 	ADDQ    R11, R10
 	SHLXQ   DI, R9, R13
 
@@ -6604,10 +6606,10 @@ fpc_pair_walked_50:
 	VPCMPEQQ  Z4, Z12, K1
 	VMOVDQA64 Z13, K1, Z11
 	VPMOVQD   Z11, Y11
-	VMOVDQU   Y5, (DX)
-	VMOVDQU   Y6, 32(DX)
-	VMOVDQU   Y7, 64(DX)
-	VMOVDQU   Y11, 96(DX)
+	VMOVDQU64 Y5, (DX)
+	VMOVDQU64 Y6, 32(DX)
+	VMOVDQU64 Y7, 64(DX)
+	VMOVDQU64 Y11, 96(DX)
 	MOVQ      R11, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
@@ -6714,10 +6716,10 @@ fpc_pair_walked_50:
 	VPCMPEQQ  Z4, Z12, K1
 	VMOVDQA64 Z13, K1, Z11
 	VPMOVQD   Z11, Y11
-	VMOVDQU   Y5, (DX)
-	VMOVDQU   Y6, 32(DX)
-	VMOVDQU   Y7, 64(DX)
-	VMOVDQU   Y11, 96(DX)
+	VMOVDQU64 Y5, (DX)
+	VMOVDQU64 Y6, 32(DX)
+	VMOVDQU64 Y7, 64(DX)
+	VMOVDQU64 Y11, 96(DX)
 	MOVQ      SI, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
@@ -6946,8 +6948,8 @@ TEXT k_iota8_1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x000000000000000e
 	QUAD $0x000000000000000f
 
-// k_fpc_dec_walk<>: a 96-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT k_fpc_dec_walk<>(SB), NOSPLIT|NOFRAME, $0
+// k_fpc_dec_walk16<>: a 96-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_fpc_dec_walk16<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0008000400020001
 	QUAD $0x0080004000200010
@@ -6997,3 +6999,31 @@ TEXT k_fpc_dec_mul<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0000000000000001
 	QUAD $0x0000000001010101
 	QUAD $0x0000000000000001
+
+// k_fpc_dec_walk32<>: a 192-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_fpc_dec_walk32<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0000000200000001
+	QUAD $0x0000000800000004
+	QUAD $0x0000002000000010
+	QUAD $0x0000008000000040
+	QUAD $0x0000020000000100
+	QUAD $0x0000080000000400
+	QUAD $0x0000200000001000
+	QUAD $0x0000800000004000
+	QUAD $0x0002000000010000
+	QUAD $0x0008000000040000
+	QUAD $0x0020000000100000
+	QUAD $0x0080000000400000
+	QUAD $0x0200000001000000
+	QUAD $0x0800000004000000
+	QUAD $0x2000000010000000
+	QUAD $0x8000000040000000
+	QUAD $0x0807060504030201
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
+	QUAD $0x0101010101010101
