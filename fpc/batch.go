@@ -5,6 +5,7 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
+	"github.com/linecomp/linecomp/internal/lines"
 )
 
 // chunkLines is how many lines one classification call covers: its kinds
@@ -43,15 +44,22 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 	var kinds [chunkLines * maxWords]uint8
 	var sums [chunkLines]uint64
 	if c.fused() {
-		// Compress with room for a raw stream runs the kernel straight
-		// into dst.
-		for ; len(data) > 0; data = data[c.lineSize:] {
-			dst.Enc = slices.Grow(dst.Enc, c.lineSize+1)
-			var bits int
-			dst.Enc, bits, _ = c.Compress(dst.Enc, data[:c.lineSize])
-			dst.End = append(dst.End, len(dst.Enc))
-			dst.Bits = append(dst.Bits, bits)
+		// The fused kernel writes each stream straight into room for
+		// every line raw, reserved once.
+		n := len(data) / c.lineSize
+		out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1)
+		for k := range n {
+			var b int
+			if c.lineSize == 64 {
+				_, b = c.compress64((*[tagBits + 64]byte)(out[at:]), (*[64]byte)(data[64*k:]))
+			} else {
+				_, b = c.compress128((*[tagBits + 128]byte)(out[at:]), (*[128]byte)(data[128*k:]))
+			}
+			b = c.streamBits(b - tagBits)
+			at += (b + 7) / 8
+			ends[k], bits[k] = at, b
 		}
+		lines.Commit(dst, n, at)
 		return nil
 	}
 	words := c.lineSize / 4

@@ -71,3 +71,13 @@ func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
 func (c *Codec) decodeLines(out, src []byte, start int, ends []int) int {
 	panic("fpc: decodeLines without a kernel")
 }
+
+// compress64 is never called: fused is false.
+func (c *Codec) compress64(out *[tagBits + 64]byte, line *[64]byte) (uint64, int) {
+	panic("fpc: compress64 without a fused kernel")
+}
+
+// compress128 is never called: fused is false.
+func (c *Codec) compress128(out *[tagBits + 128]byte, line *[128]byte) (uint64, int) {
+	panic("fpc: compress128 without a fused kernel")
+}
