@@ -481,6 +481,8 @@ func init() {
 		gen()
 		fpcCompress64Kernel(false)
 		fpcCompress64Kernel(true)
+		fpcCompressPair64Kernel(false)
+		fpcCompressPair64Kernel(true)
 		fpcCompress128Kernel(false)
 		fpcCompress128Kernel(true)
 	}
@@ -510,26 +512,17 @@ func init() {
 // as fpcCompress64Kernel's popcnt variant finds them, before emit.
 func fpcCompress128Kernel(popcnt bool) {
 	const size, words = 128, 32
-	name := "fpcCompress128AVX512"
-	if popcnt {
-		name += "Popcnt"
-	}
 	// The serial packing's frame (fpcPackWords's code lists) is too
 	// large for NOSPLIT.
-	TEXT(name, 0, "func(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)")
-	Pragma("noescape")
-	doc := []string{name + " classifies the 128-byte line, returning its summary,",
+	fpcPopcntText("fpcCompress128AVX512", popcnt, 0, "func(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)",
+		" classifies the 128-byte line, returning its summary,",
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
 		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
 		"past the stream's bytes. Where they are not shorter, bits may be a",
 		"lower bound of their length that is not shorter either.",
 		"tab is the table's vecEnc. It reads all of line before it writes buf,",
-		"so the two may overlap."}
-	if popcnt {
-		doc = append(doc, "It needs AVX-512 VPOPCNTDQ.")
-	}
-	Doc(doc...)
+		"so the two may overlap.")
 	line := Load(Param("line"), GP64())
 	var v, k [2]VecVirtual
 	var kz [2]OpmaskVirtual
@@ -720,24 +713,15 @@ func fpcCompress128Kernel(popcnt bool) {
 // VPOPCNTD): the prefix sum no longer waits for emit's chain of scalar
 // operations, and 64-byte Compress measured 4.4% faster.
 func fpcCompress64Kernel(popcnt bool) {
-	name := "fpcCompress64AVX512"
-	if popcnt {
-		name += "Popcnt"
-	}
-	TEXT(name, attr.NOSPLIT, "func(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)")
-	Pragma("noescape")
-	doc := []string{name + " classifies the 64-byte line, returning its summary,",
+	fpcPopcntText("fpcCompress64AVX512", popcnt, attr.NOSPLIT, "func(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)",
+		" classifies the 64-byte line, returning its summary,",
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
 		"pack does, else the raw stream (flag 0, the line) to buf, and nothing",
 		"past the stream's bytes. Where they are not shorter, bits may be a",
 		"lower bound of their length that is not shorter either.",
 		"tab is the table's vecEnc. It reads all of line before it writes buf,",
-		"so the two may overlap."}
-	if popcnt {
-		doc = append(doc, "It needs AVX-512 VPOPCNTDQ.")
-	}
-	Doc(doc...)
+		"so the two may overlap.")
 	line := Load(Param("line"), GP64())
 	v := ZMM()
 	VMOVDQU64(Mem{Base: line}, v)
@@ -753,7 +737,6 @@ func fpcCompress64Kernel(popcnt bool) {
 	}
 	nonzeroBits := fpcRawIfNonzeroLonger(line, []VecVirtual{v}, sum)
 
-	d := fpcDword
 	tab := Load(Param("tab"), GP64())
 	zero := ZMM()
 	VPXORD(zero, zero, zero)
@@ -780,6 +763,20 @@ func fpcCompress64Kernel(popcnt bool) {
 	if !popcnt {
 		o = fpcOffsets(n, zero, 1)
 	}
+	out := fpcPack64(code, n, o, zero, iota)
+	Comment("Store the stream's bytes, (total+7)/8, and nothing past them.")
+	storeStreamBytes([]VecVirtual{out}, total, Mem{Base: Load(Param("buf"), GP64())})
+	Store(total, ReturnIndex(1))
+	VZEROUPPER()
+	RET()
+}
+
+// fpcPack64 returns the stream of a 64-byte line's word codes, flag 1
+// first, big-endian in one vector: code and n are the codes (quadwords,
+// two vectors) and their lengths (dwords), o their bit offsets from the
+// flag (dwords), zero a zero vector and iota iota16.
+func fpcPack64(code [2]VecVirtual, n, o, zero, iota VecVirtual) (out VecVirtual) {
+	d := fpcDword
 	q, e := ZMM(), ZMM()
 	VPSRLD(U8(6), o, q)
 	VPANDD_BCST(d(63), o, e)
@@ -815,7 +812,7 @@ func fpcCompress64Kernel(popcnt bool) {
 
 	Comment("A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.")
 	qwordPrefix(hiw)
-	out := ZMM()
+	out = ZMM()
 	{
 		g, sh := hiw[0], ZMM()
 		VPERMT2Q_Z(hiw[1], idx, kvalid, g)
@@ -829,11 +826,174 @@ func fpcCompress64Kernel(popcnt bool) {
 		VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
 		VPSHUFB(bsw, out, out)
 	}
-	Comment("Store the stream's bytes, (total+7)/8, and nothing past them.")
-	storeStreamBytes([]VecVirtual{out}, total, Mem{Base: Load(Param("buf"), GP64())})
-	Store(total, ReturnIndex(1))
+	return out
+}
+
+// fpcCompressPair64Kernel emits fpcCompressPair64AVX512 (and with popcnt
+// its VPOPCNTDQ variant): fpcCompress64Kernel's work on two 64-byte lines
+// at once, each step for one line and then the other, so that each line's
+// dependency chain runs in the other's waits. A line alone leaves much of
+// the core idle: called on independent lines one after the other, the
+// one-line kernel ran no faster than when each line's address waited on
+// the line before (throwaway benchmark), so consecutive calls do not
+// overlap. A line that the codes of its non-zero words already make raw
+// is written raw at once, and the other line goes on alone; a line whose
+// codes turn out no shorter than the line once its zero runs are counted
+// is written raw at the end. The two streams go back to back from out,
+// the second after the first's bytes, and the kernel returns each one's
+// length in bits (1 + 8·64 for a raw one).
+func fpcCompressPair64Kernel(popcnt bool) {
+	fpcPopcntText("fpcCompressPair64AVX512", popcnt, attr.NOSPLIT, "func(out *[130]byte, line0, line1 *[64]byte, tab *[48]uint64) (bits0, bits1 int)",
+		" writes the streams of the 64-byte lines line0 and line1",
+		"under the report's table back to back from out, each its word codes or, where",
+		"they are not shorter than the line, raw, and returns each one's length in bits.",
+		"tab is the table's vecEnc.")
+	const rawBits = 1 + 8*64
+	lines := []string{"line0", "line1"}
+	type lineState struct {
+		v, k, o, n      VecVirtual
+		code            [2]VecVirtual
+		kz              OpmaskVirtual
+		nonzero, z      GPVirtual
+		emit, runStarts GPVirtual
+		total           GPVirtual
+		out             VecVirtual
+	}
+	var st [2]lineState
+	for h := range st {
+		line := Load(Param(lines[h]), GP64())
+		st[h].v = ZMM()
+		VMOVDQU64(Mem{Base: line}, st[h].v)
+	}
+	for h := range st {
+		st[h].k, st[h].kz = fpcKindsDwords(st[h].v)
+	}
+	for h := range st {
+		s := &st[h]
+		s.z, s.nonzero = GP64(), GP64()
+		KMOVW(s.kz, s.z.As32())
+		raw := GP64()
+		fpcCodeBitsRaw(s.k, s.nonzero, raw)
+		INCQ(s.nonzero) // the flag
+	}
+
+	// storeRaw writes line h's raw stream at at, returns its length and
+	// moves at past it.
+	storeRaw := func(h int, at Register) {
+		rawStreamOf(at, Load(Param(lines[h]), GP64()), []VecVirtual{st[h].v})
+		total := GP64()
+		MOVQ(U32(rawBits), total)
+		Store(total, ReturnIndex(h))
+		ADDQ(U8(rawBits/8+1), at)
+	}
+	// codes emits the rest of the work on lines hs, step by step, and
+	// writes their streams in turn at at, moving it past each.
+	codes := func(hs []int, at Register) {
+		tab := Load(Param("tab"), GP64())
+		zero := ZMM()
+		VPXORD(zero, zero, zero)
+		if popcnt {
+			for _, h := range hs {
+				st[h].o = fpcNonzeroOffsets(st[h].k, st[h].kz, tab, zero, 1)
+			}
+		}
+		for _, h := range hs {
+			st[h].emit, st[h].runStarts = fpcEmit(st[h].z, 16)
+		}
+		for _, h := range hs {
+			st[h].total = GP64()
+			fpcStreamBits(st[h].total, st[h].runStarts, st[h].nonzero)
+			if popcnt {
+				fpcAddRunCodes(st[h].o, st[h].runStarts)
+			}
+		}
+		for _, h := range hs {
+			s := &st[h]
+			ke := K()
+			KMOVW(s.emit.As32(), ke)
+			s.code, s.n = fpcWordCodes(s.v, s.k, fpcZeroRuns(s.emit, 16, 0), ke, tab)
+			if !popcnt {
+				s.o = fpcOffsets(s.n, zero, 1)
+			}
+		}
+		iota := iota16()
+		for _, h := range hs {
+			st[h].out = fpcPack64(st[h].code, st[h].n, st[h].o, zero, iota)
+		}
+		Comment("Each stream: raw where the codes are no shorter than the line.")
+		for _, h := range hs {
+			s := &st[h]
+			raw, stored := label("fpc_pair_raw"), label("fpc_pair_stored")
+			CMPQ(s.total, U32(rawBits))
+			JAE(LabelRef(raw))
+			storeStreamBytes([]VecVirtual{s.out}, s.total, Mem{Base: at})
+			Store(s.total, ReturnIndex(h))
+			nb := GP64()
+			LEAQ(Mem{Base: s.total, Disp: 7}, nb)
+			SHRQ(U8(3), nb)
+			ADDQ(nb, at)
+			JMP(LabelRef(stored))
+			Label(raw)
+			storeRaw(h, at)
+			Label(stored)
+		}
+	}
+
+	Comment("A line that the codes of its non-zero words make raw goes raw now.")
+	raw0, only0, bothRaw := label("fpc_pair_raw0"), label("fpc_pair_only0"), label("fpc_pair_both_raw")
+	CMPQ(st[0].nonzero, U32(rawBits))
+	JAE(LabelRef(raw0))
+	CMPQ(st[1].nonzero, U32(rawBits))
+	JAE(LabelRef(only0))
+	codes([]int{0, 1}, Load(Param("out"), GP64()))
 	VZEROUPPER()
 	RET()
+
+	Label(only0)
+	{
+		at := Load(Param("out"), GP64())
+		codes([]int{0}, at)
+		storeRaw(1, at)
+		VZEROUPPER()
+		RET()
+	}
+
+	Label(raw0)
+	CMPQ(st[1].nonzero, U32(rawBits))
+	JAE(LabelRef(bothRaw))
+	{
+		at := Load(Param("out"), GP64())
+		storeRaw(0, at)
+		codes([]int{1}, at)
+		VZEROUPPER()
+		RET()
+	}
+
+	Label(bothRaw)
+	{
+		at := Load(Param("out"), GP64())
+		storeRaw(0, at)
+		storeRaw(1, at)
+		VZEROUPPER()
+		RET()
+	}
+}
+
+// fpcPopcntText starts the kernel base, or with popcnt its VPOPCNTDQ
+// variant base+"Popcnt", whose doc comment says so after doc (whose first
+// line goes on after the kernel's name).
+func fpcPopcntText(base string, popcnt bool, flags attr.Attribute, sig string, doc ...string) {
+	name := base
+	if popcnt {
+		name += "Popcnt"
+	}
+	TEXT(name, flags, sig)
+	Pragma("noescape")
+	doc[0] = name + doc[0]
+	if popcnt {
+		doc = append(doc, "It needs AVX-512 VPOPCNTDQ.")
+	}
+	Doc(doc...)
 }
 
 // fpcOffsets returns the bit offsets of 16 codes of lengths n (dwords)

@@ -167,3 +167,14 @@ func (c *Codec) decodeLines(out, src []byte, start int, ends []int) int {
 	}
 	return fpcDecompressLines128AVX512(out, src, start, ends)
 }
+
+// compressPair64 writes the streams of two 64-byte lines back to back
+// from out with the pair kernel (its VPOPCNTDQ variant where the CPU has
+// it) and returns their lengths in bits, for a codec that fused says has
+// the kernels.
+func (c *Codec) compressPair64(out *[2 * (tagBits + 64)]byte, line0, line1 *[64]byte) (int, int) {
+	if cpu.VectorPopcount {
+		return fpcCompressPair64AVX512Popcnt(out, line0, line1, &c.tab.vecEnc)
+	}
+	return fpcCompressPair64AVX512(out, line0, line1, &c.tab.vecEnc)
+}

@@ -2585,6 +2585,1640 @@ fpc_fused_pack_16:
 	VZEROUPPER
 	RET
 
+// func fpcCompressPair64AVX512(out *[130]byte, line0 *[64]byte, line1 *[64]byte, tab *[48]uint64) (bits0 int, bits1 int)
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, GFNI, POPCNT
+TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
+	MOVQ      line0+8(FP), AX
+	VMOVDQU64 (AX), Z0
+	MOVQ      line1+16(FP), AX
+	VMOVDQU64 (AX), Z1
+
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z3
+	VPSRAD         $0x1f, Z0, Z2
+	VPXORD         Z0, Z2, Z2
+	VPLZCNTD       Z2, Z2
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z3, Z2
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z3
+	VPADDW         Z3, Z0, Z3
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z3, K1
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z2, K1, Z2
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z0, K1
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z2, K1, Z2
+	VPROLD         $0x08, Z0, Z3
+	VPCMPEQD       Z0, Z3, K1
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z2, K1, Z2
+	VPTESTNMD      Z0, Z0, K1
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z2, K1, Z2
+
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z15
+	VPSRAD         $0x1f, Z1, Z3
+	VPXORD         Z1, Z3, Z3
+	VPLZCNTD       Z3, Z3
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z15, Z3
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z15
+	VPADDW         Z15, Z1, Z15
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z15, K2
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z3, K2, Z3
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z1, K2
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z3, K2, Z3
+	VPROLD         $0x08, Z1, Z15
+	VPCMPEQD       Z1, Z15, K2
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z3, K2, Z3
+	VPTESTNMD      Z1, Z1, K2
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z3, K2, Z3
+	KMOVW          K1, AX
+	VPMOVDB        Z2, X15
+	VMOVDQU8       fpc_codebits<>+0(SB), X16
+	VPSHUFB        X15, X16, X16
+	VPXORD         X4, X4, X4
+	VPSADBW        X4, X16, X16
+	VPSHUFD        $0x4e, X16, X4
+	VPADDQ         X4, X16, X16
+	VMOVQ          X16, CX
+	VPCMPEQD.BCST  k_fpc_d7<>+0(SB), Z2, K1
+	KMOVW          K1, DX
+	POPCNTL        DX, DX
+	INCQ           CX
+	KMOVW          K2, DX
+	VPMOVDB        Z3, X4
+	VMOVDQU8       fpc_codebits<>+0(SB), X15
+	VPSHUFB        X4, X15, X15
+	VPXORD         X5, X5, X5
+	VPSADBW        X5, X15, X15
+	VPSHUFD        $0x4e, X15, X4
+	VPADDQ         X4, X15, X15
+	VMOVQ          X15, BX
+	VPCMPEQD.BCST  k_fpc_d7<>+0(SB), Z3, K1
+	KMOVW          K1, SI
+	POPCNTL        SI, SI
+	INCQ           BX
+
+	// A line that the codes of its non-zero words make raw goes raw now.
+	CMPQ    CX, $0x00000201
+	JAE     fpc_pair_raw0_17
+	CMPQ    BX, $0x00000201
+	JAE     fpc_pair_only0_18
+	MOVQ    out+0(FP), SI
+	MOVQ    tab+24(FP), DI
+	VPXORD  Z6, Z6, Z6
+	MOVQ    AX, R8
+	SHLQ    $0x01, R8
+	ANDNQ   AX, R8, R8
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	ANDQ    AX, R9
+	MOVQ    R9, R10
+	SHLQ    $0x02, R10
+	ANDQ    R9, R10
+	MOVQ    R10, R9
+	SHLQ    $0x04, R9
+	ANDQ    R10, R9
+	SHLQ    $0x01, R9
+	ANDQ    AX, R9
+	MOVQ    R9, R10
+	SHLQ    $0x01, R10
+	ANDNQ   R9, R10, R10
+	ORQ     R10, R8
+	NOTQ    AX
+	ANDQ    $0x0000ffff, AX
+	ORQ     R8, AX
+	MOVQ    DX, R9
+	SHLQ    $0x01, R9
+	ANDNQ   DX, R9, R9
+	MOVQ    DX, R10
+	SHLQ    $0x01, R10
+	ANDQ    DX, R10
+	MOVQ    R10, R11
+	SHLQ    $0x02, R11
+	ANDQ    R10, R11
+	MOVQ    R11, R10
+	SHLQ    $0x04, R10
+	ANDQ    R11, R10
+	SHLQ    $0x01, R10
+	ANDQ    DX, R10
+	MOVQ    R10, R11
+	SHLQ    $0x01, R11
+	ANDNQ   R10, R11, R11
+	ORQ     R11, R9
+	NOTQ    DX
+	ANDQ    $0x0000ffff, DX
+	ORQ     R9, DX
+	POPCNTQ R8, R8
+	LEAQ    (R8)(R8*2), R8
+	LEAQ    (CX)(R8*2), CX
+	POPCNTQ R9, R8
+	LEAQ    (R8)(R8*2), R8
+	LEAQ    (BX)(R8*2), BX
+	KMOVW   AX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD AX, Z4
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z4, Z4
+	VPORD        k_fpc_runend16_0<>+0(SB), Z4, Z4
+	VPXORD       Z7, Z7, Z7
+	VPSUBD       Z4, Z7, Z5
+	VPANDD       Z4, Z5, Z5
+	VPLZCNTD     Z5, Z5
+	VPXORD.BCST  k_d31<>+0(SB), Z5, Z4
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z2, Z2, Z2
+	VPERMD       (DI), Z2, Z5
+	VPERMD       192(DI), Z2, Z7
+	VPTERNLOGD   $0xf8, Z7, Z0, Z5
+	VPERMD       64(DI), Z2, Z7
+	VPSRLVD      Z7, Z0, Z7
+	VPERMD       128(DI), Z2, Z15
+	VPTERNLOGD   $0xf8, Z15, Z7, Z5
+	VPERMD       256(DI), Z2, Z7
+	VPTERNLOGD.Z $0xf8, Z7, Z4, K1, Z5
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z2, Z4
+	VPERMD.Z     (DI), Z4, K1, Z4
+	VPERMD.Z     320(DI), Z2, K1, Z2
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z7
+	VPERMI2D     Z4, Z5, Z7
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z15
+	VPERMI2D     Z4, Z5, Z15
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z4
+	VALIGND   $0x0f, Z4, Z2, Z4
+	VALIGND   $0x0f, Z6, Z4, Z5
+	VPADDD    Z5, Z4, Z4
+	VALIGND   $0x0e, Z6, Z4, Z5
+	VPADDD    Z5, Z4, Z4
+	VALIGND   $0x0c, Z6, Z4, Z5
+	VPADDD    Z5, Z4, Z4
+	VALIGND   $0x08, Z6, Z4, Z5
+	VPADDD    Z5, Z4, Z4
+	KMOVW     DX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD DX, Z5
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z5, Z5
+	VPORD        k_fpc_runend16_0<>+0(SB), Z5, Z5
+	VPXORD       Z8, Z8, Z8
+	VPSUBD       Z5, Z8, Z8
+	VPANDD       Z5, Z8, Z8
+	VPLZCNTD     Z8, Z8
+	VPXORD.BCST  k_d31<>+0(SB), Z8, Z5
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z3, Z3, Z3
+	VPERMD       (DI), Z3, Z8
+	VPERMD       192(DI), Z3, Z16
+	VPTERNLOGD   $0xf8, Z16, Z1, Z8
+	VPERMD       64(DI), Z3, Z16
+	VPSRLVD      Z16, Z1, Z16
+	VPERMD       128(DI), Z3, Z17
+	VPTERNLOGD   $0xf8, Z17, Z16, Z8
+	VPERMD       256(DI), Z3, Z16
+	VPTERNLOGD.Z $0xf8, Z16, Z5, K1, Z8
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z3, Z5
+	VPERMD.Z     (DI), Z5, K1, Z5
+	VPERMD.Z     320(DI), Z3, K1, Z3
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z16
+	VPERMI2D     Z5, Z8, Z16
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z17
+	VPERMI2D     Z5, Z8, Z17
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64   k_fpc_startlane1<>+0(SB), Z5
+	VALIGND     $0x0f, Z5, Z3, Z5
+	VALIGND     $0x0f, Z6, Z5, Z8
+	VPADDD      Z8, Z5, Z5
+	VALIGND     $0x0e, Z6, Z5, Z8
+	VPADDD      Z8, Z5, Z5
+	VALIGND     $0x0c, Z6, Z5, Z8
+	VPADDD      Z8, Z5, Z5
+	VALIGND     $0x08, Z6, Z5, Z8
+	VPADDD      Z8, Z5, Z5
+	VPMOVZXBD   k_iota16<>+0(SB), Z8
+	VPSRLD      $0x06, Z4, Z18
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z4, Z4
+	VPADDD      Z2, Z4, Z4
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z9, Z9, Z9
+	VALIGND       $0x01, Z18, Z9, Z2
+	VPCMPUD       $0x06, Z18, Z2, K1
+	VPCOMPRESSD.Z Z8, K1, Z2
+	VPMOVZXDQ     Y2, Z2
+	KMOVW         K1, AX
+	POPCNTL       AX, DX
+	MOVL          $0x000000ff, AX
+	BZHIL         DX, AX, AX
+	KMOVB         AX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y4, Z9
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPMOVZXDQ     Y4, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z9, Z9
+	VPSRLVQ       Z9, Z7, Z19
+	VPSUBQ        Z9, Z6, Z9
+	VPSLLVQ       Z9, Z7, Z18
+	VPORQ         Z18, Z19, Z19
+	VPADDQ.BCST   k_q40<>+0(SB), Z9, Z9
+	VPSLLVQ       Z9, Z7, Z7
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z15, Z18
+	VPSUBQ        Z4, Z6, Z4
+	VPSLLVQ       Z4, Z15, Z9
+	VPORQ         Z9, Z18, Z18
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z15, Z4
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ          Z10, Z10, Z10
+	VALIGNQ         $0x07, Z10, Z19, Z9
+	VPADDQ          Z9, Z19, Z19
+	VALIGNQ         $0x06, Z10, Z19, Z9
+	VPADDQ          Z9, Z19, Z19
+	VALIGNQ         $0x04, Z10, Z19, Z9
+	VPADDQ          Z9, Z19, Z19
+	VALIGNQ         $0x07, Z10, Z18, Z9
+	VPADDQ          Z9, Z18, Z18
+	VALIGNQ         $0x06, Z10, Z18, Z9
+	VPADDQ          Z9, Z18, Z18
+	VALIGNQ         $0x04, Z10, Z18, Z9
+	VPADDQ          Z9, Z18, Z18
+	VPBROADCASTQ    k_q7<>+0(SB), Z9
+	VPERMQ          Z19, Z9, Z9
+	VPADDQ          Z9, Z18, Z18
+	VPERMT2Q.Z      Z18, Z2, K1, Z19
+	VALIGNQ         $0x07, Z6, Z19, Z9
+	VPSUBQ.Z        Z9, Z19, K1, Z9
+	VPERMT2Q.Z      Z4, Z2, K1, Z7
+	VALIGNQ         $0x07, Z6, Z7, Z7
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z7, Z9
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z9, Z9
+	VPSRLD          $0x06, Z5, Z2
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z5, Z4
+	VPADDD          Z3, Z4, Z4
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z11, Z11, Z11
+	VALIGND       $0x01, Z2, Z11, Z3
+	VPCMPUD       $0x06, Z2, Z3, K1
+	VPCOMPRESSD.Z Z8, K1, Z2
+	VPMOVZXDQ     Y2, Z2
+	KMOVW         K1, AX
+	POPCNTL       AX, DX
+	MOVL          $0x000000ff, AX
+	BZHIL         DX, AX, AX
+	KMOVB         AX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y4, Z3
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPMOVZXDQ     Y4, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSRLVQ       Z3, Z16, Z7
+	VPSUBQ        Z3, Z6, Z3
+	VPSLLVQ       Z3, Z16, Z5
+	VPORQ         Z5, Z7, Z7
+	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSLLVQ       Z3, Z16, Z3
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z17, Z8
+	VPSUBQ        Z4, Z6, Z4
+	VPSLLVQ       Z4, Z17, Z5
+	VPORQ         Z5, Z8, Z8
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z17, Z4
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ          Z12, Z12, Z12
+	VALIGNQ         $0x07, Z12, Z7, Z5
+	VPADDQ          Z5, Z7, Z7
+	VALIGNQ         $0x06, Z12, Z7, Z5
+	VPADDQ          Z5, Z7, Z7
+	VALIGNQ         $0x04, Z12, Z7, Z5
+	VPADDQ          Z5, Z7, Z7
+	VALIGNQ         $0x07, Z12, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VALIGNQ         $0x06, Z12, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VALIGNQ         $0x04, Z12, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VPBROADCASTQ    k_q7<>+0(SB), Z5
+	VPERMQ          Z7, Z5, Z5
+	VPADDQ          Z5, Z8, Z8
+	VPERMT2Q.Z      Z8, Z2, K1, Z7
+	VALIGNQ         $0x07, Z6, Z7, Z5
+	VPSUBQ.Z        Z5, Z7, K1, Z5
+	VPERMT2Q.Z      Z4, Z2, K1, Z3
+	VALIGNQ         $0x07, Z6, Z3, Z3
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z5
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z5, Z5
+
+	// Each stream: raw where the codes are no shorter than the line.
+	CMPQ     CX, $0x00000201
+	JAE      fpc_pair_raw_20
+	LEAQ     7(CX), AX
+	SHRQ     $0x03, AX
+	MOVQ     $-1, DX
+	BZHIQ    AX, DX, DX
+	KMOVQ    DX, K1
+	VMOVDQU8 Z9, K1, (SI)
+	MOVQ     CX, bits0+32(FP)
+	LEAQ     7(CX), AX
+	SHRQ     $0x03, AX
+	ADDQ     AX, SI
+	JMP      fpc_pair_stored_21
+
+fpc_pair_raw_20:
+	MOVQ                line0+8(FP), AX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z13, Z13, Z13
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z13, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (SI)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(SI)
+	MOVQ                $0x00000201, AX
+	MOVQ                AX, bits0+32(FP)
+	ADDQ                $0x41, SI
+
+fpc_pair_stored_21:
+	CMPQ     BX, $0x00000201
+	JAE      fpc_pair_raw_22
+	LEAQ     7(BX), AX
+	SHRQ     $0x03, AX
+	MOVQ     $-1, CX
+	BZHIQ    AX, CX, CX
+	KMOVQ    CX, K1
+	VMOVDQU8 Z5, K1, (SI)
+	MOVQ     BX, bits1+40(FP)
+	LEAQ     7(BX), AX
+	SHRQ     $0x03, AX
+	ADDQ     AX, SI
+	JMP      fpc_pair_stored_23
+
+fpc_pair_raw_22:
+	MOVQ                line1+16(FP), AX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z14, Z14, Z14
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z1, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z14, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (SI)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(SI)
+	MOVQ                $0x00000201, AX
+	MOVQ                AX, bits1+40(FP)
+	ADDQ                $0x41, SI
+
+fpc_pair_stored_23:
+	VZEROUPPER
+	RET
+
+fpc_pair_only0_18:
+	MOVQ    out+0(FP), DX
+	MOVQ    tab+24(FP), BX
+	VPXORD  Z6, Z6, Z6
+	MOVQ    AX, SI
+	SHLQ    $0x01, SI
+	ANDNQ   AX, SI, SI
+	MOVQ    AX, DI
+	SHLQ    $0x01, DI
+	ANDQ    AX, DI
+	MOVQ    DI, R8
+	SHLQ    $0x02, R8
+	ANDQ    DI, R8
+	MOVQ    R8, DI
+	SHLQ    $0x04, DI
+	ANDQ    R8, DI
+	SHLQ    $0x01, DI
+	ANDQ    AX, DI
+	MOVQ    DI, R8
+	SHLQ    $0x01, R8
+	ANDNQ   DI, R8, R8
+	ORQ     R8, SI
+	NOTQ    AX
+	ANDQ    $0x0000ffff, AX
+	ORQ     SI, AX
+	POPCNTQ SI, SI
+	LEAQ    (SI)(SI*2), SI
+	LEAQ    (CX)(SI*2), CX
+	KMOVW   AX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD AX, Z3
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z3, Z3
+	VPORD        k_fpc_runend16_0<>+0(SB), Z3, Z3
+	VPXORD       Z7, Z7, Z7
+	VPSUBD       Z3, Z7, Z4
+	VPANDD       Z3, Z4, Z4
+	VPLZCNTD     Z4, Z4
+	VPXORD.BCST  k_d31<>+0(SB), Z4, Z3
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z2, Z2, Z2
+	VPERMD       (BX), Z2, Z4
+	VPERMD       192(BX), Z2, Z5
+	VPTERNLOGD   $0xf8, Z5, Z0, Z4
+	VPERMD       64(BX), Z2, Z5
+	VPSRLVD      Z5, Z0, Z5
+	VPERMD       128(BX), Z2, Z7
+	VPTERNLOGD   $0xf8, Z7, Z5, Z4
+	VPERMD       256(BX), Z2, Z5
+	VPTERNLOGD.Z $0xf8, Z5, Z3, K1, Z4
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z2, Z3
+	VPERMD.Z     (BX), Z3, K1, Z3
+	VPERMD.Z     320(BX), Z2, K1, Z2
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z5
+	VPERMI2D     Z3, Z4, Z5
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z7
+	VPERMI2D     Z3, Z4, Z7
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64   k_fpc_startlane1<>+0(SB), Z3
+	VALIGND     $0x0f, Z3, Z2, Z3
+	VALIGND     $0x0f, Z6, Z3, Z4
+	VPADDD      Z4, Z3, Z3
+	VALIGND     $0x0e, Z6, Z3, Z4
+	VPADDD      Z4, Z3, Z3
+	VALIGND     $0x0c, Z6, Z3, Z4
+	VPADDD      Z4, Z3, Z3
+	VALIGND     $0x08, Z6, Z3, Z4
+	VPADDD      Z4, Z3, Z3
+	VPMOVZXBD   k_iota16<>+0(SB), Z4
+	VPSRLD      $0x06, Z3, Z12
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z3, Z3
+	VPADDD      Z2, Z3, Z3
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z8, Z8, Z8
+	VALIGND       $0x01, Z12, Z8, Z2
+	VPCMPUD       $0x06, Z12, Z2, K1
+	VPCOMPRESSD.Z Z4, K1, Z2
+	VPMOVZXDQ     Y2, Z2
+	KMOVW         K1, AX
+	POPCNTL       AX, BX
+	MOVL          $0x000000ff, AX
+	BZHIL         BX, AX, AX
+	KMOVB         AX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y3, Z4
+	VEXTRACTI64X4 $0x01, Z3, Y3
+	VPMOVZXDQ     Y3, Z3
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z5, Z12
+	VPSUBQ        Z4, Z6, Z4
+	VPSLLVQ       Z4, Z5, Z8
+	VPORQ         Z8, Z12, Z12
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z5, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSRLVQ       Z3, Z7, Z8
+	VPSUBQ        Z3, Z6, Z3
+	VPSLLVQ       Z3, Z7, Z5
+	VPORQ         Z5, Z8, Z8
+	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSLLVQ       Z3, Z7, Z3
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ          Z9, Z9, Z9
+	VALIGNQ         $0x07, Z9, Z12, Z5
+	VPADDQ          Z5, Z12, Z12
+	VALIGNQ         $0x06, Z9, Z12, Z5
+	VPADDQ          Z5, Z12, Z12
+	VALIGNQ         $0x04, Z9, Z12, Z5
+	VPADDQ          Z5, Z12, Z12
+	VALIGNQ         $0x07, Z9, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VALIGNQ         $0x06, Z9, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VALIGNQ         $0x04, Z9, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VPBROADCASTQ    k_q7<>+0(SB), Z5
+	VPERMQ          Z12, Z5, Z5
+	VPADDQ          Z5, Z8, Z8
+	VPERMT2Q.Z      Z8, Z2, K1, Z12
+	VALIGNQ         $0x07, Z6, Z12, Z5
+	VPSUBQ.Z        Z5, Z12, K1, Z5
+	VPERMT2Q.Z      Z3, Z2, K1, Z4
+	VALIGNQ         $0x07, Z6, Z4, Z4
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z4, Z5
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z5, Z5
+
+	// Each stream: raw where the codes are no shorter than the line.
+	CMPQ     CX, $0x00000201
+	JAE      fpc_pair_raw_24
+	LEAQ     7(CX), AX
+	SHRQ     $0x03, AX
+	MOVQ     $-1, BX
+	BZHIQ    AX, BX, BX
+	KMOVQ    BX, K1
+	VMOVDQU8 Z5, K1, (DX)
+	MOVQ     CX, bits0+32(FP)
+	LEAQ     7(CX), AX
+	SHRQ     $0x03, AX
+	ADDQ     AX, DX
+	JMP      fpc_pair_stored_25
+
+fpc_pair_raw_24:
+	MOVQ                line0+8(FP), AX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z10, Z10, Z10
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z10, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (DX)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(DX)
+	MOVQ                $0x00000201, AX
+	MOVQ                AX, bits0+32(FP)
+	ADDQ                $0x41, DX
+
+fpc_pair_stored_25:
+	MOVQ                line1+16(FP), AX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z11, Z11, Z11
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z1, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z11, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (DX)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(DX)
+	MOVQ                $0x00000201, AX
+	MOVQ                AX, bits1+40(FP)
+	ADDQ                $0x41, DX
+	VZEROUPPER
+	RET
+
+fpc_pair_raw0_17:
+	CMPQ                BX, $0x00000201
+	JAE                 fpc_pair_both_raw_19
+	MOVQ                out+0(FP), AX
+	MOVQ                line0+8(FP), CX
+	MOVBLZX             63(CX), CX
+	VPXORQ              Z6, Z6, Z6
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z6, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (AX)
+	SHLL                $0x07, CX
+	MOVB                CL, 64(AX)
+	MOVQ                $0x00000201, CX
+	MOVQ                CX, bits0+32(FP)
+	ADDQ                $0x41, AX
+	MOVQ                tab+24(FP), CX
+	VPXORD              Z7, Z7, Z7
+	MOVQ                DX, SI
+	SHLQ                $0x01, SI
+	ANDNQ               DX, SI, SI
+	MOVQ                DX, DI
+	SHLQ                $0x01, DI
+	ANDQ                DX, DI
+	MOVQ                DI, R8
+	SHLQ                $0x02, R8
+	ANDQ                DI, R8
+	MOVQ                R8, DI
+	SHLQ                $0x04, DI
+	ANDQ                R8, DI
+	SHLQ                $0x01, DI
+	ANDQ                DX, DI
+	MOVQ                DI, R8
+	SHLQ                $0x01, R8
+	ANDNQ               DI, R8, R8
+	ORQ                 R8, SI
+	NOTQ                DX
+	ANDQ                $0x0000ffff, DX
+	ORQ                 SI, DX
+	POPCNTQ             SI, SI
+	LEAQ                (SI)(SI*2), SI
+	LEAQ                (BX)(SI*2), BX
+	KMOVW               DX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD DX, Z0
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z0, Z0
+	VPORD        k_fpc_runend16_0<>+0(SB), Z0, Z0
+	VPXORD       Z8, Z8, Z8
+	VPSUBD       Z0, Z8, Z2
+	VPANDD       Z0, Z2, Z2
+	VPLZCNTD     Z2, Z2
+	VPXORD.BCST  k_d31<>+0(SB), Z2, Z0
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z3, Z3, Z2
+	VPERMD       (CX), Z2, Z3
+	VPERMD       192(CX), Z2, Z4
+	VPTERNLOGD   $0xf8, Z4, Z1, Z3
+	VPERMD       64(CX), Z2, Z4
+	VPSRLVD      Z4, Z1, Z4
+	VPERMD       128(CX), Z2, Z5
+	VPTERNLOGD   $0xf8, Z5, Z4, Z3
+	VPERMD       256(CX), Z2, Z4
+	VPTERNLOGD.Z $0xf8, Z4, Z0, K1, Z3
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z2, Z0
+	VPERMD.Z     (CX), Z0, K1, Z0
+	VPERMD.Z     320(CX), Z2, K1, Z2
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z4
+	VPERMI2D     Z0, Z3, Z4
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z5
+	VPERMI2D     Z0, Z3, Z5
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64   k_fpc_startlane1<>+0(SB), Z0
+	VALIGND     $0x0f, Z0, Z2, Z0
+	VALIGND     $0x0f, Z7, Z0, Z3
+	VPADDD      Z3, Z0, Z0
+	VALIGND     $0x0e, Z7, Z0, Z3
+	VPADDD      Z3, Z0, Z0
+	VALIGND     $0x0c, Z7, Z0, Z3
+	VPADDD      Z3, Z0, Z0
+	VALIGND     $0x08, Z7, Z0, Z3
+	VPADDD      Z3, Z0, Z0
+	VPMOVZXBD   k_iota16<>+0(SB), Z3
+	VPSRLD      $0x06, Z0, Z6
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
+	VPADDD      Z2, Z0, Z0
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z9, Z9, Z9
+	VALIGND       $0x01, Z6, Z9, Z2
+	VPCMPUD       $0x06, Z6, Z2, K1
+	VPCOMPRESSD.Z Z3, K1, Z2
+	VPMOVZXDQ     Y2, Z2
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x000000ff, CX
+	BZHIL         DX, CX, CX
+	KMOVB         CX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y0, Z3
+	VEXTRACTI64X4 $0x01, Z0, Y0
+	VPMOVZXDQ     Y0, Z0
+	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSRLVQ       Z3, Z4, Z8
+	VPSUBQ        Z3, Z7, Z3
+	VPSLLVQ       Z3, Z4, Z6
+	VPORQ         Z6, Z8, Z8
+	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSLLVQ       Z3, Z4, Z3
+	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSRLVQ       Z0, Z5, Z6
+	VPSUBQ        Z0, Z7, Z0
+	VPSLLVQ       Z0, Z5, Z4
+	VPORQ         Z4, Z6, Z6
+	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSLLVQ       Z0, Z5, Z0
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ          Z10, Z10, Z10
+	VALIGNQ         $0x07, Z10, Z8, Z4
+	VPADDQ          Z4, Z8, Z8
+	VALIGNQ         $0x06, Z10, Z8, Z4
+	VPADDQ          Z4, Z8, Z8
+	VALIGNQ         $0x04, Z10, Z8, Z4
+	VPADDQ          Z4, Z8, Z8
+	VALIGNQ         $0x07, Z10, Z6, Z4
+	VPADDQ          Z4, Z6, Z6
+	VALIGNQ         $0x06, Z10, Z6, Z4
+	VPADDQ          Z4, Z6, Z6
+	VALIGNQ         $0x04, Z10, Z6, Z4
+	VPADDQ          Z4, Z6, Z6
+	VPBROADCASTQ    k_q7<>+0(SB), Z4
+	VPERMQ          Z8, Z4, Z4
+	VPADDQ          Z4, Z6, Z6
+	VPERMT2Q.Z      Z6, Z2, K1, Z8
+	VALIGNQ         $0x07, Z7, Z8, Z4
+	VPSUBQ.Z        Z4, Z8, K1, Z4
+	VPERMT2Q.Z      Z0, Z2, K1, Z3
+	VALIGNQ         $0x07, Z7, Z3, Z3
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z4
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VPSHUFB         Z0, Z4, Z4
+
+	// Each stream: raw where the codes are no shorter than the line.
+	CMPQ     BX, $0x00000201
+	JAE      fpc_pair_raw_26
+	LEAQ     7(BX), CX
+	SHRQ     $0x03, CX
+	MOVQ     $-1, DX
+	BZHIQ    CX, DX, DX
+	KMOVQ    DX, K1
+	VMOVDQU8 Z4, K1, (AX)
+	MOVQ     BX, bits1+40(FP)
+	LEAQ     7(BX), CX
+	SHRQ     $0x03, CX
+	ADDQ     CX, AX
+	JMP      fpc_pair_stored_27
+
+fpc_pair_raw_26:
+	MOVQ                line1+16(FP), CX
+	MOVBLZX             63(CX), CX
+	VPXORQ              Z11, Z11, Z11
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z1, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z11, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (AX)
+	SHLL                $0x07, CX
+	MOVB                CL, 64(AX)
+	MOVQ                $0x00000201, CX
+	MOVQ                CX, bits1+40(FP)
+	ADDQ                $0x41, AX
+
+fpc_pair_stored_27:
+	VZEROUPPER
+	RET
+
+fpc_pair_both_raw_19:
+	MOVQ                out+0(FP), AX
+	MOVQ                line0+8(FP), CX
+	MOVBLZX             63(CX), CX
+	VPXORQ              Z6, Z6, Z6
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z6, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (AX)
+	SHLL                $0x07, CX
+	MOVB                CL, 64(AX)
+	MOVQ                $0x00000201, CX
+	MOVQ                CX, bits0+32(FP)
+	ADDQ                $0x41, AX
+	MOVQ                line1+16(FP), CX
+	MOVBLZX             63(CX), CX
+	VPXORQ              Z7, Z7, Z7
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z1, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z7, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (AX)
+	SHLL                $0x07, CX
+	MOVB                CL, 64(AX)
+	MOVQ                $0x00000201, CX
+	MOVQ                CX, bits1+40(FP)
+	ADDQ                $0x41, AX
+	VZEROUPPER
+	RET
+
+// func fpcCompressPair64AVX512Popcnt(out *[130]byte, line0 *[64]byte, line1 *[64]byte, tab *[48]uint64) (bits0 int, bits1 int)
+// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, GFNI, POPCNT
+TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
+	MOVQ      line0+8(FP), AX
+	VMOVDQU64 (AX), Z0
+	MOVQ      line1+16(FP), AX
+	VMOVDQU64 (AX), Z1
+
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z3
+	VPSRAD         $0x1f, Z0, Z2
+	VPXORD         Z0, Z2, Z2
+	VPLZCNTD       Z2, Z2
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z3, Z2
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z3
+	VPADDW         Z3, Z0, Z3
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z3, K1
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z2, K1, Z2
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z0, K1
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z2, K1, Z2
+	VPROLD         $0x08, Z0, Z3
+	VPCMPEQD       Z0, Z3, K1
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z2, K1, Z2
+	VPTESTNMD      Z0, Z0, K1
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z2, K1, Z2
+
+	// Kinds as dwords: the lowest-numbered pattern each word matches.
+	VMOVDQU64      k_fpc_se_lo<>+0(SB), Z15
+	VPSRAD         $0x1f, Z1, Z3
+	VPXORD         Z1, Z3, Z3
+	VPLZCNTD       Z3, Z3
+	VPERMI2D       k_fpc_se_hi<>+0(SB), Z15, Z3
+	VPBROADCASTD   k_fpc_d800080<>+0(SB), Z15
+	VPADDW         Z15, Z1, Z15
+	VPTESTNMD.BCST k_fpc_dff00ff00<>+0(SB), Z15, K2
+	VPMINUD.BCST   k_fpc_d6<>+0(SB), Z3, K2, Z3
+	VPTESTNMD.BCST k_fpc_dffff<>+0(SB), Z1, K2
+	VPMINUD.BCST   k_fpc_d5<>+0(SB), Z3, K2, Z3
+	VPROLD         $0x08, Z1, Z15
+	VPCMPEQD       Z1, Z15, K2
+	VPMINUD.BCST   k_fpc_d3<>+0(SB), Z3, K2, Z3
+	VPTESTNMD      Z1, Z1, K2
+	VPMINUD.BCST   k_fpc_d0<>+0(SB), Z3, K2, Z3
+	KMOVW          K1, AX
+	VPMOVDB        Z2, X15
+	VMOVDQU8       fpc_codebits<>+0(SB), X16
+	VPSHUFB        X15, X16, X16
+	VPXORD         X4, X4, X4
+	VPSADBW        X4, X16, X16
+	VPSHUFD        $0x4e, X16, X4
+	VPADDQ         X4, X16, X16
+	VMOVQ          X16, CX
+	VPCMPEQD.BCST  k_fpc_d7<>+0(SB), Z2, K3
+	KMOVW          K3, DX
+	POPCNTL        DX, DX
+	INCQ           CX
+	KMOVW          K2, DX
+	VPMOVDB        Z3, X4
+	VMOVDQU8       fpc_codebits<>+0(SB), X15
+	VPSHUFB        X4, X15, X15
+	VPXORD         X5, X5, X5
+	VPSADBW        X5, X15, X15
+	VPSHUFD        $0x4e, X15, X4
+	VPADDQ         X4, X15, X15
+	VMOVQ          X15, BX
+	VPCMPEQD.BCST  k_fpc_d7<>+0(SB), Z3, K3
+	KMOVW          K3, SI
+	POPCNTL        SI, SI
+	INCQ           BX
+
+	// A line that the codes of its non-zero words make raw goes raw now.
+	CMPQ   CX, $0x00000201
+	JAE    fpc_pair_raw0_28
+	CMPQ   BX, $0x00000201
+	JAE    fpc_pair_only0_29
+	MOVQ   out+0(FP), SI
+	MOVQ   tab+24(FP), DI
+	VPXORD Z6, Z6, Z6
+
+	// Bit offsets O, first without the zero-run codes: from the lengths of
+	// the non-zero words, which wait for the kinds only.
+	KNOTW    K1, K1
+	VPADDD   Z2, Z2, Z4
+	VPERMD.Z 320(DI), Z4, K1, Z4
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z5
+	VALIGND   $0x0f, Z5, Z4, Z4
+	VALIGND   $0x0f, Z6, Z4, Z5
+	VPADDD    Z5, Z4, Z4
+	VALIGND   $0x0e, Z6, Z4, Z5
+	VPADDD    Z5, Z4, Z4
+	VALIGND   $0x0c, Z6, Z4, Z5
+	VPADDD    Z5, Z4, Z4
+	VALIGND   $0x08, Z6, Z4, Z5
+	VPADDD    Z5, Z4, Z4
+
+	// Bit offsets O, first without the zero-run codes: from the lengths of
+	// the non-zero words, which wait for the kinds only.
+	KNOTW    K2, K1
+	VPADDD   Z3, Z3, Z5
+	VPERMD.Z 320(DI), Z5, K1, Z5
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z15
+	VALIGND   $0x0f, Z15, Z5, Z5
+	VALIGND   $0x0f, Z6, Z5, Z15
+	VPADDD    Z15, Z5, Z5
+	VALIGND   $0x0e, Z6, Z5, Z15
+	VPADDD    Z15, Z5, Z5
+	VALIGND   $0x0c, Z6, Z5, Z15
+	VPADDD    Z15, Z5, Z5
+	VALIGND   $0x08, Z6, Z5, Z15
+	VPADDD    Z15, Z5, Z5
+	MOVQ      AX, R8
+	SHLQ      $0x01, R8
+	ANDNQ     AX, R8, R8
+	MOVQ      AX, R9
+	SHLQ      $0x01, R9
+	ANDQ      AX, R9
+	MOVQ      R9, R10
+	SHLQ      $0x02, R10
+	ANDQ      R9, R10
+	MOVQ      R10, R9
+	SHLQ      $0x04, R9
+	ANDQ      R10, R9
+	SHLQ      $0x01, R9
+	ANDQ      AX, R9
+	MOVQ      R9, R10
+	SHLQ      $0x01, R10
+	ANDNQ     R9, R10, R10
+	ORQ       R10, R8
+	NOTQ      AX
+	ANDQ      $0x0000ffff, AX
+	ORQ       R8, AX
+	MOVQ      DX, R9
+	SHLQ      $0x01, R9
+	ANDNQ     DX, R9, R9
+	MOVQ      DX, R10
+	SHLQ      $0x01, R10
+	ANDQ      DX, R10
+	MOVQ      R10, R11
+	SHLQ      $0x02, R11
+	ANDQ      R10, R11
+	MOVQ      R11, R10
+	SHLQ      $0x04, R10
+	ANDQ      R11, R10
+	SHLQ      $0x01, R10
+	ANDQ      DX, R10
+	MOVQ      R10, R11
+	SHLQ      $0x01, R11
+	ANDNQ     R10, R11, R11
+	ORQ       R11, R9
+	NOTQ      DX
+	ANDQ      $0x0000ffff, DX
+	ORQ       R9, DX
+	POPCNTQ   R8, R10
+	LEAQ      (R10)(R10*2), R10
+	LEAQ      (CX)(R10*2), CX
+
+	// O: 6 bits more for each zero-run code before.
+	VPBROADCASTD R8, Z15
+	VPANDD       k_fpc_below16<>+0(SB), Z15, Z15
+	VPOPCNTD     Z15, Z15
+	VPSLLD       $0x01, Z15, Z16
+	VPSLLD       $0x02, Z15, Z15
+	VPADDD       Z15, Z16, Z16
+	VPADDD       Z16, Z4, Z4
+	POPCNTQ      R9, R8
+	LEAQ         (R8)(R8*2), R8
+	LEAQ         (BX)(R8*2), BX
+
+	// O: 6 bits more for each zero-run code before.
+	VPBROADCASTD R9, Z15
+	VPANDD       k_fpc_below16<>+0(SB), Z15, Z15
+	VPOPCNTD     Z15, Z15
+	VPSLLD       $0x01, Z15, Z16
+	VPSLLD       $0x02, Z15, Z15
+	VPADDD       Z15, Z16, Z16
+	VPADDD       Z16, Z5, Z5
+	KMOVW        AX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD AX, Z15
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z15, Z15
+	VPORD        k_fpc_runend16_0<>+0(SB), Z15, Z15
+	VPXORD       Z7, Z7, Z7
+	VPSUBD       Z15, Z7, Z7
+	VPANDD       Z15, Z7, Z7
+	VPLZCNTD     Z7, Z7
+	VPXORD.BCST  k_d31<>+0(SB), Z7, Z7
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z2, Z2, Z2
+	VPERMD       (DI), Z2, Z15
+	VPERMD       192(DI), Z2, Z16
+	VPTERNLOGD   $0xf8, Z16, Z0, Z15
+	VPERMD       64(DI), Z2, Z16
+	VPSRLVD      Z16, Z0, Z16
+	VPERMD       128(DI), Z2, Z17
+	VPTERNLOGD   $0xf8, Z17, Z16, Z15
+	VPERMD       256(DI), Z2, Z16
+	VPTERNLOGD.Z $0xf8, Z16, Z7, K1, Z15
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z2, Z7
+	VPERMD.Z     (DI), Z7, K1, Z7
+	VPERMD.Z     320(DI), Z2, K1, Z2
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z16
+	VPERMI2D     Z7, Z15, Z16
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z17
+	VPERMI2D     Z7, Z15, Z17
+	KMOVW        DX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD DX, Z7
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z7, Z7
+	VPORD        k_fpc_runend16_0<>+0(SB), Z7, Z7
+	VPXORD       Z8, Z8, Z8
+	VPSUBD       Z7, Z8, Z8
+	VPANDD       Z7, Z8, Z8
+	VPLZCNTD     Z8, Z8
+	VPXORD.BCST  k_d31<>+0(SB), Z8, Z7
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z3, Z3, Z3
+	VPERMD       (DI), Z3, Z8
+	VPERMD       192(DI), Z3, Z15
+	VPTERNLOGD   $0xf8, Z15, Z1, Z8
+	VPERMD       64(DI), Z3, Z15
+	VPSRLVD      Z15, Z1, Z15
+	VPERMD       128(DI), Z3, Z18
+	VPTERNLOGD   $0xf8, Z18, Z15, Z8
+	VPERMD       256(DI), Z3, Z15
+	VPTERNLOGD.Z $0xf8, Z15, Z7, K1, Z8
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z3, Z7
+	VPERMD.Z     (DI), Z7, K1, Z7
+	VPERMD.Z     320(DI), Z3, K1, Z3
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z15
+	VPERMI2D     Z7, Z8, Z15
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z18
+	VPERMI2D     Z7, Z8, Z18
+	VPMOVZXBD    k_iota16<>+0(SB), Z7
+	VPSRLD       $0x06, Z4, Z8
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z4, Z4
+	VPADDD       Z2, Z4, Z4
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z9, Z9, Z9
+	VALIGND       $0x01, Z8, Z9, Z2
+	VPCMPUD       $0x06, Z8, Z2, K1
+	VPCOMPRESSD.Z Z7, K1, Z2
+	VPMOVZXDQ     Y2, Z2
+	KMOVW         K1, AX
+	POPCNTL       AX, DX
+	MOVL          $0x000000ff, AX
+	BZHIL         DX, AX, AX
+	KMOVB         AX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y4, Z8
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPMOVZXDQ     Y4, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z8, Z8
+	VPSRLVQ       Z8, Z16, Z19
+	VPSUBQ        Z8, Z6, Z8
+	VPSLLVQ       Z8, Z16, Z9
+	VPORQ         Z9, Z19, Z19
+	VPADDQ.BCST   k_q40<>+0(SB), Z8, Z8
+	VPSLLVQ       Z8, Z16, Z8
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z17, Z16
+	VPSUBQ        Z4, Z6, Z4
+	VPSLLVQ       Z4, Z17, Z9
+	VPORQ         Z9, Z16, Z16
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z17, Z4
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ          Z10, Z10, Z10
+	VALIGNQ         $0x07, Z10, Z19, Z9
+	VPADDQ          Z9, Z19, Z19
+	VALIGNQ         $0x06, Z10, Z19, Z9
+	VPADDQ          Z9, Z19, Z19
+	VALIGNQ         $0x04, Z10, Z19, Z9
+	VPADDQ          Z9, Z19, Z19
+	VALIGNQ         $0x07, Z10, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x06, Z10, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x04, Z10, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VPBROADCASTQ    k_q7<>+0(SB), Z9
+	VPERMQ          Z19, Z9, Z9
+	VPADDQ          Z9, Z16, Z16
+	VPERMT2Q.Z      Z16, Z2, K1, Z19
+	VALIGNQ         $0x07, Z6, Z19, Z9
+	VPSUBQ.Z        Z9, Z19, K1, Z9
+	VPERMT2Q.Z      Z4, Z2, K1, Z8
+	VALIGNQ         $0x07, Z6, Z8, Z8
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z8, Z9
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z9, Z9
+	VPSRLD          $0x06, Z5, Z2
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z5, Z4
+	VPADDD          Z3, Z4, Z4
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z11, Z11, Z11
+	VALIGND       $0x01, Z2, Z11, Z3
+	VPCMPUD       $0x06, Z2, Z3, K1
+	VPCOMPRESSD.Z Z7, K1, Z2
+	VPMOVZXDQ     Y2, Z2
+	KMOVW         K1, AX
+	POPCNTL       AX, DX
+	MOVL          $0x000000ff, AX
+	BZHIL         DX, AX, AX
+	KMOVB         AX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y4, Z3
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPMOVZXDQ     Y4, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSRLVQ       Z3, Z15, Z7
+	VPSUBQ        Z3, Z6, Z3
+	VPSLLVQ       Z3, Z15, Z5
+	VPORQ         Z5, Z7, Z7
+	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSLLVQ       Z3, Z15, Z3
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z18, Z8
+	VPSUBQ        Z4, Z6, Z4
+	VPSLLVQ       Z4, Z18, Z5
+	VPORQ         Z5, Z8, Z8
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z18, Z4
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ          Z12, Z12, Z12
+	VALIGNQ         $0x07, Z12, Z7, Z5
+	VPADDQ          Z5, Z7, Z7
+	VALIGNQ         $0x06, Z12, Z7, Z5
+	VPADDQ          Z5, Z7, Z7
+	VALIGNQ         $0x04, Z12, Z7, Z5
+	VPADDQ          Z5, Z7, Z7
+	VALIGNQ         $0x07, Z12, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VALIGNQ         $0x06, Z12, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VALIGNQ         $0x04, Z12, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VPBROADCASTQ    k_q7<>+0(SB), Z5
+	VPERMQ          Z7, Z5, Z5
+	VPADDQ          Z5, Z8, Z8
+	VPERMT2Q.Z      Z8, Z2, K1, Z7
+	VALIGNQ         $0x07, Z6, Z7, Z5
+	VPSUBQ.Z        Z5, Z7, K1, Z5
+	VPERMT2Q.Z      Z4, Z2, K1, Z3
+	VALIGNQ         $0x07, Z6, Z3, Z3
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z5
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z5, Z5
+
+	// Each stream: raw where the codes are no shorter than the line.
+	CMPQ     CX, $0x00000201
+	JAE      fpc_pair_raw_31
+	LEAQ     7(CX), AX
+	SHRQ     $0x03, AX
+	MOVQ     $-1, DX
+	BZHIQ    AX, DX, DX
+	KMOVQ    DX, K1
+	VMOVDQU8 Z9, K1, (SI)
+	MOVQ     CX, bits0+32(FP)
+	LEAQ     7(CX), AX
+	SHRQ     $0x03, AX
+	ADDQ     AX, SI
+	JMP      fpc_pair_stored_32
+
+fpc_pair_raw_31:
+	MOVQ                line0+8(FP), AX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z13, Z13, Z13
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z13, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (SI)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(SI)
+	MOVQ                $0x00000201, AX
+	MOVQ                AX, bits0+32(FP)
+	ADDQ                $0x41, SI
+
+fpc_pair_stored_32:
+	CMPQ     BX, $0x00000201
+	JAE      fpc_pair_raw_33
+	LEAQ     7(BX), AX
+	SHRQ     $0x03, AX
+	MOVQ     $-1, CX
+	BZHIQ    AX, CX, CX
+	KMOVQ    CX, K1
+	VMOVDQU8 Z5, K1, (SI)
+	MOVQ     BX, bits1+40(FP)
+	LEAQ     7(BX), AX
+	SHRQ     $0x03, AX
+	ADDQ     AX, SI
+	JMP      fpc_pair_stored_34
+
+fpc_pair_raw_33:
+	MOVQ                line1+16(FP), AX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z14, Z14, Z14
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z1, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z14, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (SI)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(SI)
+	MOVQ                $0x00000201, AX
+	MOVQ                AX, bits1+40(FP)
+	ADDQ                $0x41, SI
+
+fpc_pair_stored_34:
+	VZEROUPPER
+	RET
+
+fpc_pair_only0_29:
+	MOVQ   out+0(FP), DX
+	MOVQ   tab+24(FP), BX
+	VPXORD Z6, Z6, Z6
+
+	// Bit offsets O, first without the zero-run codes: from the lengths of
+	// the non-zero words, which wait for the kinds only.
+	KNOTW    K1, K1
+	VPADDD   Z2, Z2, Z3
+	VPERMD.Z 320(BX), Z3, K1, Z3
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z4
+	VALIGND   $0x0f, Z4, Z3, Z3
+	VALIGND   $0x0f, Z6, Z3, Z4
+	VPADDD    Z4, Z3, Z3
+	VALIGND   $0x0e, Z6, Z3, Z4
+	VPADDD    Z4, Z3, Z3
+	VALIGND   $0x0c, Z6, Z3, Z4
+	VPADDD    Z4, Z3, Z3
+	VALIGND   $0x08, Z6, Z3, Z4
+	VPADDD    Z4, Z3, Z3
+	MOVQ      AX, SI
+	SHLQ      $0x01, SI
+	ANDNQ     AX, SI, SI
+	MOVQ      AX, DI
+	SHLQ      $0x01, DI
+	ANDQ      AX, DI
+	MOVQ      DI, R8
+	SHLQ      $0x02, R8
+	ANDQ      DI, R8
+	MOVQ      R8, DI
+	SHLQ      $0x04, DI
+	ANDQ      R8, DI
+	SHLQ      $0x01, DI
+	ANDQ      AX, DI
+	MOVQ      DI, R8
+	SHLQ      $0x01, R8
+	ANDNQ     DI, R8, R8
+	ORQ       R8, SI
+	NOTQ      AX
+	ANDQ      $0x0000ffff, AX
+	ORQ       SI, AX
+	POPCNTQ   SI, DI
+	LEAQ      (DI)(DI*2), DI
+	LEAQ      (CX)(DI*2), CX
+
+	// O: 6 bits more for each zero-run code before.
+	VPBROADCASTD SI, Z4
+	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
+	VPOPCNTD     Z4, Z4
+	VPSLLD       $0x01, Z4, Z5
+	VPSLLD       $0x02, Z4, Z4
+	VPADDD       Z4, Z5, Z5
+	VPADDD       Z5, Z3, Z3
+	KMOVW        AX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD AX, Z4
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z4, Z4
+	VPORD        k_fpc_runend16_0<>+0(SB), Z4, Z4
+	VPXORD       Z7, Z7, Z7
+	VPSUBD       Z4, Z7, Z5
+	VPANDD       Z4, Z5, Z5
+	VPLZCNTD     Z5, Z5
+	VPXORD.BCST  k_d31<>+0(SB), Z5, Z4
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z2, Z2, Z2
+	VPERMD       (BX), Z2, Z5
+	VPERMD       192(BX), Z2, Z7
+	VPTERNLOGD   $0xf8, Z7, Z0, Z5
+	VPERMD       64(BX), Z2, Z7
+	VPSRLVD      Z7, Z0, Z7
+	VPERMD       128(BX), Z2, Z12
+	VPTERNLOGD   $0xf8, Z12, Z7, Z5
+	VPERMD       256(BX), Z2, Z7
+	VPTERNLOGD.Z $0xf8, Z7, Z4, K1, Z5
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z2, Z4
+	VPERMD.Z     (BX), Z4, K1, Z4
+	VPERMD.Z     320(BX), Z2, K1, Z2
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z7
+	VPERMI2D     Z4, Z5, Z7
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z12
+	VPERMI2D     Z4, Z5, Z12
+	VPMOVZXBD    k_iota16<>+0(SB), Z4
+	VPSRLD       $0x06, Z3, Z5
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z3, Z3
+	VPADDD       Z2, Z3, Z3
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z8, Z8, Z8
+	VALIGND       $0x01, Z5, Z8, Z2
+	VPCMPUD       $0x06, Z5, Z2, K1
+	VPCOMPRESSD.Z Z4, K1, Z2
+	VPMOVZXDQ     Y2, Z2
+	KMOVW         K1, AX
+	POPCNTL       AX, BX
+	MOVL          $0x000000ff, AX
+	BZHIL         BX, AX, AX
+	KMOVB         AX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y3, Z4
+	VEXTRACTI64X4 $0x01, Z3, Y3
+	VPMOVZXDQ     Y3, Z3
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z7, Z8
+	VPSUBQ        Z4, Z6, Z4
+	VPSLLVQ       Z4, Z7, Z5
+	VPORQ         Z5, Z8, Z8
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z7, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSRLVQ       Z3, Z12, Z7
+	VPSUBQ        Z3, Z6, Z3
+	VPSLLVQ       Z3, Z12, Z5
+	VPORQ         Z5, Z7, Z7
+	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSLLVQ       Z3, Z12, Z3
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ          Z9, Z9, Z9
+	VALIGNQ         $0x07, Z9, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VALIGNQ         $0x06, Z9, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VALIGNQ         $0x04, Z9, Z8, Z5
+	VPADDQ          Z5, Z8, Z8
+	VALIGNQ         $0x07, Z9, Z7, Z5
+	VPADDQ          Z5, Z7, Z7
+	VALIGNQ         $0x06, Z9, Z7, Z5
+	VPADDQ          Z5, Z7, Z7
+	VALIGNQ         $0x04, Z9, Z7, Z5
+	VPADDQ          Z5, Z7, Z7
+	VPBROADCASTQ    k_q7<>+0(SB), Z5
+	VPERMQ          Z8, Z5, Z5
+	VPADDQ          Z5, Z7, Z7
+	VPERMT2Q.Z      Z7, Z2, K1, Z8
+	VALIGNQ         $0x07, Z6, Z8, Z5
+	VPSUBQ.Z        Z5, Z8, K1, Z5
+	VPERMT2Q.Z      Z3, Z2, K1, Z4
+	VALIGNQ         $0x07, Z6, Z4, Z4
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z4, Z5
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z5, Z5
+
+	// Each stream: raw where the codes are no shorter than the line.
+	CMPQ     CX, $0x00000201
+	JAE      fpc_pair_raw_35
+	LEAQ     7(CX), AX
+	SHRQ     $0x03, AX
+	MOVQ     $-1, BX
+	BZHIQ    AX, BX, BX
+	KMOVQ    BX, K1
+	VMOVDQU8 Z5, K1, (DX)
+	MOVQ     CX, bits0+32(FP)
+	LEAQ     7(CX), AX
+	SHRQ     $0x03, AX
+	ADDQ     AX, DX
+	JMP      fpc_pair_stored_36
+
+fpc_pair_raw_35:
+	MOVQ                line0+8(FP), AX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z10, Z10, Z10
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z10, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (DX)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(DX)
+	MOVQ                $0x00000201, AX
+	MOVQ                AX, bits0+32(FP)
+	ADDQ                $0x41, DX
+
+fpc_pair_stored_36:
+	MOVQ                line1+16(FP), AX
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z11, Z11, Z11
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z1, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z11, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (DX)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(DX)
+	MOVQ                $0x00000201, AX
+	MOVQ                AX, bits1+40(FP)
+	ADDQ                $0x41, DX
+	VZEROUPPER
+	RET
+
+fpc_pair_raw0_28:
+	CMPQ                BX, $0x00000201
+	JAE                 fpc_pair_both_raw_30
+	MOVQ                out+0(FP), AX
+	MOVQ                line0+8(FP), CX
+	MOVBLZX             63(CX), CX
+	VPXORQ              Z6, Z6, Z6
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z6, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (AX)
+	SHLL                $0x07, CX
+	MOVB                CL, 64(AX)
+	MOVQ                $0x00000201, CX
+	MOVQ                CX, bits0+32(FP)
+	ADDQ                $0x41, AX
+	MOVQ                tab+24(FP), CX
+	VPXORD              Z7, Z7, Z7
+
+	// Bit offsets O, first without the zero-run codes: from the lengths of
+	// the non-zero words, which wait for the kinds only.
+	KNOTW    K2, K1
+	VPADDD   Z3, Z3, Z0
+	VPERMD.Z 320(CX), Z0, K1, Z0
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z2
+	VALIGND   $0x0f, Z2, Z0, Z0
+	VALIGND   $0x0f, Z7, Z0, Z2
+	VPADDD    Z2, Z0, Z0
+	VALIGND   $0x0e, Z7, Z0, Z2
+	VPADDD    Z2, Z0, Z0
+	VALIGND   $0x0c, Z7, Z0, Z2
+	VPADDD    Z2, Z0, Z0
+	VALIGND   $0x08, Z7, Z0, Z2
+	VPADDD    Z2, Z0, Z0
+	MOVQ      DX, SI
+	SHLQ      $0x01, SI
+	ANDNQ     DX, SI, SI
+	MOVQ      DX, DI
+	SHLQ      $0x01, DI
+	ANDQ      DX, DI
+	MOVQ      DI, R8
+	SHLQ      $0x02, R8
+	ANDQ      DI, R8
+	MOVQ      R8, DI
+	SHLQ      $0x04, DI
+	ANDQ      R8, DI
+	SHLQ      $0x01, DI
+	ANDQ      DX, DI
+	MOVQ      DI, R8
+	SHLQ      $0x01, R8
+	ANDNQ     DI, R8, R8
+	ORQ       R8, SI
+	NOTQ      DX
+	ANDQ      $0x0000ffff, DX
+	ORQ       SI, DX
+	POPCNTQ   SI, DI
+	LEAQ      (DI)(DI*2), DI
+	LEAQ      (BX)(DI*2), BX
+
+	// O: 6 bits more for each zero-run code before.
+	VPBROADCASTD SI, Z2
+	VPANDD       k_fpc_below16<>+0(SB), Z2, Z2
+	VPOPCNTD     Z2, Z2
+	VPSLLD       $0x01, Z2, Z4
+	VPSLLD       $0x02, Z2, Z2
+	VPADDD       Z2, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	KMOVW        DX, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD DX, Z2
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z2, Z2
+	VPORD        k_fpc_runend16_0<>+0(SB), Z2, Z2
+	VPXORD       Z8, Z8, Z8
+	VPSUBD       Z2, Z8, Z4
+	VPANDD       Z2, Z4, Z4
+	VPLZCNTD     Z4, Z4
+	VPXORD.BCST  k_d31<>+0(SB), Z4, Z2
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z3, Z3, Z3
+	VPERMD       (CX), Z3, Z4
+	VPERMD       192(CX), Z3, Z5
+	VPTERNLOGD   $0xf8, Z5, Z1, Z4
+	VPERMD       64(CX), Z3, Z5
+	VPSRLVD      Z5, Z1, Z5
+	VPERMD       128(CX), Z3, Z6
+	VPTERNLOGD   $0xf8, Z6, Z5, Z4
+	VPERMD       256(CX), Z3, Z5
+	VPTERNLOGD.Z $0xf8, Z5, Z2, K1, Z4
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z3, Z2
+	VPERMD.Z     (CX), Z2, K1, Z2
+	VPERMD.Z     320(CX), Z3, K1, Z3
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z5
+	VPERMI2D     Z2, Z4, Z5
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z6
+	VPERMI2D     Z2, Z4, Z6
+	VPMOVZXBD    k_iota16<>+0(SB), Z2
+	VPSRLD       $0x06, Z0, Z4
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z0, Z0
+	VPADDD       Z3, Z0, Z0
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z9, Z9, Z9
+	VALIGND       $0x01, Z4, Z9, Z3
+	VPCMPUD       $0x06, Z4, Z3, K1
+	VPCOMPRESSD.Z Z2, K1, Z2
+	VPMOVZXDQ     Y2, Z2
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x000000ff, CX
+	BZHIL         DX, CX, CX
+	KMOVB         CX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y0, Z3
+	VEXTRACTI64X4 $0x01, Z0, Y0
+	VPMOVZXDQ     Y0, Z0
+	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSRLVQ       Z3, Z5, Z8
+	VPSUBQ        Z3, Z7, Z3
+	VPSLLVQ       Z3, Z5, Z4
+	VPORQ         Z4, Z8, Z8
+	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSLLVQ       Z3, Z5, Z3
+	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSRLVQ       Z0, Z6, Z5
+	VPSUBQ        Z0, Z7, Z0
+	VPSLLVQ       Z0, Z6, Z4
+	VPORQ         Z4, Z5, Z5
+	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSLLVQ       Z0, Z6, Z0
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ          Z10, Z10, Z10
+	VALIGNQ         $0x07, Z10, Z8, Z4
+	VPADDQ          Z4, Z8, Z8
+	VALIGNQ         $0x06, Z10, Z8, Z4
+	VPADDQ          Z4, Z8, Z8
+	VALIGNQ         $0x04, Z10, Z8, Z4
+	VPADDQ          Z4, Z8, Z8
+	VALIGNQ         $0x07, Z10, Z5, Z4
+	VPADDQ          Z4, Z5, Z5
+	VALIGNQ         $0x06, Z10, Z5, Z4
+	VPADDQ          Z4, Z5, Z5
+	VALIGNQ         $0x04, Z10, Z5, Z4
+	VPADDQ          Z4, Z5, Z5
+	VPBROADCASTQ    k_q7<>+0(SB), Z4
+	VPERMQ          Z8, Z4, Z4
+	VPADDQ          Z4, Z5, Z5
+	VPERMT2Q.Z      Z5, Z2, K1, Z8
+	VALIGNQ         $0x07, Z7, Z8, Z4
+	VPSUBQ.Z        Z4, Z8, K1, Z4
+	VPERMT2Q.Z      Z0, Z2, K1, Z3
+	VALIGNQ         $0x07, Z7, Z3, Z3
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z4
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VPSHUFB         Z0, Z4, Z4
+
+	// Each stream: raw where the codes are no shorter than the line.
+	CMPQ     BX, $0x00000201
+	JAE      fpc_pair_raw_37
+	LEAQ     7(BX), CX
+	SHRQ     $0x03, CX
+	MOVQ     $-1, DX
+	BZHIQ    CX, DX, DX
+	KMOVQ    DX, K1
+	VMOVDQU8 Z4, K1, (AX)
+	MOVQ     BX, bits1+40(FP)
+	LEAQ     7(BX), CX
+	SHRQ     $0x03, CX
+	ADDQ     CX, AX
+	JMP      fpc_pair_stored_38
+
+fpc_pair_raw_37:
+	MOVQ                line1+16(FP), CX
+	MOVBLZX             63(CX), CX
+	VPXORQ              Z11, Z11, Z11
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z1, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z11, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (AX)
+	SHLL                $0x07, CX
+	MOVB                CL, 64(AX)
+	MOVQ                $0x00000201, CX
+	MOVQ                CX, bits1+40(FP)
+	ADDQ                $0x41, AX
+
+fpc_pair_stored_38:
+	VZEROUPPER
+	RET
+
+fpc_pair_both_raw_30:
+	MOVQ                out+0(FP), AX
+	MOVQ                line0+8(FP), CX
+	MOVBLZX             63(CX), CX
+	VPXORQ              Z6, Z6, Z6
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z2
+	VPERMI2B            Z6, Z0, Z2
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z2
+	VMOVDQU64           Z2, (AX)
+	SHLL                $0x07, CX
+	MOVB                CL, 64(AX)
+	MOVQ                $0x00000201, CX
+	MOVQ                CX, bits0+32(FP)
+	ADDQ                $0x41, AX
+	MOVQ                line1+16(FP), CX
+	MOVBLZX             63(CX), CX
+	VPXORQ              Z7, Z7, Z7
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z1, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z7, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (AX)
+	SHLL                $0x07, CX
+	MOVB                CL, 64(AX)
+	MOVQ                $0x00000201, CX
+	MOVQ                CX, bits1+40(FP)
+	ADDQ                $0x41, AX
+	VZEROUPPER
+	RET
+
 // func fpcCompress128AVX512(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
 // Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, CMOV, GFNI, POPCNT
 TEXT ·fpcCompress128AVX512(SB), $944-40
@@ -2668,7 +4302,7 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000401
-	JLT                 fpc_fused_pack_17
+	JLT                 fpc_fused_pack_39
 	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
@@ -2688,7 +4322,7 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_17:
+fpc_fused_pack_39:
 	MOVQ tab+16(FP), SI
 
 	// emit: the non-zero words and runCodeStarts(zeros).
@@ -2732,7 +4366,7 @@ fpc_fused_pack_17:
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000401
-	JLT                 fpc_fused_pack_18
+	JLT                 fpc_fused_pack_40
 	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
@@ -2752,7 +4386,7 @@ fpc_fused_pack_17:
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_18:
+fpc_fused_pack_40:
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
 	MOVWQZX DI, DI
 	POPCNTQ DI, DI
@@ -2761,11 +4395,11 @@ fpc_fused_pack_18:
 
 	// Either half over 512 bits: the serial packing.
 	CMPQ  BX, $0x00000200
-	JA    fpc_fused_serial_19
+	JA    fpc_fused_serial_41
 	MOVQ  DX, DI
 	SUBQ  BX, DI
 	CMPQ  DI, $0x00000200
-	JA    fpc_fused_serial_19
+	JA    fpc_fused_serial_41
 	MOVQ  CX, AX
 	SHRQ  $0x00, AX
 	KMOVW AX, K1
@@ -3120,7 +4754,7 @@ fpc_fused_pack_18:
 	VZEROUPPER
 	RET
 
-fpc_fused_serial_19:
+fpc_fused_serial_41:
 	VPMOVDB      Z1, X0
 	VMOVDQU      X0, (SP)
 	VPMOVDB      Z6, X0
@@ -3923,7 +5557,7 @@ TEXT ·fpcCompress128AVX512Popcnt(SB), $944-40
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000401
-	JLT                 fpc_fused_pack_20
+	JLT                 fpc_fused_pack_42
 	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
@@ -3943,7 +5577,7 @@ TEXT ·fpcCompress128AVX512Popcnt(SB), $944-40
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_20:
+fpc_fused_pack_42:
 	MOVQ   tab+16(FP), SI
 	VPXORD Z5, Z5, Z5
 
@@ -4023,7 +5657,7 @@ fpc_fused_pack_20:
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
 	CMPQ                DX, $0x00000401
-	JLT                 fpc_fused_pack_21
+	JLT                 fpc_fused_pack_43
 	MOVQ                DX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
@@ -4043,7 +5677,7 @@ fpc_fused_pack_20:
 	VZEROUPPER
 	RET
 
-fpc_fused_pack_21:
+fpc_fused_pack_43:
 	// O: 6 bits more for each zero-run code before.
 	VPBROADCASTD DI, Z5
 	VPANDD       k_fpc_below16<>+0(SB), Z5, Z5
@@ -4072,11 +5706,11 @@ fpc_fused_pack_21:
 
 	// Either half over 512 bits: the serial packing.
 	CMPQ  BX, $0x00000200
-	JA    fpc_fused_serial_22
+	JA    fpc_fused_serial_44
 	MOVQ  DX, DI
 	SUBQ  BX, DI
 	CMPQ  DI, $0x00000200
-	JA    fpc_fused_serial_22
+	JA    fpc_fused_serial_44
 	MOVQ  CX, AX
 	SHRQ  $0x00, AX
 	KMOVW AX, K1
@@ -4390,7 +6024,7 @@ fpc_fused_pack_21:
 	VZEROUPPER
 	RET
 
-fpc_fused_serial_22:
+fpc_fused_serial_44:
 	VPMOVDB      Z1, X0
 	VMOVDQU      X0, (SP)
 	VPMOVDB      Z6, X0
@@ -5111,9 +6745,9 @@ TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
 	ANDL   $0x00000070, R8
 	XORL   R9, R9
 	CMPQ   R9, BX
-	JGE    fpc_unpack_done_24
+	JGE    fpc_unpack_done_46
 
-fpc_unpack_23:
+fpc_unpack_45:
 	LEAQ    (DX)(R8*1), R8
 	MOVBQZX (R8), R10
 
@@ -5161,9 +6795,9 @@ fpc_unpack_23:
 	SHLXQ  R12, DI, DI
 	MOVQ   R11, R8
 	CMPQ   R9, BX
-	JLT    fpc_unpack_23
+	JLT    fpc_unpack_45
 
-fpc_unpack_done_24:
+fpc_unpack_done_46:
 	MOVQ SI, pos+32(FP)
 	MOVQ R9, i+40(FP)
 	RET
@@ -5174,18 +6808,18 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_25
+	JZ    fpc_dec_fail_47
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_26
+	JNZ   fpc_dec_codes_48
 	CMPQ  CX, $0x00000041
-	JNE   fpc_dec_fail_25
+	JNE   fpc_dec_fail_47
 	MOVQ  out+0(FP), CX
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 64(AX)
-	JNZ             fpc_dec_fail_25
+	JNZ             fpc_dec_fail_47
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -5200,9 +6834,9 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_26:
+fpc_dec_codes_48:
 	CMPQ   CX, $0x00000080
-	JA     fpc_dec_fail_25
+	JA     fpc_dec_fail_47
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 
@@ -5222,7 +6856,7 @@ fpc_dec_codes_26:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000051
-	JAE        fpc_dec_in_place_27
+	JAE        fpc_dec_in_place_49
 	VMOVDQU64  Z2, (SP)
 	XORL       DX, DX
 	SUBQ       $0x00000040, CX
@@ -5234,7 +6868,7 @@ fpc_dec_codes_26:
 	VMOVDQU64  Z2, 64(SP)
 	LEAQ       (SP), DX
 
-fpc_dec_in_place_27:
+fpc_dec_in_place_49:
 	MOVQ $0x230b1313130b0706, AX
 	LEAQ k_fpc_dec_walk16<>+0(SB), CX
 	MOVQ BX, SI
@@ -5283,19 +6917,19 @@ fpc_dec_loop:
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ            DI, $0x10
-	JNE             fpc_dec_fail_25
+	JNE             fpc_dec_fail_47
 	SHLQ            $0x03, DX
 	NEGQ            DX
 	LEAQ            -63(BX)(DX*1), DX
 	LEAQ            7(DX), BX
 	SHRQ            $0x03, BX
 	CMPQ            BX, CX
-	JNE             fpc_dec_fail_25
+	JNE             fpc_dec_fail_47
 	NEGL            DX
 	ANDL            $0x07, DX
 	MOVBLZX         -1(AX)(CX*1), AX
 	BZHIL           DX, AX, AX
-	JNZ             fpc_dec_fail_25
+	JNZ             fpc_dec_fail_47
 	VPBROADCASTQ    k_q5<>+0(SB), Z6
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z3
@@ -5343,7 +6977,7 @@ fpc_dec_loop:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_25:
+fpc_dec_fail_47:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -5362,18 +6996,18 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $192-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_28
+	JZ    fpc_dec_fail_50
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_29
+	JNZ   fpc_dec_codes_51
 	CMPQ  CX, $0x00000081
-	JNE   fpc_dec_fail_28
+	JNE   fpc_dec_fail_50
 	MOVQ  out+0(FP), CX
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_28
+	JNZ             fpc_dec_fail_50
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -5396,9 +7030,9 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $192-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_29:
+fpc_dec_codes_51:
 	CMPQ   CX, $0x0000008d
-	JA     fpc_dec_fail_28
+	JA     fpc_dec_fail_50
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
@@ -5420,7 +7054,7 @@ fpc_dec_codes_29:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000097
-	JAE        fpc_dec_in_place_30
+	JAE        fpc_dec_in_place_52
 	VMOVDQU64  Z4, (SP)
 	XORL       SI, SI
 	MOVQ       CX, DI
@@ -5441,7 +7075,7 @@ fpc_dec_codes_29:
 	VMOVDQU64  Z4, 128(SP)
 	LEAQ       (SP), DX
 
-fpc_dec_in_place_30:
+fpc_dec_in_place_52:
 	MOVQ $0x230b1313130b0706, AX
 	LEAQ k_fpc_dec_walk32<>+0(SB), CX
 	MOVQ BX, SI
@@ -5494,19 +7128,19 @@ fpc_dec_loop:
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ            DI, $0x20
-	JNE             fpc_dec_fail_28
+	JNE             fpc_dec_fail_50
 	SHLQ            $0x03, DX
 	NEGQ            DX
 	LEAQ            -63(BX)(DX*1), DX
 	LEAQ            7(DX), BX
 	SHRQ            $0x03, BX
 	CMPQ            BX, CX
-	JNE             fpc_dec_fail_28
+	JNE             fpc_dec_fail_50
 	NEGL            DX
 	ANDL            $0x07, DX
 	MOVBLZX         -1(AX)(CX*1), AX
 	BZHIL           DX, AX, AX
-	JNZ             fpc_dec_fail_28
+	JNZ             fpc_dec_fail_50
 	VPBROADCASTQ    k_q5<>+0(SB), Z8
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z4
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z5
@@ -5588,7 +7222,7 @@ fpc_dec_loop:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_28:
+fpc_dec_fail_50:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -5608,27 +7242,27 @@ TEXT ·fpcDecompressLines64AVX512(SB), NOSPLIT, $16-88
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
 
-fpc_lines_31:
+fpc_lines_53:
 	MOVQ  8(SP), DI
 	MOVQ  ends_len+64(FP), DX
 	CMPQ  DI, DX
-	JAE   fpc_lines_exit_32
+	JAE   fpc_lines_exit_54
 	MOVQ  (SP), BX
 	MOVQ  ends_base+56(FP), DX
 	MOVQ  (DX)(DI*8), SI
 	MOVQ  enc_len+32(FP), DX
 	CMPQ  SI, DX
-	JA    fpc_lines_exit_32
+	JA    fpc_lines_exit_54
 	MOVQ  SI, R8
 	SUBQ  BX, R8
-	JBE   fpc_lines_exit_32
+	JBE   fpc_lines_exit_54
 	MOVQ  BX, DX
 	MOVQ  enc_base+24(FP), R9
 	ADDQ  R9, DX
 	TESTB $0x80, (DX)
-	JNZ   fpc_lines_codes_33
+	JNZ   fpc_lines_codes_55
 	CMPQ  R8, $0x00000041
-	JNE   fpc_lines_exit_32
+	JNE   fpc_lines_exit_54
 	MOVQ  DI, BX
 	SHLQ  $0x06, BX
 	MOVQ  out_base+0(FP), R8
@@ -5638,7 +7272,7 @@ fpc_lines_31:
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 64(DX)
-	JNZ             fpc_lines_exit_32
+	JNZ             fpc_lines_exit_54
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z9
 	VMOVDQU64       (DX), Z10
 	VMOVDQU64       1(DX), Z11
@@ -5651,15 +7285,15 @@ fpc_lines_31:
 	MOVQ            SI, (SP)
 	LEAQ            1(DI), DI
 	MOVQ            DI, 8(SP)
-	JMP             fpc_lines_31
+	JMP             fpc_lines_53
 
-fpc_lines_codes_33:
+fpc_lines_codes_55:
 	CMPQ    R8, $0x00000080
-	JA      fpc_lines_exit_32
+	JA      fpc_lines_exit_54
 	MOVQ    enc_cap+40(FP), R8
 	SUBQ    BX, R8
 	CMPQ    R8, $0x00000051
-	JB      fpc_lines_exit_32
+	JB      fpc_lines_exit_54
 	MOVBEQQ (DX), BX
 
 	// The next stream, if it is one of word codes the kernel takes too,
@@ -5667,25 +7301,25 @@ fpc_lines_codes_33:
 	LEAQ    1(DI), DI
 	MOVQ    ends_len+64(FP), R8
 	CMPQ    DI, R8
-	JAE     fpc_lines_single_34
+	JAE     fpc_lines_single_56
 	MOVQ    ends_base+56(FP), R8
 	MOVQ    (R8)(DI*8), DI
 	MOVQ    enc_len+32(FP), R8
 	CMPQ    DI, R8
-	JA      fpc_lines_single_34
+	JA      fpc_lines_single_56
 	SUBQ    SI, DI
-	JBE     fpc_lines_single_34
+	JBE     fpc_lines_single_56
 	MOVQ    SI, R8
 	MOVQ    enc_base+24(FP), R9
 	ADDQ    R9, R8
 	TESTB   $0x80, (R8)
-	JZ      fpc_lines_single_34
+	JZ      fpc_lines_single_56
 	CMPQ    DI, $0x00000080
-	JA      fpc_lines_single_34
+	JA      fpc_lines_single_56
 	MOVQ    enc_cap+40(FP), DI
 	SUBQ    SI, DI
 	CMPQ    DI, $0x00000051
-	JB      fpc_lines_single_34
+	JB      fpc_lines_single_56
 	MOVBEQQ (R8), R9
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
@@ -5703,9 +7337,9 @@ fpc_lines_codes_33:
 	XORL    R10, R10
 	MOVQ    R9, R11
 	SHRQ    $0x3a, R11
-	JMP     fpc_lines_pair_35
+	JMP     fpc_lines_pair_57
 
-fpc_lines_single_34:
+fpc_lines_single_56:
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	SHLQ   $0x01, BX
@@ -5715,7 +7349,7 @@ fpc_lines_single_34:
 	MOVQ   BX, DI
 	SHRQ   $0x3a, DI
 
-fpc_lines_walk_36:
+fpc_lines_walk_58:
 	MOVQ         DX, R8
 	SHRQ         $0x03, R8
 	MOVBEQQ      (R8), R8
@@ -5745,24 +7379,24 @@ fpc_lines_walk_36:
 	ANDL  $0x3f, R9
 	ADDQ  R9, DX
 	CMPQ  SI, $0x10
-	JB    fpc_lines_walk_36
+	JB    fpc_lines_walk_58
 	MOVQ  8(SP), BX
 	MOVQ  (SP), DI
 	MOVQ  ends_base+56(FP), R8
 	MOVQ  (R8)(BX*8), R9
 	MOVQ  enc_len+32(FP), R8
 	CMPQ  R9, R8
-	JA    fpc_lines_exit_32
+	JA    fpc_lines_exit_54
 	MOVQ  R9, R8
 	SUBQ  DI, R8
-	JBE   fpc_lines_exit_32
+	JBE   fpc_lines_exit_54
 	MOVQ  enc_base+24(FP), R10
 	ADDQ  R10, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x10
-	JNE     fpc_lines_exit_32
+	JNE     fpc_lines_exit_54
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -5770,12 +7404,12 @@ fpc_lines_walk_36:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R8
-	JNE     fpc_lines_exit_32
+	JNE     fpc_lines_exit_54
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R8*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_32
+	JNZ     fpc_lines_exit_54
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), SI
@@ -5819,11 +7453,11 @@ fpc_lines_walk_36:
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
-	JMP       fpc_lines_31
+	JMP       fpc_lines_53
 
-fpc_lines_pair_35:
+fpc_lines_pair_57:
 	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_37:
+fpc_pair_both_59:
 	MOVQ         DX, R12
 	SHRQ         $0x03, R12
 	MOVBEQQ      (R12), R12
@@ -5881,11 +7515,11 @@ fpc_pair_both_37:
 	ANDL  $0x3f, R13
 	ADDQ  R13, R8
 	CMPQ  SI, $0x10
-	JAE   fpc_pair_only1_39
+	JAE   fpc_pair_only1_61
 	CMPQ  R10, $0x10
-	JB    fpc_pair_both_37
+	JB    fpc_pair_both_59
 
-fpc_pair_only0_38:
+fpc_pair_only0_60:
 	MOVQ         DX, R9
 	SHRQ         $0x03, R9
 	MOVBEQQ      (R9), R9
@@ -5915,12 +7549,12 @@ fpc_pair_only0_38:
 	ANDL  $0x3f, R11
 	ADDQ  R11, DX
 	CMPQ  SI, $0x10
-	JB    fpc_pair_only0_38
-	JMP   fpc_pair_walked_40
+	JB    fpc_pair_only0_60
+	JMP   fpc_pair_walked_62
 
-fpc_pair_only1_39:
+fpc_pair_only1_61:
 	CMPQ         R10, $0x10
-	JAE          fpc_pair_walked_40
+	JAE          fpc_pair_walked_62
 	MOVQ         R8, BX
 	SHRQ         $0x03, BX
 	MOVBEQQ      (BX), BX
@@ -5949,26 +7583,26 @@ fpc_pair_only1_39:
 	ORQ   R13, R9
 	ANDL  $0x3f, DI
 	ADDQ  DI, R8
-	JMP   fpc_pair_only1_39
+	JMP   fpc_pair_only1_61
 
-fpc_pair_walked_40:
+fpc_pair_walked_62:
 	MOVQ 8(SP), BX
 	MOVQ (SP), DI
 	MOVQ ends_base+56(FP), R9
 	MOVQ (R9)(BX*8), R11
 	MOVQ enc_len+32(FP), R9
 	CMPQ R11, R9
-	JA   fpc_lines_exit_32
+	JA   fpc_lines_exit_54
 	MOVQ R11, R9
 	SUBQ DI, R9
-	JBE  fpc_lines_exit_32
+	JBE  fpc_lines_exit_54
 	MOVQ enc_base+24(FP), R12
 	ADDQ R12, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x10
-	JNE     fpc_lines_exit_32
+	JNE     fpc_lines_exit_54
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -5976,12 +7610,12 @@ fpc_pair_walked_40:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R9
-	JNE     fpc_lines_exit_32
+	JNE     fpc_lines_exit_54
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R9*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_32
+	JNZ     fpc_lines_exit_54
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), SI
@@ -6030,17 +7664,17 @@ fpc_pair_walked_40:
 	MOVQ      (DX)(BX*8), SI
 	MOVQ      enc_len+32(FP), DX
 	CMPQ      SI, DX
-	JA        fpc_lines_exit_32
+	JA        fpc_lines_exit_54
 	MOVQ      SI, DX
 	SUBQ      DI, DX
-	JBE       fpc_lines_exit_32
+	JBE       fpc_lines_exit_54
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    R10, $0x10
-	JNE     fpc_lines_exit_32
+	JNE     fpc_lines_exit_54
 	MOVQ    DI, R9
 	SHLQ    $0x03, R9
 	NEGQ    R9
@@ -6048,12 +7682,12 @@ fpc_pair_walked_40:
 	LEAQ    7(R9), R8
 	SHRQ    $0x03, R8
 	CMPQ    R8, DX
-	JNE     fpc_lines_exit_32
+	JNE     fpc_lines_exit_54
 	NEGL    R9
 	ANDL    $0x07, R9
 	MOVBLZX -1(DI)(DX*1), DX
 	BZHIL   R9, DX, DX
-	JNZ     fpc_lines_exit_32
+	JNZ     fpc_lines_exit_54
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), DI
@@ -6098,9 +7732,9 @@ fpc_pair_walked_40:
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
 	MOVQ      SI, DI
-	JMP       fpc_lines_31
+	JMP       fpc_lines_53
 
-fpc_lines_exit_32:
+fpc_lines_exit_54:
 	MOVQ 8(SP), AX
 	MOVQ AX, lines+80(FP)
 	VZEROUPPER
@@ -6120,27 +7754,27 @@ TEXT ·fpcDecompressLines128AVX512(SB), NOSPLIT, $656-88
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
 
-fpc_lines_41:
+fpc_lines_63:
 	MOVQ  8(SP), DI
 	MOVQ  ends_len+64(FP), DX
 	CMPQ  DI, DX
-	JAE   fpc_lines_exit_42
+	JAE   fpc_lines_exit_64
 	MOVQ  (SP), BX
 	MOVQ  ends_base+56(FP), DX
 	MOVQ  (DX)(DI*8), SI
 	MOVQ  enc_len+32(FP), DX
 	CMPQ  SI, DX
-	JA    fpc_lines_exit_42
+	JA    fpc_lines_exit_64
 	MOVQ  SI, R8
 	SUBQ  BX, R8
-	JBE   fpc_lines_exit_42
+	JBE   fpc_lines_exit_64
 	MOVQ  BX, DX
 	MOVQ  enc_base+24(FP), R9
 	ADDQ  R9, DX
 	TESTB $0x80, (DX)
-	JNZ   fpc_lines_codes_43
+	JNZ   fpc_lines_codes_65
 	CMPQ  R8, $0x00000081
-	JNE   fpc_lines_exit_42
+	JNE   fpc_lines_exit_64
 	MOVQ  DI, BX
 	SHLQ  $0x07, BX
 	MOVQ  out_base+0(FP), R8
@@ -6150,7 +7784,7 @@ fpc_lines_41:
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 128(DX)
-	JNZ             fpc_lines_exit_42
+	JNZ             fpc_lines_exit_64
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z5
 	VMOVDQU64       (DX), Z6
 	VMOVDQU64       1(DX), Z7
@@ -6171,15 +7805,15 @@ fpc_lines_41:
 	MOVQ            SI, (SP)
 	LEAQ            1(DI), DI
 	MOVQ            DI, 8(SP)
-	JMP             fpc_lines_41
+	JMP             fpc_lines_63
 
-fpc_lines_codes_43:
+fpc_lines_codes_65:
 	CMPQ    R8, $0x0000008d
-	JA      fpc_lines_exit_42
+	JA      fpc_lines_exit_64
 	MOVQ    enc_cap+40(FP), R8
 	SUBQ    BX, R8
 	CMPQ    R8, $0x00000097
-	JB      fpc_lines_exit_42
+	JB      fpc_lines_exit_64
 	MOVBEQQ (DX), BX
 
 	// The next stream, if it is one of word codes the kernel takes too,
@@ -6187,25 +7821,25 @@ fpc_lines_codes_43:
 	LEAQ      1(DI), DI
 	MOVQ      ends_len+64(FP), R8
 	CMPQ      DI, R8
-	JAE       fpc_lines_single_44
+	JAE       fpc_lines_single_66
 	MOVQ      ends_base+56(FP), R8
 	MOVQ      (R8)(DI*8), DI
 	MOVQ      enc_len+32(FP), R8
 	CMPQ      DI, R8
-	JA        fpc_lines_single_44
+	JA        fpc_lines_single_66
 	SUBQ      SI, DI
-	JBE       fpc_lines_single_44
+	JBE       fpc_lines_single_66
 	MOVQ      SI, R8
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, R8
 	TESTB     $0x80, (R8)
-	JZ        fpc_lines_single_44
+	JZ        fpc_lines_single_66
 	CMPQ      DI, $0x0000008d
-	JA        fpc_lines_single_44
+	JA        fpc_lines_single_66
 	MOVQ      enc_cap+40(FP), DI
 	SUBQ      SI, DI
 	CMPQ      DI, $0x00000097
-	JB        fpc_lines_single_44
+	JB        fpc_lines_single_66
 	MOVBEQQ   (R8), R9
 	VPXORQ    Z8, Z8, Z8
 	VMOVDQU64 Z8, 16(SP)
@@ -6231,9 +7865,9 @@ fpc_lines_codes_43:
 	XORL      R10, R10
 	MOVQ      R9, R11
 	SHRQ      $0x3a, R11
-	JMP       fpc_lines_pair_45
+	JMP       fpc_lines_pair_67
 
-fpc_lines_single_44:
+fpc_lines_single_66:
 	VPXORQ    Z10, Z10, Z10
 	VMOVDQU64 Z10, 16(SP)
 	VMOVDQU64 Z10, 80(SP)
@@ -6247,7 +7881,7 @@ fpc_lines_single_44:
 	MOVQ      BX, DI
 	SHRQ      $0x3a, DI
 
-fpc_lines_walk_46:
+fpc_lines_walk_68:
 	MOVQ    DX, R8
 	SHRQ    $0x03, R8
 	MOVBEQQ (R8), R8
@@ -6273,24 +7907,24 @@ fpc_lines_walk_46:
 	ANDL  $0x3f, R9
 	ADDQ  R9, DX
 	CMPQ  SI, $0x20
-	JB    fpc_lines_walk_46
+	JB    fpc_lines_walk_68
 	MOVQ  8(SP), BX
 	MOVQ  (SP), DI
 	MOVQ  ends_base+56(FP), R8
 	MOVQ  (R8)(BX*8), R9
 	MOVQ  enc_len+32(FP), R8
 	CMPQ  R9, R8
-	JA    fpc_lines_exit_42
+	JA    fpc_lines_exit_64
 	MOVQ  R9, R8
 	SUBQ  DI, R8
-	JBE   fpc_lines_exit_42
+	JBE   fpc_lines_exit_64
 	MOVQ  enc_base+24(FP), R10
 	ADDQ  R10, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x20
-	JNE     fpc_lines_exit_42
+	JNE     fpc_lines_exit_64
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -6298,12 +7932,12 @@ fpc_lines_walk_46:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R8
-	JNE     fpc_lines_exit_42
+	JNE     fpc_lines_exit_64
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R8*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_42
+	JNZ     fpc_lines_exit_64
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), SI
@@ -6385,11 +8019,11 @@ fpc_lines_walk_46:
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
-	JMP       fpc_lines_41
+	JMP       fpc_lines_63
 
-fpc_lines_pair_45:
+fpc_lines_pair_67:
 	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_47:
+fpc_pair_both_69:
 	MOVQ    DX, R12
 	SHRQ    $0x03, R12
 	MOVBEQQ (R12), R12
@@ -6439,11 +8073,11 @@ fpc_pair_both_47:
 	ANDL  $0x3f, R13
 	ADDQ  R13, R8
 	CMPQ  SI, $0x20
-	JAE   fpc_pair_only1_49
+	JAE   fpc_pair_only1_71
 	CMPQ  R10, $0x20
-	JB    fpc_pair_both_47
+	JB    fpc_pair_both_69
 
-fpc_pair_only0_48:
+fpc_pair_only0_70:
 	MOVQ    DX, R9
 	SHRQ    $0x03, R9
 	MOVBEQQ (R9), R9
@@ -6469,12 +8103,12 @@ fpc_pair_only0_48:
 	ANDL  $0x3f, R11
 	ADDQ  R11, DX
 	CMPQ  SI, $0x20
-	JB    fpc_pair_only0_48
-	JMP   fpc_pair_walked_50
+	JB    fpc_pair_only0_70
+	JMP   fpc_pair_walked_72
 
-fpc_pair_only1_49:
+fpc_pair_only1_71:
 	CMPQ    R10, $0x20
-	JAE     fpc_pair_walked_50
+	JAE     fpc_pair_walked_72
 	MOVQ    R8, BX
 	SHRQ    $0x03, BX
 	MOVBEQQ (BX), BX
@@ -6499,26 +8133,26 @@ fpc_pair_only1_49:
 	ORQ   R13, R9
 	ANDL  $0x3f, DI
 	ADDQ  DI, R8
-	JMP   fpc_pair_only1_49
+	JMP   fpc_pair_only1_71
 
-fpc_pair_walked_50:
+fpc_pair_walked_72:
 	MOVQ 8(SP), BX
 	MOVQ (SP), DI
 	MOVQ ends_base+56(FP), R9
 	MOVQ (R9)(BX*8), R11
 	MOVQ enc_len+32(FP), R9
 	CMPQ R11, R9
-	JA   fpc_lines_exit_42
+	JA   fpc_lines_exit_64
 	MOVQ R11, R9
 	SUBQ DI, R9
-	JBE  fpc_lines_exit_42
+	JBE  fpc_lines_exit_64
 	MOVQ enc_base+24(FP), R12
 	ADDQ R12, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x20
-	JNE     fpc_lines_exit_42
+	JNE     fpc_lines_exit_64
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -6526,12 +8160,12 @@ fpc_pair_walked_50:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R9
-	JNE     fpc_lines_exit_42
+	JNE     fpc_lines_exit_64
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R9*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_42
+	JNZ     fpc_lines_exit_64
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), SI
@@ -6618,17 +8252,17 @@ fpc_pair_walked_50:
 	MOVQ      (DX)(BX*8), SI
 	MOVQ      enc_len+32(FP), DX
 	CMPQ      SI, DX
-	JA        fpc_lines_exit_42
+	JA        fpc_lines_exit_64
 	MOVQ      SI, DX
 	SUBQ      DI, DX
-	JBE       fpc_lines_exit_42
+	JBE       fpc_lines_exit_64
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    R10, $0x20
-	JNE     fpc_lines_exit_42
+	JNE     fpc_lines_exit_64
 	MOVQ    DI, R9
 	SHLQ    $0x03, R9
 	NEGQ    R9
@@ -6636,12 +8270,12 @@ fpc_pair_walked_50:
 	LEAQ    7(R9), R8
 	SHRQ    $0x03, R8
 	CMPQ    R8, DX
-	JNE     fpc_lines_exit_42
+	JNE     fpc_lines_exit_64
 	NEGL    R9
 	ANDL    $0x07, R9
 	MOVBLZX -1(DI)(DX*1), DX
 	BZHIL   R9, DX, DX
-	JNZ     fpc_lines_exit_42
+	JNZ     fpc_lines_exit_64
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), DI
@@ -6724,9 +8358,9 @@ fpc_pair_walked_50:
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
 	MOVQ      SI, DI
-	JMP       fpc_lines_41
+	JMP       fpc_lines_63
 
-fpc_lines_exit_42:
+fpc_lines_exit_64:
 	MOVQ 8(SP), AX
 	MOVQ AX, lines+80(FP)
 	VZEROUPPER

@@ -81,3 +81,8 @@ func (c *Codec) compress64(out *[tagBits + 64]byte, line *[64]byte) (uint64, int
 func (c *Codec) compress128(out *[tagBits + 128]byte, line *[128]byte) (uint64, int) {
 	panic("fpc: compress128 without a fused kernel")
 }
+
+// compressPair64 is never called: fused is false.
+func (c *Codec) compressPair64(out *[2 * (tagBits + 64)]byte, line0, line1 *[64]byte) (int, int) {
+	panic("fpc: compressPair64 without a fused kernel")
+}

@@ -86,6 +86,23 @@ func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum ui
 //go:noescape
 func fpcCompress64AVX512Popcnt(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
 
+// fpcCompressPair64AVX512 writes the streams of the 64-byte lines line0 and line1
+// under the report's table back to back from out, each its word codes or, where
+// they are not shorter than the line, raw, and returns each one's length in bits.
+// tab is the table's vecEnc.
+//
+//go:noescape
+func fpcCompressPair64AVX512(out *[130]byte, line0 *[64]byte, line1 *[64]byte, tab *[48]uint64) (bits0 int, bits1 int)
+
+// fpcCompressPair64AVX512Popcnt writes the streams of the 64-byte lines line0 and line1
+// under the report's table back to back from out, each its word codes or, where
+// they are not shorter than the line, raw, and returns each one's length in bits.
+// tab is the table's vecEnc.
+// It needs AVX-512 VPOPCNTDQ.
+//
+//go:noescape
+func fpcCompressPair64AVX512Popcnt(out *[130]byte, line0 *[64]byte, line1 *[64]byte, tab *[48]uint64) (bits0 int, bits1 int)
+
 // fpcCompress128AVX512 classifies the 128-byte line, returning its summary,
 // and the length in bits of flag 1 and its word codes under the report's
 // table; if they are shorter than the line, it writes them to buf as fpc's

@@ -148,11 +148,23 @@ func TestRunCodeStarts(t *testing.T) {
 // TestBatch: Sizes and CompressLines through the batch kernels give, line
 // for line, what Size and Compress give, at every kernel level.
 func TestBatch(t *testing.T) {
+	testBatch(t, codectest.LineSizes)
+	if cpu.VectorPopcount {
+		// The fused kernels' other variant, for CPUs without VPOPCNTDQ.
+		restore := cpu.SetVectorPopcount(false)
+		defer restore()
+		testBatch(t, []int{64, 128})
+	}
+}
+
+// testBatch is TestBatch at the line sizes sizes.
+func testBatch(t *testing.T, sizes []int) {
 	codectest.ForEachLevel(t, func(t *testing.T) {
 		for _, name := range []string{"fpc", "fpc-tavana"} {
-			for _, n := range codectest.LineSizes {
+			for _, n := range sizes {
 				c := mustNew(t, name, n)
-				for _, f := range codectest.Sample() {
+				sets := []codectest.File{{Name: "pool", Data: batchLines(t, c)}}
+				for _, f := range append(sets, codectest.Sample()...) {
 					data := f.Data[:len(f.Data)/n*n]
 					sizes, err := linecomp.Sizes(c, nil, data)
 					if err != nil {
@@ -174,6 +186,44 @@ func TestBatch(t *testing.T) {
 			}
 		}
 	})
+}
+
+// batchLines returns lines for TestBatch beyond the sample's: poolLines,
+// then, so that the 64-byte pair kernel gets each kind of line at each
+// place of a pair, every ordered pair of a coded line, a raw line and a
+// line raw only once its zero run is counted (the codes of its non-zero
+// words alone are shorter than the line), and one line more so that the
+// count is odd.
+func batchLines(t *testing.T, c linecomp.Codec) []byte {
+	n := c.LineSize()
+	var data []byte
+	for _, l := range poolLines(n) {
+		data = append(data, l...)
+	}
+	words := n / 4
+	coded := fill(n, func(i int) uint32 { return uint32(i % 5) })
+	raw := fill(n, func(i int) uint32 { return 0x9E3779B9 * uint32(i+1) })
+	// words−2 raw words (35 bits each), one 16-bit one (19) and a zero
+	// run (6): at 64 bytes 1+490+19 = 510 bits without the run, 516 with.
+	lateRaw := fill(n, func(i int) uint32 {
+		switch i {
+		case words - 2:
+			return 0x1234
+		case words - 1:
+			return 0
+		}
+		return 0x9E3779B9 * uint32(i+1)
+	})
+	if n == 64 && c.Name() == "fpc" && c.Size(lateRaw) != 1+8*n {
+		t.Fatalf("the late-raw line codes in %d bits, not raw", c.Size(lateRaw))
+	}
+	kinds := [][]byte{coded, raw, lateRaw}
+	for _, a := range kinds {
+		for _, b := range kinds {
+			data = append(append(data, a...), b...)
+		}
+	}
+	return append(data, lateRaw...)
 }
 
 func TestBatchZeroAllocs(t *testing.T) {
