@@ -114,6 +114,6 @@ func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]by
 	ends := src.End[from:]
 	n := len(dst)
 	dst = slices.Grow(dst, len(ends)*c.lineSize)
-	lines := c.decodeLines(dst[n:n+len(ends)*c.lineSize], src.Enc, start, ends)
-	return dst[:n+lines*c.lineSize], lines
+	decoded := c.decodeLines(dst[n:n+len(ends)*c.lineSize], src.Enc, start, ends)
+	return dst[:n+decoded*c.lineSize], decoded
 }

@@ -159,7 +159,7 @@ func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
 // decodesLines says has one, and returns how many it decoded: it stops
 // before a stream that is not well-formed, whose end is before its start
 // or past src, or of word codes within the walk's reach (81 bytes at 64
-// bytes, 146 at 128) of the end of src's capacity. len(out) must be at
+// bytes, 151 at 128) of the end of src's capacity. len(out) must be at
 // least len(ends)·LineSize().
 func (c *Codec) decodeLines(out, src []byte, start int, ends []int) int {
 	if c.lineSize == 64 {
