@@ -1730,11 +1730,12 @@ const fpcDecTotals = 6 | 7<<8 | 11<<16 | 19<<24 | 19<<32 | 19<<40 | 11<<48 | 35<
 // after each code from a load at a byte pointer that only moves by whole
 // bytes, so the load does not wait for the code being decoded) and takes
 // each code's length from a register table indexed by its prefix; the next
-// prefix comes from the shifted buffer before the refill. It only stores each
-// code's window (the code at its top) at its word's slot; the words are
-// built from the slots eight at a time with vector table lookups, and
-// stored only when the stream checks out: codes covering exactly the line,
-// the stream ending with the last code, zero padding.
+// prefix comes from the shifted buffer before the refill. It only saves each
+// code's window (the code at its top) in its word's lane of a vector
+// (fpcWalk); the words are built from the windows eight at a time with
+// vector table lookups, and stored only when the stream checks out: codes
+// covering exactly the line, the stream ending with the last code, zero
+// padding.
 func fpcDecompressKernel(size int) {
 	name := fmt.Sprintf("fpcDecompress%dAVX512", size)
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(out *[%d]byte, enc []byte) bool", size))
