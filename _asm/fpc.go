@@ -2135,7 +2135,7 @@ func (w *fpcWalk) start(base, first Register) {
 }
 
 // step decodes one code: it saves the window (the code at the top of
-// bitbuf) at its word's slot and moves on by its length and words.
+// bitbuf) in its word's lane or slot and moves on by its length and words.
 //
 // ptr = M>>3 is the address of the byte after those the refill has
 // loaded, and c = 8·ptr − 8·base − P = 63 − M&7, the low 6 bits of
