@@ -872,8 +872,7 @@ func fpcCompressPair64Kernel(popcnt bool) {
 		s := &st[h]
 		s.z, s.nonzero = GP64(), GP64()
 		KMOVW(s.kz, s.z.As32())
-		raw := GP64()
-		fpcCodeBitsRaw(s.k, s.nonzero, raw)
+		fpcCodeBitsOf(s.k, s.nonzero)
 		INCQ(s.nonzero) // the flag
 	}
 
@@ -1109,6 +1108,16 @@ func fpcKindsDwords(v VecVirtual) (k VecVirtual, kz OpmaskVirtual) {
 // fpcCodeBitsRaw sets bits to the code bits of the 16 kinds (dwords) in k,
 // the sum of fpcCodeBits over them, and raw to the number of raw words.
 func fpcCodeBitsRaw(k VecVirtual, bits, raw GPVirtual) {
+	fpcCodeBitsOf(k, bits)
+	m := K()
+	VPCMPEQD_BCST(fpcDword(fpcRaw), k, m)
+	KMOVW(m, raw.As32())
+	POPCNTL(raw.As32(), raw.As32())
+}
+
+// fpcCodeBitsOf sets bits to the code bits of the 16 kinds (dwords) in k,
+// the sum of fpcCodeBits over them.
+func fpcCodeBitsOf(k VecVirtual, bits GPVirtual) {
 	kb, lens, zx := XMM(), XMM(), XMM()
 	VPMOVDB(k, kb)
 	VMOVDQU8(fpcConst("codebits", fpcCodeBits[:]), lens)
@@ -1119,10 +1128,6 @@ func fpcCodeBitsRaw(k VecVirtual, bits, raw GPVirtual) {
 	VPSHUFD(U8(0x4E), lens, h)
 	VPADDQ(h, lens, lens)
 	VMOVQ(lens, bits)
-	m := K()
-	VPCMPEQD_BCST(fpcDword(fpcRaw), k, m)
-	KMOVW(m, raw.As32())
-	POPCNTL(raw.As32(), raw.As32())
 }
 
 // fpcWordCodes returns the codes of the 16 words in v, of kinds k (dwords),

@@ -2637,9 +2637,6 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	VPSHUFD        $0x4e, X16, X4
 	VPADDQ         X4, X16, X16
 	VMOVQ          X16, CX
-	VPCMPEQD.BCST  k_fpc_d7<>+0(SB), Z2, K1
-	KMOVW          K1, DX
-	POPCNTL        DX, DX
 	INCQ           CX
 	KMOVW          K2, DX
 	VPMOVDB        Z3, X4
@@ -2650,9 +2647,6 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	VPSHUFD        $0x4e, X15, X4
 	VPADDQ         X4, X15, X15
 	VMOVQ          X15, BX
-	VPCMPEQD.BCST  k_fpc_d7<>+0(SB), Z3, K1
-	KMOVW          K1, SI
-	POPCNTL        SI, SI
 	INCQ           BX
 
 	// A line that the codes of its non-zero words make raw goes raw now.
@@ -3424,9 +3418,6 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	VPSHUFD        $0x4e, X16, X4
 	VPADDQ         X4, X16, X16
 	VMOVQ          X16, CX
-	VPCMPEQD.BCST  k_fpc_d7<>+0(SB), Z2, K3
-	KMOVW          K3, DX
-	POPCNTL        DX, DX
 	INCQ           CX
 	KMOVW          K2, DX
 	VPMOVDB        Z3, X4
@@ -3437,9 +3428,6 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	VPSHUFD        $0x4e, X15, X4
 	VPADDQ         X4, X15, X15
 	VMOVQ          X15, BX
-	VPCMPEQD.BCST  k_fpc_d7<>+0(SB), Z3, K3
-	KMOVW          K3, SI
-	POPCNTL        SI, SI
 	INCQ           BX
 
 	// A line that the codes of its non-zero words make raw goes raw now.
