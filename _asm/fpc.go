@@ -1769,7 +1769,7 @@ func fpcDecompressKernel(size int) {
 	RET()
 
 	Label(codes)
-	CMPQ(n, U32(min(span, 141))) // maxCodeBytes
+	CMPQ(n, U32(fpcCodeStreamLimit(size)))
 	JA(LabelRef(fail))
 	w := newFpcWalk(words, true)
 	reach := fpcWalkReach(words)
@@ -1894,7 +1894,7 @@ func fpcDecompressLinesKernel(size int) {
 		"least len(ends)*"+fmt.Sprint(size)+".")
 	words := size / 4
 	reach := fpcWalkReach(words)
-	limit := min(64*(size/64+1), 141) // the longest stream of word codes fpcDecompressKernel takes
+	limit := fpcCodeStreamLimit(size)
 	shift := uint8(bits.TrailingZeros(uint(size)))
 	st, kk := AllocLocal(8), AllocLocal(8) // the stream's start, the line
 	{
@@ -2054,6 +2054,12 @@ func fpcWalkPair(w [2]*fpcWalk, totals, tabs GPVirtual) {
 	JMP(LabelRef(only1))
 	Label(walked)
 }
+
+// fpcCodeStreamLimit is the length in bytes of the longest stream of word
+// codes the decode kernels take for a line of size bytes: fpc's
+// maxCodeBytes (141, a flag and 32 raw words' codes), and at most the
+// stack copy of fpcDecompressKernel, size/64+1 vectors.
+func fpcCodeStreamLimit(size int) int { return min(64*(size/64+1), 141) }
 
 // fpcWalkReach is how far into a stream the decode walk of a line of
 // words words loads, in bytes: its last load is made after words−1 codes
