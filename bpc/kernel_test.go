@@ -1,11 +1,13 @@
 package bpc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/linecomp/linecomp/internal/bitstream"
 	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/internal/cpu"
 )
@@ -308,6 +310,44 @@ func TestDecodeKernel(t *testing.T) {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			codectest.CrossCheck(t, n, nil, kernel, want)
 		})
+	}
+}
+
+// TestDecodeKernelRaw checks the one-call decode kernel on raw streams
+// (flag 0), where the level has it: on the raw stream of sample lines, it
+// must give the line; on such a stream with a padding bit set, a byte
+// short or a byte more, it must refuse, as bitstream.ReadRaw does, and
+// write nothing.
+func TestDecodeKernelRaw(t *testing.T) {
+	c, _ := New(64)
+	if !c.hasDecodeKernel() {
+		t.Skip("no decode kernel at this level")
+	}
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, line := range codectest.SampleLines(64, 500) {
+		enc, _ := bitstream.AppendRaw(nil, 0, tagBits, line)
+		bad := [][]byte{
+			append(append([]byte(nil), enc[:64]...), enc[64]|1<<rng.IntN(7)),
+			enc[:64],
+			append(append([]byte(nil), enc...), 0),
+		}
+		for i, e := range append([][]byte{enc}, bad...) {
+			var out [64]byte
+			for j := range out {
+				out[j] = 0xA5
+			}
+			var want [64]byte
+			_, _, wantOK := bitstream.ReadRaw(want[:], e, tagBits)
+			ok := c.decode64(&out, e)
+			switch {
+			case ok != wantOK || ok != (i == 0):
+				t.Fatalf("% X: kernel %v, ReadRaw %v", e, ok, wantOK)
+			case ok && out != want:
+				t.Fatalf("% X: kernel % X, ReadRaw % X", e, out, want)
+			case !ok && out != [64]byte(bytes.Repeat([]byte{0xA5}, 64)):
+				t.Fatalf("% X: refused, but wrote % X", e, out)
+			}
+		}
 	}
 }
 

@@ -136,8 +136,10 @@ func (c *Codec) decodeInto(out, enc []byte) bool {
 	return c.decode64((*[64]byte)(out), enc)
 }
 
-// decode64 is decodeInto's kernel call, for a codec that hasDecodeKernel
-// says has it; enc is a bit-plane stream (flag 1, at least one byte).
+// decode64 is the one-call kernel, for a codec that hasDecodeKernel says
+// has it: enc is a stream of at least one byte, which it decodes as
+// bitstream.ReadRaw does a raw one (flag 0) and as decodeFast does a
+// bit-plane one, or reports false having written nothing.
 func (c *Codec) decode64(out *[64]byte, enc []byte) bool {
 	return bpcDecode64AVX512(&enc[0], len(enc), &decode64Symbols, out)
 }

@@ -2234,9 +2234,11 @@ bpcParse64_done:
 
 // func bpcDecode64AVX512(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool
 // Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, LZCNT
-TEXT ·bpcDecode64AVX512(SB), $856-33
+TEXT ·bpcDecode64AVX512(SB), $864-33
 	MOVQ                enc+0(FP), AX
 	MOVQ                n+8(FP), CX
+	TESTB               $0x80, (AX)
+	JZ                  bpcDecode64AVX512_raw
 	CMPQ                CX, $0x40
 	JA                  bpcDecode64AVX512_fail
 	LEAQ                (SP), DX
@@ -2388,90 +2390,139 @@ TEXT ·bpcDecode64AVX512(SB), $856-33
 	CMOVQMI             R8, AX
 	MOVQ                BX, 832(SP)
 	MOVQ                CX, 840(SP)
-	MOVQ                symbols+16(FP), CX
-	LEAQ                bpc_dec_steps<>+0(SB), BX
+	MOVQ                symbols+16(FP), BX
+	LEAQ                bpc_dec_steps<>+8(SB), SI
 	VPXORD              Z2, Z2, Z2
-	MOVQ                $0x00000020, SI
-	MOVQ                $0x8000800080000000, R9
-	MOVQ                AX, R8
-	SHRQ                $0x03, R8
-	MOVL                AX, DI
-	ANDL                $0x07, DI
-	MOVQ                640(DX)(R8*1), R10
+	MOVQ                $0x00000020, DI
+	MOVQ                $0x8000800080000000, R8
+	SHLQ                $0x03, CX
+	SUBQ                $0x08, CX
+	MOVQ                CX, 856(SP)
+	MOVQ                AX, R9
+	SHRQ                $0x03, R9
+	MOVL                AX, CX
+	ANDL                $0x07, CX
+	MOVQ                640(DX)(R9*1), R10
 	BSWAPQ              R10
-	SHLXQ               DI, R10, R10
-	ANDNQ               R9, R10, DI
-	LZCNTQ              DI, DI
-	MOVQ                DI, R8
-	CMPQ                DI, $0x30
-	CMOVQHI             bpc_dec_48<>+0(SB), R8
-	MOVQ                408(BX)(R8*1), R11
+	SHLXQ               CX, R10, R10
+	ANDNQ               R8, R10, CX
+	LZCNTQ              CX, CX
+	MOVQ                CX, R9
+	CMPQ                CX, $0x30
+	CMOVQHI             bpc_dec_48<>+0(SB), R9
+	MOVQ                408(SI)(R9*1), R11
 	ANDQ                R10, R11
-	SHLXQ               DI, R10, R12
+	SHLXQ               CX, R10, R12
 	SHRQ                $0x36, R12
-	MOVQ                (CX)(R12*8), R12
+	MOVQ                (BX)(R12*8), R12
 	MOVBQZX             R12, R10
 	XORQ                R10, R12
-	SHRXQ               DI, R12, R12
+	SHRXQ               CX, R12, R12
 	ORQ                 R12, R11
-	MOVQ                R11, DI
-	SHRQ                $0x30, DI
-	MOVQ                DI, 848(SP)
+	MOVQ                R11, CX
+	SHRQ                $0x30, CX
+	MOVQ                CX, 848(SP)
 	VPBROADCASTQ        R11, Z0
-	VPROLVQ.BCST        136(BX)(SI*8), Z0, Z0
-	KMOVD               (BX)(SI*4), K1
+	VPROLVQ.BCST        136(SI)(DI*8), Z0, Z0
+	KMOVD               (SI)(DI*4), K1
 	VMOVDQU16           Z0, K1, Z2
-	MOVQ                SI, DI
-	SUBQ                416(BX)(R8*1), DI
-	LEAQ                (AX)(R8*1), R8
-	MOVQ                DI, SI
-	SUBQ                R10, SI
+	MOVQ                DI, CX
+	SUBQ                416(SI)(R9*1), CX
+	LEAQ                (AX)(R9*1), R9
+	MOVQ                CX, DI
+	SUBQ                R10, DI
+	CMPQ                DI, $-2
+	CMOVQLT             bpc_qfffffffffffffffe<>+0(SB), DI
 	MOVBQZX             (DX)(AX*1), R10
 	ADDQ                R10, AX
-	TESTQ               SI, SI
-	JS                  bpcDecode64AVX512_done
+	CMPQ                AX, 856(SP)
+	JA                  bpcDecode64AVX512_tail
 
 bpcDecode64AVX512_loop:
-	MOVQ         AX, R8
-	SHRQ         $0x03, R8
-	MOVL         AX, DI
-	ANDL         $0x07, DI
-	MOVQ         640(DX)(R8*1), R10
+	MOVQ         AX, R9
+	SHRQ         $0x03, R9
+	MOVL         AX, CX
+	ANDL         $0x07, CX
+	MOVQ         640(DX)(R9*1), R10
 	BSWAPQ       R10
-	SHLXQ        DI, R10, R10
-	ANDNQ        R9, R10, DI
-	LZCNTQ       DI, DI
-	MOVQ         DI, R8
-	CMPQ         DI, $0x30
-	CMOVQHI      bpc_dec_48<>+0(SB), R8
-	MOVQ         408(BX)(R8*1), R11
+	SHLXQ        CX, R10, R10
+	ANDNQ        R8, R10, CX
+	LZCNTQ       CX, CX
+	MOVQ         CX, R9
+	CMPQ         CX, $0x30
+	CMOVQHI      bpc_dec_48<>+0(SB), R9
+	MOVQ         408(SI)(R9*1), R11
 	ANDQ         R10, R11
-	SHLXQ        DI, R10, R12
+	SHLXQ        CX, R10, R12
 	SHRQ         $0x36, R12
-	MOVQ         (CX)(R12*8), R12
+	MOVQ         (BX)(R12*8), R12
 	MOVBQZX      R12, R10
 	XORQ         R10, R12
-	SHRXQ        DI, R12, R12
+	SHRXQ        CX, R12, R12
 	ORQ          R12, R11
 	VPBROADCASTQ R11, Z0
-	VPROLVQ.BCST 136(BX)(SI*8), Z0, Z0
-	KMOVD        (BX)(SI*4), K1
+	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
+	KMOVD        (SI)(DI*4), K1
 	VMOVDQU16    Z0, K1, Z2
-	MOVQ         SI, DI
-	SUBQ         416(BX)(R8*1), DI
-	LEAQ         (AX)(R8*1), R8
-	MOVQ         DI, SI
-	SUBQ         R10, SI
+	MOVQ         DI, CX
+	SUBQ         416(SI)(R9*1), CX
+	LEAQ         (AX)(R9*1), R9
+	MOVQ         CX, DI
+	SUBQ         R10, DI
+	CMPQ         DI, $-2
+	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), DI
 	MOVBQZX      (DX)(AX*1), R10
 	ADDQ         R10, AX
-	TESTQ        SI, SI
-	JNS          bpcDecode64AVX512_loop
+	CMPQ         AX, 856(SP)
+	JBE          bpcDecode64AVX512_loop
+
+bpcDecode64AVX512_tail:
+	TESTQ DI, DI
+	JS    bpcDecode64AVX512_done
+
+bpcDecode64AVX512_loop2:
+	MOVQ         AX, R9
+	SHRQ         $0x03, R9
+	MOVL         AX, CX
+	ANDL         $0x07, CX
+	MOVQ         640(DX)(R9*1), R10
+	BSWAPQ       R10
+	SHLXQ        CX, R10, R10
+	ANDNQ        R8, R10, CX
+	LZCNTQ       CX, CX
+	MOVQ         CX, R9
+	CMPQ         CX, $0x30
+	CMOVQHI      bpc_dec_48<>+0(SB), R9
+	MOVQ         408(SI)(R9*1), R11
+	ANDQ         R10, R11
+	SHLXQ        CX, R10, R12
+	SHRQ         $0x36, R12
+	MOVQ         (BX)(R12*8), R12
+	MOVBQZX      R12, R10
+	XORQ         R10, R12
+	SHRXQ        CX, R12, R12
+	ORQ          R12, R11
+	VPBROADCASTQ R11, Z0
+	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
+	KMOVD        (SI)(DI*4), K1
+	VMOVDQU16    Z0, K1, Z2
+	MOVQ         DI, CX
+	SUBQ         416(SI)(R9*1), CX
+	LEAQ         (AX)(R9*1), R9
+	MOVQ         CX, DI
+	SUBQ         R10, DI
+	CMPQ         DI, $-2
+	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), DI
+	MOVBQZX      (DX)(AX*1), R10
+	ADDQ         R10, AX
+	TESTQ        DI, DI
+	JNS          bpcDecode64AVX512_loop2
 
 bpcDecode64AVX512_done:
-	TESTQ          DI, DI
-	CMOVQLT        DI, SI
-	CMOVQLT        R8, AX
-	CMPQ           SI, $-1
+	TESTQ          CX, CX
+	CMOVQLT        CX, DI
+	CMOVQLT        R9, AX
+	CMPQ           DI, $-1
 	JNE            bpcDecode64AVX512_fail
 	LEAQ           7(AX), CX
 	SHRQ           $0x03, CX
@@ -2615,6 +2666,30 @@ bpcDecode64AVX512_zeros:
 	VZEROUPPER
 	RET
 
+bpcDecode64AVX512_raw:
+	CMPQ CX, $0x41
+	JNE  bpcDecode64AVX512_fail
+	MOVQ line+24(FP), CX
+
+	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
+	// word of the line is the stream's at the same byte shifted left by one
+	// bit, with the top bit of the byte after it.
+	TESTB           $0x7f, 64(AX)
+	JNZ             bpcDecode64AVX512_fail
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VMOVDQU64       (AX), Z1
+	VMOVDQU64       1(AX), Z2
+	VPSHUFB         Z0, Z1, Z1
+	VPSLLQ          $0x01, Z1, Z1
+	VPSRLQ          $0x3f, Z2, Z2
+	VPORQ           Z2, Z1, Z1
+	VPSHUFB         Z0, Z1, Z1
+	VMOVDQU64       Z1, (CX)
+	MOVB            $0x01, AL
+	MOVB            AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
 bpcDecode64AVX512_fail:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
@@ -2627,11 +2702,18 @@ GLOBL bpc_dec_48<>(SB), RODATA|NOPTR, $8
 DATA bpc_q8040201008040201<>+0(SB)/8, $0x8040201008040201
 GLOBL bpc_q8040201008040201<>(SB), RODATA|NOPTR, $8
 
+DATA bpc_qfffffffffffffffe<>+0(SB)/8, $0xfffffffffffffffe
+GLOBL bpc_qfffffffffffffffe<>(SB), RODATA|NOPTR, $8
+
 DATA bpc_d7fff7fff<>+0(SB)/4, $0x7fff7fff
 GLOBL bpc_d7fff7fff<>(SB), RODATA|NOPTR, $4
 
 DATA bpc_d0000001f<>+0(SB)/4, $0x0000001f
 GLOBL bpc_d0000001f<>(SB), RODATA|NOPTR, $4
+
+DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
+DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
 
 // k_bpc_cols<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_bpc_cols<>(SB), NOSPLIT|NOFRAME, $0
@@ -2825,9 +2907,10 @@ TEXT k_bpc_revbytes<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x08090a0b0c0d0e0f
 	QUAD $0x0001020304050607
 
-// bpc_dec_steps<>: a 472-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+// bpc_dec_steps<>: a 480-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT bpc_dec_steps<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
+	QUAD $0x0000000000000000
 	QUAD $0x0000000300000001
 	QUAD $0x0000000e00000007
 	QUAD $0x000000380000001c

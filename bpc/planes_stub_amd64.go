@@ -85,10 +85,11 @@ func bpcParse128(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uin
 //go:noescape
 func bpcParse64(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
 
-// bpcDecode64AVX512 decodes the bit-plane stream (flag 1) of a 64-byte line at enc, n ≥ 1
-// bytes, into line, as decodeFast does, with symbols the table of decode64Symbols,
-// and reports true; it reports false, having written nothing, for a stream
-// decodeFast gives up on and for one longer than 64 bytes.
+// bpcDecode64AVX512 decodes the stream of a 64-byte line at enc, n ≥ 1 bytes, into
+// line and reports true: a raw one (flag 0) as bitstream.ReadRaw does, a bit-plane
+// one (flag 1) as decodeFast does, with symbols the table of decode64Symbols. It
+// reports false, having written nothing, for a raw stream ReadRaw rejects, a
+// bit-plane stream decodeFast gives up on and one longer than 64 bytes.
 //
 //go:noescape
 func bpcDecode64AVX512(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool
