@@ -1324,12 +1324,11 @@ func bpcDecode64AVX512() {
 	for i, r := range rots {
 		DATA(8+rotsAt+8*i, U64(r))
 	}
-	for k := 0; k < 4; k++ {
-		DATA(8+rawAt+16*k, U64(^(^uint64(0)>>uint(16*k))&^heads))
-		DATA(8+rawAt+16*k+8, U64(uint64(k)))
+	for x := 0; x <= 64; x += 16 {
+		k := min(x, 48) / 16 // three raw symbols at most
+		DATA(8+rawAt+x, U64(^(^uint64(0)>>uint(16*k))&^heads))
+		DATA(8+rawAt+x+8, U64(uint64(k)))
 	}
-	c48 := GLOBL("bpc_dec_48", attr.RODATA|attr.NOPTR)
-	DATA(0, U64(48))
 	// For bit positions p = 64c + 8q + i (chunk c, qword q, byte i): the
 	// stream bytes 8c+q … 8c+q+7 of qword q (VPERMI2B; 64 and up are
 	// zero), so that, bits reversed in each byte, qword q's bit t is the
@@ -1479,7 +1478,9 @@ func bpcDecode64AVX512() {
 	LEAQ(tab.Offset(8), steps)
 	planes := ZMM()
 	VPXORD(planes, planes, planes)
-	j, jr, rawend, hd := GP64(), GP64(), GP64(), GP64()
+	// l is the length of the last step, x the bits its raw symbols take
+	// (see step).
+	j, jr, l, x, hd := GP64(), GP64(), GP64(), GP64(), GP64()
 	MOVQ(U32(32), j)
 	MOVQ(U64(heads), hd)
 
@@ -1490,8 +1491,7 @@ func bpcDecode64AVX512() {
 		SHRQ(U8(3), i)
 		MOVL(pos.As32(), sh.As32())
 		ANDL(U8(7), sh.As32())
-		MOVQ(Mem{Base: area, Disp: streamAt, Index: i, Scale: 1}, v)
-		BSWAPQ(v)
+		MOVBEQQ(Mem{Base: area, Disp: streamAt, Index: i, Scale: 1}, v)
 		SHLXQ(sh, v, v)
 		return v
 	}
@@ -1499,27 +1499,22 @@ func bpcDecode64AVX512() {
 	step := func(first bool) {
 		v := peek()
 		// x: the bits taken by raw symbols, from the first head bit that
-		// is clear (0, 16, 32, or 64 for three); xr the same capped at 48.
-		x, xr := GP64(), GP64()
+		// is clear (0, 16, 32, or 64 for three, which the table at rawAt
+		// takes as 48).
 		ANDNQ(hd, v, x)
 		LZCNTQ(x, x)
-		MOVQ(x, xr)
-		CMPQ(x, U8(48))
-		CMOVQHI(c48, xr)
 		// u: the raw fields, then the symbol's field (its plane, or
-		// 0x8000 for a "DBP zero" symbol); a raw symbol's entry (x = 64,
-		// where the shift leaves v as it is) is zero.
-		u, e, f := GP64(), GP64(), GP64()
-		MOVQ(Mem{Base: steps, Disp: rawAt, Index: xr, Scale: 1}, u)
+		// 0x8000 for a "DBP zero" symbol) from its entry shifted right
+		// by x; the entry's low byte, the planes it covers, falls in u's
+		// low field, which no lane takes. A raw symbol's entry (x = 64,
+		// where the shifts leave v and the entry as they are) is zero.
+		u, e, f, pl := GP64(), GP64(), GP64(), GP64()
+		MOVQ(Mem{Base: steps, Disp: rawAt, Index: x, Scale: 1}, u)
 		ANDQ(v, u)
 		SHLXQ(x, v, e)
 		SHRQ(U8(54), e)
-		MOVQ(Mem{Base: symbols, Index: e, Scale: 8}, e)
-		pl := GP64()
-		MOVBQZX(e.As8(), pl)
-		MOVQ(e, f)
-		XORQ(pl, f)
-		SHRXQ(x, f, f)
+		SHRXQ(x, Mem{Base: symbols, Index: e, Scale: 8}, f)
+		MOVBQZX(Mem{Base: symbols, Index: e, Scale: 8}, pl)
 		ORQ(f, u)
 		if first {
 			p := GP64()
@@ -1535,16 +1530,13 @@ func bpcDecode64AVX512() {
 		VMOVDQU16(z, k, planes)
 		// The planes: jr after the raw symbols (below 0: they took the
 		// last plane, and the symbol after them is none of the line's),
-		// j after the symbol; rawend the bit after the raw symbols.
+		// j after the symbol.
+		SUBQ(Mem{Base: steps, Disp: rawAt + 8, Index: x, Scale: 1}, j)
 		MOVQ(j, jr)
-		SUBQ(Mem{Base: steps, Disp: rawAt + 8, Index: xr, Scale: 1}, jr)
-		LEAQ(Mem{Base: pos, Index: xr, Scale: 1}, rawend)
-		MOVQ(jr, j)
 		SUBQ(pl, j)
 		CMPQ(j, I8(-2))
 		CMOVQLT(bpcConstQ(^uint64(1)), j)
 		// The next step's position.
-		l := GP64()
 		MOVBQZX(Mem{Base: area, Index: pos, Scale: 1}, l)
 		ADDQ(l, pos)
 	}
@@ -1575,6 +1567,11 @@ func bpcDecode64AVX512() {
 	// stream ends in its last byte with zero padding. Where the raw
 	// symbols took the last plane, the stream ends after them.
 	Label(name + "_done")
+	rawend := GP64() // the bit after the last step's raw symbols
+	MOVQ(Mem{Base: steps, Disp: rawAt + 8, Index: x, Scale: 1}, rawend)
+	SHLQ(U8(4), rawend)
+	SUBQ(l, rawend)
+	ADDQ(pos, rawend)
 	TESTQ(jr, jr)
 	CMOVQLT(jr, j)
 	CMOVQLT(rawend, pos)

@@ -2233,7 +2233,7 @@ bpcParse64_done:
 	RET
 
 // func bpcDecode64AVX512(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool
-// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, LZCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, LZCNT, MOVBE
 TEXT ·bpcDecode64AVX512(SB), $864-33
 	MOVQ                enc+0(FP), AX
 	MOVQ                n+8(FP), CX
@@ -2402,39 +2402,31 @@ TEXT ·bpcDecode64AVX512(SB), $864-33
 	SHRQ                $0x03, R9
 	MOVL                AX, CX
 	ANDL                $0x07, CX
-	MOVQ                640(DX)(R9*1), R10
-	BSWAPQ              R10
-	SHLXQ               CX, R10, R10
-	ANDNQ               R8, R10, CX
-	LZCNTQ              CX, CX
-	MOVQ                CX, R9
-	CMPQ                CX, $0x30
-	CMOVQHI             bpc_dec_48<>+0(SB), R9
-	MOVQ                408(SI)(R9*1), R11
-	ANDQ                R10, R11
-	SHLXQ               CX, R10, R12
-	SHRQ                $0x36, R12
-	MOVQ                (BX)(R12*8), R12
-	MOVBQZX             R12, R10
-	XORQ                R10, R12
-	SHRXQ               CX, R12, R12
-	ORQ                 R12, R11
-	MOVQ                R11, CX
-	SHRQ                $0x30, CX
-	MOVQ                CX, 848(SP)
-	VPBROADCASTQ        R11, Z0
+	MOVBEQQ             640(DX)(R9*1), R9
+	SHLXQ               CX, R9, R9
+	ANDNQ               R8, R9, R10
+	LZCNTQ              R10, R10
+	MOVQ                408(SI)(R10*1), CX
+	ANDQ                R9, CX
+	SHLXQ               R10, R9, R9
+	SHRQ                $0x36, R9
+	SHRXQ               R10, (BX)(R9*8), R11
+	MOVBQZX             (BX)(R9*8), R9
+	ORQ                 R11, CX
+	MOVQ                CX, R11
+	SHRQ                $0x30, R11
+	MOVQ                R11, 848(SP)
+	VPBROADCASTQ        CX, Z0
 	VPROLVQ.BCST        136(SI)(DI*8), Z0, Z0
 	KMOVD               (SI)(DI*4), K1
 	VMOVDQU16           Z0, K1, Z2
+	SUBQ                416(SI)(R10*1), DI
 	MOVQ                DI, CX
-	SUBQ                416(SI)(R9*1), CX
-	LEAQ                (AX)(R9*1), R9
-	MOVQ                CX, DI
-	SUBQ                R10, DI
+	SUBQ                R9, DI
 	CMPQ                DI, $-2
 	CMOVQLT             bpc_qfffffffffffffffe<>+0(SB), DI
-	MOVBQZX             (DX)(AX*1), R10
-	ADDQ                R10, AX
+	MOVBQZX             (DX)(AX*1), R9
+	ADDQ                R9, AX
 	CMPQ                AX, 856(SP)
 	JA                  bpcDecode64AVX512_tail
 
@@ -2443,36 +2435,28 @@ bpcDecode64AVX512_loop:
 	SHRQ         $0x03, R9
 	MOVL         AX, CX
 	ANDL         $0x07, CX
-	MOVQ         640(DX)(R9*1), R10
-	BSWAPQ       R10
-	SHLXQ        CX, R10, R10
-	ANDNQ        R8, R10, CX
-	LZCNTQ       CX, CX
-	MOVQ         CX, R9
-	CMPQ         CX, $0x30
-	CMOVQHI      bpc_dec_48<>+0(SB), R9
-	MOVQ         408(SI)(R9*1), R11
-	ANDQ         R10, R11
-	SHLXQ        CX, R10, R12
-	SHRQ         $0x36, R12
-	MOVQ         (BX)(R12*8), R12
-	MOVBQZX      R12, R10
-	XORQ         R10, R12
-	SHRXQ        CX, R12, R12
-	ORQ          R12, R11
-	VPBROADCASTQ R11, Z0
+	MOVBEQQ      640(DX)(R9*1), R9
+	SHLXQ        CX, R9, R9
+	ANDNQ        R8, R9, R10
+	LZCNTQ       R10, R10
+	MOVQ         408(SI)(R10*1), CX
+	ANDQ         R9, CX
+	SHLXQ        R10, R9, R9
+	SHRQ         $0x36, R9
+	SHRXQ        R10, (BX)(R9*8), R11
+	MOVBQZX      (BX)(R9*8), R9
+	ORQ          R11, CX
+	VPBROADCASTQ CX, Z0
 	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
 	KMOVD        (SI)(DI*4), K1
 	VMOVDQU16    Z0, K1, Z2
+	SUBQ         416(SI)(R10*1), DI
 	MOVQ         DI, CX
-	SUBQ         416(SI)(R9*1), CX
-	LEAQ         (AX)(R9*1), R9
-	MOVQ         CX, DI
-	SUBQ         R10, DI
+	SUBQ         R9, DI
 	CMPQ         DI, $-2
 	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), DI
-	MOVBQZX      (DX)(AX*1), R10
-	ADDQ         R10, AX
+	MOVBQZX      (DX)(AX*1), R9
+	ADDQ         R9, AX
 	CMPQ         AX, 856(SP)
 	JBE          bpcDecode64AVX512_loop
 
@@ -2485,43 +2469,39 @@ bpcDecode64AVX512_loop2:
 	SHRQ         $0x03, R9
 	MOVL         AX, CX
 	ANDL         $0x07, CX
-	MOVQ         640(DX)(R9*1), R10
-	BSWAPQ       R10
-	SHLXQ        CX, R10, R10
-	ANDNQ        R8, R10, CX
-	LZCNTQ       CX, CX
-	MOVQ         CX, R9
-	CMPQ         CX, $0x30
-	CMOVQHI      bpc_dec_48<>+0(SB), R9
-	MOVQ         408(SI)(R9*1), R11
-	ANDQ         R10, R11
-	SHLXQ        CX, R10, R12
-	SHRQ         $0x36, R12
-	MOVQ         (BX)(R12*8), R12
-	MOVBQZX      R12, R10
-	XORQ         R10, R12
-	SHRXQ        CX, R12, R12
-	ORQ          R12, R11
-	VPBROADCASTQ R11, Z0
+	MOVBEQQ      640(DX)(R9*1), R9
+	SHLXQ        CX, R9, R9
+	ANDNQ        R8, R9, R10
+	LZCNTQ       R10, R10
+	MOVQ         408(SI)(R10*1), CX
+	ANDQ         R9, CX
+	SHLXQ        R10, R9, R9
+	SHRQ         $0x36, R9
+	SHRXQ        R10, (BX)(R9*8), R11
+	MOVBQZX      (BX)(R9*8), R9
+	ORQ          R11, CX
+	VPBROADCASTQ CX, Z0
 	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
 	KMOVD        (SI)(DI*4), K1
 	VMOVDQU16    Z0, K1, Z2
+	SUBQ         416(SI)(R10*1), DI
 	MOVQ         DI, CX
-	SUBQ         416(SI)(R9*1), CX
-	LEAQ         (AX)(R9*1), R9
-	MOVQ         CX, DI
-	SUBQ         R10, DI
+	SUBQ         R9, DI
 	CMPQ         DI, $-2
 	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), DI
-	MOVBQZX      (DX)(AX*1), R10
-	ADDQ         R10, AX
+	MOVBQZX      (DX)(AX*1), R9
+	ADDQ         R9, AX
 	TESTQ        DI, DI
 	JNS          bpcDecode64AVX512_loop2
 
 bpcDecode64AVX512_done:
+	MOVQ           416(SI)(R10*1), BX
+	SHLQ           $0x04, BX
+	SUBQ           R9, BX
+	ADDQ           AX, BX
 	TESTQ          CX, CX
 	CMOVQLT        CX, DI
-	CMOVQLT        R9, AX
+	CMOVQLT        BX, AX
 	CMPQ           DI, $-1
 	JNE            bpcDecode64AVX512_fail
 	LEAQ           7(AX), CX
@@ -2531,8 +2511,7 @@ bpcDecode64AVX512_done:
 	MOVQ           AX, CX
 	SHRQ           $0x03, CX
 	ANDL           $0x07, AX
-	MOVQ           640(DX)(CX*1), CX
-	BSWAPQ         CX
+	MOVBEQQ        640(DX)(CX*1), CX
 	SHLXQ          AX, CX, CX
 	TESTQ          CX, CX
 	JNZ            bpcDecode64AVX512_fail
@@ -2695,9 +2674,6 @@ bpcDecode64AVX512_fail:
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
 	RET
-
-DATA bpc_dec_48<>+0(SB)/8, $0x0000000000000030
-GLOBL bpc_dec_48<>(SB), RODATA|NOPTR, $8
 
 DATA bpc_q8040201008040201<>+0(SB)/8, $0x8040201008040201
 GLOBL bpc_q8040201008040201<>(SB), RODATA|NOPTR, $8
@@ -2907,7 +2883,7 @@ TEXT k_bpc_revbytes<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x08090a0b0c0d0e0f
 	QUAD $0x0001020304050607
 
-// bpc_dec_steps<>: a 480-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+// bpc_dec_steps<>: a 496-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT bpc_dec_steps<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
 	QUAD $0x0000000000000000
@@ -2968,6 +2944,8 @@ TEXT bpc_dec_steps<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0000000000000001
 	QUAD $0x7fff7fff00000000
 	QUAD $0x0000000000000002
+	QUAD $0x7fff7fff7fff0000
+	QUAD $0x0000000000000003
 	QUAD $0x7fff7fff7fff0000
 	QUAD $0x0000000000000003
 
