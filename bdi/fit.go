@@ -216,22 +216,16 @@ func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
 // is the batch kernel behind linecomp.DecompressLines, and decodes nothing
 // where the kernels do not apply.
 func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]byte, int) {
-	if !c.oneCallDecode || cpu.Active() < cpu.AVX512 || from < 0 || from >= len(src.End) {
+	if !c.oneCallDecode || cpu.Active() < cpu.AVX512 {
 		return dst, 0
 	}
-	start := 0
-	if from > 0 {
-		start = src.End[from-1]
-	}
-	ends := src.End[from:]
-	n := len(dst)
-	dst = slices.Grow(dst, len(ends)*c.lineSize)
-	out := dst[n : n+len(ends)*c.lineSize]
-	var lines int
+	return lines.Decode(dst, src, from, c.lineSize, c.decodeLines)
+}
+
+// decodeLines is DecompressLines' kernel call (see lines.Decode).
+func (c *Codec) decodeLines(out, enc []byte, start int, ends []int) int {
 	if c.lineSize == 64 {
-		lines = bdiDecompressLines64AVX512(out, src.Enc, start, ends, &c.dec, &c.idBits)
-	} else {
-		lines = bdiDecompressLines128AVX512(out, src.Enc, start, ends, &c.dec, &c.idBits)
+		return bdiDecompressLines64AVX512(out, enc, start, ends, &c.dec, &c.idBits)
 	}
-	return dst[:n+lines*c.lineSize], lines
+	return bdiDecompressLines128AVX512(out, enc, start, ends, &c.dec, &c.idBits)
 }

@@ -1,8 +1,6 @@
 package fpc
 
 import (
-	"slices"
-
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
 	"github.com/linecomp/linecomp/internal/lines"
@@ -104,16 +102,8 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 // within the walk's reach of the end of that capacity to Decompress, which
 // copies it.
 func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]byte, int) {
-	if !c.decodesLines() || cpu.Active() < cpu.AVX512 || from < 0 || from >= len(src.End) {
+	if !c.decodesLines() || cpu.Active() < cpu.AVX512 {
 		return dst, 0
 	}
-	start := 0
-	if from > 0 {
-		start = src.End[from-1]
-	}
-	ends := src.End[from:]
-	n := len(dst)
-	dst = slices.Grow(dst, len(ends)*c.lineSize)
-	decoded := c.decodeLines(dst[n:n+len(ends)*c.lineSize], src.Enc, start, ends)
-	return dst[:n+decoded*c.lineSize], decoded
+	return lines.Decode(dst, src, from, c.lineSize, c.decodeLines)
 }

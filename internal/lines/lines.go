@@ -1,6 +1,8 @@
-// Package lines holds the bookkeeping that a codec's batch compress kernel
-// shares with linecomp.Lines: room for a run of streams written back to
-// back, then the Lines extended over what the kernel wrote.
+// Package lines holds the bookkeeping that a codec's batch kernels share
+// with linecomp.Lines: for a compress kernel, room for a run of streams
+// written back to back, then the Lines extended over what the kernel
+// wrote; for a decompress kernel, the run of streams from a line on and
+// room for the lines it decodes.
 package lines
 
 import (
@@ -26,4 +28,26 @@ func Commit(l *linecomp.Lines, n, end int) {
 	l.Enc = l.Enc[:end]
 	l.End = l.End[:len(l.End)+n]
 	l.Bits = l.Bits[:len(l.Bits)+n]
+}
+
+// Decode appends to dst the lines of src from line from on that decode, a
+// batch decompress kernel of lines of lineSize bytes, decodes, and returns
+// how many it decoded. decode gets room for every line left (out), src.Enc,
+// the offset where line from starts and the end offsets from line from on,
+// and returns how many lines it wrote to out, from its start; it must stop
+// before a line whose end offset is before its start or past src.Enc. A
+// from outside src's lines decodes nothing.
+func Decode(dst []byte, src *linecomp.Lines, from, lineSize int, decode func(out, enc []byte, start int, ends []int) int) ([]byte, int) {
+	if from < 0 || from >= len(src.End) {
+		return dst, 0
+	}
+	start := 0
+	if from > 0 {
+		start = src.End[from-1]
+	}
+	ends := src.End[from:]
+	n := len(dst)
+	dst = slices.Grow(dst, len(ends)*lineSize)
+	decoded := decode(dst[n:n+len(ends)*lineSize], src.Enc, start, ends)
+	return dst[:n+decoded*lineSize], decoded
 }

@@ -22,3 +22,33 @@ func TestReserveCommit(t *testing.T) {
 		t.Errorf("after Commit: %d lines, line 1 % X, line 2 % X, %d bytes, bits %v", l.Len(), l.Line(1), l.Line(2), len(l.Enc), l.Bits)
 	}
 }
+
+// TestDecode: the decoder gets the start of line from and the ends from it
+// on, with room for every line left after dst's bytes, and Decode appends
+// the lines it says it wrote; from outside the lines calls nothing.
+func TestDecode(t *testing.T) {
+	l := linecomp.Lines{Enc: []byte{1, 2, 3, 4, 5, 6}, End: []int{1, 3, 6}, Bits: []int{8, 16, 24}}
+	var gotStart int
+	var gotEnds []int
+	decode := func(out, enc []byte, start int, ends []int) int {
+		gotStart, gotEnds = start, ends
+		if len(out) != 2*len(ends) || len(enc) != 6 {
+			t.Fatalf("decode given %d bytes of room for %d lines and %d bytes of Enc", len(out), len(ends), len(enc))
+		}
+		out[0], out[1] = 0xA, 0xB
+		return 1
+	}
+	dst, n := Decode([]byte{9}, &l, 1, 2, decode)
+	if n != 1 || string(dst) != "\x09\x0A\x0B" || gotStart != 1 || len(gotEnds) != 2 || gotEnds[0] != 3 {
+		t.Errorf("Decode from line 1: %d lines, % X; decoder given start %d, ends %v", n, dst, gotStart, gotEnds)
+	}
+	for _, from := range []int{-1, 3} {
+		dst, n := Decode([]byte{9}, &l, from, 2, func([]byte, []byte, int, []int) int {
+			t.Fatalf("from line %d: decoder called", from)
+			return 0
+		})
+		if n != 0 || string(dst) != "\x09" {
+			t.Errorf("Decode from line %d: %d lines, % X", from, n, dst)
+		}
+	}
+}
