@@ -318,6 +318,10 @@ var targetRows = func() []targetRow {
 		for _, op := range []string{"size", "encode", "decode"} {
 			rows = append(rows, targetRow{"bpc", line, op, 0, 1500}, targetRow{"cpack", line, op, 0, 1000})
 		}
+		if line == 64 {
+			// BPC's batch decoder, at the line size it has a kernel for.
+			rows = append(rows, targetRow{"bpc", line, "decode-lines", 0, 1500})
+		}
 		rows = append(rows, targetRow{"sc2", line, "encode", 0, 800}, targetRow{"sc2", line, "decode", 0, 1000})
 	}
 	return rows

@@ -3,6 +3,7 @@ package main
 //go:generate go run . -kernels bpc -out ../bpc/planes_amd64.s -stubs ../bpc/planes_stub_amd64.go -pkg bpc
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -29,6 +30,7 @@ func init() {
 			bpcParse(words)
 		}
 		bpcDecode64AVX512()
+		bpcDecompressLines64AVX512()
 	}
 }
 
@@ -1247,88 +1249,68 @@ func bpcParse(words int) {
 	RET()
 }
 
-// bpcDecode64AVX512 emits the whole fast decoder of a bit-plane stream of
-// a 64-byte line after its base code (decodeFast): the symbol loop, the
-// checks of decodeFast, and the rebuild of bpcRebuildAVX512 (with the "DBP
-// zero" planes of bpcRebuildLine), in one call.
-//
-// The loop takes, each step, up to three raw symbols (16 bits, head bit
-// 1) and the symbol after them, as bpcParse does at 16 words. The bit
-// position of the next step, the loop's only long chain, does not wait
-// for this step's decoding: before the loop, vector code finds the
-// length of a step starting at every bit position p of the stream,
-// L[p] (the raw symbols from their head bits at p, p+16 and p+32, then
-// the length of the symbol after them from its first four bits), so that
-// the loop steps with one byte load and an add. L is 1 from bit 512 on,
-// where no stream of 64 bytes reaches, so that a malformed stream still
-// ends past its last byte. The steps' decoding hangs off the positions
-// and has no branch on a symbol's kind or on how many raw symbols there
-// are.
-//
-// The planes never go through memory: planes 0…31 have 15 bits at 64
-// bytes, so they fit the 16-bit lanes of one vector, plane j in lane j;
-// plane 32, the first symbol's, stays in a general register. Each step
-// of the loop covers planes j0, j0−1 and j0−2 with one 64-bit word u
-// whose top three 16-bit fields are those planes (raw symbols' fields as
-// the stream has them without their head bits; a table symbol's plane,
-// or 0x8000 for a "DBP zero" symbol; zeros below it): broadcast to every
-// qword, rotated so that lane j0 gets u's top field, and merged into the
-// lanes j0−2…j0 that exist. A step always writes zeros below its last
-// symbol, so the planes of a run, and those a later step covers, are
-// right; VPMOVW2M takes the "DBP zero" planes from bit 15 at the end.
-//
-// The loop runs while the next step starts before the stream's last byte,
-// so that its exit waits on the positions alone, not on the planes the
-// steps decode (2–3% faster than exiting on the planes); where the last
-// byte holds more than one step, a second loop goes on while planes are
-// left. Past the last plane a malformed stream's plane index stops at −2,
-// for which, as for −1, the table holds an empty mask: no step reads
-// outside the table, and such a stream fails the check of j = −1.
-//
-// Streams longer than 64 bytes (never Compress's, which are shorter than
-// the line) are left to decodeFast's general path. A raw stream (flag 0)
-// is copied as fpcRawLine does (17 ns through bitstream.ReadRaw, 6.4 in
-// the kernel).
-func bpcDecode64AVX512() {
-	const name = "bpcDecode64AVX512"
-	TEXT(name, 0, "func(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool")
-	Pragma("noescape")
-	Doc(name+" decodes the stream of a 64-byte line at enc, n ≥ 1 bytes, into",
-		"line and reports true: a raw one (flag 0) as bitstream.ReadRaw does, a bit-plane",
-		"one (flag 1) as decodeFast does, with symbols the table of decode64Symbols. It",
-		"reports false, having written nothing, for a raw stream ReadRaw rejects, a",
-		"bit-plane stream decodeFast gives up on and one longer than 64 bytes.")
-	// The lanes each step merges into (bits j0−2…j0 that are below 32)
-	// and the rotation that takes u's top field to lane j0 of the
-	// broadcast: lane l holds field l mod 4 of the rotated word. Then,
-	// at rawAt + xr for xr = 0, 16, 32, 48 bits of raw symbols, the mask
-	// of their fields without the head bits and their number.
-	var masks [33]uint32
-	var rots [33]uint64
-	for j0 := range masks {
-		masks[j0] = uint32(uint64(7) << uint(j0+1) >> 3)
-		rots[j0] = uint64(16 * (j0 + 1) % 64)
-	}
-	const (
-		rotsAt = 136 // after the masks
-		rawAt  = 408 // after the rotations, 8-byte aligned
-		heads  = uint64(1<<63 | 1<<47 | 1<<31)
-	)
-	// The table starts with the zero masks of planes −2 and −1 (below),
-	// and steps points past them.
-	tab := GLOBL("bpc_dec_steps", attr.RODATA|attr.NOPTR)
-	DATA(0, U64(0))
-	for i, m := range masks {
-		DATA(8+4*i, U32(m))
-	}
-	for i, r := range rots {
-		DATA(8+rotsAt+8*i, U64(r))
+// The layout of the 64-byte decode kernels' scratch area (64-byte
+// aligned, bpcDecAreaBytes long): the step lengths L at 0 (640 bytes),
+// the stream at bpcDecStreamAt and 64 zero bytes, from which the steps
+// peek at their 64 bits, then the lines kernel's header of the area's
+// stream (its length, its address and its kind). bpcDecRotsAt,
+// bpcDecRawAt and bpcDecHeads are bpcDecSteps' layout and the raw
+// symbols' head bits in a step's 64-bit peek.
+const (
+	bpcDecStreamAt  = 640
+	bpcDecNAt       = 768
+	bpcDecPAt       = 776
+	bpcDecKindAt    = 784
+	bpcDecAreaBytes = 832
+	bpcDecRotsAt    = 136
+	bpcDecRawAt     = 408
+	bpcDecHeads     = uint64(1<<63 | 1<<47 | 1<<31)
+)
+
+// The kinds of stream in a lines kernel's area header.
+const (
+	bpcDecStop  = 0 // not taken: the kernel returns before it
+	bpcDecRaw   = 1 // flag 0, its length not yet checked
+	bpcDecCoded = 2 // flag 1, at most 64 bytes: copied, and L made
+)
+
+// bpcDecSteps returns the table of bpcDecLine's steps (declared once):
+// the empty masks of planes −2 and −1, then at 8 the lanes each step
+// merges into (planes j0−2 … j0 that are below 32), at 8 + bpcDecRotsAt
+// the rotation that takes u's top field to lane j0 of the broadcast (lane
+// l holds field l mod 4 of the rotated word), and at 8 + bpcDecRawAt + x,
+// for x = 0, 16, 32 or 64 bits of raw symbols (64 for three), the mask of
+// their fields without the head bits and their number.
+func bpcDecSteps() Mem {
+	b := make([]byte, 8+bpcDecRawAt+80)
+	for j0 := 0; j0 <= 32; j0++ {
+		binary.LittleEndian.PutUint32(b[8+4*j0:], uint32(uint64(7)<<uint(j0+1)>>3))
+		binary.LittleEndian.PutUint64(b[8+bpcDecRotsAt+8*j0:], uint64(16*(j0+1)%64))
 	}
 	for x := 0; x <= 64; x += 16 {
-		k := min(x, 48) / 16 // three raw symbols at most
-		DATA(8+rawAt+x, U64(^(^uint64(0)>>uint(16*k))&^heads))
-		DATA(8+rawAt+x+8, U64(uint64(k)))
+		k := min(x, 48) / 16
+		binary.LittleEndian.PutUint64(b[8+bpcDecRawAt+x:], ^(^uint64(0)>>uint(16*k))&^bpcDecHeads)
+		binary.LittleEndian.PutUint64(b[8+bpcDecRawAt+x+8:], uint64(k))
 	}
+	return rodataBytes("bpc_dec_steps", b)
+}
+
+// bpcDecArea allocates count scratch areas of the 64-byte decode kernels,
+// one after the other, and returns a register with the first's address.
+func bpcDecArea(count int) GPVirtual {
+	scratch := AllocLocal(count*bpcDecAreaBytes + 64)
+	area := GP64()
+	LEAQ(scratch, area)
+	ADDQ(U8(63), area)
+	ANDQ(I8(-64), area)
+	return area
+}
+
+// bpcDecPrepare emits the first half of a 64-byte line's bit-plane
+// decode (bpcDecode64AVX512): the stream of n bytes at enc (1 ≤ n ≤ 64),
+// zeros past its end, copied into the scratch area at area, and the step
+// lengths L made from it (see bpcDecLine). It returns the stream's vector.
+func bpcDecPrepare(area, enc, n Register) VecVirtual {
 	// For bit positions p = 64c + 8q + i (chunk c, qword q, byte i): the
 	// stream bytes 8c+q … 8c+q+7 of qword q (VPERMI2B; 64 and up are
 	// zero), so that, bits reversed in each byte, qword q's bit t is the
@@ -1370,21 +1352,6 @@ func bpcDecode64AVX512() {
 		}
 	}
 
-	enc := Load(Param("enc"), GP64())
-	n := Load(Param("n"), GP64())
-	TESTB(U8(0x80), Mem{Base: enc})
-	JZ(LabelRef(name + "_raw"))
-	CMPQ(n, U8(64))
-	JA(LabelRef(name + "_fail"))
-	// The stream, zeros past its end, in a 64-byte aligned scratch area:
-	// L at 0 (640 bytes), then the stream and 64 zero bytes, from which
-	// the steps peek at their 64 bits.
-	const streamAt = 640
-	scratch := AllocLocal(streamAt + 128 + 64)
-	area := GP64()
-	LEAQ(scratch, area)
-	ADDQ(U8(63), area)
-	ANDQ(I8(-64), area)
 	s, zero := ZMM(), ZMM()
 	{
 		m, kb := GP64(), K()
@@ -1394,12 +1361,8 @@ func bpcDecode64AVX512() {
 		VMOVDQU8_Z(Mem{Base: enc}, kb, s)
 	}
 	VPXORD(zero, zero, zero)
-	VMOVDQU64(s, Mem{Base: area, Disp: streamAt})
-	VMOVDQU64(zero, Mem{Base: area, Disp: streamAt + 64})
-	// The first eight bytes, big-endian, for the base code.
-	v0 := GP64()
-	VMOVQ(s.AsX(), v0)
-	BSWAPQ(v0)
+	VMOVDQU64(s, Mem{Base: area, Disp: bpcDecStreamAt})
+	VMOVDQU64(zero, Mem{Base: area, Disp: bpcDecStreamAt + 64})
 
 	// L: bits reversed in each byte (an affine transform by the
 	// anti-diagonal matrix), then per chunk of 64 positions the three
@@ -1437,6 +1400,49 @@ func bpcDecode64AVX512() {
 	VMOVDQU64(ones, Mem{Base: area, Disp: 512})
 	VMOVDQU64(ones, Mem{Base: area, Disp: 576})
 
+	return s
+}
+
+// bpcDecLine emits the second half of a 64-byte line's bit-plane decode
+// (bpcDecode64AVX512), from the scratch area that bpcDecPrepare made at
+// area: v0 holds the stream's first eight bytes, big-endian, and nl its
+// length. It writes the line at the address that line() loads and goes
+// on after its code; for a stream decodeFast gives up on, it jumps to
+// fail having written nothing. Its labels start with name.
+//
+// The loop takes, each step, up to three raw symbols (16 bits, head bit
+// 1) and the symbol after them, as bpcParse does at 16 words. The bit
+// position of the next step, the loop's only long chain, does not wait
+// for this step's decoding: before the loop, vector code finds the
+// length of a step starting at every bit position p of the stream,
+// L[p] (the raw symbols from their head bits at p, p+16 and p+32, then
+// the length of the symbol after them from its first four bits), so that
+// the loop steps with one byte load and an add. L is 1 from bit 512 on,
+// where no stream of 64 bytes reaches, so that a malformed stream still
+// ends past its last byte. The steps' decoding hangs off the positions
+// and has no branch on a symbol's kind or on how many raw symbols there
+// are.
+//
+// The planes never go through memory: planes 0…31 have 15 bits at 64
+// bytes, so they fit the 16-bit lanes of one vector, plane j in lane j;
+// plane 32, the first symbol's, stays in a general register. Each step
+// of the loop covers planes j0, j0−1 and j0−2 with one 64-bit word u
+// whose top three 16-bit fields are those planes (raw symbols' fields as
+// the stream has them without their head bits; a table symbol's plane,
+// or 0x8000 for a "DBP zero" symbol; zeros below it): broadcast to every
+// qword, rotated so that lane j0 gets u's top field, and merged into the
+// lanes j0−2…j0 that exist. A step always writes zeros below its last
+// symbol, so the planes of a run, and those a later step covers, are
+// right; VPMOVW2M takes the "DBP zero" planes from bit 15 at the end.
+//
+// The loop runs while the next step starts before the stream's last byte,
+// so that its exit waits on the positions alone, not on the planes the
+// steps decode (2–3% faster than exiting on the planes); where the last
+// byte holds more than one step, a second loop goes on while planes are
+// left. Past the last plane a malformed stream's plane index stops at −2,
+// for which, as for −1, the table holds an empty mask: no step reads
+// outside the table, and such a stream fails the check of j = −1.
+func bpcDecLine(name string, area Register, v0 GPVirtual, nl Mem, line func() Register, fail string) {
 	// The base code after the flag: 1 + 32 bits, or 0 + two bits for a
 	// sign-extended field of 0, 4, 8 or 16 bits (baseCode).
 	pos, bs := GP64(), GP64()
@@ -1470,19 +1476,17 @@ func bpcDecode64AVX512() {
 	}
 	base := AllocLocal(8)
 	MOVQ(bs, base)
-	nl := AllocLocal(8)
-	MOVQ(n, nl)
 	p32l := AllocLocal(8)
 	symbols := Load(Param("symbols"), GP64())
 	steps := GP64()
-	LEAQ(tab.Offset(8), steps)
+	LEAQ(bpcDecSteps().Offset(8), steps)
 	planes := ZMM()
 	VPXORD(planes, planes, planes)
 	// l is the length of the last step, x the bits its raw symbols take
 	// (see step).
 	j, jr, l, x, hd := GP64(), GP64(), GP64(), GP64(), GP64()
 	MOVQ(U32(32), j)
-	MOVQ(U64(heads), hd)
+	MOVQ(U64(bpcDecHeads), hd)
 
 	// peek returns the 64 bits of the stream from bit pos on.
 	peek := func() GPVirtual {
@@ -1491,7 +1495,7 @@ func bpcDecode64AVX512() {
 		SHRQ(U8(3), i)
 		MOVL(pos.As32(), sh.As32())
 		ANDL(U8(7), sh.As32())
-		MOVBEQQ(Mem{Base: area, Disp: streamAt, Index: i, Scale: 1}, v)
+		MOVBEQQ(Mem{Base: area, Disp: bpcDecStreamAt, Index: i, Scale: 1}, v)
 		SHLXQ(sh, v, v)
 		return v
 	}
@@ -1499,8 +1503,7 @@ func bpcDecode64AVX512() {
 	step := func(first bool) {
 		v := peek()
 		// x: the bits taken by raw symbols, from the first head bit that
-		// is clear (0, 16, 32, or 64 for three, which the table at rawAt
-		// takes as 48).
+		// is clear (0, 16, 32, or 64 for three).
 		ANDNQ(hd, v, x)
 		LZCNTQ(x, x)
 		// u: the raw fields, then the symbol's field (its plane, or
@@ -1509,7 +1512,7 @@ func bpcDecode64AVX512() {
 		// low field, which no lane takes. A raw symbol's entry (x = 64,
 		// where the shifts leave v and the entry as they are) is zero.
 		u, e, f, pl := GP64(), GP64(), GP64(), GP64()
-		MOVQ(Mem{Base: steps, Disp: rawAt, Index: x, Scale: 1}, u)
+		MOVQ(Mem{Base: steps, Disp: bpcDecRawAt, Index: x, Scale: 1}, u)
 		ANDQ(v, u)
 		SHLXQ(x, v, e)
 		SHRQ(U8(54), e)
@@ -1524,14 +1527,14 @@ func bpcDecode64AVX512() {
 		}
 		z := ZMM()
 		VPBROADCASTQ(u, z)
-		VPROLVQ_BCST(Mem{Base: steps, Disp: rotsAt, Index: j, Scale: 8}, z, z)
+		VPROLVQ_BCST(Mem{Base: steps, Disp: bpcDecRotsAt, Index: j, Scale: 8}, z, z)
 		k := K()
 		KMOVD(Mem{Base: steps, Index: j, Scale: 4}, k)
 		VMOVDQU16(z, k, planes)
 		// The planes: jr after the raw symbols (below 0: they took the
 		// last plane, and the symbol after them is none of the line's),
 		// j after the symbol.
-		SUBQ(Mem{Base: steps, Disp: rawAt + 8, Index: x, Scale: 1}, j)
+		SUBQ(Mem{Base: steps, Disp: bpcDecRawAt + 8, Index: x, Scale: 1}, j)
 		MOVQ(j, jr)
 		SUBQ(pl, j)
 		CMPQ(j, I8(-2))
@@ -1543,7 +1546,7 @@ func bpcDecode64AVX512() {
 	lim := AllocLocal(8)
 	{
 		t := GP64()
-		MOVQ(n, t)
+		MOVQ(nl, t)
 		SHLQ(U8(3), t)
 		SUBQ(U8(8), t)
 		MOVQ(t, lim)
@@ -1551,24 +1554,24 @@ func bpcDecode64AVX512() {
 	step(true)
 	CMPQ(pos, lim)
 	JA(LabelRef(name + "_tail"))
-	Label(name + "_loop")
+	Label(name + "_steps")
 	step(false)
 	CMPQ(pos, lim)
-	JBE(LabelRef(name + "_loop"))
+	JBE(LabelRef(name + "_steps"))
 	Label(name + "_tail")
 	TESTQ(j, j)
-	JS(LabelRef(name + "_done"))
-	Label(name + "_loop2")
+	JS(LabelRef(name + "_checks"))
+	Label(name + "_steps2")
 	step(false)
 	TESTQ(j, j)
-	JNS(LabelRef(name + "_loop2"))
+	JNS(LabelRef(name + "_steps2"))
 
 	// decodeFast's checks: all planes and no more (j = −1), and the
 	// stream ends in its last byte with zero padding. Where the raw
 	// symbols took the last plane, the stream ends after them.
-	Label(name + "_done")
+	Label(name + "_checks")
 	rawend := GP64() // the bit after the last step's raw symbols
-	MOVQ(Mem{Base: steps, Disp: rawAt + 8, Index: x, Scale: 1}, rawend)
+	MOVQ(Mem{Base: steps, Disp: bpcDecRawAt + 8, Index: x, Scale: 1}, rawend)
 	SHLQ(U8(4), rawend)
 	SUBQ(l, rawend)
 	ADDQ(pos, rawend)
@@ -1576,18 +1579,18 @@ func bpcDecode64AVX512() {
 	CMOVQLT(jr, j)
 	CMOVQLT(rawend, pos)
 	CMPQ(j, I8(-1))
-	JNE(LabelRef(name + "_fail"))
+	JNE(LabelRef(fail))
 	end := GP64()
 	LEAQ(Mem{Base: pos, Disp: 7}, end)
 	SHRQ(U8(3), end)
 	CMPQ(end, nl)
-	JNE(LabelRef(name + "_fail"))
+	JNE(LabelRef(fail))
 	{
 		// The bits from pos on (the padding, then the zeros past the
 		// stream) must all be zero.
 		v := peek()
 		TESTQ(v, v)
-		JNZ(LabelRef(name + "_fail"))
+		JNZ(LabelRef(fail))
 	}
 
 	// Without "DBP zero" planes among 0…31 (nearly every stream), the
@@ -1601,7 +1604,7 @@ func bpcDecode64AVX512() {
 	VPMOVW2M(planes, kz)
 	zeros := GP32()
 	KMOVD(kz, zeros)
-	line := Load(Param("line"), GP64())
+	out := line()
 	p32 := GP32()
 	MOVL(p32l, p32)
 	ANDL(U32(0x7FFF), p32)
@@ -1645,10 +1648,8 @@ func bpcDecode64AVX512() {
 			VALIGND(U8(uint8(16-k)), zero, x, t)
 			VPADDD(t, x, x)
 		}
-		VMOVDQU32(x, Mem{Base: line})
-		fpcReturnBool(1)
-		VZEROUPPER()
-		RET()
+		VMOVDQU32(x, Mem{Base: out})
+		JMP(LabelRef(name + "_ok"))
 	}
 
 	// With "DBP zero" planes: all planes as dwords for bpcRebuildLine,
@@ -1662,7 +1663,43 @@ func bpcDecode64AVX512() {
 	VPMOVZXWD(hiY, hi)
 	top := ZMM()
 	VPBROADCASTD(p32, top)
-	bpcRebuildLine(16, lo, hi, top, zeros, b32, line)
+	bpcRebuildLine(16, lo, hi, top, zeros, b32, out)
+	Label(name + "_ok")
+
+}
+
+// bpcDecode64AVX512 emits the whole fast decoder of a 64-byte line's
+// stream in one call: a raw one as fpcRawLine does (17 ns through
+// bitstream.ReadRaw, 6.4 in the kernel), and a bit-plane one as
+// decodeFast does, its base code, symbols and checks, and the rebuild of
+// bpcRebuildAVX512 (with the "DBP zero" planes of bpcRebuildLine), with
+// bpcDecPrepare and bpcDecLine. Streams longer than 64 bytes (never
+// Compress's, which are shorter than the line) are left to decodeFast's
+// general path.
+func bpcDecode64AVX512() {
+	const name = "bpcDecode64AVX512"
+	TEXT(name, 0, "func(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool")
+	Pragma("noescape")
+	Doc(name+" decodes the stream of a 64-byte line at enc, n ≥ 1 bytes, into",
+		"line and reports true: a raw one (flag 0) as bitstream.ReadRaw does, a bit-plane",
+		"one (flag 1) as decodeFast does, with symbols the table of decode64Symbols. It",
+		"reports false, having written nothing, for a raw stream ReadRaw rejects, a",
+		"bit-plane stream decodeFast gives up on and one longer than 64 bytes.")
+	enc := Load(Param("enc"), GP64())
+	n := Load(Param("n"), GP64())
+	TESTB(U8(0x80), Mem{Base: enc})
+	JZ(LabelRef(name + "_raw"))
+	CMPQ(n, U8(64))
+	JA(LabelRef(name + "_fail"))
+	area := bpcDecArea(1)
+	s := bpcDecPrepare(area, enc, n)
+	nl := AllocLocal(8)
+	MOVQ(n, nl)
+	// The first eight bytes, big-endian, for the base code.
+	v0 := GP64()
+	VMOVQ(s.AsX(), v0)
+	BSWAPQ(v0)
+	bpcDecLine(name, area, v0, nl, func() Register { return Load(Param("line"), GP64()) }, name+"_fail")
 	fpcReturnBool(1)
 	VZEROUPPER()
 	RET()
@@ -1680,6 +1717,147 @@ func bpcDecode64AVX512() {
 	fpcReturnBool(0)
 	VZEROUPPER()
 	RET()
+}
+
+// bpcDecompressLines64AVX512 emits bpcDecompressLines64AVX512(out []byte,
+// enc []byte, start int, ends []int, symbols *[1024]uint64) (lines int):
+// bpcDecode64AVX512 in a loop over the streams of enc that start at start
+// and end at each of ends in turn, decoding them back to back into out. It
+// stops before the first stream that it does not decode (one whose end is
+// before its start or past enc, or that bpcDecode64AVX512 refuses) and
+// returns the number of lines decoded. len(out) must be at least
+// 64·len(ends).
+//
+// The loop is software-pipelined: the next line's stream is copied and
+// its step lengths made (bpcDecPrepare) in a second scratch area before
+// this line's steps, so that that work runs in the waits of this line's
+// chain of steps and its stores have reached the cache by the time the
+// next line's steps read them. The loop's state lives on the stack.
+func bpcDecompressLines64AVX512() {
+	const name = "bpcDecompressLines64AVX512"
+	TEXT(name, 0, "func(out []byte, enc []byte, start int, ends []int, symbols *[1024]uint64) (lines int)")
+	Pragma("noescape")
+	Doc(name+" decodes the streams of enc that start at start and end at each of",
+		"ends in turn into out, 64 bytes each, as bpcDecode64AVX512 does, and returns how",
+		"many it decoded: it stops before the first stream whose end is before its start",
+		"or past enc, or that bpcDecode64AVX512 refuses. len(out) must be at least",
+		"64·len(ends).")
+	areas, i, outp := AllocLocal(8), AllocLocal(8), AllocLocal(8)
+	MOVQ(bpcDecArea(2), areas)
+	MOVQ(U32(0), i)
+	MOVQ(Load(Param("out").Base(), GP64()), outp)
+	{
+		count := Load(Param("ends").Len(), GP64())
+		TESTQ(count, count)
+		JZ(LabelRef(name + "_stop"))
+		ends, e, area := Load(Param("ends").Base(), GP64()), GP64(), GP64()
+		MOVQ(Mem{Base: ends}, e)
+		MOVQ(areas, area)
+		bpcDecPrepareLine(name+"_first", area, Load(Param("start"), GP64()), e)
+	}
+
+	Label(name + "_loop")
+	{
+		// The next line's stream into the other area, where there is one.
+		k, count := GP64(), Load(Param("ends").Len(), GP64())
+		MOVQ(i, k)
+		INCQ(k)
+		CMPQ(k, count)
+		JAE(LabelRef(name + "_decode"))
+		ends, start, e := Load(Param("ends").Base(), GP64()), GP64(), GP64()
+		MOVQ(Mem{Base: ends, Index: k, Scale: 8, Disp: -8}, start)
+		MOVQ(Mem{Base: ends, Index: k, Scale: 8}, e)
+		bpcDecPrepareLine(name+"_next", bpcDecAreaOf(areas, k), start, e)
+	}
+
+	// This line, by its kind.
+	Label(name + "_decode")
+	{
+		k := GP64()
+		MOVQ(i, k)
+		area := bpcDecAreaOf(areas, k)
+		CMPQ(Mem{Base: area, Disp: bpcDecKindAt}, U8(bpcDecCoded))
+		JE(LabelRef(name + "_coded"))
+		CMPQ(Mem{Base: area, Disp: bpcDecKindAt}, U8(bpcDecRaw))
+		JNE(LabelRef(name + "_stop"))
+		CMPQ(Mem{Base: area, Disp: bpcDecNAt}, U8(65))
+		JNE(LabelRef(name + "_stop"))
+		p, o := GP64(), GP64()
+		MOVQ(Mem{Base: area, Disp: bpcDecPAt}, p)
+		MOVQ(outp, o)
+		fpcRawLine(p, o, 64, name+"_stop")
+		JMP(LabelRef(name + "_advance"))
+	}
+	Label(name + "_coded")
+	{
+		k := GP64()
+		MOVQ(i, k)
+		area := bpcDecAreaOf(areas, k)
+		v0 := GP64()
+		MOVBEQQ(Mem{Base: area, Disp: bpcDecStreamAt}, v0)
+		bpcDecLine(name, area, v0, Mem{Base: area, Disp: bpcDecNAt}, func() Register {
+			o := GP64()
+			MOVQ(outp, o)
+			return o
+		}, name+"_stop")
+	}
+	Label(name + "_advance")
+	ADDQ(U8(64), outp)
+	INCQ(i)
+	{
+		k, count := GP64(), Load(Param("ends").Len(), GP64())
+		MOVQ(i, k)
+		CMPQ(k, count)
+		JB(LabelRef(name + "_loop"))
+	}
+
+	Label(name + "_stop")
+	{
+		k := GP64()
+		MOVQ(i, k)
+		Store(k, ReturnIndex(0))
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// bpcDecAreaOf returns k changed into the address of scratch area k mod 2
+// of the two at the address in the stack slot areas.
+func bpcDecAreaOf(areas Mem, k GPVirtual) GPVirtual {
+	ANDL(U8(1), k.As32())
+	NEGQ(k)
+	ANDQ(U32(bpcDecAreaBytes), k)
+	ADDQ(areas, k)
+	return k
+}
+
+// bpcDecPrepareLine emits, for bpcDecompressLines64AVX512, the header of
+// the stream of enc from offset start to offset end in the scratch area
+// at area, and bpcDecPrepare for it where it is a bit-plane stream of at
+// most 64 bytes. Its kind is bpcDecStop where end is past enc or not
+// after start, bpcDecRaw for flag 0, bpcDecCoded for flag 1 and at most
+// 64 bytes, and bpcDecStop for a longer one. Its labels start with name.
+func bpcDecPrepareLine(name string, area, start, end Register) {
+	MOVQ(U32(bpcDecStop), Mem{Base: area, Disp: bpcDecKindAt})
+	CMPQ(end, Load(Param("enc").Len(), GP64()))
+	JA(LabelRef(name + "_end"))
+	CMPQ(start, end)
+	JAE(LabelRef(name + "_end"))
+	n, p := GP64(), Load(Param("enc").Base(), GP64())
+	MOVQ(end, n)
+	SUBQ(start, n)
+	ADDQ(start, p)
+	MOVQ(n, Mem{Base: area, Disp: bpcDecNAt})
+	MOVQ(p, Mem{Base: area, Disp: bpcDecPAt})
+	MOVQ(U32(bpcDecRaw), Mem{Base: area, Disp: bpcDecKindAt})
+	TESTB(U8(0x80), Mem{Base: p})
+	JZ(LabelRef(name + "_end"))
+	MOVQ(U32(bpcDecStop), Mem{Base: area, Disp: bpcDecKindAt})
+	CMPQ(n, U8(64))
+	JA(LabelRef(name + "_end"))
+	MOVQ(U32(bpcDecCoded), Mem{Base: area, Disp: bpcDecKindAt})
+	bpcDecPrepare(area, p, n)
+	Label(name + "_end")
 }
 
 // bpcConstQ returns an 8-byte constant, for broadcasts from memory.

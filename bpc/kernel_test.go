@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/bitstream"
 	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/internal/cpu"
@@ -347,6 +348,132 @@ func TestDecodeKernelRaw(t *testing.T) {
 			case !ok && out != [64]byte(bytes.Repeat([]byte{0xA5}, 64)):
 				t.Fatalf("% X: refused, but wrote % X", e, out)
 			}
+		}
+	}
+}
+
+// bpcMangles are the changes of mangledStream: none, a flipped bit, a
+// byte short, a byte more, random bytes behind flag 1, the line's raw
+// stream (one of its padding bits set for one line in two), and that raw
+// stream a byte short.
+var bpcMangles = []string{"", "flip", "short", "long", "random", "raw", "raw-short"}
+
+// mangledStream returns c's stream of line, changed as mangle (one of
+// bpcMangles) says; the changes are a function of the line.
+func mangledStream(c *Codec, line []byte, mangle string) []byte {
+	enc, _, _ := c.Compress(nil, line)
+	h := binary.LittleEndian.Uint64(line) * 0x9E3779B97F4A7C15
+	switch mangle {
+	case "flip":
+		i := int(h >> 32 % uint64(8*len(enc)))
+		enc[i/8] ^= 0x80 >> (i % 8)
+	case "short":
+		enc = enc[:len(enc)-1]
+	case "long":
+		enc = append(enc, 0)
+	case "random":
+		rng := rand.New(rand.NewPCG(h, uint64(len(line))))
+		enc = make([]byte, 1+rng.IntN(len(line)+4))
+		for i := range enc {
+			// Mostly zero bits, so that short symbols turn up.
+			enc[i] = byte(rng.Uint32() & rng.Uint32())
+		}
+		enc[0] |= 0x80
+	case "raw", "raw-short":
+		enc, _ = bitstream.AppendRaw(nil, 0, tagBits, line)
+		enc[len(enc)-1] |= byte(h>>40) & 1
+		if mangle == "raw-short" {
+			enc = enc[:len(enc)-1]
+		}
+	}
+	return enc
+}
+
+// TestDecompressLinesLevels checks the batch decoder behind
+// linecomp.DecompressLines against decoding line by line with
+// Decompress, at every level, on Lines made of four streams of each
+// corpus line: the first or the second changed as one of bpcMangles says
+// (so that the kernel stops at the line being decoded or at the one whose
+// table it makes ahead), then, for two lines in three, the stream with an
+// end offset before its start or one byte past Enc (that byte, the
+// stream's last, still in Enc's capacity).
+func TestDecompressLinesLevels(t *testing.T) {
+	for _, n := range codectest.LineSizes {
+		c, _ := New(n)
+		linesOf := func(line []byte) *linecomp.Lines {
+			h := binary.LittleEndian.Uint64(line[8:]) * 0x9E3779B97F4A7C15 >> 32
+			mangles := []string{"", "", "", ""}
+			mangles[h/64%2] = bpcMangles[h%uint64(len(bpcMangles))]
+			var l linecomp.Lines
+			for _, mangle := range mangles {
+				codectest.AppendStream(&l, mangledStream(c, line, mangle))
+			}
+			switch h / 8 % 3 {
+			case 0:
+				codectest.AppendStream(&l, mangledStream(c, line, ""))
+				l.End[len(l.End)-1] = l.End[len(l.End)-2] - 1
+			case 1:
+				// Enc ends a byte before the stream, whose last byte is
+				// still there in Enc's capacity.
+				codectest.AppendStream(&l, mangledStream(c, line, ""))
+				l.Enc = l.Enc[:len(l.Enc)-1]
+			}
+			return &l
+		}
+		kernel := func(data []byte, out []string) {
+			for i := range out {
+				got, err := linecomp.DecompressLines(c, []byte{9}, linesOf(data[i*n:(i+1)*n]))
+				out[i] = fmt.Sprintf("%X %v", got, err)
+			}
+		}
+		generic := func(line []byte) string {
+			got, err := linecomp.DecompressLines(struct{ linecomp.Codec }{c}, []byte{9}, linesOf(line)) // hides the batch decoder
+			return fmt.Sprintf("%X %v", got, err)
+		}
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			codectest.CrossCheck(t, n, nil, kernel, generic)
+		})
+	}
+}
+
+// TestDecompressLinesBadStart: called directly, the batch decoder takes no
+// line whose start (the end of the line before from) is outside Enc, and
+// none from past the last line or before the first. The first Lines' Enc
+// is the last bytes of a stream, so that a start of −2 taken as it is
+// would find a well-formed stream in the bytes before Enc. Where the
+// kernel applies, it takes two well-formed streams, the second raw.
+func TestDecompressLinesBadStart(t *testing.T) {
+	for _, n := range codectest.LineSizes {
+		c, _ := New(n)
+		line := make([]byte, n)
+		for i := range line {
+			line[i] = byte(i / 4 % 3)
+		}
+		stream, bits, _ := c.Compress(nil, line)
+		enc := stream[2:]
+		for _, l := range []linecomp.Lines{
+			{Enc: enc, End: []int{-2, len(enc)}, Bits: []int{0, bits}},
+			{Enc: enc, End: []int{len(enc) + 1, len(enc)}, Bits: []int{0, bits}},
+		} {
+			if out, got := c.DecompressLines([]byte{1}, &l, 1); got != 0 || string(out) != "\x01" {
+				t.Errorf("%d bytes, ends %v, from line 1: %d lines, % X", n, l.End, got, out)
+			}
+			for _, from := range []int{2, -1} {
+				if out, got := c.DecompressLines(nil, &l, from); got != 0 || len(out) != 0 {
+					t.Errorf("%d bytes, ends %v, from line %d of 2: %d lines, % X", n, l.End, from, got, out)
+				}
+			}
+		}
+		var l linecomp.Lines
+		codectest.AppendStream(&l, stream)
+		codectest.AppendStream(&l, mangledStream(c, append([]byte{1}, line[1:]...), "raw"))
+		want := 0
+		if c.hasDecodeKernel() {
+			want = 2
+		}
+		out, got := c.DecompressLines([]byte{1}, &l, 0)
+		if got != want || want == 2 && string(out) != "\x01"+string(line)+"\x01"+string(line[1:]) {
+			t.Errorf("%d bytes, two streams: %d lines, want %d; % X", n, got, want, out)
 		}
 	}
 }

@@ -144,6 +144,14 @@ func (c *Codec) decode64(out *[64]byte, enc []byte) bool {
 	return bpcDecode64AVX512(&enc[0], len(enc), &decode64Symbols, out)
 }
 
+// decodeLines decodes the streams of enc that start at start and end at
+// each of ends in turn into out with the lines kernel, for a codec that
+// hasDecodeKernel says has it, and returns how many it decoded (see
+// DecompressLines).
+func (c *Codec) decodeLines(out, enc []byte, start int, ends []int) int {
+	return bpcDecompressLines64AVX512(out, enc, start, ends, &decode64Symbols)
+}
+
 // decode64Symbols is the symbol table of bpcDecode64AVX512, by a
 // symbol's first ten bits as the codec's symbols (a 64-byte line's: the
 // same for both plane-32 variants): each entry holds the symbol's 16-bit

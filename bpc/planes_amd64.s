@@ -2234,7 +2234,7 @@ bpcParse64_done:
 
 // func bpcDecode64AVX512(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool
 // Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, LZCNT, MOVBE
-TEXT ·bpcDecode64AVX512(SB), $864-33
+TEXT ·bpcDecode64AVX512(SB), $928-33
 	MOVQ                enc+0(FP), AX
 	MOVQ                n+8(FP), CX
 	TESTB               $0x80, (AX)
@@ -2251,262 +2251,263 @@ TEXT ·bpcDecode64AVX512(SB), $864-33
 	VPXORD              Z1, Z1, Z1
 	VMOVDQU64           Z0, 640(DX)
 	VMOVDQU64           Z1, 704(DX)
+	VGF2P8AFFINEQB.BCST $0x00, bpc_q8040201008040201<>+0(SB), Z0, Z2
+	VMOVDQU64           k_bpc_dec_ctl0<>+0(SB), Z3
+	VMOVDQU64           k_bpc_dec_ctl1<>+0(SB), Z4
+	VMOVDQU64           k_bpc_dec_ctl2<>+0(SB), Z5
+	VMOVDQU64           k_bpc_dec_lens<>+0(SB), Z6
+	VPBROADCASTB        bpc_d00000001<>+0(SB), Z7
+	VMOVDQU64           k_bpc_dec_gather0<>+0(SB), Z8
+	VPERMI2B            Z1, Z2, Z8
+	VPMULTISHIFTQB      Z8, Z3, Z9
+	VPTESTMB            Z7, Z9, K1
+	VPERMB              Z6, Z9, Z9
+	VPMULTISHIFTQB      Z8, Z4, Z13
+	VPTESTMB            Z7, Z13, K2
+	VPERMB              Z6, Z13, Z13
+	VPMULTISHIFTQB      Z8, Z5, Z8
+	VPERMB              Z6, Z8, Z8
+	VPADDB              Z8, Z13, K2, Z13
+	VPADDB              Z13, Z9, K1, Z9
+	VMOVDQU64           Z9, (DX)
+	VMOVDQU64           k_bpc_dec_gather1<>+0(SB), Z8
+	VPERMI2B            Z1, Z2, Z8
+	VPMULTISHIFTQB      Z8, Z3, Z9
+	VPTESTMB            Z7, Z9, K1
+	VPERMB              Z6, Z9, Z9
+	VPMULTISHIFTQB      Z8, Z4, Z13
+	VPTESTMB            Z7, Z13, K2
+	VPERMB              Z6, Z13, Z13
+	VPMULTISHIFTQB      Z8, Z5, Z8
+	VPERMB              Z6, Z8, Z8
+	VPADDB              Z8, Z13, K2, Z13
+	VPADDB              Z13, Z9, K1, Z9
+	VMOVDQU64           Z9, 64(DX)
+	VMOVDQU64           k_bpc_dec_gather2<>+0(SB), Z8
+	VPERMI2B            Z1, Z2, Z8
+	VPMULTISHIFTQB      Z8, Z3, Z9
+	VPTESTMB            Z7, Z9, K1
+	VPERMB              Z6, Z9, Z9
+	VPMULTISHIFTQB      Z8, Z4, Z13
+	VPTESTMB            Z7, Z13, K2
+	VPERMB              Z6, Z13, Z13
+	VPMULTISHIFTQB      Z8, Z5, Z8
+	VPERMB              Z6, Z8, Z8
+	VPADDB              Z8, Z13, K2, Z13
+	VPADDB              Z13, Z9, K1, Z9
+	VMOVDQU64           Z9, 128(DX)
+	VMOVDQU64           k_bpc_dec_gather3<>+0(SB), Z8
+	VPERMI2B            Z1, Z2, Z8
+	VPMULTISHIFTQB      Z8, Z3, Z9
+	VPTESTMB            Z7, Z9, K1
+	VPERMB              Z6, Z9, Z9
+	VPMULTISHIFTQB      Z8, Z4, Z13
+	VPTESTMB            Z7, Z13, K2
+	VPERMB              Z6, Z13, Z13
+	VPMULTISHIFTQB      Z8, Z5, Z8
+	VPERMB              Z6, Z8, Z8
+	VPADDB              Z8, Z13, K2, Z13
+	VPADDB              Z13, Z9, K1, Z9
+	VMOVDQU64           Z9, 192(DX)
+	VMOVDQU64           k_bpc_dec_gather4<>+0(SB), Z8
+	VPERMI2B            Z1, Z2, Z8
+	VPMULTISHIFTQB      Z8, Z3, Z9
+	VPTESTMB            Z7, Z9, K1
+	VPERMB              Z6, Z9, Z9
+	VPMULTISHIFTQB      Z8, Z4, Z13
+	VPTESTMB            Z7, Z13, K2
+	VPERMB              Z6, Z13, Z13
+	VPMULTISHIFTQB      Z8, Z5, Z8
+	VPERMB              Z6, Z8, Z8
+	VPADDB              Z8, Z13, K2, Z13
+	VPADDB              Z13, Z9, K1, Z9
+	VMOVDQU64           Z9, 256(DX)
+	VMOVDQU64           k_bpc_dec_gather5<>+0(SB), Z8
+	VPERMI2B            Z1, Z2, Z8
+	VPMULTISHIFTQB      Z8, Z3, Z9
+	VPTESTMB            Z7, Z9, K1
+	VPERMB              Z6, Z9, Z9
+	VPMULTISHIFTQB      Z8, Z4, Z13
+	VPTESTMB            Z7, Z13, K2
+	VPERMB              Z6, Z13, Z13
+	VPMULTISHIFTQB      Z8, Z5, Z8
+	VPERMB              Z6, Z8, Z8
+	VPADDB              Z8, Z13, K2, Z13
+	VPADDB              Z13, Z9, K1, Z9
+	VMOVDQU64           Z9, 320(DX)
+	VMOVDQU64           k_bpc_dec_gather6<>+0(SB), Z8
+	VPERMI2B            Z1, Z2, Z8
+	VPMULTISHIFTQB      Z8, Z3, Z9
+	VPTESTMB            Z7, Z9, K1
+	VPERMB              Z6, Z9, Z9
+	VPMULTISHIFTQB      Z8, Z4, Z13
+	VPTESTMB            Z7, Z13, K2
+	VPERMB              Z6, Z13, Z13
+	VPMULTISHIFTQB      Z8, Z5, Z8
+	VPERMB              Z6, Z8, Z8
+	VPADDB              Z8, Z13, K2, Z13
+	VPADDB              Z13, Z9, K1, Z9
+	VMOVDQU64           Z9, 384(DX)
+	VMOVDQU64           k_bpc_dec_gather7<>+0(SB), Z8
+	VPERMI2B            Z1, Z2, Z8
+	VPMULTISHIFTQB      Z8, Z3, Z1
+	VPTESTMB            Z7, Z1, K1
+	VPERMB              Z6, Z1, Z1
+	VPMULTISHIFTQB      Z8, Z4, Z2
+	VPTESTMB            Z7, Z2, K2
+	VPERMB              Z6, Z2, Z2
+	VPMULTISHIFTQB      Z8, Z5, Z3
+	VPERMB              Z6, Z3, Z3
+	VPADDB              Z3, Z2, K2, Z2
+	VPADDB              Z2, Z1, K1, Z1
+	VMOVDQU64           Z1, 448(DX)
+	VMOVDQU64           Z7, 512(DX)
+	VMOVDQU64           Z7, 576(DX)
+	MOVQ                CX, 896(SP)
 	VMOVQ               X0, AX
 	BSWAPQ              AX
-	VGF2P8AFFINEQB.BCST $0x00, bpc_q8040201008040201<>+0(SB), Z0, Z0
-	VMOVDQU64           k_bpc_dec_ctl0<>+0(SB), Z5
-	VMOVDQU64           k_bpc_dec_ctl1<>+0(SB), Z6
-	VMOVDQU64           k_bpc_dec_ctl2<>+0(SB), Z7
-	VMOVDQU64           k_bpc_dec_lens<>+0(SB), Z8
-	VPBROADCASTB        bpc_d00000001<>+0(SB), Z9
-	VMOVDQU64           k_bpc_dec_gather0<>+0(SB), Z10
-	VPERMI2B            Z1, Z0, Z10
-	VPMULTISHIFTQB      Z10, Z5, Z11
-	VPTESTMB            Z9, Z11, K1
-	VPERMB              Z8, Z11, Z11
-	VPMULTISHIFTQB      Z10, Z6, Z12
-	VPTESTMB            Z9, Z12, K2
-	VPERMB              Z8, Z12, Z12
-	VPMULTISHIFTQB      Z10, Z7, Z10
-	VPERMB              Z8, Z10, Z10
-	VPADDB              Z10, Z12, K2, Z12
-	VPADDB              Z12, Z11, K1, Z11
-	VMOVDQU64           Z11, (DX)
-	VMOVDQU64           k_bpc_dec_gather1<>+0(SB), Z10
-	VPERMI2B            Z1, Z0, Z10
-	VPMULTISHIFTQB      Z10, Z5, Z11
-	VPTESTMB            Z9, Z11, K1
-	VPERMB              Z8, Z11, Z11
-	VPMULTISHIFTQB      Z10, Z6, Z12
-	VPTESTMB            Z9, Z12, K2
-	VPERMB              Z8, Z12, Z12
-	VPMULTISHIFTQB      Z10, Z7, Z10
-	VPERMB              Z8, Z10, Z10
-	VPADDB              Z10, Z12, K2, Z12
-	VPADDB              Z12, Z11, K1, Z11
-	VMOVDQU64           Z11, 64(DX)
-	VMOVDQU64           k_bpc_dec_gather2<>+0(SB), Z10
-	VPERMI2B            Z1, Z0, Z10
-	VPMULTISHIFTQB      Z10, Z5, Z11
-	VPTESTMB            Z9, Z11, K1
-	VPERMB              Z8, Z11, Z11
-	VPMULTISHIFTQB      Z10, Z6, Z12
-	VPTESTMB            Z9, Z12, K2
-	VPERMB              Z8, Z12, Z12
-	VPMULTISHIFTQB      Z10, Z7, Z10
-	VPERMB              Z8, Z10, Z10
-	VPADDB              Z10, Z12, K2, Z12
-	VPADDB              Z12, Z11, K1, Z11
-	VMOVDQU64           Z11, 128(DX)
-	VMOVDQU64           k_bpc_dec_gather3<>+0(SB), Z10
-	VPERMI2B            Z1, Z0, Z10
-	VPMULTISHIFTQB      Z10, Z5, Z11
-	VPTESTMB            Z9, Z11, K1
-	VPERMB              Z8, Z11, Z11
-	VPMULTISHIFTQB      Z10, Z6, Z12
-	VPTESTMB            Z9, Z12, K2
-	VPERMB              Z8, Z12, Z12
-	VPMULTISHIFTQB      Z10, Z7, Z10
-	VPERMB              Z8, Z10, Z10
-	VPADDB              Z10, Z12, K2, Z12
-	VPADDB              Z12, Z11, K1, Z11
-	VMOVDQU64           Z11, 192(DX)
-	VMOVDQU64           k_bpc_dec_gather4<>+0(SB), Z10
-	VPERMI2B            Z1, Z0, Z10
-	VPMULTISHIFTQB      Z10, Z5, Z11
-	VPTESTMB            Z9, Z11, K1
-	VPERMB              Z8, Z11, Z11
-	VPMULTISHIFTQB      Z10, Z6, Z12
-	VPTESTMB            Z9, Z12, K2
-	VPERMB              Z8, Z12, Z12
-	VPMULTISHIFTQB      Z10, Z7, Z10
-	VPERMB              Z8, Z10, Z10
-	VPADDB              Z10, Z12, K2, Z12
-	VPADDB              Z12, Z11, K1, Z11
-	VMOVDQU64           Z11, 256(DX)
-	VMOVDQU64           k_bpc_dec_gather5<>+0(SB), Z10
-	VPERMI2B            Z1, Z0, Z10
-	VPMULTISHIFTQB      Z10, Z5, Z11
-	VPTESTMB            Z9, Z11, K1
-	VPERMB              Z8, Z11, Z11
-	VPMULTISHIFTQB      Z10, Z6, Z12
-	VPTESTMB            Z9, Z12, K2
-	VPERMB              Z8, Z12, Z12
-	VPMULTISHIFTQB      Z10, Z7, Z10
-	VPERMB              Z8, Z10, Z10
-	VPADDB              Z10, Z12, K2, Z12
-	VPADDB              Z12, Z11, K1, Z11
-	VMOVDQU64           Z11, 320(DX)
-	VMOVDQU64           k_bpc_dec_gather6<>+0(SB), Z10
-	VPERMI2B            Z1, Z0, Z10
-	VPMULTISHIFTQB      Z10, Z5, Z11
-	VPTESTMB            Z9, Z11, K1
-	VPERMB              Z8, Z11, Z11
-	VPMULTISHIFTQB      Z10, Z6, Z12
-	VPTESTMB            Z9, Z12, K2
-	VPERMB              Z8, Z12, Z12
-	VPMULTISHIFTQB      Z10, Z7, Z10
-	VPERMB              Z8, Z10, Z10
-	VPADDB              Z10, Z12, K2, Z12
-	VPADDB              Z12, Z11, K1, Z11
-	VMOVDQU64           Z11, 384(DX)
-	VMOVDQU64           k_bpc_dec_gather7<>+0(SB), Z10
-	VPERMI2B            Z1, Z0, Z10
-	VPMULTISHIFTQB      Z10, Z5, Z0
-	VPTESTMB            Z9, Z0, K1
-	VPERMB              Z8, Z0, Z0
-	VPMULTISHIFTQB      Z10, Z6, Z1
-	VPTESTMB            Z9, Z1, K2
-	VPERMB              Z8, Z1, Z1
-	VPMULTISHIFTQB      Z10, Z7, Z5
-	VPERMB              Z8, Z5, Z5
-	VPADDB              Z5, Z1, K2, Z1
-	VPADDB              Z1, Z0, K1, Z0
-	VMOVDQU64           Z0, 448(DX)
-	VMOVDQU64           Z9, 512(DX)
-	VMOVDQU64           Z9, 576(DX)
-	MOVQ                AX, SI
-	SHLQ                $0x01, SI
-	MOVQ                SI, BX
-	SHRQ                $0x3a, BX
-	ANDL                $0x18, BX
+	MOVQ                AX, BX
+	SHLQ                $0x01, BX
+	MOVQ                BX, CX
+	SHRQ                $0x3a, CX
+	ANDL                $0x18, CX
 	MOVL                $0x10080400, AX
-	SHRXQ               BX, AX, AX
+	SHRXQ               CX, AX, AX
 	MOVBQZX             AL, AX
-	MOVQ                $0x00000040, BX
-	SUBQ                AX, BX
-	MOVQ                SI, DI
-	SHLQ                $0x03, DI
-	SARXQ               BX, DI, BX
-	XORQ                DI, DI
+	MOVQ                $0x00000040, CX
+	SUBQ                AX, CX
+	MOVQ                BX, SI
+	SHLQ                $0x03, SI
+	SARXQ               CX, SI, CX
+	XORQ                SI, SI
 	TESTQ               AX, AX
-	CMOVQEQ             DI, BX
+	CMOVQEQ             SI, CX
 	LEAQ                4(AX), AX
-	MOVQ                SI, DI
-	SHRQ                $0x1f, DI
-	MOVQ                $0x00000022, R8
-	TESTQ               SI, SI
-	CMOVQMI             DI, BX
-	CMOVQMI             R8, AX
-	MOVQ                BX, 832(SP)
-	MOVQ                CX, 840(SP)
-	MOVQ                symbols+16(FP), BX
-	LEAQ                bpc_dec_steps<>+8(SB), SI
-	VPXORD              Z2, Z2, Z2
-	MOVQ                $0x00000020, DI
-	MOVQ                $0x8000800080000000, R8
-	SHLQ                $0x03, CX
-	SUBQ                $0x08, CX
-	MOVQ                CX, 856(SP)
-	MOVQ                AX, R9
-	SHRQ                $0x03, R9
-	MOVL                AX, CX
-	ANDL                $0x07, CX
-	MOVBEQQ             640(DX)(R9*1), R9
-	SHLXQ               CX, R9, R9
-	ANDNQ               R8, R9, R10
-	LZCNTQ              R10, R10
-	MOVQ                408(SI)(R10*1), CX
-	ANDQ                R9, CX
-	SHLXQ               R10, R9, R9
-	SHRQ                $0x36, R9
-	SHRXQ               R10, (BX)(R9*8), R11
-	MOVBQZX             (BX)(R9*8), R9
-	ORQ                 R11, CX
-	MOVQ                CX, R11
+	MOVQ                BX, SI
+	SHRQ                $0x1f, SI
+	MOVQ                $0x00000022, DI
+	TESTQ               BX, BX
+	CMOVQMI             SI, CX
+	CMOVQMI             DI, AX
+	MOVQ                CX, 904(SP)
+	MOVQ                symbols+16(FP), CX
+	LEAQ                k_bpc_dec_steps<>+8(SB), BX
+	VPXORD              Z10, Z10, Z10
+	MOVQ                $0x00000020, SI
+	MOVQ                $0x8000800080000000, R10
+	MOVQ                896(SP), DI
+	SHLQ                $0x03, DI
+	SUBQ                $0x08, DI
+	MOVQ                DI, 920(SP)
+	MOVQ                AX, R8
+	SHRQ                $0x03, R8
+	MOVL                AX, DI
+	ANDL                $0x07, DI
+	MOVBEQQ             640(DX)(R8*1), R8
+	SHLXQ               DI, R8, R8
+	ANDNQ               R10, R8, R9
+	LZCNTQ              R9, R9
+	MOVQ                408(BX)(R9*1), DI
+	ANDQ                R8, DI
+	SHLXQ               R9, R8, R8
+	SHRQ                $0x36, R8
+	SHRXQ               R9, (CX)(R8*8), R11
+	MOVBQZX             (CX)(R8*8), R8
+	ORQ                 R11, DI
+	MOVQ                DI, R11
 	SHRQ                $0x30, R11
-	MOVQ                R11, 848(SP)
-	VPBROADCASTQ        CX, Z0
-	VPROLVQ.BCST        136(SI)(DI*8), Z0, Z0
-	KMOVD               (SI)(DI*4), K1
-	VMOVDQU16           Z0, K1, Z2
-	SUBQ                416(SI)(R10*1), DI
-	MOVQ                DI, CX
-	SUBQ                R9, DI
-	CMPQ                DI, $-2
-	CMOVQLT             bpc_qfffffffffffffffe<>+0(SB), DI
-	MOVBQZX             (DX)(AX*1), R9
-	ADDQ                R9, AX
-	CMPQ                AX, 856(SP)
+	MOVQ                R11, 912(SP)
+	VPBROADCASTQ        DI, Z0
+	VPROLVQ.BCST        136(BX)(SI*8), Z0, Z0
+	KMOVD               (BX)(SI*4), K1
+	VMOVDQU16           Z0, K1, Z10
+	SUBQ                416(BX)(R9*1), SI
+	MOVQ                SI, DI
+	SUBQ                R8, SI
+	CMPQ                SI, $-2
+	CMOVQLT             bpc_qfffffffffffffffe<>+0(SB), SI
+	MOVBQZX             (DX)(AX*1), R8
+	ADDQ                R8, AX
+	CMPQ                AX, 920(SP)
 	JA                  bpcDecode64AVX512_tail
 
-bpcDecode64AVX512_loop:
-	MOVQ         AX, R9
-	SHRQ         $0x03, R9
-	MOVL         AX, CX
-	ANDL         $0x07, CX
-	MOVBEQQ      640(DX)(R9*1), R9
-	SHLXQ        CX, R9, R9
-	ANDNQ        R8, R9, R10
-	LZCNTQ       R10, R10
-	MOVQ         408(SI)(R10*1), CX
-	ANDQ         R9, CX
-	SHLXQ        R10, R9, R9
-	SHRQ         $0x36, R9
-	SHRXQ        R10, (BX)(R9*8), R11
-	MOVBQZX      (BX)(R9*8), R9
-	ORQ          R11, CX
-	VPBROADCASTQ CX, Z0
-	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
-	KMOVD        (SI)(DI*4), K1
-	VMOVDQU16    Z0, K1, Z2
-	SUBQ         416(SI)(R10*1), DI
-	MOVQ         DI, CX
-	SUBQ         R9, DI
-	CMPQ         DI, $-2
-	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), DI
-	MOVBQZX      (DX)(AX*1), R9
-	ADDQ         R9, AX
-	CMPQ         AX, 856(SP)
-	JBE          bpcDecode64AVX512_loop
+bpcDecode64AVX512_steps:
+	MOVQ         AX, R8
+	SHRQ         $0x03, R8
+	MOVL         AX, DI
+	ANDL         $0x07, DI
+	MOVBEQQ      640(DX)(R8*1), R8
+	SHLXQ        DI, R8, R8
+	ANDNQ        R10, R8, R9
+	LZCNTQ       R9, R9
+	MOVQ         408(BX)(R9*1), DI
+	ANDQ         R8, DI
+	SHLXQ        R9, R8, R8
+	SHRQ         $0x36, R8
+	SHRXQ        R9, (CX)(R8*8), R11
+	MOVBQZX      (CX)(R8*8), R8
+	ORQ          R11, DI
+	VPBROADCASTQ DI, Z0
+	VPROLVQ.BCST 136(BX)(SI*8), Z0, Z0
+	KMOVD        (BX)(SI*4), K1
+	VMOVDQU16    Z0, K1, Z10
+	SUBQ         416(BX)(R9*1), SI
+	MOVQ         SI, DI
+	SUBQ         R8, SI
+	CMPQ         SI, $-2
+	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), SI
+	MOVBQZX      (DX)(AX*1), R8
+	ADDQ         R8, AX
+	CMPQ         AX, 920(SP)
+	JBE          bpcDecode64AVX512_steps
 
 bpcDecode64AVX512_tail:
-	TESTQ DI, DI
-	JS    bpcDecode64AVX512_done
+	TESTQ SI, SI
+	JS    bpcDecode64AVX512_checks
 
-bpcDecode64AVX512_loop2:
-	MOVQ         AX, R9
-	SHRQ         $0x03, R9
-	MOVL         AX, CX
-	ANDL         $0x07, CX
-	MOVBEQQ      640(DX)(R9*1), R9
-	SHLXQ        CX, R9, R9
-	ANDNQ        R8, R9, R10
-	LZCNTQ       R10, R10
-	MOVQ         408(SI)(R10*1), CX
-	ANDQ         R9, CX
-	SHLXQ        R10, R9, R9
-	SHRQ         $0x36, R9
-	SHRXQ        R10, (BX)(R9*8), R11
-	MOVBQZX      (BX)(R9*8), R9
-	ORQ          R11, CX
-	VPBROADCASTQ CX, Z0
-	VPROLVQ.BCST 136(SI)(DI*8), Z0, Z0
-	KMOVD        (SI)(DI*4), K1
-	VMOVDQU16    Z0, K1, Z2
-	SUBQ         416(SI)(R10*1), DI
-	MOVQ         DI, CX
-	SUBQ         R9, DI
-	CMPQ         DI, $-2
-	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), DI
-	MOVBQZX      (DX)(AX*1), R9
-	ADDQ         R9, AX
-	TESTQ        DI, DI
-	JNS          bpcDecode64AVX512_loop2
+bpcDecode64AVX512_steps2:
+	MOVQ         AX, R8
+	SHRQ         $0x03, R8
+	MOVL         AX, DI
+	ANDL         $0x07, DI
+	MOVBEQQ      640(DX)(R8*1), R8
+	SHLXQ        DI, R8, R8
+	ANDNQ        R10, R8, R9
+	LZCNTQ       R9, R9
+	MOVQ         408(BX)(R9*1), DI
+	ANDQ         R8, DI
+	SHLXQ        R9, R8, R8
+	SHRQ         $0x36, R8
+	SHRXQ        R9, (CX)(R8*8), R11
+	MOVBQZX      (CX)(R8*8), R8
+	ORQ          R11, DI
+	VPBROADCASTQ DI, Z0
+	VPROLVQ.BCST 136(BX)(SI*8), Z0, Z0
+	KMOVD        (BX)(SI*4), K1
+	VMOVDQU16    Z0, K1, Z10
+	SUBQ         416(BX)(R9*1), SI
+	MOVQ         SI, DI
+	SUBQ         R8, SI
+	CMPQ         SI, $-2
+	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), SI
+	MOVBQZX      (DX)(AX*1), R8
+	ADDQ         R8, AX
+	TESTQ        SI, SI
+	JNS          bpcDecode64AVX512_steps2
 
-bpcDecode64AVX512_done:
-	MOVQ           416(SI)(R10*1), BX
-	SHLQ           $0x04, BX
-	SUBQ           R9, BX
-	ADDQ           AX, BX
-	TESTQ          CX, CX
-	CMOVQLT        CX, DI
-	CMOVQLT        BX, AX
-	CMPQ           DI, $-1
+bpcDecode64AVX512_checks:
+	MOVQ           416(BX)(R9*1), CX
+	SHLQ           $0x04, CX
+	SUBQ           R8, CX
+	ADDQ           AX, CX
+	TESTQ          DI, DI
+	CMOVQLT        DI, SI
+	CMOVQLT        CX, AX
+	CMPQ           SI, $-1
 	JNE            bpcDecode64AVX512_fail
 	LEAQ           7(AX), CX
 	SHRQ           $0x03, CX
-	CMPQ           CX, 840(SP)
+	CMPQ           CX, 896(SP)
 	JNE            bpcDecode64AVX512_fail
 	MOVQ           AX, CX
 	SHRQ           $0x03, CX
@@ -2515,12 +2516,12 @@ bpcDecode64AVX512_done:
 	SHLXQ          AX, CX, CX
 	TESTQ          CX, CX
 	JNZ            bpcDecode64AVX512_fail
-	VPMOVW2M       Z2, K1
+	VPMOVW2M       Z10, K1
 	KMOVD          K1, AX
 	MOVQ           line+24(FP), CX
-	MOVL           848(SP), DX
+	MOVL           912(SP), DX
 	ANDL           $0x00007fff, DX
-	MOVL           832(SP), BX
+	MOVL           904(SP), BX
 	TESTL          AX, AX
 	JNZ            bpcDecode64AVX512_zeros
 	MOVL           DX, AX
@@ -2528,22 +2529,22 @@ bpcDecode64AVX512_done:
 	VPBROADCASTD   AX, Z0
 	MOVL           $0x00008000, AX
 	KMOVW          AX, K1
-	VPXORD         Z0, Z2, K1, Z2
-	VPSLLW         $0x01, Z2, Z2
-	VPMOVZXWD      Y2, Z0
-	VEXTRACTI64X4  $0x01, Z2, Y1
+	VPXORD         Z0, Z10, K1, Z10
+	VPSLLW         $0x01, Z10, Z10
+	VPMOVZXWD      Y10, Z0
+	VEXTRACTI64X4  $0x01, Z10, Y1
 	VPMOVZXWD      Y1, Z1
 	VMOVDQU64      k_bpc_cols<>+0(SB), Z2
-	VMOVDQU64      k_bpc_gather0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
-	VMOVDQU64      k_bpc_gather1<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z3
+	VPERMI2B       Z1, Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z4
+	VPERMI2B       Z1, Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
 	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
+	VPERMI2B       Z4, Z3, Z0
 	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
-	VPERMI2B       Z6, Z5, Z1
+	VPERMI2B       Z4, Z3, Z1
 	VPSRLD         $0x01, Z0, Z1
 	VPSRLD         $0x02, Z0, Z2
 	VPTERNLOGD     $0x96, Z2, Z1, Z0
@@ -2555,93 +2556,92 @@ bpcDecode64AVX512_done:
 	VPTERNLOGD     $0x96, Z2, Z1, Z0
 	VPSRLD         $0x1b, Z0, Z1
 	VPXORD         Z1, Z0, Z0
-	VMOVD          BX, X3
-	VPORD          Z3, Z0, Z0
-	VPXORD         Z4, Z4, Z4
-	VALIGND        $0x0f, Z4, Z0, Z1
+	VMOVD          BX, X11
+	VPORD          Z11, Z0, Z0
+	VPXORD         Z12, Z12, Z12
+	VALIGND        $0x0f, Z12, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0e, Z4, Z0, Z1
+	VALIGND        $0x0e, Z12, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0c, Z4, Z0, Z1
+	VALIGND        $0x0c, Z12, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x08, Z4, Z0, Z1
+	VALIGND        $0x08, Z12, Z0, Z1
 	VPADDD         Z1, Z0, Z0
 	VMOVDQU32      Z0, (CX)
-	MOVB           $0x01, AL
-	MOVB           AL, ret+32(FP)
-	VZEROUPPER
-	RET
+	JMP            bpcDecode64AVX512_ok
 
 bpcDecode64AVX512_zeros:
-	VPANDD.BCST    bpc_d7fff7fff<>+0(SB), Z2, Z2
-	VPMOVZXWD      Y2, Z0
-	VEXTRACTI64X4  $0x01, Z2, Y1
+	VPANDD.BCST    bpc_d7fff7fff<>+0(SB), Z10, Z10
+	VPMOVZXWD      Y10, Z0
+	VEXTRACTI64X4  $0x01, Z10, Y1
 	VPMOVZXWD      Y1, Z1
 	VPBROADCASTD   DX, Z2
-	VPXORD         Z3, Z3, Z3
-	VALIGND        $0x01, Z0, Z3, Z4
-	VPXORD         Z4, Z0, Z0
-	VALIGND        $0x02, Z0, Z3, Z4
-	VPXORD         Z4, Z0, Z0
-	VALIGND        $0x04, Z0, Z3, Z4
-	VPXORD         Z4, Z0, Z0
-	VALIGND        $0x08, Z0, Z3, Z4
-	VPXORD         Z4, Z0, Z0
-	VALIGND        $0x01, Z1, Z3, Z4
-	VPXORD         Z4, Z1, Z1
-	VALIGND        $0x02, Z1, Z3, Z4
-	VPXORD         Z4, Z1, Z1
-	VALIGND        $0x04, Z1, Z3, Z4
-	VPXORD         Z4, Z1, Z1
-	VALIGND        $0x08, Z1, Z3, Z4
-	VPXORD         Z4, Z1, Z1
-	VPBROADCASTD   X1, Z4
+	VPXORD         Z11, Z11, Z11
+	VALIGND        $0x01, Z0, Z11, Z3
+	VPXORD         Z3, Z0, Z0
+	VALIGND        $0x02, Z0, Z11, Z3
+	VPXORD         Z3, Z0, Z0
+	VALIGND        $0x04, Z0, Z11, Z3
+	VPXORD         Z3, Z0, Z0
+	VALIGND        $0x08, Z0, Z11, Z3
+	VPXORD         Z3, Z0, Z0
+	VALIGND        $0x01, Z1, Z11, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x02, Z1, Z11, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x04, Z1, Z11, Z3
+	VPXORD         Z3, Z1, Z1
+	VALIGND        $0x08, Z1, Z11, Z3
+	VPXORD         Z3, Z1, Z1
+	VPBROADCASTD   X1, Z3
 	VPXORD         Z2, Z0, Z0
 	VPXORD         Z2, Z1, Z1
-	VPXORD         Z4, Z0, Z0
+	VPXORD         Z3, Z0, Z0
 	VPBROADCASTD   AX, Z2
-	VPBROADCASTD   bpc_d0000001f<>+0(SB), Z4
-	VPANDD         bpc_from0<>+0(SB), Z2, Z5
-	VPTESTMD       Z5, Z5, K1
-	VPSUBD         Z5, Z3, Z6
-	VPANDD         Z5, Z6, Z6
-	VPLZCNTD       Z6, Z6
-	VPSUBD         Z6, Z4, Z6
-	VPERMI2D.Z     Z1, Z0, K1, Z6
+	VPBROADCASTD   bpc_d0000001f<>+0(SB), Z3
+	VPANDD         bpc_from0<>+0(SB), Z2, Z4
+	VPTESTMD       Z4, Z4, K1
+	VPSUBD         Z4, Z11, Z5
+	VPANDD         Z4, Z5, Z5
+	VPLZCNTD       Z5, Z5
+	VPSUBD         Z5, Z3, Z5
+	VPERMI2D.Z     Z1, Z0, K1, Z5
 	VPANDD         bpc_from1<>+0(SB), Z2, Z2
 	VPTESTMD       Z2, Z2, K1
-	VPSUBD         Z2, Z3, Z5
-	VPANDD         Z2, Z5, Z5
-	VPLZCNTD       Z5, Z5
-	VPSUBD         Z5, Z4, Z5
-	VPERMI2D.Z     Z1, Z0, K1, Z5
-	VPXORD         Z6, Z0, Z0
-	VPXORD         Z5, Z1, Z1
+	VPSUBD         Z2, Z11, Z4
+	VPANDD         Z2, Z4, Z4
+	VPLZCNTD       Z4, Z4
+	VPSUBD         Z4, Z3, Z4
+	VPERMI2D.Z     Z1, Z0, K1, Z4
+	VPXORD         Z5, Z0, Z0
+	VPXORD         Z4, Z1, Z1
 	VMOVDQU64      k_bpc_cols<>+0(SB), Z2
-	VMOVDQU64      k_bpc_gather0<>+0(SB), Z4
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z3
+	VPERMI2B       Z1, Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z4
 	VPERMI2B       Z1, Z0, Z4
 	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
-	VMOVDQU64      k_bpc_gather1<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
 	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z5, Z4, Z0
+	VPERMI2B       Z4, Z3, Z0
 	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
-	VPERMI2B       Z5, Z4, Z1
-	VALIGND        $0x0f, Z3, Z0, Z1
+	VPERMI2B       Z4, Z3, Z1
+	VALIGND        $0x0f, Z11, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0e, Z3, Z0, Z1
+	VALIGND        $0x0e, Z11, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0c, Z3, Z0, Z1
+	VALIGND        $0x0c, Z11, Z0, Z1
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x08, Z3, Z0, Z1
+	VALIGND        $0x08, Z11, Z0, Z1
 	VPADDD         Z1, Z0, Z0
 	VPBROADCASTD   BX, Z1
-	VALIGND        $0x0f, Z3, Z0, Z0
+	VALIGND        $0x0f, Z11, Z0, Z0
 	VPADDD         Z1, Z0, Z0
 	VMOVDQU32      Z0, (CX)
-	MOVB           $0x01, AL
-	MOVB           AL, ret+32(FP)
+
+bpcDecode64AVX512_ok:
+	MOVB $0x01, AL
+	MOVB AL, ret+32(FP)
 	VZEROUPPER
 	RET
 
@@ -2690,6 +2690,640 @@ GLOBL bpc_d0000001f<>(SB), RODATA|NOPTR, $4
 DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
 DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
 GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
+
+// func bpcDecompressLines64AVX512(out []byte, enc []byte, start int, ends []int, symbols *[1024]uint64) (lines int)
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, BMI, BMI2, CMOV, GFNI, LZCNT, MOVBE
+TEXT ·bpcDecompressLines64AVX512(SB), $1776-96
+	LEAQ                24(SP), AX
+	ADDQ                $0x3f, AX
+	ANDQ                $-64, AX
+	MOVQ                AX, (SP)
+	MOVQ                $0x00000000, 8(SP)
+	MOVQ                out_base+0(FP), AX
+	MOVQ                AX, 16(SP)
+	MOVQ                ends_len+64(FP), AX
+	TESTQ               AX, AX
+	JZ                  bpcDecompressLines64AVX512_stop
+	MOVQ                ends_base+56(FP), AX
+	MOVQ                (AX), AX
+	MOVQ                (SP), CX
+	MOVQ                start+48(FP), DX
+	MOVQ                $0x00000000, 784(CX)
+	MOVQ                enc_len+32(FP), BX
+	CMPQ                AX, BX
+	JA                  bpcDecompressLines64AVX512_first_end
+	CMPQ                DX, AX
+	JAE                 bpcDecompressLines64AVX512_first_end
+	MOVQ                enc_base+24(FP), BX
+	SUBQ                DX, AX
+	ADDQ                DX, BX
+	MOVQ                AX, 768(CX)
+	MOVQ                BX, 776(CX)
+	MOVQ                $0x00000001, 784(CX)
+	TESTB               $0x80, (BX)
+	JZ                  bpcDecompressLines64AVX512_first_end
+	MOVQ                $0x00000000, 784(CX)
+	CMPQ                AX, $0x40
+	JA                  bpcDecompressLines64AVX512_first_end
+	MOVQ                $0x00000002, 784(CX)
+	MOVQ                $-1, DX
+	BZHIQ               AX, DX, DX
+	KMOVQ               DX, K1
+	VMOVDQU8.Z          (BX), K1, Z0
+	VPXORD              Z1, Z1, Z1
+	VMOVDQU64           Z0, 640(CX)
+	VMOVDQU64           Z1, 704(CX)
+	VGF2P8AFFINEQB.BCST $0x00, bpc_q8040201008040201<>+0(SB), Z0, Z0
+	VMOVDQU64           k_bpc_dec_ctl0<>+0(SB), Z7
+	VMOVDQU64           k_bpc_dec_ctl1<>+0(SB), Z8
+	VMOVDQU64           k_bpc_dec_ctl2<>+0(SB), Z9
+	VMOVDQU64           k_bpc_dec_lens<>+0(SB), Z10
+	VPBROADCASTB        bpc_d00000001<>+0(SB), Z11
+	VMOVDQU64           k_bpc_dec_gather0<>+0(SB), Z12
+	VPERMI2B            Z1, Z0, Z12
+	VPMULTISHIFTQB      Z12, Z7, Z13
+	VPTESTMB            Z11, Z13, K1
+	VPERMB              Z10, Z13, Z13
+	VPMULTISHIFTQB      Z12, Z8, Z14
+	VPTESTMB            Z11, Z14, K2
+	VPERMB              Z10, Z14, Z14
+	VPMULTISHIFTQB      Z12, Z9, Z12
+	VPERMB              Z10, Z12, Z12
+	VPADDB              Z12, Z14, K2, Z14
+	VPADDB              Z14, Z13, K1, Z13
+	VMOVDQU64           Z13, (CX)
+	VMOVDQU64           k_bpc_dec_gather1<>+0(SB), Z12
+	VPERMI2B            Z1, Z0, Z12
+	VPMULTISHIFTQB      Z12, Z7, Z13
+	VPTESTMB            Z11, Z13, K1
+	VPERMB              Z10, Z13, Z13
+	VPMULTISHIFTQB      Z12, Z8, Z14
+	VPTESTMB            Z11, Z14, K2
+	VPERMB              Z10, Z14, Z14
+	VPMULTISHIFTQB      Z12, Z9, Z12
+	VPERMB              Z10, Z12, Z12
+	VPADDB              Z12, Z14, K2, Z14
+	VPADDB              Z14, Z13, K1, Z13
+	VMOVDQU64           Z13, 64(CX)
+	VMOVDQU64           k_bpc_dec_gather2<>+0(SB), Z12
+	VPERMI2B            Z1, Z0, Z12
+	VPMULTISHIFTQB      Z12, Z7, Z13
+	VPTESTMB            Z11, Z13, K1
+	VPERMB              Z10, Z13, Z13
+	VPMULTISHIFTQB      Z12, Z8, Z14
+	VPTESTMB            Z11, Z14, K2
+	VPERMB              Z10, Z14, Z14
+	VPMULTISHIFTQB      Z12, Z9, Z12
+	VPERMB              Z10, Z12, Z12
+	VPADDB              Z12, Z14, K2, Z14
+	VPADDB              Z14, Z13, K1, Z13
+	VMOVDQU64           Z13, 128(CX)
+	VMOVDQU64           k_bpc_dec_gather3<>+0(SB), Z12
+	VPERMI2B            Z1, Z0, Z12
+	VPMULTISHIFTQB      Z12, Z7, Z13
+	VPTESTMB            Z11, Z13, K1
+	VPERMB              Z10, Z13, Z13
+	VPMULTISHIFTQB      Z12, Z8, Z14
+	VPTESTMB            Z11, Z14, K2
+	VPERMB              Z10, Z14, Z14
+	VPMULTISHIFTQB      Z12, Z9, Z12
+	VPERMB              Z10, Z12, Z12
+	VPADDB              Z12, Z14, K2, Z14
+	VPADDB              Z14, Z13, K1, Z13
+	VMOVDQU64           Z13, 192(CX)
+	VMOVDQU64           k_bpc_dec_gather4<>+0(SB), Z12
+	VPERMI2B            Z1, Z0, Z12
+	VPMULTISHIFTQB      Z12, Z7, Z13
+	VPTESTMB            Z11, Z13, K1
+	VPERMB              Z10, Z13, Z13
+	VPMULTISHIFTQB      Z12, Z8, Z14
+	VPTESTMB            Z11, Z14, K2
+	VPERMB              Z10, Z14, Z14
+	VPMULTISHIFTQB      Z12, Z9, Z12
+	VPERMB              Z10, Z12, Z12
+	VPADDB              Z12, Z14, K2, Z14
+	VPADDB              Z14, Z13, K1, Z13
+	VMOVDQU64           Z13, 256(CX)
+	VMOVDQU64           k_bpc_dec_gather5<>+0(SB), Z12
+	VPERMI2B            Z1, Z0, Z12
+	VPMULTISHIFTQB      Z12, Z7, Z13
+	VPTESTMB            Z11, Z13, K1
+	VPERMB              Z10, Z13, Z13
+	VPMULTISHIFTQB      Z12, Z8, Z14
+	VPTESTMB            Z11, Z14, K2
+	VPERMB              Z10, Z14, Z14
+	VPMULTISHIFTQB      Z12, Z9, Z12
+	VPERMB              Z10, Z12, Z12
+	VPADDB              Z12, Z14, K2, Z14
+	VPADDB              Z14, Z13, K1, Z13
+	VMOVDQU64           Z13, 320(CX)
+	VMOVDQU64           k_bpc_dec_gather6<>+0(SB), Z12
+	VPERMI2B            Z1, Z0, Z12
+	VPMULTISHIFTQB      Z12, Z7, Z13
+	VPTESTMB            Z11, Z13, K1
+	VPERMB              Z10, Z13, Z13
+	VPMULTISHIFTQB      Z12, Z8, Z14
+	VPTESTMB            Z11, Z14, K2
+	VPERMB              Z10, Z14, Z14
+	VPMULTISHIFTQB      Z12, Z9, Z12
+	VPERMB              Z10, Z12, Z12
+	VPADDB              Z12, Z14, K2, Z14
+	VPADDB              Z14, Z13, K1, Z13
+	VMOVDQU64           Z13, 384(CX)
+	VMOVDQU64           k_bpc_dec_gather7<>+0(SB), Z12
+	VPERMI2B            Z1, Z0, Z12
+	VPMULTISHIFTQB      Z12, Z7, Z0
+	VPTESTMB            Z11, Z0, K1
+	VPERMB              Z10, Z0, Z0
+	VPMULTISHIFTQB      Z12, Z8, Z1
+	VPTESTMB            Z11, Z1, K2
+	VPERMB              Z10, Z1, Z1
+	VPMULTISHIFTQB      Z12, Z9, Z7
+	VPERMB              Z10, Z7, Z7
+	VPADDB              Z7, Z1, K2, Z1
+	VPADDB              Z1, Z0, K1, Z0
+	VMOVDQU64           Z0, 448(CX)
+	VMOVDQU64           Z11, 512(CX)
+	VMOVDQU64           Z11, 576(CX)
+
+bpcDecompressLines64AVX512_first_end:
+bpcDecompressLines64AVX512_loop:
+	MOVQ                ends_len+64(FP), CX
+	MOVQ                8(SP), AX
+	INCQ                AX
+	CMPQ                AX, CX
+	JAE                 bpcDecompressLines64AVX512_decode
+	MOVQ                ends_base+56(FP), CX
+	MOVQ                -8(CX)(AX*8), DX
+	MOVQ                (CX)(AX*8), CX
+	ANDL                $0x01, AX
+	NEGQ                AX
+	ANDQ                $0x00000340, AX
+	ADDQ                (SP), AX
+	MOVQ                $0x00000000, 784(AX)
+	MOVQ                enc_len+32(FP), BX
+	CMPQ                CX, BX
+	JA                  bpcDecompressLines64AVX512_next_end
+	CMPQ                DX, CX
+	JAE                 bpcDecompressLines64AVX512_next_end
+	MOVQ                enc_base+24(FP), BX
+	SUBQ                DX, CX
+	ADDQ                DX, BX
+	MOVQ                CX, 768(AX)
+	MOVQ                BX, 776(AX)
+	MOVQ                $0x00000001, 784(AX)
+	TESTB               $0x80, (BX)
+	JZ                  bpcDecompressLines64AVX512_next_end
+	MOVQ                $0x00000000, 784(AX)
+	CMPQ                CX, $0x40
+	JA                  bpcDecompressLines64AVX512_next_end
+	MOVQ                $0x00000002, 784(AX)
+	MOVQ                $-1, DX
+	BZHIQ               CX, DX, DX
+	KMOVQ               DX, K1
+	VMOVDQU8.Z          (BX), K1, Z0
+	VPXORD              Z2, Z2, Z2
+	VMOVDQU64           Z0, 640(AX)
+	VMOVDQU64           Z2, 704(AX)
+	VGF2P8AFFINEQB.BCST $0x00, bpc_q8040201008040201<>+0(SB), Z0, Z0
+	VMOVDQU64           k_bpc_dec_ctl0<>+0(SB), Z1
+	VMOVDQU64           k_bpc_dec_ctl1<>+0(SB), Z7
+	VMOVDQU64           k_bpc_dec_ctl2<>+0(SB), Z8
+	VMOVDQU64           k_bpc_dec_lens<>+0(SB), Z9
+	VPBROADCASTB        bpc_d00000001<>+0(SB), Z10
+	VMOVDQU64           k_bpc_dec_gather0<>+0(SB), Z11
+	VPERMI2B            Z2, Z0, Z11
+	VPMULTISHIFTQB      Z11, Z1, Z12
+	VPTESTMB            Z10, Z12, K1
+	VPERMB              Z9, Z12, Z12
+	VPMULTISHIFTQB      Z11, Z7, Z13
+	VPTESTMB            Z10, Z13, K2
+	VPERMB              Z9, Z13, Z13
+	VPMULTISHIFTQB      Z11, Z8, Z11
+	VPERMB              Z9, Z11, Z11
+	VPADDB              Z11, Z13, K2, Z13
+	VPADDB              Z13, Z12, K1, Z12
+	VMOVDQU64           Z12, (AX)
+	VMOVDQU64           k_bpc_dec_gather1<>+0(SB), Z11
+	VPERMI2B            Z2, Z0, Z11
+	VPMULTISHIFTQB      Z11, Z1, Z12
+	VPTESTMB            Z10, Z12, K1
+	VPERMB              Z9, Z12, Z12
+	VPMULTISHIFTQB      Z11, Z7, Z13
+	VPTESTMB            Z10, Z13, K2
+	VPERMB              Z9, Z13, Z13
+	VPMULTISHIFTQB      Z11, Z8, Z11
+	VPERMB              Z9, Z11, Z11
+	VPADDB              Z11, Z13, K2, Z13
+	VPADDB              Z13, Z12, K1, Z12
+	VMOVDQU64           Z12, 64(AX)
+	VMOVDQU64           k_bpc_dec_gather2<>+0(SB), Z11
+	VPERMI2B            Z2, Z0, Z11
+	VPMULTISHIFTQB      Z11, Z1, Z12
+	VPTESTMB            Z10, Z12, K1
+	VPERMB              Z9, Z12, Z12
+	VPMULTISHIFTQB      Z11, Z7, Z13
+	VPTESTMB            Z10, Z13, K2
+	VPERMB              Z9, Z13, Z13
+	VPMULTISHIFTQB      Z11, Z8, Z11
+	VPERMB              Z9, Z11, Z11
+	VPADDB              Z11, Z13, K2, Z13
+	VPADDB              Z13, Z12, K1, Z12
+	VMOVDQU64           Z12, 128(AX)
+	VMOVDQU64           k_bpc_dec_gather3<>+0(SB), Z11
+	VPERMI2B            Z2, Z0, Z11
+	VPMULTISHIFTQB      Z11, Z1, Z12
+	VPTESTMB            Z10, Z12, K1
+	VPERMB              Z9, Z12, Z12
+	VPMULTISHIFTQB      Z11, Z7, Z13
+	VPTESTMB            Z10, Z13, K2
+	VPERMB              Z9, Z13, Z13
+	VPMULTISHIFTQB      Z11, Z8, Z11
+	VPERMB              Z9, Z11, Z11
+	VPADDB              Z11, Z13, K2, Z13
+	VPADDB              Z13, Z12, K1, Z12
+	VMOVDQU64           Z12, 192(AX)
+	VMOVDQU64           k_bpc_dec_gather4<>+0(SB), Z11
+	VPERMI2B            Z2, Z0, Z11
+	VPMULTISHIFTQB      Z11, Z1, Z12
+	VPTESTMB            Z10, Z12, K1
+	VPERMB              Z9, Z12, Z12
+	VPMULTISHIFTQB      Z11, Z7, Z13
+	VPTESTMB            Z10, Z13, K2
+	VPERMB              Z9, Z13, Z13
+	VPMULTISHIFTQB      Z11, Z8, Z11
+	VPERMB              Z9, Z11, Z11
+	VPADDB              Z11, Z13, K2, Z13
+	VPADDB              Z13, Z12, K1, Z12
+	VMOVDQU64           Z12, 256(AX)
+	VMOVDQU64           k_bpc_dec_gather5<>+0(SB), Z11
+	VPERMI2B            Z2, Z0, Z11
+	VPMULTISHIFTQB      Z11, Z1, Z12
+	VPTESTMB            Z10, Z12, K1
+	VPERMB              Z9, Z12, Z12
+	VPMULTISHIFTQB      Z11, Z7, Z13
+	VPTESTMB            Z10, Z13, K2
+	VPERMB              Z9, Z13, Z13
+	VPMULTISHIFTQB      Z11, Z8, Z11
+	VPERMB              Z9, Z11, Z11
+	VPADDB              Z11, Z13, K2, Z13
+	VPADDB              Z13, Z12, K1, Z12
+	VMOVDQU64           Z12, 320(AX)
+	VMOVDQU64           k_bpc_dec_gather6<>+0(SB), Z11
+	VPERMI2B            Z2, Z0, Z11
+	VPMULTISHIFTQB      Z11, Z1, Z12
+	VPTESTMB            Z10, Z12, K1
+	VPERMB              Z9, Z12, Z12
+	VPMULTISHIFTQB      Z11, Z7, Z13
+	VPTESTMB            Z10, Z13, K2
+	VPERMB              Z9, Z13, Z13
+	VPMULTISHIFTQB      Z11, Z8, Z11
+	VPERMB              Z9, Z11, Z11
+	VPADDB              Z11, Z13, K2, Z13
+	VPADDB              Z13, Z12, K1, Z12
+	VMOVDQU64           Z12, 384(AX)
+	VMOVDQU64           k_bpc_dec_gather7<>+0(SB), Z11
+	VPERMI2B            Z2, Z0, Z11
+	VPMULTISHIFTQB      Z11, Z1, Z0
+	VPTESTMB            Z10, Z0, K1
+	VPERMB              Z9, Z0, Z0
+	VPMULTISHIFTQB      Z11, Z7, Z1
+	VPTESTMB            Z10, Z1, K2
+	VPERMB              Z9, Z1, Z1
+	VPMULTISHIFTQB      Z11, Z8, Z7
+	VPERMB              Z9, Z7, Z7
+	VPADDB              Z7, Z1, K2, Z1
+	VPADDB              Z1, Z0, K1, Z0
+	VMOVDQU64           Z0, 448(AX)
+	VMOVDQU64           Z10, 512(AX)
+	VMOVDQU64           Z10, 576(AX)
+
+bpcDecompressLines64AVX512_next_end:
+bpcDecompressLines64AVX512_decode:
+	MOVQ 8(SP), AX
+	ANDL $0x01, AX
+	NEGQ AX
+	ANDQ $0x00000340, AX
+	ADDQ (SP), AX
+	CMPQ 784(AX), $0x02
+	JE   bpcDecompressLines64AVX512_coded
+	CMPQ 784(AX), $0x01
+	JNE  bpcDecompressLines64AVX512_stop
+	CMPQ 768(AX), $0x41
+	JNE  bpcDecompressLines64AVX512_stop
+	MOVQ 776(AX), AX
+	MOVQ 16(SP), CX
+
+	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
+	// word of the line is the stream's at the same byte shifted left by one
+	// bit, with the top bit of the byte after it.
+	TESTB           $0x7f, 64(AX)
+	JNZ             bpcDecompressLines64AVX512_stop
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VMOVDQU64       (AX), Z1
+	VMOVDQU64       1(AX), Z7
+	VPSHUFB         Z0, Z1, Z1
+	VPSLLQ          $0x01, Z1, Z1
+	VPSRLQ          $0x3f, Z7, Z7
+	VPORQ           Z7, Z1, Z1
+	VPSHUFB         Z0, Z1, Z1
+	VMOVDQU64       Z1, (CX)
+	JMP             bpcDecompressLines64AVX512_advance
+
+bpcDecompressLines64AVX512_coded:
+	MOVQ         8(SP), AX
+	ANDL         $0x01, AX
+	NEGQ         AX
+	ANDQ         $0x00000340, AX
+	ADDQ         (SP), AX
+	MOVBEQQ      640(AX), CX
+	MOVQ         CX, BX
+	SHLQ         $0x01, BX
+	MOVQ         BX, DX
+	SHRQ         $0x3a, DX
+	ANDL         $0x18, DX
+	MOVL         $0x10080400, CX
+	SHRXQ        DX, CX, CX
+	MOVBQZX      CL, CX
+	MOVQ         $0x00000040, DX
+	SUBQ         CX, DX
+	MOVQ         BX, SI
+	SHLQ         $0x03, SI
+	SARXQ        DX, SI, DX
+	XORQ         SI, SI
+	TESTQ        CX, CX
+	CMOVQEQ      SI, DX
+	LEAQ         4(CX), CX
+	MOVQ         BX, SI
+	SHRQ         $0x1f, SI
+	MOVQ         $0x00000022, DI
+	TESTQ        BX, BX
+	CMOVQMI      SI, DX
+	CMOVQMI      DI, CX
+	MOVQ         DX, 1752(SP)
+	MOVQ         symbols+80(FP), DX
+	LEAQ         k_bpc_dec_steps<>+8(SB), BX
+	VPXORD       Z3, Z3, Z3
+	MOVQ         $0x00000020, SI
+	MOVQ         $0x8000800080000000, R10
+	MOVQ         768(AX), DI
+	SHLQ         $0x03, DI
+	SUBQ         $0x08, DI
+	MOVQ         DI, 1768(SP)
+	MOVQ         CX, R8
+	SHRQ         $0x03, R8
+	MOVL         CX, DI
+	ANDL         $0x07, DI
+	MOVBEQQ      640(AX)(R8*1), R8
+	SHLXQ        DI, R8, R8
+	ANDNQ        R10, R8, R9
+	LZCNTQ       R9, R9
+	MOVQ         408(BX)(R9*1), DI
+	ANDQ         R8, DI
+	SHLXQ        R9, R8, R8
+	SHRQ         $0x36, R8
+	SHRXQ        R9, (DX)(R8*8), R11
+	MOVBQZX      (DX)(R8*8), R8
+	ORQ          R11, DI
+	MOVQ         DI, R11
+	SHRQ         $0x30, R11
+	MOVQ         R11, 1760(SP)
+	VPBROADCASTQ DI, Z0
+	VPROLVQ.BCST 136(BX)(SI*8), Z0, Z0
+	KMOVD        (BX)(SI*4), K1
+	VMOVDQU16    Z0, K1, Z3
+	SUBQ         416(BX)(R9*1), SI
+	MOVQ         SI, DI
+	SUBQ         R8, SI
+	CMPQ         SI, $-2
+	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), SI
+	MOVBQZX      (AX)(CX*1), R8
+	ADDQ         R8, CX
+	CMPQ         CX, 1768(SP)
+	JA           bpcDecompressLines64AVX512_tail
+
+bpcDecompressLines64AVX512_steps:
+	MOVQ         CX, R8
+	SHRQ         $0x03, R8
+	MOVL         CX, DI
+	ANDL         $0x07, DI
+	MOVBEQQ      640(AX)(R8*1), R8
+	SHLXQ        DI, R8, R8
+	ANDNQ        R10, R8, R9
+	LZCNTQ       R9, R9
+	MOVQ         408(BX)(R9*1), DI
+	ANDQ         R8, DI
+	SHLXQ        R9, R8, R8
+	SHRQ         $0x36, R8
+	SHRXQ        R9, (DX)(R8*8), R11
+	MOVBQZX      (DX)(R8*8), R8
+	ORQ          R11, DI
+	VPBROADCASTQ DI, Z0
+	VPROLVQ.BCST 136(BX)(SI*8), Z0, Z0
+	KMOVD        (BX)(SI*4), K1
+	VMOVDQU16    Z0, K1, Z3
+	SUBQ         416(BX)(R9*1), SI
+	MOVQ         SI, DI
+	SUBQ         R8, SI
+	CMPQ         SI, $-2
+	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), SI
+	MOVBQZX      (AX)(CX*1), R8
+	ADDQ         R8, CX
+	CMPQ         CX, 1768(SP)
+	JBE          bpcDecompressLines64AVX512_steps
+
+bpcDecompressLines64AVX512_tail:
+	TESTQ SI, SI
+	JS    bpcDecompressLines64AVX512_checks
+
+bpcDecompressLines64AVX512_steps2:
+	MOVQ         CX, R8
+	SHRQ         $0x03, R8
+	MOVL         CX, DI
+	ANDL         $0x07, DI
+	MOVBEQQ      640(AX)(R8*1), R8
+	SHLXQ        DI, R8, R8
+	ANDNQ        R10, R8, R9
+	LZCNTQ       R9, R9
+	MOVQ         408(BX)(R9*1), DI
+	ANDQ         R8, DI
+	SHLXQ        R9, R8, R8
+	SHRQ         $0x36, R8
+	SHRXQ        R9, (DX)(R8*8), R11
+	MOVBQZX      (DX)(R8*8), R8
+	ORQ          R11, DI
+	VPBROADCASTQ DI, Z0
+	VPROLVQ.BCST 136(BX)(SI*8), Z0, Z0
+	KMOVD        (BX)(SI*4), K1
+	VMOVDQU16    Z0, K1, Z3
+	SUBQ         416(BX)(R9*1), SI
+	MOVQ         SI, DI
+	SUBQ         R8, SI
+	CMPQ         SI, $-2
+	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), SI
+	MOVBQZX      (AX)(CX*1), R8
+	ADDQ         R8, CX
+	TESTQ        SI, SI
+	JNS          bpcDecompressLines64AVX512_steps2
+
+bpcDecompressLines64AVX512_checks:
+	MOVQ           416(BX)(R9*1), DX
+	SHLQ           $0x04, DX
+	SUBQ           R8, DX
+	ADDQ           CX, DX
+	TESTQ          DI, DI
+	CMOVQLT        DI, SI
+	CMOVQLT        DX, CX
+	CMPQ           SI, $-1
+	JNE            bpcDecompressLines64AVX512_stop
+	LEAQ           7(CX), DX
+	SHRQ           $0x03, DX
+	CMPQ           DX, 768(AX)
+	JNE            bpcDecompressLines64AVX512_stop
+	MOVQ           CX, DX
+	SHRQ           $0x03, DX
+	ANDL           $0x07, CX
+	MOVBEQQ        640(AX)(DX*1), AX
+	SHLXQ          CX, AX, AX
+	TESTQ          AX, AX
+	JNZ            bpcDecompressLines64AVX512_stop
+	VPMOVW2M       Z3, K1
+	KMOVD          K1, AX
+	MOVQ           16(SP), CX
+	MOVL           1760(SP), DX
+	ANDL           $0x00007fff, DX
+	MOVL           1752(SP), BX
+	TESTL          AX, AX
+	JNZ            bpcDecompressLines64AVX512_zeros
+	MOVL           DX, AX
+	SHLL           $0x10, AX
+	VPBROADCASTD   AX, Z0
+	MOVL           $0x00008000, AX
+	KMOVW          AX, K1
+	VPXORD         Z0, Z3, K1, Z3
+	VPSLLW         $0x01, Z3, Z3
+	VPMOVZXWD      Y3, Z0
+	VEXTRACTI64X4  $0x01, Z3, Y1
+	VPMOVZXWD      Y1, Z1
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z7
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z7, Z8
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z7, Z9
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
+	VPERMI2B       Z9, Z8, Z0
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
+	VPERMI2B       Z9, Z8, Z1
+	VPSRLD         $0x01, Z0, Z1
+	VPSRLD         $0x02, Z0, Z7
+	VPTERNLOGD     $0x96, Z7, Z1, Z0
+	VPSRLD         $0x03, Z0, Z1
+	VPSRLD         $0x06, Z0, Z7
+	VPTERNLOGD     $0x96, Z7, Z1, Z0
+	VPSRLD         $0x09, Z0, Z1
+	VPSRLD         $0x12, Z0, Z7
+	VPTERNLOGD     $0x96, Z7, Z1, Z0
+	VPSRLD         $0x1b, Z0, Z1
+	VPXORD         Z1, Z0, Z0
+	VMOVD          BX, X4
+	VPORD          Z4, Z0, Z0
+	VPXORD         Z5, Z5, Z5
+	VALIGND        $0x0f, Z5, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0e, Z5, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0c, Z5, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x08, Z5, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VMOVDQU32      Z0, (CX)
+	JMP            bpcDecompressLines64AVX512_ok
+
+bpcDecompressLines64AVX512_zeros:
+	VPANDD.BCST    bpc_d7fff7fff<>+0(SB), Z3, Z3
+	VPMOVZXWD      Y3, Z0
+	VEXTRACTI64X4  $0x01, Z3, Y1
+	VPMOVZXWD      Y1, Z1
+	VPBROADCASTD   DX, Z7
+	VPXORD         Z6, Z6, Z6
+	VALIGND        $0x01, Z0, Z6, Z8
+	VPXORD         Z8, Z0, Z0
+	VALIGND        $0x02, Z0, Z6, Z8
+	VPXORD         Z8, Z0, Z0
+	VALIGND        $0x04, Z0, Z6, Z8
+	VPXORD         Z8, Z0, Z0
+	VALIGND        $0x08, Z0, Z6, Z8
+	VPXORD         Z8, Z0, Z0
+	VALIGND        $0x01, Z1, Z6, Z8
+	VPXORD         Z8, Z1, Z1
+	VALIGND        $0x02, Z1, Z6, Z8
+	VPXORD         Z8, Z1, Z1
+	VALIGND        $0x04, Z1, Z6, Z8
+	VPXORD         Z8, Z1, Z1
+	VALIGND        $0x08, Z1, Z6, Z8
+	VPXORD         Z8, Z1, Z1
+	VPBROADCASTD   X1, Z8
+	VPXORD         Z7, Z0, Z0
+	VPXORD         Z7, Z1, Z1
+	VPXORD         Z8, Z0, Z0
+	VPBROADCASTD   AX, Z7
+	VPBROADCASTD   bpc_d0000001f<>+0(SB), Z8
+	VPANDD         bpc_from0<>+0(SB), Z7, Z9
+	VPTESTMD       Z9, Z9, K1
+	VPSUBD         Z9, Z6, Z10
+	VPANDD         Z9, Z10, Z10
+	VPLZCNTD       Z10, Z10
+	VPSUBD         Z10, Z8, Z10
+	VPERMI2D.Z     Z1, Z0, K1, Z10
+	VPANDD         bpc_from1<>+0(SB), Z7, Z7
+	VPTESTMD       Z7, Z7, K1
+	VPSUBD         Z7, Z6, Z9
+	VPANDD         Z7, Z9, Z9
+	VPLZCNTD       Z9, Z9
+	VPSUBD         Z9, Z8, Z9
+	VPERMI2D.Z     Z1, Z0, K1, Z9
+	VPXORD         Z10, Z0, Z0
+	VPXORD         Z9, Z1, Z1
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z7
+	VMOVDQU64      k_bpc_gather0<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z7, Z8
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z7, Z9
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
+	VPERMI2B       Z9, Z8, Z0
+	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
+	VPERMI2B       Z9, Z8, Z1
+	VALIGND        $0x0f, Z6, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0e, Z6, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x0c, Z6, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VALIGND        $0x08, Z6, Z0, Z1
+	VPADDD         Z1, Z0, Z0
+	VPBROADCASTD   BX, Z1
+	VALIGND        $0x0f, Z6, Z0, Z0
+	VPADDD         Z1, Z0, Z0
+	VMOVDQU32      Z0, (CX)
+
+bpcDecompressLines64AVX512_ok:
+bpcDecompressLines64AVX512_advance:
+	ADDQ $0x40, 16(SP)
+	INCQ 8(SP)
+	MOVQ ends_len+64(FP), CX
+	MOVQ 8(SP), AX
+	CMPQ AX, CX
+	JB   bpcDecompressLines64AVX512_loop
+
+bpcDecompressLines64AVX512_stop:
+	MOVQ 8(SP), AX
+	MOVQ AX, lines+88(FP)
+	VZEROUPPER
+	RET
 
 // k_bpc_cols<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_bpc_cols<>(SB), NOSPLIT|NOFRAME, $0
@@ -2883,72 +3517,6 @@ TEXT k_bpc_revbytes<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x08090a0b0c0d0e0f
 	QUAD $0x0001020304050607
 
-// bpc_dec_steps<>: a 496-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT bpc_dec_steps<>(SB), NOSPLIT|NOFRAME, $0
-	PCALIGN $64
-	QUAD $0x0000000000000000
-	QUAD $0x0000000300000001
-	QUAD $0x0000000e00000007
-	QUAD $0x000000380000001c
-	QUAD $0x000000e000000070
-	QUAD $0x00000380000001c0
-	QUAD $0x00000e0000000700
-	QUAD $0x0000380000001c00
-	QUAD $0x0000e00000007000
-	QUAD $0x000380000001c000
-	QUAD $0x000e000000070000
-	QUAD $0x00380000001c0000
-	QUAD $0x00e0000000700000
-	QUAD $0x0380000001c00000
-	QUAD $0x0e00000007000000
-	QUAD $0x380000001c000000
-	QUAD $0xe000000070000000
-	QUAD $0x00000000c0000000
-	QUAD $0x0000000000000010
-	QUAD $0x0000000000000020
-	QUAD $0x0000000000000030
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000010
-	QUAD $0x0000000000000020
-	QUAD $0x0000000000000030
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000010
-	QUAD $0x0000000000000020
-	QUAD $0x0000000000000030
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000010
-	QUAD $0x0000000000000020
-	QUAD $0x0000000000000030
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000010
-	QUAD $0x0000000000000020
-	QUAD $0x0000000000000030
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000010
-	QUAD $0x0000000000000020
-	QUAD $0x0000000000000030
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000010
-	QUAD $0x0000000000000020
-	QUAD $0x0000000000000030
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000010
-	QUAD $0x0000000000000020
-	QUAD $0x0000000000000030
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000010
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x7fff000000000000
-	QUAD $0x0000000000000001
-	QUAD $0x7fff7fff00000000
-	QUAD $0x0000000000000002
-	QUAD $0x7fff7fff7fff0000
-	QUAD $0x0000000000000003
-	QUAD $0x7fff7fff7fff0000
-	QUAD $0x0000000000000003
-
 // k_bpc_dec_ctl0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_bpc_dec_ctl0<>(SB), NOSPLIT|NOFRAME, $0
 	PCALIGN $64
@@ -3092,6 +3660,72 @@ TEXT k_bpc_dec_gather7<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x44434241403f3e3d
 	QUAD $0x4544434241403f3e
 	QUAD $0x464544434241403f
+
+// k_bpc_dec_steps<>: a 496-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_dec_steps<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0000000000000000
+	QUAD $0x0000000300000001
+	QUAD $0x0000000e00000007
+	QUAD $0x000000380000001c
+	QUAD $0x000000e000000070
+	QUAD $0x00000380000001c0
+	QUAD $0x00000e0000000700
+	QUAD $0x0000380000001c00
+	QUAD $0x0000e00000007000
+	QUAD $0x000380000001c000
+	QUAD $0x000e000000070000
+	QUAD $0x00380000001c0000
+	QUAD $0x00e0000000700000
+	QUAD $0x0380000001c00000
+	QUAD $0x0e00000007000000
+	QUAD $0x380000001c000000
+	QUAD $0xe000000070000000
+	QUAD $0x00000000c0000000
+	QUAD $0x0000000000000010
+	QUAD $0x0000000000000020
+	QUAD $0x0000000000000030
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000010
+	QUAD $0x0000000000000020
+	QUAD $0x0000000000000030
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000010
+	QUAD $0x0000000000000020
+	QUAD $0x0000000000000030
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000010
+	QUAD $0x0000000000000020
+	QUAD $0x0000000000000030
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000010
+	QUAD $0x0000000000000020
+	QUAD $0x0000000000000030
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000010
+	QUAD $0x0000000000000020
+	QUAD $0x0000000000000030
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000010
+	QUAD $0x0000000000000020
+	QUAD $0x0000000000000030
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000010
+	QUAD $0x0000000000000020
+	QUAD $0x0000000000000030
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000010
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x0000000000000000
+	QUAD $0x7fff000000000000
+	QUAD $0x0000000000000001
+	QUAD $0x7fff7fff00000000
+	QUAD $0x0000000000000002
+	QUAD $0x7fff7fff7fff0000
+	QUAD $0x0000000000000003
+	QUAD $0x7fff7fff7fff0000
+	QUAD $0x0000000000000003
 
 // bpc_from0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT bpc_from0<>(SB), NOSPLIT|NOFRAME, $0

@@ -39,6 +39,11 @@ func (c *Codec) decode64(out *[64]byte, enc []byte) bool {
 	panic("bpc: decode64 without a kernel")
 }
 
+// decodeLines is never called: hasDecodeKernel is false.
+func (c *Codec) decodeLines(out, enc []byte, start int, ends []int) int {
+	panic("bpc: decodeLines without a kernel")
+}
+
 // hasEncodeKernel reports that encodeKernel has no kernel.
 func (c *Codec) hasEncodeKernel() bool { return false }
 

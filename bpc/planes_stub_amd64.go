@@ -93,3 +93,12 @@ func bpcParse64(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint
 //
 //go:noescape
 func bpcDecode64AVX512(enc *byte, n int, symbols *[1024]uint64, line *[64]byte) bool
+
+// bpcDecompressLines64AVX512 decodes the streams of enc that start at start and end at each of
+// ends in turn into out, 64 bytes each, as bpcDecode64AVX512 does, and returns how
+// many it decoded: it stops before the first stream whose end is before its start
+// or past enc, or that bpcDecode64AVX512 refuses. len(out) must be at least
+// 64·len(ends).
+//
+//go:noescape
+func bpcDecompressLines64AVX512(out []byte, enc []byte, start int, ends []int, symbols *[1024]uint64) (lines int)
