@@ -30,13 +30,14 @@ func Commit(l *linecomp.Lines, n, end int) {
 	l.Bits = l.Bits[:len(l.Bits)+n]
 }
 
-// Decode appends to dst the lines of src from line from on that decode, a
-// batch decompress kernel of lines of lineSize bytes, decodes, and returns
-// how many it decoded. decode gets room for every line left (out), src.Enc,
-// the offset where line from starts and the end offsets from line from on,
-// and returns how many lines it wrote to out, from its start; it must stop
-// before a line whose end offset is before its start or past src.Enc. A
-// from outside src's lines decodes nothing.
+// Decode runs decode, a batch decompress kernel for lines of lineSize
+// bytes, on the lines of src from line from on, appends the lines it
+// decoded to dst and returns how many there are. decode gets room for
+// every line left (out), src.Enc, the offset where line from starts and
+// the end offsets from line from on; it returns how many lines it wrote to
+// the start of out, and must stop before a line whose end offset is
+// before its start or past src.Enc. A from outside src's lines decodes
+// nothing.
 func Decode(dst []byte, src *linecomp.Lines, from, lineSize int, decode func(out, enc []byte, start int, ends []int) int) ([]byte, int) {
 	if from < 0 || from >= len(src.End) {
 		return dst, 0
