@@ -391,34 +391,14 @@ func mangledStream(c *Codec, line []byte, mangle string) []byte {
 
 // TestDecompressLinesLevels checks the batch decoder behind
 // linecomp.DecompressLines against decoding line by line with
-// Decompress, at every level, on Lines made of four streams of each
-// corpus line: the first or the second changed as one of bpcMangles says
-// (so that the kernel stops at the line being decoded or at the one whose
-// table it makes ahead), then, for two lines in three, the stream with an
-// end offset before its start or one byte past Enc (that byte, the
-// stream's last, still in Enc's capacity).
+// Decompress, at every level, on codectest.MangledLines of each corpus
+// line with bpcMangles (the kernel stops at the line being decoded or at
+// the one whose table it makes ahead).
 func TestDecompressLinesLevels(t *testing.T) {
 	for _, n := range codectest.LineSizes {
 		c, _ := New(n)
 		linesOf := func(line []byte) *linecomp.Lines {
-			h := binary.LittleEndian.Uint64(line[8:]) * 0x9E3779B97F4A7C15 >> 32
-			mangles := []string{"", "", "", ""}
-			mangles[h/64%2] = bpcMangles[h%uint64(len(bpcMangles))]
-			var l linecomp.Lines
-			for _, mangle := range mangles {
-				codectest.AppendStream(&l, mangledStream(c, line, mangle))
-			}
-			switch h / 8 % 3 {
-			case 0:
-				codectest.AppendStream(&l, mangledStream(c, line, ""))
-				l.End[len(l.End)-1] = l.End[len(l.End)-2] - 1
-			case 1:
-				// Enc ends a byte before the stream, whose last byte is
-				// still there in Enc's capacity.
-				codectest.AppendStream(&l, mangledStream(c, line, ""))
-				l.Enc = l.Enc[:len(l.Enc)-1]
-			}
-			return &l
+			return codectest.MangledLines(line, bpcMangles, func(mangle string) []byte { return mangledStream(c, line, mangle) })
 		}
 		kernel := func(data []byte, out []string) {
 			for i := range out {

@@ -507,42 +507,16 @@ func mangledStream(c *Codec, line []byte, mangle string) []byte {
 // TestDecompressLinesLevels: at every kernel level, linecomp.DecompressLines
 // (by way of the batch decoder where it applies) of Lines made from each
 // line gives the same lines and the same error as decoding the same Lines
-// one line at a time with Decompress. The Lines, chosen by a hash of the
-// line: four copies of its stream, the first or the second mangled as one
-// of decodeMangles says (so that the batch kernel's pair of streams of
-// word codes fails in its first or its second line), then, for two lines
-// in three, the stream with an end offset before its start or past Enc;
-// for one line in two, Enc has room past its end (filled with junk), so
-// that the kernel reads the last streams in place too.
+// one line at a time with Decompress. The Lines are
+// codectest.MangledLines of the line with decodeMangles (so that the batch
+// kernel's pair of streams of word codes fails in its first or its second
+// line; in Enc's junk-filled room, it reads the last streams in place).
 func TestDecompressLinesLevels(t *testing.T) {
 	for _, name := range []string{"fpc", "fpc-tavana"} {
 		for _, n := range codectest.LineSizes {
 			c := mustNew(t, name, n).(*Codec)
 			linesOf := func(line []byte) *linecomp.Lines {
-				h := binary.LittleEndian.Uint64(line[8:]) * 0x9E3779B97F4A7C15 >> 32
-				mangles := []string{"", "", "", ""}
-				mangles[h/64%2] = decodeMangles[h%uint64(len(decodeMangles))]
-				var l linecomp.Lines
-				for _, mangle := range mangles {
-					codectest.AppendStream(&l, mangledStream(c, line, mangle))
-				}
-				switch h / 8 % 3 {
-				case 0:
-					codectest.AppendStream(&l, mangledStream(c, line, ""))
-					l.End[len(l.End)-1] = l.End[len(l.End)-2] - 1
-				case 1:
-					codectest.AppendStream(&l, mangledStream(c, line, ""))
-					l.End[len(l.End)-1] = len(l.Enc) + 1
-				}
-				if h/128%2 == 0 {
-					size := len(l.Enc)
-					for range 256 {
-						l.Enc = append(l.Enc, byte(h))
-						h = h*5 + 1
-					}
-					l.Enc = l.Enc[:size]
-				}
-				return &l
+				return codectest.MangledLines(line, decodeMangles, func(mangle string) []byte { return mangledStream(c, line, mangle) })
 			}
 			kernel := func(data []byte, out []string) {
 				for i := range out {

@@ -19,6 +19,7 @@ package codectest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -553,4 +554,44 @@ func AppendStream(l *linecomp.Lines, enc []byte) {
 	l.Enc = append(l.Enc, enc...)
 	l.End = append(l.End, len(l.Enc))
 	l.Bits = append(l.Bits, 8*len(enc))
+}
+
+// MangledLines returns Lines of a line's streams for a test of a batch
+// decoder against decoding line by line. stream(mangle) is the line's
+// stream changed as mangle says ("" leaves it as it is). There are four
+// streams, the first or the second changed by one of mangles, so that a
+// kernel stops at the line it decodes or at the one after; then, for two
+// lines in three, one more stream, with an end offset before its start or
+// one byte past Enc (that byte, the stream's last, still in Enc's
+// capacity); for one line in two, Enc has junk-filled room past its end,
+// so that a kernel that reads streams in place reads the last ones there.
+// The choices are a function of the line's bytes 8 to 15.
+func MangledLines(line []byte, mangles []string, stream func(mangle string) []byte) *linecomp.Lines {
+	h := binary.LittleEndian.Uint64(line[8:]) * 0x9E3779B97F4A7C15 >> 32
+	changes := []string{"", "", "", ""}
+	changes[h/64%2] = mangles[h%uint64(len(mangles))]
+	var l linecomp.Lines
+	for _, mangle := range changes {
+		AppendStream(&l, stream(mangle))
+	}
+	end := 0
+	switch h / 8 % 3 {
+	case 0:
+		AppendStream(&l, stream(""))
+		l.End[len(l.End)-1] = l.End[len(l.End)-2] - 1
+		end = len(l.Enc)
+	case 1:
+		AppendStream(&l, stream(""))
+		end = len(l.Enc) - 1
+	default:
+		end = len(l.Enc)
+	}
+	if h/128%2 == 0 {
+		for range 256 {
+			l.Enc = append(l.Enc, byte(h))
+			h = h*5 + 1
+		}
+	}
+	l.Enc = l.Enc[:end]
+	return &l
 }
