@@ -533,29 +533,14 @@ func TestDecompressLinesLevels(t *testing.T) {
 	}
 }
 
-// TestDecompressLinesBadStart: called directly, the batch decoder takes no
-// line whose start (the end of the line before from) is outside Enc, and
-// none from past the last line or before the first. The first Lines' Enc
-// is the last bytes of a stream, so that a start of −2 taken as it is
-// would find a well-formed stream in the bytes before Enc.
+// TestDecompressLinesBadStart: called directly, the batch decoder passes
+// codectest.CheckBadStarts, and takes two well-formed streams where the
+// kernel applies and Enc has the room for its loads past them.
 func TestDecompressLinesBadStart(t *testing.T) {
 	for _, n := range codectest.LineSizes {
 		c := mustNew(t, "fpc", n).(*Codec)
 		stream, bits, _ := c.Compress(nil, fill(n, func(i int) uint32 { return uint32(i % 3) }))
-		enc := stream[2:]
-		for _, l := range []linecomp.Lines{
-			{Enc: enc, End: []int{-2, len(enc)}, Bits: []int{0, bits}},
-			{Enc: enc, End: []int{len(enc) + 1, len(enc)}, Bits: []int{0, bits}},
-		} {
-			if out, got := c.DecompressLines([]byte{1}, &l, 1); got != 0 || string(out) != "\x01" {
-				t.Errorf("%d bytes, ends %v, from line 1: %d lines, % X", n, l.End, got, out)
-			}
-			for _, from := range []int{2, -1} {
-				if out, got := c.DecompressLines(nil, &l, from); got != 0 || len(out) != 0 {
-					t.Errorf("%d bytes, ends %v, from line %d of 2: %d lines, % X", n, l.End, from, got, out)
-				}
-			}
-		}
+		codectest.CheckBadStarts(t, c, stream, bits)
 		// Where the kernel applies (the report's table at 64 or 128 bytes,
 		// AVX-512), the batch decoder takes two well-formed streams of word
 		// codes with the capacity for the walk's loads past them; elsewhere,

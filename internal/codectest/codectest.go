@@ -595,3 +595,27 @@ func MangledLines(line []byte, mangles []string, stream func(mangle string) []by
 	l.Enc = l.Enc[:end]
 	return &l
 }
+
+// CheckBadStarts checks that the batch decoder d takes no line whose start
+// (the end of the line before from) is outside Enc, and none from past the
+// last line or before the first, on Lines of two lines: Enc is stream, a
+// well-formed stream of bits bits, without its first two bytes, so that a
+// start of −2 taken as it is would find the stream in the bytes before
+// Enc, and the first line's end is −2 or past Enc.
+func CheckBadStarts(t *testing.T, d linecomp.LinesDecompressor, stream []byte, bits int) {
+	t.Helper()
+	enc := stream[2:]
+	for _, l := range []linecomp.Lines{
+		{Enc: enc, End: []int{-2, len(enc)}, Bits: []int{0, bits}},
+		{Enc: enc, End: []int{len(enc) + 1, len(enc)}, Bits: []int{0, bits}},
+	} {
+		if out, got := d.DecompressLines([]byte{1}, &l, 1); got != 0 || string(out) != "\x01" {
+			t.Errorf("%d-byte stream, ends %v, from line 1: %d lines, % X", len(stream), l.End, got, out)
+		}
+		for _, from := range []int{2, -1} {
+			if out, got := d.DecompressLines(nil, &l, from); got != 0 || len(out) != 0 {
+				t.Errorf("%d-byte stream, ends %v, from line %d of 2: %d lines, % X", len(stream), l.End, from, got, out)
+			}
+		}
+	}
+}
