@@ -2,7 +2,6 @@ package fpc
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -473,35 +472,20 @@ var decodeMangles = []string{"", "flip", "short", "long", "random", "codes"}
 // decodeMangles) says; the changes are a function of the line.
 func mangledStream(c *Codec, line []byte, mangle string) []byte {
 	enc, _, _ := c.Compress(nil, line)
-	h := binary.LittleEndian.Uint64(line) * 0x9E3779B97F4A7C15
-	switch mangle {
-	case "flip":
-		i := int(h >> 32 % uint64(8*len(enc)))
-		enc[i/8] ^= 0x80 >> (i % 8)
-	case "short":
-		enc = enc[:len(enc)-1]
-	case "long":
-		enc = append(enc, 0)
-	case "random":
-		rng := rand.New(rand.NewPCG(h, uint64(len(line))))
-		enc = make([]byte, 1+rng.IntN(maxCodeBytes+4))
-		for i := range enc {
-			enc[i] = byte(rng.Uint32())
-		}
-		enc[0] |= 0x80
-	case "codes":
-		var kinds [maxWords]uint8
-		s := classifyLineGeneric(line, kinds[:])
-		zeros := s.zeros()
-		bits := c.codeBits(s)
-		if bits < 0 {
-			return enc
-		}
-		var buf [scratchBytes]byte
-		c.tab.packGeneric(&buf, line, kinds[:], zeros, ^zeros&c.allWords|runCodeStarts(zeros))
-		enc = buf[:(tagBits+bits+7)/8]
+	if enc, ok := codectest.Mangle(enc, line, mangle, maxCodeBytes+4, false); ok {
+		return enc
 	}
-	return enc
+	// "codes"
+	var kinds [maxWords]uint8
+	s := classifyLineGeneric(line, kinds[:])
+	zeros := s.zeros()
+	bits := c.codeBits(s)
+	if bits < 0 {
+		return enc
+	}
+	var buf [scratchBytes]byte
+	c.tab.packGeneric(&buf, line, kinds[:], zeros, ^zeros&c.allWords|runCodeStarts(zeros))
+	return buf[:(tagBits+bits+7)/8]
 }
 
 // TestDecompressLinesLevels: at every kernel level, linecomp.DecompressLines
@@ -518,17 +502,7 @@ func TestDecompressLinesLevels(t *testing.T) {
 			linesOf := func(line []byte) *linecomp.Lines {
 				return codectest.MangledLines(line, decodeMangles, func(mangle string) []byte { return mangledStream(c, line, mangle) })
 			}
-			kernel := func(data []byte, out []string) {
-				for i := range out {
-					got, err := linecomp.DecompressLines(c, []byte{9}, linesOf(data[i*n:(i+1)*n]))
-					out[i] = fmt.Sprintf("%X %v", got, err)
-				}
-			}
-			generic := func(line []byte) string {
-				got, err := linecomp.DecompressLines(struct{ linecomp.Codec }{c}, []byte{9}, linesOf(line)) // hides the batch decoder
-				return fmt.Sprintf("%X %v", got, err)
-			}
-			codectest.CrossCheck(t, n, poolLines(n), kernel, generic)
+			codectest.CrossCheckDecompressLines(t, c, poolLines(n), linesOf)
 		}
 	}
 }

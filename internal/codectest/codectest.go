@@ -22,6 +22,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -618,4 +619,57 @@ func CheckBadStarts(t *testing.T, d linecomp.LinesDecompressor, stream []byte, b
 			}
 		}
 	}
+}
+
+// Mangle returns enc, a stream of line, changed as mangle says, and true;
+// or enc and false for a mangle it does not know, which the caller makes
+// itself. It knows "" (no change), "flip" (one bit flipped), "short" (a
+// byte short), "long" (a zero byte more) and "random" (1 to randomMax
+// random bytes, sparse ones if sparse, behind flag 1). The changes are a
+// function of the line.
+func Mangle(enc, line []byte, mangle string, randomMax int, sparse bool) ([]byte, bool) {
+	h := binary.LittleEndian.Uint64(line) * 0x9E3779B97F4A7C15
+	switch mangle {
+	case "":
+	case "flip":
+		i := int(h >> 32 % uint64(8*len(enc)))
+		enc[i/8] ^= 0x80 >> (i % 8)
+	case "short":
+		enc = enc[:len(enc)-1]
+	case "long":
+		enc = append(enc, 0)
+	case "random":
+		rng := rand.New(rand.NewPCG(h, uint64(len(line))))
+		enc = make([]byte, 1+rng.IntN(randomMax))
+		for i := range enc {
+			enc[i] = byte(rng.Uint32())
+			if sparse {
+				enc[i] &= byte(rng.Uint32())
+			}
+		}
+		enc[0] |= 0x80
+	default:
+		return enc, false
+	}
+	return enc, true
+}
+
+// CrossCheckDecompressLines checks linecomp.DecompressLines of c, by way
+// of its batch decoder, against the same with the batch decoder hidden
+// (line by line with Decompress), results and errors, on linesOf(line)
+// for every line that CrossCheck takes (extra among them).
+func CrossCheckDecompressLines(t *testing.T, c linecomp.Codec, extra [][]byte, linesOf func(line []byte) *linecomp.Lines) {
+	t.Helper()
+	n := c.LineSize()
+	kernel := func(data []byte, out []string) {
+		for i := range out {
+			got, err := linecomp.DecompressLines(c, []byte{9}, linesOf(data[i*n:(i+1)*n]))
+			out[i] = fmt.Sprintf("%X %v", got, err)
+		}
+	}
+	generic := func(line []byte) string {
+		got, err := linecomp.DecompressLines(struct{ linecomp.Codec }{c}, []byte{9}, linesOf(line))
+		return fmt.Sprintf("%X %v", got, err)
+	}
+	CrossCheck(t, n, extra, kernel, generic)
 }
