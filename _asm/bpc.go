@@ -642,18 +642,26 @@ func bpcRunConsts(h int) (below, add Mem) {
 // the top plane of each zero run) packed together by VPCOMPRESSD, and the
 // stream built from them MSB-first in a 64-bit accumulator stored as
 // big-endian words. It returns the stream's length in bits with the flag;
-// the caller falls back to the raw line when that is not shorter.
+// at 128 bytes the caller falls back to the raw line when that is not
+// shorter, and at 64 bytes the kernel writes the raw stream itself
+// (bpcPack64).
 func bpcEncodeAVX512(words int) {
 	name := fmt.Sprintf("bpcEncode%dAVX512", 4*words)
 	outLen := bpcEncodeBuf
+	doc := []string{name + " writes the bit-plane stream (flag 1) of a 128-byte line",
+		"to out, as encode does, and returns its length in bits. A stream that loses to",
+		"the raw line (rawPayload) is not written."}
 	if words == 16 {
-		outLen = 64 // bpcPack64 writes the stream's bytes only
+		outLen = 65 // bpcPack64 writes the stream's bytes only
+		doc = []string{name + " writes the stream of a 64-byte line to out, as encode does,",
+			"and returns its length in bits: the bit-plane stream (flag 1), or the raw",
+			"stream (flag 0, the line, 513 bits) where that one loses to the raw line",
+			"(rawPayload). It writes the stream's bytes only, and reads all of line before",
+			"it writes out."}
 	}
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(line *[%d]byte, flip uint32, out *[%d]byte) int", 4*words, outLen))
 	Pragma("noescape")
-	Doc(name+" writes the bit-plane stream (flag 1) of a "+fmt.Sprint(4*words)+"-byte line",
-		"to out, as encode does, and returns its length in bits. A stream that loses to",
-		"the raw line (rawPayload) is not written.")
+	Doc(doc...)
 	m := words - 1 // plane bits
 	posBits := 4   // ceil(log2(m))
 	if words == 32 {
@@ -946,7 +954,10 @@ func bpcEncodeAVX512(words int) {
 // start − 64w or right by the opposite (VPSLLVQ and VPSRLVQ give 0 for
 // counts of 64 or more, negative ones included), and ORed: chunks are
 // disjoint. One byte permute makes the number the stream's bytes, and a
-// masked store writes those only (out may be the caller's dst).
+// masked store writes those only (out may be the caller's dst). A stream
+// that loses to the raw line is not packed: the raw stream is written
+// instead, as fpc's kernels write it (rawStream; 20 ns through
+// bitstream.AppendRaw).
 func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVirtual, code32, len32 GPVirtual) {
 	zero := ZMM()
 	VPXORQ(zero, zero, zero)
@@ -1064,7 +1075,10 @@ func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVir
 	VZEROUPPER()
 	RET()
 	Label(name + "_raw")
-	Store(bits, ReturnIndex(0))
+	rawStream(out, Load(Param("line"), GP64()), 64)
+	raw := GP64()
+	MOVQ(U32(1+8*64), raw)
+	Store(raw, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }

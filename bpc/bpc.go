@@ -227,16 +227,13 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
 	}
-	// At 64 bytes the kernel writes the stream's bytes only, straight
-	// into dst when it has room for a whole line.
+	// At 64 bytes the kernel writes the stream's bytes only, the raw
+	// stream for a line that does not compress, straight into dst when it
+	// has room for a raw stream.
 	// The kernel is called from here, not through encodeKernel: that call
 	// cost about 1.5 ns of a 64-byte line's 40 (BenchmarkOps/64/encode).
-	if free := dst[len(dst):cap(dst)]; c.lineSize == 64 && len(free) >= 64 && c.hasEncodeKernel() {
-		n := c.encode64((*[64]byte)(line), (*[64]byte)(free))
-		if c.rawPayload(n - tagBits) {
-			enc, n := bitstream.AppendRaw(dst, 0, tagBits, line)
-			return enc, n, nil
-		}
+	if free := dst[len(dst):cap(dst)]; c.lineSize == 64 && len(free) >= 65 && c.hasEncodeKernel() {
+		n := c.encode64((*[64]byte)(line), (*[65]byte)(free))
 		return dst[:len(dst)+(n+7)/8], n, nil
 	}
 	var out [encodeBuf]byte

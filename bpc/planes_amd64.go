@@ -57,10 +57,11 @@ func (c *Codec) rebuild(dbx *[planeCount]uint32, dbpZero uint64, base uint32, li
 
 // encodeKernel writes the bit-plane stream (flag 1) of line to out with
 // the one-call AVX-512 kernel of its size and returns its length in bits
-// with the flag (a stream that loses to the raw line is not written); ok
-// is false when the level or the line size has no such kernel (32-byte
-// lines), and the caller encodes in Go. out must have room for the
-// kernel's writes: encodeBuf bytes at 128 bytes; at 64 bytes 64, of which
+// with the flag; ok is false when the level or the line size has no such
+// kernel (32-byte lines), and the caller encodes in Go. A stream that
+// loses to the raw line is not written at 128 bytes; at 64 bytes the raw
+// stream is written in its place (513 bits). out must have room for the
+// kernel's writes: encodeBuf bytes at 128 bytes; at 64 bytes 65, of which
 // the kernel writes the stream's bytes only, so that out may be the spare
 // capacity of Compress's dst.
 func (c *Codec) encodeKernel(line, out []byte) (bits int, ok bool) {
@@ -71,7 +72,7 @@ func (c *Codec) encodeKernel(line, out []byte) (bits int, ok bool) {
 	case 128:
 		return bpcEncode128AVX512((*[128]byte)(line), c.flip(), (*[encodeBuf]byte)(out)), true
 	case 64:
-		return c.encode64((*[64]byte)(line), (*[64]byte)(out)), true
+		return c.encode64((*[64]byte)(line), (*[65]byte)(out)), true
 	}
 	return 0, false
 }
@@ -85,7 +86,7 @@ func (c *Codec) hasEncodeKernel() bool {
 
 // encode64 is encodeKernel's kernel call at 64 bytes, for a codec that
 // hasEncodeKernel says has it.
-func (c *Codec) encode64(line *[64]byte, out *[64]byte) int {
+func (c *Codec) encode64(line *[64]byte, out *[65]byte) int {
 	return bpcEncode64AVX512(line, c.flip(), out)
 }
 

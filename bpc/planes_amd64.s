@@ -1703,7 +1703,7 @@ GLOBL bpc_d00000007<>(SB), RODATA|NOPTR, $4
 DATA bpc_d0000001e<>+0(SB)/4, $0x0000001e
 GLOBL bpc_d0000001e<>(SB), RODATA|NOPTR, $4
 
-// func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[64]byte) int
+// func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[65]byte) int
 // Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, BMI2, CMOV, GFNI
 TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	MOVQ           line+0(FP), AX
@@ -1714,11 +1714,11 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	VPBROADCASTD   DX, Z0
 	VPXORD         Z1, Z1, Z1
 	VMOVDQU32      (AX), Z1
-	VALIGND        $0x01, Z1, Z1, Z8
-	VPSUBD.Z       Z1, Z8, K1, Z9
+	VALIGND        $0x01, Z1, Z1, Z9
+	VPSUBD.Z       Z1, Z9, K1, Z10
 	VPXORD         Z0, Z1, Z1
-	VPXORD         Z0, Z8, Z8
-	VPCMPUD        $0x01, Z1, Z8, K1, K1
+	VPXORD         Z0, Z9, Z9
+	VPCMPUD        $0x01, Z1, Z9, K1, K1
 	VPXORD         Z2, Z2, Z2
 	KXORW          K3, K3, K3
 	KMOVW          K1, CX
@@ -1727,139 +1727,139 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	ORL            DX, CX
 	VMOVDQU64      k_bpc_cols<>+0(SB), Z0
 	VMOVDQU64      k_bpc_gather0<>+0(SB), Z1
-	VPERMI2B       Z2, Z9, Z1
+	VPERMI2B       Z2, Z10, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VMOVDQU64      k_bpc_gather1<>+0(SB), Z8
-	VPERMI2B       Z2, Z9, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VMOVDQU64      k_bpc_gather1<>+0(SB), Z9
+	VPERMI2B       Z2, Z10, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
 	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
+	VPERMI2B       Z9, Z1, Z0
 	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z2
-	VPERMI2B       Z8, Z1, Z2
+	VPERMI2B       Z9, Z1, Z2
 	VPBROADCASTD   CX, Z1
-	VALIGND        $0x01, Z0, Z2, Z8
+	VALIGND        $0x01, Z0, Z2, Z9
 	VALIGND        $0x01, Z2, Z1, Z1
-	VPXORD         Z0, Z8, Z8
+	VPXORD         Z0, Z9, Z9
 	VPXORD         Z2, Z1, Z1
 	VMOVD          CX, X3
 	VPXORD         Z4, Z4, Z4
 	VPTERNLOGD     $0xff, Z5, Z5, Z5
-	VPBROADCASTD   bpc_d00007fff<>+0(SB), Z9
-	VPTESTNMD      Z8, Z8, K1
+	VPBROADCASTD   bpc_d00007fff<>+0(SB), Z10
+	VPTESTNMD      Z9, Z9, K1
 	VPTESTNMD      Z1, Z1, K2
 	KUNPCKWD       K1, K2, K1
 	KMOVD          K1, CX
 	NOTL           CX
-	VPBROADCASTD   CX, Z10
-	VPBROADCASTD   bpc_d00008000<>+0(SB), Z11
-	VPBROADCASTD   bpc_d00000010<>+0(SB), Z12
-	VPBROADCASTD   bpc_d00000009<>+0(SB), Z13
-	VPBROADCASTD   bpc_d0000003f<>+0(SB), Z14
-	VPBROADCASTD   bpc_d00000010<>+0(SB), Z15
-	VPBROADCASTD   bpc_d00000005<>+0(SB), Z16
-	VPBROADCASTD   bpc_d00000001<>+0(SB), Z17
-	VPBROADCASTD   bpc_d00000003<>+0(SB), Z18
-	VPBROADCASTD   bpc_d00000007<>+0(SB), Z19
-	VPBROADCASTD   bpc_d0000001e<>+0(SB), Z20
-	VPTESTNMD      Z8, Z8, K1
-	VPORD          Z11, Z8, Z21
-	VMOVDQA32      Z12, Z22
+	VPBROADCASTD   CX, Z11
+	VPBROADCASTD   bpc_d00008000<>+0(SB), Z12
+	VPBROADCASTD   bpc_d00000010<>+0(SB), Z13
+	VPBROADCASTD   bpc_d00000009<>+0(SB), Z14
+	VPBROADCASTD   bpc_d0000003f<>+0(SB), Z15
+	VPBROADCASTD   bpc_d00000010<>+0(SB), Z16
+	VPBROADCASTD   bpc_d00000005<>+0(SB), Z17
+	VPBROADCASTD   bpc_d00000001<>+0(SB), Z18
+	VPBROADCASTD   bpc_d00000003<>+0(SB), Z19
+	VPBROADCASTD   bpc_d00000007<>+0(SB), Z20
+	VPBROADCASTD   bpc_d0000001e<>+0(SB), Z21
+	VPTESTNMD      Z9, Z9, K1
+	VPORD          Z12, Z9, Z22
+	VMOVDQA32      Z13, Z23
 	VPTESTNMD      Z0, Z0, K2
-	VPCMPEQD       Z9, Z8, K3
+	VPCMPEQD       Z10, Z9, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
-	VMOVDQA32      Z4, K3, Z21
-	VMOVDQA32      Z16, K3, Z22
+	VMOVDQA32      Z4, K3, Z22
+	VMOVDQA32      Z17, K3, Z23
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z17, K2, Z21
-	VPADDD         Z5, Z8, Z0
-	VPTESTNMD      Z0, Z8, K2
-	VPSUBD         Z8, Z4, Z0
-	VPANDD         Z8, Z0, Z0
-	VPADDD         Z0, Z0, Z23
-	VPADDD         Z0, Z23, Z23
-	VPCMPEQD       Z8, Z23, K4
+	VMOVDQA32      Z18, K2, Z22
+	VPADDD         Z5, Z9, Z0
+	VPTESTNMD      Z0, Z9, K2
+	VPSUBD         Z9, Z4, Z0
+	VPANDD         Z9, Z0, Z0
+	VPADDD         Z0, Z0, Z24
+	VPADDD         Z0, Z24, Z24
+	VPCMPEQD       Z9, Z24, K4
 	KORW           K2, K4, K4
 	KANDNW         K4, K1, K4
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
 	VPLZCNTD       Z0, Z0
-	VPSUBD         Z0, Z14, Z0
-	VPADDD         Z15, Z0, K2, Z0
-	VMOVDQA32      Z0, K4, Z21
-	VMOVDQA32      Z13, K4, Z22
-	VALIGND        $0x01, Z8, Z1, Z0
+	VPSUBD         Z0, Z15, Z0
+	VPADDD         Z16, Z0, K2, Z0
+	VMOVDQA32      Z0, K4, Z22
+	VMOVDQA32      Z14, K4, Z23
+	VALIGND        $0x01, Z9, Z1, Z0
 	VPTESTNMD      Z0, Z0, K2
 	KANDNW         K1, K2, K2
 	KNOTW          K1, K1
 	KORW           K1, K2, K1
-	VPANDD         bpc_below0<>+0(SB), Z10, Z0
+	VPANDD         bpc_below0<>+0(SB), Z11, Z0
 	VPLZCNTD       Z0, Z0
 	VPADDD         bpc_runadd0<>+0(SB), Z0, Z0
-	VPADDD         Z20, Z0, Z8
-	VMOVDQA32      Z19, Z23
-	VPCMPEQD       Z17, Z0, K3
-	VMOVDQA32      Z17, K3, Z8
-	VMOVDQA32      Z18, K3, Z23
-	VMOVDQA32      Z8, K2, Z21
-	VMOVDQA32      Z23, K2, Z22
-	VMOVDQA32.Z    Z21, K1, Z21
+	VPADDD         Z21, Z0, Z9
+	VMOVDQA32      Z20, Z24
+	VPCMPEQD       Z18, Z0, K3
+	VMOVDQA32      Z18, K3, Z9
+	VMOVDQA32      Z19, K3, Z24
+	VMOVDQA32      Z9, K2, Z22
+	VMOVDQA32      Z24, K2, Z23
 	VMOVDQA32.Z    Z22, K1, Z22
+	VMOVDQA32.Z    Z23, K1, Z23
 	VPTESTNMD      Z1, Z1, K1
-	VPORD          Z11, Z1, Z0
-	VMOVDQA32      Z12, Z8
+	VPORD          Z12, Z1, Z0
+	VMOVDQA32      Z13, Z9
 	VPTESTNMD      Z2, Z2, K2
-	VPCMPEQD       Z9, Z1, K3
+	VPCMPEQD       Z10, Z1, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
 	VMOVDQA32      Z4, K3, Z0
-	VMOVDQA32      Z16, K3, Z8
+	VMOVDQA32      Z17, K3, Z9
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z17, K2, Z0
+	VMOVDQA32      Z18, K2, Z0
 	VPADDD         Z5, Z1, Z2
 	VPTESTNMD      Z2, Z1, K2
 	VPSUBD         Z1, Z4, Z2
 	VPANDD         Z1, Z2, Z2
-	VPADDD         Z2, Z2, Z23
-	VPADDD         Z2, Z23, Z23
-	VPCMPEQD       Z1, Z23, K4
+	VPADDD         Z2, Z2, Z24
+	VPADDD         Z2, Z24, Z24
+	VPCMPEQD       Z1, Z24, K4
 	KORW           K2, K4, K4
 	KANDNW         K4, K1, K4
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
 	VPLZCNTD       Z2, Z2
-	VPSUBD         Z2, Z14, Z2
-	VPADDD         Z15, Z2, K2, Z2
+	VPSUBD         Z2, Z15, Z2
+	VPADDD         Z16, Z2, K2, Z2
 	VMOVDQA32      Z2, K4, Z0
-	VMOVDQA32      Z13, K4, Z8
+	VMOVDQA32      Z14, K4, Z9
 	VALIGND        $0x01, Z1, Z3, Z1
 	VPTESTNMD      Z1, Z1, K2
 	KANDNW         K1, K2, K2
 	KNOTW          K1, K1
 	KORW           K1, K2, K1
-	VPANDD         bpc_below1<>+0(SB), Z10, Z1
+	VPANDD         bpc_below1<>+0(SB), Z11, Z1
 	VPLZCNTD       Z1, Z1
 	VPADDD         bpc_runadd1<>+0(SB), Z1, Z1
-	VPADDD         Z20, Z1, Z2
-	VMOVDQA32      Z19, Z23
-	VPCMPEQD       Z17, Z1, K3
-	VMOVDQA32      Z17, K3, Z2
-	VMOVDQA32      Z18, K3, Z23
+	VPADDD         Z21, Z1, Z2
+	VMOVDQA32      Z20, Z24
+	VPCMPEQD       Z18, Z1, K3
+	VMOVDQA32      Z18, K3, Z2
+	VMOVDQA32      Z19, K3, Z24
 	VMOVDQA32      Z2, K2, Z0
-	VMOVDQA32      Z23, K2, Z8
+	VMOVDQA32      Z24, K2, Z9
 	VMOVDQA32.Z    Z0, K1, Z0
-	VMOVDQA32.Z    Z8, K1, Z8
+	VMOVDQA32.Z    Z9, K1, Z9
 	VPTESTNMD      Z3, Z3, K1
-	VPORD          Z11, Z3, Z1
-	VMOVDQA32      Z12, Z2
+	VPORD          Z12, Z3, Z1
+	VMOVDQA32      Z13, Z2
 	VPTESTNMD      Z3, Z3, K2
-	VPCMPEQD       Z9, Z3, K3
+	VPCMPEQD       Z10, Z3, K3
 	KORW           K2, K3, K3
 	KANDNW         K3, K1, K3
 	VMOVDQA32      Z4, K3, Z1
-	VMOVDQA32      Z16, K3, Z2
+	VMOVDQA32      Z17, K3, Z2
 	KANDW          K3, K2, K2
-	VMOVDQA32      Z17, K2, Z1
+	VMOVDQA32      Z18, K2, Z1
 	VPADDD         Z5, Z3, Z5
 	VPTESTNMD      Z5, Z3, K2
 	VPSUBD         Z3, Z4, Z4
@@ -1872,21 +1872,21 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	KANDNW         K4, K3, K4
 	KANDW          K4, K2, K2
 	VPLZCNTD       Z4, Z3
-	VPSUBD         Z3, Z14, Z3
-	VPADDD         Z15, Z3, K2, Z3
+	VPSUBD         Z3, Z15, Z3
+	VPADDD         Z16, Z3, K2, Z3
 	VMOVDQA32      Z3, K4, Z1
-	VMOVDQA32      Z13, K4, Z2
+	VMOVDQA32      Z14, K4, Z2
 	MOVL           $0x00000001, CX
 	KMOVW          CX, K2
 	KANDW          K1, K2, K1
-	VPANDD         bpc_below2<>+0(SB), Z10, Z3
+	VPANDD         bpc_below2<>+0(SB), Z11, Z3
 	VPLZCNTD       Z3, Z3
 	VPADDD         bpc_runadd2<>+0(SB), Z3, Z3
-	VPADDD         Z20, Z3, Z4
-	VMOVDQA32      Z19, Z5
-	VPCMPEQD       Z17, Z3, K2
-	VMOVDQA32      Z17, K2, Z4
-	VMOVDQA32      Z18, K2, Z5
+	VPADDD         Z21, Z3, Z4
+	VMOVDQA32      Z20, Z5
+	VPCMPEQD       Z18, Z3, K2
+	VMOVDQA32      Z18, K2, Z4
+	VMOVDQA32      Z19, K2, Z5
 	VMOVDQA32      Z4, K1, Z1
 	VMOVDQA32      Z5, K1, Z2
 	VMOVD          X1, CX
@@ -1930,19 +1930,19 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	MOVQ           out+16(FP), SI
 	VPXORQ         Z6, Z6, Z6
 	VPBROADCASTQ   bpc_q00000000ffffffff<>+0(SB), Z1
-	VPSRLQ         $0x20, Z21, Z2
-	VPANDQ         Z1, Z22, Z3
+	VPSRLQ         $0x20, Z22, Z2
+	VPANDQ         Z1, Z23, Z3
 	VPSLLVQ        Z3, Z2, Z2
-	VPANDQ         Z1, Z21, Z4
+	VPANDQ         Z1, Z22, Z4
 	VPORQ          Z4, Z2, Z2
-	VPSRLQ         $0x20, Z22, Z4
+	VPSRLQ         $0x20, Z23, Z4
 	VPADDQ         Z4, Z3, Z3
 	VPSRLQ         $0x20, Z0, Z4
-	VPANDQ         Z1, Z8, Z5
+	VPANDQ         Z1, Z9, Z5
 	VPSLLVQ        Z5, Z4, Z4
 	VPANDQ         Z1, Z0, Z0
 	VPORQ          Z0, Z4, Z0
-	VPSRLQ         $0x20, Z8, Z1
+	VPSRLQ         $0x20, Z9, Z1
 	VPADDQ         Z1, Z5, Z1
 	VMOVDQU64      bpc_evenq<>+0(SB), Z5
 	VMOVDQA64      Z2, Z4
@@ -2055,7 +2055,19 @@ TEXT ·bpcEncode64AVX512(SB), NOSPLIT, $128-32
 	RET
 
 bpcEncode64AVX512_raw:
-	MOVQ CX, ret+24(FP)
+	MOVQ                line+0(FP), AX
+	VMOVDQU64           (AX), Z0
+	MOVBLZX             63(AX), AX
+	VPXORQ              Z8, Z8, Z8
+	VGF2P8AFFINEQB.BCST $0x00, k_byteRotation1<>+0(SB), Z0, Z0
+	VMOVDQU64           k_prevByteUnder<>+0(SB), Z1
+	VPERMI2B            Z8, Z0, Z1
+	VPTERNLOGQ          $0xe4, k_topBits<>+0(SB), Z0, Z1
+	VMOVDQU64           Z1, (SI)
+	SHLL                $0x07, AX
+	MOVB                AL, 64(SI)
+	MOVQ                $0x00000201, AX
+	MOVQ                AX, ret+24(FP)
 	VZEROUPPER
 	RET
 
@@ -2076,6 +2088,9 @@ GLOBL bpc_d0000003f<>(SB), RODATA|NOPTR, $4
 
 DATA bpc_q00000000ffffffff<>+0(SB)/8, $0x00000000ffffffff
 GLOBL bpc_q00000000ffffffff<>(SB), RODATA|NOPTR, $8
+
+DATA k_byteRotation1<>+0(SB)/8, $0x0204081020408001
+GLOBL k_byteRotation1<>(SB), RODATA|NOPTR, $8
 
 // func bpcParse128(enc *byte, endm8 int, last uint64, pos uint, symbols *[1024]uint64, planes *[38]uint32) (end uint, j int, flags uint64)
 // Requires: BMI2
@@ -3516,6 +3531,42 @@ TEXT k_bpc_revbytes<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x1011121314151617
 	QUAD $0x08090a0b0c0d0e0f
 	QUAD $0x0001020304050607
+
+// k_topBits<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_topBits<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+	QUAD $0x8080808080808080
+
+// k_prevByteUnder<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_prevByteUnder<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x0605040302010040
+	QUAD $0x0e0d0c0b0a090807
+	QUAD $0x161514131211100f
+	QUAD $0x1e1d1c1b1a191817
+	QUAD $0x262524232221201f
+	QUAD $0x2e2d2c2b2a292827
+	QUAD $0x363534333231302f
+	QUAD $0x3e3d3c3b3a393837
+
+// k_prevByte<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_prevByte<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x464544434241403f
+	QUAD $0x4e4d4c4b4a494847
+	QUAD $0x565554535251504f
+	QUAD $0x5e5d5c5b5a595857
+	QUAD $0x666564636261605f
+	QUAD $0x6e6d6c6b6a696867
+	QUAD $0x767574737271706f
+	QUAD $0x7e7d7c7b7a797877
 
 // k_bpc_dec_ctl0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_bpc_dec_ctl0<>(SB), NOSPLIT|NOFRAME, $0

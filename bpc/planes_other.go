@@ -48,6 +48,6 @@ func (c *Codec) decodeLines(out, enc []byte, start int, ends []int) int {
 func (c *Codec) hasEncodeKernel() bool { return false }
 
 // encode64 is never called: hasEncodeKernel is false.
-func (c *Codec) encode64(line *[64]byte, out *[64]byte) int {
+func (c *Codec) encode64(line *[64]byte, out *[65]byte) int {
 	panic("bpc: encode64 without a kernel")
 }

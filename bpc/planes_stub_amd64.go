@@ -64,12 +64,14 @@ func bpcPlanes32AVX512(line *[32]byte, flip uint32, mask uint32, dbx *[33]uint32
 //go:noescape
 func bpcEncode128AVX512(line *[128]byte, flip uint32, out *[160]byte) int
 
-// bpcEncode64AVX512 writes the bit-plane stream (flag 1) of a 64-byte line
-// to out, as encode does, and returns its length in bits. A stream that loses to
-// the raw line (rawPayload) is not written.
+// bpcEncode64AVX512 writes the stream of a 64-byte line to out, as encode does,
+// and returns its length in bits: the bit-plane stream (flag 1), or the raw
+// stream (flag 0, the line, 513 bits) where that one loses to the raw line
+// (rawPayload). It writes the stream's bytes only, and reads all of line before
+// it writes out.
 //
 //go:noescape
-func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[64]byte) int
+func bpcEncode64AVX512(line *[64]byte, flip uint32, out *[65]byte) int
 
 // bpcParse128 decodes the plane symbols of a bit-plane stream of a 128-byte
 // line from bit pos on, as decodeFast's loop does. endm8 is len(enc) − 8, last
