@@ -271,6 +271,26 @@ func TestRawZeroAllocs(t *testing.T) {
 	}
 }
 
+// BenchmarkAppendRaw appends the raw stream of a 64-byte and a 128-byte
+// line behind a 1-bit tag, the path of whole 8-byte words, and of a
+// 100-byte one, which is not, into a reused buffer.
+func BenchmarkAppendRaw(b *testing.B) {
+	for _, n := range []int{64, 128, 100} {
+		raw := make([]byte, n)
+		for i := range raw {
+			raw[i] = byte(7*i + 1)
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			buf := make([]byte, 0, n+1)
+			for b.Loop() {
+				buf, _ = AppendRaw(buf[:0], 0, 1, raw)
+			}
+		})
+	}
+}
+
 // BenchmarkReadRaw reads a raw 128-byte line behind a 1-bit tag, which
 // takes the path that reads enc in place, and a 100-byte one, which does
 // not (a load would reach past enc).
