@@ -218,6 +218,14 @@ func AppendRaw(dst []byte, tag uint64, k uint, raw []byte) ([]byte, int) {
 	if len(raw) > MaxRawBytes || k > 8 {
 		panic("bitstream: AppendRaw of more than MaxRawBytes or a tag over 8 bits")
 	}
+	if k == 1 && tag&1 == 0 {
+		// The raw encoding of bpc, fpc, sc and cpack: a kernel where the
+		// level has one for the length (5.4 ns instead of 24 at 64 bytes,
+		// 6.3 instead of 30 at 128, BenchmarkAppendRaw).
+		if out, ok := appendRawKernel(dst, raw); ok {
+			return out, 1 + 8*len(raw)
+		}
+	}
 	// in is the tag's byte, then raw. The stream is in without the tag
 	// byte's 8 − k unused high bits: in shifted left by 8 − k bits as a
 	// whole, eight bytes at a time.
@@ -250,6 +258,9 @@ func ReadRaw(line, enc []byte, k uint) (offset int, reason string, ok bool) {
 	// shifted into out, which is then copied to line: all of enc is read
 	// before line is written, wherever line lies.
 	n := len(line)
+	if k == 1 && readRawKernel(line, enc) {
+		return 0, "", true
+	}
 	if k > 0 && n%8 == 0 && len(enc) == n+1 && enc[n]<<k == 0 {
 		// A well-formed stream of whole 8-byte words, the common case:
 		// every load lies inside enc, so enc is read where it is, not

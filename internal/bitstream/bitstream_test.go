@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/linecomp/linecomp/internal/cpu"
 )
 
 // TestDocExample checks the worked example in the package comment.
@@ -152,9 +154,23 @@ func BenchmarkWriter(b *testing.B) {
 	}
 }
 
+// forEachLevel runs f at every kernel level this CPU and build support
+// (the raw kernels at AVX512, Go below it).
+func forEachLevel(t *testing.T, f func(t *testing.T)) {
+	for _, l := range cpu.Levels() {
+		t.Run(l.String(), func(t *testing.T) {
+			defer cpu.Set(l)()
+			f(t)
+		})
+	}
+}
+
 // TestRaw checks AppendRaw against the Writer (the tag, then the bytes) and
-// ReadRaw against the bytes, for every tag width and every length.
-func TestRaw(t *testing.T) {
+// ReadRaw against the bytes, for every tag width and every length, at every
+// level.
+func TestRaw(t *testing.T) { forEachLevel(t, testRaw) }
+
+func testRaw(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for k := uint(0); k <= 8; k++ {
 		for n := 0; n <= MaxRawBytes; n++ {
@@ -221,28 +237,60 @@ func TestRawProblems(t *testing.T) {
 	}
 }
 
+// TestRawPaddingOneBit: ReadRaw rejects a stream of a one-bit tag and a
+// 64- or 128-byte line with any padding bit set, or a byte short or long,
+// with the same offset and reason at every level, and leaves line alone.
+func TestRawPaddingOneBit(t *testing.T) {
+	for _, n := range []int{64, 128} {
+		raw := bytes.Repeat([]byte{0x5A}, n)
+		enc, _ := AppendRaw(nil, 0, 1, raw)
+		var streams [][]byte
+		for bit := range 7 {
+			bad := bytes.Clone(enc)
+			bad[n] |= 1 << bit
+			streams = append(streams, bad)
+		}
+		streams = append(streams, enc[:n], append(bytes.Clone(enc), 0))
+		for _, s := range streams {
+			restore := cpu.Set(cpu.Generic)
+			wantOff, wantWhy, _ := ReadRaw(make([]byte, n), s, 1)
+			restore()
+			forEachLevel(t, func(t *testing.T) {
+				line := make([]byte, n)
+				off, why, ok := ReadRaw(line, s, 1)
+				if ok || off != wantOff || why != wantWhy || !bytes.Equal(line, make([]byte, n)) {
+					t.Errorf("%d bytes, stream % X: ok %v at %d: %q, line % X; want %d: %q", n, s[n-1:], ok, off, why, line, wantOff, wantWhy)
+				}
+			})
+		}
+	}
+}
+
 // TestRawOverlap: AppendRaw and ReadRaw read all of their input before they
 // write, so the output may start at, before or after the input inside one
-// buffer.
-func TestRawOverlap(t *testing.T) {
+// buffer, at every level.
+func TestRawOverlap(t *testing.T) { forEachLevel(t, testRawOverlap) }
+
+func testRawOverlap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for _, k := range []uint{1, 3, 4, 8} {
 		for _, n := range []int{32, 64, 128} {
+			tag := uint64(n/32) & 1 // 0 for 64 and 128 bytes: the kernels' case
 			raw := make([]byte, n)
 			for i := range raw {
 				raw[i] = byte(rng.Uint32())
 			}
-			want, _ := AppendRaw(nil, 1, k, raw)
+			want, _ := AppendRaw(nil, tag, k, raw)
 			for _, shift := range []int{0, 1, 7, 8, 9, n / 2, n - 1} {
 				// Output starting shift bytes into the input.
 				buf := make([]byte, 2*n+16)
 				copy(buf[shift:], raw)
-				got, _ := AppendRaw(buf[:0], 1, k, buf[shift:shift+n])
+				got, _ := AppendRaw(buf[:0], tag, k, buf[shift:shift+n])
 				if !bytes.Equal(got, want) {
 					t.Fatalf("AppendRaw k=%d n=%d, output %d bytes before the input: % X, want % X", k, n, shift, got, want)
 				}
 				copy(buf, raw)
-				got, _ = AppendRaw(buf[:shift], 1, k, buf[:n])
+				got, _ = AppendRaw(buf[:shift], tag, k, buf[:n])
 				if !bytes.Equal(got[shift:], want) {
 					t.Fatalf("AppendRaw k=%d n=%d, output %d bytes into the input: % X, want % X", k, n, shift, got[shift:], want)
 				}
