@@ -3,7 +3,8 @@ package sc
 import (
 	"encoding/binary"
 	"math/bits"
-	"slices"
+
+	"github.com/linecomp/linecomp/internal/bitstream"
 )
 
 // Fast paths. A Table with L ≤ fastMaxLen also carries two lookup
@@ -25,8 +26,8 @@ import (
 // else (a bit string that starts no codeword, a read past the end,
 // trailing bytes, non-zero padding, an oversized stream) it defers to the
 // reference decoder, which produces the exact error. Raw lines (flag 0)
-// are read by bitstream.ReadRaw on both paths and written by it
-// (compressRef) or by appendRaw, its one-bit-flag case (compressFast).
+// are read by bitstream.ReadRaw and written by bitstream.AppendRaw on both
+// paths.
 
 // fastMaxLen is the largest L with fast paths: an escape codeword plus its
 // raw word, ≤ 24+32 bits, fits one 56-bit write of the encoder.
@@ -249,38 +250,9 @@ func (c *Codec) compressFast(t *Table, dst, line []byte) ([]byte, int) {
 	var fields [32]uint64
 	total := fieldsOf(t, line, &fields)
 	if total >= uint(8*len(line)) {
-		return appendRaw(dst, line)
+		return bitstream.AppendRaw(dst, 0, tagBits, line)
 	}
 	return packFields(dst, fields[:len(line)/4]), int(1 + total)
-}
-
-// appendRaw appends the raw stream of line to dst, as
-// bitstream.AppendRaw(dst, 0, tagBits, line) does (compressRef's raw
-// stream, which checkFast compares it with): the flag 0, then the line,
-// then zero padding, so the line shifted right by one bit as a whole,
-// eight bytes at a time. AppendRaw, general in its tag, copies the line
-// into one zeroed buffer and shifts it into another; most lines of memory
-// images are raw, so Compress takes this path more often than not.
-func appendRaw(dst, line []byte) ([]byte, int) {
-	const _ = -(tagBits - 1) // the shift below is for a one-bit flag of 0
-	// All of line is read into words before dst is written (they may
-	// overlap), then the words go straight into dst: no buffer to copy.
-	var words [16]uint64
-	n := len(line) &^ 7 // 32, 64 or 128
-	carry := uint64(0)  // the last bit of the previous eight bytes
-	for i := 0; i < n; i += 8 {
-		w := binary.BigEndian.Uint64(line[i:])
-		words[i>>3&15] = carry<<63 | w>>1
-		carry = w & 1
-	}
-	k := len(dst)
-	dst = slices.Grow(dst, n+1)[:k+n+1]
-	out := dst[k:]
-	for i := 0; i < n; i += 8 {
-		binary.BigEndian.PutUint64(out[i:], words[i>>3&15])
-	}
-	out[n] = byte(carry << 7)
-	return dst, tagBits + 8*n
 }
 
 // fieldsOf stores every word's field in fields and returns the payload
