@@ -956,8 +956,8 @@ func bpcEncodeAVX512(words int) {
 // disjoint. One byte permute makes the number the stream's bytes, and a
 // masked store writes those only (out may be the caller's dst). A stream
 // that loses to the raw line is not packed: the raw stream is written
-// instead, as fpc's kernels write it (rawStream; 20 ns through
-// bitstream.AppendRaw).
+// instead, as fpc's kernels write it (rawStream), so that Compress takes
+// the kernel's stream as it is.
 func bpcPack64(name string, out Register, acc, n GPVirtual, codes, lens []VecVirtual, code32, len32 GPVirtual) {
 	zero := ZMM()
 	VPXORQ(zero, zero, zero)
@@ -1683,8 +1683,9 @@ func bpcDecLine(name string, area Register, v0 GPVirtual, nl Mem, line func() Re
 }
 
 // bpcDecode64AVX512 emits the whole fast decoder of a 64-byte line's
-// stream in one call: a raw one as fpcRawLine does (17 ns through
-// bitstream.ReadRaw, 6.4 in the kernel), and a bit-plane one as
+// stream in one call: a raw one as fpcRawLine does (6.4 ns a line
+// through Decompress, against 17 through bitstream.ReadRaw's Go path),
+// and a bit-plane one as
 // decodeFast does, its base code, symbols and checks, and the rebuild of
 // bpcRebuildAVX512 (with the "DBP zero" planes of bpcRebuildLine), with
 // bpcDecPrepare and bpcDecLine. Streams longer than 64 bytes (never

@@ -368,9 +368,9 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	// The one-call kernel straight into dst's spare room first, raw
 	// streams included, with no call between: through decodeFast (a large
 	// frame) and decodeInto, a 64-byte line took about 57 ns instead of
-	// 52 (BenchmarkOps/64/decode), and through ReadRaw a raw one about 17
-	// ns instead of 6.4. A stream the kernel refuses goes on to ReadRaw or
-	// decodeFast, which find the same.
+	// 52 (BenchmarkOps/64/decode), and through ReadRaw's Go path a raw one
+	// about 17 ns instead of 6.4. A stream the kernel refuses goes on to
+	// ReadRaw or decodeFast, which find the same.
 	if l, n := len(dst), c.lineSize; len(enc) > 0 && cap(dst)-l >= n && c.hasDecodeKernel() && c.decode64((*[64]byte)(dst[l:l+64]), enc) {
 		return dst[:l+n], nil
 	}
