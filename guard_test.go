@@ -212,6 +212,17 @@ func guardMangles(enc []byte) [][]byte {
 	return out
 }
 
+// guardJunk returns streams of every length up to 2n+2 bytes, all ones:
+// for most codecs a stream of the longest codes, which a decoder that
+// reads a stream in place follows furthest.
+func guardJunk(n int) [][]byte {
+	var out [][]byte
+	for k := 1; k <= 2*n+2; k++ {
+		out = append(out, bytes.Repeat([]byte{0xFF}, k))
+	}
+	return out
+}
+
 // checkGuardedBatch runs Sizes, CompressLines and DecompressLines on data
 // (whole lines) and its streams from guarded memory into guarded outputs.
 func checkGuardedBatch(t *testing.T, g guardRegions, c linecomp.Codec, data []byte) {
@@ -258,6 +269,45 @@ func checkGuardedBatch(t *testing.T, g guardRegions, c linecomp.Codec, data []by
 		}
 		if err != nil || !bytes.Equal(got, data) {
 			t.Errorf("DecompressLines of the streams %s: %v, or not the lines", where, err)
+		}
+	}
+	// The streams with the last one mangled, and that one alone: batch
+	// kernels read streams in place, and the last one ends at the
+	// inaccessible page.
+	last := want.Line(count - 1)
+	lastStart := len(want.Enc) - len(last)
+	junk := guardJunk(n)
+	for _, j := range junk {
+		checkGuardedStream(t, g, c, j)
+	}
+	for _, bad := range append(guardMangles(last), junk...) {
+		for _, first := range []int{count - 1, 0} {
+			from := 0
+			if first > 0 {
+				from = want.End[first-1]
+			}
+			enc := append(slices.Clone(want.Enc[from:lastStart]), bad...)
+			ends := make([]int, 0, count-first)
+			for _, e := range want.End[first : count-1] {
+				ends = append(ends, e-from)
+			}
+			ends = append(ends, len(enc))
+			src := linecomp.Lines{Enc: enc, End: ends, Bits: make([]int, len(ends))}
+			wantLines, wantErr := linecomp.DecompressLines(struct{ linecomp.Codec }{c}, nil, &src) // line by line
+			for _, p := range placements(g.in, enc, 0) {
+				where, e := p.where, p.place()
+				src := linecomp.Lines{Enc: e, End: ends, Bits: src.Bits}
+				dst := g.out.Tail(len(ends) * n)[:0]
+				var got []byte
+				what := fmt.Sprintf("DecompressLines of %d streams ending with %X %s", len(ends), bad, where)
+				if !guarded(t, what, func() { got, err = linecomp.DecompressLines(c, dst, &src) }) {
+					return
+				}
+				if !bytes.Equal(got, wantLines) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+					t.Errorf("%s: %X, %v; line by line on ordinary memory %X, %v", what, got, err, wantLines, wantErr)
+					return
+				}
+			}
 		}
 	}
 }
