@@ -41,9 +41,9 @@ func newGuardRegions(t *testing.T, size int) guardRegions {
 }
 
 // guardedLines is the number of lines of each sample and corpus file that
-// TestGuardedBuffers compresses and decodes (with the edge lines), and
-// guardedCuts the number of those lines whose streams it also decodes cut
-// at every length and mangled.
+// TestGuardedBuffers compresses and decodes (with the edge lines); it also
+// decodes the streams of the first guardedCuts lines, and of every 16th,
+// cut at every length and mangled.
 const (
 	guardedLines = 8
 	guardedCuts  = 2
