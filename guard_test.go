@@ -197,7 +197,10 @@ func checkGuardedStream(t *testing.T, g guardRegions, c linecomp.Codec, enc []by
 }
 
 // guardMangles returns enc cut at every length, with a byte of junk
-// after it, and with each of its first bytes inverted.
+// after it, and with each of its first bytes inverted. Unlike
+// codectest.Mangle, which picks one mangle of a line for the kernels'
+// cross-checks, it cuts at every length: each cut moves the stream's end
+// against the inaccessible page.
 func guardMangles(enc []byte) [][]byte {
 	var out [][]byte
 	for k := range len(enc) {

@@ -77,13 +77,3 @@ func Catch(f func()) (err error) {
 	f()
 	return nil
 }
-
-// Contains reports whether address a lies in r's mapping, its guard pages
-// included.
-func (r *Region) Contains(a uintptr) bool {
-	if len(r.mapping) == 0 {
-		return false
-	}
-	start := addr(r.mapping)
-	return a >= start && a-start < uintptr(len(r.mapping))
-}

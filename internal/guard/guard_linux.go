@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"syscall"
-	"unsafe"
 )
 
 // New maps a region of at least size usable bytes (whole pages) between
@@ -30,5 +29,3 @@ func New(size int) (*Region, error) {
 }
 
 func unmap(m []byte) error { return syscall.Munmap(m) }
-
-func addr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
