@@ -143,8 +143,9 @@ func checkGuardedLine(t *testing.T, g guardRegions, c linecomp.Codec, line []byt
 	}
 	for _, p := range placements(g.in, line, 0) {
 		where, l := p.where, p.place()
-		// dst: no room, the stream's room exactly, a raw stream's room,
-		// and a prefix before the room.
+		// dst: no room, the stream's room exactly, a line's room less
+		// one, a line's, a raw stream's and one more, and a prefix
+		// before the room.
 		for _, d := range []struct{ prefix, room int }{{0, 0}, {0, len(want)}, {0, n - 1}, {0, n}, {0, n + 1}, {0, n + 2}, {3, len(want)}, {5, 2*n + 16}} {
 			dst := g.out.Tail(d.prefix + d.room)[:d.prefix]
 			for i := range dst {
