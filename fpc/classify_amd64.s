@@ -2104,19 +2104,17 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z1, K1
 	KMOVW         K1, BX
 	POPCNTL       BX, BX
+	LEAQ          1(DX), SI
 	SHLQ          $0x20, DX
 	SHLQ          $0x30, BX
 	ORQ           BX, DX
 	ORQ           CX, DX
 	MOVQ          DX, sum+24(FP)
-	SHRQ          $0x20, DX
-	MOVWQZX       DX, DX
-	INCQ          DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                DX, $0x00000201
+	CMPQ                SI, $0x00000201
 	JLT                 fpc_fused_pack_13
-	MOVQ                DX, bits+32(FP)
+	MOVQ                SI, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
 	VPXORQ              Z4, Z4, Z4
@@ -2131,13 +2129,13 @@ TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	RET
 
 fpc_fused_pack_13:
-	MOVQ   tab+16(FP), BX
+	MOVQ   tab+16(FP), DX
 	VPXORD Z4, Z4, Z4
 
 	// emit: the non-zero words and runCodeStarts(zeros).
-	MOVQ    CX, SI
-	SHLQ    $0x01, SI
-	ANDNQ   CX, SI, SI
+	MOVQ    CX, BX
+	SHLQ    $0x01, BX
+	ANDNQ   CX, BX, BX
 	MOVQ    CX, DI
 	SHLQ    $0x01, DI
 	ANDQ    CX, DI
@@ -2152,18 +2150,18 @@ fpc_fused_pack_13:
 	MOVQ    DI, R8
 	SHLQ    $0x01, R8
 	ANDNQ   DI, R8, R8
-	ORQ     R8, SI
+	ORQ     R8, BX
 	NOTQ    CX
 	ANDQ    $0x0000ffff, CX
-	ORQ     SI, CX
-	POPCNTQ SI, SI
-	LEAQ    (SI)(SI*2), SI
-	LEAQ    (DX)(SI*2), DX
+	ORQ     BX, CX
+	POPCNTQ BX, BX
+	LEAQ    (BX)(BX*2), BX
+	LEAQ    (SI)(BX*2), BX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                DX, $0x00000201
+	CMPQ                BX, $0x00000201
 	JLT                 fpc_fused_pack_14
-	MOVQ                DX, bits+32(FP)
+	MOVQ                BX, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
 	VPXORQ              Z6, Z6, Z6
@@ -2193,34 +2191,40 @@ fpc_fused_pack_14:
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z1, Z1, Z1
-	VPERMD       (BX), Z1, Z5
-	VPERMD       192(BX), Z1, Z6
+	VPERMD       (DX), Z1, Z5
+	VPERMD       192(DX), Z1, Z6
 	VPTERNLOGD   $0xf8, Z6, Z0, Z5
-	VPERMD       64(BX), Z1, Z6
+	VPERMD       64(DX), Z1, Z6
 	VPSRLVD      Z6, Z0, Z6
-	VPERMD       128(BX), Z1, Z0
+	VPERMD       128(DX), Z1, Z0
 	VPTERNLOGD   $0xf8, Z0, Z6, Z5
-	VPERMD       256(BX), Z1, Z0
+	VPERMD       256(DX), Z1, Z0
 	VPTERNLOGD.Z $0xf8, Z0, Z3, K1, Z5
 	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
-	VPERMD.Z     (BX), Z0, K1, Z0
-	VPERMD.Z     320(BX), Z1, K1, Z1
+	VPERMD.Z     (DX), Z0, K1, Z0
+	VPERMD.Z     320(DX), Z1, K1, Z1
 	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z3
 	VPERMI2D     Z0, Z5, Z3
 	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z6
 	VPERMI2D     Z0, Z5, Z6
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64   k_fpc_startlane1<>+0(SB), Z0
-	VALIGND     $0x0f, Z0, Z1, Z0
-	VALIGND     $0x0f, Z4, Z0, Z5
-	VPADDD      Z5, Z0, Z0
-	VALIGND     $0x0e, Z4, Z0, Z5
-	VPADDD      Z5, Z0, Z0
-	VALIGND     $0x0c, Z4, Z0, Z5
-	VPADDD      Z5, Z0, Z0
-	VALIGND     $0x08, Z4, Z0, Z5
-	VPADDD      Z5, Z0, Z0
+	VPSLLDQ $0x04, Z1, Z0
+	VPSLLDQ $0x08, Z1, Z5
+	VPSLLDQ $0x0c, Z1, Z9
+	VPADDD  Z5, Z0, Z0
+	VPADDD  Z9, Z0, Z0
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z1, Z0, Z5
+	VPSHUFD     $0xff, Z5, Z5
+	VALIGND     $0x0c, Z4, Z5, Z9
+	VALIGND     $0x08, Z4, Z5, Z10
+	VALIGND     $0x04, Z4, Z5, Z5
+	VPADDD      Z10, Z9, Z9
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z5, Z5
+	VPADDD      Z5, Z9, Z9
+	VPADDD      Z9, Z0, Z0
 	VPSRLD      $0x06, Z0, Z5
 	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
 	VPADDD      Z1, Z0, Z0
@@ -2284,13 +2288,13 @@ fpc_fused_pack_14:
 
 	// Store the stream's bytes, (total+7)/8, and nothing past them.
 	MOVQ     buf+0(FP), AX
-	LEAQ     7(DX), CX
+	LEAQ     7(BX), CX
 	SHRQ     $0x03, CX
-	MOVQ     $-1, BX
-	BZHIQ    CX, BX, BX
-	KMOVQ    BX, K1
+	MOVQ     $-1, DX
+	BZHIQ    CX, DX, DX
+	KMOVQ    DX, K1
 	VMOVDQU8 Z3, K1, (AX)
-	MOVQ     DX, bits+32(FP)
+	MOVQ     BX, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -2381,19 +2385,17 @@ TEXT ·fpcCompress64AVX512Popcnt(SB), NOSPLIT, $0-40
 	VPCMPEQD.BCST k_fpc_d7<>+0(SB), Z1, K2
 	KMOVW         K2, BX
 	POPCNTL       BX, BX
+	LEAQ          1(DX), SI
 	SHLQ          $0x20, DX
 	SHLQ          $0x30, BX
 	ORQ           BX, DX
 	ORQ           CX, DX
 	MOVQ          DX, sum+24(FP)
-	SHRQ          $0x20, DX
-	MOVWQZX       DX, DX
-	INCQ          DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                DX, $0x00000201
+	CMPQ                SI, $0x00000201
 	JLT                 fpc_fused_pack_15
-	MOVQ                DX, bits+32(FP)
+	MOVQ                SI, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
 	VPXORQ              Z4, Z4, Z4
@@ -2408,31 +2410,37 @@ TEXT ·fpcCompress64AVX512Popcnt(SB), NOSPLIT, $0-40
 	RET
 
 fpc_fused_pack_15:
-	MOVQ   tab+16(FP), BX
+	MOVQ   tab+16(FP), DX
 	VPXORD Z4, Z4, Z4
 
 	// Bit offsets O, first without the zero-run codes: from the lengths of
 	// the non-zero words, which wait for the kinds only.
 	KNOTW    K1, K1
 	VPADDD   Z1, Z1, Z2
-	VPERMD.Z 320(BX), Z2, K1, Z2
+	VPERMD.Z 320(DX), Z2, K1, Z2
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z3
-	VALIGND   $0x0f, Z3, Z2, Z2
-	VALIGND   $0x0f, Z4, Z2, Z3
-	VPADDD    Z3, Z2, Z2
-	VALIGND   $0x0e, Z4, Z2, Z3
-	VPADDD    Z3, Z2, Z2
-	VALIGND   $0x0c, Z4, Z2, Z3
-	VPADDD    Z3, Z2, Z2
-	VALIGND   $0x08, Z4, Z2, Z3
-	VPADDD    Z3, Z2, Z2
+	VPSLLDQ $0x04, Z2, Z3
+	VPSLLDQ $0x08, Z2, Z5
+	VPSLLDQ $0x0c, Z2, Z9
+	VPADDD  Z5, Z3, Z3
+	VPADDD  Z9, Z3, Z3
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z2, Z3, Z2
+	VPSHUFD     $0xff, Z2, Z2
+	VALIGND     $0x0c, Z4, Z2, Z5
+	VALIGND     $0x08, Z4, Z2, Z9
+	VALIGND     $0x04, Z4, Z2, Z2
+	VPADDD      Z9, Z5, Z5
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z2, Z2
+	VPADDD      Z2, Z5, Z5
+	VPADDD      Z5, Z3, Z3
 
 	// emit: the non-zero words and runCodeStarts(zeros).
-	MOVQ    CX, SI
-	SHLQ    $0x01, SI
-	ANDNQ   CX, SI, SI
+	MOVQ    CX, BX
+	SHLQ    $0x01, BX
+	ANDNQ   CX, BX, BX
 	MOVQ    CX, DI
 	SHLQ    $0x01, DI
 	ANDQ    CX, DI
@@ -2447,18 +2455,18 @@ fpc_fused_pack_15:
 	MOVQ    DI, R8
 	SHLQ    $0x01, R8
 	ANDNQ   DI, R8, R8
-	ORQ     R8, SI
+	ORQ     R8, BX
 	NOTQ    CX
 	ANDQ    $0x0000ffff, CX
-	ORQ     SI, CX
-	POPCNTQ SI, DI
+	ORQ     BX, CX
+	POPCNTQ BX, DI
 	LEAQ    (DI)(DI*2), DI
-	LEAQ    (DX)(DI*2), DX
+	LEAQ    (SI)(DI*2), SI
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                DX, $0x00000201
+	CMPQ                SI, $0x00000201
 	JLT                 fpc_fused_pack_16
-	MOVQ                DX, bits+32(FP)
+	MOVQ                SI, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             63(AX), AX
 	VPXORQ              Z6, Z6, Z6
@@ -2474,15 +2482,15 @@ fpc_fused_pack_15:
 
 fpc_fused_pack_16:
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD SI, Z3
-	VPANDD       k_fpc_below16<>+0(SB), Z3, Z3
-	VPOPCNTD     Z3, Z3
-	VPSLLD       $0x01, Z3, Z5
-	VPSLLD       $0x02, Z3, Z3
-	VPADDD       Z3, Z5, Z5
-	VPADDD       Z5, Z2, Z2
+	VPBROADCASTD BX, Z2
+	VPANDD       k_fpc_below16<>+0(SB), Z2, Z2
+	VPOPCNTD     Z2, Z2
+	VPSLLD       $0x01, Z2, Z5
+	VPSLLD       $0x02, Z2, Z2
+	VPADDD       Z2, Z5, Z5
+	VPADDD       Z5, Z3, Z3
 	KMOVW        CX, K1
-	VPMOVZXBD    k_iota16<>+0(SB), Z3
+	VPMOVZXBD    k_iota16<>+0(SB), Z2
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
 	VPBROADCASTD CX, Z5
@@ -2496,31 +2504,31 @@ fpc_fused_pack_16:
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z1, Z1, Z1
-	VPERMD       (BX), Z1, Z6
-	VPERMD       192(BX), Z1, Z9
+	VPERMD       (DX), Z1, Z6
+	VPERMD       192(DX), Z1, Z9
 	VPTERNLOGD   $0xf8, Z9, Z0, Z6
-	VPERMD       64(BX), Z1, Z9
+	VPERMD       64(DX), Z1, Z9
 	VPSRLVD      Z9, Z0, Z9
-	VPERMD       128(BX), Z1, Z0
+	VPERMD       128(DX), Z1, Z0
 	VPTERNLOGD   $0xf8, Z0, Z9, Z6
-	VPERMD       256(BX), Z1, Z0
+	VPERMD       256(DX), Z1, Z0
 	VPTERNLOGD.Z $0xf8, Z0, Z5, K1, Z6
 	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
-	VPERMD.Z     (BX), Z0, K1, Z0
-	VPERMD.Z     320(BX), Z1, K1, Z1
+	VPERMD.Z     (DX), Z0, K1, Z0
+	VPERMD.Z     320(DX), Z1, K1, Z1
 	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z5
 	VPERMI2D     Z0, Z6, Z5
 	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z9
 	VPERMI2D     Z0, Z6, Z9
-	VPSRLD       $0x06, Z2, Z0
-	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z2, Z2
-	VPADDD       Z1, Z2, Z2
+	VPSRLD       $0x06, Z3, Z0
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z3, Z3
+	VPADDD       Z1, Z3, Z3
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z7, Z7, Z7
 	VALIGND       $0x01, Z0, Z7, Z1
 	VPCMPUD       $0x06, Z0, Z1, K1
-	VPCOMPRESSD.Z Z3, K1, Z0
+	VPCOMPRESSD.Z Z2, K1, Z0
 	VPMOVZXDQ     Y0, Z0
 	KMOVW         K1, AX
 	POPCNTL       AX, CX
@@ -2529,8 +2537,8 @@ fpc_fused_pack_16:
 	KMOVB         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y2, Z1
-	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXDQ     Y3, Z1
+	VEXTRACTI64X4 $0x01, Z3, Y2
 	VPMOVZXDQ     Y2, Z2
 	VPSUBQ.BCST   k_q40<>+0(SB), Z1, Z1
 	VPSRLVQ       Z1, Z5, Z6
@@ -2575,13 +2583,13 @@ fpc_fused_pack_16:
 
 	// Store the stream's bytes, (total+7)/8, and nothing past them.
 	MOVQ     buf+0(FP), AX
-	LEAQ     7(DX), CX
+	LEAQ     7(SI), CX
 	SHRQ     $0x03, CX
-	MOVQ     $-1, BX
-	BZHIQ    CX, BX, BX
-	KMOVQ    BX, K1
+	MOVQ     $-1, DX
+	BZHIQ    CX, DX, DX
+	KMOVQ    DX, K1
 	VMOVDQU8 Z3, K1, (AX)
-	MOVQ     DX, bits+32(FP)
+	MOVQ     SI, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -2737,17 +2745,23 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	VPERMI2D     Z4, Z5, Z15
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z4
-	VALIGND   $0x0f, Z4, Z2, Z4
-	VALIGND   $0x0f, Z6, Z4, Z5
-	VPADDD    Z5, Z4, Z4
-	VALIGND   $0x0e, Z6, Z4, Z5
-	VPADDD    Z5, Z4, Z4
-	VALIGND   $0x0c, Z6, Z4, Z5
-	VPADDD    Z5, Z4, Z4
-	VALIGND   $0x08, Z6, Z4, Z5
-	VPADDD    Z5, Z4, Z4
-	KMOVW     DX, K1
+	VPSLLDQ $0x04, Z2, Z4
+	VPSLLDQ $0x08, Z2, Z5
+	VPSLLDQ $0x0c, Z2, Z16
+	VPADDD  Z5, Z4, Z4
+	VPADDD  Z16, Z4, Z4
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z2, Z4, Z5
+	VPSHUFD     $0xff, Z5, Z5
+	VALIGND     $0x0c, Z6, Z5, Z16
+	VALIGND     $0x08, Z6, Z5, Z17
+	VALIGND     $0x04, Z6, Z5, Z5
+	VPADDD      Z17, Z16, Z16
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z5, Z5
+	VPADDD      Z5, Z16, Z16
+	VPADDD      Z16, Z4, Z4
+	KMOVW       DX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
 	VPBROADCASTD DX, Z5
@@ -2779,16 +2793,22 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	VPERMI2D     Z5, Z8, Z17
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64   k_fpc_startlane1<>+0(SB), Z5
-	VALIGND     $0x0f, Z5, Z3, Z5
-	VALIGND     $0x0f, Z6, Z5, Z8
-	VPADDD      Z8, Z5, Z5
-	VALIGND     $0x0e, Z6, Z5, Z8
-	VPADDD      Z8, Z5, Z5
-	VALIGND     $0x0c, Z6, Z5, Z8
-	VPADDD      Z8, Z5, Z5
-	VALIGND     $0x08, Z6, Z5, Z8
-	VPADDD      Z8, Z5, Z5
+	VPSLLDQ $0x04, Z3, Z5
+	VPSLLDQ $0x08, Z3, Z8
+	VPSLLDQ $0x0c, Z3, Z18
+	VPADDD  Z8, Z5, Z5
+	VPADDD  Z18, Z5, Z5
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z3, Z5, Z8
+	VPSHUFD     $0xff, Z8, Z8
+	VALIGND     $0x0c, Z6, Z8, Z18
+	VALIGND     $0x08, Z6, Z8, Z19
+	VALIGND     $0x04, Z6, Z8, Z8
+	VPADDD      Z19, Z18, Z18
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z8, Z8
+	VPADDD      Z8, Z18, Z18
+	VPADDD      Z18, Z5, Z5
 	VPMOVZXBD   k_iota16<>+0(SB), Z8
 	VPSRLD      $0x06, Z4, Z18
 	VPANDD.BCST k_fpc_d3f<>+0(SB), Z4, Z4
@@ -3035,16 +3055,22 @@ fpc_pair_only0_18:
 	VPERMI2D     Z3, Z4, Z7
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64   k_fpc_startlane1<>+0(SB), Z3
-	VALIGND     $0x0f, Z3, Z2, Z3
-	VALIGND     $0x0f, Z6, Z3, Z4
-	VPADDD      Z4, Z3, Z3
-	VALIGND     $0x0e, Z6, Z3, Z4
-	VPADDD      Z4, Z3, Z3
-	VALIGND     $0x0c, Z6, Z3, Z4
-	VPADDD      Z4, Z3, Z3
-	VALIGND     $0x08, Z6, Z3, Z4
-	VPADDD      Z4, Z3, Z3
+	VPSLLDQ $0x04, Z2, Z3
+	VPSLLDQ $0x08, Z2, Z4
+	VPSLLDQ $0x0c, Z2, Z12
+	VPADDD  Z4, Z3, Z3
+	VPADDD  Z12, Z3, Z3
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z2, Z3, Z4
+	VPSHUFD     $0xff, Z4, Z4
+	VALIGND     $0x0c, Z6, Z4, Z12
+	VALIGND     $0x08, Z6, Z4, Z13
+	VALIGND     $0x04, Z6, Z4, Z4
+	VPADDD      Z13, Z12, Z12
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z4, Z4
+	VPADDD      Z4, Z12, Z12
+	VPADDD      Z12, Z3, Z3
 	VPMOVZXBD   k_iota16<>+0(SB), Z4
 	VPSRLD      $0x06, Z3, Z12
 	VPANDD.BCST k_fpc_d3f<>+0(SB), Z3, Z3
@@ -3229,16 +3255,22 @@ fpc_pair_raw0_17:
 	VPERMI2D     Z0, Z3, Z5
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64   k_fpc_startlane1<>+0(SB), Z0
-	VALIGND     $0x0f, Z0, Z2, Z0
-	VALIGND     $0x0f, Z7, Z0, Z3
-	VPADDD      Z3, Z0, Z0
-	VALIGND     $0x0e, Z7, Z0, Z3
-	VPADDD      Z3, Z0, Z0
-	VALIGND     $0x0c, Z7, Z0, Z3
-	VPADDD      Z3, Z0, Z0
-	VALIGND     $0x08, Z7, Z0, Z3
-	VPADDD      Z3, Z0, Z0
+	VPSLLDQ $0x04, Z2, Z0
+	VPSLLDQ $0x08, Z2, Z3
+	VPSLLDQ $0x0c, Z2, Z6
+	VPADDD  Z3, Z0, Z0
+	VPADDD  Z6, Z0, Z0
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z2, Z0, Z3
+	VPSHUFD     $0xff, Z3, Z3
+	VALIGND     $0x0c, Z7, Z3, Z6
+	VALIGND     $0x08, Z7, Z3, Z8
+	VALIGND     $0x04, Z7, Z3, Z3
+	VPADDD      Z8, Z6, Z6
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z3, Z3
+	VPADDD      Z3, Z6, Z6
+	VPADDD      Z6, Z0, Z0
 	VPMOVZXBD   k_iota16<>+0(SB), Z3
 	VPSRLD      $0x06, Z0, Z6
 	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
@@ -3446,170 +3478,182 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	VPERMD.Z 320(DI), Z4, K1, Z4
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z5
-	VALIGND   $0x0f, Z5, Z4, Z4
-	VALIGND   $0x0f, Z6, Z4, Z5
-	VPADDD    Z5, Z4, Z4
-	VALIGND   $0x0e, Z6, Z4, Z5
-	VPADDD    Z5, Z4, Z4
-	VALIGND   $0x0c, Z6, Z4, Z5
-	VPADDD    Z5, Z4, Z4
-	VALIGND   $0x08, Z6, Z4, Z5
-	VPADDD    Z5, Z4, Z4
+	VPSLLDQ $0x04, Z4, Z5
+	VPSLLDQ $0x08, Z4, Z15
+	VPSLLDQ $0x0c, Z4, Z16
+	VPADDD  Z15, Z5, Z5
+	VPADDD  Z16, Z5, Z5
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z4, Z5, Z4
+	VPSHUFD     $0xff, Z4, Z4
+	VALIGND     $0x0c, Z6, Z4, Z15
+	VALIGND     $0x08, Z6, Z4, Z16
+	VALIGND     $0x04, Z6, Z4, Z4
+	VPADDD      Z16, Z15, Z15
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z4, Z4
+	VPADDD      Z4, Z15, Z15
+	VPADDD      Z15, Z5, Z5
 
 	// Bit offsets O, first without the zero-run codes: from the lengths of
 	// the non-zero words, which wait for the kinds only.
 	KNOTW    K2, K1
-	VPADDD   Z3, Z3, Z5
-	VPERMD.Z 320(DI), Z5, K1, Z5
+	VPADDD   Z3, Z3, Z4
+	VPERMD.Z 320(DI), Z4, K1, Z4
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z15
-	VALIGND   $0x0f, Z15, Z5, Z5
-	VALIGND   $0x0f, Z6, Z5, Z15
-	VPADDD    Z15, Z5, Z5
-	VALIGND   $0x0e, Z6, Z5, Z15
-	VPADDD    Z15, Z5, Z5
-	VALIGND   $0x0c, Z6, Z5, Z15
-	VPADDD    Z15, Z5, Z5
-	VALIGND   $0x08, Z6, Z5, Z15
-	VPADDD    Z15, Z5, Z5
-	MOVQ      AX, R8
-	SHLQ      $0x01, R8
-	ANDNQ     AX, R8, R8
-	MOVQ      AX, R9
-	SHLQ      $0x01, R9
-	ANDQ      AX, R9
-	MOVQ      R9, R10
-	SHLQ      $0x02, R10
-	ANDQ      R9, R10
-	MOVQ      R10, R9
-	SHLQ      $0x04, R9
-	ANDQ      R10, R9
-	SHLQ      $0x01, R9
-	ANDQ      AX, R9
-	MOVQ      R9, R10
-	SHLQ      $0x01, R10
-	ANDNQ     R9, R10, R10
-	ORQ       R10, R8
-	NOTQ      AX
-	ANDQ      $0x0000ffff, AX
-	ORQ       R8, AX
-	MOVQ      DX, R9
-	SHLQ      $0x01, R9
-	ANDNQ     DX, R9, R9
-	MOVQ      DX, R10
-	SHLQ      $0x01, R10
-	ANDQ      DX, R10
-	MOVQ      R10, R11
-	SHLQ      $0x02, R11
-	ANDQ      R10, R11
-	MOVQ      R11, R10
-	SHLQ      $0x04, R10
-	ANDQ      R11, R10
-	SHLQ      $0x01, R10
-	ANDQ      DX, R10
-	MOVQ      R10, R11
-	SHLQ      $0x01, R11
-	ANDNQ     R10, R11, R11
-	ORQ       R11, R9
-	NOTQ      DX
-	ANDQ      $0x0000ffff, DX
-	ORQ       R9, DX
-	POPCNTQ   R8, R10
-	LEAQ      (R10)(R10*2), R10
-	LEAQ      (CX)(R10*2), CX
+	VPSLLDQ $0x04, Z4, Z15
+	VPSLLDQ $0x08, Z4, Z16
+	VPSLLDQ $0x0c, Z4, Z17
+	VPADDD  Z16, Z15, Z15
+	VPADDD  Z17, Z15, Z15
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z4, Z15, Z4
+	VPSHUFD     $0xff, Z4, Z4
+	VALIGND     $0x0c, Z6, Z4, Z16
+	VALIGND     $0x08, Z6, Z4, Z17
+	VALIGND     $0x04, Z6, Z4, Z4
+	VPADDD      Z17, Z16, Z16
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z4, Z4
+	VPADDD      Z4, Z16, Z16
+	VPADDD      Z16, Z15, Z15
+	MOVQ        AX, R8
+	SHLQ        $0x01, R8
+	ANDNQ       AX, R8, R8
+	MOVQ        AX, R9
+	SHLQ        $0x01, R9
+	ANDQ        AX, R9
+	MOVQ        R9, R10
+	SHLQ        $0x02, R10
+	ANDQ        R9, R10
+	MOVQ        R10, R9
+	SHLQ        $0x04, R9
+	ANDQ        R10, R9
+	SHLQ        $0x01, R9
+	ANDQ        AX, R9
+	MOVQ        R9, R10
+	SHLQ        $0x01, R10
+	ANDNQ       R9, R10, R10
+	ORQ         R10, R8
+	NOTQ        AX
+	ANDQ        $0x0000ffff, AX
+	ORQ         R8, AX
+	MOVQ        DX, R9
+	SHLQ        $0x01, R9
+	ANDNQ       DX, R9, R9
+	MOVQ        DX, R10
+	SHLQ        $0x01, R10
+	ANDQ        DX, R10
+	MOVQ        R10, R11
+	SHLQ        $0x02, R11
+	ANDQ        R10, R11
+	MOVQ        R11, R10
+	SHLQ        $0x04, R10
+	ANDQ        R11, R10
+	SHLQ        $0x01, R10
+	ANDQ        DX, R10
+	MOVQ        R10, R11
+	SHLQ        $0x01, R11
+	ANDNQ       R10, R11, R11
+	ORQ         R11, R9
+	NOTQ        DX
+	ANDQ        $0x0000ffff, DX
+	ORQ         R9, DX
+	POPCNTQ     R8, R10
+	LEAQ        (R10)(R10*2), R10
+	LEAQ        (CX)(R10*2), CX
 
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD R8, Z15
-	VPANDD       k_fpc_below16<>+0(SB), Z15, Z15
-	VPOPCNTD     Z15, Z15
-	VPSLLD       $0x01, Z15, Z16
-	VPSLLD       $0x02, Z15, Z15
-	VPADDD       Z15, Z16, Z16
-	VPADDD       Z16, Z4, Z4
+	VPBROADCASTD R8, Z4
+	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
+	VPOPCNTD     Z4, Z4
+	VPSLLD       $0x01, Z4, Z16
+	VPSLLD       $0x02, Z4, Z4
+	VPADDD       Z4, Z16, Z16
+	VPADDD       Z16, Z5, Z5
 	POPCNTQ      R9, R8
 	LEAQ         (R8)(R8*2), R8
 	LEAQ         (BX)(R8*2), BX
 
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD R9, Z15
-	VPANDD       k_fpc_below16<>+0(SB), Z15, Z15
-	VPOPCNTD     Z15, Z15
-	VPSLLD       $0x01, Z15, Z16
-	VPSLLD       $0x02, Z15, Z15
-	VPADDD       Z15, Z16, Z16
-	VPADDD       Z16, Z5, Z5
+	VPBROADCASTD R9, Z4
+	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
+	VPOPCNTD     Z4, Z4
+	VPSLLD       $0x01, Z4, Z16
+	VPSLLD       $0x02, Z4, Z4
+	VPADDD       Z4, Z16, Z16
+	VPADDD       Z16, Z15, Z15
 	KMOVW        AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD AX, Z15
-	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z15, Z15
-	VPORD        k_fpc_runend16_0<>+0(SB), Z15, Z15
+	VPBROADCASTD AX, Z4
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z4, Z4
+	VPORD        k_fpc_runend16_0<>+0(SB), Z4, Z4
 	VPXORD       Z7, Z7, Z7
-	VPSUBD       Z15, Z7, Z7
-	VPANDD       Z15, Z7, Z7
+	VPSUBD       Z4, Z7, Z7
+	VPANDD       Z4, Z7, Z7
 	VPLZCNTD     Z7, Z7
-	VPXORD.BCST  k_d31<>+0(SB), Z7, Z7
+	VPXORD.BCST  k_d31<>+0(SB), Z7, Z4
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z2, Z2, Z2
-	VPERMD       (DI), Z2, Z15
+	VPERMD       (DI), Z2, Z7
 	VPERMD       192(DI), Z2, Z16
-	VPTERNLOGD   $0xf8, Z16, Z0, Z15
+	VPTERNLOGD   $0xf8, Z16, Z0, Z7
 	VPERMD       64(DI), Z2, Z16
 	VPSRLVD      Z16, Z0, Z16
 	VPERMD       128(DI), Z2, Z17
-	VPTERNLOGD   $0xf8, Z17, Z16, Z15
+	VPTERNLOGD   $0xf8, Z17, Z16, Z7
 	VPERMD       256(DI), Z2, Z16
-	VPTERNLOGD.Z $0xf8, Z16, Z7, K1, Z15
-	VPADDD.BCST  k_fpc_d1<>+0(SB), Z2, Z7
-	VPERMD.Z     (DI), Z7, K1, Z7
+	VPTERNLOGD.Z $0xf8, Z16, Z4, K1, Z7
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z2, Z4
+	VPERMD.Z     (DI), Z4, K1, Z4
 	VPERMD.Z     320(DI), Z2, K1, Z2
 	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z16
-	VPERMI2D     Z7, Z15, Z16
+	VPERMI2D     Z4, Z7, Z16
 	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z17
-	VPERMI2D     Z7, Z15, Z17
+	VPERMI2D     Z4, Z7, Z17
 	KMOVW        DX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD DX, Z7
-	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z7, Z7
-	VPORD        k_fpc_runend16_0<>+0(SB), Z7, Z7
+	VPBROADCASTD DX, Z4
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z4, Z4
+	VPORD        k_fpc_runend16_0<>+0(SB), Z4, Z4
 	VPXORD       Z8, Z8, Z8
-	VPSUBD       Z7, Z8, Z8
-	VPANDD       Z7, Z8, Z8
-	VPLZCNTD     Z8, Z8
-	VPXORD.BCST  k_d31<>+0(SB), Z8, Z7
+	VPSUBD       Z4, Z8, Z7
+	VPANDD       Z4, Z7, Z7
+	VPLZCNTD     Z7, Z7
+	VPXORD.BCST  k_d31<>+0(SB), Z7, Z4
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z3, Z3, Z3
-	VPERMD       (DI), Z3, Z8
-	VPERMD       192(DI), Z3, Z15
-	VPTERNLOGD   $0xf8, Z15, Z1, Z8
-	VPERMD       64(DI), Z3, Z15
-	VPSRLVD      Z15, Z1, Z15
+	VPERMD       (DI), Z3, Z7
+	VPERMD       192(DI), Z3, Z8
+	VPTERNLOGD   $0xf8, Z8, Z1, Z7
+	VPERMD       64(DI), Z3, Z8
+	VPSRLVD      Z8, Z1, Z8
 	VPERMD       128(DI), Z3, Z18
-	VPTERNLOGD   $0xf8, Z18, Z15, Z8
-	VPERMD       256(DI), Z3, Z15
-	VPTERNLOGD.Z $0xf8, Z15, Z7, K1, Z8
-	VPADDD.BCST  k_fpc_d1<>+0(SB), Z3, Z7
-	VPERMD.Z     (DI), Z7, K1, Z7
+	VPTERNLOGD   $0xf8, Z18, Z8, Z7
+	VPERMD       256(DI), Z3, Z8
+	VPTERNLOGD.Z $0xf8, Z8, Z4, K1, Z7
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z3, Z4
+	VPERMD.Z     (DI), Z4, K1, Z4
 	VPERMD.Z     320(DI), Z3, K1, Z3
-	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z15
-	VPERMI2D     Z7, Z8, Z15
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z8
+	VPERMI2D     Z4, Z7, Z8
 	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z18
-	VPERMI2D     Z7, Z8, Z18
-	VPMOVZXBD    k_iota16<>+0(SB), Z7
-	VPSRLD       $0x06, Z4, Z8
-	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z4, Z4
-	VPADDD       Z2, Z4, Z4
+	VPERMI2D     Z4, Z7, Z18
+	VPMOVZXBD    k_iota16<>+0(SB), Z4
+	VPSRLD       $0x06, Z5, Z7
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z5, Z5
+	VPADDD       Z2, Z5, Z5
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z9, Z9, Z9
-	VALIGND       $0x01, Z8, Z9, Z2
-	VPCMPUD       $0x06, Z8, Z2, K1
-	VPCOMPRESSD.Z Z7, K1, Z2
+	VALIGND       $0x01, Z7, Z9, Z2
+	VPCMPUD       $0x06, Z7, Z2, K1
+	VPCOMPRESSD.Z Z4, K1, Z2
 	VPMOVZXDQ     Y2, Z2
 	KMOVW         K1, AX
 	POPCNTL       AX, DX
@@ -3618,23 +3662,23 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	KMOVB         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y4, Z8
-	VEXTRACTI64X4 $0x01, Z4, Y4
-	VPMOVZXDQ     Y4, Z4
-	VPSUBQ.BCST   k_q40<>+0(SB), Z8, Z8
-	VPSRLVQ       Z8, Z16, Z19
-	VPSUBQ        Z8, Z6, Z8
-	VPSLLVQ       Z8, Z16, Z9
+	VPMOVZXDQ     Y5, Z7
+	VEXTRACTI64X4 $0x01, Z5, Y5
+	VPMOVZXDQ     Y5, Z5
+	VPSUBQ.BCST   k_q40<>+0(SB), Z7, Z7
+	VPSRLVQ       Z7, Z16, Z19
+	VPSUBQ        Z7, Z6, Z7
+	VPSLLVQ       Z7, Z16, Z9
 	VPORQ         Z9, Z19, Z19
-	VPADDQ.BCST   k_q40<>+0(SB), Z8, Z8
-	VPSLLVQ       Z8, Z16, Z8
-	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSRLVQ       Z4, Z17, Z16
-	VPSUBQ        Z4, Z6, Z4
-	VPSLLVQ       Z4, Z17, Z9
+	VPADDQ.BCST   k_q40<>+0(SB), Z7, Z7
+	VPSLLVQ       Z7, Z16, Z7
+	VPSUBQ.BCST   k_q40<>+0(SB), Z5, Z5
+	VPSRLVQ       Z5, Z17, Z16
+	VPSUBQ        Z5, Z6, Z5
+	VPSLLVQ       Z5, Z17, Z9
 	VPORQ         Z9, Z16, Z16
-	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSLLVQ       Z4, Z17, Z4
+	VPADDQ.BCST   k_q40<>+0(SB), Z5, Z5
+	VPSLLVQ       Z5, Z17, Z5
 
 	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
 	VPXORQ          Z10, Z10, Z10
@@ -3656,20 +3700,20 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	VPERMT2Q.Z      Z16, Z2, K1, Z19
 	VALIGNQ         $0x07, Z6, Z19, Z9
 	VPSUBQ.Z        Z9, Z19, K1, Z9
-	VPERMT2Q.Z      Z4, Z2, K1, Z8
-	VALIGNQ         $0x07, Z6, Z8, Z8
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z8, Z9
+	VPERMT2Q.Z      Z5, Z2, K1, Z7
+	VALIGNQ         $0x07, Z6, Z7, Z7
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z7, Z9
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
 	VPSHUFB         Z2, Z9, Z9
-	VPSRLD          $0x06, Z5, Z2
-	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z5, Z4
-	VPADDD          Z3, Z4, Z4
+	VPSRLD          $0x06, Z15, Z2
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z15, Z5
+	VPADDD          Z3, Z5, Z5
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z11, Z11, Z11
 	VALIGND       $0x01, Z2, Z11, Z3
 	VPCMPUD       $0x06, Z2, Z3, K1
-	VPCOMPRESSD.Z Z7, K1, Z2
+	VPCOMPRESSD.Z Z4, K1, Z2
 	VPMOVZXDQ     Y2, Z2
 	KMOVW         K1, AX
 	POPCNTL       AX, DX
@@ -3678,16 +3722,16 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	KMOVB         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y4, Z3
-	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPMOVZXDQ     Y5, Z3
+	VEXTRACTI64X4 $0x01, Z5, Y4
 	VPMOVZXDQ     Y4, Z4
 	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
-	VPSRLVQ       Z3, Z15, Z7
+	VPSRLVQ       Z3, Z8, Z7
 	VPSUBQ        Z3, Z6, Z3
-	VPSLLVQ       Z3, Z15, Z5
+	VPSLLVQ       Z3, Z8, Z5
 	VPORQ         Z5, Z7, Z7
 	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
-	VPSLLVQ       Z3, Z15, Z3
+	VPSLLVQ       Z3, Z8, Z3
 	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
 	VPSRLVQ       Z4, Z18, Z8
 	VPSUBQ        Z4, Z6, Z4
@@ -3798,60 +3842,66 @@ fpc_pair_only0_29:
 	VPERMD.Z 320(BX), Z3, K1, Z3
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z4
-	VALIGND   $0x0f, Z4, Z3, Z3
-	VALIGND   $0x0f, Z6, Z3, Z4
-	VPADDD    Z4, Z3, Z3
-	VALIGND   $0x0e, Z6, Z3, Z4
-	VPADDD    Z4, Z3, Z3
-	VALIGND   $0x0c, Z6, Z3, Z4
-	VPADDD    Z4, Z3, Z3
-	VALIGND   $0x08, Z6, Z3, Z4
-	VPADDD    Z4, Z3, Z3
-	MOVQ      AX, SI
-	SHLQ      $0x01, SI
-	ANDNQ     AX, SI, SI
-	MOVQ      AX, DI
-	SHLQ      $0x01, DI
-	ANDQ      AX, DI
-	MOVQ      DI, R8
-	SHLQ      $0x02, R8
-	ANDQ      DI, R8
-	MOVQ      R8, DI
-	SHLQ      $0x04, DI
-	ANDQ      R8, DI
-	SHLQ      $0x01, DI
-	ANDQ      AX, DI
-	MOVQ      DI, R8
-	SHLQ      $0x01, R8
-	ANDNQ     DI, R8, R8
-	ORQ       R8, SI
-	NOTQ      AX
-	ANDQ      $0x0000ffff, AX
-	ORQ       SI, AX
-	POPCNTQ   SI, DI
-	LEAQ      (DI)(DI*2), DI
-	LEAQ      (CX)(DI*2), CX
+	VPSLLDQ $0x04, Z3, Z4
+	VPSLLDQ $0x08, Z3, Z5
+	VPSLLDQ $0x0c, Z3, Z12
+	VPADDD  Z5, Z4, Z4
+	VPADDD  Z12, Z4, Z4
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z3, Z4, Z3
+	VPSHUFD     $0xff, Z3, Z3
+	VALIGND     $0x0c, Z6, Z3, Z5
+	VALIGND     $0x08, Z6, Z3, Z12
+	VALIGND     $0x04, Z6, Z3, Z3
+	VPADDD      Z12, Z5, Z5
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z3, Z3
+	VPADDD      Z3, Z5, Z5
+	VPADDD      Z5, Z4, Z4
+	MOVQ        AX, SI
+	SHLQ        $0x01, SI
+	ANDNQ       AX, SI, SI
+	MOVQ        AX, DI
+	SHLQ        $0x01, DI
+	ANDQ        AX, DI
+	MOVQ        DI, R8
+	SHLQ        $0x02, R8
+	ANDQ        DI, R8
+	MOVQ        R8, DI
+	SHLQ        $0x04, DI
+	ANDQ        R8, DI
+	SHLQ        $0x01, DI
+	ANDQ        AX, DI
+	MOVQ        DI, R8
+	SHLQ        $0x01, R8
+	ANDNQ       DI, R8, R8
+	ORQ         R8, SI
+	NOTQ        AX
+	ANDQ        $0x0000ffff, AX
+	ORQ         SI, AX
+	POPCNTQ     SI, DI
+	LEAQ        (DI)(DI*2), DI
+	LEAQ        (CX)(DI*2), CX
 
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD SI, Z4
-	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
-	VPOPCNTD     Z4, Z4
-	VPSLLD       $0x01, Z4, Z5
-	VPSLLD       $0x02, Z4, Z4
-	VPADDD       Z4, Z5, Z5
-	VPADDD       Z5, Z3, Z3
+	VPBROADCASTD SI, Z3
+	VPANDD       k_fpc_below16<>+0(SB), Z3, Z3
+	VPOPCNTD     Z3, Z3
+	VPSLLD       $0x01, Z3, Z5
+	VPSLLD       $0x02, Z3, Z3
+	VPADDD       Z3, Z5, Z5
+	VPADDD       Z5, Z4, Z4
 	KMOVW        AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD AX, Z4
-	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z4, Z4
-	VPORD        k_fpc_runend16_0<>+0(SB), Z4, Z4
+	VPBROADCASTD AX, Z3
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z3, Z3
+	VPORD        k_fpc_runend16_0<>+0(SB), Z3, Z3
 	VPXORD       Z7, Z7, Z7
-	VPSUBD       Z4, Z7, Z5
-	VPANDD       Z4, Z5, Z5
+	VPSUBD       Z3, Z7, Z5
+	VPANDD       Z3, Z5, Z5
 	VPLZCNTD     Z5, Z5
-	VPXORD.BCST  k_d31<>+0(SB), Z5, Z4
+	VPXORD.BCST  k_d31<>+0(SB), Z5, Z3
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z2, Z2, Z2
@@ -3863,24 +3913,24 @@ fpc_pair_only0_29:
 	VPERMD       128(BX), Z2, Z12
 	VPTERNLOGD   $0xf8, Z12, Z7, Z5
 	VPERMD       256(BX), Z2, Z7
-	VPTERNLOGD.Z $0xf8, Z7, Z4, K1, Z5
-	VPADDD.BCST  k_fpc_d1<>+0(SB), Z2, Z4
-	VPERMD.Z     (BX), Z4, K1, Z4
+	VPTERNLOGD.Z $0xf8, Z7, Z3, K1, Z5
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z2, Z3
+	VPERMD.Z     (BX), Z3, K1, Z3
 	VPERMD.Z     320(BX), Z2, K1, Z2
 	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z7
-	VPERMI2D     Z4, Z5, Z7
+	VPERMI2D     Z3, Z5, Z7
 	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z12
-	VPERMI2D     Z4, Z5, Z12
-	VPMOVZXBD    k_iota16<>+0(SB), Z4
-	VPSRLD       $0x06, Z3, Z5
-	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z3, Z3
-	VPADDD       Z2, Z3, Z3
+	VPERMI2D     Z3, Z5, Z12
+	VPMOVZXBD    k_iota16<>+0(SB), Z3
+	VPSRLD       $0x06, Z4, Z5
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z4, Z4
+	VPADDD       Z2, Z4, Z4
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z8, Z8, Z8
 	VALIGND       $0x01, Z5, Z8, Z2
 	VPCMPUD       $0x06, Z5, Z2, K1
-	VPCOMPRESSD.Z Z4, K1, Z2
+	VPCOMPRESSD.Z Z3, K1, Z2
 	VPMOVZXDQ     Y2, Z2
 	KMOVW         K1, AX
 	POPCNTL       AX, BX
@@ -3889,23 +3939,23 @@ fpc_pair_only0_29:
 	KMOVB         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y3, Z4
-	VEXTRACTI64X4 $0x01, Z3, Y3
-	VPMOVZXDQ     Y3, Z3
-	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSRLVQ       Z4, Z7, Z8
-	VPSUBQ        Z4, Z6, Z4
-	VPSLLVQ       Z4, Z7, Z5
-	VPORQ         Z5, Z8, Z8
-	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSLLVQ       Z4, Z7, Z4
+	VPMOVZXDQ     Y4, Z3
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPMOVZXDQ     Y4, Z4
 	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
-	VPSRLVQ       Z3, Z12, Z7
+	VPSRLVQ       Z3, Z7, Z8
 	VPSUBQ        Z3, Z6, Z3
-	VPSLLVQ       Z3, Z12, Z5
-	VPORQ         Z5, Z7, Z7
+	VPSLLVQ       Z3, Z7, Z5
+	VPORQ         Z5, Z8, Z8
 	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
-	VPSLLVQ       Z3, Z12, Z3
+	VPSLLVQ       Z3, Z7, Z3
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z12, Z7
+	VPSUBQ        Z4, Z6, Z4
+	VPSLLVQ       Z4, Z12, Z5
+	VPORQ         Z5, Z7, Z7
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z12, Z4
 
 	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
 	VPXORQ          Z9, Z9, Z9
@@ -3927,9 +3977,9 @@ fpc_pair_only0_29:
 	VPERMT2Q.Z      Z7, Z2, K1, Z8
 	VALIGNQ         $0x07, Z6, Z8, Z5
 	VPSUBQ.Z        Z5, Z8, K1, Z5
-	VPERMT2Q.Z      Z3, Z2, K1, Z4
-	VALIGNQ         $0x07, Z6, Z4, Z4
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z4, Z5
+	VPERMT2Q.Z      Z4, Z2, K1, Z3
+	VALIGNQ         $0x07, Z6, Z3, Z3
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z5
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
 	VPSHUFB         Z2, Z5, Z5
 
@@ -4007,60 +4057,66 @@ fpc_pair_raw0_28:
 	VPERMD.Z 320(CX), Z0, K1, Z0
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z2
-	VALIGND   $0x0f, Z2, Z0, Z0
-	VALIGND   $0x0f, Z7, Z0, Z2
-	VPADDD    Z2, Z0, Z0
-	VALIGND   $0x0e, Z7, Z0, Z2
-	VPADDD    Z2, Z0, Z0
-	VALIGND   $0x0c, Z7, Z0, Z2
-	VPADDD    Z2, Z0, Z0
-	VALIGND   $0x08, Z7, Z0, Z2
-	VPADDD    Z2, Z0, Z0
-	MOVQ      DX, SI
-	SHLQ      $0x01, SI
-	ANDNQ     DX, SI, SI
-	MOVQ      DX, DI
-	SHLQ      $0x01, DI
-	ANDQ      DX, DI
-	MOVQ      DI, R8
-	SHLQ      $0x02, R8
-	ANDQ      DI, R8
-	MOVQ      R8, DI
-	SHLQ      $0x04, DI
-	ANDQ      R8, DI
-	SHLQ      $0x01, DI
-	ANDQ      DX, DI
-	MOVQ      DI, R8
-	SHLQ      $0x01, R8
-	ANDNQ     DI, R8, R8
-	ORQ       R8, SI
-	NOTQ      DX
-	ANDQ      $0x0000ffff, DX
-	ORQ       SI, DX
-	POPCNTQ   SI, DI
-	LEAQ      (DI)(DI*2), DI
-	LEAQ      (BX)(DI*2), BX
+	VPSLLDQ $0x04, Z0, Z2
+	VPSLLDQ $0x08, Z0, Z4
+	VPSLLDQ $0x0c, Z0, Z5
+	VPADDD  Z4, Z2, Z2
+	VPADDD  Z5, Z2, Z2
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z0, Z2, Z0
+	VPSHUFD     $0xff, Z0, Z0
+	VALIGND     $0x0c, Z7, Z0, Z4
+	VALIGND     $0x08, Z7, Z0, Z5
+	VALIGND     $0x04, Z7, Z0, Z0
+	VPADDD      Z5, Z4, Z4
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z0, Z0
+	VPADDD      Z0, Z4, Z4
+	VPADDD      Z4, Z2, Z2
+	MOVQ        DX, SI
+	SHLQ        $0x01, SI
+	ANDNQ       DX, SI, SI
+	MOVQ        DX, DI
+	SHLQ        $0x01, DI
+	ANDQ        DX, DI
+	MOVQ        DI, R8
+	SHLQ        $0x02, R8
+	ANDQ        DI, R8
+	MOVQ        R8, DI
+	SHLQ        $0x04, DI
+	ANDQ        R8, DI
+	SHLQ        $0x01, DI
+	ANDQ        DX, DI
+	MOVQ        DI, R8
+	SHLQ        $0x01, R8
+	ANDNQ       DI, R8, R8
+	ORQ         R8, SI
+	NOTQ        DX
+	ANDQ        $0x0000ffff, DX
+	ORQ         SI, DX
+	POPCNTQ     SI, DI
+	LEAQ        (DI)(DI*2), DI
+	LEAQ        (BX)(DI*2), BX
 
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD SI, Z2
-	VPANDD       k_fpc_below16<>+0(SB), Z2, Z2
-	VPOPCNTD     Z2, Z2
-	VPSLLD       $0x01, Z2, Z4
-	VPSLLD       $0x02, Z2, Z2
-	VPADDD       Z2, Z4, Z4
-	VPADDD       Z4, Z0, Z0
+	VPBROADCASTD SI, Z0
+	VPANDD       k_fpc_below16<>+0(SB), Z0, Z0
+	VPOPCNTD     Z0, Z0
+	VPSLLD       $0x01, Z0, Z4
+	VPSLLD       $0x02, Z0, Z0
+	VPADDD       Z0, Z4, Z4
+	VPADDD       Z4, Z2, Z2
 	KMOVW        DX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD DX, Z2
-	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z2, Z2
-	VPORD        k_fpc_runend16_0<>+0(SB), Z2, Z2
+	VPBROADCASTD DX, Z0
+	VPSRLVD      k_fpc_runshift16_0<>+0(SB), Z0, Z0
+	VPORD        k_fpc_runend16_0<>+0(SB), Z0, Z0
 	VPXORD       Z8, Z8, Z8
-	VPSUBD       Z2, Z8, Z4
-	VPANDD       Z2, Z4, Z4
+	VPSUBD       Z0, Z8, Z4
+	VPANDD       Z0, Z4, Z4
 	VPLZCNTD     Z4, Z4
-	VPXORD.BCST  k_d31<>+0(SB), Z4, Z2
+	VPXORD.BCST  k_d31<>+0(SB), Z4, Z0
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z3, Z3, Z3
@@ -4072,25 +4128,25 @@ fpc_pair_raw0_28:
 	VPERMD       128(CX), Z3, Z6
 	VPTERNLOGD   $0xf8, Z6, Z5, Z4
 	VPERMD       256(CX), Z3, Z5
-	VPTERNLOGD.Z $0xf8, Z5, Z2, K1, Z4
-	VPADDD.BCST  k_fpc_d1<>+0(SB), Z3, Z2
-	VPERMD.Z     (CX), Z2, K1, Z2
+	VPTERNLOGD.Z $0xf8, Z5, Z0, K1, Z4
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z3, Z0
+	VPERMD.Z     (CX), Z0, K1, Z0
 	VPERMD.Z     320(CX), Z3, K1, Z3
 	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z5
-	VPERMI2D     Z2, Z4, Z5
+	VPERMI2D     Z0, Z4, Z5
 	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z6
-	VPERMI2D     Z2, Z4, Z6
-	VPMOVZXBD    k_iota16<>+0(SB), Z2
-	VPSRLD       $0x06, Z0, Z4
-	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z0, Z0
-	VPADDD       Z3, Z0, Z0
+	VPERMI2D     Z0, Z4, Z6
+	VPMOVZXBD    k_iota16<>+0(SB), Z0
+	VPSRLD       $0x06, Z2, Z4
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z2, Z2
+	VPADDD       Z3, Z2, Z2
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z9, Z9, Z9
 	VALIGND       $0x01, Z4, Z9, Z3
 	VPCMPUD       $0x06, Z4, Z3, K1
-	VPCOMPRESSD.Z Z2, K1, Z2
-	VPMOVZXDQ     Y2, Z2
+	VPCOMPRESSD.Z Z0, K1, Z0
+	VPMOVZXDQ     Y0, Z0
 	KMOVW         K1, CX
 	POPCNTL       CX, DX
 	MOVL          $0x000000ff, CX
@@ -4098,9 +4154,9 @@ fpc_pair_raw0_28:
 	KMOVB         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y0, Z3
-	VEXTRACTI64X4 $0x01, Z0, Y0
-	VPMOVZXDQ     Y0, Z0
+	VPMOVZXDQ     Y2, Z3
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXDQ     Y2, Z2
 	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
 	VPSRLVQ       Z3, Z5, Z8
 	VPSUBQ        Z3, Z7, Z3
@@ -4108,13 +4164,13 @@ fpc_pair_raw0_28:
 	VPORQ         Z4, Z8, Z8
 	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
 	VPSLLVQ       Z3, Z5, Z3
-	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSRLVQ       Z0, Z6, Z5
-	VPSUBQ        Z0, Z7, Z0
-	VPSLLVQ       Z0, Z6, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSRLVQ       Z2, Z6, Z5
+	VPSUBQ        Z2, Z7, Z2
+	VPSLLVQ       Z2, Z6, Z4
 	VPORQ         Z4, Z5, Z5
-	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSLLVQ       Z0, Z6, Z0
+	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSLLVQ       Z2, Z6, Z2
 
 	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
 	VPXORQ          Z10, Z10, Z10
@@ -4133,10 +4189,10 @@ fpc_pair_raw0_28:
 	VPBROADCASTQ    k_q7<>+0(SB), Z4
 	VPERMQ          Z8, Z4, Z4
 	VPADDQ          Z4, Z5, Z5
-	VPERMT2Q.Z      Z5, Z2, K1, Z8
+	VPERMT2Q.Z      Z5, Z0, K1, Z8
 	VALIGNQ         $0x07, Z7, Z8, Z4
 	VPSUBQ.Z        Z4, Z8, K1, Z4
-	VPERMT2Q.Z      Z0, Z2, K1, Z3
+	VPERMT2Q.Z      Z2, Z0, K1, Z3
 	VALIGNQ         $0x07, Z7, Z3, Z3
 	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z4
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
@@ -4279,19 +4335,17 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	POPCNTL       DI, DI
 	ADDQ          BX, DX
 	ADDQ          DI, SI
+	LEAQ          1(DX), DI
 	SHLQ          $0x20, DX
 	SHLQ          $0x30, SI
 	ORQ           SI, DX
 	ORQ           CX, DX
 	MOVQ          DX, sum+24(FP)
-	SHRQ          $0x20, DX
-	MOVWQZX       DX, DX
-	INCQ          DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                DX, $0x00000401
+	CMPQ                DI, $0x00000401
 	JLT                 fpc_fused_pack_39
-	MOVQ                DX, bits+32(FP)
+	MOVQ                DI, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
 	VPXORQ              Z5, Z5, Z5
@@ -4311,12 +4365,12 @@ TEXT ·fpcCompress128AVX512(SB), $944-40
 	RET
 
 fpc_fused_pack_39:
-	MOVQ tab+16(FP), SI
+	MOVQ tab+16(FP), DX
 
 	// emit: the non-zero words and runCodeStarts(zeros).
-	MOVQ    CX, DI
-	SHLQ    $0x01, DI
-	ANDNQ   CX, DI, DI
+	MOVQ    CX, SI
+	SHLQ    $0x01, SI
+	ANDNQ   CX, SI, SI
 	MOVQ    CX, R8
 	SHLQ    $0x01, R8
 	ANDQ    CX, R8
@@ -4337,25 +4391,25 @@ fpc_fused_pack_39:
 	MOVQ    R8, R11
 	SHLQ    $0x01, R11
 	ANDNQ   R8, R11, R11
-	ORQ     R11, DI
+	ORQ     R11, SI
 	MOVQ    R9, R8
 	SHLQ    $0x01, R8
 	ANDNQ   R9, R8, R8
-	ORQ     R8, DI
+	ORQ     R8, SI
 	MOVQ    R10, R8
 	SHLQ    $0x01, R8
 	ANDNQ   R10, R8, R8
-	ORQ     R8, DI
+	ORQ     R8, SI
 	NOTQ    CX
-	ORQ     DI, CX
-	POPCNTQ DI, R8
+	ORQ     SI, CX
+	POPCNTQ SI, R8
 	LEAQ    (R8)(R8*2), R8
-	LEAQ    (DX)(R8*2), DX
+	LEAQ    (DI)(R8*2), DI
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                DX, $0x00000401
+	CMPQ                DI, $0x00000401
 	JLT                 fpc_fused_pack_40
-	MOVQ                DX, bits+32(FP)
+	MOVQ                DI, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
 	VPXORQ              Z5, Z5, Z5
@@ -4376,17 +4430,17 @@ fpc_fused_pack_39:
 
 fpc_fused_pack_40:
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
-	MOVWQZX DI, DI
-	POPCNTQ DI, DI
-	LEAQ    (DI)(DI*2), DI
-	LEAQ    1(BX)(DI*2), BX
+	MOVWQZX SI, SI
+	POPCNTQ SI, SI
+	LEAQ    (SI)(SI*2), SI
+	LEAQ    1(BX)(SI*2), BX
 
 	// Either half over 512 bits: the serial packing.
 	CMPQ  BX, $0x00000200
 	JA    fpc_fused_serial_41
-	MOVQ  DX, DI
-	SUBQ  BX, DI
-	CMPQ  DI, $0x00000200
+	MOVQ  DI, SI
+	SUBQ  BX, SI
+	CMPQ  SI, $0x00000200
 	JA    fpc_fused_serial_41
 	MOVQ  CX, AX
 	SHRQ  $0x00, AX
@@ -4404,18 +4458,18 @@ fpc_fused_pack_40:
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD        Z1, Z1, Z1
-	VPERMD        (SI), Z1, Z5
-	VPERMD        192(SI), Z1, Z7
+	VPERMD        (DX), Z1, Z5
+	VPERMD        192(DX), Z1, Z7
 	VPTERNLOGD    $0xf8, Z7, Z0, Z5
-	VPERMD        64(SI), Z1, Z7
+	VPERMD        64(DX), Z1, Z7
 	VPSRLVD       Z7, Z0, Z7
-	VPERMD        128(SI), Z1, Z0
+	VPERMD        128(DX), Z1, Z0
 	VPTERNLOGD    $0xf8, Z0, Z7, Z5
-	VPERMD        256(SI), Z1, Z0
+	VPERMD        256(DX), Z1, Z0
 	VPTERNLOGD.Z  $0xf8, Z0, Z4, K1, Z5
 	VPADDD.BCST   k_fpc_d1<>+0(SB), Z1, Z0
-	VPERMD.Z      (SI), Z0, K1, Z0
-	VPERMD.Z      320(SI), Z1, K1, Z1
+	VPERMD.Z      (DX), Z0, K1, Z0
+	VPERMD.Z      320(DX), Z1, K1, Z1
 	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
 	VPERMI2D      Z0, Z5, Z4
 	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z7
@@ -4486,9 +4540,9 @@ fpc_fused_pack_40:
 	VPCOMPRESSD.Z Z21, K1, Z5
 	VPMOVZXDQ     Y5, Z5
 	KMOVW         K1, AX
-	POPCNTL       AX, DI
+	POPCNTL       AX, SI
 	MOVL          $0x000000ff, AX
-	BZHIL         DI, AX, AX
+	BZHIL         SI, AX, AX
 	KMOVB         AX, K1
 	VPXORQ        Z11, Z11, Z11
 	VALIGNQ       $0x07, Z11, Z0, Z7
@@ -4548,18 +4602,18 @@ fpc_fused_pack_40:
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD        Z6, Z6, Z4
-	VPERMD        (SI), Z4, Z5
-	VPERMD        192(SI), Z4, Z6
+	VPERMD        (DX), Z4, Z5
+	VPERMD        192(DX), Z4, Z6
 	VPTERNLOGD    $0xf8, Z6, Z2, Z5
-	VPERMD        64(SI), Z4, Z6
+	VPERMD        64(DX), Z4, Z6
 	VPSRLVD       Z6, Z2, Z6
-	VPERMD        128(SI), Z4, Z2
+	VPERMD        128(DX), Z4, Z2
 	VPTERNLOGD    $0xf8, Z2, Z6, Z5
-	VPERMD        256(SI), Z4, Z2
+	VPERMD        256(DX), Z4, Z2
 	VPTERNLOGD.Z  $0xf8, Z2, Z1, K1, Z5
 	VPADDD.BCST   k_fpc_d1<>+0(SB), Z4, Z1
-	VPERMD.Z      (SI), Z1, K1, Z1
-	VPERMD.Z      320(SI), Z4, K1, Z2
+	VPERMD.Z      (DX), Z1, K1, Z1
+	VPERMD.Z      320(DX), Z4, K1, Z2
 	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
 	VPERMI2D      Z1, Z5, Z4
 	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z6
@@ -4725,20 +4779,20 @@ fpc_fused_pack_40:
 	VSHUFI64X2   $0x00, Z8, Z8, Z8
 	VPSHUFB      Z8, Z1, Z1
 	MOVQ         buf+0(FP), AX
-	LEAQ         7(DX), CX
+	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
-	XORL         SI, SI
-	MOVQ         $-1, BX
-	BZHIQ        CX, BX, BX
-	KMOVQ        BX, K1
+	XORL         BX, BX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
 	VMOVDQU8     Z7, K1, (AX)
 	SUBQ         $0x40, CX
-	CMOVQCS      SI, CX
-	MOVQ         $-1, BX
-	BZHIQ        CX, BX, BX
-	KMOVQ        BX, K1
+	CMOVQCS      BX, CX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
 	VMOVDQU8     Z1, K1, 64(AX)
-	MOVQ         DX, bits+32(FP)
+	MOVQ         DI, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -4748,16 +4802,16 @@ fpc_fused_serial_41:
 	VPMOVDB      Z6, X0
 	VMOVDQU      X0, 16(SP)
 	LEAQ         32(SP), BX
-	VMOVDQU64    (SI), Z0
-	VMOVDQU64    64(SI), Z1
-	VMOVDQU64    128(SI), Z2
-	VMOVDQU64    192(SI), Z3
-	VMOVDQU64    256(SI), Z4
-	VMOVDQU64    320(SI), Z5
-	MOVQ         $0x00000007, SI
-	VPBROADCASTQ SI, Z6
-	MOVQ         CX, SI
-	KMOVB        SI, K1
+	VMOVDQU64    (DX), Z0
+	VMOVDQU64    64(DX), Z1
+	VMOVDQU64    128(DX), Z2
+	VMOVDQU64    192(DX), Z3
+	VMOVDQU64    256(DX), Z4
+	VMOVDQU64    320(DX), Z5
+	MOVQ         $0x00000007, DX
+	VPBROADCASTQ DX, Z6
+	MOVQ         CX, DX
+	KMOVB        DX, K1
 	VPMOVZXBQ    (SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    (AX), Z8
@@ -4775,9 +4829,9 @@ fpc_fused_serial_41:
 	VMOVDQU64    Z9, 432(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
 	VMOVDQU64    Z9, 688(SP)
-	MOVQ         CX, SI
-	SHRQ         $0x08, SI
-	KMOVB        SI, K1
+	MOVQ         CX, DX
+	SHRQ         $0x08, DX
+	KMOVB        DX, K1
 	VPMOVZXBQ    8(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    32(AX), Z8
@@ -4795,9 +4849,9 @@ fpc_fused_serial_41:
 	VMOVDQU64    Z9, 496(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
 	VMOVDQU64    Z9, 752(SP)
-	MOVQ         CX, SI
-	SHRQ         $0x10, SI
-	KMOVB        SI, K1
+	MOVQ         CX, DX
+	SHRQ         $0x10, DX
+	KMOVB        DX, K1
 	VPMOVZXBQ    16(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    64(AX), Z8
@@ -4815,9 +4869,9 @@ fpc_fused_serial_41:
 	VMOVDQU64    Z9, 560(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
 	VMOVDQU64    Z9, 816(SP)
-	MOVQ         CX, SI
-	SHRQ         $0x18, SI
-	KMOVB        SI, K1
+	MOVQ         CX, DX
+	SHRQ         $0x18, DX
+	KMOVB        DX, K1
 	VPMOVZXBQ    24(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    96(AX), Z6
@@ -4841,8 +4895,8 @@ fpc_fused_serial_41:
 	MOVQ   CX, AX
 	BTSQ   $0x20, AX
 	MOVQ   $0x00000001, CX
-	MOVQ   $0x00000001, SI
-	XORQ   DI, DI
+	MOVQ   $0x00000001, DX
+	XORQ   SI, SI
 	MOVQ   AX, R8
 	SHRQ   $0x01, R8
 	TZCNTQ R8, R8
@@ -4851,16 +4905,16 @@ fpc_fused_serial_41:
 	MOVQ   432(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x02, R8
 	TZCNTQ R8, R8
@@ -4869,16 +4923,16 @@ fpc_fused_serial_41:
 	MOVQ   440(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x03, R8
 	TZCNTQ R8, R8
@@ -4887,16 +4941,16 @@ fpc_fused_serial_41:
 	MOVQ   448(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x04, R8
 	TZCNTQ R8, R8
@@ -4905,16 +4959,16 @@ fpc_fused_serial_41:
 	MOVQ   456(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x05, R8
 	TZCNTQ R8, R8
@@ -4923,16 +4977,16 @@ fpc_fused_serial_41:
 	MOVQ   464(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x06, R8
 	TZCNTQ R8, R8
@@ -4941,16 +4995,16 @@ fpc_fused_serial_41:
 	MOVQ   472(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x07, R8
 	TZCNTQ R8, R8
@@ -4959,16 +5013,16 @@ fpc_fused_serial_41:
 	MOVQ   480(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x08, R8
 	TZCNTQ R8, R8
@@ -4977,16 +5031,16 @@ fpc_fused_serial_41:
 	MOVQ   488(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x09, R8
 	TZCNTQ R8, R8
@@ -4995,16 +5049,16 @@ fpc_fused_serial_41:
 	MOVQ   496(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0a, R8
 	TZCNTQ R8, R8
@@ -5013,16 +5067,16 @@ fpc_fused_serial_41:
 	MOVQ   504(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0b, R8
 	TZCNTQ R8, R8
@@ -5031,16 +5085,16 @@ fpc_fused_serial_41:
 	MOVQ   512(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0c, R8
 	TZCNTQ R8, R8
@@ -5049,16 +5103,16 @@ fpc_fused_serial_41:
 	MOVQ   520(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0d, R8
 	TZCNTQ R8, R8
@@ -5067,16 +5121,16 @@ fpc_fused_serial_41:
 	MOVQ   528(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0e, R8
 	TZCNTQ R8, R8
@@ -5085,16 +5139,16 @@ fpc_fused_serial_41:
 	MOVQ   536(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0f, R8
 	TZCNTQ R8, R8
@@ -5103,16 +5157,16 @@ fpc_fused_serial_41:
 	MOVQ   544(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x10, R8
 	TZCNTQ R8, R8
@@ -5121,16 +5175,16 @@ fpc_fused_serial_41:
 	MOVQ   552(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x11, R8
 	TZCNTQ R8, R8
@@ -5139,16 +5193,16 @@ fpc_fused_serial_41:
 	MOVQ   560(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x12, R8
 	TZCNTQ R8, R8
@@ -5157,16 +5211,16 @@ fpc_fused_serial_41:
 	MOVQ   568(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x13, R8
 	TZCNTQ R8, R8
@@ -5175,16 +5229,16 @@ fpc_fused_serial_41:
 	MOVQ   576(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x14, R8
 	TZCNTQ R8, R8
@@ -5193,16 +5247,16 @@ fpc_fused_serial_41:
 	MOVQ   584(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x15, R8
 	TZCNTQ R8, R8
@@ -5211,16 +5265,16 @@ fpc_fused_serial_41:
 	MOVQ   592(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x16, R8
 	TZCNTQ R8, R8
@@ -5229,16 +5283,16 @@ fpc_fused_serial_41:
 	MOVQ   600(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x17, R8
 	TZCNTQ R8, R8
@@ -5247,16 +5301,16 @@ fpc_fused_serial_41:
 	MOVQ   608(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x18, R8
 	TZCNTQ R8, R8
@@ -5265,16 +5319,16 @@ fpc_fused_serial_41:
 	MOVQ   616(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x19, R8
 	TZCNTQ R8, R8
@@ -5283,16 +5337,16 @@ fpc_fused_serial_41:
 	MOVQ   624(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1a, R8
 	TZCNTQ R8, R8
@@ -5301,16 +5355,16 @@ fpc_fused_serial_41:
 	MOVQ   632(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1b, R8
 	TZCNTQ R8, R8
@@ -5319,16 +5373,16 @@ fpc_fused_serial_41:
 	MOVQ   640(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1c, R8
 	TZCNTQ R8, R8
@@ -5337,16 +5391,16 @@ fpc_fused_serial_41:
 	MOVQ   648(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1d, R8
 	TZCNTQ R8, R8
@@ -5355,16 +5409,16 @@ fpc_fused_serial_41:
 	MOVQ   656(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1e, R8
 	TZCNTQ R8, R8
@@ -5373,16 +5427,16 @@ fpc_fused_serial_41:
 	MOVQ   664(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1f, R8
 	TZCNTQ R8, R8
@@ -5391,16 +5445,16 @@ fpc_fused_serial_41:
 	MOVQ   672(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	SHRQ   $0x20, AX
 	TZCNTQ AX, AX
 	ANDQ   936(SP), AX
@@ -5408,42 +5462,42 @@ fpc_fused_serial_41:
 	MOVQ   680(SP), R8
 	SHLXQ  R8, CX, CX
 	ORQ    AX, CX
-	ADDQ   R8, SI
+	ADDQ   R8, DX
 	MOVQ   $0x00000040, AX
-	SUBQ   SI, AX
+	SUBQ   DX, AX
 	SHLXQ  AX, CX, AX
 	BSWAPQ AX
-	MOVQ   AX, (BX)(DI*1)
-	MOVQ   SI, AX
+	MOVQ   AX, (BX)(SI*1)
+	MOVQ   DX, AX
 	SHRQ   $0x03, AX
-	ADDQ   AX, DI
-	ANDQ   $0x07, SI
+	ADDQ   AX, SI
+	ANDQ   $0x07, DX
 	MOVQ   $0x00000040, AX
-	SUBQ   SI, AX
+	SUBQ   DX, AX
 	SHLXQ  AX, CX, AX
 	BSWAPQ AX
-	MOVQ   AX, (BX)(DI*1)
-	SHLQ   $0x03, DI
-	ADDQ   SI, DI
+	MOVQ   AX, (BX)(SI*1)
+	SHLQ   $0x03, SI
+	ADDQ   DX, SI
 
 	// Copy the stream's bytes, (total+7)/8, and nothing past them.
 	VMOVDQU64 32(SP), Z0
 	VMOVDQU64 96(SP), Z1
 	MOVQ      buf+0(FP), AX
-	LEAQ      7(DX), CX
+	LEAQ      7(DI), CX
 	SHRQ      $0x03, CX
-	XORL      SI, SI
-	MOVQ      $-1, BX
-	BZHIQ     CX, BX, BX
-	KMOVQ     BX, K1
+	XORL      BX, BX
+	MOVQ      $-1, DX
+	BZHIQ     CX, DX, DX
+	KMOVQ     DX, K1
 	VMOVDQU8  Z0, K1, (AX)
 	SUBQ      $0x40, CX
-	CMOVQCS   SI, CX
-	MOVQ      $-1, BX
-	BZHIQ     CX, BX, BX
-	KMOVQ     BX, K1
+	CMOVQCS   BX, CX
+	MOVQ      $-1, DX
+	BZHIQ     CX, DX, DX
+	KMOVQ     DX, K1
 	VMOVDQU8  Z1, K1, 64(AX)
-	MOVQ      DX, bits+32(FP)
+	MOVQ      DI, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -5534,19 +5588,17 @@ TEXT ·fpcCompress128AVX512Popcnt(SB), $944-40
 	POPCNTL       DI, DI
 	ADDQ          BX, DX
 	ADDQ          DI, SI
+	LEAQ          1(DX), DI
 	SHLQ          $0x20, DX
 	SHLQ          $0x30, SI
 	ORQ           SI, DX
 	ORQ           CX, DX
 	MOVQ          DX, sum+24(FP)
-	SHRQ          $0x20, DX
-	MOVWQZX       DX, DX
-	INCQ          DX
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                DX, $0x00000401
+	CMPQ                DI, $0x00000401
 	JLT                 fpc_fused_pack_42
-	MOVQ                DX, bits+32(FP)
+	MOVQ                DI, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
 	VPXORQ              Z5, Z5, Z5
@@ -5566,48 +5618,60 @@ TEXT ·fpcCompress128AVX512Popcnt(SB), $944-40
 	RET
 
 fpc_fused_pack_42:
-	MOVQ   tab+16(FP), SI
+	MOVQ   tab+16(FP), DX
 	VPXORD Z5, Z5, Z5
 
 	// Bit offsets O, first without the zero-run codes: from the lengths of
 	// the non-zero words, which wait for the kinds only.
 	KNOTW    K1, K1
 	VPADDD   Z1, Z1, Z4
-	VPERMD.Z 320(SI), Z4, K1, Z4
+	VPERMD.Z 320(DX), Z4, K1, Z4
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VMOVDQU64 k_fpc_startlane1<>+0(SB), Z7
-	VALIGND   $0x0f, Z7, Z4, Z4
-	VALIGND   $0x0f, Z5, Z4, Z7
-	VPADDD    Z7, Z4, Z4
-	VALIGND   $0x0e, Z5, Z4, Z7
-	VPADDD    Z7, Z4, Z4
-	VALIGND   $0x0c, Z5, Z4, Z7
-	VPADDD    Z7, Z4, Z4
-	VALIGND   $0x08, Z5, Z4, Z7
-	VPADDD    Z7, Z4, Z4
+	VPSLLDQ $0x04, Z4, Z7
+	VPSLLDQ $0x08, Z4, Z17
+	VPSLLDQ $0x0c, Z4, Z18
+	VPADDD  Z17, Z7, Z7
+	VPADDD  Z18, Z7, Z7
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD      Z4, Z7, Z4
+	VPSHUFD     $0xff, Z4, Z4
+	VALIGND     $0x0c, Z5, Z4, Z17
+	VALIGND     $0x08, Z5, Z4, Z18
+	VALIGND     $0x04, Z5, Z4, Z4
+	VPADDD      Z18, Z17, Z17
+	VPADDD.BCST k_fpc_d1<>+0(SB), Z4, Z4
+	VPADDD      Z4, Z17, Z17
+	VPADDD      Z17, Z7, Z7
 
 	// Bit offsets O, first without the zero-run codes: from the lengths of
 	// the non-zero words, which wait for the kinds only.
 	KNOTW    K2, K1
-	VPADDD   Z6, Z6, Z7
-	VPERMD.Z 320(SI), Z7, K1, Z7
+	VPADDD   Z6, Z6, Z4
+	VPERMD.Z 320(DX), Z4, K1, Z4
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VALIGND $0x0f, Z5, Z7, Z7
-	VALIGND $0x0f, Z5, Z7, Z17
-	VPADDD  Z17, Z7, Z7
-	VALIGND $0x0e, Z5, Z7, Z17
-	VPADDD  Z17, Z7, Z7
-	VALIGND $0x0c, Z5, Z7, Z17
-	VPADDD  Z17, Z7, Z7
-	VALIGND $0x08, Z5, Z7, Z5
-	VPADDD  Z5, Z7, Z7
+	VPSLLDQ $0x04, Z4, Z17
+	VPSLLDQ $0x08, Z4, Z18
+	VPSLLDQ $0x0c, Z4, Z19
+	VPADDD  Z18, Z17, Z17
+	VPADDD  Z19, Z17, Z17
+
+	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
+	VPADDD  Z4, Z17, Z4
+	VPSHUFD $0xff, Z4, Z4
+	VALIGND $0x0c, Z5, Z4, Z18
+	VALIGND $0x08, Z5, Z4, Z19
+	VALIGND $0x04, Z5, Z4, Z4
+	VPADDD  Z19, Z18, Z18
+	VPADDD  Z4, Z18, Z18
+	VPADDD  Z18, Z17, Z17
 
 	// emit: the non-zero words and runCodeStarts(zeros).
-	MOVQ    CX, DI
-	SHLQ    $0x01, DI
-	ANDNQ   CX, DI, DI
+	MOVQ    CX, SI
+	SHLQ    $0x01, SI
+	ANDNQ   CX, SI, SI
 	MOVQ    CX, R8
 	SHLQ    $0x01, R8
 	ANDQ    CX, R8
@@ -5628,25 +5692,25 @@ fpc_fused_pack_42:
 	MOVQ    R8, R11
 	SHLQ    $0x01, R11
 	ANDNQ   R8, R11, R11
-	ORQ     R11, DI
+	ORQ     R11, SI
 	MOVQ    R9, R8
 	SHLQ    $0x01, R8
 	ANDNQ   R9, R8, R8
-	ORQ     R8, DI
+	ORQ     R8, SI
 	MOVQ    R10, R8
 	SHLQ    $0x01, R8
 	ANDNQ   R10, R8, R8
-	ORQ     R8, DI
+	ORQ     R8, SI
 	NOTQ    CX
-	ORQ     DI, CX
-	POPCNTQ DI, R8
+	ORQ     SI, CX
+	POPCNTQ SI, R8
 	LEAQ    (R8)(R8*2), R8
-	LEAQ    (DX)(R8*2), DX
+	LEAQ    (DI)(R8*2), DI
 
 	// Codes no shorter than the line: the line is raw, nothing to pack.
-	CMPQ                DX, $0x00000401
+	CMPQ                DI, $0x00000401
 	JLT                 fpc_fused_pack_43
-	MOVQ                DX, bits+32(FP)
+	MOVQ                DI, bits+32(FP)
 	MOVQ                buf+0(FP), CX
 	MOVBLZX             127(AX), AX
 	VPXORQ              Z9, Z9, Z9
@@ -5667,76 +5731,76 @@ fpc_fused_pack_42:
 
 fpc_fused_pack_43:
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD DI, Z5
-	VPANDD       k_fpc_below16<>+0(SB), Z5, Z5
-	VPOPCNTD     Z5, Z5
-	VPSLLD       $0x01, Z5, Z17
-	VPSLLD       $0x02, Z5, Z5
-	VPADDD       Z5, Z17, Z17
-	VPADDD       Z17, Z4, Z4
-	MOVQ         DI, R8
+	VPBROADCASTD SI, Z4
+	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
+	VPOPCNTD     Z4, Z4
+	VPSLLD       $0x01, Z4, Z5
+	VPSLLD       $0x02, Z4, Z4
+	VPADDD       Z4, Z5, Z5
+	VPADDD       Z5, Z7, Z7
+	MOVQ         SI, R8
 	SHRQ         $0x10, R8
 
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD R8, Z5
-	VPANDD       k_fpc_below16<>+0(SB), Z5, Z5
-	VPOPCNTD     Z5, Z5
-	VPSLLD       $0x01, Z5, Z17
-	VPSLLD       $0x02, Z5, Z5
+	VPBROADCASTD R8, Z4
+	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
+	VPOPCNTD     Z4, Z4
+	VPSLLD       $0x01, Z4, Z5
+	VPSLLD       $0x02, Z4, Z4
+	VPADDD       Z4, Z5, Z5
 	VPADDD       Z5, Z17, Z17
-	VPADDD       Z17, Z7, Z7
 
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
-	MOVWQZX DI, DI
-	POPCNTQ DI, DI
-	LEAQ    (DI)(DI*2), DI
-	LEAQ    1(BX)(DI*2), BX
+	MOVWQZX SI, SI
+	POPCNTQ SI, SI
+	LEAQ    (SI)(SI*2), SI
+	LEAQ    1(BX)(SI*2), BX
 
 	// Either half over 512 bits: the serial packing.
 	CMPQ  BX, $0x00000200
 	JA    fpc_fused_serial_44
-	MOVQ  DX, DI
-	SUBQ  BX, DI
-	CMPQ  DI, $0x00000200
+	MOVQ  DI, SI
+	SUBQ  BX, SI
+	CMPQ  SI, $0x00000200
 	JA    fpc_fused_serial_44
 	MOVQ  CX, AX
 	SHRQ  $0x00, AX
 	KMOVW AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD CX, Z5
-	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z5, Z5
-	VPORD        k_fpc_runend32_0<>+0(SB), Z5, Z5
+	VPBROADCASTD CX, Z4
+	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z4, Z4
+	VPORD        k_fpc_runend32_0<>+0(SB), Z4, Z4
 	VPXORD       Z9, Z9, Z9
-	VPSUBD       Z5, Z9, Z9
-	VPANDD       Z5, Z9, Z9
-	VPLZCNTD     Z9, Z9
-	VPXORD.BCST  k_d31<>+0(SB), Z9, Z5
+	VPSUBD       Z4, Z9, Z5
+	VPANDD       Z4, Z5, Z5
+	VPLZCNTD     Z5, Z5
+	VPXORD.BCST  k_d31<>+0(SB), Z5, Z4
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD        Z1, Z1, Z1
-	VPERMD        (SI), Z1, Z9
-	VPERMD        192(SI), Z1, Z17
-	VPTERNLOGD    $0xf8, Z17, Z0, Z9
-	VPERMD        64(SI), Z1, Z17
-	VPSRLVD       Z17, Z0, Z17
-	VPERMD        128(SI), Z1, Z0
-	VPTERNLOGD    $0xf8, Z0, Z17, Z9
-	VPERMD        256(SI), Z1, Z0
-	VPTERNLOGD.Z  $0xf8, Z0, Z5, K1, Z9
+	VPERMD        (DX), Z1, Z5
+	VPERMD        192(DX), Z1, Z9
+	VPTERNLOGD    $0xf8, Z9, Z0, Z5
+	VPERMD        64(DX), Z1, Z9
+	VPSRLVD       Z9, Z0, Z9
+	VPERMD        128(DX), Z1, Z0
+	VPTERNLOGD    $0xf8, Z0, Z9, Z5
+	VPERMD        256(DX), Z1, Z0
+	VPTERNLOGD.Z  $0xf8, Z0, Z4, K1, Z5
 	VPADDD.BCST   k_fpc_d1<>+0(SB), Z1, Z0
-	VPERMD.Z      (SI), Z0, K1, Z0
-	VPERMD.Z      320(SI), Z1, K1, Z1
-	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z5
-	VPERMI2D      Z0, Z9, Z5
-	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z17
-	VPERMI2D      Z0, Z9, Z17
+	VPERMD.Z      (DX), Z0, K1, Z0
+	VPERMD.Z      320(DX), Z1, K1, Z1
+	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
+	VPERMI2D      Z0, Z5, Z4
+	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z9
+	VPERMI2D      Z0, Z5, Z9
 	VPMOVZXDQ     Y1, Z0
 	VEXTRACTI64X4 $0x01, Z1, Y1
 	VPMOVZXDQ     Y1, Z1
-	VPMOVZXDQ     Y4, Z9
-	VEXTRACTI64X4 $0x01, Z4, Y4
-	VPMOVZXDQ     Y4, Z4
+	VPMOVZXDQ     Y7, Z5
+	VEXTRACTI64X4 $0x01, Z7, Y7
+	VPMOVZXDQ     Y7, Z7
 	VPXORQ        Z10, Z10, Z10
 	VPBROADCASTQ  k_q3f<>+0(SB), Z18
 	VPBROADCASTQ  k_q40<>+0(SB), Z19
@@ -5744,81 +5808,81 @@ fpc_fused_pack_43:
 	VPMOVZXBD     k_iota16<>+0(SB), Z21
 
 	// e = O%64 + n.
-	VPSRLQ  $0x06, Z9, Z22
-	VPANDQ  Z18, Z9, Z9
-	VPADDQ  Z0, Z9, Z9
-	VPSUBQ  Z9, Z19, Z23
-	VPSLLVQ Z23, Z5, Z23
-	VPSUBQ  Z19, Z9, Z0
-	VPSRLVQ Z0, Z5, Z0
+	VPSRLQ  $0x06, Z5, Z22
+	VPANDQ  Z18, Z5, Z5
+	VPADDQ  Z0, Z5, Z5
+	VPSUBQ  Z5, Z19, Z23
+	VPSLLVQ Z23, Z4, Z23
+	VPSUBQ  Z19, Z5, Z0
+	VPSRLVQ Z0, Z4, Z0
 	VPORQ   Z23, Z0, Z0
-	VPSUBQ  Z9, Z20, Z23
-	VPSLLVQ Z23, Z5, Z5
-	VPSRLQ  $0x06, Z4, Z9
-	VPANDQ  Z18, Z4, Z4
-	VPADDQ  Z1, Z4, Z4
-	VPSUBQ  Z4, Z19, Z1
-	VPSLLVQ Z1, Z17, Z1
-	VPSUBQ  Z19, Z4, Z18
-	VPSRLVQ Z18, Z17, Z18
+	VPSUBQ  Z5, Z20, Z23
+	VPSLLVQ Z23, Z4, Z4
+	VPSRLQ  $0x06, Z7, Z5
+	VPANDQ  Z18, Z7, Z7
+	VPADDQ  Z1, Z7, Z7
+	VPSUBQ  Z7, Z19, Z1
+	VPSLLVQ Z1, Z9, Z1
+	VPSUBQ  Z19, Z7, Z18
+	VPSRLVQ Z18, Z9, Z18
 	VPORQ   Z1, Z18, Z18
-	VPSUBQ  Z4, Z20, Z1
-	VPSLLVQ Z1, Z17, Z1
+	VPSUBQ  Z7, Z20, Z1
+	VPSLLVQ Z1, Z9, Z1
 
 	// The lanes that end a word: the next lane starts in a later one.
-	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z4
-	VALIGNQ       $0x01, Z22, Z9, Z17
-	VALIGNQ       $0x01, Z9, Z4, Z4
-	VPCMPUQ       $0x06, Z22, Z17, K1
-	VPCMPUQ       $0x06, Z9, Z4, K2
+	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z7
+	VALIGNQ       $0x01, Z22, Z5, Z9
+	VALIGNQ       $0x01, Z5, Z7, Z7
+	VPCMPUQ       $0x06, Z22, Z9, K1
+	VPCMPUQ       $0x06, Z5, Z7, K2
 	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z21, K1, Z4
-	VPMOVZXDQ     Y4, Z4
+	VPCOMPRESSD.Z Z21, K1, Z5
+	VPMOVZXDQ     Y5, Z5
 	KMOVW         K1, AX
-	POPCNTL       AX, DI
+	POPCNTL       AX, SI
 	MOVL          $0x000000ff, AX
-	BZHIL         DI, AX, AX
+	BZHIL         SI, AX, AX
 	KMOVB         AX, K1
 	VPXORQ        Z11, Z11, Z11
-	VALIGNQ       $0x07, Z11, Z0, Z9
-	VPADDQ        Z9, Z0, Z0
-	VALIGNQ       $0x06, Z11, Z0, Z9
-	VPADDQ        Z9, Z0, Z0
-	VALIGNQ       $0x04, Z11, Z0, Z9
-	VPADDQ        Z9, Z0, Z0
-	VALIGNQ       $0x07, Z11, Z18, Z9
-	VPADDQ        Z9, Z18, Z18
-	VALIGNQ       $0x06, Z11, Z18, Z9
-	VPADDQ        Z9, Z18, Z18
-	VALIGNQ       $0x04, Z11, Z18, Z9
-	VPADDQ        Z9, Z18, Z18
-	VPBROADCASTQ  k_q7<>+0(SB), Z9
-	VPERMQ        Z0, Z9, Z9
-	VPADDQ        Z9, Z18, Z18
+	VALIGNQ       $0x07, Z11, Z0, Z7
+	VPADDQ        Z7, Z0, Z0
+	VALIGNQ       $0x06, Z11, Z0, Z7
+	VPADDQ        Z7, Z0, Z0
+	VALIGNQ       $0x04, Z11, Z0, Z7
+	VPADDQ        Z7, Z0, Z0
+	VALIGNQ       $0x07, Z11, Z18, Z7
+	VPADDQ        Z7, Z18, Z18
+	VALIGNQ       $0x06, Z11, Z18, Z7
+	VPADDQ        Z7, Z18, Z18
+	VALIGNQ       $0x04, Z11, Z18, Z7
+	VPADDQ        Z7, Z18, Z18
+	VPBROADCASTQ  k_q7<>+0(SB), Z7
+	VPERMQ        Z0, Z7, Z7
+	VPADDQ        Z7, Z18, Z18
 	VPXORQ        Z12, Z12, Z12
-	VALIGNQ       $0x07, Z12, Z5, Z9
-	VPADDQ        Z9, Z5, Z5
-	VALIGNQ       $0x06, Z12, Z5, Z9
-	VPADDQ        Z9, Z5, Z5
-	VALIGNQ       $0x04, Z12, Z5, Z9
-	VPADDQ        Z9, Z5, Z5
-	VALIGNQ       $0x07, Z12, Z1, Z9
-	VPADDQ        Z9, Z1, Z1
-	VALIGNQ       $0x06, Z12, Z1, Z9
-	VPADDQ        Z9, Z1, Z1
-	VALIGNQ       $0x04, Z12, Z1, Z9
-	VPADDQ        Z9, Z1, Z1
-	VPBROADCASTQ  k_q7<>+0(SB), Z9
-	VPERMQ        Z5, Z9, Z9
-	VPADDQ        Z9, Z1, Z1
+	VALIGNQ       $0x07, Z12, Z4, Z7
+	VPADDQ        Z7, Z4, Z4
+	VALIGNQ       $0x06, Z12, Z4, Z7
+	VPADDQ        Z7, Z4, Z4
+	VALIGNQ       $0x04, Z12, Z4, Z7
+	VPADDQ        Z7, Z4, Z4
+	VALIGNQ       $0x07, Z12, Z1, Z7
+	VPADDQ        Z7, Z1, Z1
+	VALIGNQ       $0x06, Z12, Z1, Z7
+	VPADDQ        Z7, Z1, Z1
+	VALIGNQ       $0x04, Z12, Z1, Z7
+	VPADDQ        Z7, Z1, Z1
+	VPBROADCASTQ  k_q7<>+0(SB), Z7
+	VPERMQ        Z4, Z7, Z7
+	VPADDQ        Z7, Z1, Z1
 	VMOVDQA64     Z0, Z0
-	VPERMT2Q.Z    Z18, Z4, K1, Z0
-	VALIGNQ       $0x07, Z10, Z0, Z9
-	VPSUBQ.Z      Z9, Z0, K1, Z0
-	VMOVDQA64     Z5, Z5
-	VPERMT2Q.Z    Z1, Z4, K1, Z5
-	VALIGNQ       $0x07, Z10, Z5, Z1
-	VPSUBQ.Z      Z1, Z5, K1, Z1
+	VPERMT2Q.Z    Z18, Z5, K1, Z0
+	VALIGNQ       $0x07, Z10, Z0, Z7
+	VPSUBQ.Z      Z7, Z0, K1, Z0
+	VMOVDQA64     Z4, Z4
+	VPERMT2Q.Z    Z1, Z5, K1, Z4
+	VALIGNQ       $0x07, Z10, Z4, Z1
+	VPSUBQ.Z      Z1, Z4, K1, Z1
 	VALIGNQ       $0x07, Z10, Z1, Z1
 	VPADDQ        Z1, Z0, Z0
 	MOVQ          CX, AX
@@ -5837,18 +5901,18 @@ fpc_fused_pack_43:
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD        Z6, Z6, Z4
-	VPERMD        (SI), Z4, Z5
-	VPERMD        192(SI), Z4, Z6
+	VPERMD        (DX), Z4, Z5
+	VPERMD        192(DX), Z4, Z6
 	VPTERNLOGD    $0xf8, Z6, Z2, Z5
-	VPERMD        64(SI), Z4, Z6
+	VPERMD        64(DX), Z4, Z6
 	VPSRLVD       Z6, Z2, Z6
-	VPERMD        128(SI), Z4, Z2
+	VPERMD        128(DX), Z4, Z2
 	VPTERNLOGD    $0xf8, Z2, Z6, Z5
-	VPERMD        256(SI), Z4, Z2
+	VPERMD        256(DX), Z4, Z2
 	VPTERNLOGD.Z  $0xf8, Z2, Z1, K1, Z5
 	VPADDD.BCST   k_fpc_d1<>+0(SB), Z4, Z1
-	VPERMD.Z      (SI), Z1, K1, Z1
-	VPERMD.Z      320(SI), Z4, K1, Z2
+	VPERMD.Z      (DX), Z1, K1, Z1
+	VPERMD.Z      320(DX), Z4, K1, Z2
 	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
 	VPERMI2D      Z1, Z5, Z4
 	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z6
@@ -5856,8 +5920,8 @@ fpc_fused_pack_43:
 	VPMOVZXDQ     Y2, Z1
 	VEXTRACTI64X4 $0x01, Z2, Y2
 	VPMOVZXDQ     Y2, Z2
-	VPMOVZXDQ     Y7, Z5
-	VEXTRACTI64X4 $0x01, Z7, Y7
+	VPMOVZXDQ     Y17, Z5
+	VEXTRACTI64X4 $0x01, Z17, Y7
 	VPMOVZXDQ     Y7, Z7
 	VPXORQ        Z14, Z14, Z14
 	VPBROADCASTQ  k_q3f<>+0(SB), Z9
@@ -5995,20 +6059,20 @@ fpc_fused_pack_43:
 	VSHUFI64X2   $0x00, Z8, Z8, Z8
 	VPSHUFB      Z8, Z1, Z1
 	MOVQ         buf+0(FP), AX
-	LEAQ         7(DX), CX
+	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
-	XORL         SI, SI
-	MOVQ         $-1, BX
-	BZHIQ        CX, BX, BX
-	KMOVQ        BX, K1
+	XORL         BX, BX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
 	VMOVDQU8     Z7, K1, (AX)
 	SUBQ         $0x40, CX
-	CMOVQCS      SI, CX
-	MOVQ         $-1, BX
-	BZHIQ        CX, BX, BX
-	KMOVQ        BX, K1
+	CMOVQCS      BX, CX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
 	VMOVDQU8     Z1, K1, 64(AX)
-	MOVQ         DX, bits+32(FP)
+	MOVQ         DI, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -6018,16 +6082,16 @@ fpc_fused_serial_44:
 	VPMOVDB      Z6, X0
 	VMOVDQU      X0, 16(SP)
 	LEAQ         32(SP), BX
-	VMOVDQU64    (SI), Z0
-	VMOVDQU64    64(SI), Z1
-	VMOVDQU64    128(SI), Z2
-	VMOVDQU64    192(SI), Z3
-	VMOVDQU64    256(SI), Z4
-	VMOVDQU64    320(SI), Z5
-	MOVQ         $0x00000007, SI
-	VPBROADCASTQ SI, Z6
-	MOVQ         CX, SI
-	KMOVB        SI, K1
+	VMOVDQU64    (DX), Z0
+	VMOVDQU64    64(DX), Z1
+	VMOVDQU64    128(DX), Z2
+	VMOVDQU64    192(DX), Z3
+	VMOVDQU64    256(DX), Z4
+	VMOVDQU64    320(DX), Z5
+	MOVQ         $0x00000007, DX
+	VPBROADCASTQ DX, Z6
+	MOVQ         CX, DX
+	KMOVB        DX, K1
 	VPMOVZXBQ    (SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    (AX), Z8
@@ -6045,9 +6109,9 @@ fpc_fused_serial_44:
 	VMOVDQU64    Z9, 432(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
 	VMOVDQU64    Z9, 688(SP)
-	MOVQ         CX, SI
-	SHRQ         $0x08, SI
-	KMOVB        SI, K1
+	MOVQ         CX, DX
+	SHRQ         $0x08, DX
+	KMOVB        DX, K1
 	VPMOVZXBQ    8(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    32(AX), Z8
@@ -6065,9 +6129,9 @@ fpc_fused_serial_44:
 	VMOVDQU64    Z9, 496(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
 	VMOVDQU64    Z9, 752(SP)
-	MOVQ         CX, SI
-	SHRQ         $0x10, SI
-	KMOVB        SI, K1
+	MOVQ         CX, DX
+	SHRQ         $0x10, DX
+	KMOVB        DX, K1
 	VPMOVZXBQ    16(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    64(AX), Z8
@@ -6085,9 +6149,9 @@ fpc_fused_serial_44:
 	VMOVDQU64    Z9, 560(SP)
 	VPERMQ.Z     Z4, Z7, K1, Z9
 	VMOVDQU64    Z9, 816(SP)
-	MOVQ         CX, SI
-	SHRQ         $0x18, SI
-	KMOVB        SI, K1
+	MOVQ         CX, DX
+	SHRQ         $0x18, DX
+	KMOVB        DX, K1
 	VPMOVZXBQ    24(SP), Z7
 	VPANDQ       Z6, Z7, Z7
 	VPMOVZXDQ    96(AX), Z6
@@ -6111,8 +6175,8 @@ fpc_fused_serial_44:
 	MOVQ   CX, AX
 	BTSQ   $0x20, AX
 	MOVQ   $0x00000001, CX
-	MOVQ   $0x00000001, SI
-	XORQ   DI, DI
+	MOVQ   $0x00000001, DX
+	XORQ   SI, SI
 	MOVQ   AX, R8
 	SHRQ   $0x01, R8
 	TZCNTQ R8, R8
@@ -6121,16 +6185,16 @@ fpc_fused_serial_44:
 	MOVQ   432(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x02, R8
 	TZCNTQ R8, R8
@@ -6139,16 +6203,16 @@ fpc_fused_serial_44:
 	MOVQ   440(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x03, R8
 	TZCNTQ R8, R8
@@ -6157,16 +6221,16 @@ fpc_fused_serial_44:
 	MOVQ   448(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x04, R8
 	TZCNTQ R8, R8
@@ -6175,16 +6239,16 @@ fpc_fused_serial_44:
 	MOVQ   456(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x05, R8
 	TZCNTQ R8, R8
@@ -6193,16 +6257,16 @@ fpc_fused_serial_44:
 	MOVQ   464(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x06, R8
 	TZCNTQ R8, R8
@@ -6211,16 +6275,16 @@ fpc_fused_serial_44:
 	MOVQ   472(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x07, R8
 	TZCNTQ R8, R8
@@ -6229,16 +6293,16 @@ fpc_fused_serial_44:
 	MOVQ   480(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x08, R8
 	TZCNTQ R8, R8
@@ -6247,16 +6311,16 @@ fpc_fused_serial_44:
 	MOVQ   488(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x09, R8
 	TZCNTQ R8, R8
@@ -6265,16 +6329,16 @@ fpc_fused_serial_44:
 	MOVQ   496(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0a, R8
 	TZCNTQ R8, R8
@@ -6283,16 +6347,16 @@ fpc_fused_serial_44:
 	MOVQ   504(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0b, R8
 	TZCNTQ R8, R8
@@ -6301,16 +6365,16 @@ fpc_fused_serial_44:
 	MOVQ   512(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0c, R8
 	TZCNTQ R8, R8
@@ -6319,16 +6383,16 @@ fpc_fused_serial_44:
 	MOVQ   520(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0d, R8
 	TZCNTQ R8, R8
@@ -6337,16 +6401,16 @@ fpc_fused_serial_44:
 	MOVQ   528(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0e, R8
 	TZCNTQ R8, R8
@@ -6355,16 +6419,16 @@ fpc_fused_serial_44:
 	MOVQ   536(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x0f, R8
 	TZCNTQ R8, R8
@@ -6373,16 +6437,16 @@ fpc_fused_serial_44:
 	MOVQ   544(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x10, R8
 	TZCNTQ R8, R8
@@ -6391,16 +6455,16 @@ fpc_fused_serial_44:
 	MOVQ   552(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x11, R8
 	TZCNTQ R8, R8
@@ -6409,16 +6473,16 @@ fpc_fused_serial_44:
 	MOVQ   560(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x12, R8
 	TZCNTQ R8, R8
@@ -6427,16 +6491,16 @@ fpc_fused_serial_44:
 	MOVQ   568(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x13, R8
 	TZCNTQ R8, R8
@@ -6445,16 +6509,16 @@ fpc_fused_serial_44:
 	MOVQ   576(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x14, R8
 	TZCNTQ R8, R8
@@ -6463,16 +6527,16 @@ fpc_fused_serial_44:
 	MOVQ   584(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x15, R8
 	TZCNTQ R8, R8
@@ -6481,16 +6545,16 @@ fpc_fused_serial_44:
 	MOVQ   592(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x16, R8
 	TZCNTQ R8, R8
@@ -6499,16 +6563,16 @@ fpc_fused_serial_44:
 	MOVQ   600(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x17, R8
 	TZCNTQ R8, R8
@@ -6517,16 +6581,16 @@ fpc_fused_serial_44:
 	MOVQ   608(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x18, R8
 	TZCNTQ R8, R8
@@ -6535,16 +6599,16 @@ fpc_fused_serial_44:
 	MOVQ   616(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x19, R8
 	TZCNTQ R8, R8
@@ -6553,16 +6617,16 @@ fpc_fused_serial_44:
 	MOVQ   624(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1a, R8
 	TZCNTQ R8, R8
@@ -6571,16 +6635,16 @@ fpc_fused_serial_44:
 	MOVQ   632(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1b, R8
 	TZCNTQ R8, R8
@@ -6589,16 +6653,16 @@ fpc_fused_serial_44:
 	MOVQ   640(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1c, R8
 	TZCNTQ R8, R8
@@ -6607,16 +6671,16 @@ fpc_fused_serial_44:
 	MOVQ   648(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1d, R8
 	TZCNTQ R8, R8
@@ -6625,16 +6689,16 @@ fpc_fused_serial_44:
 	MOVQ   656(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1e, R8
 	TZCNTQ R8, R8
@@ -6643,16 +6707,16 @@ fpc_fused_serial_44:
 	MOVQ   664(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	MOVQ   AX, R8
 	SHRQ   $0x1f, R8
 	TZCNTQ R8, R8
@@ -6661,16 +6725,16 @@ fpc_fused_serial_44:
 	MOVQ   672(SP), R9
 	SHLXQ  R9, CX, CX
 	ORQ    R8, CX
-	ADDQ   R9, SI
+	ADDQ   R9, DX
 	MOVQ   $0x00000040, R8
-	SUBQ   SI, R8
+	SUBQ   DX, R8
 	SHLXQ  R8, CX, R8
 	BSWAPQ R8
-	MOVQ   R8, (BX)(DI*1)
-	MOVQ   SI, R8
+	MOVQ   R8, (BX)(SI*1)
+	MOVQ   DX, R8
 	SHRQ   $0x03, R8
-	ADDQ   R8, DI
-	ANDQ   $0x07, SI
+	ADDQ   R8, SI
+	ANDQ   $0x07, DX
 	SHRQ   $0x20, AX
 	TZCNTQ AX, AX
 	ANDQ   936(SP), AX
@@ -6678,42 +6742,42 @@ fpc_fused_serial_44:
 	MOVQ   680(SP), R8
 	SHLXQ  R8, CX, CX
 	ORQ    AX, CX
-	ADDQ   R8, SI
+	ADDQ   R8, DX
 	MOVQ   $0x00000040, AX
-	SUBQ   SI, AX
+	SUBQ   DX, AX
 	SHLXQ  AX, CX, AX
 	BSWAPQ AX
-	MOVQ   AX, (BX)(DI*1)
-	MOVQ   SI, AX
+	MOVQ   AX, (BX)(SI*1)
+	MOVQ   DX, AX
 	SHRQ   $0x03, AX
-	ADDQ   AX, DI
-	ANDQ   $0x07, SI
+	ADDQ   AX, SI
+	ANDQ   $0x07, DX
 	MOVQ   $0x00000040, AX
-	SUBQ   SI, AX
+	SUBQ   DX, AX
 	SHLXQ  AX, CX, AX
 	BSWAPQ AX
-	MOVQ   AX, (BX)(DI*1)
-	SHLQ   $0x03, DI
-	ADDQ   SI, DI
+	MOVQ   AX, (BX)(SI*1)
+	SHLQ   $0x03, SI
+	ADDQ   DX, SI
 
 	// Copy the stream's bytes, (total+7)/8, and nothing past them.
 	VMOVDQU64 32(SP), Z0
 	VMOVDQU64 96(SP), Z1
 	MOVQ      buf+0(FP), AX
-	LEAQ      7(DX), CX
+	LEAQ      7(DI), CX
 	SHRQ      $0x03, CX
-	XORL      SI, SI
-	MOVQ      $-1, BX
-	BZHIQ     CX, BX, BX
-	KMOVQ     BX, K1
+	XORL      BX, BX
+	MOVQ      $-1, DX
+	BZHIQ     CX, DX, DX
+	KMOVQ     DX, K1
 	VMOVDQU8  Z0, K1, (AX)
 	SUBQ      $0x40, CX
-	CMOVQCS   SI, CX
-	MOVQ      $-1, BX
-	BZHIQ     CX, BX, BX
-	KMOVQ     BX, K1
+	CMOVQCS   BX, CX
+	MOVQ      $-1, DX
+	BZHIQ     CX, DX, DX
+	KMOVQ     DX, K1
 	VMOVDQU8  Z1, K1, 64(AX)
-	MOVQ      DX, bits+32(FP)
+	MOVQ      DI, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -8461,18 +8525,6 @@ TEXT k_fpc_ilv1<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0000001d0000000d
 	QUAD $0x0000001e0000000e
 	QUAD $0x0000001f0000000f
-
-// k_fpc_startlane1<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
-TEXT k_fpc_startlane1<>(SB), NOSPLIT|NOFRAME, $0
-	PCALIGN $64
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000000000000
-	QUAD $0x0000000100000000
 
 // k_fpc_flagword<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT k_fpc_flagword<>(SB), NOSPLIT|NOFRAME, $0
