@@ -18,15 +18,25 @@
  *   - bad arguments: NULL pointers, huge and wrong lengths, small buffers
  *     (nothing written past them), bad handles, unknown names;
  *   - threads: one handle shared by several threads gives the same bits,
- *     and each thread keeps its own last-error message.
+ *     and each thread keeps its own last-error message;
+ *   - guarded buffers: inputs and outputs that end just before, or start
+ *     just after, a page the process may not touch (real lines, their
+ *     streams cut at every length, all-ones streams, batches), with the
+ *     same results as in ordinary memory. A read or write past a buffer
+ *     faults, and the fault handler names the call before the process
+ *     dies.
  *
  * It prints one line per failure and exits 1 if there was any.
  */
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "linecomp.h"
 
@@ -318,6 +328,232 @@ static void *shared_worker(void *arg) {
     return NULL;
 }
 
+/* ---- guarded buffers ---------------------------------------------------- */
+
+/* A guarded region is usable pages between two pages mapped without
+ * access, so that the byte after guard_tail(r, n)'s n bytes, and the byte
+ * before guard_head(r, n), fault when touched. guard_op names the call
+ * under test for the fault handler. */
+struct guarded {
+    uint8_t *start; /* the first usable byte */
+    size_t size;    /* usable bytes, whole pages */
+};
+
+static char guard_op[400];
+
+/* guard_set names the call about to run for the fault handler: the
+ * configuration and the call, or nothing when op is empty. */
+static void guard_set(const char *what, const char *op) {
+    if (*op)
+        snprintf(guard_op, sizeof guard_op, "%s: %s", what, op);
+    else
+        guard_op[0] = 0;
+}
+
+static void on_fault(int sig) {
+    static const char msg[] = "FAIL guarded buffers: memory fault in ";
+    /* only async-signal-safe calls: write, signal, raise */
+    if (write(2, msg, sizeof msg - 1) < 0 ||
+        write(2, guard_op, strlen(guard_op)) < 0 || write(2, "\n", 1) < 0) {
+        /* nothing more can be reported */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* guard_new maps a guarded region of at least size usable bytes. */
+static struct guarded guard_new(size_t size) {
+    struct guarded r;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t pages = (size + page - 1) / page;
+    int fd = open("/dev/zero", O_RDWR);
+    uint8_t *p;
+    if (fd < 0) {
+        fprintf(stderr, "cannot open /dev/zero\n");
+        exit(2);
+    }
+    p = mmap(NULL, (pages + 2) * page, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+             fd, 0);
+    close(fd);
+    if (p == MAP_FAILED || mprotect(p, page, PROT_NONE) != 0 ||
+        mprotect(p + (pages + 1) * page, page, PROT_NONE) != 0) {
+        fprintf(stderr, "cannot map guarded pages\n");
+        exit(2);
+    }
+    r.start = p + page;
+    r.size = pages * page;
+    return r;
+}
+
+static void guard_free(struct guarded r) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    munmap(r.start - page, r.size + 2 * page);
+}
+
+/* guard_tail returns room for n bytes that ends at r's last usable byte. */
+static uint8_t *guard_tail(struct guarded r, size_t n) {
+    if (n > r.size) {
+        fprintf(stderr, "guarded region too small for %zu bytes\n", n);
+        exit(2);
+    }
+    return r.start + r.size - n;
+}
+
+/* guard_head returns room for n bytes that starts at r's first usable
+ * byte. */
+static uint8_t *guard_head(struct guarded r, size_t n) {
+    if (n > r.size) {
+        fprintf(stderr, "guarded region too small for %zu bytes\n", n);
+        exit(2);
+    }
+    return r.start;
+}
+
+static struct guarded guard_in, guard_out;
+
+/* guarded_decode decodes the len bytes of enc, copied to the end (tail)
+ * or the start of the input region, into a line at the end of the output
+ * region, and checks status, output and encoding against the same calls
+ * on ordinary memory. */
+static void guarded_decode(linecomp_codec c, const char *what, size_t ls,
+                           const uint8_t *enc, size_t len, int tail,
+                           int has_encodings) {
+    uint8_t *heap_out = xmalloc(ls), *heap_enc = xmalloc(len);
+    uint8_t *in = tail ? guard_tail(guard_in, len) : guard_head(guard_in, len);
+    uint8_t *out = guard_tail(guard_out, ls);
+    size_t heap_len = 0, got_len = 0, heap_index = 0, got_index = 0;
+    linecomp_status heap_st, got_st;
+
+    memcpy(heap_enc, enc, len);
+    memcpy(in, enc, len);
+    heap_st = linecomp_decompress(c, heap_enc, len, heap_out, ls, &heap_len);
+    guard_set(what, "linecomp_decompress");
+    got_st = linecomp_decompress(c, in, len, out, ls, &got_len);
+    CHECK(got_st == heap_st &&
+              (got_st != LINECOMP_OK ||
+               (got_len == heap_len && memcmp(out, heap_out, ls) == 0)),
+          "%s: guarded decompress of %zu bytes (%s) gave %s, in ordinary "
+          "memory %s",
+          what, len, tail ? "at a page's end" : "at a page's start",
+          linecomp_status_name(got_st), linecomp_status_name(heap_st));
+    guard_set(what, "linecomp_decompress into a short buffer");
+    if (ls > 0) {
+        out = guard_tail(guard_out, ls - 1);
+        got_st = linecomp_decompress(c, in, len, out, ls - 1, &got_len);
+        CHECK(got_st == LINECOMP_ERR_BUFFER_TOO_SMALL && got_len == ls,
+              "%s: guarded decompress into %zu bytes gave %s", what, ls - 1,
+              linecomp_status_name(got_st));
+    }
+    if (has_encodings) {
+        heap_st = linecomp_encoding_of(c, heap_enc, len, &heap_index);
+        guard_set(what, "linecomp_encoding_of");
+        got_st = linecomp_encoding_of(c, in, len, &got_index);
+        CHECK(got_st == heap_st &&
+                  (got_st != LINECOMP_OK || got_index == heap_index),
+              "%s: guarded encoding_of of %zu bytes gave %s, in ordinary "
+              "memory %s",
+              what, len, linecomp_status_name(got_st),
+              linecomp_status_name(heap_st));
+    }
+    guard_set(what, "");
+    free(heap_out);
+    free(heap_enc);
+}
+
+/* check_guarded runs the codec's calls on buffers against guard pages:
+ * the first lines of data, their streams whole and cut at every length,
+ * all-ones streams of 1 to 2·ls + 2 bytes, and one batch of lines. */
+static void check_guarded(linecomp_codec c, const char *what, size_t ls,
+                          size_t n, const int *batch, int has_encodings) {
+    size_t max = LINECOMP_MAX_COMPRESSED_BYTES(ls);
+    size_t i, cut, lines = n < 32 ? n : 32, enc_len, got_len, got_n;
+    size_t room = lines * ls > 2 * ls + 2 ? lines * ls : 2 * ls + 2;
+    uint8_t *enc = xmalloc(max), *ones = xmalloc(2 * ls + 2);
+    uint8_t *line, *out;
+    int bits, got_bits, *got_batch;
+    linecomp_status st;
+
+    guard_in = guard_new(room > max ? room : max);
+    guard_out = guard_new(room > max ? room : max);
+
+    for (i = 0; i < lines; i++) {
+        if (linecomp_compress(c, data + i * ls, ls, enc, max, &enc_len,
+                              &bits) != LINECOMP_OK) {
+            CHECK(0, "%s line %zu: compress: %s", what, i,
+                  linecomp_last_error());
+            break;
+        }
+        /* the line at a page's end, then at a page's start */
+        for (int tail = 1; tail >= 0; tail--) {
+            line = tail ? guard_tail(guard_in, ls) : guard_head(guard_in, ls);
+            memcpy(line, data + i * ls, ls);
+            guard_set(what, "linecomp_size");
+            st = linecomp_size(c, line, ls, &got_bits);
+            CHECK(st == LINECOMP_OK && got_bits == bits,
+                  "%s line %zu: guarded size %s, %d bits (want %d)", what, i,
+                  linecomp_status_name(st), got_bits, bits);
+            /* into exactly enough room at a page's end and at its start,
+             * then into one byte too few */
+            guard_set(what, "linecomp_compress");
+            out = guard_tail(guard_out, enc_len);
+            st = linecomp_compress(c, line, ls, out, enc_len, &got_len,
+                                   &got_bits);
+            CHECK(st == LINECOMP_OK && got_len == enc_len &&
+                      got_bits == bits && memcmp(out, enc, enc_len) == 0,
+                  "%s line %zu: guarded compress (room at a page's end) "
+                  "gave %s",
+                  what, i, linecomp_status_name(st));
+            out = guard_head(guard_out, enc_len);
+            st = linecomp_compress(c, line, ls, out, enc_len, &got_len,
+                                   &got_bits);
+            CHECK(st == LINECOMP_OK && got_len == enc_len &&
+                      memcmp(out, enc, enc_len) == 0,
+                  "%s line %zu: guarded compress (room at a page's start) "
+                  "gave %s",
+                  what, i, linecomp_status_name(st));
+            if (enc_len > 0) {
+                out = guard_tail(guard_out, enc_len - 1);
+                st = linecomp_compress(c, line, ls, out, enc_len - 1,
+                                       &got_len, &got_bits);
+                CHECK(st == LINECOMP_ERR_BUFFER_TOO_SMALL &&
+                          got_len == enc_len,
+                      "%s line %zu: guarded compress into %zu bytes gave "
+                      "%s, needing %zu",
+                      what, i, enc_len - 1, linecomp_status_name(st),
+                      got_len);
+            }
+            guard_set(what, "");
+        }
+        /* the stream whole and cut at every length, at both ends */
+        for (cut = 0; cut <= enc_len; cut++) {
+            guarded_decode(c, what, ls, enc, cut, 1, has_encodings);
+            guarded_decode(c, what, ls, enc, cut, 0, has_encodings);
+        }
+    }
+    /* all-ones streams, which some decoders walk to their end */
+    memset(ones, 0xFF, 2 * ls + 2);
+    for (cut = 1; cut <= 2 * ls + 2; cut++)
+        guarded_decode(c, what, ls, ones, cut, 1, has_encodings);
+
+    /* a batch of lines ending at a page's end, into bits that do too */
+    if (lines > 0) {
+        line = guard_tail(guard_in, lines * ls);
+        memcpy(line, data, lines * ls);
+        got_batch = (int *)(void *)guard_tail(guard_out, lines * sizeof *batch);
+        guard_set(what, "linecomp_sizes");
+        st = linecomp_sizes(c, line, lines * ls, got_batch, lines, &got_n);
+        CHECK(st == LINECOMP_OK && got_n == lines &&
+                  memcmp(got_batch, batch, lines * sizeof *batch) == 0,
+              "%s: guarded sizes of %zu lines gave %s", what, lines,
+              linecomp_status_name(st));
+        guard_set(what, "");
+    }
+    guard_free(guard_in);
+    guard_free(guard_out);
+    free(enc);
+    free(ones);
+}
+
 /* check_config reads one "config" record and checks that codec on data. */
 static void check_config(void) {
     char name[256], what[300], word[256];
@@ -522,6 +758,8 @@ static void check_config(void) {
                             has_encodings);
     }
     CHECK(mut == want_mut, "%s: decoding of mutated streams differs", what);
+
+    check_guarded(c, what, (size_t)ls, n, batch, has_encodings);
 
     /* one handle shared by four threads gives the same bits */
     if (strcmp(name, "bdi") == 0 || strcmp(name, "fpc") == 0 ||
@@ -884,6 +1122,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     read_data(argv[2]);
+    signal(SIGSEGV, on_fault);
+    signal(SIGBUS, on_fault);
     want_word("linecomp-expect");
     want_word("1");
     want_word("data");
