@@ -1001,42 +1001,13 @@ func fpcPopcntText(base string, popcnt bool, flags attr.Attribute, sig string, d
 
 // fpcOffsets returns the bit offsets of 16 codes of lengths n (dwords)
 // from bit start (1 after the flag, or 0): lane i holds start + n0 + … +
-// n(i−1). zero is a zero vector. The sum is short in latency rather than
-// in instructions, since the offsets are on the kernels' critical chain:
-// within each 128-bit lane, the sum of the lengths before a word is three
-// byte shifts of n, side by side, added; each lane's total, in all its
-// dwords, is moved up one, two and three lanes by three lane-crossing
-// shifts, side by side, and added. On the Zen 5-class VM of the
-// benchmarks, where an add or a shift within lanes takes 2 cycles and one
-// across lanes 5, the sum takes 23 cycles against 34 for the shift and four
-// dependent shift-and-add steps it replaces, each shift crossing lanes (a
-// throwaway loop of either): 64-byte Compress of coded lines 3% faster,
-// 128-byte 6% (kernels alone, alternated in one process). The same kind of
-// change to qwordPrefix ran 5–10% slower, though shorter in latency, so
-// it was left as it is.
+// n(i−1). zero is a zero vector. The offsets are on the kernels' critical
+// chain, and dwordPrefix is short in latency: 64-byte Compress of coded
+// lines ran 3% faster with it and 128-byte 6% (kernels alone, alternated
+// in one process).
 func fpcOffsets(n, zero VecVirtual, start int) VecVirtual {
 	Comment("Bit offsets O: a prefix sum of the start and the lengths before.")
-	o, b, c := ZMM(), ZMM(), ZMM()
-	VPSLLDQ(U8(4), n, o) // lane i: n[i−1] within its 128-bit lane, or 0
-	VPSLLDQ(U8(8), n, b)
-	VPSLLDQ(U8(12), n, c)
-	VPADDD(b, o, o)
-	VPADDD(c, o, o)
-	Comment("Each 128-bit lane's total in all its dwords, moved up one to three lanes.")
-	t := ZMM()
-	VPADDD(n, o, t)
-	VPSHUFD(U8(0xFF), t, t)
-	s1, s2, s3 := ZMM(), ZMM(), ZMM()
-	VALIGND(U8(12), zero, t, s1) // lane i: t[i−4], or 0
-	VALIGND(U8(8), zero, t, s2)
-	VALIGND(U8(4), zero, t, s3)
-	VPADDD(s2, s1, s1)
-	if start != 0 {
-		VPADDD_BCST(fpcDword(uint32(start)), s3, s3)
-	}
-	VPADDD(s3, s1, s1)
-	VPADDD(s1, o, o)
-	return o
+	return dwordPrefix(n, zero, false, start)
 }
 
 // fpcNonzeroOffsets returns the popcnt variants' first bit offsets of

@@ -963,7 +963,7 @@ TEXT ·bpcTransposeAVX2(SB), NOSPLIT, $0-8
 	RET
 
 // func bpcRebuildAVX512(dbx *[33]uint32, base uint32, line *[128]byte)
-// Requires: AVX, AVX512F, AVX512VBMI, GFNI
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
 TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
 	MOVQ           dbx+0(FP), AX
 	MOVQ           line+16(FP), CX
@@ -1003,22 +1003,32 @@ TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
 	VPERMI2B       Z5, Z4, Z0
 	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z5, Z4, Z1
-	VALIGND        $0x0f, Z3, Z0, Z2
+	VPSLLDQ        $0x04, Z0, Z2
+	VPSLLDQ        $0x08, Z0, Z4
+	VPSLLDQ        $0x0c, Z0, Z5
+	VPADDD         Z4, Z2, Z2
+	VPADDD         Z0, Z5, Z0
 	VPADDD         Z2, Z0, Z0
-	VALIGND        $0x0e, Z3, Z0, Z2
-	VPADDD         Z2, Z0, Z0
-	VALIGND        $0x0c, Z3, Z0, Z2
-	VPADDD         Z2, Z0, Z0
-	VALIGND        $0x08, Z3, Z0, Z2
-	VPADDD         Z2, Z0, Z0
-	VALIGND        $0x0f, Z3, Z1, Z2
+	VPSHUFD        $0xff, Z0, Z2
+	VALIGND        $0x0c, Z3, Z2, Z4
+	VALIGND        $0x08, Z3, Z2, Z5
+	VALIGND        $0x04, Z3, Z2, Z2
+	VPADDD         Z5, Z4, Z4
+	VPADDD         Z2, Z4, Z4
+	VPADDD         Z4, Z0, Z0
+	VPSLLDQ        $0x04, Z1, Z2
+	VPSLLDQ        $0x08, Z1, Z4
+	VPSLLDQ        $0x0c, Z1, Z5
+	VPADDD         Z4, Z2, Z2
+	VPADDD         Z1, Z5, Z1
 	VPADDD         Z2, Z1, Z1
-	VALIGND        $0x0e, Z3, Z1, Z2
-	VPADDD         Z2, Z1, Z1
-	VALIGND        $0x0c, Z3, Z1, Z2
-	VPADDD         Z2, Z1, Z1
-	VALIGND        $0x08, Z3, Z1, Z2
-	VPADDD         Z2, Z1, Z1
+	VPSHUFD        $0xff, Z1, Z2
+	VALIGND        $0x0c, Z3, Z2, Z4
+	VALIGND        $0x08, Z3, Z2, Z5
+	VALIGND        $0x04, Z3, Z2, Z2
+	VPADDD         Z5, Z4, Z4
+	VPADDD         Z2, Z4, Z4
+	VPADDD         Z4, Z1, Z1
 	VPBROADCASTD   AX, Z2
 	VALIGND        $0x0f, Z3, Z0, Z3
 	VPADDD         Z2, Z3, Z3
@@ -1033,7 +1043,7 @@ TEXT ·bpcRebuildAVX512(SB), NOSPLIT, $0-24
 	RET
 
 // func bpcRebuild64AVX512(dbx *[33]uint32, base uint32, line *[64]byte)
-// Requires: AVX, AVX512F, AVX512VBMI, GFNI
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, GFNI
 TEXT ·bpcRebuild64AVX512(SB), NOSPLIT, $0-24
 	MOVQ           dbx+0(FP), AX
 	MOVQ           line+16(FP), CX
@@ -1073,14 +1083,19 @@ TEXT ·bpcRebuild64AVX512(SB), NOSPLIT, $0-24
 	VPERMI2B       Z5, Z4, Z0
 	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z5, Z4, Z1
-	VALIGND        $0x0f, Z3, Z0, Z1
+	VPSLLDQ        $0x04, Z0, Z1
+	VPSLLDQ        $0x08, Z0, Z2
+	VPSLLDQ        $0x0c, Z0, Z4
+	VPADDD         Z2, Z1, Z1
+	VPADDD         Z0, Z4, Z0
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0e, Z3, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0c, Z3, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x08, Z3, Z0, Z1
-	VPADDD         Z1, Z0, Z0
+	VPSHUFD        $0xff, Z0, Z1
+	VALIGND        $0x0c, Z3, Z1, Z2
+	VALIGND        $0x08, Z3, Z1, Z4
+	VALIGND        $0x04, Z3, Z1, Z1
+	VPADDD         Z4, Z2, Z2
+	VPADDD         Z1, Z2, Z2
+	VPADDD         Z2, Z0, Z0
 	VPBROADCASTD   AX, Z1
 	VALIGND        $0x0f, Z3, Z0, Z0
 	VPADDD         Z1, Z0, Z0
@@ -2285,6 +2300,8 @@ TEXT ·bpcDecode64AVX512(SB), $928-33
 	VPADDB              Z8, Z13, K2, Z13
 	VPADDB              Z13, Z9, K1, Z9
 	VMOVDQU64           Z9, (DX)
+	CMPQ                CX, $0x08
+	JBE                 bpc_dec_fill_2
 	VMOVDQU64           k_bpc_dec_gather1<>+0(SB), Z8
 	VPERMI2B            Z1, Z2, Z8
 	VPMULTISHIFTQB      Z8, Z3, Z9
@@ -2298,6 +2315,8 @@ TEXT ·bpcDecode64AVX512(SB), $928-33
 	VPADDB              Z8, Z13, K2, Z13
 	VPADDB              Z13, Z9, K1, Z9
 	VMOVDQU64           Z9, 64(DX)
+	CMPQ                CX, $0x10
+	JBE                 bpc_dec_fill_3
 	VMOVDQU64           k_bpc_dec_gather2<>+0(SB), Z8
 	VPERMI2B            Z1, Z2, Z8
 	VPMULTISHIFTQB      Z8, Z3, Z9
@@ -2311,6 +2330,8 @@ TEXT ·bpcDecode64AVX512(SB), $928-33
 	VPADDB              Z8, Z13, K2, Z13
 	VPADDB              Z13, Z9, K1, Z9
 	VMOVDQU64           Z9, 128(DX)
+	CMPQ                CX, $0x18
+	JBE                 bpc_dec_fill_4
 	VMOVDQU64           k_bpc_dec_gather3<>+0(SB), Z8
 	VPERMI2B            Z1, Z2, Z8
 	VPMULTISHIFTQB      Z8, Z3, Z9
@@ -2324,6 +2345,8 @@ TEXT ·bpcDecode64AVX512(SB), $928-33
 	VPADDB              Z8, Z13, K2, Z13
 	VPADDB              Z13, Z9, K1, Z9
 	VMOVDQU64           Z9, 192(DX)
+	CMPQ                CX, $0x20
+	JBE                 bpc_dec_fill_5
 	VMOVDQU64           k_bpc_dec_gather4<>+0(SB), Z8
 	VPERMI2B            Z1, Z2, Z8
 	VPMULTISHIFTQB      Z8, Z3, Z9
@@ -2337,6 +2360,8 @@ TEXT ·bpcDecode64AVX512(SB), $928-33
 	VPADDB              Z8, Z13, K2, Z13
 	VPADDB              Z13, Z9, K1, Z9
 	VMOVDQU64           Z9, 256(DX)
+	CMPQ                CX, $0x28
+	JBE                 bpc_dec_fill_6
 	VMOVDQU64           k_bpc_dec_gather5<>+0(SB), Z8
 	VPERMI2B            Z1, Z2, Z8
 	VPMULTISHIFTQB      Z8, Z3, Z9
@@ -2350,6 +2375,8 @@ TEXT ·bpcDecode64AVX512(SB), $928-33
 	VPADDB              Z8, Z13, K2, Z13
 	VPADDB              Z13, Z9, K1, Z9
 	VMOVDQU64           Z9, 320(DX)
+	CMPQ                CX, $0x30
+	JBE                 bpc_dec_fill_7
 	VMOVDQU64           k_bpc_dec_gather6<>+0(SB), Z8
 	VPERMI2B            Z1, Z2, Z8
 	VPMULTISHIFTQB      Z8, Z3, Z9
@@ -2363,6 +2390,8 @@ TEXT ·bpcDecode64AVX512(SB), $928-33
 	VPADDB              Z8, Z13, K2, Z13
 	VPADDB              Z13, Z9, K1, Z9
 	VMOVDQU64           Z9, 384(DX)
+	CMPQ                CX, $0x38
+	JBE                 bpc_dec_fill_8
 	VMOVDQU64           k_bpc_dec_gather7<>+0(SB), Z8
 	VPERMI2B            Z1, Z2, Z8
 	VPMULTISHIFTQB      Z8, Z3, Z1
@@ -2376,75 +2405,99 @@ TEXT ·bpcDecode64AVX512(SB), $928-33
 	VPADDB              Z3, Z2, K2, Z2
 	VPADDB              Z2, Z1, K1, Z1
 	VMOVDQU64           Z1, 448(DX)
-	VMOVDQU64           Z7, 512(DX)
-	VMOVDQU64           Z7, 576(DX)
-	MOVQ                CX, 896(SP)
-	VMOVQ               X0, AX
-	BSWAPQ              AX
-	MOVQ                AX, BX
-	SHLQ                $0x01, BX
-	MOVQ                BX, CX
-	SHRQ                $0x3a, CX
-	ANDL                $0x18, CX
-	MOVL                $0x10080400, AX
-	SHRXQ               CX, AX, AX
-	MOVBQZX             AL, AX
-	MOVQ                $0x00000040, CX
-	SUBQ                AX, CX
-	MOVQ                BX, SI
-	SHLQ                $0x03, SI
-	SARXQ               CX, SI, CX
-	XORQ                SI, SI
-	TESTQ               AX, AX
-	CMOVQEQ             SI, CX
-	LEAQ                4(AX), AX
-	MOVQ                BX, SI
-	SHRQ                $0x1f, SI
-	MOVQ                $0x00000022, DI
-	TESTQ               BX, BX
-	CMOVQMI             SI, CX
-	CMOVQMI             DI, AX
-	MOVQ                CX, 904(SP)
-	MOVQ                symbols+16(FP), CX
-	LEAQ                k_bpc_dec_steps<>+8(SB), BX
-	VPXORD              Z10, Z10, Z10
-	MOVQ                $0x00000020, SI
-	MOVQ                $0x8000800080000000, R10
-	MOVQ                896(SP), DI
-	SHLQ                $0x03, DI
-	SUBQ                $0x08, DI
-	MOVQ                DI, 920(SP)
-	MOVQ                AX, R8
-	SHRQ                $0x03, R8
-	MOVL                AX, DI
-	ANDL                $0x07, DI
-	MOVBEQQ             640(DX)(R8*1), R8
-	SHLXQ               DI, R8, R8
-	ANDNQ               R10, R8, R9
-	LZCNTQ              R9, R9
-	MOVQ                408(BX)(R9*1), DI
-	ANDQ                R8, DI
-	SHLXQ               R9, R8, R8
-	SHRQ                $0x36, R8
-	SHRXQ               R9, (CX)(R8*8), R11
-	MOVBQZX             (CX)(R8*8), R8
-	ORQ                 R11, DI
-	MOVQ                DI, R11
-	SHRQ                $0x30, R11
-	MOVQ                R11, 912(SP)
-	VPBROADCASTQ        DI, Z0
-	VPROLVQ.BCST        136(BX)(SI*8), Z0, Z0
-	KMOVD               (BX)(SI*4), K1
-	VMOVDQU16           Z0, K1, Z10
-	SUBQ                416(BX)(R9*1), SI
-	MOVQ                SI, DI
-	SUBQ                R8, SI
-	CMPQ                SI, $-2
-	CMOVQLT             bpc_qfffffffffffffffe<>+0(SB), SI
-	MOVBQZX             (DX)(AX*1), R8
-	ADDQ                R8, AX
-	CMPQ                AX, 920(SP)
-	JA                  bpcDecode64AVX512_tail
+	JMP                 bpc_dec_made_9
+
+bpc_dec_fill_2:
+	VMOVDQU64 Z7, 64(DX)
+
+bpc_dec_fill_3:
+	VMOVDQU64 Z7, 128(DX)
+
+bpc_dec_fill_4:
+	VMOVDQU64 Z7, 192(DX)
+
+bpc_dec_fill_5:
+	VMOVDQU64 Z7, 256(DX)
+
+bpc_dec_fill_6:
+	VMOVDQU64 Z7, 320(DX)
+
+bpc_dec_fill_7:
+	VMOVDQU64 Z7, 384(DX)
+
+bpc_dec_fill_8:
+	VMOVDQU64 Z7, 448(DX)
+
+bpc_dec_made_9:
+	VMOVDQU64    Z7, 512(DX)
+	VMOVDQU64    Z7, 576(DX)
+	MOVQ         CX, 896(SP)
+	VMOVQ        X0, AX
+	BSWAPQ       AX
+	MOVQ         AX, BX
+	SHLQ         $0x01, BX
+	MOVQ         BX, CX
+	SHRQ         $0x3a, CX
+	ANDL         $0x18, CX
+	MOVL         $0x10080400, AX
+	SHRXQ        CX, AX, AX
+	MOVBQZX      AL, AX
+	MOVQ         $0x00000040, CX
+	SUBQ         AX, CX
+	MOVQ         BX, SI
+	SHLQ         $0x03, SI
+	SARXQ        CX, SI, CX
+	XORQ         SI, SI
+	TESTQ        AX, AX
+	CMOVQEQ      SI, CX
+	LEAQ         4(AX), AX
+	MOVQ         BX, SI
+	SHRQ         $0x1f, SI
+	MOVQ         $0x00000022, DI
+	TESTQ        BX, BX
+	CMOVQMI      SI, CX
+	CMOVQMI      DI, AX
+	MOVQ         CX, 904(SP)
+	MOVQ         symbols+16(FP), CX
+	LEAQ         k_bpc_dec_steps<>+8(SB), BX
+	VPXORD       Z10, Z10, Z10
+	MOVQ         $0x00000020, SI
+	MOVQ         $0x8000800080000000, R10
+	MOVQ         896(SP), DI
+	SHLQ         $0x03, DI
+	SUBQ         $0x08, DI
+	MOVQ         DI, 920(SP)
+	MOVQ         AX, R8
+	SHRQ         $0x03, R8
+	MOVL         AX, DI
+	ANDL         $0x07, DI
+	MOVBEQQ      640(DX)(R8*1), R8
+	SHLXQ        DI, R8, R8
+	ANDNQ        R10, R8, R9
+	LZCNTQ       R9, R9
+	MOVQ         408(BX)(R9*1), DI
+	ANDQ         R8, DI
+	SHLXQ        R9, R8, R8
+	SHRQ         $0x36, R8
+	SHRXQ        R9, (CX)(R8*8), R11
+	MOVBQZX      (CX)(R8*8), R8
+	ORQ          R11, DI
+	MOVQ         DI, R11
+	SHRQ         $0x30, R11
+	MOVQ         R11, 912(SP)
+	VPBROADCASTQ DI, Z0
+	VPROLVQ.BCST 136(BX)(SI*8), Z0, Z0
+	KMOVD        (BX)(SI*4), K1
+	VMOVDQU16    Z0, K1, Z10
+	SUBQ         416(BX)(R9*1), SI
+	MOVQ         SI, DI
+	SUBQ         R8, SI
+	CMPQ         SI, $-2
+	CMOVQLT      bpc_qfffffffffffffffe<>+0(SB), SI
+	MOVBQZX      (DX)(AX*1), R8
+	ADDQ         R8, AX
+	CMPQ         AX, 920(SP)
+	JA           bpcDecode64AVX512_tail
 
 bpcDecode64AVX512_steps:
 	MOVQ         AX, R8
@@ -2546,43 +2599,40 @@ bpcDecode64AVX512_checks:
 	KMOVW          AX, K1
 	VPXORD         Z0, Z10, K1, Z10
 	VPSLLW         $0x01, Z10, Z10
-	VPMOVZXWD      Y10, Z0
-	VEXTRACTI64X4  $0x01, Z10, Y1
-	VPMOVZXWD      Y1, Z1
-	VMOVDQU64      k_bpc_cols<>+0(SB), Z2
-	VMOVDQU64      k_bpc_gather0<>+0(SB), Z3
-	VPERMI2B       Z1, Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
-	VMOVDQU64      k_bpc_gather1<>+0(SB), Z4
-	VPERMI2B       Z1, Z0, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
-	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z4, Z3, Z0
-	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
-	VPERMI2B       Z4, Z3, Z1
-	VPSRLD         $0x01, Z0, Z1
-	VPSRLD         $0x02, Z0, Z2
-	VPTERNLOGD     $0x96, Z2, Z1, Z0
-	VPSRLD         $0x03, Z0, Z1
-	VPSRLD         $0x06, Z0, Z2
-	VPTERNLOGD     $0x96, Z2, Z1, Z0
-	VPSRLD         $0x09, Z0, Z1
-	VPSRLD         $0x12, Z0, Z2
-	VPTERNLOGD     $0x96, Z2, Z1, Z0
-	VPSRLD         $0x1b, Z0, Z1
-	VPXORD         Z1, Z0, Z0
+	VMOVDQU64      k_bpc_gather_words<>+0(SB), Z0
+	VPERMB         Z10, Z0, Z0
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z0, Z1, Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z1
+	VPERMB         Z0, Z1, Z1
+	VPSRLD         $0x01, Z1, Z0
+	VPSRLD         $0x02, Z1, Z2
+	VPTERNLOGD     $0x96, Z2, Z0, Z1
+	VPSRLD         $0x03, Z1, Z0
+	VPSRLD         $0x06, Z1, Z2
+	VPTERNLOGD     $0x96, Z2, Z0, Z1
+	VPSRLD         $0x09, Z1, Z0
+	VPSRLD         $0x12, Z1, Z2
+	VPTERNLOGD     $0x96, Z2, Z0, Z1
+	VPSRLD         $0x1b, Z1, Z0
+	VPXORD         Z0, Z1, Z1
 	VMOVD          BX, X11
-	VPORD          Z11, Z0, Z0
+	VPORD          Z11, Z1, Z1
 	VPXORD         Z12, Z12, Z12
-	VALIGND        $0x0f, Z12, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0e, Z12, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0c, Z12, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x08, Z12, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VMOVDQU32      Z0, (CX)
+	VPSLLDQ        $0x04, Z1, Z0
+	VPSLLDQ        $0x08, Z1, Z2
+	VPSLLDQ        $0x0c, Z1, Z3
+	VPADDD         Z2, Z0, Z0
+	VPADDD         Z1, Z3, Z1
+	VPADDD         Z0, Z1, Z1
+	VPSHUFD        $0xff, Z1, Z0
+	VALIGND        $0x0c, Z12, Z0, Z2
+	VALIGND        $0x08, Z12, Z0, Z3
+	VALIGND        $0x04, Z12, Z0, Z0
+	VPADDD         Z3, Z2, Z2
+	VPADDD         Z0, Z2, Z2
+	VPADDD         Z2, Z1, Z1
+	VMOVDQU32      Z1, (CX)
 	JMP            bpcDecode64AVX512_ok
 
 bpcDecode64AVX512_zeros:
@@ -2641,14 +2691,19 @@ bpcDecode64AVX512_zeros:
 	VPERMI2B       Z4, Z3, Z0
 	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z4, Z3, Z1
-	VALIGND        $0x0f, Z11, Z0, Z1
+	VPSLLDQ        $0x04, Z0, Z1
+	VPSLLDQ        $0x08, Z0, Z2
+	VPSLLDQ        $0x0c, Z0, Z3
+	VPADDD         Z2, Z1, Z1
+	VPADDD         Z0, Z3, Z0
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0e, Z11, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0c, Z11, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x08, Z11, Z0, Z1
-	VPADDD         Z1, Z0, Z0
+	VPSHUFD        $0xff, Z0, Z1
+	VALIGND        $0x0c, Z11, Z1, Z2
+	VALIGND        $0x08, Z11, Z1, Z3
+	VALIGND        $0x04, Z11, Z1, Z1
+	VPADDD         Z3, Z2, Z2
+	VPADDD         Z1, Z2, Z2
+	VPADDD         Z2, Z0, Z0
 	VPBROADCASTD   BX, Z1
 	VALIGND        $0x0f, Z11, Z0, Z0
 	VPADDD         Z1, Z0, Z0
@@ -2767,6 +2822,8 @@ TEXT ·bpcDecompressLines64AVX512(SB), $1776-96
 	VPADDB              Z12, Z14, K2, Z14
 	VPADDB              Z14, Z13, K1, Z13
 	VMOVDQU64           Z13, (CX)
+	CMPQ                AX, $0x08
+	JBE                 bpc_dec_fill_11
 	VMOVDQU64           k_bpc_dec_gather1<>+0(SB), Z12
 	VPERMI2B            Z1, Z0, Z12
 	VPMULTISHIFTQB      Z12, Z7, Z13
@@ -2780,6 +2837,8 @@ TEXT ·bpcDecompressLines64AVX512(SB), $1776-96
 	VPADDB              Z12, Z14, K2, Z14
 	VPADDB              Z14, Z13, K1, Z13
 	VMOVDQU64           Z13, 64(CX)
+	CMPQ                AX, $0x10
+	JBE                 bpc_dec_fill_12
 	VMOVDQU64           k_bpc_dec_gather2<>+0(SB), Z12
 	VPERMI2B            Z1, Z0, Z12
 	VPMULTISHIFTQB      Z12, Z7, Z13
@@ -2793,6 +2852,8 @@ TEXT ·bpcDecompressLines64AVX512(SB), $1776-96
 	VPADDB              Z12, Z14, K2, Z14
 	VPADDB              Z14, Z13, K1, Z13
 	VMOVDQU64           Z13, 128(CX)
+	CMPQ                AX, $0x18
+	JBE                 bpc_dec_fill_13
 	VMOVDQU64           k_bpc_dec_gather3<>+0(SB), Z12
 	VPERMI2B            Z1, Z0, Z12
 	VPMULTISHIFTQB      Z12, Z7, Z13
@@ -2806,6 +2867,8 @@ TEXT ·bpcDecompressLines64AVX512(SB), $1776-96
 	VPADDB              Z12, Z14, K2, Z14
 	VPADDB              Z14, Z13, K1, Z13
 	VMOVDQU64           Z13, 192(CX)
+	CMPQ                AX, $0x20
+	JBE                 bpc_dec_fill_14
 	VMOVDQU64           k_bpc_dec_gather4<>+0(SB), Z12
 	VPERMI2B            Z1, Z0, Z12
 	VPMULTISHIFTQB      Z12, Z7, Z13
@@ -2819,6 +2882,8 @@ TEXT ·bpcDecompressLines64AVX512(SB), $1776-96
 	VPADDB              Z12, Z14, K2, Z14
 	VPADDB              Z14, Z13, K1, Z13
 	VMOVDQU64           Z13, 256(CX)
+	CMPQ                AX, $0x28
+	JBE                 bpc_dec_fill_15
 	VMOVDQU64           k_bpc_dec_gather5<>+0(SB), Z12
 	VPERMI2B            Z1, Z0, Z12
 	VPMULTISHIFTQB      Z12, Z7, Z13
@@ -2832,6 +2897,8 @@ TEXT ·bpcDecompressLines64AVX512(SB), $1776-96
 	VPADDB              Z12, Z14, K2, Z14
 	VPADDB              Z14, Z13, K1, Z13
 	VMOVDQU64           Z13, 320(CX)
+	CMPQ                AX, $0x30
+	JBE                 bpc_dec_fill_16
 	VMOVDQU64           k_bpc_dec_gather6<>+0(SB), Z12
 	VPERMI2B            Z1, Z0, Z12
 	VPMULTISHIFTQB      Z12, Z7, Z13
@@ -2845,6 +2912,8 @@ TEXT ·bpcDecompressLines64AVX512(SB), $1776-96
 	VPADDB              Z12, Z14, K2, Z14
 	VPADDB              Z14, Z13, K1, Z13
 	VMOVDQU64           Z13, 384(CX)
+	CMPQ                AX, $0x38
+	JBE                 bpc_dec_fill_17
 	VMOVDQU64           k_bpc_dec_gather7<>+0(SB), Z12
 	VPERMI2B            Z1, Z0, Z12
 	VPMULTISHIFTQB      Z12, Z7, Z0
@@ -2858,8 +2927,32 @@ TEXT ·bpcDecompressLines64AVX512(SB), $1776-96
 	VPADDB              Z7, Z1, K2, Z1
 	VPADDB              Z1, Z0, K1, Z0
 	VMOVDQU64           Z0, 448(CX)
-	VMOVDQU64           Z11, 512(CX)
-	VMOVDQU64           Z11, 576(CX)
+	JMP                 bpc_dec_made_18
+
+bpc_dec_fill_11:
+	VMOVDQU64 Z11, 64(CX)
+
+bpc_dec_fill_12:
+	VMOVDQU64 Z11, 128(CX)
+
+bpc_dec_fill_13:
+	VMOVDQU64 Z11, 192(CX)
+
+bpc_dec_fill_14:
+	VMOVDQU64 Z11, 256(CX)
+
+bpc_dec_fill_15:
+	VMOVDQU64 Z11, 320(CX)
+
+bpc_dec_fill_16:
+	VMOVDQU64 Z11, 384(CX)
+
+bpc_dec_fill_17:
+	VMOVDQU64 Z11, 448(CX)
+
+bpc_dec_made_18:
+	VMOVDQU64 Z11, 512(CX)
+	VMOVDQU64 Z11, 576(CX)
 
 bpcDecompressLines64AVX512_first_end:
 bpcDecompressLines64AVX512_loop:
@@ -2919,6 +3012,8 @@ bpcDecompressLines64AVX512_loop:
 	VPADDB              Z11, Z13, K2, Z13
 	VPADDB              Z13, Z12, K1, Z12
 	VMOVDQU64           Z12, (AX)
+	CMPQ                CX, $0x08
+	JBE                 bpc_dec_fill_20
 	VMOVDQU64           k_bpc_dec_gather1<>+0(SB), Z11
 	VPERMI2B            Z2, Z0, Z11
 	VPMULTISHIFTQB      Z11, Z1, Z12
@@ -2932,6 +3027,8 @@ bpcDecompressLines64AVX512_loop:
 	VPADDB              Z11, Z13, K2, Z13
 	VPADDB              Z13, Z12, K1, Z12
 	VMOVDQU64           Z12, 64(AX)
+	CMPQ                CX, $0x10
+	JBE                 bpc_dec_fill_21
 	VMOVDQU64           k_bpc_dec_gather2<>+0(SB), Z11
 	VPERMI2B            Z2, Z0, Z11
 	VPMULTISHIFTQB      Z11, Z1, Z12
@@ -2945,6 +3042,8 @@ bpcDecompressLines64AVX512_loop:
 	VPADDB              Z11, Z13, K2, Z13
 	VPADDB              Z13, Z12, K1, Z12
 	VMOVDQU64           Z12, 128(AX)
+	CMPQ                CX, $0x18
+	JBE                 bpc_dec_fill_22
 	VMOVDQU64           k_bpc_dec_gather3<>+0(SB), Z11
 	VPERMI2B            Z2, Z0, Z11
 	VPMULTISHIFTQB      Z11, Z1, Z12
@@ -2958,6 +3057,8 @@ bpcDecompressLines64AVX512_loop:
 	VPADDB              Z11, Z13, K2, Z13
 	VPADDB              Z13, Z12, K1, Z12
 	VMOVDQU64           Z12, 192(AX)
+	CMPQ                CX, $0x20
+	JBE                 bpc_dec_fill_23
 	VMOVDQU64           k_bpc_dec_gather4<>+0(SB), Z11
 	VPERMI2B            Z2, Z0, Z11
 	VPMULTISHIFTQB      Z11, Z1, Z12
@@ -2971,6 +3072,8 @@ bpcDecompressLines64AVX512_loop:
 	VPADDB              Z11, Z13, K2, Z13
 	VPADDB              Z13, Z12, K1, Z12
 	VMOVDQU64           Z12, 256(AX)
+	CMPQ                CX, $0x28
+	JBE                 bpc_dec_fill_24
 	VMOVDQU64           k_bpc_dec_gather5<>+0(SB), Z11
 	VPERMI2B            Z2, Z0, Z11
 	VPMULTISHIFTQB      Z11, Z1, Z12
@@ -2984,6 +3087,8 @@ bpcDecompressLines64AVX512_loop:
 	VPADDB              Z11, Z13, K2, Z13
 	VPADDB              Z13, Z12, K1, Z12
 	VMOVDQU64           Z12, 320(AX)
+	CMPQ                CX, $0x30
+	JBE                 bpc_dec_fill_25
 	VMOVDQU64           k_bpc_dec_gather6<>+0(SB), Z11
 	VPERMI2B            Z2, Z0, Z11
 	VPMULTISHIFTQB      Z11, Z1, Z12
@@ -2997,6 +3102,8 @@ bpcDecompressLines64AVX512_loop:
 	VPADDB              Z11, Z13, K2, Z13
 	VPADDB              Z13, Z12, K1, Z12
 	VMOVDQU64           Z12, 384(AX)
+	CMPQ                CX, $0x38
+	JBE                 bpc_dec_fill_26
 	VMOVDQU64           k_bpc_dec_gather7<>+0(SB), Z11
 	VPERMI2B            Z2, Z0, Z11
 	VPMULTISHIFTQB      Z11, Z1, Z0
@@ -3010,8 +3117,32 @@ bpcDecompressLines64AVX512_loop:
 	VPADDB              Z7, Z1, K2, Z1
 	VPADDB              Z1, Z0, K1, Z0
 	VMOVDQU64           Z0, 448(AX)
-	VMOVDQU64           Z10, 512(AX)
-	VMOVDQU64           Z10, 576(AX)
+	JMP                 bpc_dec_made_27
+
+bpc_dec_fill_20:
+	VMOVDQU64 Z10, 64(AX)
+
+bpc_dec_fill_21:
+	VMOVDQU64 Z10, 128(AX)
+
+bpc_dec_fill_22:
+	VMOVDQU64 Z10, 192(AX)
+
+bpc_dec_fill_23:
+	VMOVDQU64 Z10, 256(AX)
+
+bpc_dec_fill_24:
+	VMOVDQU64 Z10, 320(AX)
+
+bpc_dec_fill_25:
+	VMOVDQU64 Z10, 384(AX)
+
+bpc_dec_fill_26:
+	VMOVDQU64 Z10, 448(AX)
+
+bpc_dec_made_27:
+	VMOVDQU64 Z10, 512(AX)
+	VMOVDQU64 Z10, 576(AX)
 
 bpcDecompressLines64AVX512_next_end:
 bpcDecompressLines64AVX512_decode:
@@ -3217,43 +3348,40 @@ bpcDecompressLines64AVX512_checks:
 	KMOVW          AX, K1
 	VPXORD         Z0, Z3, K1, Z3
 	VPSLLW         $0x01, Z3, Z3
-	VPMOVZXWD      Y3, Z0
-	VEXTRACTI64X4  $0x01, Z3, Y1
-	VPMOVZXWD      Y1, Z1
-	VMOVDQU64      k_bpc_cols<>+0(SB), Z7
-	VMOVDQU64      k_bpc_gather0<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z7, Z8
-	VMOVDQU64      k_bpc_gather1<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z7, Z9
-	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z0
-	VPERMI2B       Z9, Z8, Z0
-	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
-	VPERMI2B       Z9, Z8, Z1
-	VPSRLD         $0x01, Z0, Z1
-	VPSRLD         $0x02, Z0, Z7
-	VPTERNLOGD     $0x96, Z7, Z1, Z0
-	VPSRLD         $0x03, Z0, Z1
-	VPSRLD         $0x06, Z0, Z7
-	VPTERNLOGD     $0x96, Z7, Z1, Z0
-	VPSRLD         $0x09, Z0, Z1
-	VPSRLD         $0x12, Z0, Z7
-	VPTERNLOGD     $0x96, Z7, Z1, Z0
-	VPSRLD         $0x1b, Z0, Z1
-	VPXORD         Z1, Z0, Z0
+	VMOVDQU64      k_bpc_gather_words<>+0(SB), Z0
+	VPERMB         Z3, Z0, Z0
+	VMOVDQU64      k_bpc_cols<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z0, Z1, Z0
+	VMOVDQU64      k_bpc_scatter0<>+0(SB), Z1
+	VPERMB         Z0, Z1, Z1
+	VPSRLD         $0x01, Z1, Z0
+	VPSRLD         $0x02, Z1, Z7
+	VPTERNLOGD     $0x96, Z7, Z0, Z1
+	VPSRLD         $0x03, Z1, Z0
+	VPSRLD         $0x06, Z1, Z7
+	VPTERNLOGD     $0x96, Z7, Z0, Z1
+	VPSRLD         $0x09, Z1, Z0
+	VPSRLD         $0x12, Z1, Z7
+	VPTERNLOGD     $0x96, Z7, Z0, Z1
+	VPSRLD         $0x1b, Z1, Z0
+	VPXORD         Z0, Z1, Z1
 	VMOVD          BX, X4
-	VPORD          Z4, Z0, Z0
+	VPORD          Z4, Z1, Z1
 	VPXORD         Z5, Z5, Z5
-	VALIGND        $0x0f, Z5, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0e, Z5, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0c, Z5, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x08, Z5, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VMOVDQU32      Z0, (CX)
+	VPSLLDQ        $0x04, Z1, Z0
+	VPSLLDQ        $0x08, Z1, Z7
+	VPSLLDQ        $0x0c, Z1, Z8
+	VPADDD         Z7, Z0, Z0
+	VPADDD         Z1, Z8, Z1
+	VPADDD         Z0, Z1, Z1
+	VPSHUFD        $0xff, Z1, Z0
+	VALIGND        $0x0c, Z5, Z0, Z7
+	VALIGND        $0x08, Z5, Z0, Z8
+	VALIGND        $0x04, Z5, Z0, Z0
+	VPADDD         Z8, Z7, Z7
+	VPADDD         Z0, Z7, Z7
+	VPADDD         Z7, Z1, Z1
+	VMOVDQU32      Z1, (CX)
 	JMP            bpcDecompressLines64AVX512_ok
 
 bpcDecompressLines64AVX512_zeros:
@@ -3312,14 +3440,19 @@ bpcDecompressLines64AVX512_zeros:
 	VPERMI2B       Z9, Z8, Z0
 	VMOVDQU64      k_bpc_scatter1<>+0(SB), Z1
 	VPERMI2B       Z9, Z8, Z1
-	VALIGND        $0x0f, Z6, Z0, Z1
+	VPSLLDQ        $0x04, Z0, Z1
+	VPSLLDQ        $0x08, Z0, Z7
+	VPSLLDQ        $0x0c, Z0, Z8
+	VPADDD         Z7, Z1, Z1
+	VPADDD         Z0, Z8, Z0
 	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0e, Z6, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x0c, Z6, Z0, Z1
-	VPADDD         Z1, Z0, Z0
-	VALIGND        $0x08, Z6, Z0, Z1
-	VPADDD         Z1, Z0, Z0
+	VPSHUFD        $0xff, Z0, Z1
+	VALIGND        $0x0c, Z6, Z1, Z7
+	VALIGND        $0x08, Z6, Z1, Z8
+	VALIGND        $0x04, Z6, Z1, Z1
+	VPADDD         Z8, Z7, Z7
+	VPADDD         Z1, Z7, Z7
+	VPADDD         Z7, Z0, Z0
 	VPBROADCASTD   BX, Z1
 	VALIGND        $0x0f, Z6, Z0, Z0
 	VPADDD         Z1, Z0, Z0
@@ -3777,6 +3910,18 @@ TEXT k_bpc_dec_steps<>(SB), NOSPLIT|NOFRAME, $0
 	QUAD $0x0000000000000003
 	QUAD $0x7fff7fff7fff0000
 	QUAD $0x0000000000000003
+
+// k_bpc_gather_words<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
+TEXT k_bpc_gather_words<>(SB), NOSPLIT|NOFRAME, $0
+	PCALIGN $64
+	QUAD $0x00020406080a0c0e
+	QUAD $0x10121416181a1c1e
+	QUAD $0x20222426282a2c2e
+	QUAD $0x30323436383a3c3e
+	QUAD $0x01030507090b0d0f
+	QUAD $0x11131517191b1d1f
+	QUAD $0x21232527292b2d2f
+	QUAD $0x31333537393b3d3f
 
 // bpc_from0<>: a 64-byte constant, 64-byte aligned (alignConstants in _asm/align.go).
 TEXT bpc_from0<>(SB), NOSPLIT|NOFRAME, $0

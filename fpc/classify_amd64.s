@@ -2209,20 +2209,19 @@ fpc_fused_pack_14:
 	VPERMI2D     Z0, Z5, Z6
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z1, Z0
-	VPSLLDQ $0x08, Z1, Z5
-	VPSLLDQ $0x0c, Z1, Z9
-	VPADDD  Z5, Z0, Z0
-	VPADDD  Z9, Z0, Z0
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z1, Z0, Z5
+	VPSLLDQ     $0x04, Z1, Z0
+	VPSLLDQ     $0x08, Z1, Z5
+	VPSLLDQ     $0x0c, Z1, Z9
+	VPADDD      Z5, Z0, Z0
+	VPADDD      Z1, Z9, Z5
+	VPADDD      Z0, Z5, Z5
+	VPADDD      Z9, Z0, Z0
 	VPSHUFD     $0xff, Z5, Z5
 	VALIGND     $0x0c, Z4, Z5, Z9
 	VALIGND     $0x08, Z4, Z5, Z10
 	VALIGND     $0x04, Z4, Z5, Z5
 	VPADDD      Z10, Z9, Z9
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z5, Z5
+	VPADDD.BCST k_d1<>+0(SB), Z5, Z5
 	VPADDD      Z5, Z9, Z9
 	VPADDD      Z9, Z0, Z0
 	VPSRLD      $0x06, Z0, Z5
@@ -2335,6 +2334,9 @@ GLOBL k_d31<>(SB), RODATA|NOPTR, $8
 DATA k_fpc_d1<>+0(SB)/8, $0x0000000000000001
 GLOBL k_fpc_d1<>(SB), RODATA|NOPTR, $8
 
+DATA k_d1<>+0(SB)/8, $0x0000000000000001
+GLOBL k_d1<>(SB), RODATA|NOPTR, $8
+
 DATA k_fpc_d3f<>+0(SB)/8, $0x000000000000003f
 GLOBL k_fpc_d3f<>(SB), RODATA|NOPTR, $8
 
@@ -2420,20 +2422,19 @@ fpc_fused_pack_15:
 	VPERMD.Z 320(DX), Z2, K1, Z2
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z2, Z3
-	VPSLLDQ $0x08, Z2, Z5
-	VPSLLDQ $0x0c, Z2, Z9
-	VPADDD  Z5, Z3, Z3
-	VPADDD  Z9, Z3, Z3
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z2, Z3, Z2
+	VPSLLDQ     $0x04, Z2, Z3
+	VPSLLDQ     $0x08, Z2, Z5
+	VPSLLDQ     $0x0c, Z2, Z9
+	VPADDD      Z5, Z3, Z3
+	VPADDD      Z2, Z9, Z2
+	VPADDD      Z3, Z2, Z2
+	VPADDD      Z9, Z3, Z3
 	VPSHUFD     $0xff, Z2, Z2
 	VALIGND     $0x0c, Z4, Z2, Z5
 	VALIGND     $0x08, Z4, Z2, Z9
 	VALIGND     $0x04, Z4, Z2, Z2
 	VPADDD      Z9, Z5, Z5
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z2, Z2
+	VPADDD.BCST k_d1<>+0(SB), Z2, Z2
 	VPADDD      Z2, Z5, Z5
 	VPADDD      Z5, Z3, Z3
 
@@ -2745,20 +2746,19 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	VPERMI2D     Z4, Z5, Z15
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z2, Z4
-	VPSLLDQ $0x08, Z2, Z5
-	VPSLLDQ $0x0c, Z2, Z16
-	VPADDD  Z5, Z4, Z4
-	VPADDD  Z16, Z4, Z4
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z2, Z4, Z5
+	VPSLLDQ     $0x04, Z2, Z4
+	VPSLLDQ     $0x08, Z2, Z5
+	VPSLLDQ     $0x0c, Z2, Z16
+	VPADDD      Z5, Z4, Z4
+	VPADDD      Z2, Z16, Z5
+	VPADDD      Z4, Z5, Z5
+	VPADDD      Z16, Z4, Z4
 	VPSHUFD     $0xff, Z5, Z5
 	VALIGND     $0x0c, Z6, Z5, Z16
 	VALIGND     $0x08, Z6, Z5, Z17
 	VALIGND     $0x04, Z6, Z5, Z5
 	VPADDD      Z17, Z16, Z16
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z5, Z5
+	VPADDD.BCST k_d1<>+0(SB), Z5, Z5
 	VPADDD      Z5, Z16, Z16
 	VPADDD      Z16, Z4, Z4
 	KMOVW       DX, K1
@@ -2793,20 +2793,19 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	VPERMI2D     Z5, Z8, Z17
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z3, Z5
-	VPSLLDQ $0x08, Z3, Z8
-	VPSLLDQ $0x0c, Z3, Z18
-	VPADDD  Z8, Z5, Z5
-	VPADDD  Z18, Z5, Z5
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z3, Z5, Z8
+	VPSLLDQ     $0x04, Z3, Z5
+	VPSLLDQ     $0x08, Z3, Z8
+	VPSLLDQ     $0x0c, Z3, Z18
+	VPADDD      Z8, Z5, Z5
+	VPADDD      Z3, Z18, Z8
+	VPADDD      Z5, Z8, Z8
+	VPADDD      Z18, Z5, Z5
 	VPSHUFD     $0xff, Z8, Z8
 	VALIGND     $0x0c, Z6, Z8, Z18
 	VALIGND     $0x08, Z6, Z8, Z19
 	VALIGND     $0x04, Z6, Z8, Z8
 	VPADDD      Z19, Z18, Z18
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z8, Z8
+	VPADDD.BCST k_d1<>+0(SB), Z8, Z8
 	VPADDD      Z8, Z18, Z18
 	VPADDD      Z18, Z5, Z5
 	VPMOVZXBD   k_iota16<>+0(SB), Z8
@@ -3055,20 +3054,19 @@ fpc_pair_only0_18:
 	VPERMI2D     Z3, Z4, Z7
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z2, Z3
-	VPSLLDQ $0x08, Z2, Z4
-	VPSLLDQ $0x0c, Z2, Z12
-	VPADDD  Z4, Z3, Z3
-	VPADDD  Z12, Z3, Z3
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z2, Z3, Z4
+	VPSLLDQ     $0x04, Z2, Z3
+	VPSLLDQ     $0x08, Z2, Z4
+	VPSLLDQ     $0x0c, Z2, Z12
+	VPADDD      Z4, Z3, Z3
+	VPADDD      Z2, Z12, Z4
+	VPADDD      Z3, Z4, Z4
+	VPADDD      Z12, Z3, Z3
 	VPSHUFD     $0xff, Z4, Z4
 	VALIGND     $0x0c, Z6, Z4, Z12
 	VALIGND     $0x08, Z6, Z4, Z13
 	VALIGND     $0x04, Z6, Z4, Z4
 	VPADDD      Z13, Z12, Z12
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z4, Z4
+	VPADDD.BCST k_d1<>+0(SB), Z4, Z4
 	VPADDD      Z4, Z12, Z12
 	VPADDD      Z12, Z3, Z3
 	VPMOVZXBD   k_iota16<>+0(SB), Z4
@@ -3255,20 +3253,19 @@ fpc_pair_raw0_17:
 	VPERMI2D     Z0, Z3, Z5
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z2, Z0
-	VPSLLDQ $0x08, Z2, Z3
-	VPSLLDQ $0x0c, Z2, Z6
-	VPADDD  Z3, Z0, Z0
-	VPADDD  Z6, Z0, Z0
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z2, Z0, Z3
+	VPSLLDQ     $0x04, Z2, Z0
+	VPSLLDQ     $0x08, Z2, Z3
+	VPSLLDQ     $0x0c, Z2, Z6
+	VPADDD      Z3, Z0, Z0
+	VPADDD      Z2, Z6, Z3
+	VPADDD      Z0, Z3, Z3
+	VPADDD      Z6, Z0, Z0
 	VPSHUFD     $0xff, Z3, Z3
 	VALIGND     $0x0c, Z7, Z3, Z6
 	VALIGND     $0x08, Z7, Z3, Z8
 	VALIGND     $0x04, Z7, Z3, Z3
 	VPADDD      Z8, Z6, Z6
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z3, Z3
+	VPADDD.BCST k_d1<>+0(SB), Z3, Z3
 	VPADDD      Z3, Z6, Z6
 	VPADDD      Z6, Z0, Z0
 	VPMOVZXBD   k_iota16<>+0(SB), Z3
@@ -3478,20 +3475,19 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	VPERMD.Z 320(DI), Z4, K1, Z4
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z4, Z5
-	VPSLLDQ $0x08, Z4, Z15
-	VPSLLDQ $0x0c, Z4, Z16
-	VPADDD  Z15, Z5, Z5
-	VPADDD  Z16, Z5, Z5
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z4, Z5, Z4
+	VPSLLDQ     $0x04, Z4, Z5
+	VPSLLDQ     $0x08, Z4, Z15
+	VPSLLDQ     $0x0c, Z4, Z16
+	VPADDD      Z15, Z5, Z5
+	VPADDD      Z4, Z16, Z4
+	VPADDD      Z5, Z4, Z4
+	VPADDD      Z16, Z5, Z5
 	VPSHUFD     $0xff, Z4, Z4
 	VALIGND     $0x0c, Z6, Z4, Z15
 	VALIGND     $0x08, Z6, Z4, Z16
 	VALIGND     $0x04, Z6, Z4, Z4
 	VPADDD      Z16, Z15, Z15
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z4, Z4
+	VPADDD.BCST k_d1<>+0(SB), Z4, Z4
 	VPADDD      Z4, Z15, Z15
 	VPADDD      Z15, Z5, Z5
 
@@ -3502,20 +3498,19 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	VPERMD.Z 320(DI), Z4, K1, Z4
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z4, Z15
-	VPSLLDQ $0x08, Z4, Z16
-	VPSLLDQ $0x0c, Z4, Z17
-	VPADDD  Z16, Z15, Z15
-	VPADDD  Z17, Z15, Z15
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z4, Z15, Z4
+	VPSLLDQ     $0x04, Z4, Z15
+	VPSLLDQ     $0x08, Z4, Z16
+	VPSLLDQ     $0x0c, Z4, Z17
+	VPADDD      Z16, Z15, Z15
+	VPADDD      Z4, Z17, Z4
+	VPADDD      Z15, Z4, Z4
+	VPADDD      Z17, Z15, Z15
 	VPSHUFD     $0xff, Z4, Z4
 	VALIGND     $0x0c, Z6, Z4, Z16
 	VALIGND     $0x08, Z6, Z4, Z17
 	VALIGND     $0x04, Z6, Z4, Z4
 	VPADDD      Z17, Z16, Z16
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z4, Z4
+	VPADDD.BCST k_d1<>+0(SB), Z4, Z4
 	VPADDD      Z4, Z16, Z16
 	VPADDD      Z16, Z15, Z15
 	MOVQ        AX, R8
@@ -3842,20 +3837,19 @@ fpc_pair_only0_29:
 	VPERMD.Z 320(BX), Z3, K1, Z3
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z3, Z4
-	VPSLLDQ $0x08, Z3, Z5
-	VPSLLDQ $0x0c, Z3, Z12
-	VPADDD  Z5, Z4, Z4
-	VPADDD  Z12, Z4, Z4
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z3, Z4, Z3
+	VPSLLDQ     $0x04, Z3, Z4
+	VPSLLDQ     $0x08, Z3, Z5
+	VPSLLDQ     $0x0c, Z3, Z12
+	VPADDD      Z5, Z4, Z4
+	VPADDD      Z3, Z12, Z3
+	VPADDD      Z4, Z3, Z3
+	VPADDD      Z12, Z4, Z4
 	VPSHUFD     $0xff, Z3, Z3
 	VALIGND     $0x0c, Z6, Z3, Z5
 	VALIGND     $0x08, Z6, Z3, Z12
 	VALIGND     $0x04, Z6, Z3, Z3
 	VPADDD      Z12, Z5, Z5
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z3, Z3
+	VPADDD.BCST k_d1<>+0(SB), Z3, Z3
 	VPADDD      Z3, Z5, Z5
 	VPADDD      Z5, Z4, Z4
 	MOVQ        AX, SI
@@ -4057,20 +4051,19 @@ fpc_pair_raw0_28:
 	VPERMD.Z 320(CX), Z0, K1, Z0
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z0, Z2
-	VPSLLDQ $0x08, Z0, Z4
-	VPSLLDQ $0x0c, Z0, Z5
-	VPADDD  Z4, Z2, Z2
-	VPADDD  Z5, Z2, Z2
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z0, Z2, Z0
+	VPSLLDQ     $0x04, Z0, Z2
+	VPSLLDQ     $0x08, Z0, Z4
+	VPSLLDQ     $0x0c, Z0, Z5
+	VPADDD      Z4, Z2, Z2
+	VPADDD      Z0, Z5, Z0
+	VPADDD      Z2, Z0, Z0
+	VPADDD      Z5, Z2, Z2
 	VPSHUFD     $0xff, Z0, Z0
 	VALIGND     $0x0c, Z7, Z0, Z4
 	VALIGND     $0x08, Z7, Z0, Z5
 	VALIGND     $0x04, Z7, Z0, Z0
 	VPADDD      Z5, Z4, Z4
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z0, Z0
+	VPADDD.BCST k_d1<>+0(SB), Z0, Z0
 	VPADDD      Z0, Z4, Z4
 	VPADDD      Z4, Z2, Z2
 	MOVQ        DX, SI
@@ -5628,20 +5621,19 @@ fpc_fused_pack_42:
 	VPERMD.Z 320(DX), Z4, K1, Z4
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z4, Z7
-	VPSLLDQ $0x08, Z4, Z17
-	VPSLLDQ $0x0c, Z4, Z18
-	VPADDD  Z17, Z7, Z7
-	VPADDD  Z18, Z7, Z7
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD      Z4, Z7, Z4
+	VPSLLDQ     $0x04, Z4, Z7
+	VPSLLDQ     $0x08, Z4, Z17
+	VPSLLDQ     $0x0c, Z4, Z18
+	VPADDD      Z17, Z7, Z7
+	VPADDD      Z4, Z18, Z4
+	VPADDD      Z7, Z4, Z4
+	VPADDD      Z18, Z7, Z7
 	VPSHUFD     $0xff, Z4, Z4
 	VALIGND     $0x0c, Z5, Z4, Z17
 	VALIGND     $0x08, Z5, Z4, Z18
 	VALIGND     $0x04, Z5, Z4, Z4
 	VPADDD      Z18, Z17, Z17
-	VPADDD.BCST k_fpc_d1<>+0(SB), Z4, Z4
+	VPADDD.BCST k_d1<>+0(SB), Z4, Z4
 	VPADDD      Z4, Z17, Z17
 	VPADDD      Z17, Z7, Z7
 
@@ -5656,10 +5648,9 @@ fpc_fused_pack_42:
 	VPSLLDQ $0x08, Z4, Z18
 	VPSLLDQ $0x0c, Z4, Z19
 	VPADDD  Z18, Z17, Z17
+	VPADDD  Z4, Z19, Z4
+	VPADDD  Z17, Z4, Z4
 	VPADDD  Z19, Z17, Z17
-
-	// Each 128-bit lane's total in all its dwords, moved up one to three lanes.
-	VPADDD  Z4, Z17, Z4
 	VPSHUFD $0xff, Z4, Z4
 	VALIGND $0x0c, Z5, Z4, Z18
 	VALIGND $0x08, Z5, Z4, Z19
