@@ -1564,22 +1564,22 @@ func packCodeWordsAt(code, n, o [2]VecVirtual) VecVirtual {
 	}
 	idx, kvalid := wordEndLanes(iota, kend)
 	qwordPrefix(hiw)
-	qwordPrefix(low)
-	// words returns, per 64-bit word, the sum of x over the codes that
-	// start in it.
-	words := func(x [2]VecVirtual) VecVirtual {
-		g, sh, w := ZMM(), ZMM(), ZMM()
-		VMOVDQA64(x[0], g)
-		VPERMT2Q_Z(x[1], idx, kvalid, g)
-		VALIGNQ(U8(7), zero, g, sh) // lane i: g[i−1], or 0
-		VPSUBQ_Z(sh, g, kvalid, w)
-		return w
-	}
-	out, spill := words(hiw), words(low)
+	Comment("A word is the sum of hiw over the codes that start in it (a difference of",
+		"prefix sums) and the spill of the last code of the word before: only a",
+		"word's last code can run into the next word, so the spills are gathered",
+		"from those codes, as fpcPack64 does, not summed over all of them.")
+	out := ZMM()
 	{
-		t := ZMM()
-		VALIGNQ(U8(7), zero, spill, t) // spills land in the next word
-		VPADDQ(t, out, out)
+		g, sh := ZMM(), ZMM()
+		VMOVDQA64(hiw[0], g)
+		VPERMT2Q_Z(hiw[1], idx, kvalid, g)
+		VALIGNQ(U8(7), zero, g, sh) // lane i: g[i−1], or 0
+		VPSUBQ_Z(sh, g, kvalid, out)
+		sp := ZMM()
+		VMOVDQA64(low[0], sp)
+		VPERMT2Q_Z(low[1], idx, kvalid, sp)
+		VALIGNQ(U8(7), zero, sp, sp) // spills land in the next word
+		VPADDQ(sp, out, out)
 	}
 	return out
 }

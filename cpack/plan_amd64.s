@@ -1423,44 +1423,31 @@ cpack_fused_pack_6:
 	VPBROADCASTQ  k_q7<>+0(SB), Z4
 	VPERMQ        Z2, Z4, Z4
 	VPADDQ        Z4, Z6, Z6
-	VPXORQ        Z19, Z19, Z19
-	VALIGNQ       $0x07, Z19, Z1, Z4
-	VPADDQ        Z4, Z1, Z1
-	VALIGNQ       $0x06, Z19, Z1, Z4
-	VPADDQ        Z4, Z1, Z1
-	VALIGNQ       $0x04, Z19, Z1, Z4
-	VPADDQ        Z4, Z1, Z1
-	VALIGNQ       $0x07, Z19, Z0, Z4
-	VPADDQ        Z4, Z0, Z0
-	VALIGNQ       $0x06, Z19, Z0, Z4
-	VPADDQ        Z4, Z0, Z0
-	VALIGNQ       $0x04, Z19, Z0, Z4
-	VPADDQ        Z4, Z0, Z0
-	VPBROADCASTQ  k_q7<>+0(SB), Z4
-	VPERMQ        Z1, Z4, Z4
-	VPADDQ        Z4, Z0, Z0
-	VMOVDQA64     Z2, Z2
-	VPERMT2Q.Z    Z6, Z3, K1, Z2
-	VALIGNQ       $0x07, Z17, Z2, Z4
-	VPSUBQ.Z      Z4, Z2, K1, Z2
-	VMOVDQA64     Z1, Z1
-	VPERMT2Q.Z    Z0, Z3, K1, Z1
-	VALIGNQ       $0x07, Z17, Z1, Z0
-	VPSUBQ.Z      Z0, Z1, K1, Z0
-	VALIGNQ       $0x07, Z17, Z0, Z0
-	VPADDQ        Z0, Z2, Z2
+
+	// A word is the sum of hiw over the codes that start in it (a difference of
+	// prefix sums) and the spill of the last code of the word before: only a
+	// word's last code can run into the next word, so the spills are gathered
+	// from those codes, as fpcPack64 does, not summed over all of them.
+	VMOVDQA64  Z2, Z2
+	VPERMT2Q.Z Z6, Z3, K1, Z2
+	VALIGNQ    $0x07, Z17, Z2, Z4
+	VPSUBQ.Z   Z4, Z2, K1, Z2
+	VMOVDQA64  Z1, Z1
+	VPERMT2Q.Z Z0, Z3, K1, Z1
+	VALIGNQ    $0x07, Z17, Z1, Z1
+	VPADDQ     Z1, Z2, Z2
 
 	// The flag, big-endian bytes.
 	MOVQ        $0x8000000000000000, CX
-	VMOVQ       CX, X20
-	VPORQ       Z20, Z2, Z2
+	VMOVQ       CX, X19
+	VPORQ       Z19, Z2, Z2
 	MOVQ        $0x0001020304050607, CX
 	VMOVQ       CX, X0
 	MOVQ        $0x08090a0b0c0d0e0f, CX
 	VMOVQ       CX, X1
-	VPUNPCKLQDQ X1, X0, X20
-	VSHUFI64X2  $0x00, Z20, Z20, Z20
-	VPSHUFB     Z20, Z2, Z2
+	VPUNPCKLQDQ X1, X0, X19
+	VSHUFI64X2  $0x00, Z19, Z19, Z19
+	VPSHUFB     Z19, Z2, Z2
 	VMOVDQU64   Z2, (AX)
 	VZEROUPPER
 	RET

@@ -4473,64 +4473,64 @@ fpc_fused_pack_40:
 
 	// Bit offsets: O = start + the lengths before.
 	VMOVDQA64    Z0, Z5
-	VMOVDQA64    Z1, Z18
+	VMOVDQA64    Z1, Z16
 	VPXORQ       Z9, Z9, Z9
-	VALIGNQ      $0x07, Z9, Z5, Z19
-	VPADDQ       Z19, Z5, Z5
-	VALIGNQ      $0x06, Z9, Z5, Z19
-	VPADDQ       Z19, Z5, Z5
-	VALIGNQ      $0x04, Z9, Z5, Z19
-	VPADDQ       Z19, Z5, Z5
-	VALIGNQ      $0x07, Z9, Z18, Z19
-	VPADDQ       Z19, Z18, Z18
-	VALIGNQ      $0x06, Z9, Z18, Z19
-	VPADDQ       Z19, Z18, Z18
-	VALIGNQ      $0x04, Z9, Z18, Z9
-	VPADDQ       Z9, Z18, Z18
+	VALIGNQ      $0x07, Z9, Z5, Z17
+	VPADDQ       Z17, Z5, Z5
+	VALIGNQ      $0x06, Z9, Z5, Z17
+	VPADDQ       Z17, Z5, Z5
+	VALIGNQ      $0x04, Z9, Z5, Z17
+	VPADDQ       Z17, Z5, Z5
+	VALIGNQ      $0x07, Z9, Z16, Z17
+	VPADDQ       Z17, Z16, Z16
+	VALIGNQ      $0x06, Z9, Z16, Z17
+	VPADDQ       Z17, Z16, Z16
+	VALIGNQ      $0x04, Z9, Z16, Z9
+	VPADDQ       Z9, Z16, Z16
 	VPBROADCASTQ k_q7<>+0(SB), Z9
 	VPERMQ       Z5, Z9, Z9
-	VPADDQ       Z9, Z18, Z18
+	VPADDQ       Z9, Z16, Z16
 	VPBROADCASTQ k_q1<>+0(SB), Z9
 	VPSUBQ       Z0, Z5, Z5
 	VPADDQ       Z9, Z5, Z5
-	VPSUBQ       Z1, Z18, Z18
-	VPADDQ       Z9, Z18, Z18
+	VPSUBQ       Z1, Z16, Z16
+	VPADDQ       Z9, Z16, Z16
 	VPXORQ       Z10, Z10, Z10
 	VPBROADCASTQ k_q3f<>+0(SB), Z9
-	VPBROADCASTQ k_q40<>+0(SB), Z19
-	VPBROADCASTQ k_q80<>+0(SB), Z20
-	VPMOVZXBD    k_iota16<>+0(SB), Z21
+	VPBROADCASTQ k_q40<>+0(SB), Z17
+	VPBROADCASTQ k_q80<>+0(SB), Z18
+	VPMOVZXBD    k_iota16<>+0(SB), Z19
 
 	// e = O%64 + n.
-	VPSRLQ  $0x06, Z5, Z22
+	VPSRLQ  $0x06, Z5, Z20
 	VPANDQ  Z9, Z5, Z5
 	VPADDQ  Z0, Z5, Z5
-	VPSUBQ  Z5, Z19, Z23
-	VPSLLVQ Z23, Z4, Z23
-	VPSUBQ  Z19, Z5, Z0
+	VPSUBQ  Z5, Z17, Z21
+	VPSLLVQ Z21, Z4, Z21
+	VPSUBQ  Z17, Z5, Z0
 	VPSRLVQ Z0, Z4, Z0
-	VPORQ   Z23, Z0, Z0
-	VPSUBQ  Z5, Z20, Z23
-	VPSLLVQ Z23, Z4, Z4
-	VPSRLQ  $0x06, Z18, Z5
-	VPANDQ  Z9, Z18, Z9
+	VPORQ   Z21, Z0, Z0
+	VPSUBQ  Z5, Z18, Z21
+	VPSLLVQ Z21, Z4, Z4
+	VPSRLQ  $0x06, Z16, Z5
+	VPANDQ  Z9, Z16, Z9
 	VPADDQ  Z1, Z9, Z9
-	VPSUBQ  Z9, Z19, Z1
+	VPSUBQ  Z9, Z17, Z1
 	VPSLLVQ Z1, Z7, Z1
-	VPSUBQ  Z19, Z9, Z18
-	VPSRLVQ Z18, Z7, Z18
-	VPORQ   Z1, Z18, Z18
-	VPSUBQ  Z9, Z20, Z1
+	VPSUBQ  Z17, Z9, Z16
+	VPSRLVQ Z16, Z7, Z16
+	VPORQ   Z1, Z16, Z16
+	VPSUBQ  Z9, Z18, Z1
 	VPSLLVQ Z1, Z7, Z1
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z7
-	VALIGNQ       $0x01, Z22, Z5, Z9
+	VALIGNQ       $0x01, Z20, Z5, Z9
 	VALIGNQ       $0x01, Z5, Z7, Z7
-	VPCMPUQ       $0x06, Z22, Z9, K1
+	VPCMPUQ       $0x06, Z20, Z9, K1
 	VPCMPUQ       $0x06, Z5, Z7, K2
 	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z21, K1, Z5
+	VPCOMPRESSD.Z Z19, K1, Z5
 	VPMOVZXDQ     Y5, Z5
 	KMOVW         K1, AX
 	POPCNTL       AX, SI
@@ -4544,51 +4544,38 @@ fpc_fused_pack_40:
 	VPADDQ        Z7, Z0, Z0
 	VALIGNQ       $0x04, Z11, Z0, Z7
 	VPADDQ        Z7, Z0, Z0
-	VALIGNQ       $0x07, Z11, Z18, Z7
-	VPADDQ        Z7, Z18, Z18
-	VALIGNQ       $0x06, Z11, Z18, Z7
-	VPADDQ        Z7, Z18, Z18
-	VALIGNQ       $0x04, Z11, Z18, Z7
-	VPADDQ        Z7, Z18, Z18
+	VALIGNQ       $0x07, Z11, Z16, Z7
+	VPADDQ        Z7, Z16, Z16
+	VALIGNQ       $0x06, Z11, Z16, Z7
+	VPADDQ        Z7, Z16, Z16
+	VALIGNQ       $0x04, Z11, Z16, Z7
+	VPADDQ        Z7, Z16, Z16
 	VPBROADCASTQ  k_q7<>+0(SB), Z7
 	VPERMQ        Z0, Z7, Z7
-	VPADDQ        Z7, Z18, Z18
-	VPXORQ        Z12, Z12, Z12
-	VALIGNQ       $0x07, Z12, Z4, Z7
-	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x06, Z12, Z4, Z7
-	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x04, Z12, Z4, Z7
-	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x07, Z12, Z1, Z7
-	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x06, Z12, Z1, Z7
-	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x04, Z12, Z1, Z7
-	VPADDQ        Z7, Z1, Z1
-	VPBROADCASTQ  k_q7<>+0(SB), Z7
-	VPERMQ        Z4, Z7, Z7
-	VPADDQ        Z7, Z1, Z1
-	VMOVDQA64     Z0, Z0
-	VPERMT2Q.Z    Z18, Z5, K1, Z0
-	VALIGNQ       $0x07, Z10, Z0, Z7
-	VPSUBQ.Z      Z7, Z0, K1, Z0
-	VMOVDQA64     Z4, Z4
-	VPERMT2Q.Z    Z1, Z5, K1, Z4
-	VALIGNQ       $0x07, Z10, Z4, Z1
-	VPSUBQ.Z      Z1, Z4, K1, Z1
-	VALIGNQ       $0x07, Z10, Z1, Z1
-	VPADDQ        Z1, Z0, Z0
-	MOVQ          CX, AX
-	SHRQ          $0x10, AX
-	KMOVW         AX, K1
+	VPADDQ        Z7, Z16, Z16
+
+	// A word is the sum of hiw over the codes that start in it (a difference of
+	// prefix sums) and the spill of the last code of the word before: only a
+	// word's last code can run into the next word, so the spills are gathered
+	// from those codes, as fpcPack64 does, not summed over all of them.
+	VMOVDQA64  Z0, Z0
+	VPERMT2Q.Z Z16, Z5, K1, Z0
+	VALIGNQ    $0x07, Z10, Z0, Z7
+	VPSUBQ.Z   Z7, Z0, K1, Z0
+	VMOVDQA64  Z4, Z4
+	VPERMT2Q.Z Z1, Z5, K1, Z4
+	VALIGNQ    $0x07, Z10, Z4, Z4
+	VPADDQ     Z4, Z0, Z0
+	MOVQ       CX, AX
+	SHRQ       $0x10, AX
+	KMOVW      AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
 	VPBROADCASTD CX, Z1
 	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z1, Z1
 	VPORD        k_fpc_runend32_1<>+0(SB), Z1, Z1
-	VPXORD       Z13, Z13, Z13
-	VPSUBD       Z1, Z13, Z4
+	VPXORD       Z12, Z12, Z12
+	VPSUBD       Z1, Z12, Z4
 	VPANDD       Z1, Z4, Z4
 	VPLZCNTD     Z4, Z4
 	VPXORD.BCST  k_d31<>+0(SB), Z4, Z1
@@ -4618,25 +4605,25 @@ fpc_fused_pack_40:
 	// Bit offsets: O = start + the lengths before.
 	VMOVDQA64    Z1, Z5
 	VMOVDQA64    Z2, Z7
-	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z5, Z9
+	VPXORQ       Z13, Z13, Z13
+	VALIGNQ      $0x07, Z13, Z5, Z9
 	VPADDQ       Z9, Z5, Z5
-	VALIGNQ      $0x06, Z14, Z5, Z9
+	VALIGNQ      $0x06, Z13, Z5, Z9
 	VPADDQ       Z9, Z5, Z5
-	VALIGNQ      $0x04, Z14, Z5, Z9
+	VALIGNQ      $0x04, Z13, Z5, Z9
 	VPADDQ       Z9, Z5, Z5
-	VALIGNQ      $0x07, Z14, Z7, Z9
+	VALIGNQ      $0x07, Z13, Z7, Z9
 	VPADDQ       Z9, Z7, Z7
-	VALIGNQ      $0x06, Z14, Z7, Z9
+	VALIGNQ      $0x06, Z13, Z7, Z9
 	VPADDQ       Z9, Z7, Z7
-	VALIGNQ      $0x04, Z14, Z7, Z9
+	VALIGNQ      $0x04, Z13, Z7, Z9
 	VPADDQ       Z9, Z7, Z7
 	VPBROADCASTQ k_q7<>+0(SB), Z9
 	VPERMQ       Z5, Z9, Z9
 	VPADDQ       Z9, Z7, Z7
 	VPSUBQ       Z1, Z5, Z5
 	VPSUBQ       Z2, Z7, Z7
-	VPXORQ       Z15, Z15, Z15
+	VPXORQ       Z14, Z14, Z14
 	VPBROADCASTQ k_q3f<>+0(SB), Z9
 	VPBROADCASTQ k_q40<>+0(SB), Z10
 	VPBROADCASTQ k_q80<>+0(SB), Z11
@@ -4646,13 +4633,13 @@ fpc_fused_pack_40:
 	VPSRLQ  $0x06, Z5, Z13
 	VPANDQ  Z9, Z5, Z5
 	VPADDQ  Z1, Z5, Z5
-	VPSUBQ  Z5, Z10, Z14
-	VPSLLVQ Z14, Z4, Z14
+	VPSUBQ  Z5, Z10, Z16
+	VPSLLVQ Z16, Z4, Z16
 	VPSUBQ  Z10, Z5, Z1
 	VPSRLVQ Z1, Z4, Z1
-	VPORQ   Z14, Z1, Z1
-	VPSUBQ  Z5, Z11, Z14
-	VPSLLVQ Z14, Z4, Z4
+	VPORQ   Z16, Z1, Z1
+	VPSUBQ  Z5, Z11, Z16
+	VPSLLVQ Z16, Z4, Z4
 	VPSRLQ  $0x06, Z7, Z5
 	VPANDQ  Z9, Z7, Z7
 	VPADDQ  Z2, Z7, Z7
@@ -4678,48 +4665,35 @@ fpc_fused_pack_40:
 	MOVL          $0x000000ff, AX
 	BZHIL         CX, AX, AX
 	KMOVB         AX, K1
-	VPXORQ        Z16, Z16, Z16
-	VALIGNQ       $0x07, Z16, Z1, Z6
+	VPXORQ        Z15, Z15, Z15
+	VALIGNQ       $0x07, Z15, Z1, Z6
 	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x06, Z16, Z1, Z6
+	VALIGNQ       $0x06, Z15, Z1, Z6
 	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x04, Z16, Z1, Z6
+	VALIGNQ       $0x04, Z15, Z1, Z6
 	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x07, Z16, Z9, Z6
+	VALIGNQ       $0x07, Z15, Z9, Z6
 	VPADDQ        Z6, Z9, Z9
-	VALIGNQ       $0x06, Z16, Z9, Z6
+	VALIGNQ       $0x06, Z15, Z9, Z6
 	VPADDQ        Z6, Z9, Z9
-	VALIGNQ       $0x04, Z16, Z9, Z6
+	VALIGNQ       $0x04, Z15, Z9, Z6
 	VPADDQ        Z6, Z9, Z9
 	VPBROADCASTQ  k_q7<>+0(SB), Z6
 	VPERMQ        Z1, Z6, Z6
 	VPADDQ        Z6, Z9, Z9
-	VPXORQ        Z17, Z17, Z17
-	VALIGNQ       $0x07, Z17, Z4, Z6
-	VPADDQ        Z6, Z4, Z4
-	VALIGNQ       $0x06, Z17, Z4, Z6
-	VPADDQ        Z6, Z4, Z4
-	VALIGNQ       $0x04, Z17, Z4, Z6
-	VPADDQ        Z6, Z4, Z4
-	VALIGNQ       $0x07, Z17, Z2, Z6
-	VPADDQ        Z6, Z2, Z2
-	VALIGNQ       $0x06, Z17, Z2, Z6
-	VPADDQ        Z6, Z2, Z2
-	VALIGNQ       $0x04, Z17, Z2, Z6
-	VPADDQ        Z6, Z2, Z2
-	VPBROADCASTQ  k_q7<>+0(SB), Z6
-	VPERMQ        Z4, Z6, Z6
-	VPADDQ        Z6, Z2, Z2
-	VMOVDQA64     Z1, Z1
-	VPERMT2Q.Z    Z9, Z5, K1, Z1
-	VALIGNQ       $0x07, Z15, Z1, Z6
-	VPSUBQ.Z      Z6, Z1, K1, Z1
-	VMOVDQA64     Z4, Z4
-	VPERMT2Q.Z    Z2, Z5, K1, Z4
-	VALIGNQ       $0x07, Z15, Z4, Z2
-	VPSUBQ.Z      Z2, Z4, K1, Z2
-	VALIGNQ       $0x07, Z15, Z2, Z2
-	VPADDQ        Z2, Z1, Z1
+
+	// A word is the sum of hiw over the codes that start in it (a difference of
+	// prefix sums) and the spill of the last code of the word before: only a
+	// word's last code can run into the next word, so the spills are gathered
+	// from those codes, as fpcPack64 does, not summed over all of them.
+	VMOVDQA64  Z1, Z1
+	VPERMT2Q.Z Z9, Z5, K1, Z1
+	VALIGNQ    $0x07, Z14, Z1, Z6
+	VPSUBQ.Z   Z6, Z1, K1, Z1
+	VMOVDQA64  Z4, Z4
+	VPERMT2Q.Z Z2, Z5, K1, Z4
+	VALIGNQ    $0x07, Z14, Z4, Z4
+	VPADDQ     Z4, Z1, Z1
 
 	// The second half's words from bit L on: lane m takes its words m−L/64 and
 	// the one before, shifted right by L%64.
@@ -5622,20 +5596,20 @@ fpc_fused_pack_42:
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
 	VPSLLDQ     $0x04, Z4, Z7
-	VPSLLDQ     $0x08, Z4, Z17
-	VPSLLDQ     $0x0c, Z4, Z18
-	VPADDD      Z17, Z7, Z7
-	VPADDD      Z4, Z18, Z4
+	VPSLLDQ     $0x08, Z4, Z15
+	VPSLLDQ     $0x0c, Z4, Z16
+	VPADDD      Z15, Z7, Z7
+	VPADDD      Z4, Z16, Z4
 	VPADDD      Z7, Z4, Z4
-	VPADDD      Z18, Z7, Z7
+	VPADDD      Z16, Z7, Z7
 	VPSHUFD     $0xff, Z4, Z4
-	VALIGND     $0x0c, Z5, Z4, Z17
-	VALIGND     $0x08, Z5, Z4, Z18
+	VALIGND     $0x0c, Z5, Z4, Z15
+	VALIGND     $0x08, Z5, Z4, Z16
 	VALIGND     $0x04, Z5, Z4, Z4
-	VPADDD      Z18, Z17, Z17
+	VPADDD      Z16, Z15, Z15
 	VPADDD.BCST k_d1<>+0(SB), Z4, Z4
-	VPADDD      Z4, Z17, Z17
-	VPADDD      Z17, Z7, Z7
+	VPADDD      Z4, Z15, Z15
+	VPADDD      Z15, Z7, Z7
 
 	// Bit offsets O, first without the zero-run codes: from the lengths of
 	// the non-zero words, which wait for the kinds only.
@@ -5644,20 +5618,20 @@ fpc_fused_pack_42:
 	VPERMD.Z 320(DX), Z4, K1, Z4
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z4, Z17
-	VPSLLDQ $0x08, Z4, Z18
-	VPSLLDQ $0x0c, Z4, Z19
-	VPADDD  Z18, Z17, Z17
-	VPADDD  Z4, Z19, Z4
-	VPADDD  Z17, Z4, Z4
-	VPADDD  Z19, Z17, Z17
+	VPSLLDQ $0x04, Z4, Z15
+	VPSLLDQ $0x08, Z4, Z16
+	VPSLLDQ $0x0c, Z4, Z17
+	VPADDD  Z16, Z15, Z15
+	VPADDD  Z4, Z17, Z4
+	VPADDD  Z15, Z4, Z4
+	VPADDD  Z17, Z15, Z15
 	VPSHUFD $0xff, Z4, Z4
-	VALIGND $0x0c, Z5, Z4, Z18
-	VALIGND $0x08, Z5, Z4, Z19
+	VALIGND $0x0c, Z5, Z4, Z16
+	VALIGND $0x08, Z5, Z4, Z17
 	VALIGND $0x04, Z5, Z4, Z4
-	VPADDD  Z19, Z18, Z18
-	VPADDD  Z4, Z18, Z18
-	VPADDD  Z18, Z17, Z17
+	VPADDD  Z17, Z16, Z16
+	VPADDD  Z4, Z16, Z16
+	VPADDD  Z16, Z15, Z15
 
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
@@ -5739,7 +5713,7 @@ fpc_fused_pack_43:
 	VPSLLD       $0x01, Z4, Z5
 	VPSLLD       $0x02, Z4, Z4
 	VPADDD       Z4, Z5, Z5
-	VPADDD       Z5, Z17, Z17
+	VPADDD       Z5, Z15, Z15
 
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
 	MOVWQZX SI, SI
@@ -5793,41 +5767,41 @@ fpc_fused_pack_43:
 	VEXTRACTI64X4 $0x01, Z7, Y7
 	VPMOVZXDQ     Y7, Z7
 	VPXORQ        Z10, Z10, Z10
-	VPBROADCASTQ  k_q3f<>+0(SB), Z18
-	VPBROADCASTQ  k_q40<>+0(SB), Z19
-	VPBROADCASTQ  k_q80<>+0(SB), Z20
-	VPMOVZXBD     k_iota16<>+0(SB), Z21
+	VPBROADCASTQ  k_q3f<>+0(SB), Z16
+	VPBROADCASTQ  k_q40<>+0(SB), Z17
+	VPBROADCASTQ  k_q80<>+0(SB), Z18
+	VPMOVZXBD     k_iota16<>+0(SB), Z19
 
 	// e = O%64 + n.
-	VPSRLQ  $0x06, Z5, Z22
-	VPANDQ  Z18, Z5, Z5
+	VPSRLQ  $0x06, Z5, Z20
+	VPANDQ  Z16, Z5, Z5
 	VPADDQ  Z0, Z5, Z5
-	VPSUBQ  Z5, Z19, Z23
-	VPSLLVQ Z23, Z4, Z23
-	VPSUBQ  Z19, Z5, Z0
+	VPSUBQ  Z5, Z17, Z21
+	VPSLLVQ Z21, Z4, Z21
+	VPSUBQ  Z17, Z5, Z0
 	VPSRLVQ Z0, Z4, Z0
-	VPORQ   Z23, Z0, Z0
-	VPSUBQ  Z5, Z20, Z23
-	VPSLLVQ Z23, Z4, Z4
+	VPORQ   Z21, Z0, Z0
+	VPSUBQ  Z5, Z18, Z21
+	VPSLLVQ Z21, Z4, Z4
 	VPSRLQ  $0x06, Z7, Z5
-	VPANDQ  Z18, Z7, Z7
+	VPANDQ  Z16, Z7, Z7
 	VPADDQ  Z1, Z7, Z7
-	VPSUBQ  Z7, Z19, Z1
+	VPSUBQ  Z7, Z17, Z1
 	VPSLLVQ Z1, Z9, Z1
-	VPSUBQ  Z19, Z7, Z18
-	VPSRLVQ Z18, Z9, Z18
-	VPORQ   Z1, Z18, Z18
-	VPSUBQ  Z7, Z20, Z1
+	VPSUBQ  Z17, Z7, Z16
+	VPSRLVQ Z16, Z9, Z16
+	VPORQ   Z1, Z16, Z16
+	VPSUBQ  Z7, Z18, Z1
 	VPSLLVQ Z1, Z9, Z1
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z7
-	VALIGNQ       $0x01, Z22, Z5, Z9
+	VALIGNQ       $0x01, Z20, Z5, Z9
 	VALIGNQ       $0x01, Z5, Z7, Z7
-	VPCMPUQ       $0x06, Z22, Z9, K1
+	VPCMPUQ       $0x06, Z20, Z9, K1
 	VPCMPUQ       $0x06, Z5, Z7, K2
 	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z21, K1, Z5
+	VPCOMPRESSD.Z Z19, K1, Z5
 	VPMOVZXDQ     Y5, Z5
 	KMOVW         K1, AX
 	POPCNTL       AX, SI
@@ -5841,51 +5815,38 @@ fpc_fused_pack_43:
 	VPADDQ        Z7, Z0, Z0
 	VALIGNQ       $0x04, Z11, Z0, Z7
 	VPADDQ        Z7, Z0, Z0
-	VALIGNQ       $0x07, Z11, Z18, Z7
-	VPADDQ        Z7, Z18, Z18
-	VALIGNQ       $0x06, Z11, Z18, Z7
-	VPADDQ        Z7, Z18, Z18
-	VALIGNQ       $0x04, Z11, Z18, Z7
-	VPADDQ        Z7, Z18, Z18
+	VALIGNQ       $0x07, Z11, Z16, Z7
+	VPADDQ        Z7, Z16, Z16
+	VALIGNQ       $0x06, Z11, Z16, Z7
+	VPADDQ        Z7, Z16, Z16
+	VALIGNQ       $0x04, Z11, Z16, Z7
+	VPADDQ        Z7, Z16, Z16
 	VPBROADCASTQ  k_q7<>+0(SB), Z7
 	VPERMQ        Z0, Z7, Z7
-	VPADDQ        Z7, Z18, Z18
-	VPXORQ        Z12, Z12, Z12
-	VALIGNQ       $0x07, Z12, Z4, Z7
-	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x06, Z12, Z4, Z7
-	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x04, Z12, Z4, Z7
-	VPADDQ        Z7, Z4, Z4
-	VALIGNQ       $0x07, Z12, Z1, Z7
-	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x06, Z12, Z1, Z7
-	VPADDQ        Z7, Z1, Z1
-	VALIGNQ       $0x04, Z12, Z1, Z7
-	VPADDQ        Z7, Z1, Z1
-	VPBROADCASTQ  k_q7<>+0(SB), Z7
-	VPERMQ        Z4, Z7, Z7
-	VPADDQ        Z7, Z1, Z1
-	VMOVDQA64     Z0, Z0
-	VPERMT2Q.Z    Z18, Z5, K1, Z0
-	VALIGNQ       $0x07, Z10, Z0, Z7
-	VPSUBQ.Z      Z7, Z0, K1, Z0
-	VMOVDQA64     Z4, Z4
-	VPERMT2Q.Z    Z1, Z5, K1, Z4
-	VALIGNQ       $0x07, Z10, Z4, Z1
-	VPSUBQ.Z      Z1, Z4, K1, Z1
-	VALIGNQ       $0x07, Z10, Z1, Z1
-	VPADDQ        Z1, Z0, Z0
-	MOVQ          CX, AX
-	SHRQ          $0x10, AX
-	KMOVW         AX, K1
+	VPADDQ        Z7, Z16, Z16
+
+	// A word is the sum of hiw over the codes that start in it (a difference of
+	// prefix sums) and the spill of the last code of the word before: only a
+	// word's last code can run into the next word, so the spills are gathered
+	// from those codes, as fpcPack64 does, not summed over all of them.
+	VMOVDQA64  Z0, Z0
+	VPERMT2Q.Z Z16, Z5, K1, Z0
+	VALIGNQ    $0x07, Z10, Z0, Z7
+	VPSUBQ.Z   Z7, Z0, K1, Z0
+	VMOVDQA64  Z4, Z4
+	VPERMT2Q.Z Z1, Z5, K1, Z4
+	VALIGNQ    $0x07, Z10, Z4, Z4
+	VPADDQ     Z4, Z0, Z0
+	MOVQ       CX, AX
+	SHRQ       $0x10, AX
+	KMOVW      AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
 	VPBROADCASTD CX, Z1
 	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z1, Z1
 	VPORD        k_fpc_runend32_1<>+0(SB), Z1, Z1
-	VPXORD       Z13, Z13, Z13
-	VPSUBD       Z1, Z13, Z4
+	VPXORD       Z12, Z12, Z12
+	VPSUBD       Z1, Z12, Z4
 	VPANDD       Z1, Z4, Z4
 	VPLZCNTD     Z4, Z4
 	VPXORD.BCST  k_d31<>+0(SB), Z4, Z1
@@ -5911,26 +5872,26 @@ fpc_fused_pack_43:
 	VPMOVZXDQ     Y2, Z1
 	VEXTRACTI64X4 $0x01, Z2, Y2
 	VPMOVZXDQ     Y2, Z2
-	VPMOVZXDQ     Y17, Z5
-	VEXTRACTI64X4 $0x01, Z17, Y7
+	VPMOVZXDQ     Y15, Z5
+	VEXTRACTI64X4 $0x01, Z15, Y7
 	VPMOVZXDQ     Y7, Z7
-	VPXORQ        Z14, Z14, Z14
+	VPXORQ        Z13, Z13, Z13
 	VPBROADCASTQ  k_q3f<>+0(SB), Z9
 	VPBROADCASTQ  k_q40<>+0(SB), Z10
 	VPBROADCASTQ  k_q80<>+0(SB), Z11
 	VPMOVZXBD     k_iota16<>+0(SB), Z12
 
 	// e = O%64 + n.
-	VPSRLQ  $0x06, Z5, Z13
+	VPSRLQ  $0x06, Z5, Z15
 	VPANDQ  Z9, Z5, Z5
 	VPADDQ  Z1, Z5, Z5
-	VPSUBQ  Z5, Z10, Z17
-	VPSLLVQ Z17, Z4, Z17
+	VPSUBQ  Z5, Z10, Z16
+	VPSLLVQ Z16, Z4, Z16
 	VPSUBQ  Z10, Z5, Z1
 	VPSRLVQ Z1, Z4, Z1
-	VPORQ   Z17, Z1, Z1
-	VPSUBQ  Z5, Z11, Z17
-	VPSLLVQ Z17, Z4, Z4
+	VPORQ   Z16, Z1, Z1
+	VPSUBQ  Z5, Z11, Z16
+	VPSLLVQ Z16, Z4, Z4
 	VPSRLQ  $0x06, Z7, Z5
 	VPANDQ  Z9, Z7, Z7
 	VPADDQ  Z2, Z7, Z7
@@ -5944,9 +5905,9 @@ fpc_fused_pack_43:
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z6
-	VALIGNQ       $0x01, Z13, Z5, Z7
+	VALIGNQ       $0x01, Z15, Z5, Z7
 	VALIGNQ       $0x01, Z5, Z6, Z6
-	VPCMPUQ       $0x06, Z13, Z7, K1
+	VPCMPUQ       $0x06, Z15, Z7, K1
 	VPCMPUQ       $0x06, Z5, Z6, K2
 	KUNPCKBW      K1, K2, K1
 	VPCOMPRESSD.Z Z12, K1, Z5
@@ -5956,48 +5917,35 @@ fpc_fused_pack_43:
 	MOVL          $0x000000ff, AX
 	BZHIL         CX, AX, AX
 	KMOVB         AX, K1
-	VPXORQ        Z15, Z15, Z15
-	VALIGNQ       $0x07, Z15, Z1, Z6
+	VPXORQ        Z14, Z14, Z14
+	VALIGNQ       $0x07, Z14, Z1, Z6
 	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x06, Z15, Z1, Z6
+	VALIGNQ       $0x06, Z14, Z1, Z6
 	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x04, Z15, Z1, Z6
+	VALIGNQ       $0x04, Z14, Z1, Z6
 	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x07, Z15, Z9, Z6
+	VALIGNQ       $0x07, Z14, Z9, Z6
 	VPADDQ        Z6, Z9, Z9
-	VALIGNQ       $0x06, Z15, Z9, Z6
+	VALIGNQ       $0x06, Z14, Z9, Z6
 	VPADDQ        Z6, Z9, Z9
-	VALIGNQ       $0x04, Z15, Z9, Z6
+	VALIGNQ       $0x04, Z14, Z9, Z6
 	VPADDQ        Z6, Z9, Z9
 	VPBROADCASTQ  k_q7<>+0(SB), Z6
 	VPERMQ        Z1, Z6, Z6
 	VPADDQ        Z6, Z9, Z9
-	VPXORQ        Z16, Z16, Z16
-	VALIGNQ       $0x07, Z16, Z4, Z6
-	VPADDQ        Z6, Z4, Z4
-	VALIGNQ       $0x06, Z16, Z4, Z6
-	VPADDQ        Z6, Z4, Z4
-	VALIGNQ       $0x04, Z16, Z4, Z6
-	VPADDQ        Z6, Z4, Z4
-	VALIGNQ       $0x07, Z16, Z2, Z6
-	VPADDQ        Z6, Z2, Z2
-	VALIGNQ       $0x06, Z16, Z2, Z6
-	VPADDQ        Z6, Z2, Z2
-	VALIGNQ       $0x04, Z16, Z2, Z6
-	VPADDQ        Z6, Z2, Z2
-	VPBROADCASTQ  k_q7<>+0(SB), Z6
-	VPERMQ        Z4, Z6, Z6
-	VPADDQ        Z6, Z2, Z2
-	VMOVDQA64     Z1, Z1
-	VPERMT2Q.Z    Z9, Z5, K1, Z1
-	VALIGNQ       $0x07, Z14, Z1, Z6
-	VPSUBQ.Z      Z6, Z1, K1, Z1
-	VMOVDQA64     Z4, Z4
-	VPERMT2Q.Z    Z2, Z5, K1, Z4
-	VALIGNQ       $0x07, Z14, Z4, Z2
-	VPSUBQ.Z      Z2, Z4, K1, Z2
-	VALIGNQ       $0x07, Z14, Z2, Z2
-	VPADDQ        Z2, Z1, Z1
+
+	// A word is the sum of hiw over the codes that start in it (a difference of
+	// prefix sums) and the spill of the last code of the word before: only a
+	// word's last code can run into the next word, so the spills are gathered
+	// from those codes, as fpcPack64 does, not summed over all of them.
+	VMOVDQA64  Z1, Z1
+	VPERMT2Q.Z Z9, Z5, K1, Z1
+	VALIGNQ    $0x07, Z13, Z1, Z6
+	VPSUBQ.Z   Z6, Z1, K1, Z1
+	VMOVDQA64  Z4, Z4
+	VPERMT2Q.Z Z2, Z5, K1, Z4
+	VALIGNQ    $0x07, Z13, Z4, Z4
+	VPADDQ     Z4, Z1, Z1
 
 	// The second half's words from bit L on: lane m takes its words m−L/64 and
 	// the one before, shifted right by L%64.
