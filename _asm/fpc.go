@@ -509,7 +509,9 @@ func init() {
 // fpcPackWords's serial 8-byte stores instead.
 //
 // With popcnt (fpcCompress128AVX512Popcnt), each half's offsets are found
-// as fpcCompress64Kernel's popcnt variant finds them, before emit.
+// as fpcCompress64Kernel's popcnt variant finds them, before emit, and the
+// half is packed by that kernel's packing (fpcPackCodes, without the flag
+// and the byte swap), which also takes at most 512 bits.
 func fpcCompress128Kernel(popcnt bool) {
 	const size, words = 128, 32
 	// The serial packing's frame (fpcPackWords's code lists) is too
@@ -552,8 +554,8 @@ func fpcCompress128Kernel(popcnt bool) {
 
 	tab := Load(Param("tab"), GP64())
 	var o [2]VecVirtual
+	zero := ZMM()
 	if popcnt {
-		zero := ZMM()
 		VPXORD(zero, zero, zero)
 		for h := range o {
 			o[h] = fpcNonzeroOffsets(k[h], kz[h], tab, zero, 1-h)
@@ -609,6 +611,10 @@ func fpcCompress128Kernel(popcnt bool) {
 	}
 
 	var packed [2]VecVirtual
+	var iota VecVirtual
+	if popcnt {
+		iota = iota16()
+	}
 	for h := 0; h < 2; h++ {
 		ke := K()
 		s := GP64()
@@ -617,7 +623,7 @@ func fpcCompress128Kernel(popcnt bool) {
 		KMOVW(s.As32(), ke)
 		code, n := fpcWordCodes(v[h], k[h], fpcZeroRuns(emit, words, h), ke, tab)
 		if popcnt {
-			packed[h] = packCodeWordsAt(code, dwordsToQwords(n), dwordsToQwords(o[h]))
+			packed[h] = fpcPackCodes(code, n, o[h], zero, iota, false)
 		} else {
 			packed[h] = packCodeWords(code, dwordsToQwords(n), 1-h)
 		}
@@ -780,6 +786,17 @@ func fpcCompress64Kernel(popcnt bool) {
 // two vectors) and their lengths (dwords), o their bit offsets from the
 // flag (dwords), zero a zero vector and iota iota16.
 func fpcPack64(code [2]VecVirtual, n, o, zero, iota VecVirtual) (out VecVirtual) {
+	return fpcPackCodes(code, n, o, zero, iota, true)
+}
+
+// fpcPackCodes is fpcPack64, with the flag and in big-endian bytes when
+// stream is set, else the 16 codes' bits alone from bit o, in
+// little-endian qwords as packCodeWordsAt leaves them (the 128-byte
+// kernel's halves: dword offsets and lengths, and the lanes that end a
+// word from 16 dword compares, cost fewer instructions than that
+// function's qwords: 128-byte coded lines 5.6% faster, kernels alone,
+// alternated in one process).
+func fpcPackCodes(code [2]VecVirtual, n, o, zero, iota VecVirtual, stream bool) (out VecVirtual) {
 	d := fpcDword
 	q, e := ZMM(), ZMM()
 	VPSRLD(U8(6), o, q)
@@ -825,6 +842,10 @@ func fpcPack64(code [2]VecVirtual, n, o, zero, iota VecVirtual) (out VecVirtual)
 		sp := low[0]
 		VPERMT2Q_Z(low[1], idx, kvalid, sp)
 		VALIGNQ(U8(7), zero, sp, sp) // spills land in the next word
+		if !stream {
+			VPORQ(sp, out, out)
+			return out
+		}
 		VPTERNLOGQ(U8(0xFE), rodata("fpc_flagword", 1<<63, 0, 0, 0, 0, 0, 0, 0), sp, out)
 		bsw := ZMM()
 		VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)

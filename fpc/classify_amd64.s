@@ -5699,10 +5699,10 @@ fpc_fused_pack_43:
 	VPBROADCASTD SI, Z4
 	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
 	VPOPCNTD     Z4, Z4
-	VPSLLD       $0x01, Z4, Z5
+	VPSLLD       $0x01, Z4, Z16
 	VPSLLD       $0x02, Z4, Z4
-	VPADDD       Z4, Z5, Z5
-	VPADDD       Z5, Z7, Z7
+	VPADDD       Z4, Z16, Z16
+	VPADDD       Z16, Z7, Z7
 	MOVQ         SI, R8
 	SHRQ         $0x10, R8
 
@@ -5710,10 +5710,10 @@ fpc_fused_pack_43:
 	VPBROADCASTD R8, Z4
 	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
 	VPOPCNTD     Z4, Z4
-	VPSLLD       $0x01, Z4, Z5
+	VPSLLD       $0x01, Z4, Z16
 	VPSLLD       $0x02, Z4, Z4
-	VPADDD       Z4, Z5, Z5
-	VPADDD       Z5, Z15, Z15
+	VPADDD       Z4, Z16, Z16
+	VPADDD       Z16, Z15, Z15
 
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
 	MOVWQZX SI, SI
@@ -5722,281 +5722,244 @@ fpc_fused_pack_43:
 	LEAQ    1(BX)(SI*2), BX
 
 	// Either half over 512 bits: the serial packing.
-	CMPQ  BX, $0x00000200
-	JA    fpc_fused_serial_44
-	MOVQ  DI, SI
-	SUBQ  BX, SI
-	CMPQ  SI, $0x00000200
-	JA    fpc_fused_serial_44
-	MOVQ  CX, AX
-	SHRQ  $0x00, AX
-	KMOVW AX, K1
+	CMPQ      BX, $0x00000200
+	JA        fpc_fused_serial_44
+	MOVQ      DI, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x00000200
+	JA        fpc_fused_serial_44
+	VPMOVZXBD k_iota16<>+0(SB), Z4
+	MOVQ      CX, AX
+	SHRQ      $0x00, AX
+	KMOVW     AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD CX, Z4
-	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z4, Z4
-	VPORD        k_fpc_runend32_0<>+0(SB), Z4, Z4
+	VPBROADCASTD CX, Z16
+	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z16, Z16
+	VPORD        k_fpc_runend32_0<>+0(SB), Z16, Z16
 	VPXORD       Z9, Z9, Z9
-	VPSUBD       Z4, Z9, Z5
-	VPANDD       Z4, Z5, Z5
-	VPLZCNTD     Z5, Z5
-	VPXORD.BCST  k_d31<>+0(SB), Z5, Z4
+	VPSUBD       Z16, Z9, Z9
+	VPANDD       Z16, Z9, Z9
+	VPLZCNTD     Z9, Z9
+	VPXORD.BCST  k_d31<>+0(SB), Z9, Z9
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
-	VPADDD        Z1, Z1, Z1
-	VPERMD        (DX), Z1, Z5
-	VPERMD        192(DX), Z1, Z9
-	VPTERNLOGD    $0xf8, Z9, Z0, Z5
-	VPERMD        64(DX), Z1, Z9
-	VPSRLVD       Z9, Z0, Z9
-	VPERMD        128(DX), Z1, Z0
-	VPTERNLOGD    $0xf8, Z0, Z9, Z5
-	VPERMD        256(DX), Z1, Z0
-	VPTERNLOGD.Z  $0xf8, Z0, Z4, K1, Z5
-	VPADDD.BCST   k_fpc_d1<>+0(SB), Z1, Z0
-	VPERMD.Z      (DX), Z0, K1, Z0
-	VPERMD.Z      320(DX), Z1, K1, Z1
-	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
-	VPERMI2D      Z0, Z5, Z4
-	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z9
-	VPERMI2D      Z0, Z5, Z9
-	VPMOVZXDQ     Y1, Z0
-	VEXTRACTI64X4 $0x01, Z1, Y1
-	VPMOVZXDQ     Y1, Z1
-	VPMOVZXDQ     Y7, Z5
-	VEXTRACTI64X4 $0x01, Z7, Y7
-	VPMOVZXDQ     Y7, Z7
-	VPXORQ        Z10, Z10, Z10
-	VPBROADCASTQ  k_q3f<>+0(SB), Z16
-	VPBROADCASTQ  k_q40<>+0(SB), Z17
-	VPBROADCASTQ  k_q80<>+0(SB), Z18
-	VPMOVZXBD     k_iota16<>+0(SB), Z19
-
-	// e = O%64 + n.
-	VPSRLQ  $0x06, Z5, Z20
-	VPANDQ  Z16, Z5, Z5
-	VPADDQ  Z0, Z5, Z5
-	VPSUBQ  Z5, Z17, Z21
-	VPSLLVQ Z21, Z4, Z21
-	VPSUBQ  Z17, Z5, Z0
-	VPSRLVQ Z0, Z4, Z0
-	VPORQ   Z21, Z0, Z0
-	VPSUBQ  Z5, Z18, Z21
-	VPSLLVQ Z21, Z4, Z4
-	VPSRLQ  $0x06, Z7, Z5
-	VPANDQ  Z16, Z7, Z7
-	VPADDQ  Z1, Z7, Z7
-	VPSUBQ  Z7, Z17, Z1
-	VPSLLVQ Z1, Z9, Z1
-	VPSUBQ  Z17, Z7, Z16
-	VPSRLVQ Z16, Z9, Z16
-	VPORQ   Z1, Z16, Z16
-	VPSUBQ  Z7, Z18, Z1
-	VPSLLVQ Z1, Z9, Z1
+	VPADDD       Z1, Z1, Z1
+	VPERMD       (DX), Z1, Z16
+	VPERMD       192(DX), Z1, Z17
+	VPTERNLOGD   $0xf8, Z17, Z0, Z16
+	VPERMD       64(DX), Z1, Z17
+	VPSRLVD      Z17, Z0, Z17
+	VPERMD       128(DX), Z1, Z0
+	VPTERNLOGD   $0xf8, Z0, Z17, Z16
+	VPERMD       256(DX), Z1, Z0
+	VPTERNLOGD.Z $0xf8, Z0, Z9, K1, Z16
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
+	VPERMD.Z     (DX), Z0, K1, Z0
+	VPERMD.Z     320(DX), Z1, K1, Z1
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z9
+	VPERMI2D     Z0, Z16, Z9
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z17
+	VPERMI2D     Z0, Z16, Z17
+	VPSRLD       $0x06, Z7, Z0
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z7, Z7
+	VPADDD       Z1, Z7, Z7
 
 	// The lanes that end a word: the next lane starts in a later one.
-	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z7
-	VALIGNQ       $0x01, Z20, Z5, Z9
-	VALIGNQ       $0x01, Z5, Z7, Z7
-	VPCMPUQ       $0x06, Z20, Z9, K1
-	VPCMPUQ       $0x06, Z5, Z7, K2
-	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z19, K1, Z5
-	VPMOVZXDQ     Y5, Z5
+	VPTERNLOGD    $0xff, Z10, Z10, Z10
+	VALIGND       $0x01, Z0, Z10, Z1
+	VPCMPUD       $0x06, Z0, Z1, K1
+	VPCOMPRESSD.Z Z4, K1, Z0
+	VPMOVZXDQ     Y0, Z0
 	KMOVW         K1, AX
 	POPCNTL       AX, SI
 	MOVL          $0x000000ff, AX
 	BZHIL         SI, AX, AX
 	KMOVB         AX, K1
-	VPXORQ        Z11, Z11, Z11
-	VALIGNQ       $0x07, Z11, Z0, Z7
-	VPADDQ        Z7, Z0, Z0
-	VALIGNQ       $0x06, Z11, Z0, Z7
-	VPADDQ        Z7, Z0, Z0
-	VALIGNQ       $0x04, Z11, Z0, Z7
-	VPADDQ        Z7, Z0, Z0
-	VALIGNQ       $0x07, Z11, Z16, Z7
-	VPADDQ        Z7, Z16, Z16
-	VALIGNQ       $0x06, Z11, Z16, Z7
-	VPADDQ        Z7, Z16, Z16
-	VALIGNQ       $0x04, Z11, Z16, Z7
-	VPADDQ        Z7, Z16, Z16
-	VPBROADCASTQ  k_q7<>+0(SB), Z7
-	VPERMQ        Z0, Z7, Z7
-	VPADDQ        Z7, Z16, Z16
 
-	// A word is the sum of hiw over the codes that start in it (a difference of
-	// prefix sums) and the spill of the last code of the word before: only a
-	// word's last code can run into the next word, so the spills are gathered
-	// from those codes, as fpcPack64 does, not summed over all of them.
-	VMOVDQA64  Z0, Z0
-	VPERMT2Q.Z Z16, Z5, K1, Z0
-	VALIGNQ    $0x07, Z10, Z0, Z7
-	VPSUBQ.Z   Z7, Z0, K1, Z0
-	VMOVDQA64  Z4, Z4
-	VPERMT2Q.Z Z1, Z5, K1, Z4
-	VALIGNQ    $0x07, Z10, Z4, Z4
-	VPADDQ     Z4, Z0, Z0
-	MOVQ       CX, AX
-	SHRQ       $0x10, AX
-	KMOVW      AX, K1
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y7, Z1
+	VEXTRACTI64X4 $0x01, Z7, Y7
+	VPMOVZXDQ     Y7, Z7
+	VPSUBQ.BCST   k_q40<>+0(SB), Z1, Z1
+	VPSRLVQ       Z1, Z9, Z16
+	VPSUBQ        Z1, Z5, Z1
+	VPSLLVQ       Z1, Z9, Z10
+	VPORQ         Z10, Z16, Z16
+	VPADDQ.BCST   k_q40<>+0(SB), Z1, Z1
+	VPSLLVQ       Z1, Z9, Z1
+	VPSUBQ.BCST   k_q40<>+0(SB), Z7, Z7
+	VPSRLVQ       Z7, Z17, Z10
+	VPSUBQ        Z7, Z5, Z7
+	VPSLLVQ       Z7, Z17, Z9
+	VPORQ         Z9, Z10, Z10
+	VPADDQ.BCST   k_q40<>+0(SB), Z7, Z7
+	VPSLLVQ       Z7, Z17, Z7
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ       Z11, Z11, Z11
+	VALIGNQ      $0x07, Z11, Z16, Z9
+	VPADDQ       Z9, Z16, Z16
+	VALIGNQ      $0x06, Z11, Z16, Z9
+	VPADDQ       Z9, Z16, Z16
+	VALIGNQ      $0x04, Z11, Z16, Z9
+	VPADDQ       Z9, Z16, Z16
+	VALIGNQ      $0x07, Z11, Z10, Z9
+	VPADDQ       Z9, Z10, Z10
+	VALIGNQ      $0x06, Z11, Z10, Z9
+	VPADDQ       Z9, Z10, Z10
+	VALIGNQ      $0x04, Z11, Z10, Z9
+	VPADDQ       Z9, Z10, Z10
+	VPBROADCASTQ k_q7<>+0(SB), Z9
+	VPERMQ       Z16, Z9, Z9
+	VPADDQ       Z9, Z10, Z10
+	VPERMT2Q.Z   Z10, Z0, K1, Z16
+	VALIGNQ      $0x07, Z5, Z16, Z9
+	VPSUBQ.Z     Z9, Z16, K1, Z9
+	VPERMT2Q.Z   Z7, Z0, K1, Z1
+	VALIGNQ      $0x07, Z5, Z1, Z1
+	VPORQ        Z1, Z9, Z9
+	MOVQ         CX, AX
+	SHRQ         $0x10, AX
+	KMOVW        AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD CX, Z1
-	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z1, Z1
-	VPORD        k_fpc_runend32_1<>+0(SB), Z1, Z1
+	VPBROADCASTD CX, Z0
+	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z0, Z0
+	VPORD        k_fpc_runend32_1<>+0(SB), Z0, Z0
 	VPXORD       Z12, Z12, Z12
-	VPSUBD       Z1, Z12, Z4
-	VPANDD       Z1, Z4, Z4
-	VPLZCNTD     Z4, Z4
-	VPXORD.BCST  k_d31<>+0(SB), Z4, Z1
+	VPSUBD       Z0, Z12, Z1
+	VPANDD       Z0, Z1, Z1
+	VPLZCNTD     Z1, Z1
+	VPXORD.BCST  k_d31<>+0(SB), Z1, Z0
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
-	VPADDD        Z6, Z6, Z4
-	VPERMD        (DX), Z4, Z5
-	VPERMD        192(DX), Z4, Z6
-	VPTERNLOGD    $0xf8, Z6, Z2, Z5
-	VPERMD        64(DX), Z4, Z6
-	VPSRLVD       Z6, Z2, Z6
-	VPERMD        128(DX), Z4, Z2
-	VPTERNLOGD    $0xf8, Z2, Z6, Z5
-	VPERMD        256(DX), Z4, Z2
-	VPTERNLOGD.Z  $0xf8, Z2, Z1, K1, Z5
-	VPADDD.BCST   k_fpc_d1<>+0(SB), Z4, Z1
-	VPERMD.Z      (DX), Z1, K1, Z1
-	VPERMD.Z      320(DX), Z4, K1, Z2
-	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
-	VPERMI2D      Z1, Z5, Z4
-	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z6
-	VPERMI2D      Z1, Z5, Z6
-	VPMOVZXDQ     Y2, Z1
-	VEXTRACTI64X4 $0x01, Z2, Y2
-	VPMOVZXDQ     Y2, Z2
-	VPMOVZXDQ     Y15, Z5
-	VEXTRACTI64X4 $0x01, Z15, Y7
-	VPMOVZXDQ     Y7, Z7
-	VPXORQ        Z13, Z13, Z13
-	VPBROADCASTQ  k_q3f<>+0(SB), Z9
-	VPBROADCASTQ  k_q40<>+0(SB), Z10
-	VPBROADCASTQ  k_q80<>+0(SB), Z11
-	VPMOVZXBD     k_iota16<>+0(SB), Z12
-
-	// e = O%64 + n.
-	VPSRLQ  $0x06, Z5, Z15
-	VPANDQ  Z9, Z5, Z5
-	VPADDQ  Z1, Z5, Z5
-	VPSUBQ  Z5, Z10, Z16
-	VPSLLVQ Z16, Z4, Z16
-	VPSUBQ  Z10, Z5, Z1
-	VPSRLVQ Z1, Z4, Z1
-	VPORQ   Z16, Z1, Z1
-	VPSUBQ  Z5, Z11, Z16
-	VPSLLVQ Z16, Z4, Z4
-	VPSRLQ  $0x06, Z7, Z5
-	VPANDQ  Z9, Z7, Z7
-	VPADDQ  Z2, Z7, Z7
-	VPSUBQ  Z7, Z10, Z2
-	VPSLLVQ Z2, Z6, Z2
-	VPSUBQ  Z10, Z7, Z9
-	VPSRLVQ Z9, Z6, Z9
-	VPORQ   Z2, Z9, Z9
-	VPSUBQ  Z7, Z11, Z2
-	VPSLLVQ Z2, Z6, Z2
+	VPADDD       Z6, Z6, Z1
+	VPERMD       (DX), Z1, Z6
+	VPERMD       192(DX), Z1, Z7
+	VPTERNLOGD   $0xf8, Z7, Z2, Z6
+	VPERMD       64(DX), Z1, Z7
+	VPSRLVD      Z7, Z2, Z7
+	VPERMD       128(DX), Z1, Z2
+	VPTERNLOGD   $0xf8, Z2, Z7, Z6
+	VPERMD       256(DX), Z1, Z2
+	VPTERNLOGD.Z $0xf8, Z2, Z0, K1, Z6
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
+	VPERMD.Z     (DX), Z0, K1, Z0
+	VPERMD.Z     320(DX), Z1, K1, Z1
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z2
+	VPERMI2D     Z0, Z6, Z2
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z7
+	VPERMI2D     Z0, Z6, Z7
+	VPSRLD       $0x06, Z15, Z0
+	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z15, Z6
+	VPADDD       Z1, Z6, Z6
 
 	// The lanes that end a word: the next lane starts in a later one.
-	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z6
-	VALIGNQ       $0x01, Z15, Z5, Z7
-	VALIGNQ       $0x01, Z5, Z6, Z6
-	VPCMPUQ       $0x06, Z15, Z7, K1
-	VPCMPUQ       $0x06, Z5, Z6, K2
-	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z12, K1, Z5
-	VPMOVZXDQ     Y5, Z5
+	VPTERNLOGD    $0xff, Z13, Z13, Z13
+	VALIGND       $0x01, Z0, Z13, Z1
+	VPCMPUD       $0x06, Z0, Z1, K1
+	VPCOMPRESSD.Z Z4, K1, Z0
+	VPMOVZXDQ     Y0, Z0
 	KMOVW         K1, AX
 	POPCNTL       AX, CX
 	MOVL          $0x000000ff, AX
 	BZHIL         CX, AX, AX
 	KMOVB         AX, K1
-	VPXORQ        Z14, Z14, Z14
-	VALIGNQ       $0x07, Z14, Z1, Z6
-	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x06, Z14, Z1, Z6
-	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x04, Z14, Z1, Z6
-	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x07, Z14, Z9, Z6
-	VPADDQ        Z6, Z9, Z9
-	VALIGNQ       $0x06, Z14, Z9, Z6
-	VPADDQ        Z6, Z9, Z9
-	VALIGNQ       $0x04, Z14, Z9, Z6
-	VPADDQ        Z6, Z9, Z9
-	VPBROADCASTQ  k_q7<>+0(SB), Z6
-	VPERMQ        Z1, Z6, Z6
-	VPADDQ        Z6, Z9, Z9
 
-	// A word is the sum of hiw over the codes that start in it (a difference of
-	// prefix sums) and the spill of the last code of the word before: only a
-	// word's last code can run into the next word, so the spills are gathered
-	// from those codes, as fpcPack64 does, not summed over all of them.
-	VMOVDQA64  Z1, Z1
-	VPERMT2Q.Z Z9, Z5, K1, Z1
-	VALIGNQ    $0x07, Z13, Z1, Z6
-	VPSUBQ.Z   Z6, Z1, K1, Z1
-	VMOVDQA64  Z4, Z4
-	VPERMT2Q.Z Z2, Z5, K1, Z4
-	VALIGNQ    $0x07, Z13, Z4, Z4
-	VPADDQ     Z4, Z1, Z1
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y6, Z1
+	VEXTRACTI64X4 $0x01, Z6, Y4
+	VPMOVZXDQ     Y4, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z1, Z1
+	VPSRLVQ       Z1, Z2, Z10
+	VPSUBQ        Z1, Z5, Z1
+	VPSLLVQ       Z1, Z2, Z6
+	VPORQ         Z6, Z10, Z10
+	VPADDQ.BCST   k_q40<>+0(SB), Z1, Z1
+	VPSLLVQ       Z1, Z2, Z1
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z2
+	VPSRLVQ       Z2, Z7, Z6
+	VPSUBQ        Z2, Z5, Z2
+	VPSLLVQ       Z2, Z7, Z4
+	VPORQ         Z4, Z6, Z6
+	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSLLVQ       Z2, Z7, Z2
+
+	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	VPXORQ       Z14, Z14, Z14
+	VALIGNQ      $0x07, Z14, Z10, Z4
+	VPADDQ       Z4, Z10, Z10
+	VALIGNQ      $0x06, Z14, Z10, Z4
+	VPADDQ       Z4, Z10, Z10
+	VALIGNQ      $0x04, Z14, Z10, Z4
+	VPADDQ       Z4, Z10, Z10
+	VALIGNQ      $0x07, Z14, Z6, Z4
+	VPADDQ       Z4, Z6, Z6
+	VALIGNQ      $0x06, Z14, Z6, Z4
+	VPADDQ       Z4, Z6, Z6
+	VALIGNQ      $0x04, Z14, Z6, Z4
+	VPADDQ       Z4, Z6, Z6
+	VPBROADCASTQ k_q7<>+0(SB), Z4
+	VPERMQ       Z10, Z4, Z4
+	VPADDQ       Z4, Z6, Z6
+	VPERMT2Q.Z   Z6, Z0, K1, Z10
+	VALIGNQ      $0x07, Z5, Z10, Z4
+	VPSUBQ.Z     Z4, Z10, K1, Z4
+	VPERMT2Q.Z   Z2, Z0, K1, Z1
+	VALIGNQ      $0x07, Z5, Z1, Z1
+	VPORQ        Z1, Z4, Z4
 
 	// The second half's words from bit L on: lane m takes its words m−L/64 and
 	// the one before, shifted right by L%64.
 	MOVQ         $0x8000000000000000, AX
 	VMOVQ        AX, X3
-	VPORQ        Z3, Z0, Z0
+	VPORQ        Z3, Z9, Z9
 	MOVQ         BX, AX
 	SHRQ         $0x06, AX
-	VPBROADCASTQ AX, Z2
+	VPBROADCASTQ AX, Z0
 	MOVQ         BX, AX
 	ANDQ         $0x3f, AX
-	VPBROADCASTQ AX, Z4
+	VPBROADCASTQ AX, Z1
 	NEGQ         AX
 	ADDQ         $0x40, AX
-	VPBROADCASTQ AX, Z5
-	VPBROADCASTQ k_q8<>+0(SB), Z6
-	VMOVDQU64    k_iota8_0<>+0(SB), Z7
-	VPSUBQ       Z2, Z7, Z7
-	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z9
-	VPCMPUQ      $0x01, Z6, Z7, K1
-	VPCMPUQ      $0x01, Z6, Z9, K2
-	VPERMQ.Z     Z1, Z7, K1, Z7
-	VPERMQ.Z     Z1, Z9, K2, Z9
-	VPSRLVQ      Z4, Z7, Z7
-	VPSLLVQ      Z5, Z9, Z9
-	VPORQ        Z9, Z7, Z7
-	VMOVDQU64    k_iota8_1<>+0(SB), Z9
-	VPSUBQ       Z2, Z9, Z9
-	VPSUBQ.BCST  k_q1<>+0(SB), Z9, Z2
-	VPCMPUQ      $0x01, Z6, Z9, K1
-	VPCMPUQ      $0x01, Z6, Z2, K2
-	VPERMQ.Z     Z1, Z9, K1, Z6
-	VPERMQ.Z     Z1, Z2, K2, Z1
-	VPSRLVQ      Z4, Z6, Z6
-	VPSLLVQ      Z5, Z1, Z1
-	VPORQ        Z1, Z6, Z1
-	VPORQ        Z0, Z7, Z7
+	VPBROADCASTQ AX, Z2
+	VPBROADCASTQ k_q8<>+0(SB), Z5
+	VMOVDQU64    k_iota8_0<>+0(SB), Z6
+	VPSUBQ       Z0, Z6, Z6
+	VPSUBQ.BCST  k_q1<>+0(SB), Z6, Z7
+	VPCMPUQ      $0x01, Z5, Z6, K1
+	VPCMPUQ      $0x01, Z5, Z7, K2
+	VPERMQ.Z     Z4, Z6, K1, Z6
+	VPERMQ.Z     Z4, Z7, K2, Z7
+	VPSRLVQ      Z1, Z6, Z6
+	VPSLLVQ      Z2, Z7, Z7
+	VPORQ        Z7, Z6, Z6
+	VMOVDQU64    k_iota8_1<>+0(SB), Z7
+	VPSUBQ       Z0, Z7, Z7
+	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z0
+	VPCMPUQ      $0x01, Z5, Z7, K1
+	VPCMPUQ      $0x01, Z5, Z0, K2
+	VPERMQ.Z     Z4, Z7, K1, Z5
+	VPERMQ.Z     Z4, Z0, K2, Z0
+	VPSRLVQ      Z1, Z5, Z5
+	VPSLLVQ      Z2, Z0, Z0
+	VPORQ        Z0, Z5, Z0
+	VPORQ        Z9, Z6, Z6
 	MOVQ         $0x0001020304050607, AX
-	VMOVQ        AX, X0
+	VMOVQ        AX, X1
 	MOVQ         $0x08090a0b0c0d0e0f, AX
 	VMOVQ        AX, X2
-	VPUNPCKLQDQ  X2, X0, X3
+	VPUNPCKLQDQ  X2, X1, X3
 	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z7, Z7
+	VPSHUFB      Z3, Z6, Z6
 	MOVQ         $0x0001020304050607, AX
-	VMOVQ        AX, X0
+	VMOVQ        AX, X1
 	MOVQ         $0x08090a0b0c0d0e0f, AX
 	VMOVQ        AX, X2
-	VPUNPCKLQDQ  X2, X0, X8
+	VPUNPCKLQDQ  X2, X1, X8
 	VSHUFI64X2   $0x00, Z8, Z8, Z8
-	VPSHUFB      Z8, Z1, Z1
+	VPSHUFB      Z8, Z0, Z0
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -6004,13 +5967,13 @@ fpc_fused_pack_43:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z7, K1, (AX)
+	VMOVDQU8     Z6, K1, (AX)
 	SUBQ         $0x40, CX
 	CMOVQCS      BX, CX
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z1, K1, 64(AX)
+	VMOVDQU8     Z0, K1, 64(AX)
 	MOVQ         DI, bits+32(FP)
 	VZEROUPPER
 	RET
