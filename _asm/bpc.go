@@ -1417,6 +1417,11 @@ func bpcDecPrepare(area, enc, n Register) VecVirtual {
 	lut, ones := ZMM(), ZMM()
 	VMOVDQU64(rodataBytes("bpc_dec_lens", lens[:]), lut)
 	VPBROADCASTB(bpcConst4(1), ones)
+	// Only the chunks that the stream's bytes cover are made (one branch on
+	// n before each): a step from a later position starts past the
+	// stream's last byte, so the stream fails its checks whatever the
+	// length there, and the later chunks are filled with 1, which moves a
+	// malformed stream on without reading far.
 	fill := make([]string, len(gather))
 	for c := range fill {
 		fill[c] = label("bpc_dec_fill")

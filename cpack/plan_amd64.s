@@ -1407,35 +1407,31 @@ cpack_fused_pack_6:
 	MOVL          $0x000000ff, CX
 	BZHIL         DX, CX, CX
 	KMOVB         CX, K1
-	VPXORQ        Z18, Z18, Z18
-	VALIGNQ       $0x07, Z18, Z2, Z4
-	VPADDQ        Z4, Z2, Z2
-	VALIGNQ       $0x06, Z18, Z2, Z4
-	VPADDQ        Z4, Z2, Z2
-	VALIGNQ       $0x04, Z18, Z2, Z4
-	VPADDQ        Z4, Z2, Z2
-	VALIGNQ       $0x07, Z18, Z6, Z4
-	VPADDQ        Z4, Z6, Z6
-	VALIGNQ       $0x06, Z18, Z6, Z4
-	VPADDQ        Z4, Z6, Z6
-	VALIGNQ       $0x04, Z18, Z6, Z4
-	VPADDQ        Z4, Z6, Z6
-	VPBROADCASTQ  k_q7<>+0(SB), Z4
-	VPERMQ        Z2, Z4, Z4
-	VPADDQ        Z4, Z6, Z6
 
-	// A word is the sum of hiw over the codes that start in it (a difference of
-	// prefix sums) and the spill of the last code of the word before: only a
-	// word's last code can run into the next word, so the spills are gathered
-	// from those codes, as fpcPack64 does, not summed over all of them.
-	VMOVDQA64  Z2, Z2
-	VPERMT2Q.Z Z6, Z3, K1, Z2
-	VALIGNQ    $0x07, Z17, Z2, Z4
-	VPSUBQ.Z   Z4, Z2, K1, Z2
-	VMOVDQA64  Z1, Z1
-	VPERMT2Q.Z Z0, Z3, K1, Z1
-	VALIGNQ    $0x07, Z17, Z1, Z1
-	VPADDQ     Z1, Z2, Z2
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
+	VPXORQ       Z18, Z18, Z18
+	VALIGNQ      $0x07, Z18, Z2, Z4
+	VPADDQ       Z4, Z2, Z2
+	VALIGNQ      $0x06, Z18, Z2, Z4
+	VPADDQ       Z4, Z2, Z2
+	VALIGNQ      $0x04, Z18, Z2, Z4
+	VPADDQ       Z4, Z2, Z2
+	VALIGNQ      $0x07, Z18, Z6, Z4
+	VPADDQ       Z4, Z6, Z6
+	VALIGNQ      $0x06, Z18, Z6, Z4
+	VPADDQ       Z4, Z6, Z6
+	VALIGNQ      $0x04, Z18, Z6, Z4
+	VPADDQ       Z4, Z6, Z6
+	VPBROADCASTQ k_q7<>+0(SB), Z4
+	VPERMQ       Z2, Z4, Z4
+	VPADDQ       Z4, Z6, Z6
+	VPERMT2Q.Z   Z6, Z3, K1, Z2
+	VALIGNQ      $0x07, Z17, Z2, Z4
+	VPSUBQ.Z     Z4, Z2, K1, Z2
+	VPERMT2Q.Z   Z0, Z3, K1, Z1
+	VALIGNQ      $0x07, Z17, Z1, Z1
+	VPORQ        Z1, Z2, Z2
 
 	// The flag, big-endian bytes.
 	MOVQ        $0x8000000000000000, CX

@@ -2259,7 +2259,8 @@ fpc_fused_pack_14:
 	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
 	VPSLLVQ       Z0, Z6, Z0
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z8, Z8, Z8
 	VALIGNQ         $0x07, Z8, Z7, Z3
 	VPADDQ          Z3, Z7, Z7
@@ -2556,7 +2557,8 @@ fpc_fused_pack_16:
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
 	VPSLLVQ       Z2, Z9, Z2
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z8, Z8, Z8
 	VALIGNQ         $0x07, Z8, Z6, Z3
 	VPADDQ          Z3, Z6, Z6
@@ -2844,7 +2846,8 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
 	VPSLLVQ       Z4, Z15, Z4
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z10, Z10, Z10
 	VALIGNQ         $0x07, Z10, Z19, Z9
 	VPADDQ          Z9, Z19, Z19
@@ -2904,7 +2907,8 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
 	VPSLLVQ       Z4, Z17, Z4
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
 	VALIGNQ         $0x07, Z12, Z7, Z5
 	VPADDQ          Z5, Z7, Z7
@@ -3105,7 +3109,8 @@ fpc_pair_only0_18:
 	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
 	VPSLLVQ       Z3, Z7, Z3
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z9, Z9, Z9
 	VALIGNQ         $0x07, Z9, Z12, Z5
 	VPADDQ          Z5, Z12, Z12
@@ -3304,7 +3309,8 @@ fpc_pair_raw0_17:
 	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
 	VPSLLVQ       Z0, Z5, Z0
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z10, Z10, Z10
 	VALIGNQ         $0x07, Z10, Z8, Z4
 	VPADDQ          Z4, Z8, Z8
@@ -3675,7 +3681,8 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	VPADDQ.BCST   k_q40<>+0(SB), Z5, Z5
 	VPSLLVQ       Z5, Z17, Z5
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z10, Z10, Z10
 	VALIGNQ         $0x07, Z10, Z19, Z9
 	VPADDQ          Z9, Z19, Z19
@@ -3735,7 +3742,8 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
 	VPSLLVQ       Z4, Z18, Z4
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
 	VALIGNQ         $0x07, Z12, Z7, Z5
 	VPADDQ          Z5, Z7, Z7
@@ -3951,7 +3959,8 @@ fpc_pair_only0_29:
 	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
 	VPSLLVQ       Z4, Z12, Z4
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z9, Z9, Z9
 	VALIGNQ         $0x07, Z9, Z8, Z5
 	VPADDQ          Z5, Z8, Z8
@@ -4165,7 +4174,8 @@ fpc_pair_raw0_28:
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
 	VPSLLVQ       Z2, Z6, Z2
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z10, Z10, Z10
 	VALIGNQ         $0x07, Z10, Z8, Z4
 	VPADDQ          Z4, Z8, Z8
@@ -4537,38 +4547,34 @@ fpc_fused_pack_40:
 	MOVL          $0x000000ff, AX
 	BZHIL         SI, AX, AX
 	KMOVB         AX, K1
-	VPXORQ        Z11, Z11, Z11
-	VALIGNQ       $0x07, Z11, Z0, Z7
-	VPADDQ        Z7, Z0, Z0
-	VALIGNQ       $0x06, Z11, Z0, Z7
-	VPADDQ        Z7, Z0, Z0
-	VALIGNQ       $0x04, Z11, Z0, Z7
-	VPADDQ        Z7, Z0, Z0
-	VALIGNQ       $0x07, Z11, Z16, Z7
-	VPADDQ        Z7, Z16, Z16
-	VALIGNQ       $0x06, Z11, Z16, Z7
-	VPADDQ        Z7, Z16, Z16
-	VALIGNQ       $0x04, Z11, Z16, Z7
-	VPADDQ        Z7, Z16, Z16
-	VPBROADCASTQ  k_q7<>+0(SB), Z7
-	VPERMQ        Z0, Z7, Z7
-	VPADDQ        Z7, Z16, Z16
 
-	// A word is the sum of hiw over the codes that start in it (a difference of
-	// prefix sums) and the spill of the last code of the word before: only a
-	// word's last code can run into the next word, so the spills are gathered
-	// from those codes, as fpcPack64 does, not summed over all of them.
-	VMOVDQA64  Z0, Z0
-	VPERMT2Q.Z Z16, Z5, K1, Z0
-	VALIGNQ    $0x07, Z10, Z0, Z7
-	VPSUBQ.Z   Z7, Z0, K1, Z0
-	VMOVDQA64  Z4, Z4
-	VPERMT2Q.Z Z1, Z5, K1, Z4
-	VALIGNQ    $0x07, Z10, Z4, Z4
-	VPADDQ     Z4, Z0, Z0
-	MOVQ       CX, AX
-	SHRQ       $0x10, AX
-	KMOVW      AX, K1
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
+	VPXORQ       Z11, Z11, Z11
+	VALIGNQ      $0x07, Z11, Z0, Z7
+	VPADDQ       Z7, Z0, Z0
+	VALIGNQ      $0x06, Z11, Z0, Z7
+	VPADDQ       Z7, Z0, Z0
+	VALIGNQ      $0x04, Z11, Z0, Z7
+	VPADDQ       Z7, Z0, Z0
+	VALIGNQ      $0x07, Z11, Z16, Z7
+	VPADDQ       Z7, Z16, Z16
+	VALIGNQ      $0x06, Z11, Z16, Z7
+	VPADDQ       Z7, Z16, Z16
+	VALIGNQ      $0x04, Z11, Z16, Z7
+	VPADDQ       Z7, Z16, Z16
+	VPBROADCASTQ k_q7<>+0(SB), Z7
+	VPERMQ       Z0, Z7, Z7
+	VPADDQ       Z7, Z16, Z16
+	VPERMT2Q.Z   Z16, Z5, K1, Z0
+	VALIGNQ      $0x07, Z10, Z0, Z7
+	VPSUBQ.Z     Z7, Z0, K1, Z0
+	VPERMT2Q.Z   Z1, Z5, K1, Z4
+	VALIGNQ      $0x07, Z10, Z4, Z4
+	VPORQ        Z4, Z0, Z0
+	MOVQ         CX, AX
+	SHRQ         $0x10, AX
+	KMOVW        AX, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
 	VPBROADCASTD CX, Z1
@@ -4665,35 +4671,31 @@ fpc_fused_pack_40:
 	MOVL          $0x000000ff, AX
 	BZHIL         CX, AX, AX
 	KMOVB         AX, K1
-	VPXORQ        Z15, Z15, Z15
-	VALIGNQ       $0x07, Z15, Z1, Z6
-	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x06, Z15, Z1, Z6
-	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x04, Z15, Z1, Z6
-	VPADDQ        Z6, Z1, Z1
-	VALIGNQ       $0x07, Z15, Z9, Z6
-	VPADDQ        Z6, Z9, Z9
-	VALIGNQ       $0x06, Z15, Z9, Z6
-	VPADDQ        Z6, Z9, Z9
-	VALIGNQ       $0x04, Z15, Z9, Z6
-	VPADDQ        Z6, Z9, Z9
-	VPBROADCASTQ  k_q7<>+0(SB), Z6
-	VPERMQ        Z1, Z6, Z6
-	VPADDQ        Z6, Z9, Z9
 
-	// A word is the sum of hiw over the codes that start in it (a difference of
-	// prefix sums) and the spill of the last code of the word before: only a
-	// word's last code can run into the next word, so the spills are gathered
-	// from those codes, as fpcPack64 does, not summed over all of them.
-	VMOVDQA64  Z1, Z1
-	VPERMT2Q.Z Z9, Z5, K1, Z1
-	VALIGNQ    $0x07, Z14, Z1, Z6
-	VPSUBQ.Z   Z6, Z1, K1, Z1
-	VMOVDQA64  Z4, Z4
-	VPERMT2Q.Z Z2, Z5, K1, Z4
-	VALIGNQ    $0x07, Z14, Z4, Z4
-	VPADDQ     Z4, Z1, Z1
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
+	VPXORQ       Z15, Z15, Z15
+	VALIGNQ      $0x07, Z15, Z1, Z6
+	VPADDQ       Z6, Z1, Z1
+	VALIGNQ      $0x06, Z15, Z1, Z6
+	VPADDQ       Z6, Z1, Z1
+	VALIGNQ      $0x04, Z15, Z1, Z6
+	VPADDQ       Z6, Z1, Z1
+	VALIGNQ      $0x07, Z15, Z9, Z6
+	VPADDQ       Z6, Z9, Z9
+	VALIGNQ      $0x06, Z15, Z9, Z6
+	VPADDQ       Z6, Z9, Z9
+	VALIGNQ      $0x04, Z15, Z9, Z6
+	VPADDQ       Z6, Z9, Z9
+	VPBROADCASTQ k_q7<>+0(SB), Z6
+	VPERMQ       Z1, Z6, Z6
+	VPADDQ       Z6, Z9, Z9
+	VPERMT2Q.Z   Z9, Z5, K1, Z1
+	VALIGNQ      $0x07, Z14, Z1, Z6
+	VPSUBQ.Z     Z6, Z1, K1, Z1
+	VPERMT2Q.Z   Z2, Z5, K1, Z4
+	VALIGNQ      $0x07, Z14, Z4, Z4
+	VPORQ        Z4, Z1, Z1
 
 	// The second half's words from bit L on: lane m takes its words m−L/64 and
 	// the one before, shifted right by L%64.
@@ -5796,7 +5798,8 @@ fpc_fused_pack_43:
 	VPADDQ.BCST   k_q40<>+0(SB), Z7, Z7
 	VPSLLVQ       Z7, Z17, Z7
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ       Z11, Z11, Z11
 	VALIGNQ      $0x07, Z11, Z16, Z9
 	VPADDQ       Z9, Z16, Z16
@@ -5886,7 +5889,8 @@ fpc_fused_pack_43:
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
 	VPSLLVQ       Z2, Z7, Z2
 
-	// A word is the sum of hiw over the codes that start in it (a difference of prefix sums) and the spill of the last code of the word before.
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ       Z14, Z14, Z14
 	VALIGNQ      $0x07, Z14, Z10, Z4
 	VPADDQ       Z4, Z10, Z10
