@@ -390,22 +390,24 @@ static void guard_free(struct guarded r) {
     munmap(r.start - page, r.size + 2 * page);
 }
 
-/* guard_tail returns room for n bytes that ends at r's last usable byte. */
-static uint8_t *guard_tail(struct guarded r, size_t n) {
+/* guard_fit stops the program if r has no room for n bytes. */
+static void guard_fit(struct guarded r, size_t n) {
     if (n > r.size) {
         fprintf(stderr, "guarded region too small for %zu bytes\n", n);
         exit(2);
     }
+}
+
+/* guard_tail returns room for n bytes that ends at r's last usable byte. */
+static uint8_t *guard_tail(struct guarded r, size_t n) {
+    guard_fit(r, n);
     return r.start + r.size - n;
 }
 
 /* guard_head returns room for n bytes that starts at r's first usable
  * byte. */
 static uint8_t *guard_head(struct guarded r, size_t n) {
-    if (n > r.size) {
-        fprintf(stderr, "guarded region too small for %zu bytes\n", n);
-        exit(2);
-    }
+    guard_fit(r, n);
     return r.start;
 }
 
@@ -467,14 +469,17 @@ static void check_guarded(linecomp_codec c, const char *what, size_t ls,
                           size_t n, const int *batch, int has_encodings) {
     size_t max = LINECOMP_MAX_COMPRESSED_BYTES(ls);
     size_t i, cut, lines = n < 32 ? n : 32, enc_len, got_len, got_n;
+    /* the largest of a batch, an all-ones stream and a stream */
     size_t room = lines * ls > 2 * ls + 2 ? lines * ls : 2 * ls + 2;
     uint8_t *enc = xmalloc(max), *ones = xmalloc(2 * ls + 2);
     uint8_t *line, *out;
     int bits, got_bits, *got_batch;
     linecomp_status st;
 
-    guard_in = guard_new(room > max ? room : max);
-    guard_out = guard_new(room > max ? room : max);
+    if (max > room)
+        room = max;
+    guard_in = guard_new(room);
+    guard_out = guard_new(room);
 
     for (i = 0; i < lines; i++) {
         if (linecomp_compress(c, data + i * ls, ls, enc, max, &enc_len,
