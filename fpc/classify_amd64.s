@@ -4438,7 +4438,7 @@ fpc_fused_pack_40:
 	LEAQ    (SI)(SI*2), SI
 	LEAQ    1(BX)(SI*2), BX
 
-	// Either half over 512 bits: the serial packing.
+	// Either half over 512 bits (with popcnt, the second from bit L%64): the serial packing.
 	CMPQ  BX, $0x00000200
 	JA    fpc_fused_serial_41
 	MOVQ  DI, SI
@@ -4696,12 +4696,12 @@ fpc_fused_pack_40:
 	VPERMT2Q.Z   Z2, Z5, K1, Z4
 	VALIGNQ      $0x07, Z14, Z4, Z4
 	VPORQ        Z4, Z1, Z1
-
-	// The second half's words from bit L on: lane m takes its words m−L/64 and
-	// the one before, shifted right by L%64.
 	MOVQ         $0x8000000000000000, AX
 	VMOVQ        AX, X3
 	VPORQ        Z3, Z0, Z0
+
+	// The second half's words from bit L on: lane m takes its words m−L/64
+	// (and the one before, shifted right by L%64, unless they start at bit L%64).
 	MOVQ         BX, AX
 	SHRQ         $0x06, AX
 	VPBROADCASTQ AX, Z2
@@ -4714,39 +4714,39 @@ fpc_fused_pack_40:
 	VPBROADCASTQ k_q8<>+0(SB), Z6
 	VMOVDQU64    k_iota8_0<>+0(SB), Z7
 	VPSUBQ       Z2, Z7, Z7
-	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z9
 	VPCMPUQ      $0x01, Z6, Z7, K1
-	VPCMPUQ      $0x01, Z6, Z9, K2
+	VPERMQ.Z     Z1, Z7, K1, Z9
+	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z7
+	VPCMPUQ      $0x01, Z6, Z7, K1
 	VPERMQ.Z     Z1, Z7, K1, Z7
-	VPERMQ.Z     Z1, Z9, K2, Z9
-	VPSRLVQ      Z4, Z7, Z7
-	VPSLLVQ      Z5, Z9, Z9
-	VPORQ        Z9, Z7, Z7
-	VMOVDQU64    k_iota8_1<>+0(SB), Z9
-	VPSUBQ       Z2, Z9, Z9
-	VPSUBQ.BCST  k_q1<>+0(SB), Z9, Z2
-	VPCMPUQ      $0x01, Z6, Z9, K1
-	VPCMPUQ      $0x01, Z6, Z2, K2
-	VPERMQ.Z     Z1, Z9, K1, Z6
-	VPERMQ.Z     Z1, Z2, K2, Z1
-	VPSRLVQ      Z4, Z6, Z6
+	VPSRLVQ      Z4, Z9, Z9
+	VPSLLVQ      Z5, Z7, Z7
+	VPORQ        Z7, Z9, Z9
+	VMOVDQU64    k_iota8_1<>+0(SB), Z7
+	VPSUBQ       Z2, Z7, Z7
+	VPCMPUQ      $0x01, Z6, Z7, K1
+	VPERMQ.Z     Z1, Z7, K1, Z2
+	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z7
+	VPCMPUQ      $0x01, Z6, Z7, K1
+	VPERMQ.Z     Z1, Z7, K1, Z1
+	VPSRLVQ      Z4, Z2, Z2
 	VPSLLVQ      Z5, Z1, Z1
-	VPORQ        Z1, Z6, Z1
-	VPORQ        Z0, Z7, Z7
+	VPORQ        Z1, Z2, Z2
+	VPORQ        Z0, Z9, Z9
 	MOVQ         $0x0001020304050607, AX
 	VMOVQ        AX, X0
 	MOVQ         $0x08090a0b0c0d0e0f, AX
-	VMOVQ        AX, X2
-	VPUNPCKLQDQ  X2, X0, X3
+	VMOVQ        AX, X1
+	VPUNPCKLQDQ  X1, X0, X3
 	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z7, Z7
+	VPSHUFB      Z3, Z9, Z9
 	MOVQ         $0x0001020304050607, AX
 	VMOVQ        AX, X0
 	MOVQ         $0x08090a0b0c0d0e0f, AX
-	VMOVQ        AX, X2
-	VPUNPCKLQDQ  X2, X0, X8
+	VMOVQ        AX, X1
+	VPUNPCKLQDQ  X1, X0, X8
 	VSHUFI64X2   $0x00, Z8, Z8, Z8
-	VPSHUFB      Z8, Z1, Z1
+	VPSHUFB      Z8, Z2, Z2
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -4754,13 +4754,13 @@ fpc_fused_pack_40:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z7, K1, (AX)
+	VMOVDQU8     Z9, K1, (AX)
 	SUBQ         $0x40, CX
 	CMOVQCS      BX, CX
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z1, K1, 64(AX)
+	VMOVDQU8     Z2, K1, 64(AX)
 	MOVQ         DI, bits+32(FP)
 	VZEROUPPER
 	RET
@@ -5697,6 +5697,29 @@ fpc_fused_pack_42:
 	RET
 
 fpc_fused_pack_43:
+	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
+	MOVQ    SI, R8
+	MOVWQZX R8, R8
+	POPCNTQ R8, R8
+	LEAQ    (R8)(R8*2), R8
+	LEAQ    1(BX)(R8*2), BX
+
+	// Either half over 512 bits (with popcnt, the second from bit L%64): the serial packing.
+	CMPQ BX, $0x00000200
+	JA   fpc_fused_serial_44
+	MOVQ DI, R8
+	SUBQ BX, R8
+	CMPQ R8, $0x00000200
+	JA   fpc_fused_serial_44
+
+	// b = L%64, where the second half then fits in 512 bits, else 0.
+	MOVQ    BX, AX
+	ANDQ    $0x3f, AX
+	ADDQ    AX, R8
+	XORL    R9, R9
+	CMPQ    R8, $0x00000200
+	CMOVQHI R9, AX
+
 	// O: 6 bits more for each zero-run code before.
 	VPBROADCASTD SI, Z4
 	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
@@ -5705,35 +5728,24 @@ fpc_fused_pack_43:
 	VPSLLD       $0x02, Z4, Z4
 	VPADDD       Z4, Z16, Z16
 	VPADDD       Z16, Z7, Z7
-	MOVQ         SI, R8
-	SHRQ         $0x10, R8
+	SHRQ         $0x10, SI
+
+	// The second half's codes from bit b of its words.
+	VPBROADCASTD AX, Z4
+	VPADDD       Z4, Z15, Z15
 
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD R8, Z4
+	VPBROADCASTD SI, Z4
 	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
 	VPOPCNTD     Z4, Z4
 	VPSLLD       $0x01, Z4, Z16
 	VPSLLD       $0x02, Z4, Z4
 	VPADDD       Z4, Z16, Z16
 	VPADDD       Z16, Z15, Z15
-
-	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
-	MOVWQZX SI, SI
-	POPCNTQ SI, SI
-	LEAQ    (SI)(SI*2), SI
-	LEAQ    1(BX)(SI*2), BX
-
-	// Either half over 512 bits: the serial packing.
-	CMPQ      BX, $0x00000200
-	JA        fpc_fused_serial_44
-	MOVQ      DI, SI
-	SUBQ      BX, SI
-	CMPQ      SI, $0x00000200
-	JA        fpc_fused_serial_44
-	VPMOVZXBD k_iota16<>+0(SB), Z4
-	MOVQ      CX, AX
-	SHRQ      $0x00, AX
-	KMOVW     AX, K1
+	VPMOVZXBD    k_iota16<>+0(SB), Z4
+	MOVQ         CX, SI
+	SHRQ         $0x00, SI
+	KMOVW        SI, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
 	VPBROADCASTD CX, Z16
@@ -5773,11 +5785,11 @@ fpc_fused_pack_43:
 	VPCMPUD       $0x06, Z0, Z1, K1
 	VPCOMPRESSD.Z Z4, K1, Z0
 	VPMOVZXDQ     Y0, Z0
-	KMOVW         K1, AX
-	POPCNTL       AX, SI
-	MOVL          $0x000000ff, AX
-	BZHIL         SI, AX, AX
-	KMOVB         AX, K1
+	KMOVW         K1, SI
+	POPCNTL       SI, R8
+	MOVL          $0x000000ff, SI
+	BZHIL         R8, SI, SI
+	KMOVB         SI, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y7, Z1
@@ -5800,31 +5812,33 @@ fpc_fused_pack_43:
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
-	VPXORQ       Z11, Z11, Z11
-	VALIGNQ      $0x07, Z11, Z16, Z9
-	VPADDQ       Z9, Z16, Z16
-	VALIGNQ      $0x06, Z11, Z16, Z9
-	VPADDQ       Z9, Z16, Z16
-	VALIGNQ      $0x04, Z11, Z16, Z9
-	VPADDQ       Z9, Z16, Z16
-	VALIGNQ      $0x07, Z11, Z10, Z9
-	VPADDQ       Z9, Z10, Z10
-	VALIGNQ      $0x06, Z11, Z10, Z9
-	VPADDQ       Z9, Z10, Z10
-	VALIGNQ      $0x04, Z11, Z10, Z9
-	VPADDQ       Z9, Z10, Z10
-	VPBROADCASTQ k_q7<>+0(SB), Z9
-	VPERMQ       Z16, Z9, Z9
-	VPADDQ       Z9, Z10, Z10
-	VPERMT2Q.Z   Z10, Z0, K1, Z16
-	VALIGNQ      $0x07, Z5, Z16, Z9
-	VPSUBQ.Z     Z9, Z16, K1, Z9
-	VPERMT2Q.Z   Z7, Z0, K1, Z1
-	VALIGNQ      $0x07, Z5, Z1, Z1
-	VPORQ        Z1, Z9, Z9
-	MOVQ         CX, AX
-	SHRQ         $0x10, AX
-	KMOVW        AX, K1
+	VPXORQ          Z11, Z11, Z11
+	VALIGNQ         $0x07, Z11, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x06, Z11, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x04, Z11, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x07, Z11, Z10, Z9
+	VPADDQ          Z9, Z10, Z10
+	VALIGNQ         $0x06, Z11, Z10, Z9
+	VPADDQ          Z9, Z10, Z10
+	VALIGNQ         $0x04, Z11, Z10, Z9
+	VPADDQ          Z9, Z10, Z10
+	VPBROADCASTQ    k_q7<>+0(SB), Z9
+	VPERMQ          Z16, Z9, Z9
+	VPADDQ          Z9, Z10, Z10
+	VPERMT2Q.Z      Z10, Z0, K1, Z16
+	VALIGNQ         $0x07, Z5, Z16, Z9
+	VPSUBQ.Z        Z9, Z16, K1, Z9
+	VPERMT2Q.Z      Z7, Z0, K1, Z1
+	VALIGNQ         $0x07, Z5, Z1, Z1
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z9
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VPSHUFB         Z0, Z9, Z9
+	MOVQ            CX, SI
+	SHRQ            $0x10, SI
+	KMOVW           SI, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
 	VPBROADCASTD CX, Z0
@@ -5864,11 +5878,11 @@ fpc_fused_pack_43:
 	VPCMPUD       $0x06, Z0, Z1, K1
 	VPCOMPRESSD.Z Z4, K1, Z0
 	VPMOVZXDQ     Y0, Z0
-	KMOVW         K1, AX
-	POPCNTL       AX, CX
-	MOVL          $0x000000ff, AX
-	BZHIL         CX, AX, AX
-	KMOVB         AX, K1
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x000000ff, CX
+	BZHIL         DX, CX, CX
+	KMOVB         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y6, Z1
@@ -5913,12 +5927,56 @@ fpc_fused_pack_43:
 	VPERMT2Q.Z   Z2, Z0, K1, Z1
 	VALIGNQ      $0x07, Z5, Z1, Z1
 	VPORQ        Z1, Z4, Z4
+	MOVQ         BX, CX
+	ANDQ         $0x3f, CX
+	CMPQ         CX, AX
+	JNE          fpc_fused_shifted_45
 
-	// The second half's words from bit L on: lane m takes its words m−L/64 and
-	// the one before, shifted right by L%64.
-	MOVQ         $0x8000000000000000, AX
-	VMOVQ        AX, X3
-	VPORQ        Z3, Z9, Z9
+	// The second half's words, which start at bit L%64, moved up L/64 words.
+	MOVQ        $0x0001020304050607, AX
+	VMOVQ       AX, X0
+	MOVQ        $0x08090a0b0c0d0e0f, AX
+	VMOVQ       AX, X1
+	VPUNPCKLQDQ X1, X0, X3
+	VSHUFI64X2  $0x00, Z3, Z3, Z3
+	VPSHUFB     Z3, Z4, Z4
+
+	// The second half's words from bit L on: lane m takes its words m−L/64
+	// (and the one before, shifted right by L%64, unless they start at bit L%64).
+	MOVQ         BX, AX
+	SHRQ         $0x06, AX
+	VPBROADCASTQ AX, Z0
+	VPBROADCASTQ k_q8<>+0(SB), Z1
+	VMOVDQU64    k_iota8_0<>+0(SB), Z2
+	VPSUBQ       Z0, Z2, Z2
+	VPCMPUQ      $0x01, Z1, Z2, K1
+	VPERMQ.Z     Z4, Z2, K1, Z2
+	VMOVDQU64    k_iota8_1<>+0(SB), Z3
+	VPSUBQ       Z0, Z3, Z3
+	VPCMPUQ      $0x01, Z1, Z3, K1
+	VPERMQ.Z     Z4, Z3, K1, Z0
+	VPORQ        Z9, Z2, Z2
+	MOVQ         buf+0(FP), AX
+	LEAQ         7(DI), CX
+	SHRQ         $0x03, CX
+	XORL         BX, BX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
+	VMOVDQU8     Z2, K1, (AX)
+	SUBQ         $0x40, CX
+	CMOVQCS      BX, CX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
+	VMOVDQU8     Z0, K1, 64(AX)
+	MOVQ         DI, bits+32(FP)
+	VZEROUPPER
+	RET
+
+fpc_fused_shifted_45:
+	// The second half's words from bit L on: lane m takes its words m−L/64
+	// (and the one before, shifted right by L%64, unless they start at bit L%64).
 	MOVQ         BX, AX
 	SHRQ         $0x06, AX
 	VPBROADCASTQ AX, Z0
@@ -5931,32 +5989,31 @@ fpc_fused_pack_43:
 	VPBROADCASTQ k_q8<>+0(SB), Z5
 	VMOVDQU64    k_iota8_0<>+0(SB), Z6
 	VPSUBQ       Z0, Z6, Z6
-	VPSUBQ.BCST  k_q1<>+0(SB), Z6, Z7
 	VPCMPUQ      $0x01, Z5, Z6, K1
-	VPCMPUQ      $0x01, Z5, Z7, K2
+	VPERMQ.Z     Z4, Z6, K1, Z7
+	VPSUBQ.BCST  k_q1<>+0(SB), Z6, Z6
+	VPCMPUQ      $0x01, Z5, Z6, K1
 	VPERMQ.Z     Z4, Z6, K1, Z6
-	VPERMQ.Z     Z4, Z7, K2, Z7
-	VPSRLVQ      Z1, Z6, Z6
-	VPSLLVQ      Z2, Z7, Z7
-	VPORQ        Z7, Z6, Z6
-	VMOVDQU64    k_iota8_1<>+0(SB), Z7
-	VPSUBQ       Z0, Z7, Z7
-	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z0
-	VPCMPUQ      $0x01, Z5, Z7, K1
-	VPCMPUQ      $0x01, Z5, Z0, K2
-	VPERMQ.Z     Z4, Z7, K1, Z5
-	VPERMQ.Z     Z4, Z0, K2, Z0
-	VPSRLVQ      Z1, Z5, Z5
-	VPSLLVQ      Z2, Z0, Z0
-	VPORQ        Z0, Z5, Z0
-	VPORQ        Z9, Z6, Z6
+	VPSRLVQ      Z1, Z7, Z7
+	VPSLLVQ      Z2, Z6, Z6
+	VPORQ        Z6, Z7, Z7
+	VMOVDQU64    k_iota8_1<>+0(SB), Z6
+	VPSUBQ       Z0, Z6, Z6
+	VPCMPUQ      $0x01, Z5, Z6, K1
+	VPERMQ.Z     Z4, Z6, K1, Z0
+	VPSUBQ.BCST  k_q1<>+0(SB), Z6, Z6
+	VPCMPUQ      $0x01, Z5, Z6, K1
+	VPERMQ.Z     Z4, Z6, K1, Z4
+	VPSRLVQ      Z1, Z0, Z0
+	VPSLLVQ      Z2, Z4, Z4
+	VPORQ        Z4, Z0, Z0
 	MOVQ         $0x0001020304050607, AX
 	VMOVQ        AX, X1
 	MOVQ         $0x08090a0b0c0d0e0f, AX
 	VMOVQ        AX, X2
 	VPUNPCKLQDQ  X2, X1, X3
 	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z6, Z6
+	VPSHUFB      Z3, Z7, Z7
 	MOVQ         $0x0001020304050607, AX
 	VMOVQ        AX, X1
 	MOVQ         $0x08090a0b0c0d0e0f, AX
@@ -5964,6 +6021,7 @@ fpc_fused_pack_43:
 	VPUNPCKLQDQ  X2, X1, X8
 	VSHUFI64X2   $0x00, Z8, Z8, Z8
 	VPSHUFB      Z8, Z0, Z0
+	VPORQ        Z9, Z7, Z7
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -5971,7 +6029,7 @@ fpc_fused_pack_43:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z6, K1, (AX)
+	VMOVDQU8     Z7, K1, (AX)
 	SUBQ         $0x40, CX
 	CMOVQCS      BX, CX
 	MOVQ         $-1, DX
@@ -6703,9 +6761,9 @@ TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
 	ANDL   $0x00000070, R8
 	XORL   R9, R9
 	CMPQ   R9, BX
-	JGE    fpc_unpack_done_46
+	JGE    fpc_unpack_done_47
 
-fpc_unpack_45:
+fpc_unpack_46:
 	LEAQ    (DX)(R8*1), R8
 	MOVBQZX (R8), R10
 
@@ -6753,9 +6811,9 @@ fpc_unpack_45:
 	SHLXQ  R12, DI, DI
 	MOVQ   R11, R8
 	CMPQ   R9, BX
-	JLT    fpc_unpack_45
+	JLT    fpc_unpack_46
 
-fpc_unpack_done_46:
+fpc_unpack_done_47:
 	MOVQ SI, pos+32(FP)
 	MOVQ R9, i+40(FP)
 	RET
@@ -6766,18 +6824,18 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_47
+	JZ    fpc_dec_fail_48
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_48
+	JNZ   fpc_dec_codes_49
 	CMPQ  CX, $0x00000041
-	JNE   fpc_dec_fail_47
+	JNE   fpc_dec_fail_48
 	MOVQ  out+0(FP), CX
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 64(AX)
-	JNZ             fpc_dec_fail_47
+	JNZ             fpc_dec_fail_48
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -6792,9 +6850,9 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_48:
+fpc_dec_codes_49:
 	CMPQ   CX, $0x00000080
-	JA     fpc_dec_fail_47
+	JA     fpc_dec_fail_48
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 
@@ -6814,7 +6872,7 @@ fpc_dec_codes_48:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000051
-	JAE        fpc_dec_in_place_49
+	JAE        fpc_dec_in_place_50
 	VMOVDQU64  Z2, (SP)
 	XORL       DX, DX
 	SUBQ       $0x00000040, CX
@@ -6826,7 +6884,7 @@ fpc_dec_codes_48:
 	VMOVDQU64  Z2, 64(SP)
 	LEAQ       (SP), DX
 
-fpc_dec_in_place_49:
+fpc_dec_in_place_50:
 	MOVQ $0x230b1313130b0706, AX
 	LEAQ k_fpc_dec_walk16<>+0(SB), CX
 	MOVQ BX, SI
@@ -6875,19 +6933,19 @@ fpc_dec_loop:
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ            DI, $0x10
-	JNE             fpc_dec_fail_47
+	JNE             fpc_dec_fail_48
 	SHLQ            $0x03, DX
 	NEGQ            DX
 	LEAQ            -63(BX)(DX*1), DX
 	LEAQ            7(DX), BX
 	SHRQ            $0x03, BX
 	CMPQ            BX, CX
-	JNE             fpc_dec_fail_47
+	JNE             fpc_dec_fail_48
 	NEGL            DX
 	ANDL            $0x07, DX
 	MOVBLZX         -1(AX)(CX*1), AX
 	BZHIL           DX, AX, AX
-	JNZ             fpc_dec_fail_47
+	JNZ             fpc_dec_fail_48
 	VPBROADCASTQ    k_q5<>+0(SB), Z6
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z3
@@ -6935,7 +6993,7 @@ fpc_dec_loop:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_47:
+fpc_dec_fail_48:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -6954,18 +7012,18 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $192-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_50
+	JZ    fpc_dec_fail_51
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_51
+	JNZ   fpc_dec_codes_52
 	CMPQ  CX, $0x00000081
-	JNE   fpc_dec_fail_50
+	JNE   fpc_dec_fail_51
 	MOVQ  out+0(FP), CX
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_50
+	JNZ             fpc_dec_fail_51
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -6988,9 +7046,9 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $192-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_51:
+fpc_dec_codes_52:
 	CMPQ   CX, $0x0000008d
-	JA     fpc_dec_fail_50
+	JA     fpc_dec_fail_51
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
@@ -7012,7 +7070,7 @@ fpc_dec_codes_51:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000097
-	JAE        fpc_dec_in_place_52
+	JAE        fpc_dec_in_place_53
 	VMOVDQU64  Z4, (SP)
 	XORL       SI, SI
 	MOVQ       CX, DI
@@ -7033,7 +7091,7 @@ fpc_dec_codes_51:
 	VMOVDQU64  Z4, 128(SP)
 	LEAQ       (SP), DX
 
-fpc_dec_in_place_52:
+fpc_dec_in_place_53:
 	MOVQ $0x230b1313130b0706, AX
 	LEAQ k_fpc_dec_walk32<>+0(SB), CX
 	MOVQ BX, SI
@@ -7086,19 +7144,19 @@ fpc_dec_loop:
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ            DI, $0x20
-	JNE             fpc_dec_fail_50
+	JNE             fpc_dec_fail_51
 	SHLQ            $0x03, DX
 	NEGQ            DX
 	LEAQ            -63(BX)(DX*1), DX
 	LEAQ            7(DX), BX
 	SHRQ            $0x03, BX
 	CMPQ            BX, CX
-	JNE             fpc_dec_fail_50
+	JNE             fpc_dec_fail_51
 	NEGL            DX
 	ANDL            $0x07, DX
 	MOVBLZX         -1(AX)(CX*1), AX
 	BZHIL           DX, AX, AX
-	JNZ             fpc_dec_fail_50
+	JNZ             fpc_dec_fail_51
 	VPBROADCASTQ    k_q5<>+0(SB), Z8
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z4
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z5
@@ -7180,7 +7238,7 @@ fpc_dec_loop:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_50:
+fpc_dec_fail_51:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -7200,27 +7258,27 @@ TEXT ·fpcDecompressLines64AVX512(SB), NOSPLIT, $16-88
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
 
-fpc_lines_53:
+fpc_lines_54:
 	MOVQ  8(SP), DI
 	MOVQ  ends_len+64(FP), DX
 	CMPQ  DI, DX
-	JAE   fpc_lines_exit_54
+	JAE   fpc_lines_exit_55
 	MOVQ  (SP), BX
 	MOVQ  ends_base+56(FP), DX
 	MOVQ  (DX)(DI*8), SI
 	MOVQ  enc_len+32(FP), DX
 	CMPQ  SI, DX
-	JA    fpc_lines_exit_54
+	JA    fpc_lines_exit_55
 	MOVQ  SI, R8
 	SUBQ  BX, R8
-	JBE   fpc_lines_exit_54
+	JBE   fpc_lines_exit_55
 	MOVQ  BX, DX
 	MOVQ  enc_base+24(FP), R9
 	ADDQ  R9, DX
 	TESTB $0x80, (DX)
-	JNZ   fpc_lines_codes_55
+	JNZ   fpc_lines_codes_56
 	CMPQ  R8, $0x00000041
-	JNE   fpc_lines_exit_54
+	JNE   fpc_lines_exit_55
 	MOVQ  DI, BX
 	SHLQ  $0x06, BX
 	MOVQ  out_base+0(FP), R8
@@ -7230,7 +7288,7 @@ fpc_lines_53:
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 64(DX)
-	JNZ             fpc_lines_exit_54
+	JNZ             fpc_lines_exit_55
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z9
 	VMOVDQU64       (DX), Z10
 	VMOVDQU64       1(DX), Z11
@@ -7243,15 +7301,15 @@ fpc_lines_53:
 	MOVQ            SI, (SP)
 	LEAQ            1(DI), DI
 	MOVQ            DI, 8(SP)
-	JMP             fpc_lines_53
+	JMP             fpc_lines_54
 
-fpc_lines_codes_55:
+fpc_lines_codes_56:
 	CMPQ    R8, $0x00000080
-	JA      fpc_lines_exit_54
+	JA      fpc_lines_exit_55
 	MOVQ    enc_cap+40(FP), R8
 	SUBQ    BX, R8
 	CMPQ    R8, $0x00000051
-	JB      fpc_lines_exit_54
+	JB      fpc_lines_exit_55
 	MOVBEQQ (DX), BX
 
 	// The next stream, if it is one of word codes the kernel takes too,
@@ -7259,25 +7317,25 @@ fpc_lines_codes_55:
 	LEAQ    1(DI), DI
 	MOVQ    ends_len+64(FP), R8
 	CMPQ    DI, R8
-	JAE     fpc_lines_single_56
+	JAE     fpc_lines_single_57
 	MOVQ    ends_base+56(FP), R8
 	MOVQ    (R8)(DI*8), DI
 	MOVQ    enc_len+32(FP), R8
 	CMPQ    DI, R8
-	JA      fpc_lines_single_56
+	JA      fpc_lines_single_57
 	SUBQ    SI, DI
-	JBE     fpc_lines_single_56
+	JBE     fpc_lines_single_57
 	MOVQ    SI, R8
 	MOVQ    enc_base+24(FP), R9
 	ADDQ    R9, R8
 	TESTB   $0x80, (R8)
-	JZ      fpc_lines_single_56
+	JZ      fpc_lines_single_57
 	CMPQ    DI, $0x00000080
-	JA      fpc_lines_single_56
+	JA      fpc_lines_single_57
 	MOVQ    enc_cap+40(FP), DI
 	SUBQ    SI, DI
 	CMPQ    DI, $0x00000051
-	JB      fpc_lines_single_56
+	JB      fpc_lines_single_57
 	MOVBEQQ (R8), R9
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
@@ -7295,9 +7353,9 @@ fpc_lines_codes_55:
 	XORL    R10, R10
 	MOVQ    R9, R11
 	SHRQ    $0x3a, R11
-	JMP     fpc_lines_pair_57
+	JMP     fpc_lines_pair_58
 
-fpc_lines_single_56:
+fpc_lines_single_57:
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	SHLQ   $0x01, BX
@@ -7307,7 +7365,7 @@ fpc_lines_single_56:
 	MOVQ   BX, DI
 	SHRQ   $0x3a, DI
 
-fpc_lines_walk_58:
+fpc_lines_walk_59:
 	MOVQ         DX, R8
 	SHRQ         $0x03, R8
 	MOVBEQQ      (R8), R8
@@ -7337,24 +7395,24 @@ fpc_lines_walk_58:
 	ANDL  $0x3f, R9
 	ADDQ  R9, DX
 	CMPQ  SI, $0x10
-	JB    fpc_lines_walk_58
+	JB    fpc_lines_walk_59
 	MOVQ  8(SP), BX
 	MOVQ  (SP), DI
 	MOVQ  ends_base+56(FP), R8
 	MOVQ  (R8)(BX*8), R9
 	MOVQ  enc_len+32(FP), R8
 	CMPQ  R9, R8
-	JA    fpc_lines_exit_54
+	JA    fpc_lines_exit_55
 	MOVQ  R9, R8
 	SUBQ  DI, R8
-	JBE   fpc_lines_exit_54
+	JBE   fpc_lines_exit_55
 	MOVQ  enc_base+24(FP), R10
 	ADDQ  R10, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x10
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_55
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -7362,12 +7420,12 @@ fpc_lines_walk_58:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R8
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_55
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R8*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_54
+	JNZ     fpc_lines_exit_55
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), SI
@@ -7411,11 +7469,11 @@ fpc_lines_walk_58:
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
-	JMP       fpc_lines_53
+	JMP       fpc_lines_54
 
-fpc_lines_pair_57:
+fpc_lines_pair_58:
 	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_59:
+fpc_pair_both_60:
 	MOVQ         DX, R12
 	SHRQ         $0x03, R12
 	MOVBEQQ      (R12), R12
@@ -7473,11 +7531,11 @@ fpc_pair_both_59:
 	ANDL  $0x3f, R13
 	ADDQ  R13, R8
 	CMPQ  SI, $0x10
-	JAE   fpc_pair_only1_61
+	JAE   fpc_pair_only1_62
 	CMPQ  R10, $0x10
-	JB    fpc_pair_both_59
+	JB    fpc_pair_both_60
 
-fpc_pair_only0_60:
+fpc_pair_only0_61:
 	MOVQ         DX, R9
 	SHRQ         $0x03, R9
 	MOVBEQQ      (R9), R9
@@ -7507,12 +7565,12 @@ fpc_pair_only0_60:
 	ANDL  $0x3f, R11
 	ADDQ  R11, DX
 	CMPQ  SI, $0x10
-	JB    fpc_pair_only0_60
-	JMP   fpc_pair_walked_62
+	JB    fpc_pair_only0_61
+	JMP   fpc_pair_walked_63
 
-fpc_pair_only1_61:
+fpc_pair_only1_62:
 	CMPQ         R10, $0x10
-	JAE          fpc_pair_walked_62
+	JAE          fpc_pair_walked_63
 	MOVQ         R8, BX
 	SHRQ         $0x03, BX
 	MOVBEQQ      (BX), BX
@@ -7541,26 +7599,26 @@ fpc_pair_only1_61:
 	ORQ   R13, R9
 	ANDL  $0x3f, DI
 	ADDQ  DI, R8
-	JMP   fpc_pair_only1_61
+	JMP   fpc_pair_only1_62
 
-fpc_pair_walked_62:
+fpc_pair_walked_63:
 	MOVQ 8(SP), BX
 	MOVQ (SP), DI
 	MOVQ ends_base+56(FP), R9
 	MOVQ (R9)(BX*8), R11
 	MOVQ enc_len+32(FP), R9
 	CMPQ R11, R9
-	JA   fpc_lines_exit_54
+	JA   fpc_lines_exit_55
 	MOVQ R11, R9
 	SUBQ DI, R9
-	JBE  fpc_lines_exit_54
+	JBE  fpc_lines_exit_55
 	MOVQ enc_base+24(FP), R12
 	ADDQ R12, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x10
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_55
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -7568,12 +7626,12 @@ fpc_pair_walked_62:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R9
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_55
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R9*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_54
+	JNZ     fpc_lines_exit_55
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), SI
@@ -7622,17 +7680,17 @@ fpc_pair_walked_62:
 	MOVQ      (DX)(BX*8), SI
 	MOVQ      enc_len+32(FP), DX
 	CMPQ      SI, DX
-	JA        fpc_lines_exit_54
+	JA        fpc_lines_exit_55
 	MOVQ      SI, DX
 	SUBQ      DI, DX
-	JBE       fpc_lines_exit_54
+	JBE       fpc_lines_exit_55
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    R10, $0x10
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_55
 	MOVQ    DI, R9
 	SHLQ    $0x03, R9
 	NEGQ    R9
@@ -7640,12 +7698,12 @@ fpc_pair_walked_62:
 	LEAQ    7(R9), R8
 	SHRQ    $0x03, R8
 	CMPQ    R8, DX
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_55
 	NEGL    R9
 	ANDL    $0x07, R9
 	MOVBLZX -1(DI)(DX*1), DX
 	BZHIL   R9, DX, DX
-	JNZ     fpc_lines_exit_54
+	JNZ     fpc_lines_exit_55
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), DI
@@ -7690,9 +7748,9 @@ fpc_pair_walked_62:
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
 	MOVQ      SI, DI
-	JMP       fpc_lines_53
+	JMP       fpc_lines_54
 
-fpc_lines_exit_54:
+fpc_lines_exit_55:
 	MOVQ 8(SP), AX
 	MOVQ AX, lines+80(FP)
 	VZEROUPPER
@@ -7712,27 +7770,27 @@ TEXT ·fpcDecompressLines128AVX512(SB), NOSPLIT, $656-88
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
 
-fpc_lines_63:
+fpc_lines_64:
 	MOVQ  8(SP), DI
 	MOVQ  ends_len+64(FP), DX
 	CMPQ  DI, DX
-	JAE   fpc_lines_exit_64
+	JAE   fpc_lines_exit_65
 	MOVQ  (SP), BX
 	MOVQ  ends_base+56(FP), DX
 	MOVQ  (DX)(DI*8), SI
 	MOVQ  enc_len+32(FP), DX
 	CMPQ  SI, DX
-	JA    fpc_lines_exit_64
+	JA    fpc_lines_exit_65
 	MOVQ  SI, R8
 	SUBQ  BX, R8
-	JBE   fpc_lines_exit_64
+	JBE   fpc_lines_exit_65
 	MOVQ  BX, DX
 	MOVQ  enc_base+24(FP), R9
 	ADDQ  R9, DX
 	TESTB $0x80, (DX)
-	JNZ   fpc_lines_codes_65
+	JNZ   fpc_lines_codes_66
 	CMPQ  R8, $0x00000081
-	JNE   fpc_lines_exit_64
+	JNE   fpc_lines_exit_65
 	MOVQ  DI, BX
 	SHLQ  $0x07, BX
 	MOVQ  out_base+0(FP), R8
@@ -7742,7 +7800,7 @@ fpc_lines_63:
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 128(DX)
-	JNZ             fpc_lines_exit_64
+	JNZ             fpc_lines_exit_65
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z5
 	VMOVDQU64       (DX), Z6
 	VMOVDQU64       1(DX), Z7
@@ -7763,15 +7821,15 @@ fpc_lines_63:
 	MOVQ            SI, (SP)
 	LEAQ            1(DI), DI
 	MOVQ            DI, 8(SP)
-	JMP             fpc_lines_63
+	JMP             fpc_lines_64
 
-fpc_lines_codes_65:
+fpc_lines_codes_66:
 	CMPQ    R8, $0x0000008d
-	JA      fpc_lines_exit_64
+	JA      fpc_lines_exit_65
 	MOVQ    enc_cap+40(FP), R8
 	SUBQ    BX, R8
 	CMPQ    R8, $0x00000097
-	JB      fpc_lines_exit_64
+	JB      fpc_lines_exit_65
 	MOVBEQQ (DX), BX
 
 	// The next stream, if it is one of word codes the kernel takes too,
@@ -7779,25 +7837,25 @@ fpc_lines_codes_65:
 	LEAQ      1(DI), DI
 	MOVQ      ends_len+64(FP), R8
 	CMPQ      DI, R8
-	JAE       fpc_lines_single_66
+	JAE       fpc_lines_single_67
 	MOVQ      ends_base+56(FP), R8
 	MOVQ      (R8)(DI*8), DI
 	MOVQ      enc_len+32(FP), R8
 	CMPQ      DI, R8
-	JA        fpc_lines_single_66
+	JA        fpc_lines_single_67
 	SUBQ      SI, DI
-	JBE       fpc_lines_single_66
+	JBE       fpc_lines_single_67
 	MOVQ      SI, R8
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, R8
 	TESTB     $0x80, (R8)
-	JZ        fpc_lines_single_66
+	JZ        fpc_lines_single_67
 	CMPQ      DI, $0x0000008d
-	JA        fpc_lines_single_66
+	JA        fpc_lines_single_67
 	MOVQ      enc_cap+40(FP), DI
 	SUBQ      SI, DI
 	CMPQ      DI, $0x00000097
-	JB        fpc_lines_single_66
+	JB        fpc_lines_single_67
 	MOVBEQQ   (R8), R9
 	VPXORQ    Z8, Z8, Z8
 	VMOVDQU64 Z8, 16(SP)
@@ -7823,9 +7881,9 @@ fpc_lines_codes_65:
 	XORL      R10, R10
 	MOVQ      R9, R11
 	SHRQ      $0x3a, R11
-	JMP       fpc_lines_pair_67
+	JMP       fpc_lines_pair_68
 
-fpc_lines_single_66:
+fpc_lines_single_67:
 	VPXORQ    Z10, Z10, Z10
 	VMOVDQU64 Z10, 16(SP)
 	VMOVDQU64 Z10, 80(SP)
@@ -7839,7 +7897,7 @@ fpc_lines_single_66:
 	MOVQ      BX, DI
 	SHRQ      $0x3a, DI
 
-fpc_lines_walk_68:
+fpc_lines_walk_69:
 	MOVQ    DX, R8
 	SHRQ    $0x03, R8
 	MOVBEQQ (R8), R8
@@ -7865,24 +7923,24 @@ fpc_lines_walk_68:
 	ANDL  $0x3f, R9
 	ADDQ  R9, DX
 	CMPQ  SI, $0x20
-	JB    fpc_lines_walk_68
+	JB    fpc_lines_walk_69
 	MOVQ  8(SP), BX
 	MOVQ  (SP), DI
 	MOVQ  ends_base+56(FP), R8
 	MOVQ  (R8)(BX*8), R9
 	MOVQ  enc_len+32(FP), R8
 	CMPQ  R9, R8
-	JA    fpc_lines_exit_64
+	JA    fpc_lines_exit_65
 	MOVQ  R9, R8
 	SUBQ  DI, R8
-	JBE   fpc_lines_exit_64
+	JBE   fpc_lines_exit_65
 	MOVQ  enc_base+24(FP), R10
 	ADDQ  R10, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x20
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_65
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -7890,12 +7948,12 @@ fpc_lines_walk_68:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R8
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_65
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R8*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_64
+	JNZ     fpc_lines_exit_65
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), SI
@@ -7977,11 +8035,11 @@ fpc_lines_walk_68:
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
-	JMP       fpc_lines_63
+	JMP       fpc_lines_64
 
-fpc_lines_pair_67:
+fpc_lines_pair_68:
 	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_69:
+fpc_pair_both_70:
 	MOVQ    DX, R12
 	SHRQ    $0x03, R12
 	MOVBEQQ (R12), R12
@@ -8031,11 +8089,11 @@ fpc_pair_both_69:
 	ANDL  $0x3f, R13
 	ADDQ  R13, R8
 	CMPQ  SI, $0x20
-	JAE   fpc_pair_only1_71
+	JAE   fpc_pair_only1_72
 	CMPQ  R10, $0x20
-	JB    fpc_pair_both_69
+	JB    fpc_pair_both_70
 
-fpc_pair_only0_70:
+fpc_pair_only0_71:
 	MOVQ    DX, R9
 	SHRQ    $0x03, R9
 	MOVBEQQ (R9), R9
@@ -8061,12 +8119,12 @@ fpc_pair_only0_70:
 	ANDL  $0x3f, R11
 	ADDQ  R11, DX
 	CMPQ  SI, $0x20
-	JB    fpc_pair_only0_70
-	JMP   fpc_pair_walked_72
+	JB    fpc_pair_only0_71
+	JMP   fpc_pair_walked_73
 
-fpc_pair_only1_71:
+fpc_pair_only1_72:
 	CMPQ    R10, $0x20
-	JAE     fpc_pair_walked_72
+	JAE     fpc_pair_walked_73
 	MOVQ    R8, BX
 	SHRQ    $0x03, BX
 	MOVBEQQ (BX), BX
@@ -8091,26 +8149,26 @@ fpc_pair_only1_71:
 	ORQ   R13, R9
 	ANDL  $0x3f, DI
 	ADDQ  DI, R8
-	JMP   fpc_pair_only1_71
+	JMP   fpc_pair_only1_72
 
-fpc_pair_walked_72:
+fpc_pair_walked_73:
 	MOVQ 8(SP), BX
 	MOVQ (SP), DI
 	MOVQ ends_base+56(FP), R9
 	MOVQ (R9)(BX*8), R11
 	MOVQ enc_len+32(FP), R9
 	CMPQ R11, R9
-	JA   fpc_lines_exit_64
+	JA   fpc_lines_exit_65
 	MOVQ R11, R9
 	SUBQ DI, R9
-	JBE  fpc_lines_exit_64
+	JBE  fpc_lines_exit_65
 	MOVQ enc_base+24(FP), R12
 	ADDQ R12, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x20
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_65
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -8118,12 +8176,12 @@ fpc_pair_walked_72:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R9
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_65
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R9*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_64
+	JNZ     fpc_lines_exit_65
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), SI
@@ -8210,17 +8268,17 @@ fpc_pair_walked_72:
 	MOVQ      (DX)(BX*8), SI
 	MOVQ      enc_len+32(FP), DX
 	CMPQ      SI, DX
-	JA        fpc_lines_exit_64
+	JA        fpc_lines_exit_65
 	MOVQ      SI, DX
 	SUBQ      DI, DX
-	JBE       fpc_lines_exit_64
+	JBE       fpc_lines_exit_65
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    R10, $0x20
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_65
 	MOVQ    DI, R9
 	SHLQ    $0x03, R9
 	NEGQ    R9
@@ -8228,12 +8286,12 @@ fpc_pair_walked_72:
 	LEAQ    7(R9), R8
 	SHRQ    $0x03, R8
 	CMPQ    R8, DX
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_65
 	NEGL    R9
 	ANDL    $0x07, R9
 	MOVBLZX -1(DI)(DX*1), DX
 	BZHIL   R9, DX, DX
-	JNZ     fpc_lines_exit_64
+	JNZ     fpc_lines_exit_65
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), DI
@@ -8316,9 +8374,9 @@ fpc_pair_walked_72:
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
 	MOVQ      SI, DI
-	JMP       fpc_lines_63
+	JMP       fpc_lines_64
 
-fpc_lines_exit_64:
+fpc_lines_exit_65:
 	MOVQ 8(SP), AX
 	MOVQ AX, lines+80(FP)
 	VZEROUPPER
