@@ -498,32 +498,30 @@ func init() {
 // lower bound of it no shorter than the line where it is not shorter.
 //
 // Each half of the line (16 words) is classified and coded as the 64-byte
-// kernel does it, and packed by packCodeWords: the first half after the
-// flag, the second from bit 0, then shifted right by the first's length L
-// (whole words by a lane permute, the rest by a pair of shifts) into the
-// 1024 bits that follow. A zero run's count, the distance from its word to
-// the next word that emits a code, comes from the emit mask of the whole
-// line, so runs cross the halves as they do in the stream. packCodeWords
-// takes at most 512 bits, so a line whose half has more (most of its words
-// raw, the other half small enough for the line to be coded) is packed by
-// fpcPackWords's serial 8-byte stores instead.
+// kernel does it, and packed by that kernel's dword-domain packing
+// (fpcPack128): the first half after the flag, the second from bit L%64 of
+// its words, L being the first's length with the flag, so that a lane
+// permute by L/64 words puts it in its place in the stream. A zero run's
+// count, the distance from its word to the next word that emits a code,
+// comes from the emit mask of the whole line, so runs cross the halves as
+// they do in the stream. A half whose codes pass 512 bits from where they
+// start (most of its words raw, the other half small enough for the line
+// to be coded: about 9% of the corpora's coded 128-byte lines) is packed
+// into two vectors.
+//
+// Kernels alone, alternated in one process, against the packing it
+// replaced (the second half packed from bit 0 and shifted by L with two
+// permutes and two shifts a vector, a half over 512 bits packed by
+// fpcPackWords's serial stores, and a 944-byte frame for them): all the
+// corpora's 128-byte lines 13% faster with popcnt and 23% without; raw
+// lines, whose path changed only in losing the frame, 15%.
 //
 // With popcnt (fpcCompress128AVX512Popcnt), each half's offsets are found
-// as fpcCompress64Kernel's popcnt variant finds them, before emit, and the
-// half is packed by that kernel's packing (fpcPackCodes, the first half
-// with the flag, the second without it and from bit L%64 of its words), which
-// also takes at most 512 bits. The second half then takes its place in the
-// stream by one lane permute per output vector instead of two and a pair of
-// shifts (128-byte coded lines 4–7% faster, kernels alone, alternated in
-// one process). Where starting at bit L%64 would take it past 512 bits, it
-// is packed from bit 0 and shifted as without popcnt: sending those lines
-// (about 4% of the corpora's coded 128-byte lines) to the serial packing
-// instead made the kernel slower overall.
+// as fpcCompress64Kernel's popcnt variant finds them, before emit; without
+// it, they are summed from the codes' lengths.
 func fpcCompress128Kernel(popcnt bool) {
 	const size, words = 128, 32
-	// The serial packing's frame (fpcPackWords's code lists) is too
-	// large for NOSPLIT.
-	fpcPopcntText("fpcCompress128AVX512", popcnt, 0, "func(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)",
+	fpcPopcntText("fpcCompress128AVX512", popcnt, attr.NOSPLIT, "func(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)",
 		" classifies the 128-byte line, returning its summary,",
 		"and the length in bits of flag 1 and its word codes under the report's",
 		"table; if they are shorter than the line, it writes them to buf as fpc's",
@@ -577,8 +575,7 @@ func fpcCompress128Kernel(popcnt bool) {
 	fpcRawIfLonger(line, v[:], total)
 
 	Comment("L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.")
-	lenA, b := GP64(), GP64()
-	serial := label("fpc_fused_serial")
+	lenA := GP64()
 	{
 		runsA := GP64()
 		MOVQ(runStarts, runsA)
@@ -586,40 +583,6 @@ func fpcCompress128Kernel(popcnt bool) {
 		POPCNTQ(runsA, runsA)
 		LEAQ(Mem{Base: runsA, Index: runsA, Scale: 2}, runsA)
 		LEAQ(Mem{Base: bitsA, Index: runsA, Scale: 2, Disp: 1}, lenA)
-		Comment("Either half over 512 bits (with popcnt, the second from bit L%64): the serial packing.")
-		CMPQ(lenA, U32(512))
-		JA(LabelRef(serial))
-		rest := GP64()
-		MOVQ(total, rest)
-		SUBQ(lenA, rest)
-		CMPQ(rest, U32(512))
-		JA(LabelRef(serial))
-		if popcnt {
-			Comment("b = L%64, where the second half then fits in 512 bits, else 0.")
-			MOVQ(lenA, b)
-			ANDQ(U8(63), b)
-			ADDQ(b, rest)
-			zero := GP64()
-			XORL(zero.As32(), zero.As32())
-			CMPQ(rest, U32(512))
-			CMOVQHI(zero, b)
-		}
-	}
-
-	if popcnt {
-		for h := range o {
-			rs := runStarts
-			if h == 1 {
-				rs = GP64()
-				MOVQ(runStarts, rs)
-				SHRQ(U8(16), rs)
-				Comment("The second half's codes from bit b of its words.")
-				vb := ZMM()
-				VPBROADCASTD(b.As32(), vb)
-				VPADDD(vb, o[h], o[h])
-			}
-			fpcAddRunCodes(o[h], rs)
-		}
 	}
 
 	// storeBytes stores the first (total+7)/8 bytes of the stream held in
@@ -630,124 +593,128 @@ func fpcCompress128Kernel(popcnt bool) {
 		VZEROUPPER()
 		RET()
 	}
-
-	var packed [2]VecVirtual
-	var iota VecVirtual
-	if popcnt {
-		iota = iota16()
+	if !popcnt {
+		VPXORD(zero, zero, zero)
 	}
-	for h := 0; h < 2; h++ {
-		ke := K()
-		s := GP64()
-		MOVQ(emit, s)
-		SHRQ(U8(16*h), s)
-		KMOVW(s.As32(), ke)
-		code, n := fpcWordCodes(v[h], k[h], fpcZeroRuns(emit, words, h), ke, tab)
+	fpcPack128(v, k, o, emit, runStarts, lenA, total, tab, zero, popcnt, storeBytes)
+}
+
+// fpcHalfCodes returns the codes and lengths of half h of a 128-byte
+// line's words v, kinds k, whose words that emit a code are emit.
+func fpcHalfCodes(v, k [2]VecVirtual, emit GPVirtual, tab Register, h int) (code [2]VecVirtual, n VecVirtual) {
+	ke := K()
+	s := GP64()
+	MOVQ(emit, s)
+	SHRQ(U8(16*h), s)
+	KMOVW(s.As32(), ke)
+	return fpcWordCodes(v[h], k[h], fpcZeroRuns(emit, 32, h), ke, tab)
+}
+
+// fpcPack128 packs the codes of a 128-byte line with the 64-byte kernel's
+// dword-domain packing (fpcPackCodes) and stores them with storeBytes: the
+// first half with the flag, from bit 1, and the second from bit L%64 of
+// its words, L being lenA, the length of the flag and the first half's
+// codes, so that it takes its place in the stream by one lane permute per
+// output vector. With popcnt, o holds the halves' offsets without the
+// zero-run codes (fpcNonzeroOffsets); without it, the offsets are summed
+// from the codes' lengths here. A half whose packing would pass 512 bits
+// (most of its words raw) is packed into two vectors instead, at the cost
+// of a second gather and a two-table permute, rather than serially.
+func fpcPack128(v, k, o [2]VecVirtual, emit, runStarts, lenA, total GPVirtual, tab Register, zero VecVirtual, popcnt bool, storeBytes func([2]VecVirtual)) {
+	b := GP64()
+	MOVQ(lenA, b)
+	ANDQ(U8(63), b)
+	vb := ZMM()
+	VPBROADCASTD(b.As32(), vb)
+	var code [2][2]VecVirtual
+	var n [2]VecVirtual
+	for h := range code {
 		if popcnt {
-			packed[h] = fpcPackCodes(code, n, o[h], zero, iota, h == 0)
-		} else {
-			packed[h] = packCodeWords(code, dwordsToQwords(n), 1-h)
+			rs := runStarts
+			if h == 1 {
+				rs = GP64()
+				MOVQ(runStarts, rs)
+				SHRQ(U8(16), rs)
+				Comment("The second half's codes from bit L%64 of its words.")
+				VPADDD(vb, o[h], o[h])
+			}
+			fpcAddRunCodes(o[h], rs)
+		}
+		code[h], n[h] = fpcHalfCodes(v, k, emit, tab, h)
+		if !popcnt {
+			o[h] = fpcOffsets(n[h], zero, 1-h)
+			if h == 1 {
+				Comment("The second half's codes from bit L%64 of its words.")
+				VPADDD(vb, o[h], o[h])
+			}
 		}
 	}
+	iota := iota16()
 
-	if popcnt {
-		shifted := label("fpc_fused_shifted")
-		t := GP64()
-		MOVQ(lenA, t)
-		ANDQ(U8(63), t)
-		CMPQ(t, b)
-		JNE(LabelRef(shifted))
-		Comment("The second half's words, which start at bit L%64, moved up L/64 words.")
-		bswapQwords(packed[1])
-		out := fpcPlaceSecondHalf(packed[1], lenA, false)
-		VPORQ(packed[0], out[0], out[0])
-		storeBytes(out)
-		Label(shifted)
-		out = fpcPlaceSecondHalf(packed[1], lenA, true)
-		bswapQwords(out[0])
-		bswapQwords(out[1])
-		VPORQ(packed[0], out[0], out[0])
-		storeBytes(out)
-	} else {
-		orFlag(packed[0])
-		out := fpcPlaceSecondHalf(packed[1], lenA, true)
-		VPORQ(packed[0], out[0], out[0])
-		bswapQwords(out[0])
-		bswapQwords(out[1])
-		storeBytes(out)
-	}
-
-	Label(serial)
+	wide := label("fpc_fused_wide")
 	{
-		// fpcPackWords's 8-byte stores run up to 8 bytes past the
-		// stream, so it packs onto the stack, and masked stores copy
-		// the stream's bytes (at most 128) to buf.
-		kindsBuf := AllocLocal(words)
-		for h := 0; h < 2; h++ {
-			kb := XMM()
-			VPMOVDB(k[h], kb)
-			VMOVDQU(kb, kindsBuf.Offset(16*h))
-		}
-		stack := AllocLocal(128 + 16)
-		sb := GP64()
-		LEAQ(stack, sb)
-		fpcPackWords(sb, line, emit, tab, words, func(h int, dst VecVirtual) {
-			VPMOVZXBQ(kindsBuf.Offset(8*h), dst)
-		})
-		Comment("Copy the stream's bytes, (total+7)/8, and nothing past them.")
-		var x [2]VecVirtual
-		for v := range x {
-			x[v] = ZMM()
-			VMOVDQU64(stack.Offset(64*v), x[v])
-		}
-		storeBytes(x)
+		Comment("Either half over 512 bits (the second from bit L%64): two vectors a half.")
+		CMPQ(lenA, U32(512))
+		JA(LabelRef(wide))
+		rest := GP64()
+		MOVQ(total, rest)
+		SUBQ(lenA, rest)
+		ADDQ(b, rest)
+		CMPQ(rest, U32(512))
+		JA(LabelRef(wide))
 	}
+	var packed [2]VecVirtual
+	for h := range packed {
+		packed[h] = fpcPackCodes(code[h], n[h], o[h], zero, iota, h == 0)
+	}
+	bswapQwords(packed[1])
+	out := fpcPlaceSecondHalf(packed[1:], lenA)
+	VPORQ(packed[0], out[0], out[0])
+	storeBytes(out)
+
+	Label(wide)
+	var halves [2][2]VecVirtual
+	for h := range halves {
+		halves[h] = fpcPackCodesWide(code[h], n[h], o[h], zero, iota, h == 0)
+	}
+	bswapQwords(halves[1][0])
+	bswapQwords(halves[1][1])
+	out = fpcPlaceSecondHalf(halves[1][:], lenA)
+	for w := range out {
+		VPORQ(halves[0][w], out[w], out[w])
+	}
+	storeBytes(out)
 }
 
 // fpcPlaceSecondHalf returns the words of a 128-byte line's stream that
-// hold its second half's codes, packed in p from bit 0 (shift) or from
-// bit lenA%64, lenA being the length of the flag and the first half's
-// codes: lane m of the two vectors takes p's word m−lenA/64, and with
-// shift the one before, shifted right by lenA%64.
-func fpcPlaceSecondHalf(p VecVirtual, lenA GPVirtual, shift bool) (out [2]VecVirtual) {
-	Comment("The second half's words from bit L on: lane m takes its words m−L/64",
-		"(and the one before, shifted right by L%64, unless they start at bit L%64).")
-	qs, bs, nbs := ZMM(), ZMM(), ZMM()
+// hold its second half's codes, packed in p (one vector, or two where they
+// pass 512 bits) from bit lenA%64, lenA being the length of the flag and
+// the first half's codes: lane m of the two vectors takes p's word
+// m−lenA/64, or zero.
+func fpcPlaceSecondHalf(p []VecVirtual, lenA GPVirtual) (out [2]VecVirtual) {
+	Comment("The second half's words, which start at bit L%64, moved up L/64 words.")
+	qs := ZMM()
 	t := GP64()
 	MOVQ(lenA, t)
 	SHRQ(U8(6), t)
 	VPBROADCASTQ(t, qs)
-	if shift {
-		MOVQ(lenA, t)
-		ANDQ(U8(63), t)
-		VPBROADCASTQ(t, bs)
-		NEGQ(t)
-		ADDQ(U8(64), t)
-		VPBROADCASTQ(t, nbs) // 64 − L%64: 64 shifts out everything
-	}
-	eight := bq(8)
+	words := bq(uint64(8 * len(p)))
 	for o := range out {
 		var lanes []uint64
 		for i := 0; i < 8; i++ {
 			lanes = append(lanes, uint64(8*o+i))
 		}
-		j := ZMM()
+		j, kc := ZMM(), K()
 		VMOVDQU64(rodata(fmt.Sprintf("iota8_%d", o), lanes...), j)
 		VPSUBQ(qs, j, j)
-		kc := K()
-		VPCMPUQ(U8(1), eight, j, kc) // 0 ≤ j < 8
-		out[o] = ZMM()
-		VPERMQ_Z(p, j, kc, out[o])
-		if !shift {
-			continue
+		VPCMPUQ(U8(1), words, j, kc) // 0 ≤ j < 8·len(p)
+		if len(p) == 1 {
+			out[o] = ZMM()
+			VPERMQ_Z(p[0], j, kc, out[o])
+		} else {
+			VPERMI2Q_Z(p[1], p[0], kc, j)
+			out[o] = j
 		}
-		jp, kp, prev := ZMM(), K(), ZMM()
-		VPSUBQ_BCST(rodata("q1", 1), j, jp)
-		VPCMPUQ(U8(1), eight, jp, kp)
-		VPERMQ_Z(p, jp, kp, prev)
-		VPSRLVQ(bs, out[o], out[o])
-		VPSLLVQ(nbs, prev, prev)
-		VPORQ(prev, out[o], out[o])
 	}
 	return out
 }
@@ -851,50 +818,84 @@ func fpcPack64(code [2]VecVirtual, n, o, zero, iota VecVirtual) (out VecVirtual)
 // function's qwords: 128-byte coded lines 5.6% faster, kernels alone,
 // alternated in one process).
 func fpcPackCodes(code [2]VecVirtual, n, o, zero, iota VecVirtual, stream bool) (out VecVirtual) {
+	e, kend := fpcWordEnds(n, o)
+	idx, kvalid := wordEndLanes(iota, kend)
+	hiw, low := fpcCodeSplit(code, e, zero)
+	out, sp := codeWords(hiw, low, idx, kvalid, zero)
+	fpcStreamWord(out, sp, stream, true)
+	return out
+}
+
+// fpcPackCodesWide is fpcPackCodes for codes that may take up to 1024
+// bits: their 16 words in two vectors.
+func fpcPackCodesWide(code [2]VecVirtual, n, o, zero, iota VecVirtual, stream bool) (out [2]VecVirtual) {
+	e, kend := fpcWordEnds(n, o)
+	idx, kvalid := wordEndLanesWide(iota, kend)
+	hiw, low := fpcCodeSplit(code, e, zero)
+	out, sp := codeWordsWide(hiw, low, idx, kvalid, zero)
+	for w := range out {
+		fpcStreamWord(out[w], sp[w], stream, w == 0)
+	}
+	return out
+}
+
+// fpcWordEnds returns, for 16 codes of lengths n at bit offsets o
+// (dwords), e = O%64 + n, where each code ends from the start of its word,
+// and kend, the lanes whose code is the last to start in its word: the
+// next lane starts in a later one.
+func fpcWordEnds(n, o VecVirtual) (e VecVirtual, kend OpmaskVirtual) {
 	d := fpcDword
-	q, e := ZMM(), ZMM()
+	q := ZMM()
+	e = ZMM()
 	VPSRLD(U8(6), o, q)
 	VPANDD_BCST(d(63), o, e)
 	VPADDD(n, e, e) // e = O%64 + n
 
 	Comment("The lanes that end a word: the next lane starts in a later one.")
-	kend := K()
-	{
-		ones, nq := ZMM(), ZMM()
-		VPTERNLOGD(U8(0xFF), ones, ones, ones)
-		VALIGND(U8(1), q, ones, nq)
-		VPCMPUD(U8(6), q, nq, kend) // next > this
-	}
-	idx, kvalid := wordEndLanes(iota, kend)
+	kend = K()
+	ones, nq := ZMM(), ZMM()
+	VPTERNLOGD(U8(0xFF), ones, ones, ones)
+	VALIGND(U8(1), q, ones, nq)
+	VPCMPUD(U8(6), q, nq, kend) // next > this
+	return e, kend
+}
 
+// fpcCodeSplit returns each code's bits in the word it starts in (hiw) and
+// in the next (low), for codes (quadwords, two vectors) that end e bits
+// (dwords) after the start of their word.
+func fpcCodeSplit(code [2]VecVirtual, e, zero VecVirtual) (hiw, low [2]VecVirtual) {
 	Comment("Each code's bits in its word (hiw) and the next (low).")
-	var hiw, low [2]VecVirtual
-	{
-		eq := dwordsToQwords(e)
-		c64 := rodata("q40", 64)
-		for h := 0; h < 2; h++ {
-			a, l := ZMM(), ZMM()
-			hiw[h], low[h] = ZMM(), ZMM()
-			VPSUBQ_BCST(c64, eq[h], a) // e − 64
-			VPSRLVQ(a, code[h], hiw[h])
-			VPSUBQ(a, zero, a) // 64 − e
-			VPSLLVQ(a, code[h], l)
-			VPORQ(l, hiw[h], hiw[h])
-			VPADDQ_BCST(c64, a, a) // 128 − e
-			VPSLLVQ(a, code[h], low[h])
-		}
+	eq := dwordsToQwords(e)
+	c64 := rodata("q40", 64)
+	for h := 0; h < 2; h++ {
+		a, l := ZMM(), ZMM()
+		hiw[h], low[h] = ZMM(), ZMM()
+		VPSUBQ_BCST(c64, eq[h], a) // e − 64
+		VPSRLVQ(a, code[h], hiw[h])
+		VPSUBQ(a, zero, a) // 64 − e
+		VPSLLVQ(a, code[h], l)
+		VPORQ(l, hiw[h], hiw[h])
+		VPADDQ_BCST(c64, a, a) // 128 − e
+		VPSLLVQ(a, code[h], low[h])
 	}
+	return hiw, low
+}
 
-	out, sp := codeWords(hiw, low, idx, kvalid, zero)
+// fpcStreamWord makes out the words out | sp; with stream, with flag 1
+// (first: out holds the stream's first words) and in big-endian bytes.
+func fpcStreamWord(out, sp VecVirtual, stream, first bool) {
 	if !stream {
 		VPORQ(sp, out, out)
-		return out
+		return
 	}
-	VPTERNLOGQ(U8(0xFE), rodata("fpc_flagword", 1<<63, 0, 0, 0, 0, 0, 0, 0), sp, out)
+	if first {
+		VPTERNLOGQ(U8(0xFE), rodata("fpc_flagword", 1<<63, 0, 0, 0, 0, 0, 0, 0), sp, out)
+	} else {
+		VPORQ(sp, out, out)
+	}
 	bsw := ZMM()
 	VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
 	VPSHUFB(bsw, out, out)
-	return out
 }
 
 // codeWords returns the 64-bit words of a packing of 16 codes, hiw and low
@@ -917,6 +918,51 @@ func codeWords(hiw, low [2]VecVirtual, idx VecVirtual, kvalid OpmaskVirtual, zer
 	sp = low[0]
 	VPERMT2Q_Z(low[1], idx, kvalid, sp)
 	VALIGNQ(U8(7), zero, sp, sp) // spills land in the next word
+	return out, sp
+}
+
+// wordEndLanesWide is wordEndLanes for up to 16 words: idx[w] and
+// kvalid[w] list words 8w to 8w+7.
+func wordEndLanesWide(iota VecVirtual, kend OpmaskVirtual) (idx [2]VecVirtual, kvalid [2]OpmaskVirtual) {
+	d, hi := ZMM(), YMM()
+	VPCOMPRESSD_Z(iota, kend, d)
+	idx[0], idx[1] = ZMM(), ZMM()
+	VPMOVZXDQ(d.AsY(), idx[0])
+	VEXTRACTI32X8(U8(1), d, hi)
+	VPMOVZXDQ(hi, idx[1])
+	t, c := GP64(), GP64()
+	KMOVW(kend, t.As32())
+	POPCNTL(t.As32(), c.As32())
+	MOVL(U32(0xFFFF), t.As32())
+	BZHIL(c.As32(), t.As32(), t.As32())
+	kvalid[0], kvalid[1] = K(), K()
+	KMOVW(t.As32(), kvalid[0])
+	KSHIFTRW(U8(8), kvalid[0], kvalid[1])
+	return idx, kvalid
+}
+
+// codeWordsWide is codeWords for up to 16 words, words 8w to 8w+7 in
+// out[w] and sp[w]; it overwrites idx.
+func codeWordsWide(hiw, low [2]VecVirtual, idx [2]VecVirtual, kvalid [2]OpmaskVirtual, zero VecVirtual) (out, sp [2]VecVirtual) {
+	Comment("Each word: the sum of hiw over the codes that start in it, and the",
+		"spill of the last code of the word before (16 words).")
+	qwordPrefix(hiw)
+	var g [2]VecVirtual
+	for w := range g {
+		g[w] = ZMM()
+		VMOVDQA64(idx[w], g[w])
+		VPERMI2Q_Z(hiw[1], hiw[0], kvalid[w], g[w])
+		VPERMI2Q_Z(low[1], low[0], kvalid[w], idx[w]) // the spills
+	}
+	sh := ZMM()
+	out[0], out[1] = ZMM(), ZMM()
+	VALIGNQ(U8(7), zero, g[0], sh) // lane i: g[i−1], or 0
+	VPSUBQ_Z(sh, g[0], kvalid[0], out[0])
+	VALIGNQ(U8(7), g[0], g[1], sh) // lane 0: the first vector's last
+	VPSUBQ_Z(sh, g[1], kvalid[1], out[1])
+	sp[0], sp[1] = ZMM(), ZMM()
+	VALIGNQ(U8(7), zero, idx[0], sp[0]) // spills land in the next word
+	VALIGNQ(U8(7), idx[0], idx[1], sp[1])
 	return out, sp
 }
 

@@ -4268,7 +4268,7 @@ fpc_pair_both_raw_30:
 
 // func fpcCompress128AVX512(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
 // Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, CMOV, GFNI, POPCNT
-TEXT ·fpcCompress128AVX512(SB), $944-40
+TEXT ·fpcCompress128AVX512(SB), NOSPLIT, $0-40
 	MOVQ      line+8(FP), AX
 	VMOVDQU64 (AX), Z0
 
@@ -4433,320 +4433,266 @@ fpc_fused_pack_39:
 
 fpc_fused_pack_40:
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
-	MOVWQZX SI, SI
-	POPCNTQ SI, SI
-	LEAQ    (SI)(SI*2), SI
-	LEAQ    1(BX)(SI*2), BX
-
-	// Either half over 512 bits (with popcnt, the second from bit L%64): the serial packing.
-	CMPQ  BX, $0x00000200
-	JA    fpc_fused_serial_41
-	MOVQ  DI, SI
-	SUBQ  BX, SI
-	CMPQ  SI, $0x00000200
-	JA    fpc_fused_serial_41
-	MOVQ  CX, AX
-	SHRQ  $0x00, AX
-	KMOVW AX, K1
+	MOVQ         SI, AX
+	MOVWQZX      AX, AX
+	POPCNTQ      AX, AX
+	LEAQ         (AX)(AX*2), AX
+	LEAQ         1(BX)(AX*2), AX
+	VPXORD       Z5, Z5, Z5
+	MOVQ         AX, BX
+	ANDQ         $0x3f, BX
+	VPBROADCASTD BX, Z4
+	MOVQ         CX, SI
+	SHRQ         $0x00, SI
+	KMOVW        SI, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD CX, Z4
-	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z4, Z4
-	VPORD        k_fpc_runend32_0<>+0(SB), Z4, Z4
-	VPXORD       Z5, Z5, Z5
-	VPSUBD       Z4, Z5, Z5
-	VPANDD       Z4, Z5, Z5
-	VPLZCNTD     Z5, Z5
-	VPXORD.BCST  k_d31<>+0(SB), Z5, Z4
+	VPBROADCASTD CX, Z7
+	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z7, Z7
+	VPORD        k_fpc_runend32_0<>+0(SB), Z7, Z7
+	VPXORD       Z9, Z9, Z9
+	VPSUBD       Z7, Z9, Z8
+	VPANDD       Z7, Z8, Z8
+	VPLZCNTD     Z8, Z8
+	VPXORD.BCST  k_d31<>+0(SB), Z8, Z7
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
-	VPADDD        Z1, Z1, Z1
-	VPERMD        (DX), Z1, Z5
-	VPERMD        192(DX), Z1, Z7
-	VPTERNLOGD    $0xf8, Z7, Z0, Z5
-	VPERMD        64(DX), Z1, Z7
-	VPSRLVD       Z7, Z0, Z7
-	VPERMD        128(DX), Z1, Z0
-	VPTERNLOGD    $0xf8, Z0, Z7, Z5
-	VPERMD        256(DX), Z1, Z0
-	VPTERNLOGD.Z  $0xf8, Z0, Z4, K1, Z5
-	VPADDD.BCST   k_fpc_d1<>+0(SB), Z1, Z0
-	VPERMD.Z      (DX), Z0, K1, Z0
-	VPERMD.Z      320(DX), Z1, K1, Z1
-	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
-	VPERMI2D      Z0, Z5, Z4
-	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z7
-	VPERMI2D      Z0, Z5, Z7
-	VPMOVZXDQ     Y1, Z0
+	VPADDD       Z1, Z1, Z1
+	VPERMD       (DX), Z1, Z8
+	VPERMD       192(DX), Z1, Z9
+	VPTERNLOGD   $0xf8, Z9, Z0, Z8
+	VPERMD       64(DX), Z1, Z9
+	VPSRLVD      Z9, Z0, Z9
+	VPERMD       128(DX), Z1, Z0
+	VPTERNLOGD   $0xf8, Z0, Z9, Z8
+	VPERMD       256(DX), Z1, Z0
+	VPTERNLOGD.Z $0xf8, Z0, Z7, K1, Z8
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
+	VPERMD.Z     (DX), Z0, K1, Z0
+	VPERMD.Z     320(DX), Z1, K1, Z1
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z7
+	VPERMI2D     Z0, Z8, Z7
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z9
+	VPERMI2D     Z0, Z8, Z9
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VPSLLDQ     $0x04, Z1, Z0
+	VPSLLDQ     $0x08, Z1, Z8
+	VPSLLDQ     $0x0c, Z1, Z15
+	VPADDD      Z8, Z0, Z0
+	VPADDD      Z1, Z15, Z8
+	VPADDD      Z0, Z8, Z8
+	VPADDD      Z15, Z0, Z0
+	VPSHUFD     $0xff, Z8, Z8
+	VALIGND     $0x0c, Z5, Z8, Z15
+	VALIGND     $0x08, Z5, Z8, Z16
+	VALIGND     $0x04, Z5, Z8, Z8
+	VPADDD      Z16, Z15, Z15
+	VPADDD.BCST k_d1<>+0(SB), Z8, Z8
+	VPADDD      Z8, Z15, Z15
+	VPADDD      Z15, Z0, Z0
+	MOVQ        CX, SI
+	SHRQ        $0x10, SI
+	KMOVW       SI, K1
+
+	// Zero runs: for each word, the distance to the next word that emits, less one.
+	VPBROADCASTD CX, Z8
+	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z8, Z8
+	VPORD        k_fpc_runend32_1<>+0(SB), Z8, Z8
+	VPXORD       Z10, Z10, Z10
+	VPSUBD       Z8, Z10, Z10
+	VPANDD       Z8, Z10, Z10
+	VPLZCNTD     Z10, Z10
+	VPXORD.BCST  k_d31<>+0(SB), Z10, Z8
+
+	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
+	VPADDD       Z6, Z6, Z6
+	VPERMD       (DX), Z6, Z10
+	VPERMD       192(DX), Z6, Z15
+	VPTERNLOGD   $0xf8, Z15, Z2, Z10
+	VPERMD       64(DX), Z6, Z15
+	VPSRLVD      Z15, Z2, Z15
+	VPERMD       128(DX), Z6, Z2
+	VPTERNLOGD   $0xf8, Z2, Z15, Z10
+	VPERMD       256(DX), Z6, Z2
+	VPTERNLOGD.Z $0xf8, Z2, Z8, K1, Z10
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z6, Z2
+	VPERMD.Z     (DX), Z2, K1, Z2
+	VPERMD.Z     320(DX), Z6, K1, Z6
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z8
+	VPERMI2D     Z2, Z10, Z8
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z15
+	VPERMI2D     Z2, Z10, Z15
+
+	// Bit offsets O: a prefix sum of the start and the lengths before.
+	VPSLLDQ $0x04, Z6, Z2
+	VPSLLDQ $0x08, Z6, Z10
+	VPSLLDQ $0x0c, Z6, Z16
+	VPADDD  Z10, Z2, Z2
+	VPADDD  Z6, Z16, Z10
+	VPADDD  Z2, Z10, Z10
+	VPADDD  Z16, Z2, Z2
+	VPSHUFD $0xff, Z10, Z10
+	VALIGND $0x0c, Z5, Z10, Z16
+	VALIGND $0x08, Z5, Z10, Z17
+	VALIGND $0x04, Z5, Z10, Z10
+	VPADDD  Z17, Z16, Z16
+	VPADDD  Z10, Z16, Z16
+	VPADDD  Z16, Z2, Z2
+
+	// The second half's codes from bit L%64 of its words.
+	VPADDD    Z4, Z2, Z2
+	VPMOVZXBD k_iota16<>+0(SB), Z4
+
+	// Either half over 512 bits (the second from bit L%64): two vectors a half.
+	CMPQ        AX, $0x00000200
+	JA          fpc_fused_wide_41
+	MOVQ        DI, CX
+	SUBQ        AX, CX
+	ADDQ        BX, CX
+	CMPQ        CX, $0x00000200
+	JA          fpc_fused_wide_41
+	VPSRLD      $0x06, Z0, Z10
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
+	VPADDD      Z1, Z0, Z0
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z11, Z11, Z11
+	VALIGND       $0x01, Z10, Z11, Z1
+	VPCMPUD       $0x06, Z10, Z1, K1
+	VPCOMPRESSD.Z Z4, K1, Z1
+	VPMOVZXDQ     Y1, Z1
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x000000ff, CX
+	BZHIL         DX, CX, CX
+	KMOVB         CX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y0, Z10
+	VEXTRACTI64X4 $0x01, Z0, Y0
+	VPMOVZXDQ     Y0, Z0
+	VPSUBQ.BCST   k_q40<>+0(SB), Z10, Z10
+	VPSRLVQ       Z10, Z7, Z16
+	VPSUBQ        Z10, Z5, Z10
+	VPSLLVQ       Z10, Z7, Z11
+	VPORQ         Z11, Z16, Z16
+	VPADDQ.BCST   k_q40<>+0(SB), Z10, Z10
+	VPSLLVQ       Z10, Z7, Z7
+	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSRLVQ       Z0, Z9, Z11
+	VPSUBQ        Z0, Z5, Z0
+	VPSLLVQ       Z0, Z9, Z10
+	VPORQ         Z10, Z11, Z11
+	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSLLVQ       Z0, Z9, Z0
+
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
+	VPXORQ          Z12, Z12, Z12
+	VALIGNQ         $0x07, Z12, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x06, Z12, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x04, Z12, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x07, Z12, Z11, Z9
+	VPADDQ          Z9, Z11, Z11
+	VALIGNQ         $0x06, Z12, Z11, Z9
+	VPADDQ          Z9, Z11, Z11
+	VALIGNQ         $0x04, Z12, Z11, Z9
+	VPADDQ          Z9, Z11, Z11
+	VPBROADCASTQ    k_q7<>+0(SB), Z9
+	VPERMQ          Z16, Z9, Z9
+	VPADDQ          Z9, Z11, Z11
+	VPERMT2Q.Z      Z11, Z1, K1, Z16
+	VALIGNQ         $0x07, Z5, Z16, Z9
+	VPSUBQ.Z        Z9, Z16, K1, Z9
+	VPERMT2Q.Z      Z0, Z1, K1, Z7
+	VALIGNQ         $0x07, Z5, Z7, Z7
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z7, Z9
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
+	VPSHUFB         Z0, Z9, Z9
+	VPSRLD          $0x06, Z2, Z0
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z2, Z1
+	VPADDD          Z6, Z1, Z1
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z13, Z13, Z13
+	VALIGND       $0x01, Z0, Z13, Z2
+	VPCMPUD       $0x06, Z0, Z2, K1
+	VPCOMPRESSD.Z Z4, K1, Z0
+	VPMOVZXDQ     Y0, Z0
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x000000ff, CX
+	BZHIL         DX, CX, CX
+	KMOVB         CX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y1, Z2
 	VEXTRACTI64X4 $0x01, Z1, Y1
 	VPMOVZXDQ     Y1, Z1
-
-	// Bit offsets: O = start + the lengths before.
-	VMOVDQA64    Z0, Z5
-	VMOVDQA64    Z1, Z16
-	VPXORQ       Z9, Z9, Z9
-	VALIGNQ      $0x07, Z9, Z5, Z17
-	VPADDQ       Z17, Z5, Z5
-	VALIGNQ      $0x06, Z9, Z5, Z17
-	VPADDQ       Z17, Z5, Z5
-	VALIGNQ      $0x04, Z9, Z5, Z17
-	VPADDQ       Z17, Z5, Z5
-	VALIGNQ      $0x07, Z9, Z16, Z17
-	VPADDQ       Z17, Z16, Z16
-	VALIGNQ      $0x06, Z9, Z16, Z17
-	VPADDQ       Z17, Z16, Z16
-	VALIGNQ      $0x04, Z9, Z16, Z9
-	VPADDQ       Z9, Z16, Z16
-	VPBROADCASTQ k_q7<>+0(SB), Z9
-	VPERMQ       Z5, Z9, Z9
-	VPADDQ       Z9, Z16, Z16
-	VPBROADCASTQ k_q1<>+0(SB), Z9
-	VPSUBQ       Z0, Z5, Z5
-	VPADDQ       Z9, Z5, Z5
-	VPSUBQ       Z1, Z16, Z16
-	VPADDQ       Z9, Z16, Z16
-	VPXORQ       Z10, Z10, Z10
-	VPBROADCASTQ k_q3f<>+0(SB), Z9
-	VPBROADCASTQ k_q40<>+0(SB), Z17
-	VPBROADCASTQ k_q80<>+0(SB), Z18
-	VPMOVZXBD    k_iota16<>+0(SB), Z19
-
-	// e = O%64 + n.
-	VPSRLQ  $0x06, Z5, Z20
-	VPANDQ  Z9, Z5, Z5
-	VPADDQ  Z0, Z5, Z5
-	VPSUBQ  Z5, Z17, Z21
-	VPSLLVQ Z21, Z4, Z21
-	VPSUBQ  Z17, Z5, Z0
-	VPSRLVQ Z0, Z4, Z0
-	VPORQ   Z21, Z0, Z0
-	VPSUBQ  Z5, Z18, Z21
-	VPSLLVQ Z21, Z4, Z4
-	VPSRLQ  $0x06, Z16, Z5
-	VPANDQ  Z9, Z16, Z9
-	VPADDQ  Z1, Z9, Z9
-	VPSUBQ  Z9, Z17, Z1
-	VPSLLVQ Z1, Z7, Z1
-	VPSUBQ  Z17, Z9, Z16
-	VPSRLVQ Z16, Z7, Z16
-	VPORQ   Z1, Z16, Z16
-	VPSUBQ  Z9, Z18, Z1
-	VPSLLVQ Z1, Z7, Z1
-
-	// The lanes that end a word: the next lane starts in a later one.
-	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z7
-	VALIGNQ       $0x01, Z20, Z5, Z9
-	VALIGNQ       $0x01, Z5, Z7, Z7
-	VPCMPUQ       $0x06, Z20, Z9, K1
-	VPCMPUQ       $0x06, Z5, Z7, K2
-	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z19, K1, Z5
-	VPMOVZXDQ     Y5, Z5
-	KMOVW         K1, AX
-	POPCNTL       AX, SI
-	MOVL          $0x000000ff, AX
-	BZHIL         SI, AX, AX
-	KMOVB         AX, K1
+	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSRLVQ       Z2, Z8, Z6
+	VPSUBQ        Z2, Z5, Z2
+	VPSLLVQ       Z2, Z8, Z4
+	VPORQ         Z4, Z6, Z6
+	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSLLVQ       Z2, Z8, Z2
+	VPSUBQ.BCST   k_q40<>+0(SB), Z1, Z1
+	VPSRLVQ       Z1, Z15, Z7
+	VPSUBQ        Z1, Z5, Z1
+	VPSLLVQ       Z1, Z15, Z4
+	VPORQ         Z4, Z7, Z7
+	VPADDQ.BCST   k_q40<>+0(SB), Z1, Z1
+	VPSLLVQ       Z1, Z15, Z1
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
-	VPXORQ       Z11, Z11, Z11
-	VALIGNQ      $0x07, Z11, Z0, Z7
-	VPADDQ       Z7, Z0, Z0
-	VALIGNQ      $0x06, Z11, Z0, Z7
-	VPADDQ       Z7, Z0, Z0
-	VALIGNQ      $0x04, Z11, Z0, Z7
-	VPADDQ       Z7, Z0, Z0
-	VALIGNQ      $0x07, Z11, Z16, Z7
-	VPADDQ       Z7, Z16, Z16
-	VALIGNQ      $0x06, Z11, Z16, Z7
-	VPADDQ       Z7, Z16, Z16
-	VALIGNQ      $0x04, Z11, Z16, Z7
-	VPADDQ       Z7, Z16, Z16
-	VPBROADCASTQ k_q7<>+0(SB), Z7
-	VPERMQ       Z0, Z7, Z7
-	VPADDQ       Z7, Z16, Z16
-	VPERMT2Q.Z   Z16, Z5, K1, Z0
-	VALIGNQ      $0x07, Z10, Z0, Z7
-	VPSUBQ.Z     Z7, Z0, K1, Z0
-	VPERMT2Q.Z   Z1, Z5, K1, Z4
-	VALIGNQ      $0x07, Z10, Z4, Z4
-	VPORQ        Z4, Z0, Z0
-	MOVQ         CX, AX
-	SHRQ         $0x10, AX
-	KMOVW        AX, K1
-
-	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD CX, Z1
-	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z1, Z1
-	VPORD        k_fpc_runend32_1<>+0(SB), Z1, Z1
-	VPXORD       Z12, Z12, Z12
-	VPSUBD       Z1, Z12, Z4
-	VPANDD       Z1, Z4, Z4
-	VPLZCNTD     Z4, Z4
-	VPXORD.BCST  k_d31<>+0(SB), Z4, Z1
-
-	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
-	VPADDD        Z6, Z6, Z4
-	VPERMD        (DX), Z4, Z5
-	VPERMD        192(DX), Z4, Z6
-	VPTERNLOGD    $0xf8, Z6, Z2, Z5
-	VPERMD        64(DX), Z4, Z6
-	VPSRLVD       Z6, Z2, Z6
-	VPERMD        128(DX), Z4, Z2
-	VPTERNLOGD    $0xf8, Z2, Z6, Z5
-	VPERMD        256(DX), Z4, Z2
-	VPTERNLOGD.Z  $0xf8, Z2, Z1, K1, Z5
-	VPADDD.BCST   k_fpc_d1<>+0(SB), Z4, Z1
-	VPERMD.Z      (DX), Z1, K1, Z1
-	VPERMD.Z      320(DX), Z4, K1, Z2
-	VMOVDQU64     k_fpc_ilv0<>+0(SB), Z4
-	VPERMI2D      Z1, Z5, Z4
-	VMOVDQU64     k_fpc_ilv1<>+0(SB), Z6
-	VPERMI2D      Z1, Z5, Z6
-	VPMOVZXDQ     Y2, Z1
-	VEXTRACTI64X4 $0x01, Z2, Y2
-	VPMOVZXDQ     Y2, Z2
-
-	// Bit offsets: O = start + the lengths before.
-	VMOVDQA64    Z1, Z5
-	VMOVDQA64    Z2, Z7
-	VPXORQ       Z13, Z13, Z13
-	VALIGNQ      $0x07, Z13, Z5, Z9
-	VPADDQ       Z9, Z5, Z5
-	VALIGNQ      $0x06, Z13, Z5, Z9
-	VPADDQ       Z9, Z5, Z5
-	VALIGNQ      $0x04, Z13, Z5, Z9
-	VPADDQ       Z9, Z5, Z5
-	VALIGNQ      $0x07, Z13, Z7, Z9
-	VPADDQ       Z9, Z7, Z7
-	VALIGNQ      $0x06, Z13, Z7, Z9
-	VPADDQ       Z9, Z7, Z7
-	VALIGNQ      $0x04, Z13, Z7, Z9
-	VPADDQ       Z9, Z7, Z7
-	VPBROADCASTQ k_q7<>+0(SB), Z9
-	VPERMQ       Z5, Z9, Z9
-	VPADDQ       Z9, Z7, Z7
-	VPSUBQ       Z1, Z5, Z5
-	VPSUBQ       Z2, Z7, Z7
 	VPXORQ       Z14, Z14, Z14
-	VPBROADCASTQ k_q3f<>+0(SB), Z9
-	VPBROADCASTQ k_q40<>+0(SB), Z10
-	VPBROADCASTQ k_q80<>+0(SB), Z11
-	VPMOVZXBD    k_iota16<>+0(SB), Z12
-
-	// e = O%64 + n.
-	VPSRLQ  $0x06, Z5, Z13
-	VPANDQ  Z9, Z5, Z5
-	VPADDQ  Z1, Z5, Z5
-	VPSUBQ  Z5, Z10, Z16
-	VPSLLVQ Z16, Z4, Z16
-	VPSUBQ  Z10, Z5, Z1
-	VPSRLVQ Z1, Z4, Z1
-	VPORQ   Z16, Z1, Z1
-	VPSUBQ  Z5, Z11, Z16
-	VPSLLVQ Z16, Z4, Z4
-	VPSRLQ  $0x06, Z7, Z5
-	VPANDQ  Z9, Z7, Z7
-	VPADDQ  Z2, Z7, Z7
-	VPSUBQ  Z7, Z10, Z2
-	VPSLLVQ Z2, Z6, Z2
-	VPSUBQ  Z10, Z7, Z9
-	VPSRLVQ Z9, Z6, Z9
-	VPORQ   Z2, Z9, Z9
-	VPSUBQ  Z7, Z11, Z2
-	VPSLLVQ Z2, Z6, Z2
-
-	// The lanes that end a word: the next lane starts in a later one.
-	VPBROADCASTQ  k_qffffffffffffffff<>+0(SB), Z6
-	VALIGNQ       $0x01, Z13, Z5, Z7
-	VALIGNQ       $0x01, Z5, Z6, Z6
-	VPCMPUQ       $0x06, Z13, Z7, K1
-	VPCMPUQ       $0x06, Z5, Z6, K2
-	KUNPCKBW      K1, K2, K1
-	VPCOMPRESSD.Z Z12, K1, Z5
-	VPMOVZXDQ     Y5, Z5
-	KMOVW         K1, AX
-	POPCNTL       AX, CX
-	MOVL          $0x000000ff, AX
-	BZHIL         CX, AX, AX
-	KMOVB         AX, K1
-
-	// Each word: the sum of hiw over the codes that start in it (a difference of
-	// prefix sums), and the spill of the last code of the word before.
-	VPXORQ       Z15, Z15, Z15
-	VALIGNQ      $0x07, Z15, Z1, Z6
-	VPADDQ       Z6, Z1, Z1
-	VALIGNQ      $0x06, Z15, Z1, Z6
-	VPADDQ       Z6, Z1, Z1
-	VALIGNQ      $0x04, Z15, Z1, Z6
-	VPADDQ       Z6, Z1, Z1
-	VALIGNQ      $0x07, Z15, Z9, Z6
-	VPADDQ       Z6, Z9, Z9
-	VALIGNQ      $0x06, Z15, Z9, Z6
-	VPADDQ       Z6, Z9, Z9
-	VALIGNQ      $0x04, Z15, Z9, Z6
-	VPADDQ       Z6, Z9, Z9
-	VPBROADCASTQ k_q7<>+0(SB), Z6
-	VPERMQ       Z1, Z6, Z6
-	VPADDQ       Z6, Z9, Z9
-	VPERMT2Q.Z   Z9, Z5, K1, Z1
-	VALIGNQ      $0x07, Z14, Z1, Z6
-	VPSUBQ.Z     Z6, Z1, K1, Z1
-	VPERMT2Q.Z   Z2, Z5, K1, Z4
-	VALIGNQ      $0x07, Z14, Z4, Z4
-	VPORQ        Z4, Z1, Z1
-	MOVQ         $0x8000000000000000, AX
-	VMOVQ        AX, X3
-	VPORQ        Z3, Z0, Z0
-
-	// The second half's words from bit L on: lane m takes its words m−L/64
-	// (and the one before, shifted right by L%64, unless they start at bit L%64).
-	MOVQ         BX, AX
-	SHRQ         $0x06, AX
-	VPBROADCASTQ AX, Z2
-	MOVQ         BX, AX
-	ANDQ         $0x3f, AX
-	VPBROADCASTQ AX, Z4
-	NEGQ         AX
-	ADDQ         $0x40, AX
-	VPBROADCASTQ AX, Z5
-	VPBROADCASTQ k_q8<>+0(SB), Z6
-	VMOVDQU64    k_iota8_0<>+0(SB), Z7
-	VPSUBQ       Z2, Z7, Z7
-	VPCMPUQ      $0x01, Z6, Z7, K1
-	VPERMQ.Z     Z1, Z7, K1, Z9
-	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z7
-	VPCMPUQ      $0x01, Z6, Z7, K1
-	VPERMQ.Z     Z1, Z7, K1, Z7
-	VPSRLVQ      Z4, Z9, Z9
-	VPSLLVQ      Z5, Z7, Z7
-	VPORQ        Z7, Z9, Z9
-	VMOVDQU64    k_iota8_1<>+0(SB), Z7
-	VPSUBQ       Z2, Z7, Z7
-	VPCMPUQ      $0x01, Z6, Z7, K1
-	VPERMQ.Z     Z1, Z7, K1, Z2
-	VPSUBQ.BCST  k_q1<>+0(SB), Z7, Z7
-	VPCMPUQ      $0x01, Z6, Z7, K1
-	VPERMQ.Z     Z1, Z7, K1, Z1
-	VPSRLVQ      Z4, Z2, Z2
-	VPSLLVQ      Z5, Z1, Z1
-	VPORQ        Z1, Z2, Z2
-	VPORQ        Z0, Z9, Z9
-	MOVQ         $0x0001020304050607, AX
-	VMOVQ        AX, X0
-	MOVQ         $0x08090a0b0c0d0e0f, AX
-	VMOVQ        AX, X1
+	VALIGNQ      $0x07, Z14, Z6, Z4
+	VPADDQ       Z4, Z6, Z6
+	VALIGNQ      $0x06, Z14, Z6, Z4
+	VPADDQ       Z4, Z6, Z6
+	VALIGNQ      $0x04, Z14, Z6, Z4
+	VPADDQ       Z4, Z6, Z6
+	VALIGNQ      $0x07, Z14, Z7, Z4
+	VPADDQ       Z4, Z7, Z7
+	VALIGNQ      $0x06, Z14, Z7, Z4
+	VPADDQ       Z4, Z7, Z7
+	VALIGNQ      $0x04, Z14, Z7, Z4
+	VPADDQ       Z4, Z7, Z7
+	VPBROADCASTQ k_q7<>+0(SB), Z4
+	VPERMQ       Z6, Z4, Z4
+	VPADDQ       Z4, Z7, Z7
+	VPERMT2Q.Z   Z7, Z0, K1, Z6
+	VALIGNQ      $0x07, Z5, Z6, Z4
+	VPSUBQ.Z     Z4, Z6, K1, Z4
+	VPERMT2Q.Z   Z1, Z0, K1, Z2
+	VALIGNQ      $0x07, Z5, Z2, Z2
+	VPORQ        Z2, Z4, Z4
+	MOVQ         $0x0001020304050607, CX
+	VMOVQ        CX, X0
+	MOVQ         $0x08090a0b0c0d0e0f, CX
+	VMOVQ        CX, X1
 	VPUNPCKLQDQ  X1, X0, X3
 	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z9, Z9
-	MOVQ         $0x0001020304050607, AX
-	VMOVQ        AX, X0
-	MOVQ         $0x08090a0b0c0d0e0f, AX
-	VMOVQ        AX, X1
-	VPUNPCKLQDQ  X1, X0, X8
-	VSHUFI64X2   $0x00, Z8, Z8, Z8
-	VPSHUFB      Z8, Z2, Z2
+	VPSHUFB      Z3, Z4, Z4
+
+	// The second half's words, which start at bit L%64, moved up L/64 words.
+	SHRQ         $0x06, AX
+	VPBROADCASTQ AX, Z0
+	VPBROADCASTQ k_q8<>+0(SB), Z1
+	VMOVDQU64    k_iota8_0<>+0(SB), Z2
+	VPSUBQ       Z0, Z2, Z2
+	VPCMPUQ      $0x01, Z1, Z2, K1
+	VPERMQ.Z     Z4, Z2, K1, Z2
+	VMOVDQU64    k_iota8_1<>+0(SB), Z3
+	VPSUBQ       Z0, Z3, Z3
+	VPCMPUQ      $0x01, Z1, Z3, K1
+	VPERMQ.Z     Z4, Z3, K1, Z0
+	VPORQ        Z9, Z2, Z2
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -4754,740 +4700,218 @@ fpc_fused_pack_40:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z9, K1, (AX)
+	VMOVDQU8     Z2, K1, (AX)
 	SUBQ         $0x40, CX
 	CMOVQCS      BX, CX
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z2, K1, 64(AX)
+	VMOVDQU8     Z0, K1, 64(AX)
 	MOVQ         DI, bits+32(FP)
 	VZEROUPPER
 	RET
 
-fpc_fused_serial_41:
-	VPMOVDB      Z1, X0
-	VMOVDQU      X0, (SP)
-	VPMOVDB      Z6, X0
-	VMOVDQU      X0, 16(SP)
-	LEAQ         32(SP), BX
-	VMOVDQU64    (DX), Z0
-	VMOVDQU64    64(DX), Z1
-	VMOVDQU64    128(DX), Z2
-	VMOVDQU64    192(DX), Z3
-	VMOVDQU64    256(DX), Z4
-	VMOVDQU64    320(DX), Z5
-	MOVQ         $0x00000007, DX
-	VPBROADCASTQ DX, Z6
-	MOVQ         CX, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    (SP), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    (AX), Z8
-	VPERMQ       Z1, Z7, Z10
-	VPSRLVQ      Z10, Z8, Z10
-	VPERMQ       Z2, Z7, Z9
-	VPANDQ       Z9, Z10, Z10
-	VPERMQ       Z3, Z7, Z9
-	VPANDQ       Z9, Z8, Z8
-	VPERMQ       Z0, Z7, Z9
-	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
-	VMOVDQA64.Z  Z9, K1, Z9
-	VMOVDQU64    Z9, 176(SP)
-	VPERMQ.Z     Z5, Z7, K1, Z9
-	VMOVDQU64    Z9, 432(SP)
-	VPERMQ.Z     Z4, Z7, K1, Z9
-	VMOVDQU64    Z9, 688(SP)
-	MOVQ         CX, DX
-	SHRQ         $0x08, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    8(SP), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    32(AX), Z8
-	VPERMQ       Z1, Z7, Z10
-	VPSRLVQ      Z10, Z8, Z10
-	VPERMQ       Z2, Z7, Z9
-	VPANDQ       Z9, Z10, Z10
-	VPERMQ       Z3, Z7, Z9
-	VPANDQ       Z9, Z8, Z8
-	VPERMQ       Z0, Z7, Z9
-	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
-	VMOVDQA64.Z  Z9, K1, Z9
-	VMOVDQU64    Z9, 240(SP)
-	VPERMQ.Z     Z5, Z7, K1, Z9
-	VMOVDQU64    Z9, 496(SP)
-	VPERMQ.Z     Z4, Z7, K1, Z9
-	VMOVDQU64    Z9, 752(SP)
-	MOVQ         CX, DX
-	SHRQ         $0x10, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    16(SP), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    64(AX), Z8
-	VPERMQ       Z1, Z7, Z10
-	VPSRLVQ      Z10, Z8, Z10
-	VPERMQ       Z2, Z7, Z9
-	VPANDQ       Z9, Z10, Z10
-	VPERMQ       Z3, Z7, Z9
-	VPANDQ       Z9, Z8, Z8
-	VPERMQ       Z0, Z7, Z9
-	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
-	VMOVDQA64.Z  Z9, K1, Z9
-	VMOVDQU64    Z9, 304(SP)
-	VPERMQ.Z     Z5, Z7, K1, Z9
-	VMOVDQU64    Z9, 560(SP)
-	VPERMQ.Z     Z4, Z7, K1, Z9
-	VMOVDQU64    Z9, 816(SP)
-	MOVQ         CX, DX
-	SHRQ         $0x18, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    24(SP), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    96(AX), Z6
-	VPERMQ       Z1, Z7, Z1
-	VPSRLVQ      Z1, Z6, Z1
-	VPERMQ       Z2, Z7, Z2
-	VPANDQ       Z2, Z1, Z1
-	VPERMQ       Z3, Z7, Z2
-	VPANDQ       Z2, Z6, Z6
-	VPERMQ       Z0, Z7, Z0
-	VPTERNLOGQ   $0xfe, Z1, Z6, Z0
-	VMOVDQA64.Z  Z0, K1, Z0
-	VMOVDQU64    Z0, 368(SP)
-	VPERMQ.Z     Z5, Z7, K1, Z2
-	VMOVDQU64    Z2, 624(SP)
-	VPERMQ.Z     Z4, Z7, K1, Z2
-	VMOVDQU64    Z2, 880(SP)
+fpc_fused_wide_41:
+	VPSRLD      $0x06, Z0, Z10
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
+	VPADDD      Z1, Z0, Z0
 
-	// Pack: pending bits right-aligned in acc, nacc of them; after each
-	// code the whole bytes are stored big-endian, 8 at a time.
-	MOVQ   CX, AX
-	BTSQ   $0x20, AX
-	MOVQ   $0x00000001, CX
-	MOVQ   $0x00000001, DX
-	XORQ   SI, SI
-	MOVQ   AX, R8
-	SHRQ   $0x01, R8
-	TZCNTQ R8, R8
-	ANDQ   688(SP), R8
-	ORQ    176(SP), R8
-	MOVQ   432(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x02, R8
-	TZCNTQ R8, R8
-	ANDQ   696(SP), R8
-	ORQ    184(SP), R8
-	MOVQ   440(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x03, R8
-	TZCNTQ R8, R8
-	ANDQ   704(SP), R8
-	ORQ    192(SP), R8
-	MOVQ   448(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x04, R8
-	TZCNTQ R8, R8
-	ANDQ   712(SP), R8
-	ORQ    200(SP), R8
-	MOVQ   456(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x05, R8
-	TZCNTQ R8, R8
-	ANDQ   720(SP), R8
-	ORQ    208(SP), R8
-	MOVQ   464(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x06, R8
-	TZCNTQ R8, R8
-	ANDQ   728(SP), R8
-	ORQ    216(SP), R8
-	MOVQ   472(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x07, R8
-	TZCNTQ R8, R8
-	ANDQ   736(SP), R8
-	ORQ    224(SP), R8
-	MOVQ   480(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x08, R8
-	TZCNTQ R8, R8
-	ANDQ   744(SP), R8
-	ORQ    232(SP), R8
-	MOVQ   488(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x09, R8
-	TZCNTQ R8, R8
-	ANDQ   752(SP), R8
-	ORQ    240(SP), R8
-	MOVQ   496(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0a, R8
-	TZCNTQ R8, R8
-	ANDQ   760(SP), R8
-	ORQ    248(SP), R8
-	MOVQ   504(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0b, R8
-	TZCNTQ R8, R8
-	ANDQ   768(SP), R8
-	ORQ    256(SP), R8
-	MOVQ   512(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0c, R8
-	TZCNTQ R8, R8
-	ANDQ   776(SP), R8
-	ORQ    264(SP), R8
-	MOVQ   520(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0d, R8
-	TZCNTQ R8, R8
-	ANDQ   784(SP), R8
-	ORQ    272(SP), R8
-	MOVQ   528(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0e, R8
-	TZCNTQ R8, R8
-	ANDQ   792(SP), R8
-	ORQ    280(SP), R8
-	MOVQ   536(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0f, R8
-	TZCNTQ R8, R8
-	ANDQ   800(SP), R8
-	ORQ    288(SP), R8
-	MOVQ   544(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x10, R8
-	TZCNTQ R8, R8
-	ANDQ   808(SP), R8
-	ORQ    296(SP), R8
-	MOVQ   552(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x11, R8
-	TZCNTQ R8, R8
-	ANDQ   816(SP), R8
-	ORQ    304(SP), R8
-	MOVQ   560(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x12, R8
-	TZCNTQ R8, R8
-	ANDQ   824(SP), R8
-	ORQ    312(SP), R8
-	MOVQ   568(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x13, R8
-	TZCNTQ R8, R8
-	ANDQ   832(SP), R8
-	ORQ    320(SP), R8
-	MOVQ   576(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x14, R8
-	TZCNTQ R8, R8
-	ANDQ   840(SP), R8
-	ORQ    328(SP), R8
-	MOVQ   584(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x15, R8
-	TZCNTQ R8, R8
-	ANDQ   848(SP), R8
-	ORQ    336(SP), R8
-	MOVQ   592(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x16, R8
-	TZCNTQ R8, R8
-	ANDQ   856(SP), R8
-	ORQ    344(SP), R8
-	MOVQ   600(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x17, R8
-	TZCNTQ R8, R8
-	ANDQ   864(SP), R8
-	ORQ    352(SP), R8
-	MOVQ   608(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x18, R8
-	TZCNTQ R8, R8
-	ANDQ   872(SP), R8
-	ORQ    360(SP), R8
-	MOVQ   616(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x19, R8
-	TZCNTQ R8, R8
-	ANDQ   880(SP), R8
-	ORQ    368(SP), R8
-	MOVQ   624(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1a, R8
-	TZCNTQ R8, R8
-	ANDQ   888(SP), R8
-	ORQ    376(SP), R8
-	MOVQ   632(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1b, R8
-	TZCNTQ R8, R8
-	ANDQ   896(SP), R8
-	ORQ    384(SP), R8
-	MOVQ   640(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1c, R8
-	TZCNTQ R8, R8
-	ANDQ   904(SP), R8
-	ORQ    392(SP), R8
-	MOVQ   648(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1d, R8
-	TZCNTQ R8, R8
-	ANDQ   912(SP), R8
-	ORQ    400(SP), R8
-	MOVQ   656(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1e, R8
-	TZCNTQ R8, R8
-	ANDQ   920(SP), R8
-	ORQ    408(SP), R8
-	MOVQ   664(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1f, R8
-	TZCNTQ R8, R8
-	ANDQ   928(SP), R8
-	ORQ    416(SP), R8
-	MOVQ   672(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	SHRQ   $0x20, AX
-	TZCNTQ AX, AX
-	ANDQ   936(SP), AX
-	ORQ    424(SP), AX
-	MOVQ   680(SP), R8
-	SHLXQ  R8, CX, CX
-	ORQ    AX, CX
-	ADDQ   R8, DX
-	MOVQ   $0x00000040, AX
-	SUBQ   DX, AX
-	SHLXQ  AX, CX, AX
-	BSWAPQ AX
-	MOVQ   AX, (BX)(SI*1)
-	MOVQ   DX, AX
-	SHRQ   $0x03, AX
-	ADDQ   AX, SI
-	ANDQ   $0x07, DX
-	MOVQ   $0x00000040, AX
-	SUBQ   DX, AX
-	SHLXQ  AX, CX, AX
-	BSWAPQ AX
-	MOVQ   AX, (BX)(SI*1)
-	SHLQ   $0x03, SI
-	ADDQ   DX, SI
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z11, Z11, Z11
+	VALIGND       $0x01, Z10, Z11, Z1
+	VPCMPUD       $0x06, Z10, Z1, K1
+	VPCOMPRESSD.Z Z4, K1, Z1
+	VPMOVZXDQ     Y1, Z10
+	VEXTRACTI32X8 $0x01, Z1, Y1
+	VPMOVZXDQ     Y1, Z1
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x0000ffff, CX
+	BZHIL         DX, CX, CX
+	KMOVW         CX, K1
+	KSHIFTRW      $0x08, K1, K2
 
-	// Copy the stream's bytes, (total+7)/8, and nothing past them.
-	VMOVDQU64 32(SP), Z0
-	VMOVDQU64 96(SP), Z1
-	MOVQ      buf+0(FP), AX
-	LEAQ      7(DI), CX
-	SHRQ      $0x03, CX
-	XORL      BX, BX
-	MOVQ      $-1, DX
-	BZHIQ     CX, DX, DX
-	KMOVQ     DX, K1
-	VMOVDQU8  Z0, K1, (AX)
-	SUBQ      $0x40, CX
-	CMOVQCS   BX, CX
-	MOVQ      $-1, DX
-	BZHIQ     CX, DX, DX
-	KMOVQ     DX, K1
-	VMOVDQU8  Z1, K1, 64(AX)
-	MOVQ      DI, bits+32(FP)
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y0, Z11
+	VEXTRACTI64X4 $0x01, Z0, Y0
+	VPMOVZXDQ     Y0, Z0
+	VPSUBQ.BCST   k_q40<>+0(SB), Z11, Z11
+	VPSRLVQ       Z11, Z7, Z17
+	VPSUBQ        Z11, Z5, Z11
+	VPSLLVQ       Z11, Z7, Z16
+	VPORQ         Z16, Z17, Z17
+	VPADDQ.BCST   k_q40<>+0(SB), Z11, Z11
+	VPSLLVQ       Z11, Z7, Z7
+	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSRLVQ       Z0, Z9, Z16
+	VPSUBQ        Z0, Z5, Z0
+	VPSLLVQ       Z0, Z9, Z11
+	VPORQ         Z11, Z16, Z16
+	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
+	VPSLLVQ       Z0, Z9, Z0
+
+	// Each word: the sum of hiw over the codes that start in it, and the
+	// spill of the last code of the word before (16 words).
+	VPXORQ          Z12, Z12, Z12
+	VALIGNQ         $0x07, Z12, Z17, Z9
+	VPADDQ          Z9, Z17, Z17
+	VALIGNQ         $0x06, Z12, Z17, Z9
+	VPADDQ          Z9, Z17, Z17
+	VALIGNQ         $0x04, Z12, Z17, Z9
+	VPADDQ          Z9, Z17, Z17
+	VALIGNQ         $0x07, Z12, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x06, Z12, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VALIGNQ         $0x04, Z12, Z16, Z9
+	VPADDQ          Z9, Z16, Z16
+	VPBROADCASTQ    k_q7<>+0(SB), Z9
+	VPERMQ          Z17, Z9, Z9
+	VPADDQ          Z9, Z16, Z16
+	VMOVDQA64       Z10, Z9
+	VPERMI2Q.Z      Z16, Z17, K1, Z9
+	VPERMI2Q.Z      Z0, Z7, K1, Z10
+	VMOVDQA64       Z1, Z11
+	VPERMI2Q.Z      Z16, Z17, K2, Z11
+	VPERMI2Q.Z      Z0, Z7, K2, Z1
+	VALIGNQ         $0x07, Z5, Z9, Z0
+	VPSUBQ.Z        Z0, Z9, K1, Z7
+	VALIGNQ         $0x07, Z9, Z11, Z0
+	VPSUBQ.Z        Z0, Z11, K2, Z0
+	VALIGNQ         $0x07, Z5, Z10, Z9
+	VALIGNQ         $0x07, Z10, Z1, Z1
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z9, Z7
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z9
+	VPSHUFB         Z9, Z7, Z7
+	VPORQ           Z1, Z0, Z0
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
+	VPSHUFB         Z1, Z0, Z0
+	VPSRLD          $0x06, Z2, Z1
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z2, Z2
+	VPADDD          Z6, Z2, Z2
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z13, Z13, Z13
+	VALIGND       $0x01, Z1, Z13, Z6
+	VPCMPUD       $0x06, Z1, Z6, K1
+	VPCOMPRESSD.Z Z4, K1, Z1
+	VPMOVZXDQ     Y1, Z4
+	VEXTRACTI32X8 $0x01, Z1, Y1
+	VPMOVZXDQ     Y1, Z1
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x0000ffff, CX
+	BZHIL         DX, CX, CX
+	KMOVW         CX, K1
+	KSHIFTRW      $0x08, K1, K2
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y2, Z6
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXDQ     Y2, Z2
+	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z6
+	VPSRLVQ       Z6, Z8, Z10
+	VPSUBQ        Z6, Z5, Z6
+	VPSLLVQ       Z6, Z8, Z9
+	VPORQ         Z9, Z10, Z10
+	VPADDQ.BCST   k_q40<>+0(SB), Z6, Z6
+	VPSLLVQ       Z6, Z8, Z6
+	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSRLVQ       Z2, Z15, Z9
+	VPSUBQ        Z2, Z5, Z2
+	VPSLLVQ       Z2, Z15, Z8
+	VPORQ         Z8, Z9, Z9
+	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSLLVQ       Z2, Z15, Z2
+
+	// Each word: the sum of hiw over the codes that start in it, and the
+	// spill of the last code of the word before (16 words).
+	VPXORQ       Z14, Z14, Z14
+	VALIGNQ      $0x07, Z14, Z10, Z8
+	VPADDQ       Z8, Z10, Z10
+	VALIGNQ      $0x06, Z14, Z10, Z8
+	VPADDQ       Z8, Z10, Z10
+	VALIGNQ      $0x04, Z14, Z10, Z8
+	VPADDQ       Z8, Z10, Z10
+	VALIGNQ      $0x07, Z14, Z9, Z8
+	VPADDQ       Z8, Z9, Z9
+	VALIGNQ      $0x06, Z14, Z9, Z8
+	VPADDQ       Z8, Z9, Z9
+	VALIGNQ      $0x04, Z14, Z9, Z8
+	VPADDQ       Z8, Z9, Z9
+	VPBROADCASTQ k_q7<>+0(SB), Z8
+	VPERMQ       Z10, Z8, Z8
+	VPADDQ       Z8, Z9, Z9
+	VMOVDQA64    Z4, Z8
+	VPERMI2Q.Z   Z9, Z10, K1, Z8
+	VPERMI2Q.Z   Z2, Z6, K1, Z4
+	VMOVDQA64    Z1, Z11
+	VPERMI2Q.Z   Z9, Z10, K2, Z11
+	VPERMI2Q.Z   Z2, Z6, K2, Z1
+	VALIGNQ      $0x07, Z5, Z8, Z2
+	VPSUBQ.Z     Z2, Z8, K1, Z6
+	VALIGNQ      $0x07, Z8, Z11, Z2
+	VPSUBQ.Z     Z2, Z11, K2, Z2
+	VALIGNQ      $0x07, Z5, Z4, Z5
+	VALIGNQ      $0x07, Z4, Z1, Z1
+	VPORQ        Z5, Z6, Z6
+	VPORQ        Z1, Z2, Z2
+	MOVQ         $0x0001020304050607, CX
+	VMOVQ        CX, X1
+	MOVQ         $0x08090a0b0c0d0e0f, CX
+	VMOVQ        CX, X3
+	VPUNPCKLQDQ  X3, X1, X3
+	VSHUFI64X2   $0x00, Z3, Z3, Z3
+	VPSHUFB      Z3, Z6, Z6
+	MOVQ         $0x0001020304050607, CX
+	VMOVQ        CX, X1
+	MOVQ         $0x08090a0b0c0d0e0f, CX
+	VMOVQ        CX, X3
+	VPUNPCKLQDQ  X3, X1, X18
+	VSHUFI64X2   $0x00, Z18, Z18, Z18
+	VPSHUFB      Z18, Z2, Z2
+
+	// The second half's words, which start at bit L%64, moved up L/64 words.
+	SHRQ         $0x06, AX
+	VPBROADCASTQ AX, Z1
+	VPBROADCASTQ k_q10<>+0(SB), Z3
+	VMOVDQU64    k_iota8_0<>+0(SB), Z4
+	VPSUBQ       Z1, Z4, Z4
+	VPCMPUQ      $0x01, Z3, Z4, K1
+	VPERMI2Q.Z   Z2, Z6, K1, Z4
+	VMOVDQU64    k_iota8_1<>+0(SB), Z5
+	VPSUBQ       Z1, Z5, Z5
+	VPCMPUQ      $0x01, Z3, Z5, K1
+	VPERMI2Q.Z   Z2, Z6, K1, Z5
+	VPORQ        Z7, Z4, Z4
+	VPORQ        Z0, Z5, Z5
+	MOVQ         buf+0(FP), AX
+	LEAQ         7(DI), CX
+	SHRQ         $0x03, CX
+	XORL         BX, BX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
+	VMOVDQU8     Z4, K1, (AX)
+	SUBQ         $0x40, CX
+	CMOVQCS      BX, CX
+	MOVQ         $-1, DX
+	BZHIQ        CX, DX, DX
+	KMOVQ        DX, K1
+	VMOVDQU8     Z5, K1, 64(AX)
+	MOVQ         DI, bits+32(FP)
 	VZEROUPPER
 	RET
-
-DATA k_q1<>+0(SB)/8, $0x0000000000000001
-GLOBL k_q1<>(SB), RODATA|NOPTR, $8
-
-DATA k_q3f<>+0(SB)/8, $0x000000000000003f
-GLOBL k_q3f<>(SB), RODATA|NOPTR, $8
-
-DATA k_q80<>+0(SB)/8, $0x0000000000000080
-GLOBL k_q80<>(SB), RODATA|NOPTR, $8
-
-DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
-GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
 
 DATA k_q8<>+0(SB)/8, $0x0000000000000008
 GLOBL k_q8<>(SB), RODATA|NOPTR, $8
 
+DATA k_q10<>+0(SB)/8, $0x0000000000000010
+GLOBL k_q10<>(SB), RODATA|NOPTR, $8
+
 // func fpcCompress128AVX512Popcnt(buf *[129]byte, line *[128]byte, tab *[48]uint64) (sum uint64, bits int)
 // Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, CMOV, GFNI, POPCNT
-TEXT ·fpcCompress128AVX512Popcnt(SB), $944-40
+TEXT ·fpcCompress128AVX512Popcnt(SB), NOSPLIT, $0-40
 	MOVQ      line+8(FP), AX
 	VMOVDQU64 (AX), Z0
 
@@ -5598,20 +5022,20 @@ fpc_fused_pack_42:
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
 	VPSLLDQ     $0x04, Z4, Z7
-	VPSLLDQ     $0x08, Z4, Z15
-	VPSLLDQ     $0x0c, Z4, Z16
-	VPADDD      Z15, Z7, Z7
-	VPADDD      Z4, Z16, Z4
+	VPSLLDQ     $0x08, Z4, Z8
+	VPSLLDQ     $0x0c, Z4, Z15
+	VPADDD      Z8, Z7, Z7
+	VPADDD      Z4, Z15, Z4
 	VPADDD      Z7, Z4, Z4
-	VPADDD      Z16, Z7, Z7
-	VPSHUFD     $0xff, Z4, Z4
-	VALIGND     $0x0c, Z5, Z4, Z15
-	VALIGND     $0x08, Z5, Z4, Z16
-	VALIGND     $0x04, Z5, Z4, Z4
-	VPADDD      Z16, Z15, Z15
-	VPADDD.BCST k_d1<>+0(SB), Z4, Z4
-	VPADDD      Z4, Z15, Z15
 	VPADDD      Z15, Z7, Z7
+	VPSHUFD     $0xff, Z4, Z4
+	VALIGND     $0x0c, Z5, Z4, Z8
+	VALIGND     $0x08, Z5, Z4, Z15
+	VALIGND     $0x04, Z5, Z4, Z4
+	VPADDD      Z15, Z8, Z8
+	VPADDD.BCST k_d1<>+0(SB), Z4, Z4
+	VPADDD      Z4, Z8, Z8
+	VPADDD      Z8, Z7, Z7
 
 	// Bit offsets O, first without the zero-run codes: from the lengths of
 	// the non-zero words, which wait for the kinds only.
@@ -5620,20 +5044,20 @@ fpc_fused_pack_42:
 	VPERMD.Z 320(DX), Z4, K1, Z4
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z4, Z15
-	VPSLLDQ $0x08, Z4, Z16
-	VPSLLDQ $0x0c, Z4, Z17
-	VPADDD  Z16, Z15, Z15
-	VPADDD  Z4, Z17, Z4
-	VPADDD  Z15, Z4, Z4
-	VPADDD  Z17, Z15, Z15
+	VPSLLDQ $0x04, Z4, Z8
+	VPSLLDQ $0x08, Z4, Z15
+	VPSLLDQ $0x0c, Z4, Z16
+	VPADDD  Z15, Z8, Z8
+	VPADDD  Z4, Z16, Z4
+	VPADDD  Z8, Z4, Z4
+	VPADDD  Z16, Z8, Z8
 	VPSHUFD $0xff, Z4, Z4
-	VALIGND $0x0c, Z5, Z4, Z16
-	VALIGND $0x08, Z5, Z4, Z17
+	VALIGND $0x0c, Z5, Z4, Z15
+	VALIGND $0x08, Z5, Z4, Z16
 	VALIGND $0x04, Z5, Z4, Z4
-	VPADDD  Z17, Z16, Z16
-	VPADDD  Z4, Z16, Z16
 	VPADDD  Z16, Z15, Z15
+	VPADDD  Z4, Z15, Z15
+	VPADDD  Z15, Z8, Z8
 
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
@@ -5698,185 +5122,180 @@ fpc_fused_pack_42:
 
 fpc_fused_pack_43:
 	// L, the flag and the first half's codes: its code bits and 6 for each zero-run code in it.
-	MOVQ    SI, R8
-	MOVWQZX R8, R8
-	POPCNTQ R8, R8
-	LEAQ    (R8)(R8*2), R8
-	LEAQ    1(BX)(R8*2), BX
-
-	// Either half over 512 bits (with popcnt, the second from bit L%64): the serial packing.
-	CMPQ BX, $0x00000200
-	JA   fpc_fused_serial_44
-	MOVQ DI, R8
-	SUBQ BX, R8
-	CMPQ R8, $0x00000200
-	JA   fpc_fused_serial_44
-
-	// b = L%64, where the second half then fits in 512 bits, else 0.
-	MOVQ    BX, AX
-	ANDQ    $0x3f, AX
-	ADDQ    AX, R8
-	XORL    R9, R9
-	CMPQ    R8, $0x00000200
-	CMOVQHI R9, AX
+	MOVQ         SI, AX
+	MOVWQZX      AX, AX
+	POPCNTQ      AX, AX
+	LEAQ         (AX)(AX*2), AX
+	LEAQ         1(BX)(AX*2), AX
+	MOVQ         AX, BX
+	ANDQ         $0x3f, BX
+	VPBROADCASTD BX, Z4
 
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD SI, Z4
-	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
-	VPOPCNTD     Z4, Z4
-	VPSLLD       $0x01, Z4, Z16
-	VPSLLD       $0x02, Z4, Z4
-	VPADDD       Z4, Z16, Z16
+	VPBROADCASTD SI, Z15
+	VPANDD       k_fpc_below16<>+0(SB), Z15, Z15
+	VPOPCNTD     Z15, Z15
+	VPSLLD       $0x01, Z15, Z16
+	VPSLLD       $0x02, Z15, Z15
+	VPADDD       Z15, Z16, Z16
 	VPADDD       Z16, Z7, Z7
-	SHRQ         $0x10, SI
-
-	// The second half's codes from bit b of its words.
-	VPBROADCASTD AX, Z4
-	VPADDD       Z4, Z15, Z15
-
-	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD SI, Z4
-	VPANDD       k_fpc_below16<>+0(SB), Z4, Z4
-	VPOPCNTD     Z4, Z4
-	VPSLLD       $0x01, Z4, Z16
-	VPSLLD       $0x02, Z4, Z4
-	VPADDD       Z4, Z16, Z16
-	VPADDD       Z16, Z15, Z15
-	VPMOVZXBD    k_iota16<>+0(SB), Z4
-	MOVQ         CX, SI
-	SHRQ         $0x00, SI
-	KMOVW        SI, K1
+	MOVQ         CX, R8
+	SHRQ         $0x00, R8
+	KMOVW        R8, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD CX, Z16
-	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z16, Z16
-	VPORD        k_fpc_runend32_0<>+0(SB), Z16, Z16
+	VPBROADCASTD CX, Z15
+	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z15, Z15
+	VPORD        k_fpc_runend32_0<>+0(SB), Z15, Z15
 	VPXORD       Z9, Z9, Z9
-	VPSUBD       Z16, Z9, Z9
-	VPANDD       Z16, Z9, Z9
+	VPSUBD       Z15, Z9, Z9
+	VPANDD       Z15, Z9, Z9
 	VPLZCNTD     Z9, Z9
 	VPXORD.BCST  k_d31<>+0(SB), Z9, Z9
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z1, Z1, Z1
-	VPERMD       (DX), Z1, Z16
-	VPERMD       192(DX), Z1, Z17
-	VPTERNLOGD   $0xf8, Z17, Z0, Z16
-	VPERMD       64(DX), Z1, Z17
-	VPSRLVD      Z17, Z0, Z17
+	VPERMD       (DX), Z1, Z15
+	VPERMD       192(DX), Z1, Z16
+	VPTERNLOGD   $0xf8, Z16, Z0, Z15
+	VPERMD       64(DX), Z1, Z16
+	VPSRLVD      Z16, Z0, Z16
 	VPERMD       128(DX), Z1, Z0
-	VPTERNLOGD   $0xf8, Z0, Z17, Z16
+	VPTERNLOGD   $0xf8, Z0, Z16, Z15
 	VPERMD       256(DX), Z1, Z0
-	VPTERNLOGD.Z $0xf8, Z0, Z9, K1, Z16
+	VPTERNLOGD.Z $0xf8, Z0, Z9, K1, Z15
 	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
 	VPERMD.Z     (DX), Z0, K1, Z0
 	VPERMD.Z     320(DX), Z1, K1, Z1
 	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z9
-	VPERMI2D     Z0, Z16, Z9
-	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z17
-	VPERMI2D     Z0, Z16, Z17
-	VPSRLD       $0x06, Z7, Z0
-	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z7, Z7
-	VPADDD       Z1, Z7, Z7
+	VPERMI2D     Z0, Z15, Z9
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z16
+	VPERMI2D     Z0, Z15, Z16
+	SHRQ         $0x10, SI
 
-	// The lanes that end a word: the next lane starts in a later one.
-	VPTERNLOGD    $0xff, Z10, Z10, Z10
-	VALIGND       $0x01, Z0, Z10, Z1
-	VPCMPUD       $0x06, Z0, Z1, K1
-	VPCOMPRESSD.Z Z4, K1, Z0
-	VPMOVZXDQ     Y0, Z0
-	KMOVW         K1, SI
-	POPCNTL       SI, R8
-	MOVL          $0x000000ff, SI
-	BZHIL         R8, SI, SI
-	KMOVB         SI, K1
+	// The second half's codes from bit L%64 of its words.
+	VPADDD Z4, Z8, Z8
 
-	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y7, Z1
-	VEXTRACTI64X4 $0x01, Z7, Y7
-	VPMOVZXDQ     Y7, Z7
-	VPSUBQ.BCST   k_q40<>+0(SB), Z1, Z1
-	VPSRLVQ       Z1, Z9, Z16
-	VPSUBQ        Z1, Z5, Z1
-	VPSLLVQ       Z1, Z9, Z10
-	VPORQ         Z10, Z16, Z16
-	VPADDQ.BCST   k_q40<>+0(SB), Z1, Z1
-	VPSLLVQ       Z1, Z9, Z1
-	VPSUBQ.BCST   k_q40<>+0(SB), Z7, Z7
-	VPSRLVQ       Z7, Z17, Z10
-	VPSUBQ        Z7, Z5, Z7
-	VPSLLVQ       Z7, Z17, Z9
-	VPORQ         Z9, Z10, Z10
-	VPADDQ.BCST   k_q40<>+0(SB), Z7, Z7
-	VPSLLVQ       Z7, Z17, Z7
-
-	// Each word: the sum of hiw over the codes that start in it (a difference of
-	// prefix sums), and the spill of the last code of the word before.
-	VPXORQ          Z11, Z11, Z11
-	VALIGNQ         $0x07, Z11, Z16, Z9
-	VPADDQ          Z9, Z16, Z16
-	VALIGNQ         $0x06, Z11, Z16, Z9
-	VPADDQ          Z9, Z16, Z16
-	VALIGNQ         $0x04, Z11, Z16, Z9
-	VPADDQ          Z9, Z16, Z16
-	VALIGNQ         $0x07, Z11, Z10, Z9
-	VPADDQ          Z9, Z10, Z10
-	VALIGNQ         $0x06, Z11, Z10, Z9
-	VPADDQ          Z9, Z10, Z10
-	VALIGNQ         $0x04, Z11, Z10, Z9
-	VPADDQ          Z9, Z10, Z10
-	VPBROADCASTQ    k_q7<>+0(SB), Z9
-	VPERMQ          Z16, Z9, Z9
-	VPADDQ          Z9, Z10, Z10
-	VPERMT2Q.Z      Z10, Z0, K1, Z16
-	VALIGNQ         $0x07, Z5, Z16, Z9
-	VPSUBQ.Z        Z9, Z16, K1, Z9
-	VPERMT2Q.Z      Z7, Z0, K1, Z1
-	VALIGNQ         $0x07, Z5, Z1, Z1
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z9
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPSHUFB         Z0, Z9, Z9
-	MOVQ            CX, SI
-	SHRQ            $0x10, SI
-	KMOVW           SI, K1
+	// O: 6 bits more for each zero-run code before.
+	VPBROADCASTD SI, Z0
+	VPANDD       k_fpc_below16<>+0(SB), Z0, Z0
+	VPOPCNTD     Z0, Z0
+	VPSLLD       $0x01, Z0, Z4
+	VPSLLD       $0x02, Z0, Z0
+	VPADDD       Z0, Z4, Z4
+	VPADDD       Z4, Z8, Z8
+	MOVQ         CX, SI
+	SHRQ         $0x10, SI
+	KMOVW        SI, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
 	VPBROADCASTD CX, Z0
 	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z0, Z0
 	VPORD        k_fpc_runend32_1<>+0(SB), Z0, Z0
-	VPXORD       Z12, Z12, Z12
-	VPSUBD       Z0, Z12, Z1
-	VPANDD       Z0, Z1, Z1
-	VPLZCNTD     Z1, Z1
-	VPXORD.BCST  k_d31<>+0(SB), Z1, Z0
+	VPXORD       Z10, Z10, Z10
+	VPSUBD       Z0, Z10, Z4
+	VPANDD       Z0, Z4, Z4
+	VPLZCNTD     Z4, Z4
+	VPXORD.BCST  k_d31<>+0(SB), Z4, Z0
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
-	VPADDD       Z6, Z6, Z1
-	VPERMD       (DX), Z1, Z6
-	VPERMD       192(DX), Z1, Z7
-	VPTERNLOGD   $0xf8, Z7, Z2, Z6
-	VPERMD       64(DX), Z1, Z7
-	VPSRLVD      Z7, Z2, Z7
-	VPERMD       128(DX), Z1, Z2
-	VPTERNLOGD   $0xf8, Z2, Z7, Z6
-	VPERMD       256(DX), Z1, Z2
+	VPADDD       Z6, Z6, Z4
+	VPERMD       (DX), Z4, Z6
+	VPERMD       192(DX), Z4, Z10
+	VPTERNLOGD   $0xf8, Z10, Z2, Z6
+	VPERMD       64(DX), Z4, Z10
+	VPSRLVD      Z10, Z2, Z10
+	VPERMD       128(DX), Z4, Z2
+	VPTERNLOGD   $0xf8, Z2, Z10, Z6
+	VPERMD       256(DX), Z4, Z2
 	VPTERNLOGD.Z $0xf8, Z2, Z0, K1, Z6
-	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z4, Z0
 	VPERMD.Z     (DX), Z0, K1, Z0
-	VPERMD.Z     320(DX), Z1, K1, Z1
-	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z2
-	VPERMI2D     Z0, Z6, Z2
-	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z7
-	VPERMI2D     Z0, Z6, Z7
-	VPSRLD       $0x06, Z15, Z0
-	VPANDD.BCST  k_fpc_d3f<>+0(SB), Z15, Z6
-	VPADDD       Z1, Z6, Z6
+	VPERMD.Z     320(DX), Z4, K1, Z2
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z4
+	VPERMI2D     Z0, Z6, Z4
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z10
+	VPERMI2D     Z0, Z6, Z10
+	VPMOVZXBD    k_iota16<>+0(SB), Z0
+
+	// Either half over 512 bits (the second from bit L%64): two vectors a half.
+	CMPQ        AX, $0x00000200
+	JA          fpc_fused_wide_44
+	MOVQ        DI, CX
+	SUBQ        AX, CX
+	ADDQ        BX, CX
+	CMPQ        CX, $0x00000200
+	JA          fpc_fused_wide_44
+	VPSRLD      $0x06, Z7, Z6
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z7, Z7
+	VPADDD      Z1, Z7, Z7
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z11, Z11, Z11
+	VALIGND       $0x01, Z6, Z11, Z1
+	VPCMPUD       $0x06, Z6, Z1, K1
+	VPCOMPRESSD.Z Z0, K1, Z1
+	VPMOVZXDQ     Y1, Z1
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x000000ff, CX
+	BZHIL         DX, CX, CX
+	KMOVB         CX, K1
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y7, Z6
+	VEXTRACTI64X4 $0x01, Z7, Y7
+	VPMOVZXDQ     Y7, Z7
+	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z6
+	VPSRLVQ       Z6, Z9, Z15
+	VPSUBQ        Z6, Z5, Z6
+	VPSLLVQ       Z6, Z9, Z11
+	VPORQ         Z11, Z15, Z15
+	VPADDQ.BCST   k_q40<>+0(SB), Z6, Z6
+	VPSLLVQ       Z6, Z9, Z6
+	VPSUBQ.BCST   k_q40<>+0(SB), Z7, Z7
+	VPSRLVQ       Z7, Z16, Z11
+	VPSUBQ        Z7, Z5, Z7
+	VPSLLVQ       Z7, Z16, Z9
+	VPORQ         Z9, Z11, Z11
+	VPADDQ.BCST   k_q40<>+0(SB), Z7, Z7
+	VPSLLVQ       Z7, Z16, Z7
+
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
+	VPXORQ          Z12, Z12, Z12
+	VALIGNQ         $0x07, Z12, Z15, Z9
+	VPADDQ          Z9, Z15, Z15
+	VALIGNQ         $0x06, Z12, Z15, Z9
+	VPADDQ          Z9, Z15, Z15
+	VALIGNQ         $0x04, Z12, Z15, Z9
+	VPADDQ          Z9, Z15, Z15
+	VALIGNQ         $0x07, Z12, Z11, Z9
+	VPADDQ          Z9, Z11, Z11
+	VALIGNQ         $0x06, Z12, Z11, Z9
+	VPADDQ          Z9, Z11, Z11
+	VALIGNQ         $0x04, Z12, Z11, Z9
+	VPADDQ          Z9, Z11, Z11
+	VPBROADCASTQ    k_q7<>+0(SB), Z9
+	VPERMQ          Z15, Z9, Z9
+	VPADDQ          Z9, Z11, Z11
+	VPERMT2Q.Z      Z11, Z1, K1, Z15
+	VALIGNQ         $0x07, Z5, Z15, Z9
+	VPSUBQ.Z        Z9, Z15, K1, Z9
+	VPERMT2Q.Z      Z7, Z1, K1, Z6
+	VALIGNQ         $0x07, Z5, Z6, Z6
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z6, Z9
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
+	VPSHUFB         Z1, Z9, Z9
+	VPSRLD          $0x06, Z8, Z1
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z8, Z6
+	VPADDD          Z2, Z6, Z6
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z13, Z13, Z13
-	VALIGND       $0x01, Z0, Z13, Z1
-	VPCMPUD       $0x06, Z0, Z1, K1
-	VPCOMPRESSD.Z Z4, K1, Z0
+	VALIGND       $0x01, Z1, Z13, Z2
+	VPCMPUD       $0x06, Z1, Z2, K1
+	VPCOMPRESSD.Z Z0, K1, Z0
 	VPMOVZXDQ     Y0, Z0
 	KMOVW         K1, CX
 	POPCNTL       CX, DX
@@ -5886,32 +5305,32 @@ fpc_fused_pack_43:
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y6, Z1
-	VEXTRACTI64X4 $0x01, Z6, Y4
-	VPMOVZXDQ     Y4, Z4
+	VEXTRACTI64X4 $0x01, Z6, Y2
+	VPMOVZXDQ     Y2, Z2
 	VPSUBQ.BCST   k_q40<>+0(SB), Z1, Z1
-	VPSRLVQ       Z1, Z2, Z10
+	VPSRLVQ       Z1, Z4, Z7
 	VPSUBQ        Z1, Z5, Z1
-	VPSLLVQ       Z1, Z2, Z6
-	VPORQ         Z6, Z10, Z10
+	VPSLLVQ       Z1, Z4, Z6
+	VPORQ         Z6, Z7, Z7
 	VPADDQ.BCST   k_q40<>+0(SB), Z1, Z1
-	VPSLLVQ       Z1, Z2, Z1
-	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z2
-	VPSRLVQ       Z2, Z7, Z6
+	VPSLLVQ       Z1, Z4, Z1
+	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSRLVQ       Z2, Z10, Z6
 	VPSUBQ        Z2, Z5, Z2
-	VPSLLVQ       Z2, Z7, Z4
+	VPSLLVQ       Z2, Z10, Z4
 	VPORQ         Z4, Z6, Z6
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSLLVQ       Z2, Z7, Z2
+	VPSLLVQ       Z2, Z10, Z2
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z10, Z4
-	VPADDQ       Z4, Z10, Z10
-	VALIGNQ      $0x06, Z14, Z10, Z4
-	VPADDQ       Z4, Z10, Z10
-	VALIGNQ      $0x04, Z14, Z10, Z4
-	VPADDQ       Z4, Z10, Z10
+	VALIGNQ      $0x07, Z14, Z7, Z4
+	VPADDQ       Z4, Z7, Z7
+	VALIGNQ      $0x06, Z14, Z7, Z4
+	VPADDQ       Z4, Z7, Z7
+	VALIGNQ      $0x04, Z14, Z7, Z4
+	VPADDQ       Z4, Z7, Z7
 	VALIGNQ      $0x07, Z14, Z6, Z4
 	VPADDQ       Z4, Z6, Z6
 	VALIGNQ      $0x06, Z14, Z6, Z4
@@ -5919,31 +5338,23 @@ fpc_fused_pack_43:
 	VALIGNQ      $0x04, Z14, Z6, Z4
 	VPADDQ       Z4, Z6, Z6
 	VPBROADCASTQ k_q7<>+0(SB), Z4
-	VPERMQ       Z10, Z4, Z4
+	VPERMQ       Z7, Z4, Z4
 	VPADDQ       Z4, Z6, Z6
-	VPERMT2Q.Z   Z6, Z0, K1, Z10
-	VALIGNQ      $0x07, Z5, Z10, Z4
-	VPSUBQ.Z     Z4, Z10, K1, Z4
+	VPERMT2Q.Z   Z6, Z0, K1, Z7
+	VALIGNQ      $0x07, Z5, Z7, Z4
+	VPSUBQ.Z     Z4, Z7, K1, Z4
 	VPERMT2Q.Z   Z2, Z0, K1, Z1
 	VALIGNQ      $0x07, Z5, Z1, Z1
 	VPORQ        Z1, Z4, Z4
-	MOVQ         BX, CX
-	ANDQ         $0x3f, CX
-	CMPQ         CX, AX
-	JNE          fpc_fused_shifted_45
+	MOVQ         $0x0001020304050607, CX
+	VMOVQ        CX, X0
+	MOVQ         $0x08090a0b0c0d0e0f, CX
+	VMOVQ        CX, X1
+	VPUNPCKLQDQ  X1, X0, X3
+	VSHUFI64X2   $0x00, Z3, Z3, Z3
+	VPSHUFB      Z3, Z4, Z4
 
 	// The second half's words, which start at bit L%64, moved up L/64 words.
-	MOVQ        $0x0001020304050607, AX
-	VMOVQ       AX, X0
-	MOVQ        $0x08090a0b0c0d0e0f, AX
-	VMOVQ       AX, X1
-	VPUNPCKLQDQ X1, X0, X3
-	VSHUFI64X2  $0x00, Z3, Z3, Z3
-	VPSHUFB     Z3, Z4, Z4
-
-	// The second half's words from bit L on: lane m takes its words m−L/64
-	// (and the one before, shifted right by L%64, unless they start at bit L%64).
-	MOVQ         BX, AX
 	SHRQ         $0x06, AX
 	VPBROADCASTQ AX, Z0
 	VPBROADCASTQ k_q8<>+0(SB), Z1
@@ -5974,54 +5385,180 @@ fpc_fused_pack_43:
 	VZEROUPPER
 	RET
 
-fpc_fused_shifted_45:
-	// The second half's words from bit L on: lane m takes its words m−L/64
-	// (and the one before, shifted right by L%64, unless they start at bit L%64).
-	MOVQ         BX, AX
+fpc_fused_wide_44:
+	VPSRLD      $0x06, Z7, Z6
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z7, Z7
+	VPADDD      Z1, Z7, Z7
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z11, Z11, Z11
+	VALIGND       $0x01, Z6, Z11, Z1
+	VPCMPUD       $0x06, Z6, Z1, K1
+	VPCOMPRESSD.Z Z0, K1, Z1
+	VPMOVZXDQ     Y1, Z6
+	VEXTRACTI32X8 $0x01, Z1, Y1
+	VPMOVZXDQ     Y1, Z1
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x0000ffff, CX
+	BZHIL         DX, CX, CX
+	KMOVW         CX, K1
+	KSHIFTRW      $0x08, K1, K2
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y7, Z11
+	VEXTRACTI64X4 $0x01, Z7, Y7
+	VPMOVZXDQ     Y7, Z7
+	VPSUBQ.BCST   k_q40<>+0(SB), Z11, Z11
+	VPSRLVQ       Z11, Z9, Z18
+	VPSUBQ        Z11, Z5, Z11
+	VPSLLVQ       Z11, Z9, Z15
+	VPORQ         Z15, Z18, Z18
+	VPADDQ.BCST   k_q40<>+0(SB), Z11, Z11
+	VPSLLVQ       Z11, Z9, Z9
+	VPSUBQ.BCST   k_q40<>+0(SB), Z7, Z7
+	VPSRLVQ       Z7, Z16, Z15
+	VPSUBQ        Z7, Z5, Z7
+	VPSLLVQ       Z7, Z16, Z11
+	VPORQ         Z11, Z15, Z15
+	VPADDQ.BCST   k_q40<>+0(SB), Z7, Z7
+	VPSLLVQ       Z7, Z16, Z7
+
+	// Each word: the sum of hiw over the codes that start in it, and the
+	// spill of the last code of the word before (16 words).
+	VPXORQ          Z12, Z12, Z12
+	VALIGNQ         $0x07, Z12, Z18, Z11
+	VPADDQ          Z11, Z18, Z18
+	VALIGNQ         $0x06, Z12, Z18, Z11
+	VPADDQ          Z11, Z18, Z18
+	VALIGNQ         $0x04, Z12, Z18, Z11
+	VPADDQ          Z11, Z18, Z18
+	VALIGNQ         $0x07, Z12, Z15, Z11
+	VPADDQ          Z11, Z15, Z15
+	VALIGNQ         $0x06, Z12, Z15, Z11
+	VPADDQ          Z11, Z15, Z15
+	VALIGNQ         $0x04, Z12, Z15, Z11
+	VPADDQ          Z11, Z15, Z15
+	VPBROADCASTQ    k_q7<>+0(SB), Z11
+	VPERMQ          Z18, Z11, Z11
+	VPADDQ          Z11, Z15, Z15
+	VMOVDQA64       Z6, Z11
+	VPERMI2Q.Z      Z15, Z18, K1, Z11
+	VPERMI2Q.Z      Z7, Z9, K1, Z6
+	VMOVDQA64       Z1, Z12
+	VPERMI2Q.Z      Z15, Z18, K2, Z12
+	VPERMI2Q.Z      Z7, Z9, K2, Z1
+	VALIGNQ         $0x07, Z5, Z11, Z7
+	VPSUBQ.Z        Z7, Z11, K1, Z9
+	VALIGNQ         $0x07, Z11, Z12, Z7
+	VPSUBQ.Z        Z7, Z12, K2, Z7
+	VALIGNQ         $0x07, Z5, Z6, Z11
+	VALIGNQ         $0x07, Z6, Z1, Z1
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z11, Z9
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z6
+	VPSHUFB         Z6, Z9, Z9
+	VPORQ           Z1, Z7, Z7
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
+	VPSHUFB         Z1, Z7, Z7
+	VPSRLD          $0x06, Z8, Z1
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z8, Z6
+	VPADDD          Z2, Z6, Z6
+
+	// The lanes that end a word: the next lane starts in a later one.
+	VPTERNLOGD    $0xff, Z13, Z13, Z13
+	VALIGND       $0x01, Z1, Z13, Z2
+	VPCMPUD       $0x06, Z1, Z2, K1
+	VPCOMPRESSD.Z Z0, K1, Z0
+	VPMOVZXDQ     Y0, Z1
+	VEXTRACTI32X8 $0x01, Z0, Y0
+	VPMOVZXDQ     Y0, Z0
+	KMOVW         K1, CX
+	POPCNTL       CX, DX
+	MOVL          $0x0000ffff, CX
+	BZHIL         DX, CX, CX
+	KMOVW         CX, K1
+	KSHIFTRW      $0x08, K1, K2
+
+	// Each code's bits in its word (hiw) and the next (low).
+	VPMOVZXDQ     Y6, Z2
+	VEXTRACTI64X4 $0x01, Z6, Y6
+	VPMOVZXDQ     Y6, Z6
+	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSRLVQ       Z2, Z4, Z11
+	VPSUBQ        Z2, Z5, Z2
+	VPSLLVQ       Z2, Z4, Z8
+	VPORQ         Z8, Z11, Z11
+	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSLLVQ       Z2, Z4, Z2
+	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z4
+	VPSRLVQ       Z4, Z10, Z8
+	VPSUBQ        Z4, Z5, Z4
+	VPSLLVQ       Z4, Z10, Z6
+	VPORQ         Z6, Z8, Z8
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z10, Z4
+
+	// Each word: the sum of hiw over the codes that start in it, and the
+	// spill of the last code of the word before (16 words).
+	VPXORQ       Z14, Z14, Z14
+	VALIGNQ      $0x07, Z14, Z11, Z6
+	VPADDQ       Z6, Z11, Z11
+	VALIGNQ      $0x06, Z14, Z11, Z6
+	VPADDQ       Z6, Z11, Z11
+	VALIGNQ      $0x04, Z14, Z11, Z6
+	VPADDQ       Z6, Z11, Z11
+	VALIGNQ      $0x07, Z14, Z8, Z6
+	VPADDQ       Z6, Z8, Z8
+	VALIGNQ      $0x06, Z14, Z8, Z6
+	VPADDQ       Z6, Z8, Z8
+	VALIGNQ      $0x04, Z14, Z8, Z6
+	VPADDQ       Z6, Z8, Z8
+	VPBROADCASTQ k_q7<>+0(SB), Z6
+	VPERMQ       Z11, Z6, Z6
+	VPADDQ       Z6, Z8, Z8
+	VMOVDQA64    Z1, Z6
+	VPERMI2Q.Z   Z8, Z11, K1, Z6
+	VPERMI2Q.Z   Z4, Z2, K1, Z1
+	VMOVDQA64    Z0, Z10
+	VPERMI2Q.Z   Z8, Z11, K2, Z10
+	VPERMI2Q.Z   Z4, Z2, K2, Z0
+	VALIGNQ      $0x07, Z5, Z6, Z2
+	VPSUBQ.Z     Z2, Z6, K1, Z4
+	VALIGNQ      $0x07, Z6, Z10, Z2
+	VPSUBQ.Z     Z2, Z10, K2, Z2
+	VALIGNQ      $0x07, Z5, Z1, Z5
+	VALIGNQ      $0x07, Z1, Z0, Z0
+	VPORQ        Z5, Z4, Z4
+	VPORQ        Z0, Z2, Z2
+	MOVQ         $0x0001020304050607, CX
+	VMOVQ        CX, X0
+	MOVQ         $0x08090a0b0c0d0e0f, CX
+	VMOVQ        CX, X1
+	VPUNPCKLQDQ  X1, X0, X3
+	VSHUFI64X2   $0x00, Z3, Z3, Z3
+	VPSHUFB      Z3, Z4, Z4
+	MOVQ         $0x0001020304050607, CX
+	VMOVQ        CX, X0
+	MOVQ         $0x08090a0b0c0d0e0f, CX
+	VMOVQ        CX, X1
+	VPUNPCKLQDQ  X1, X0, X17
+	VSHUFI64X2   $0x00, Z17, Z17, Z17
+	VPSHUFB      Z17, Z2, Z2
+
+	// The second half's words, which start at bit L%64, moved up L/64 words.
 	SHRQ         $0x06, AX
 	VPBROADCASTQ AX, Z0
-	MOVQ         BX, AX
-	ANDQ         $0x3f, AX
-	VPBROADCASTQ AX, Z1
-	NEGQ         AX
-	ADDQ         $0x40, AX
-	VPBROADCASTQ AX, Z2
-	VPBROADCASTQ k_q8<>+0(SB), Z5
-	VMOVDQU64    k_iota8_0<>+0(SB), Z6
-	VPSUBQ       Z0, Z6, Z6
-	VPCMPUQ      $0x01, Z5, Z6, K1
-	VPERMQ.Z     Z4, Z6, K1, Z7
-	VPSUBQ.BCST  k_q1<>+0(SB), Z6, Z6
-	VPCMPUQ      $0x01, Z5, Z6, K1
-	VPERMQ.Z     Z4, Z6, K1, Z6
-	VPSRLVQ      Z1, Z7, Z7
-	VPSLLVQ      Z2, Z6, Z6
-	VPORQ        Z6, Z7, Z7
-	VMOVDQU64    k_iota8_1<>+0(SB), Z6
-	VPSUBQ       Z0, Z6, Z6
-	VPCMPUQ      $0x01, Z5, Z6, K1
-	VPERMQ.Z     Z4, Z6, K1, Z0
-	VPSUBQ.BCST  k_q1<>+0(SB), Z6, Z6
-	VPCMPUQ      $0x01, Z5, Z6, K1
-	VPERMQ.Z     Z4, Z6, K1, Z4
-	VPSRLVQ      Z1, Z0, Z0
-	VPSLLVQ      Z2, Z4, Z4
-	VPORQ        Z4, Z0, Z0
-	MOVQ         $0x0001020304050607, AX
-	VMOVQ        AX, X1
-	MOVQ         $0x08090a0b0c0d0e0f, AX
-	VMOVQ        AX, X2
-	VPUNPCKLQDQ  X2, X1, X3
-	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z7, Z7
-	MOVQ         $0x0001020304050607, AX
-	VMOVQ        AX, X1
-	MOVQ         $0x08090a0b0c0d0e0f, AX
-	VMOVQ        AX, X2
-	VPUNPCKLQDQ  X2, X1, X8
-	VSHUFI64X2   $0x00, Z8, Z8, Z8
-	VPSHUFB      Z8, Z0, Z0
-	VPORQ        Z9, Z7, Z7
+	VPBROADCASTQ k_q10<>+0(SB), Z1
+	VMOVDQU64    k_iota8_0<>+0(SB), Z3
+	VPSUBQ       Z0, Z3, Z3
+	VPCMPUQ      $0x01, Z1, Z3, K1
+	VPERMI2Q.Z   Z2, Z4, K1, Z3
+	VMOVDQU64    k_iota8_1<>+0(SB), Z5
+	VPSUBQ       Z0, Z5, Z5
+	VPCMPUQ      $0x01, Z1, Z5, K1
+	VPERMI2Q.Z   Z2, Z4, K1, Z5
+	VPORQ        Z9, Z3, Z3
+	VPORQ        Z7, Z5, Z5
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -6029,719 +5566,14 @@ fpc_fused_shifted_45:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z7, K1, (AX)
+	VMOVDQU8     Z3, K1, (AX)
 	SUBQ         $0x40, CX
 	CMOVQCS      BX, CX
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z0, K1, 64(AX)
+	VMOVDQU8     Z5, K1, 64(AX)
 	MOVQ         DI, bits+32(FP)
-	VZEROUPPER
-	RET
-
-fpc_fused_serial_44:
-	VPMOVDB      Z1, X0
-	VMOVDQU      X0, (SP)
-	VPMOVDB      Z6, X0
-	VMOVDQU      X0, 16(SP)
-	LEAQ         32(SP), BX
-	VMOVDQU64    (DX), Z0
-	VMOVDQU64    64(DX), Z1
-	VMOVDQU64    128(DX), Z2
-	VMOVDQU64    192(DX), Z3
-	VMOVDQU64    256(DX), Z4
-	VMOVDQU64    320(DX), Z5
-	MOVQ         $0x00000007, DX
-	VPBROADCASTQ DX, Z6
-	MOVQ         CX, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    (SP), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    (AX), Z8
-	VPERMQ       Z1, Z7, Z10
-	VPSRLVQ      Z10, Z8, Z10
-	VPERMQ       Z2, Z7, Z9
-	VPANDQ       Z9, Z10, Z10
-	VPERMQ       Z3, Z7, Z9
-	VPANDQ       Z9, Z8, Z8
-	VPERMQ       Z0, Z7, Z9
-	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
-	VMOVDQA64.Z  Z9, K1, Z9
-	VMOVDQU64    Z9, 176(SP)
-	VPERMQ.Z     Z5, Z7, K1, Z9
-	VMOVDQU64    Z9, 432(SP)
-	VPERMQ.Z     Z4, Z7, K1, Z9
-	VMOVDQU64    Z9, 688(SP)
-	MOVQ         CX, DX
-	SHRQ         $0x08, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    8(SP), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    32(AX), Z8
-	VPERMQ       Z1, Z7, Z10
-	VPSRLVQ      Z10, Z8, Z10
-	VPERMQ       Z2, Z7, Z9
-	VPANDQ       Z9, Z10, Z10
-	VPERMQ       Z3, Z7, Z9
-	VPANDQ       Z9, Z8, Z8
-	VPERMQ       Z0, Z7, Z9
-	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
-	VMOVDQA64.Z  Z9, K1, Z9
-	VMOVDQU64    Z9, 240(SP)
-	VPERMQ.Z     Z5, Z7, K1, Z9
-	VMOVDQU64    Z9, 496(SP)
-	VPERMQ.Z     Z4, Z7, K1, Z9
-	VMOVDQU64    Z9, 752(SP)
-	MOVQ         CX, DX
-	SHRQ         $0x10, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    16(SP), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    64(AX), Z8
-	VPERMQ       Z1, Z7, Z10
-	VPSRLVQ      Z10, Z8, Z10
-	VPERMQ       Z2, Z7, Z9
-	VPANDQ       Z9, Z10, Z10
-	VPERMQ       Z3, Z7, Z9
-	VPANDQ       Z9, Z8, Z8
-	VPERMQ       Z0, Z7, Z9
-	VPTERNLOGQ   $0xfe, Z10, Z8, Z9
-	VMOVDQA64.Z  Z9, K1, Z9
-	VMOVDQU64    Z9, 304(SP)
-	VPERMQ.Z     Z5, Z7, K1, Z9
-	VMOVDQU64    Z9, 560(SP)
-	VPERMQ.Z     Z4, Z7, K1, Z9
-	VMOVDQU64    Z9, 816(SP)
-	MOVQ         CX, DX
-	SHRQ         $0x18, DX
-	KMOVB        DX, K1
-	VPMOVZXBQ    24(SP), Z7
-	VPANDQ       Z6, Z7, Z7
-	VPMOVZXDQ    96(AX), Z6
-	VPERMQ       Z1, Z7, Z1
-	VPSRLVQ      Z1, Z6, Z1
-	VPERMQ       Z2, Z7, Z2
-	VPANDQ       Z2, Z1, Z1
-	VPERMQ       Z3, Z7, Z2
-	VPANDQ       Z2, Z6, Z6
-	VPERMQ       Z0, Z7, Z0
-	VPTERNLOGQ   $0xfe, Z1, Z6, Z0
-	VMOVDQA64.Z  Z0, K1, Z0
-	VMOVDQU64    Z0, 368(SP)
-	VPERMQ.Z     Z5, Z7, K1, Z2
-	VMOVDQU64    Z2, 624(SP)
-	VPERMQ.Z     Z4, Z7, K1, Z2
-	VMOVDQU64    Z2, 880(SP)
-
-	// Pack: pending bits right-aligned in acc, nacc of them; after each
-	// code the whole bytes are stored big-endian, 8 at a time.
-	MOVQ   CX, AX
-	BTSQ   $0x20, AX
-	MOVQ   $0x00000001, CX
-	MOVQ   $0x00000001, DX
-	XORQ   SI, SI
-	MOVQ   AX, R8
-	SHRQ   $0x01, R8
-	TZCNTQ R8, R8
-	ANDQ   688(SP), R8
-	ORQ    176(SP), R8
-	MOVQ   432(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x02, R8
-	TZCNTQ R8, R8
-	ANDQ   696(SP), R8
-	ORQ    184(SP), R8
-	MOVQ   440(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x03, R8
-	TZCNTQ R8, R8
-	ANDQ   704(SP), R8
-	ORQ    192(SP), R8
-	MOVQ   448(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x04, R8
-	TZCNTQ R8, R8
-	ANDQ   712(SP), R8
-	ORQ    200(SP), R8
-	MOVQ   456(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x05, R8
-	TZCNTQ R8, R8
-	ANDQ   720(SP), R8
-	ORQ    208(SP), R8
-	MOVQ   464(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x06, R8
-	TZCNTQ R8, R8
-	ANDQ   728(SP), R8
-	ORQ    216(SP), R8
-	MOVQ   472(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x07, R8
-	TZCNTQ R8, R8
-	ANDQ   736(SP), R8
-	ORQ    224(SP), R8
-	MOVQ   480(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x08, R8
-	TZCNTQ R8, R8
-	ANDQ   744(SP), R8
-	ORQ    232(SP), R8
-	MOVQ   488(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x09, R8
-	TZCNTQ R8, R8
-	ANDQ   752(SP), R8
-	ORQ    240(SP), R8
-	MOVQ   496(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0a, R8
-	TZCNTQ R8, R8
-	ANDQ   760(SP), R8
-	ORQ    248(SP), R8
-	MOVQ   504(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0b, R8
-	TZCNTQ R8, R8
-	ANDQ   768(SP), R8
-	ORQ    256(SP), R8
-	MOVQ   512(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0c, R8
-	TZCNTQ R8, R8
-	ANDQ   776(SP), R8
-	ORQ    264(SP), R8
-	MOVQ   520(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0d, R8
-	TZCNTQ R8, R8
-	ANDQ   784(SP), R8
-	ORQ    272(SP), R8
-	MOVQ   528(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0e, R8
-	TZCNTQ R8, R8
-	ANDQ   792(SP), R8
-	ORQ    280(SP), R8
-	MOVQ   536(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x0f, R8
-	TZCNTQ R8, R8
-	ANDQ   800(SP), R8
-	ORQ    288(SP), R8
-	MOVQ   544(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x10, R8
-	TZCNTQ R8, R8
-	ANDQ   808(SP), R8
-	ORQ    296(SP), R8
-	MOVQ   552(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x11, R8
-	TZCNTQ R8, R8
-	ANDQ   816(SP), R8
-	ORQ    304(SP), R8
-	MOVQ   560(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x12, R8
-	TZCNTQ R8, R8
-	ANDQ   824(SP), R8
-	ORQ    312(SP), R8
-	MOVQ   568(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x13, R8
-	TZCNTQ R8, R8
-	ANDQ   832(SP), R8
-	ORQ    320(SP), R8
-	MOVQ   576(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x14, R8
-	TZCNTQ R8, R8
-	ANDQ   840(SP), R8
-	ORQ    328(SP), R8
-	MOVQ   584(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x15, R8
-	TZCNTQ R8, R8
-	ANDQ   848(SP), R8
-	ORQ    336(SP), R8
-	MOVQ   592(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x16, R8
-	TZCNTQ R8, R8
-	ANDQ   856(SP), R8
-	ORQ    344(SP), R8
-	MOVQ   600(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x17, R8
-	TZCNTQ R8, R8
-	ANDQ   864(SP), R8
-	ORQ    352(SP), R8
-	MOVQ   608(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x18, R8
-	TZCNTQ R8, R8
-	ANDQ   872(SP), R8
-	ORQ    360(SP), R8
-	MOVQ   616(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x19, R8
-	TZCNTQ R8, R8
-	ANDQ   880(SP), R8
-	ORQ    368(SP), R8
-	MOVQ   624(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1a, R8
-	TZCNTQ R8, R8
-	ANDQ   888(SP), R8
-	ORQ    376(SP), R8
-	MOVQ   632(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1b, R8
-	TZCNTQ R8, R8
-	ANDQ   896(SP), R8
-	ORQ    384(SP), R8
-	MOVQ   640(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1c, R8
-	TZCNTQ R8, R8
-	ANDQ   904(SP), R8
-	ORQ    392(SP), R8
-	MOVQ   648(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1d, R8
-	TZCNTQ R8, R8
-	ANDQ   912(SP), R8
-	ORQ    400(SP), R8
-	MOVQ   656(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1e, R8
-	TZCNTQ R8, R8
-	ANDQ   920(SP), R8
-	ORQ    408(SP), R8
-	MOVQ   664(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	MOVQ   AX, R8
-	SHRQ   $0x1f, R8
-	TZCNTQ R8, R8
-	ANDQ   928(SP), R8
-	ORQ    416(SP), R8
-	MOVQ   672(SP), R9
-	SHLXQ  R9, CX, CX
-	ORQ    R8, CX
-	ADDQ   R9, DX
-	MOVQ   $0x00000040, R8
-	SUBQ   DX, R8
-	SHLXQ  R8, CX, R8
-	BSWAPQ R8
-	MOVQ   R8, (BX)(SI*1)
-	MOVQ   DX, R8
-	SHRQ   $0x03, R8
-	ADDQ   R8, SI
-	ANDQ   $0x07, DX
-	SHRQ   $0x20, AX
-	TZCNTQ AX, AX
-	ANDQ   936(SP), AX
-	ORQ    424(SP), AX
-	MOVQ   680(SP), R8
-	SHLXQ  R8, CX, CX
-	ORQ    AX, CX
-	ADDQ   R8, DX
-	MOVQ   $0x00000040, AX
-	SUBQ   DX, AX
-	SHLXQ  AX, CX, AX
-	BSWAPQ AX
-	MOVQ   AX, (BX)(SI*1)
-	MOVQ   DX, AX
-	SHRQ   $0x03, AX
-	ADDQ   AX, SI
-	ANDQ   $0x07, DX
-	MOVQ   $0x00000040, AX
-	SUBQ   DX, AX
-	SHLXQ  AX, CX, AX
-	BSWAPQ AX
-	MOVQ   AX, (BX)(SI*1)
-	SHLQ   $0x03, SI
-	ADDQ   DX, SI
-
-	// Copy the stream's bytes, (total+7)/8, and nothing past them.
-	VMOVDQU64 32(SP), Z0
-	VMOVDQU64 96(SP), Z1
-	MOVQ      buf+0(FP), AX
-	LEAQ      7(DI), CX
-	SHRQ      $0x03, CX
-	XORL      BX, BX
-	MOVQ      $-1, DX
-	BZHIQ     CX, DX, DX
-	KMOVQ     DX, K1
-	VMOVDQU8  Z0, K1, (AX)
-	SUBQ      $0x40, CX
-	CMOVQCS   BX, CX
-	MOVQ      $-1, DX
-	BZHIQ     CX, DX, DX
-	KMOVQ     DX, K1
-	VMOVDQU8  Z1, K1, 64(AX)
-	MOVQ      DI, bits+32(FP)
 	VZEROUPPER
 	RET
 
@@ -6761,9 +5593,9 @@ TEXT ·fpcUnpackBMI2(SB), NOSPLIT, $0-48
 	ANDL   $0x00000070, R8
 	XORL   R9, R9
 	CMPQ   R9, BX
-	JGE    fpc_unpack_done_47
+	JGE    fpc_unpack_done_46
 
-fpc_unpack_46:
+fpc_unpack_45:
 	LEAQ    (DX)(R8*1), R8
 	MOVBQZX (R8), R10
 
@@ -6811,9 +5643,9 @@ fpc_unpack_46:
 	SHLXQ  R12, DI, DI
 	MOVQ   R11, R8
 	CMPQ   R9, BX
-	JLT    fpc_unpack_46
+	JLT    fpc_unpack_45
 
-fpc_unpack_done_47:
+fpc_unpack_done_46:
 	MOVQ SI, pos+32(FP)
 	MOVQ R9, i+40(FP)
 	RET
@@ -6824,18 +5656,18 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_48
+	JZ    fpc_dec_fail_47
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_49
+	JNZ   fpc_dec_codes_48
 	CMPQ  CX, $0x00000041
-	JNE   fpc_dec_fail_48
+	JNE   fpc_dec_fail_47
 	MOVQ  out+0(FP), CX
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 64(AX)
-	JNZ             fpc_dec_fail_48
+	JNZ             fpc_dec_fail_47
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -6850,9 +5682,9 @@ TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_49:
+fpc_dec_codes_48:
 	CMPQ   CX, $0x00000080
-	JA     fpc_dec_fail_48
+	JA     fpc_dec_fail_47
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 
@@ -6872,7 +5704,7 @@ fpc_dec_codes_49:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000051
-	JAE        fpc_dec_in_place_50
+	JAE        fpc_dec_in_place_49
 	VMOVDQU64  Z2, (SP)
 	XORL       DX, DX
 	SUBQ       $0x00000040, CX
@@ -6884,7 +5716,7 @@ fpc_dec_codes_49:
 	VMOVDQU64  Z2, 64(SP)
 	LEAQ       (SP), DX
 
-fpc_dec_in_place_50:
+fpc_dec_in_place_49:
 	MOVQ $0x230b1313130b0706, AX
 	LEAQ k_fpc_dec_walk16<>+0(SB), CX
 	MOVQ BX, SI
@@ -6933,19 +5765,19 @@ fpc_dec_loop:
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ            DI, $0x10
-	JNE             fpc_dec_fail_48
+	JNE             fpc_dec_fail_47
 	SHLQ            $0x03, DX
 	NEGQ            DX
 	LEAQ            -63(BX)(DX*1), DX
 	LEAQ            7(DX), BX
 	SHRQ            $0x03, BX
 	CMPQ            BX, CX
-	JNE             fpc_dec_fail_48
+	JNE             fpc_dec_fail_47
 	NEGL            DX
 	ANDL            $0x07, DX
 	MOVBLZX         -1(AX)(CX*1), AX
 	BZHIL           DX, AX, AX
-	JNZ             fpc_dec_fail_48
+	JNZ             fpc_dec_fail_47
 	VPBROADCASTQ    k_q5<>+0(SB), Z6
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z3
@@ -6993,7 +5825,7 @@ fpc_dec_loop:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_48:
+fpc_dec_fail_47:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -7012,18 +5844,18 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $192-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_51
+	JZ    fpc_dec_fail_50
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_52
+	JNZ   fpc_dec_codes_51
 	CMPQ  CX, $0x00000081
-	JNE   fpc_dec_fail_51
+	JNE   fpc_dec_fail_50
 	MOVQ  out+0(FP), CX
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_51
+	JNZ             fpc_dec_fail_50
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -7046,9 +5878,9 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $192-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_52:
+fpc_dec_codes_51:
 	CMPQ   CX, $0x0000008d
-	JA     fpc_dec_fail_51
+	JA     fpc_dec_fail_50
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
@@ -7070,7 +5902,7 @@ fpc_dec_codes_52:
 	MOVQ       AX, DX
 	MOVQ       enc_cap+24(FP), SI
 	CMPQ       SI, $0x00000097
-	JAE        fpc_dec_in_place_53
+	JAE        fpc_dec_in_place_52
 	VMOVDQU64  Z4, (SP)
 	XORL       SI, SI
 	MOVQ       CX, DI
@@ -7091,7 +5923,7 @@ fpc_dec_codes_52:
 	VMOVDQU64  Z4, 128(SP)
 	LEAQ       (SP), DX
 
-fpc_dec_in_place_53:
+fpc_dec_in_place_52:
 	MOVQ $0x230b1313130b0706, AX
 	LEAQ k_fpc_dec_walk32<>+0(SB), CX
 	MOVQ BX, SI
@@ -7144,19 +5976,19 @@ fpc_dec_loop:
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ            DI, $0x20
-	JNE             fpc_dec_fail_51
+	JNE             fpc_dec_fail_50
 	SHLQ            $0x03, DX
 	NEGQ            DX
 	LEAQ            -63(BX)(DX*1), DX
 	LEAQ            7(DX), BX
 	SHRQ            $0x03, BX
 	CMPQ            BX, CX
-	JNE             fpc_dec_fail_51
+	JNE             fpc_dec_fail_50
 	NEGL            DX
 	ANDL            $0x07, DX
 	MOVBLZX         -1(AX)(CX*1), AX
 	BZHIL           DX, AX, AX
-	JNZ             fpc_dec_fail_51
+	JNZ             fpc_dec_fail_50
 	VPBROADCASTQ    k_q5<>+0(SB), Z8
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z4
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z5
@@ -7238,7 +6070,7 @@ fpc_dec_loop:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_51:
+fpc_dec_fail_50:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -7258,27 +6090,27 @@ TEXT ·fpcDecompressLines64AVX512(SB), NOSPLIT, $16-88
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
 
-fpc_lines_54:
+fpc_lines_53:
 	MOVQ  8(SP), DI
 	MOVQ  ends_len+64(FP), DX
 	CMPQ  DI, DX
-	JAE   fpc_lines_exit_55
+	JAE   fpc_lines_exit_54
 	MOVQ  (SP), BX
 	MOVQ  ends_base+56(FP), DX
 	MOVQ  (DX)(DI*8), SI
 	MOVQ  enc_len+32(FP), DX
 	CMPQ  SI, DX
-	JA    fpc_lines_exit_55
+	JA    fpc_lines_exit_54
 	MOVQ  SI, R8
 	SUBQ  BX, R8
-	JBE   fpc_lines_exit_55
+	JBE   fpc_lines_exit_54
 	MOVQ  BX, DX
 	MOVQ  enc_base+24(FP), R9
 	ADDQ  R9, DX
 	TESTB $0x80, (DX)
-	JNZ   fpc_lines_codes_56
+	JNZ   fpc_lines_codes_55
 	CMPQ  R8, $0x00000041
-	JNE   fpc_lines_exit_55
+	JNE   fpc_lines_exit_54
 	MOVQ  DI, BX
 	SHLQ  $0x06, BX
 	MOVQ  out_base+0(FP), R8
@@ -7288,7 +6120,7 @@ fpc_lines_54:
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 64(DX)
-	JNZ             fpc_lines_exit_55
+	JNZ             fpc_lines_exit_54
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z9
 	VMOVDQU64       (DX), Z10
 	VMOVDQU64       1(DX), Z11
@@ -7301,15 +6133,15 @@ fpc_lines_54:
 	MOVQ            SI, (SP)
 	LEAQ            1(DI), DI
 	MOVQ            DI, 8(SP)
-	JMP             fpc_lines_54
+	JMP             fpc_lines_53
 
-fpc_lines_codes_56:
+fpc_lines_codes_55:
 	CMPQ    R8, $0x00000080
-	JA      fpc_lines_exit_55
+	JA      fpc_lines_exit_54
 	MOVQ    enc_cap+40(FP), R8
 	SUBQ    BX, R8
 	CMPQ    R8, $0x00000051
-	JB      fpc_lines_exit_55
+	JB      fpc_lines_exit_54
 	MOVBEQQ (DX), BX
 
 	// The next stream, if it is one of word codes the kernel takes too,
@@ -7317,25 +6149,25 @@ fpc_lines_codes_56:
 	LEAQ    1(DI), DI
 	MOVQ    ends_len+64(FP), R8
 	CMPQ    DI, R8
-	JAE     fpc_lines_single_57
+	JAE     fpc_lines_single_56
 	MOVQ    ends_base+56(FP), R8
 	MOVQ    (R8)(DI*8), DI
 	MOVQ    enc_len+32(FP), R8
 	CMPQ    DI, R8
-	JA      fpc_lines_single_57
+	JA      fpc_lines_single_56
 	SUBQ    SI, DI
-	JBE     fpc_lines_single_57
+	JBE     fpc_lines_single_56
 	MOVQ    SI, R8
 	MOVQ    enc_base+24(FP), R9
 	ADDQ    R9, R8
 	TESTB   $0x80, (R8)
-	JZ      fpc_lines_single_57
+	JZ      fpc_lines_single_56
 	CMPQ    DI, $0x00000080
-	JA      fpc_lines_single_57
+	JA      fpc_lines_single_56
 	MOVQ    enc_cap+40(FP), DI
 	SUBQ    SI, DI
 	CMPQ    DI, $0x00000051
-	JB      fpc_lines_single_57
+	JB      fpc_lines_single_56
 	MOVBEQQ (R8), R9
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
@@ -7353,9 +6185,9 @@ fpc_lines_codes_56:
 	XORL    R10, R10
 	MOVQ    R9, R11
 	SHRQ    $0x3a, R11
-	JMP     fpc_lines_pair_58
+	JMP     fpc_lines_pair_57
 
-fpc_lines_single_57:
+fpc_lines_single_56:
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	SHLQ   $0x01, BX
@@ -7365,7 +6197,7 @@ fpc_lines_single_57:
 	MOVQ   BX, DI
 	SHRQ   $0x3a, DI
 
-fpc_lines_walk_59:
+fpc_lines_walk_58:
 	MOVQ         DX, R8
 	SHRQ         $0x03, R8
 	MOVBEQQ      (R8), R8
@@ -7395,24 +6227,24 @@ fpc_lines_walk_59:
 	ANDL  $0x3f, R9
 	ADDQ  R9, DX
 	CMPQ  SI, $0x10
-	JB    fpc_lines_walk_59
+	JB    fpc_lines_walk_58
 	MOVQ  8(SP), BX
 	MOVQ  (SP), DI
 	MOVQ  ends_base+56(FP), R8
 	MOVQ  (R8)(BX*8), R9
 	MOVQ  enc_len+32(FP), R8
 	CMPQ  R9, R8
-	JA    fpc_lines_exit_55
+	JA    fpc_lines_exit_54
 	MOVQ  R9, R8
 	SUBQ  DI, R8
-	JBE   fpc_lines_exit_55
+	JBE   fpc_lines_exit_54
 	MOVQ  enc_base+24(FP), R10
 	ADDQ  R10, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x10
-	JNE     fpc_lines_exit_55
+	JNE     fpc_lines_exit_54
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -7420,12 +6252,12 @@ fpc_lines_walk_59:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R8
-	JNE     fpc_lines_exit_55
+	JNE     fpc_lines_exit_54
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R8*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_55
+	JNZ     fpc_lines_exit_54
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), SI
@@ -7469,11 +6301,11 @@ fpc_lines_walk_59:
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
-	JMP       fpc_lines_54
+	JMP       fpc_lines_53
 
-fpc_lines_pair_58:
+fpc_lines_pair_57:
 	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_60:
+fpc_pair_both_59:
 	MOVQ         DX, R12
 	SHRQ         $0x03, R12
 	MOVBEQQ      (R12), R12
@@ -7531,11 +6363,11 @@ fpc_pair_both_60:
 	ANDL  $0x3f, R13
 	ADDQ  R13, R8
 	CMPQ  SI, $0x10
-	JAE   fpc_pair_only1_62
+	JAE   fpc_pair_only1_61
 	CMPQ  R10, $0x10
-	JB    fpc_pair_both_60
+	JB    fpc_pair_both_59
 
-fpc_pair_only0_61:
+fpc_pair_only0_60:
 	MOVQ         DX, R9
 	SHRQ         $0x03, R9
 	MOVBEQQ      (R9), R9
@@ -7565,12 +6397,12 @@ fpc_pair_only0_61:
 	ANDL  $0x3f, R11
 	ADDQ  R11, DX
 	CMPQ  SI, $0x10
-	JB    fpc_pair_only0_61
-	JMP   fpc_pair_walked_63
+	JB    fpc_pair_only0_60
+	JMP   fpc_pair_walked_62
 
-fpc_pair_only1_62:
+fpc_pair_only1_61:
 	CMPQ         R10, $0x10
-	JAE          fpc_pair_walked_63
+	JAE          fpc_pair_walked_62
 	MOVQ         R8, BX
 	SHRQ         $0x03, BX
 	MOVBEQQ      (BX), BX
@@ -7599,26 +6431,26 @@ fpc_pair_only1_62:
 	ORQ   R13, R9
 	ANDL  $0x3f, DI
 	ADDQ  DI, R8
-	JMP   fpc_pair_only1_62
+	JMP   fpc_pair_only1_61
 
-fpc_pair_walked_63:
+fpc_pair_walked_62:
 	MOVQ 8(SP), BX
 	MOVQ (SP), DI
 	MOVQ ends_base+56(FP), R9
 	MOVQ (R9)(BX*8), R11
 	MOVQ enc_len+32(FP), R9
 	CMPQ R11, R9
-	JA   fpc_lines_exit_55
+	JA   fpc_lines_exit_54
 	MOVQ R11, R9
 	SUBQ DI, R9
-	JBE  fpc_lines_exit_55
+	JBE  fpc_lines_exit_54
 	MOVQ enc_base+24(FP), R12
 	ADDQ R12, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x10
-	JNE     fpc_lines_exit_55
+	JNE     fpc_lines_exit_54
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -7626,12 +6458,12 @@ fpc_pair_walked_63:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R9
-	JNE     fpc_lines_exit_55
+	JNE     fpc_lines_exit_54
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R9*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_55
+	JNZ     fpc_lines_exit_54
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), SI
@@ -7680,17 +6512,17 @@ fpc_pair_walked_63:
 	MOVQ      (DX)(BX*8), SI
 	MOVQ      enc_len+32(FP), DX
 	CMPQ      SI, DX
-	JA        fpc_lines_exit_55
+	JA        fpc_lines_exit_54
 	MOVQ      SI, DX
 	SUBQ      DI, DX
-	JBE       fpc_lines_exit_55
+	JBE       fpc_lines_exit_54
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    R10, $0x10
-	JNE     fpc_lines_exit_55
+	JNE     fpc_lines_exit_54
 	MOVQ    DI, R9
 	SHLQ    $0x03, R9
 	NEGQ    R9
@@ -7698,12 +6530,12 @@ fpc_pair_walked_63:
 	LEAQ    7(R9), R8
 	SHRQ    $0x03, R8
 	CMPQ    R8, DX
-	JNE     fpc_lines_exit_55
+	JNE     fpc_lines_exit_54
 	NEGL    R9
 	ANDL    $0x07, R9
 	MOVBLZX -1(DI)(DX*1), DX
 	BZHIL   R9, DX, DX
-	JNZ     fpc_lines_exit_55
+	JNZ     fpc_lines_exit_54
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), DI
@@ -7748,9 +6580,9 @@ fpc_pair_walked_63:
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
 	MOVQ      SI, DI
-	JMP       fpc_lines_54
+	JMP       fpc_lines_53
 
-fpc_lines_exit_55:
+fpc_lines_exit_54:
 	MOVQ 8(SP), AX
 	MOVQ AX, lines+80(FP)
 	VZEROUPPER
@@ -7770,27 +6602,27 @@ TEXT ·fpcDecompressLines128AVX512(SB), NOSPLIT, $656-88
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
 
-fpc_lines_64:
+fpc_lines_63:
 	MOVQ  8(SP), DI
 	MOVQ  ends_len+64(FP), DX
 	CMPQ  DI, DX
-	JAE   fpc_lines_exit_65
+	JAE   fpc_lines_exit_64
 	MOVQ  (SP), BX
 	MOVQ  ends_base+56(FP), DX
 	MOVQ  (DX)(DI*8), SI
 	MOVQ  enc_len+32(FP), DX
 	CMPQ  SI, DX
-	JA    fpc_lines_exit_65
+	JA    fpc_lines_exit_64
 	MOVQ  SI, R8
 	SUBQ  BX, R8
-	JBE   fpc_lines_exit_65
+	JBE   fpc_lines_exit_64
 	MOVQ  BX, DX
 	MOVQ  enc_base+24(FP), R9
 	ADDQ  R9, DX
 	TESTB $0x80, (DX)
-	JNZ   fpc_lines_codes_66
+	JNZ   fpc_lines_codes_65
 	CMPQ  R8, $0x00000081
-	JNE   fpc_lines_exit_65
+	JNE   fpc_lines_exit_64
 	MOVQ  DI, BX
 	SHLQ  $0x07, BX
 	MOVQ  out_base+0(FP), R8
@@ -7800,7 +6632,7 @@ fpc_lines_64:
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 128(DX)
-	JNZ             fpc_lines_exit_65
+	JNZ             fpc_lines_exit_64
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z5
 	VMOVDQU64       (DX), Z6
 	VMOVDQU64       1(DX), Z7
@@ -7821,15 +6653,15 @@ fpc_lines_64:
 	MOVQ            SI, (SP)
 	LEAQ            1(DI), DI
 	MOVQ            DI, 8(SP)
-	JMP             fpc_lines_64
+	JMP             fpc_lines_63
 
-fpc_lines_codes_66:
+fpc_lines_codes_65:
 	CMPQ    R8, $0x0000008d
-	JA      fpc_lines_exit_65
+	JA      fpc_lines_exit_64
 	MOVQ    enc_cap+40(FP), R8
 	SUBQ    BX, R8
 	CMPQ    R8, $0x00000097
-	JB      fpc_lines_exit_65
+	JB      fpc_lines_exit_64
 	MOVBEQQ (DX), BX
 
 	// The next stream, if it is one of word codes the kernel takes too,
@@ -7837,25 +6669,25 @@ fpc_lines_codes_66:
 	LEAQ      1(DI), DI
 	MOVQ      ends_len+64(FP), R8
 	CMPQ      DI, R8
-	JAE       fpc_lines_single_67
+	JAE       fpc_lines_single_66
 	MOVQ      ends_base+56(FP), R8
 	MOVQ      (R8)(DI*8), DI
 	MOVQ      enc_len+32(FP), R8
 	CMPQ      DI, R8
-	JA        fpc_lines_single_67
+	JA        fpc_lines_single_66
 	SUBQ      SI, DI
-	JBE       fpc_lines_single_67
+	JBE       fpc_lines_single_66
 	MOVQ      SI, R8
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, R8
 	TESTB     $0x80, (R8)
-	JZ        fpc_lines_single_67
+	JZ        fpc_lines_single_66
 	CMPQ      DI, $0x0000008d
-	JA        fpc_lines_single_67
+	JA        fpc_lines_single_66
 	MOVQ      enc_cap+40(FP), DI
 	SUBQ      SI, DI
 	CMPQ      DI, $0x00000097
-	JB        fpc_lines_single_67
+	JB        fpc_lines_single_66
 	MOVBEQQ   (R8), R9
 	VPXORQ    Z8, Z8, Z8
 	VMOVDQU64 Z8, 16(SP)
@@ -7881,9 +6713,9 @@ fpc_lines_codes_66:
 	XORL      R10, R10
 	MOVQ      R9, R11
 	SHRQ      $0x3a, R11
-	JMP       fpc_lines_pair_68
+	JMP       fpc_lines_pair_67
 
-fpc_lines_single_67:
+fpc_lines_single_66:
 	VPXORQ    Z10, Z10, Z10
 	VMOVDQU64 Z10, 16(SP)
 	VMOVDQU64 Z10, 80(SP)
@@ -7897,7 +6729,7 @@ fpc_lines_single_67:
 	MOVQ      BX, DI
 	SHRQ      $0x3a, DI
 
-fpc_lines_walk_69:
+fpc_lines_walk_68:
 	MOVQ    DX, R8
 	SHRQ    $0x03, R8
 	MOVBEQQ (R8), R8
@@ -7923,24 +6755,24 @@ fpc_lines_walk_69:
 	ANDL  $0x3f, R9
 	ADDQ  R9, DX
 	CMPQ  SI, $0x20
-	JB    fpc_lines_walk_69
+	JB    fpc_lines_walk_68
 	MOVQ  8(SP), BX
 	MOVQ  (SP), DI
 	MOVQ  ends_base+56(FP), R8
 	MOVQ  (R8)(BX*8), R9
 	MOVQ  enc_len+32(FP), R8
 	CMPQ  R9, R8
-	JA    fpc_lines_exit_65
+	JA    fpc_lines_exit_64
 	MOVQ  R9, R8
 	SUBQ  DI, R8
-	JBE   fpc_lines_exit_65
+	JBE   fpc_lines_exit_64
 	MOVQ  enc_base+24(FP), R10
 	ADDQ  R10, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x20
-	JNE     fpc_lines_exit_65
+	JNE     fpc_lines_exit_64
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -7948,12 +6780,12 @@ fpc_lines_walk_69:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R8
-	JNE     fpc_lines_exit_65
+	JNE     fpc_lines_exit_64
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R8*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_65
+	JNZ     fpc_lines_exit_64
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), SI
@@ -8035,11 +6867,11 @@ fpc_lines_walk_69:
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
-	JMP       fpc_lines_64
+	JMP       fpc_lines_63
 
-fpc_lines_pair_68:
+fpc_lines_pair_67:
 	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_70:
+fpc_pair_both_69:
 	MOVQ    DX, R12
 	SHRQ    $0x03, R12
 	MOVBEQQ (R12), R12
@@ -8089,11 +6921,11 @@ fpc_pair_both_70:
 	ANDL  $0x3f, R13
 	ADDQ  R13, R8
 	CMPQ  SI, $0x20
-	JAE   fpc_pair_only1_72
+	JAE   fpc_pair_only1_71
 	CMPQ  R10, $0x20
-	JB    fpc_pair_both_70
+	JB    fpc_pair_both_69
 
-fpc_pair_only0_71:
+fpc_pair_only0_70:
 	MOVQ    DX, R9
 	SHRQ    $0x03, R9
 	MOVBEQQ (R9), R9
@@ -8119,12 +6951,12 @@ fpc_pair_only0_71:
 	ANDL  $0x3f, R11
 	ADDQ  R11, DX
 	CMPQ  SI, $0x20
-	JB    fpc_pair_only0_71
-	JMP   fpc_pair_walked_73
+	JB    fpc_pair_only0_70
+	JMP   fpc_pair_walked_72
 
-fpc_pair_only1_72:
+fpc_pair_only1_71:
 	CMPQ    R10, $0x20
-	JAE     fpc_pair_walked_73
+	JAE     fpc_pair_walked_72
 	MOVQ    R8, BX
 	SHRQ    $0x03, BX
 	MOVBEQQ (BX), BX
@@ -8149,26 +6981,26 @@ fpc_pair_only1_72:
 	ORQ   R13, R9
 	ANDL  $0x3f, DI
 	ADDQ  DI, R8
-	JMP   fpc_pair_only1_72
+	JMP   fpc_pair_only1_71
 
-fpc_pair_walked_73:
+fpc_pair_walked_72:
 	MOVQ 8(SP), BX
 	MOVQ (SP), DI
 	MOVQ ends_base+56(FP), R9
 	MOVQ (R9)(BX*8), R11
 	MOVQ enc_len+32(FP), R9
 	CMPQ R11, R9
-	JA   fpc_lines_exit_65
+	JA   fpc_lines_exit_64
 	MOVQ R11, R9
 	SUBQ DI, R9
-	JBE  fpc_lines_exit_65
+	JBE  fpc_lines_exit_64
 	MOVQ enc_base+24(FP), R12
 	ADDQ R12, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x20
-	JNE     fpc_lines_exit_65
+	JNE     fpc_lines_exit_64
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -8176,12 +7008,12 @@ fpc_pair_walked_73:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R9
-	JNE     fpc_lines_exit_65
+	JNE     fpc_lines_exit_64
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R9*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_65
+	JNZ     fpc_lines_exit_64
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), SI
@@ -8268,17 +7100,17 @@ fpc_pair_walked_73:
 	MOVQ      (DX)(BX*8), SI
 	MOVQ      enc_len+32(FP), DX
 	CMPQ      SI, DX
-	JA        fpc_lines_exit_65
+	JA        fpc_lines_exit_64
 	MOVQ      SI, DX
 	SUBQ      DI, DX
-	JBE       fpc_lines_exit_65
+	JBE       fpc_lines_exit_64
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    R10, $0x20
-	JNE     fpc_lines_exit_65
+	JNE     fpc_lines_exit_64
 	MOVQ    DI, R9
 	SHLQ    $0x03, R9
 	NEGQ    R9
@@ -8286,12 +7118,12 @@ fpc_pair_walked_73:
 	LEAQ    7(R9), R8
 	SHRQ    $0x03, R8
 	CMPQ    R8, DX
-	JNE     fpc_lines_exit_65
+	JNE     fpc_lines_exit_64
 	NEGL    R9
 	ANDL    $0x07, R9
 	MOVBLZX -1(DI)(DX*1), DX
 	BZHIL   R9, DX, DX
-	JNZ     fpc_lines_exit_65
+	JNZ     fpc_lines_exit_64
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), DI
@@ -8374,9 +7206,9 @@ fpc_pair_walked_73:
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
 	MOVQ      SI, DI
-	JMP       fpc_lines_64
+	JMP       fpc_lines_63
 
-fpc_lines_exit_65:
+fpc_lines_exit_64:
 	MOVQ 8(SP), AX
 	MOVQ AX, lines+80(FP)
 	VZEROUPPER
