@@ -811,12 +811,12 @@ func fpcPack64(code [2]VecVirtual, n, o, zero, iota VecVirtual) (out VecVirtual)
 
 // fpcPackCodes is fpcPack64, with the flag and in big-endian bytes when
 // stream is set, else the 16 codes' bits alone from bit o, each qword's
-// bit 63 first and its bytes not yet swapped, as packCodeWordsAt leaves
-// them (the 128-byte
-// kernel's halves: dword offsets and lengths, and the lanes that end a
-// word from 16 dword compares, cost fewer instructions than that
-// function's qwords: 128-byte coded lines 5.6% faster, kernels alone,
-// alternated in one process).
+// bit 63 first and its bytes not yet swapped (the 128-byte kernels' second
+// half). Its dword offsets and lengths, and the lanes that end a word
+// from 16 dword compares, cost fewer instructions than the qwords of
+// packCodeWordsAt (C-Pack's packing): 128-byte coded lines ran 5.6% faster
+// when the 128-byte kernel moved to it (kernels alone, alternated in one
+// process).
 func fpcPackCodes(code [2]VecVirtual, n, o, zero, iota VecVirtual, stream bool) (out VecVirtual) {
 	e, kend := fpcWordEnds(n, o)
 	idx, kvalid := wordEndLanes(iota, kend)

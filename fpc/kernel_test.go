@@ -73,7 +73,8 @@ func lineClassByHand(line []byte) lineClass {
 }
 
 // poolLines returns random lines built from words at and around every
-// pattern's boundaries, and some random words.
+// pattern's boundaries, and some random words; at 128 bytes, also
+// halfRawLines.
 func poolLines(n int) [][]byte {
 	pool := []uint32{0, 1, 7, 8, 0xFFFFFFF8, 0xFFFFFFF7, 0x7F, 0x80, 0xFFFFFF80, 0xFFFFFF7F,
 		0x7FFF, 0x8000, 0xFFFF8000, 0xFFFF7FFF, 0x12340000, 0xFFFF0000, 0x00010000,
@@ -91,6 +92,35 @@ func poolLines(n int) [][]byte {
 			binary.LittleEndian.PutUint32(line[4*i:], w)
 		}
 		out = append(out, line)
+	}
+	if n == 128 {
+		out = append(out, halfRawLines(rng)...)
+	}
+	return out
+}
+
+// halfRawLines returns 128-byte lines whose one half is 12 to 16 raw
+// words and small words, and the other small words and zeros, so that the
+// line is coded and that half's codes pass 512 bits, or come near, from
+// every bit offset: the 128-byte kernels pack such a half into two
+// vectors, and the corpora may be absent.
+func halfRawLines(rng *rand.Rand) [][]byte {
+	small := []uint32{0, 0, 0, 1, 0xFFFFFFF8, 0x7F, 0xFFFF8000, 0x00010000, 0x5A5A5A5A, 0x007F0080}
+	var out [][]byte
+	for half := range 2 {
+		for raw := 12; raw <= 16; raw++ {
+			for range 64 {
+				line := make([]byte, 128)
+				for i := range 32 {
+					w := small[rng.IntN(len(small))]
+					if i/16 == half && i%16 < raw {
+						w = rng.Uint32()&0x3FFFFFFF | 0x40000000 // raw but for a 1-in-65536 low zero half
+					}
+					binary.LittleEndian.PutUint32(line[4*i:], w)
+				}
+				out = append(out, line)
+			}
+		}
 	}
 	return out
 }
