@@ -1859,11 +1859,10 @@ func fpcDecompressKernel(size int) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s decodes a well-formed %d-byte line's stream under", name, size),
 		"fpc's report table, raw or of word codes, into out and returns true;",
-		"for any other stream it writes nothing and returns false. It reads all",
-		"of enc before it writes out, so the two may overlap.")
+		"for any other stream, and for one of word codes whose capacity is short",
+		fmt.Sprintf("of the walk's %d-byte reach, it writes nothing and returns false.", fpcWalkReach(size/4)),
+		"It reads all of enc before it writes out, so the two may overlap.")
 	words := size / 4
-	nvec := size/64 + 1 // stack copy: at most nvec*64 bytes of stream
-	span := 64 * nvec
 	enc := Load(Param("enc").Base(), GP64())
 	n := Load(Param("enc").Len(), GP64())
 	fail := label("fpc_dec_fail")
@@ -1885,51 +1884,20 @@ func fpcDecompressKernel(size int) {
 	JA(LabelRef(fail))
 	w := newFpcWalk(words, true)
 	reach := fpcWalkReach(words)
-	if reach > span {
-		panic("fpc: the decode walk reaches past its stack copy")
-	}
-	Comment(fmt.Sprintf("The walk reads the stream in place when enc's capacity covers its %d-byte", reach),
+	Comment(fmt.Sprintf("The walk reads the stream in place, and only when enc's capacity covers its %d-byte", reach),
 		"reach (its bytes past len(enc) are read but never decoded: a stream is",
-		"accepted only if its codes end inside it); otherwise a zero-padded copy",
-		"on the stack. A copy is read by loads that cannot be forwarded from the",
-		"vector store that wrote it, so they wait for it to reach the cache, and",
-		"with it for the instructions before it, the last line's included: a",
-		"64-byte line of codes took 38.5 ns with the copy, 33.6 in place.")
+		"accepted only if its codes end inside it); Go copies a stream whose",
+		"capacity does not into a buffer that does. The kernel then needs no",
+		"frame: one cost a call about 1 ns even when unused (a throwaway",
+		"benchmark), and 64-byte coded lines ran 10% faster without it and",
+		"without the copy's code (kernels alone, alternated in one process).")
 	base, first := GP64(), GP64()
 	{
-		x := ZMM()
-		m, k := GP64(), K()
-		MOVQ(I32(-1), m)
-		BZHIQ(n, m, m) // an index of 64 or more keeps every bit
-		KMOVQ(m, k)
-		VMOVDQU8_Z(Mem{Base: enc}, k, x)
-		// The first window straight from the loaded bytes, not a
-		// load that would wait for a copy's store.
-		VMOVQ(x.AsX(), first)
-		BSWAPQ(first)
-		MOVQ(enc, base)
-		inPlace := label("fpc_dec_in_place")
 		c := Load(Param("enc").Cap(), GP64())
 		CMPQ(c, U32(reach))
-		JAE(LabelRef(inPlace))
-		stack := AllocLocal(span)
-		VMOVDQU64(x, stack)
-		zero, t := GP64(), GP64()
-		XORL(zero.As32(), zero.As32())
-		for v := 1; v < nvec; v++ {
-			MOVQ(n, t)
-			SUBQ(U32(64*v), t)
-			CMOVQCS(zero, t) // none of this vector's bytes
-			MOVQ(I32(-1), m)
-			BZHIQ(t, m, m)
-			kv := K()
-			KMOVQ(m, kv)
-			y := ZMM()
-			VMOVDQU8_Z(Mem{Base: enc, Disp: 64 * v}, kv, y)
-			VMOVDQU64(y, stack.Offset(64*v))
-		}
-		LEAQ(stack, base)
-		Label(inPlace)
+		JB(LabelRef(fail))
+		MOVBEQQ(Mem{Base: enc}, first)
+		MOVQ(enc, base)
 	}
 	totals, tabs := fpcWalkConstants(words)
 	w.start(base, first)
@@ -2169,8 +2137,9 @@ func fpcWalkPair(w [2]*fpcWalk, totals, tabs GPVirtual) {
 
 // fpcCodeStreamLimit is the length in bytes of the longest stream of word
 // codes the decode kernels take for a line of size bytes: fpc's
-// maxCodeBytes (141, a flag and 32 raw words' codes), and at most the
-// stack copy of fpcDecompressKernel, size/64+1 vectors.
+// maxCodeBytes (141, a flag and 32 raw words' codes), and at most
+// size/64+1 vectors (a longer stream of a 64-byte line's codes cannot be
+// well formed either: 16 raw words' codes take 71 bytes).
 func fpcCodeStreamLimit(size int) int { return min(64*(size/64+1), 141) }
 
 // fpcWalkReach is how far into a stream the decode walk of a line of

@@ -143,15 +143,44 @@ func (c *Codec) decodeLine(out, enc []byte) bool {
 	return c.decodeLine128((*[128]byte)(out), enc)
 }
 
+// decodeReach64 and decodeReach128 are how far the one-line decode
+// kernels read into a stream of word codes, in bytes: they take one only
+// where enc's capacity covers that reach (the generator's fpcWalkReach).
+const (
+	decodeReach64  = 81
+	decodeReach128 = 151
+)
+
 // decodeLine64 is decodeLine's kernel for a 64-byte codec that
-// decodesLines says has one.
+// decodesLines says has one. The kernel reads a stream of word codes in
+// place, so one whose capacity is short of its reach goes to
+// decodeCopied64.
 func (c *Codec) decodeLine64(out *[64]byte, enc []byte) bool {
-	return fpcDecompress64AVX512(out, enc)
+	return fpcDecompress64AVX512(out, enc) || cap(enc) < decodeReach64 && decodeCopied64(out, enc)
 }
 
 // decodeLine128 is decodeLine64 for 128-byte lines.
 func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
-	return fpcDecompress128AVX512(out, enc)
+	return fpcDecompress128AVX512(out, enc) || cap(enc) < decodeReach128 && decodeCopied128(out, enc)
+}
+
+// decodeCopied64 decodes enc with the 64-byte kernel from a copy with
+// room for its reach. A stream longer than that is not well formed.
+func decodeCopied64(out *[64]byte, enc []byte) bool {
+	var buf [decodeReach64]byte
+	if len(enc) > len(buf) {
+		return false
+	}
+	return fpcDecompress64AVX512(out, buf[:copy(buf[:], enc)])
+}
+
+// decodeCopied128 is decodeCopied64 for 128-byte lines.
+func decodeCopied128(out *[128]byte, enc []byte) bool {
+	var buf [decodeReach128]byte
+	if len(enc) > len(buf) {
+		return false
+	}
+	return fpcDecompress128AVX512(out, buf[:copy(buf[:], enc)])
 }
 
 // decodeLines decodes the streams of src from start to each of ends in

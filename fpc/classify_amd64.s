@@ -5651,8 +5651,8 @@ fpc_unpack_done_46:
 	RET
 
 // func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV, MOVBE
-TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $128-33
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MOVBE
+TEXT ·fpcDecompress64AVX512(SB), NOSPLIT, $0-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
@@ -5688,62 +5688,44 @@ fpc_dec_codes_48:
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 
-	// The walk reads the stream in place when enc's capacity covers its 81-byte
+	// The walk reads the stream in place, and only when enc's capacity covers its 81-byte
 	// reach (its bytes past len(enc) are read but never decoded: a stream is
-	// accepted only if its codes end inside it); otherwise a zero-padded copy
-	// on the stack. A copy is read by loads that cannot be forwarded from the
-	// vector store that wrote it, so they wait for it to reach the cache, and
-	// with it for the instructions before it, the last line's included: a
-	// 64-byte line of codes took 38.5 ns with the copy, 33.6 in place.
-	MOVQ       $-1, DX
-	BZHIQ      CX, DX, DX
-	KMOVQ      DX, K1
-	VMOVDQU8.Z (AX), K1, Z2
-	VMOVQ      X2, BX
-	BSWAPQ     BX
-	MOVQ       AX, DX
-	MOVQ       enc_cap+24(FP), SI
-	CMPQ       SI, $0x00000051
-	JAE        fpc_dec_in_place_49
-	VMOVDQU64  Z2, (SP)
-	XORL       DX, DX
-	SUBQ       $0x00000040, CX
-	CMOVQCS    DX, CX
-	MOVQ       $-1, DX
-	BZHIQ      CX, DX, DX
-	KMOVQ      DX, K1
-	VMOVDQU8.Z 64(AX), K1, Z2
-	VMOVDQU64  Z2, 64(SP)
-	LEAQ       (SP), DX
-
-fpc_dec_in_place_49:
-	MOVQ $0x230b1313130b0706, AX
-	LEAQ k_fpc_dec_walk16<>+0(SB), CX
-	MOVQ BX, SI
-	SHLQ $0x01, SI
-	MOVQ DX, BX
-	SHLQ $0x03, BX
-	ADDQ $0x40, BX
-	XORL DI, DI
-	MOVQ SI, R8
-	SHRQ $0x3a, R8
+	// accepted only if its codes end inside it); Go copies a stream whose
+	// capacity does not into a buffer that does. The kernel then needs no
+	// frame: one cost a call about 1 ns even when unused (a throwaway
+	// benchmark), and 64-byte coded lines ran 10% faster without it and
+	// without the copy's code (kernels alone, alternated in one process).
+	MOVQ    enc_cap+24(FP), CX
+	CMPQ    CX, $0x00000051
+	JB      fpc_dec_fail_47
+	MOVBEQQ (AX), CX
+	MOVQ    $0x230b1313130b0706, DX
+	LEAQ    k_fpc_dec_walk16<>+0(SB), BX
+	MOVQ    CX, SI
+	SHLQ    $0x01, SI
+	MOVQ    AX, CX
+	SHLQ    $0x03, CX
+	ADDQ    $0x40, CX
+	XORL    DI, DI
+	MOVQ    SI, R8
+	SHRQ    $0x3a, R8
 
 fpc_dec_loop:
-	MOVQ         BX, R9
+	MOVQ         CX, R9
 	SHRQ         $0x03, R9
 	MOVBEQQ      (R9), R9
-	MOVQ         BX, R11
+	MOVQ         CX, R11
 	NOTQ         R11
 	ORQ          $0x38, R11
 	MOVQ         R8, R10
 	ANDL         $0x38, R10
-	SHRXQ        R10, AX, R10
+	SHRXQ        R10, DX, R10
 	VPBROADCASTQ SI, Z2
-	KMOVB        (CX)(DI*2), K1
+	KMOVB        (BX)(DI*2), K1
 	VMOVDQA64    Z2, K1, Z0
-	KMOVB        1(CX)(DI*2), K1
+	KMOVB        1(BX)(DI*2), K1
 	VMOVDQA64    Z2, K1, Z1
-	MOVBQZX      32(CX)(R8*1), R8
+	MOVBQZX      32(BX)(R8*1), R8
 	ADDQ         R8, DI
 	SHLXQ        R10, SI, R12
 
@@ -5756,27 +5738,27 @@ fpc_dec_loop:
 	SHRXQ R11, R9, SI
 	ORQ   R12, SI
 	ANDL  $0x3f, R10
-	ADDQ  R10, BX
+	ADDQ  R10, CX
 	CMPQ  DI, $0x10
 	JB    fpc_dec_loop
-	MOVQ  enc_base+8(FP), AX
-	MOVQ  enc_len+16(FP), CX
+	MOVQ  enc_base+8(FP), DX
+	MOVQ  enc_len+16(FP), BX
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ            DI, $0x10
 	JNE             fpc_dec_fail_47
-	SHLQ            $0x03, DX
-	NEGQ            DX
-	LEAQ            -63(BX)(DX*1), DX
-	LEAQ            7(DX), BX
-	SHRQ            $0x03, BX
-	CMPQ            BX, CX
+	SHLQ            $0x03, AX
+	NEGQ            AX
+	LEAQ            -63(CX)(AX*1), AX
+	LEAQ            7(AX), CX
+	SHRQ            $0x03, CX
+	CMPQ            CX, BX
 	JNE             fpc_dec_fail_47
-	NEGL            DX
-	ANDL            $0x07, DX
-	MOVBLZX         -1(AX)(CX*1), AX
-	BZHIL           DX, AX, AX
+	NEGL            AX
+	ANDL            $0x07, AX
+	MOVBLZX         -1(DX)(BX*1), CX
+	BZHIL           AX, CX, CX
 	JNZ             fpc_dec_fail_47
 	VPBROADCASTQ    k_q5<>+0(SB), Z6
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z2
@@ -5839,23 +5821,23 @@ DATA k_fpc_dec_two<>+8(SB)/8, $0x8080808080098008
 GLOBL k_fpc_dec_two<>(SB), RODATA|NOPTR, $16
 
 // func fpcDecompress128AVX512(out *[128]byte, enc []byte) bool
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV, MOVBE
-TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $192-33
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MOVBE
+TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $0-33
 	MOVQ  enc_base+8(FP), AX
 	MOVQ  enc_len+16(FP), CX
 	TESTQ CX, CX
-	JZ    fpc_dec_fail_50
+	JZ    fpc_dec_fail_49
 	TESTB $0x80, (AX)
-	JNZ   fpc_dec_codes_51
+	JNZ   fpc_dec_codes_50
 	CMPQ  CX, $0x00000081
-	JNE   fpc_dec_fail_50
+	JNE   fpc_dec_fail_49
 	MOVQ  out+0(FP), CX
 
 	// Raw: size+1 bytes, the last one's low 7 bits zero; each big-endian
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 128(AX)
-	JNZ             fpc_dec_fail_50
+	JNZ             fpc_dec_fail_49
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
 	VMOVDQU64       (AX), Z1
 	VMOVDQU64       1(AX), Z2
@@ -5878,83 +5860,56 @@ TEXT ·fpcDecompress128AVX512(SB), NOSPLIT, $192-33
 	VZEROUPPER
 	RET
 
-fpc_dec_codes_51:
+fpc_dec_codes_50:
 	CMPQ   CX, $0x0000008d
-	JA     fpc_dec_fail_50
+	JA     fpc_dec_fail_49
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
 
-	// The walk reads the stream in place when enc's capacity covers its 151-byte
+	// The walk reads the stream in place, and only when enc's capacity covers its 151-byte
 	// reach (its bytes past len(enc) are read but never decoded: a stream is
-	// accepted only if its codes end inside it); otherwise a zero-padded copy
-	// on the stack. A copy is read by loads that cannot be forwarded from the
-	// vector store that wrote it, so they wait for it to reach the cache, and
-	// with it for the instructions before it, the last line's included: a
-	// 64-byte line of codes took 38.5 ns with the copy, 33.6 in place.
-	MOVQ       $-1, DX
-	BZHIQ      CX, DX, DX
-	KMOVQ      DX, K1
-	VMOVDQU8.Z (AX), K1, Z4
-	VMOVQ      X4, BX
-	BSWAPQ     BX
-	MOVQ       AX, DX
-	MOVQ       enc_cap+24(FP), SI
-	CMPQ       SI, $0x00000097
-	JAE        fpc_dec_in_place_52
-	VMOVDQU64  Z4, (SP)
-	XORL       SI, SI
-	MOVQ       CX, DI
-	SUBQ       $0x00000040, DI
-	CMOVQCS    SI, DI
-	MOVQ       $-1, DX
-	BZHIQ      DI, DX, DX
-	KMOVQ      DX, K1
-	VMOVDQU8.Z 64(AX), K1, Z4
-	VMOVDQU64  Z4, 64(SP)
-	MOVQ       CX, DI
-	SUBQ       $0x00000080, DI
-	CMOVQCS    SI, DI
-	MOVQ       $-1, DX
-	BZHIQ      DI, DX, DX
-	KMOVQ      DX, K1
-	VMOVDQU8.Z 128(AX), K1, Z4
-	VMOVDQU64  Z4, 128(SP)
-	LEAQ       (SP), DX
-
-fpc_dec_in_place_52:
-	MOVQ $0x230b1313130b0706, AX
-	LEAQ k_fpc_dec_walk32<>+0(SB), CX
-	MOVQ BX, SI
-	SHLQ $0x01, SI
-	MOVQ DX, BX
-	SHLQ $0x03, BX
-	ADDQ $0x40, BX
-	XORL DI, DI
-	MOVQ SI, R8
-	SHRQ $0x3a, R8
+	// accepted only if its codes end inside it); Go copies a stream whose
+	// capacity does not into a buffer that does. The kernel then needs no
+	// frame: one cost a call about 1 ns even when unused (a throwaway
+	// benchmark), and 64-byte coded lines ran 10% faster without it and
+	// without the copy's code (kernels alone, alternated in one process).
+	MOVQ    enc_cap+24(FP), CX
+	CMPQ    CX, $0x00000097
+	JB      fpc_dec_fail_49
+	MOVBEQQ (AX), CX
+	MOVQ    $0x230b1313130b0706, DX
+	LEAQ    k_fpc_dec_walk32<>+0(SB), BX
+	MOVQ    CX, SI
+	SHLQ    $0x01, SI
+	MOVQ    AX, CX
+	SHLQ    $0x03, CX
+	ADDQ    $0x40, CX
+	XORL    DI, DI
+	MOVQ    SI, R8
+	SHRQ    $0x3a, R8
 
 fpc_dec_loop:
-	MOVQ         BX, R9
+	MOVQ         CX, R9
 	SHRQ         $0x03, R9
 	MOVBEQQ      (R9), R9
-	MOVQ         BX, R11
+	MOVQ         CX, R11
 	NOTQ         R11
 	ORQ          $0x38, R11
 	MOVQ         R8, R10
 	ANDL         $0x38, R10
-	SHRXQ        R10, AX, R10
+	SHRXQ        R10, DX, R10
 	VPBROADCASTQ SI, Z4
-	KMOVB        (CX)(DI*4), K1
+	KMOVB        (BX)(DI*4), K1
 	VMOVDQA64    Z4, K1, Z0
-	KMOVB        1(CX)(DI*4), K1
+	KMOVB        1(BX)(DI*4), K1
 	VMOVDQA64    Z4, K1, Z1
-	KMOVB        2(CX)(DI*4), K1
+	KMOVB        2(BX)(DI*4), K1
 	VMOVDQA64    Z4, K1, Z2
-	KMOVB        3(CX)(DI*4), K1
+	KMOVB        3(BX)(DI*4), K1
 	VMOVDQA64    Z4, K1, Z3
-	MOVBQZX      128(CX)(R8*1), R8
+	MOVBQZX      128(BX)(R8*1), R8
 	ADDQ         R8, DI
 	SHLXQ        R10, SI, R12
 
@@ -5967,28 +5922,28 @@ fpc_dec_loop:
 	SHRXQ R11, R9, SI
 	ORQ   R12, SI
 	ANDL  $0x3f, R10
-	ADDQ  R10, BX
+	ADDQ  R10, CX
 	CMPQ  DI, $0x20
 	JB    fpc_dec_loop
-	MOVQ  enc_base+8(FP), AX
-	MOVQ  enc_len+16(FP), CX
+	MOVQ  enc_base+8(FP), DX
+	MOVQ  enc_len+16(FP), BX
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ            DI, $0x20
-	JNE             fpc_dec_fail_50
-	SHLQ            $0x03, DX
-	NEGQ            DX
-	LEAQ            -63(BX)(DX*1), DX
-	LEAQ            7(DX), BX
-	SHRQ            $0x03, BX
-	CMPQ            BX, CX
-	JNE             fpc_dec_fail_50
-	NEGL            DX
-	ANDL            $0x07, DX
-	MOVBLZX         -1(AX)(CX*1), AX
-	BZHIL           DX, AX, AX
-	JNZ             fpc_dec_fail_50
+	JNE             fpc_dec_fail_49
+	SHLQ            $0x03, AX
+	NEGQ            AX
+	LEAQ            -63(CX)(AX*1), AX
+	LEAQ            7(AX), CX
+	SHRQ            $0x03, CX
+	CMPQ            CX, BX
+	JNE             fpc_dec_fail_49
+	NEGL            AX
+	ANDL            $0x07, AX
+	MOVBLZX         -1(DX)(BX*1), CX
+	BZHIL           AX, CX, CX
+	JNZ             fpc_dec_fail_49
 	VPBROADCASTQ    k_q5<>+0(SB), Z8
 	VMOVDQU64       k_fpc_dec_sh<>+0(SB), Z4
 	VMOVDQU64       k_fpc_dec_and<>+0(SB), Z5
@@ -6070,7 +6025,7 @@ fpc_dec_loop:
 	VZEROUPPER
 	RET
 
-fpc_dec_fail_50:
+fpc_dec_fail_49:
 	MOVB $0x00, AL
 	MOVB AL, ret+32(FP)
 	VZEROUPPER
@@ -6090,27 +6045,27 @@ TEXT ·fpcDecompressLines64AVX512(SB), NOSPLIT, $16-88
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
 
-fpc_lines_53:
+fpc_lines_51:
 	MOVQ  8(SP), DI
 	MOVQ  ends_len+64(FP), DX
 	CMPQ  DI, DX
-	JAE   fpc_lines_exit_54
+	JAE   fpc_lines_exit_52
 	MOVQ  (SP), BX
 	MOVQ  ends_base+56(FP), DX
 	MOVQ  (DX)(DI*8), SI
 	MOVQ  enc_len+32(FP), DX
 	CMPQ  SI, DX
-	JA    fpc_lines_exit_54
+	JA    fpc_lines_exit_52
 	MOVQ  SI, R8
 	SUBQ  BX, R8
-	JBE   fpc_lines_exit_54
+	JBE   fpc_lines_exit_52
 	MOVQ  BX, DX
 	MOVQ  enc_base+24(FP), R9
 	ADDQ  R9, DX
 	TESTB $0x80, (DX)
-	JNZ   fpc_lines_codes_55
+	JNZ   fpc_lines_codes_53
 	CMPQ  R8, $0x00000041
-	JNE   fpc_lines_exit_54
+	JNE   fpc_lines_exit_52
 	MOVQ  DI, BX
 	SHLQ  $0x06, BX
 	MOVQ  out_base+0(FP), R8
@@ -6120,7 +6075,7 @@ fpc_lines_53:
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 64(DX)
-	JNZ             fpc_lines_exit_54
+	JNZ             fpc_lines_exit_52
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z9
 	VMOVDQU64       (DX), Z10
 	VMOVDQU64       1(DX), Z11
@@ -6133,15 +6088,15 @@ fpc_lines_53:
 	MOVQ            SI, (SP)
 	LEAQ            1(DI), DI
 	MOVQ            DI, 8(SP)
-	JMP             fpc_lines_53
+	JMP             fpc_lines_51
 
-fpc_lines_codes_55:
+fpc_lines_codes_53:
 	CMPQ    R8, $0x00000080
-	JA      fpc_lines_exit_54
+	JA      fpc_lines_exit_52
 	MOVQ    enc_cap+40(FP), R8
 	SUBQ    BX, R8
 	CMPQ    R8, $0x00000051
-	JB      fpc_lines_exit_54
+	JB      fpc_lines_exit_52
 	MOVBEQQ (DX), BX
 
 	// The next stream, if it is one of word codes the kernel takes too,
@@ -6149,25 +6104,25 @@ fpc_lines_codes_55:
 	LEAQ    1(DI), DI
 	MOVQ    ends_len+64(FP), R8
 	CMPQ    DI, R8
-	JAE     fpc_lines_single_56
+	JAE     fpc_lines_single_54
 	MOVQ    ends_base+56(FP), R8
 	MOVQ    (R8)(DI*8), DI
 	MOVQ    enc_len+32(FP), R8
 	CMPQ    DI, R8
-	JA      fpc_lines_single_56
+	JA      fpc_lines_single_54
 	SUBQ    SI, DI
-	JBE     fpc_lines_single_56
+	JBE     fpc_lines_single_54
 	MOVQ    SI, R8
 	MOVQ    enc_base+24(FP), R9
 	ADDQ    R9, R8
 	TESTB   $0x80, (R8)
-	JZ      fpc_lines_single_56
+	JZ      fpc_lines_single_54
 	CMPQ    DI, $0x00000080
-	JA      fpc_lines_single_56
+	JA      fpc_lines_single_54
 	MOVQ    enc_cap+40(FP), DI
 	SUBQ    SI, DI
 	CMPQ    DI, $0x00000051
-	JB      fpc_lines_single_56
+	JB      fpc_lines_single_54
 	MOVBEQQ (R8), R9
 	VPXORQ  Z5, Z5, Z5
 	VPXORQ  Z6, Z6, Z6
@@ -6185,9 +6140,9 @@ fpc_lines_codes_55:
 	XORL    R10, R10
 	MOVQ    R9, R11
 	SHRQ    $0x3a, R11
-	JMP     fpc_lines_pair_57
+	JMP     fpc_lines_pair_55
 
-fpc_lines_single_56:
+fpc_lines_single_54:
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	SHLQ   $0x01, BX
@@ -6197,7 +6152,7 @@ fpc_lines_single_56:
 	MOVQ   BX, DI
 	SHRQ   $0x3a, DI
 
-fpc_lines_walk_58:
+fpc_lines_walk_56:
 	MOVQ         DX, R8
 	SHRQ         $0x03, R8
 	MOVBEQQ      (R8), R8
@@ -6227,24 +6182,24 @@ fpc_lines_walk_58:
 	ANDL  $0x3f, R9
 	ADDQ  R9, DX
 	CMPQ  SI, $0x10
-	JB    fpc_lines_walk_58
+	JB    fpc_lines_walk_56
 	MOVQ  8(SP), BX
 	MOVQ  (SP), DI
 	MOVQ  ends_base+56(FP), R8
 	MOVQ  (R8)(BX*8), R9
 	MOVQ  enc_len+32(FP), R8
 	CMPQ  R9, R8
-	JA    fpc_lines_exit_54
+	JA    fpc_lines_exit_52
 	MOVQ  R9, R8
 	SUBQ  DI, R8
-	JBE   fpc_lines_exit_54
+	JBE   fpc_lines_exit_52
 	MOVQ  enc_base+24(FP), R10
 	ADDQ  R10, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x10
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_52
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -6252,12 +6207,12 @@ fpc_lines_walk_58:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R8
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_52
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R8*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_54
+	JNZ     fpc_lines_exit_52
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), SI
@@ -6301,11 +6256,11 @@ fpc_lines_walk_58:
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
-	JMP       fpc_lines_53
+	JMP       fpc_lines_51
 
-fpc_lines_pair_57:
+fpc_lines_pair_55:
 	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_59:
+fpc_pair_both_57:
 	MOVQ         DX, R12
 	SHRQ         $0x03, R12
 	MOVBEQQ      (R12), R12
@@ -6363,11 +6318,11 @@ fpc_pair_both_59:
 	ANDL  $0x3f, R13
 	ADDQ  R13, R8
 	CMPQ  SI, $0x10
-	JAE   fpc_pair_only1_61
+	JAE   fpc_pair_only1_59
 	CMPQ  R10, $0x10
-	JB    fpc_pair_both_59
+	JB    fpc_pair_both_57
 
-fpc_pair_only0_60:
+fpc_pair_only0_58:
 	MOVQ         DX, R9
 	SHRQ         $0x03, R9
 	MOVBEQQ      (R9), R9
@@ -6397,12 +6352,12 @@ fpc_pair_only0_60:
 	ANDL  $0x3f, R11
 	ADDQ  R11, DX
 	CMPQ  SI, $0x10
-	JB    fpc_pair_only0_60
-	JMP   fpc_pair_walked_62
+	JB    fpc_pair_only0_58
+	JMP   fpc_pair_walked_60
 
-fpc_pair_only1_61:
+fpc_pair_only1_59:
 	CMPQ         R10, $0x10
-	JAE          fpc_pair_walked_62
+	JAE          fpc_pair_walked_60
 	MOVQ         R8, BX
 	SHRQ         $0x03, BX
 	MOVBEQQ      (BX), BX
@@ -6431,26 +6386,26 @@ fpc_pair_only1_61:
 	ORQ   R13, R9
 	ANDL  $0x3f, DI
 	ADDQ  DI, R8
-	JMP   fpc_pair_only1_61
+	JMP   fpc_pair_only1_59
 
-fpc_pair_walked_62:
+fpc_pair_walked_60:
 	MOVQ 8(SP), BX
 	MOVQ (SP), DI
 	MOVQ ends_base+56(FP), R9
 	MOVQ (R9)(BX*8), R11
 	MOVQ enc_len+32(FP), R9
 	CMPQ R11, R9
-	JA   fpc_lines_exit_54
+	JA   fpc_lines_exit_52
 	MOVQ R11, R9
 	SUBQ DI, R9
-	JBE  fpc_lines_exit_54
+	JBE  fpc_lines_exit_52
 	MOVQ enc_base+24(FP), R12
 	ADDQ R12, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x10
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_52
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -6458,12 +6413,12 @@ fpc_pair_walked_62:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R9
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_52
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R9*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_54
+	JNZ     fpc_lines_exit_52
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), SI
@@ -6512,17 +6467,17 @@ fpc_pair_walked_62:
 	MOVQ      (DX)(BX*8), SI
 	MOVQ      enc_len+32(FP), DX
 	CMPQ      SI, DX
-	JA        fpc_lines_exit_54
+	JA        fpc_lines_exit_52
 	MOVQ      SI, DX
 	SUBQ      DI, DX
-	JBE       fpc_lines_exit_54
+	JBE       fpc_lines_exit_52
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    R10, $0x10
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_52
 	MOVQ    DI, R9
 	SHLQ    $0x03, R9
 	NEGQ    R9
@@ -6530,12 +6485,12 @@ fpc_pair_walked_62:
 	LEAQ    7(R9), R8
 	SHRQ    $0x03, R8
 	CMPQ    R8, DX
-	JNE     fpc_lines_exit_54
+	JNE     fpc_lines_exit_52
 	NEGL    R9
 	ANDL    $0x07, R9
 	MOVBLZX -1(DI)(DX*1), DX
 	BZHIL   R9, DX, DX
-	JNZ     fpc_lines_exit_54
+	JNZ     fpc_lines_exit_52
 	MOVQ    BX, DX
 	SHLQ    $0x06, DX
 	MOVQ    out_base+0(FP), DI
@@ -6580,9 +6535,9 @@ fpc_pair_walked_62:
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
 	MOVQ      SI, DI
-	JMP       fpc_lines_53
+	JMP       fpc_lines_51
 
-fpc_lines_exit_54:
+fpc_lines_exit_52:
 	MOVQ 8(SP), AX
 	MOVQ AX, lines+80(FP)
 	VZEROUPPER
@@ -6602,27 +6557,27 @@ TEXT ·fpcDecompressLines128AVX512(SB), NOSPLIT, $656-88
 	VMOVDQU64       k_fpc_dec_mul<>+0(SB), Z2
 	VBROADCASTI32X4 k_fpc_dec_two<>+0(SB), Z3
 
-fpc_lines_63:
+fpc_lines_61:
 	MOVQ  8(SP), DI
 	MOVQ  ends_len+64(FP), DX
 	CMPQ  DI, DX
-	JAE   fpc_lines_exit_64
+	JAE   fpc_lines_exit_62
 	MOVQ  (SP), BX
 	MOVQ  ends_base+56(FP), DX
 	MOVQ  (DX)(DI*8), SI
 	MOVQ  enc_len+32(FP), DX
 	CMPQ  SI, DX
-	JA    fpc_lines_exit_64
+	JA    fpc_lines_exit_62
 	MOVQ  SI, R8
 	SUBQ  BX, R8
-	JBE   fpc_lines_exit_64
+	JBE   fpc_lines_exit_62
 	MOVQ  BX, DX
 	MOVQ  enc_base+24(FP), R9
 	ADDQ  R9, DX
 	TESTB $0x80, (DX)
-	JNZ   fpc_lines_codes_65
+	JNZ   fpc_lines_codes_63
 	CMPQ  R8, $0x00000081
-	JNE   fpc_lines_exit_64
+	JNE   fpc_lines_exit_62
 	MOVQ  DI, BX
 	SHLQ  $0x07, BX
 	MOVQ  out_base+0(FP), R8
@@ -6632,7 +6587,7 @@ fpc_lines_63:
 	// word of the line is the stream's at the same byte shifted left by one
 	// bit, with the top bit of the byte after it.
 	TESTB           $0x7f, 128(DX)
-	JNZ             fpc_lines_exit_64
+	JNZ             fpc_lines_exit_62
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z5
 	VMOVDQU64       (DX), Z6
 	VMOVDQU64       1(DX), Z7
@@ -6653,15 +6608,15 @@ fpc_lines_63:
 	MOVQ            SI, (SP)
 	LEAQ            1(DI), DI
 	MOVQ            DI, 8(SP)
-	JMP             fpc_lines_63
+	JMP             fpc_lines_61
 
-fpc_lines_codes_65:
+fpc_lines_codes_63:
 	CMPQ    R8, $0x0000008d
-	JA      fpc_lines_exit_64
+	JA      fpc_lines_exit_62
 	MOVQ    enc_cap+40(FP), R8
 	SUBQ    BX, R8
 	CMPQ    R8, $0x00000097
-	JB      fpc_lines_exit_64
+	JB      fpc_lines_exit_62
 	MOVBEQQ (DX), BX
 
 	// The next stream, if it is one of word codes the kernel takes too,
@@ -6669,25 +6624,25 @@ fpc_lines_codes_65:
 	LEAQ      1(DI), DI
 	MOVQ      ends_len+64(FP), R8
 	CMPQ      DI, R8
-	JAE       fpc_lines_single_66
+	JAE       fpc_lines_single_64
 	MOVQ      ends_base+56(FP), R8
 	MOVQ      (R8)(DI*8), DI
 	MOVQ      enc_len+32(FP), R8
 	CMPQ      DI, R8
-	JA        fpc_lines_single_66
+	JA        fpc_lines_single_64
 	SUBQ      SI, DI
-	JBE       fpc_lines_single_66
+	JBE       fpc_lines_single_64
 	MOVQ      SI, R8
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, R8
 	TESTB     $0x80, (R8)
-	JZ        fpc_lines_single_66
+	JZ        fpc_lines_single_64
 	CMPQ      DI, $0x0000008d
-	JA        fpc_lines_single_66
+	JA        fpc_lines_single_64
 	MOVQ      enc_cap+40(FP), DI
 	SUBQ      SI, DI
 	CMPQ      DI, $0x00000097
-	JB        fpc_lines_single_66
+	JB        fpc_lines_single_64
 	MOVBEQQ   (R8), R9
 	VPXORQ    Z8, Z8, Z8
 	VMOVDQU64 Z8, 16(SP)
@@ -6713,9 +6668,9 @@ fpc_lines_codes_65:
 	XORL      R10, R10
 	MOVQ      R9, R11
 	SHRQ      $0x3a, R11
-	JMP       fpc_lines_pair_67
+	JMP       fpc_lines_pair_65
 
-fpc_lines_single_66:
+fpc_lines_single_64:
 	VPXORQ    Z10, Z10, Z10
 	VMOVDQU64 Z10, 16(SP)
 	VMOVDQU64 Z10, 80(SP)
@@ -6729,7 +6684,7 @@ fpc_lines_single_66:
 	MOVQ      BX, DI
 	SHRQ      $0x3a, DI
 
-fpc_lines_walk_68:
+fpc_lines_walk_66:
 	MOVQ    DX, R8
 	SHRQ    $0x03, R8
 	MOVBEQQ (R8), R8
@@ -6755,24 +6710,24 @@ fpc_lines_walk_68:
 	ANDL  $0x3f, R9
 	ADDQ  R9, DX
 	CMPQ  SI, $0x20
-	JB    fpc_lines_walk_68
+	JB    fpc_lines_walk_66
 	MOVQ  8(SP), BX
 	MOVQ  (SP), DI
 	MOVQ  ends_base+56(FP), R8
 	MOVQ  (R8)(BX*8), R9
 	MOVQ  enc_len+32(FP), R8
 	CMPQ  R9, R8
-	JA    fpc_lines_exit_64
+	JA    fpc_lines_exit_62
 	MOVQ  R9, R8
 	SUBQ  DI, R8
-	JBE   fpc_lines_exit_64
+	JBE   fpc_lines_exit_62
 	MOVQ  enc_base+24(FP), R10
 	ADDQ  R10, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x20
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_62
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -6780,12 +6735,12 @@ fpc_lines_walk_68:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R8
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_62
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R8*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_64
+	JNZ     fpc_lines_exit_62
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), SI
@@ -6867,11 +6822,11 @@ fpc_lines_walk_68:
 	MOVQ      R9, (SP)
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
-	JMP       fpc_lines_63
+	JMP       fpc_lines_61
 
-fpc_lines_pair_67:
+fpc_lines_pair_65:
 	// Both walks while both have words to cover, then the one left.
-fpc_pair_both_69:
+fpc_pair_both_67:
 	MOVQ    DX, R12
 	SHRQ    $0x03, R12
 	MOVBEQQ (R12), R12
@@ -6921,11 +6876,11 @@ fpc_pair_both_69:
 	ANDL  $0x3f, R13
 	ADDQ  R13, R8
 	CMPQ  SI, $0x20
-	JAE   fpc_pair_only1_71
+	JAE   fpc_pair_only1_69
 	CMPQ  R10, $0x20
-	JB    fpc_pair_both_69
+	JB    fpc_pair_both_67
 
-fpc_pair_only0_70:
+fpc_pair_only0_68:
 	MOVQ    DX, R9
 	SHRQ    $0x03, R9
 	MOVBEQQ (R9), R9
@@ -6951,12 +6906,12 @@ fpc_pair_only0_70:
 	ANDL  $0x3f, R11
 	ADDQ  R11, DX
 	CMPQ  SI, $0x20
-	JB    fpc_pair_only0_70
-	JMP   fpc_pair_walked_72
+	JB    fpc_pair_only0_68
+	JMP   fpc_pair_walked_70
 
-fpc_pair_only1_71:
+fpc_pair_only1_69:
 	CMPQ    R10, $0x20
-	JAE     fpc_pair_walked_72
+	JAE     fpc_pair_walked_70
 	MOVQ    R8, BX
 	SHRQ    $0x03, BX
 	MOVBEQQ (BX), BX
@@ -6981,26 +6936,26 @@ fpc_pair_only1_71:
 	ORQ   R13, R9
 	ANDL  $0x3f, DI
 	ADDQ  DI, R8
-	JMP   fpc_pair_only1_71
+	JMP   fpc_pair_only1_69
 
-fpc_pair_walked_72:
+fpc_pair_walked_70:
 	MOVQ 8(SP), BX
 	MOVQ (SP), DI
 	MOVQ ends_base+56(FP), R9
 	MOVQ (R9)(BX*8), R11
 	MOVQ enc_len+32(FP), R9
 	CMPQ R11, R9
-	JA   fpc_lines_exit_64
+	JA   fpc_lines_exit_62
 	MOVQ R11, R9
 	SUBQ DI, R9
-	JBE  fpc_lines_exit_64
+	JBE  fpc_lines_exit_62
 	MOVQ enc_base+24(FP), R12
 	ADDQ R12, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    SI, $0x20
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_62
 	MOVQ    DI, SI
 	SHLQ    $0x03, SI
 	NEGQ    SI
@@ -7008,12 +6963,12 @@ fpc_pair_walked_72:
 	LEAQ    7(SI), DX
 	SHRQ    $0x03, DX
 	CMPQ    DX, R9
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_62
 	NEGL    SI
 	ANDL    $0x07, SI
 	MOVBLZX -1(DI)(R9*1), DX
 	BZHIL   SI, DX, DX
-	JNZ     fpc_lines_exit_64
+	JNZ     fpc_lines_exit_62
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), SI
@@ -7100,17 +7055,17 @@ fpc_pair_walked_72:
 	MOVQ      (DX)(BX*8), SI
 	MOVQ      enc_len+32(FP), DX
 	CMPQ      SI, DX
-	JA        fpc_lines_exit_64
+	JA        fpc_lines_exit_62
 	MOVQ      SI, DX
 	SUBQ      DI, DX
-	JBE       fpc_lines_exit_64
+	JBE       fpc_lines_exit_62
 	MOVQ      enc_base+24(FP), R9
 	ADDQ      R9, DI
 
 	// Well formed: exactly the line's words; the stream ends with the last
 	// code (P+7)/8 = len(enc); zero padding.
 	CMPQ    R10, $0x20
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_62
 	MOVQ    DI, R9
 	SHLQ    $0x03, R9
 	NEGQ    R9
@@ -7118,12 +7073,12 @@ fpc_pair_walked_72:
 	LEAQ    7(R9), R8
 	SHRQ    $0x03, R8
 	CMPQ    R8, DX
-	JNE     fpc_lines_exit_64
+	JNE     fpc_lines_exit_62
 	NEGL    R9
 	ANDL    $0x07, R9
 	MOVBLZX -1(DI)(DX*1), DX
 	BZHIL   R9, DX, DX
-	JNZ     fpc_lines_exit_64
+	JNZ     fpc_lines_exit_62
 	MOVQ    BX, DX
 	SHLQ    $0x07, DX
 	MOVQ    out_base+0(FP), DI
@@ -7206,9 +7161,9 @@ fpc_pair_walked_72:
 	LEAQ      1(BX), BX
 	MOVQ      BX, 8(SP)
 	MOVQ      SI, DI
-	JMP       fpc_lines_63
+	JMP       fpc_lines_61
 
-fpc_lines_exit_64:
+fpc_lines_exit_62:
 	MOVQ 8(SP), AX
 	MOVQ AX, lines+80(FP)
 	VZEROUPPER

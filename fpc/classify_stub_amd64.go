@@ -138,16 +138,18 @@ func fpcUnpackBMI2(out *[128]byte, in *[149]byte, tab *[128]byte, n int) (pos ui
 
 // fpcDecompress64AVX512 decodes a well-formed 64-byte line's stream under
 // fpc's report table, raw or of word codes, into out and returns true;
-// for any other stream it writes nothing and returns false. It reads all
-// of enc before it writes out, so the two may overlap.
+// for any other stream, and for one of word codes whose capacity is short
+// of the walk's 81-byte reach, it writes nothing and returns false.
+// It reads all of enc before it writes out, so the two may overlap.
 //
 //go:noescape
 func fpcDecompress64AVX512(out *[64]byte, enc []byte) bool
 
 // fpcDecompress128AVX512 decodes a well-formed 128-byte line's stream under
 // fpc's report table, raw or of word codes, into out and returns true;
-// for any other stream it writes nothing and returns false. It reads all
-// of enc before it writes out, so the two may overlap.
+// for any other stream, and for one of word codes whose capacity is short
+// of the walk's 151-byte reach, it writes nothing and returns false.
+// It reads all of enc before it writes out, so the two may overlap.
 //
 //go:noescape
 func fpcDecompress128AVX512(out *[128]byte, enc []byte) bool
