@@ -673,13 +673,13 @@ func fpcPack128(v, k, o [2]VecVirtual, emit, runStarts, lenA, total GPVirtual, t
 	storeBytes(out)
 
 	Label(wide)
-	var halves [2][2]VecVirtual
+	var halves [2][]VecVirtual
 	for h := range halves {
-		halves[h] = fpcPackCodesWide(code[h], n[h], o[h], zero, iota, h == 0)
+		halves[h] = fpcPackCodesIn(2, code[h], n[h], o[h], zero, iota, h == 0)
 	}
 	bswapQwords(halves[1][0])
 	bswapQwords(halves[1][1])
-	out = fpcPlaceSecondHalf(halves[1][:], lenA)
+	out = fpcPlaceSecondHalf(halves[1], lenA)
 	for w := range out {
 		VPORQ(halves[0][w], out[w], out[w])
 	}
@@ -818,21 +818,16 @@ func fpcPack64(code [2]VecVirtual, n, o, zero, iota VecVirtual) (out VecVirtual)
 // when the 128-byte kernel moved to it (kernels alone, alternated in one
 // process).
 func fpcPackCodes(code [2]VecVirtual, n, o, zero, iota VecVirtual, stream bool) (out VecVirtual) {
-	e, kend := fpcWordEnds(n, o)
-	idx, kvalid := wordEndLanes(iota, kend)
-	hiw, low := fpcCodeSplit(code, e, zero)
-	out, sp := codeWords(hiw, low, idx, kvalid, zero)
-	fpcStreamWord(out, sp, stream, true)
-	return out
+	return fpcPackCodesIn(1, code, n, o, zero, iota, stream)[0]
 }
 
-// fpcPackCodesWide is fpcPackCodes for codes that may take up to 1024
-// bits: their 16 words in two vectors.
-func fpcPackCodesWide(code [2]VecVirtual, n, o, zero, iota VecVirtual, stream bool) (out [2]VecVirtual) {
+// fpcPackCodesIn is fpcPackCodes with the words in vectors vectors: 1, or
+// 2 for codes that may take up to 1024 bits (words 8w to 8w+7 in out[w]).
+func fpcPackCodesIn(vectors int, code [2]VecVirtual, n, o, zero, iota VecVirtual, stream bool) (out []VecVirtual) {
 	e, kend := fpcWordEnds(n, o)
-	idx, kvalid := wordEndLanesWide(iota, kend)
+	idx, kvalid := wordEndLanes(iota, kend, vectors)
 	hiw, low := fpcCodeSplit(code, e, zero)
-	out, sp := codeWordsWide(hiw, low, idx, kvalid, zero)
+	out, sp := codeWords(hiw, low, idx, kvalid, zero)
 	for w := range out {
 		fpcStreamWord(out[w], sp[w], stream, w == 0)
 	}
@@ -900,69 +895,42 @@ func fpcStreamWord(out, sp VecVirtual, stream, first bool) {
 
 // codeWords returns the 64-bit words of a packing of 16 codes, hiw and low
 // being each code's bits in the word it starts in and in the next (qwords,
-// two vectors, which it changes), idx and kvalid wordEndLanes's list of
-// the lanes whose code is the last to start in a word: in out, the sum of
+// two vectors, which it changes), idx and kvalid wordEndLanes's lists of
+// the lanes whose code is the last to start in a word (one or two
+// vectors, which it changes): in out[w], for words 8w to 8w+7, the sum of
 // hiw over the codes that start in each word (a difference of prefix
-// sums), and in sp, the spill of the word before's last code. Only a
+// sums), and in sp[w] the spill of the word before's last code. Only a
 // word's last code can run into the next word, so the spills are gathered
 // from those codes, not summed over all of them. The word is out | sp.
-func codeWords(hiw, low [2]VecVirtual, idx VecVirtual, kvalid OpmaskVirtual, zero VecVirtual) (out, sp VecVirtual) {
+// The last vector's gathers overwrite hiw[0] and low[0], the others' copy
+// their lists first.
+func codeWords(hiw, low [2]VecVirtual, idx []VecVirtual, kvalid []OpmaskVirtual, zero VecVirtual) (out, sp []VecVirtual) {
 	Comment("Each word: the sum of hiw over the codes that start in it (a difference of",
 		"prefix sums), and the spill of the last code of the word before.")
 	qwordPrefix(hiw)
-	out = ZMM()
-	g, sh := hiw[0], ZMM()
-	VPERMT2Q_Z(hiw[1], idx, kvalid, g)
-	VALIGNQ(U8(7), zero, g, sh) // lane i: g[i−1], or 0
-	VPSUBQ_Z(sh, g, kvalid, out)
-	sp = low[0]
-	VPERMT2Q_Z(low[1], idx, kvalid, sp)
-	VALIGNQ(U8(7), zero, sp, sp) // spills land in the next word
-	return out, sp
-}
-
-// wordEndLanesWide is wordEndLanes for up to 16 words: idx[w] and
-// kvalid[w] list words 8w to 8w+7.
-func wordEndLanesWide(iota VecVirtual, kend OpmaskVirtual) (idx [2]VecVirtual, kvalid [2]OpmaskVirtual) {
-	d, hi := ZMM(), YMM()
-	VPCOMPRESSD_Z(iota, kend, d)
-	idx[0], idx[1] = ZMM(), ZMM()
-	VPMOVZXDQ(d.AsY(), idx[0])
-	VEXTRACTI32X8(U8(1), d, hi)
-	VPMOVZXDQ(hi, idx[1])
-	t, c := GP64(), GP64()
-	KMOVW(kend, t.As32())
-	POPCNTL(t.As32(), c.As32())
-	MOVL(U32(0xFFFF), t.As32())
-	BZHIL(c.As32(), t.As32(), t.As32())
-	kvalid[0], kvalid[1] = K(), K()
-	KMOVW(t.As32(), kvalid[0])
-	KSHIFTRW(U8(8), kvalid[0], kvalid[1])
-	return idx, kvalid
-}
-
-// codeWordsWide is codeWords for up to 16 words, words 8w to 8w+7 in
-// out[w] and sp[w]; it overwrites idx.
-func codeWordsWide(hiw, low [2]VecVirtual, idx [2]VecVirtual, kvalid [2]OpmaskVirtual, zero VecVirtual) (out, sp [2]VecVirtual) {
-	Comment("Each word: the sum of hiw over the codes that start in it, and the",
-		"spill of the last code of the word before (16 words).")
-	qwordPrefix(hiw)
-	var g [2]VecVirtual
-	for w := range g {
-		g[w] = ZMM()
+	g := make([]VecVirtual, len(idx))
+	s := make([]VecVirtual, len(idx))
+	for w := range idx {
+		if w == len(idx)-1 {
+			g[w], s[w] = hiw[0], low[0]
+			VPERMT2Q_Z(hiw[1], idx[w], kvalid[w], g[w])
+			VPERMT2Q_Z(low[1], idx[w], kvalid[w], s[w])
+			continue
+		}
+		g[w], s[w] = ZMM(), idx[w]
 		VMOVDQA64(idx[w], g[w])
 		VPERMI2Q_Z(hiw[1], hiw[0], kvalid[w], g[w])
-		VPERMI2Q_Z(low[1], low[0], kvalid[w], idx[w]) // the spills
+		VPERMI2Q_Z(low[1], low[0], kvalid[w], s[w])
 	}
-	sh := ZMM()
-	out[0], out[1] = ZMM(), ZMM()
-	VALIGNQ(U8(7), zero, g[0], sh) // lane i: g[i−1], or 0
-	VPSUBQ_Z(sh, g[0], kvalid[0], out[0])
-	VALIGNQ(U8(7), g[0], g[1], sh) // lane 0: the first vector's last
-	VPSUBQ_Z(sh, g[1], kvalid[1], out[1])
-	sp[0], sp[1] = ZMM(), ZMM()
-	VALIGNQ(U8(7), zero, idx[0], sp[0]) // spills land in the next word
-	VALIGNQ(U8(7), idx[0], idx[1], sp[1])
+	prevG, prevS := zero, zero
+	for w := range idx {
+		sh, o, x := ZMM(), ZMM(), ZMM()
+		VALIGNQ(U8(7), prevG, g[w], sh) // lane i: g[i−1]; lane 0 the vector before's last, or 0
+		VPSUBQ_Z(sh, g[w], kvalid[w], o)
+		VALIGNQ(U8(7), prevS, s[w], x) // spills land in the next word
+		out, sp = append(out, o), append(sp, x)
+		prevG, prevS = g[w], s[w]
+	}
 	return out, sp
 }
 
@@ -1448,21 +1416,34 @@ func fpcStreamBits(total, runStarts, nonzeroBits GPVirtual) {
 }
 
 // wordEndLanes lists, for a packing of codes into 64-bit words, the lanes
-// set in kend (the lanes of the codes that end a word) in order, as
-// qwords of idx, and returns in kvalid one bit per word listed: kend's
-// popcount, at most 8 words of 512 bits.
-func wordEndLanes(iota VecVirtual, kend OpmaskVirtual) (idx VecVirtual, kvalid OpmaskVirtual) {
-	idx = ZMM()
+// set in kend (the lanes of the codes that end a word) in order, as qwords
+// of idx, 8 words a vector (vectors of them, 1 or 2), and returns in
+// kvalid[w] one bit per word listed in idx[w]: kend's popcount, at most 8
+// words of 512 bits a vector.
+func wordEndLanes(iota VecVirtual, kend OpmaskVirtual, vectors int) (idx []VecVirtual, kvalid []OpmaskVirtual) {
 	d := ZMM()
 	VPCOMPRESSD_Z(iota, kend, d)
-	VPMOVZXDQ(d.AsY(), idx)
-	kvalid = K()
+	idx = append(idx, ZMM())
+	VPMOVZXDQ(d.AsY(), idx[0])
+	if vectors == 2 {
+		hi := YMM()
+		VEXTRACTI32X8(U8(1), d, hi)
+		idx = append(idx, ZMM())
+		VPMOVZXDQ(hi, idx[1])
+	}
+	k := K()
 	t, c := GP64(), GP64()
 	KMOVW(kend, t.As32())
 	POPCNTL(t.As32(), c.As32())
-	MOVL(U32(0xFF), t.As32())
+	MOVL(U32(1<<(8*vectors)-1), t.As32())
 	BZHIL(c.As32(), t.As32(), t.As32())
-	KMOVB(t.As32(), kvalid)
+	KMOVW(t.As32(), k)
+	kvalid = append(kvalid, k)
+	if vectors == 2 {
+		k1 := K()
+		KSHIFTRW(U8(8), k, k1)
+		kvalid = append(kvalid, k1)
+	}
 	return idx, kvalid
 }
 
@@ -1695,10 +1676,10 @@ func packCodeWordsAt(code, n, o [2]VecVirtual) VecVirtual {
 		VPCMPUQ(U8(6), q[1], nx1, k1)
 		KUNPCKBW(k0, k1, kend)
 	}
-	idx, kvalid := wordEndLanes(iota, kend)
+	idx, kvalid := wordEndLanes(iota, kend, 1)
 	out, sp := codeWords(hiw, low, idx, kvalid, zero)
-	VPORQ(sp, out, out)
-	return out
+	VPORQ(sp[0], out[0], out[0])
+	return out[0]
 }
 
 func init() {

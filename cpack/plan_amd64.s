@@ -1168,7 +1168,7 @@ TEXT ·cpackEmit128AVX512(SB), NOSPLIT, $512-64
 	RET
 
 // func cpackCompress64AVX512(buf *[145]byte, line []byte, plan *[24]uint8, emit *[32]uint64) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, BMI2, GFNI, POPCNT
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, GFNI, POPCNT
 TEXT ·cpackCompress64AVX512(SB), NOSPLIT, $0-56
 	MOVQ         line_base+8(FP), AX
 	MOVQ         plan+32(FP), CX
@@ -1406,7 +1406,7 @@ cpack_fused_pack_6:
 	POPCNTL       CX, DX
 	MOVL          $0x000000ff, CX
 	BZHIL         DX, CX, CX
-	KMOVB         CX, K1
+	KMOVW         CX, K1
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
@@ -1427,24 +1427,24 @@ cpack_fused_pack_6:
 	VPERMQ       Z2, Z4, Z4
 	VPADDQ       Z4, Z6, Z6
 	VPERMT2Q.Z   Z6, Z3, K1, Z2
-	VALIGNQ      $0x07, Z17, Z2, Z4
-	VPSUBQ.Z     Z4, Z2, K1, Z2
 	VPERMT2Q.Z   Z0, Z3, K1, Z1
+	VALIGNQ      $0x07, Z17, Z2, Z0
+	VPSUBQ.Z     Z0, Z2, K1, Z0
 	VALIGNQ      $0x07, Z17, Z1, Z1
-	VPORQ        Z1, Z2, Z2
+	VPORQ        Z1, Z0, Z0
 
 	// The flag, big-endian bytes.
 	MOVQ        $0x8000000000000000, CX
 	VMOVQ       CX, X19
-	VPORQ       Z19, Z2, Z2
+	VPORQ       Z19, Z0, Z0
 	MOVQ        $0x0001020304050607, CX
-	VMOVQ       CX, X0
-	MOVQ        $0x08090a0b0c0d0e0f, CX
 	VMOVQ       CX, X1
-	VPUNPCKLQDQ X1, X0, X19
+	MOVQ        $0x08090a0b0c0d0e0f, CX
+	VMOVQ       CX, X2
+	VPUNPCKLQDQ X2, X1, X19
 	VSHUFI64X2  $0x00, Z19, Z19, Z19
-	VPSHUFB     Z19, Z2, Z2
-	VMOVDQU64   Z2, (AX)
+	VPSHUFB     Z19, Z0, Z0
+	VMOVDQU64   Z0, (AX)
 	VZEROUPPER
 	RET
 

@@ -2068,7 +2068,7 @@ TEXT ·fpcPack128AVX512(SB), NOSPLIT, $768-72
 	RET
 
 // func fpcCompress64AVX512(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
-// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, GFNI, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, GFNI, POPCNT
 TEXT ·fpcCompress64AVX512(SB), NOSPLIT, $0-40
 	MOVQ      line+8(FP), AX
 	VMOVDQU64 (AX), Z0
@@ -2238,7 +2238,7 @@ fpc_fused_pack_14:
 	POPCNTL       AX, CX
 	MOVL          $0x000000ff, AX
 	BZHIL         CX, AX, AX
-	KMOVB         AX, K1
+	KMOVW         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y0, Z2
@@ -2278,13 +2278,13 @@ fpc_fused_pack_14:
 	VPERMQ          Z7, Z3, Z3
 	VPADDQ          Z3, Z5, Z5
 	VPERMT2Q.Z      Z5, Z1, K1, Z7
-	VALIGNQ         $0x07, Z4, Z7, Z3
-	VPSUBQ.Z        Z3, Z7, K1, Z3
 	VPERMT2Q.Z      Z0, Z1, K1, Z2
-	VALIGNQ         $0x07, Z4, Z2, Z2
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z2, Z3
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPSHUFB         Z0, Z3, Z3
+	VALIGNQ         $0x07, Z4, Z7, Z0
+	VPSUBQ.Z        Z0, Z7, K1, Z0
+	VALIGNQ         $0x07, Z4, Z2, Z1
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z0
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
+	VPSHUFB         Z1, Z0, Z0
 
 	// Store the stream's bytes, (total+7)/8, and nothing past them.
 	MOVQ     buf+0(FP), AX
@@ -2293,7 +2293,7 @@ fpc_fused_pack_14:
 	MOVQ     $-1, DX
 	BZHIQ    CX, DX, DX
 	KMOVQ    DX, K1
-	VMOVDQU8 Z3, K1, (AX)
+	VMOVDQU8 Z0, K1, (AX)
 	MOVQ     BX, bits+32(FP)
 	VZEROUPPER
 	RET
@@ -2352,7 +2352,7 @@ DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
 GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
 
 // func fpcCompress64AVX512Popcnt(buf *[65]byte, line *[64]byte, tab *[48]uint64) (sum uint64, bits int)
-// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, GFNI, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, GFNI, POPCNT
 TEXT ·fpcCompress64AVX512Popcnt(SB), NOSPLIT, $0-40
 	MOVQ      line+8(FP), AX
 	VMOVDQU64 (AX), Z0
@@ -2536,7 +2536,7 @@ fpc_fused_pack_16:
 	POPCNTL       AX, CX
 	MOVL          $0x000000ff, AX
 	BZHIL         CX, AX, AX
-	KMOVB         AX, K1
+	KMOVW         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y3, Z1
@@ -2576,13 +2576,13 @@ fpc_fused_pack_16:
 	VPERMQ          Z6, Z3, Z3
 	VPADDQ          Z3, Z5, Z5
 	VPERMT2Q.Z      Z5, Z0, K1, Z6
-	VALIGNQ         $0x07, Z4, Z6, Z3
-	VPSUBQ.Z        Z3, Z6, K1, Z3
 	VPERMT2Q.Z      Z2, Z0, K1, Z1
+	VALIGNQ         $0x07, Z4, Z6, Z0
+	VPSUBQ.Z        Z0, Z6, K1, Z0
 	VALIGNQ         $0x07, Z4, Z1, Z1
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z3
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPSHUFB         Z0, Z3, Z3
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z0
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
+	VPSHUFB         Z1, Z0, Z0
 
 	// Store the stream's bytes, (total+7)/8, and nothing past them.
 	MOVQ     buf+0(FP), AX
@@ -2591,13 +2591,13 @@ fpc_fused_pack_16:
 	MOVQ     $-1, DX
 	BZHIQ    CX, DX, DX
 	KMOVQ    DX, K1
-	VMOVDQU8 Z3, K1, (AX)
+	VMOVDQU8 Z0, K1, (AX)
 	MOVQ     SI, bits+32(FP)
 	VZEROUPPER
 	RET
 
 // func fpcCompressPair64AVX512(out *[130]byte, line0 *[64]byte, line1 *[64]byte, tab *[48]uint64) (bits0 int, bits1 int)
-// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, GFNI, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, GFNI, POPCNT
 TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	MOVQ      line0+8(FP), AX
 	VMOVDQU64 (AX), Z0
@@ -2825,7 +2825,7 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	POPCNTL       AX, DX
 	MOVL          $0x000000ff, AX
 	BZHIL         DX, AX, AX
-	KMOVB         AX, K1
+	KMOVW         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y4, Z9
@@ -2865,74 +2865,74 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	VPERMQ          Z19, Z9, Z9
 	VPADDQ          Z9, Z18, Z18
 	VPERMT2Q.Z      Z18, Z2, K1, Z19
-	VALIGNQ         $0x07, Z6, Z19, Z9
-	VPSUBQ.Z        Z9, Z19, K1, Z9
 	VPERMT2Q.Z      Z4, Z2, K1, Z7
-	VALIGNQ         $0x07, Z6, Z7, Z7
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z7, Z9
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
-	VPSHUFB         Z2, Z9, Z9
-	VPSRLD          $0x06, Z5, Z2
-	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z5, Z4
-	VPADDD          Z3, Z4, Z4
+	VALIGNQ         $0x07, Z6, Z19, Z2
+	VPSUBQ.Z        Z2, Z19, K1, Z2
+	VALIGNQ         $0x07, Z6, Z7, Z4
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z4, Z2
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z4
+	VPSHUFB         Z4, Z2, Z2
+	VPSRLD          $0x06, Z5, Z4
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z5, Z5
+	VPADDD          Z3, Z5, Z5
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z11, Z11, Z11
-	VALIGND       $0x01, Z2, Z11, Z3
-	VPCMPUD       $0x06, Z2, Z3, K1
-	VPCOMPRESSD.Z Z8, K1, Z2
-	VPMOVZXDQ     Y2, Z2
+	VALIGND       $0x01, Z4, Z11, Z3
+	VPCMPUD       $0x06, Z4, Z3, K1
+	VPCOMPRESSD.Z Z8, K1, Z3
+	VPMOVZXDQ     Y3, Z3
 	KMOVW         K1, AX
 	POPCNTL       AX, DX
 	MOVL          $0x000000ff, AX
 	BZHIL         DX, AX, AX
-	KMOVB         AX, K1
+	KMOVW         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y4, Z3
-	VEXTRACTI64X4 $0x01, Z4, Y4
-	VPMOVZXDQ     Y4, Z4
-	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
-	VPSRLVQ       Z3, Z16, Z7
-	VPSUBQ        Z3, Z6, Z3
-	VPSLLVQ       Z3, Z16, Z5
-	VPORQ         Z5, Z7, Z7
-	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
-	VPSLLVQ       Z3, Z16, Z3
+	VPMOVZXDQ     Y5, Z4
+	VEXTRACTI64X4 $0x01, Z5, Y5
+	VPMOVZXDQ     Y5, Z5
 	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSRLVQ       Z4, Z17, Z8
+	VPSRLVQ       Z4, Z16, Z8
 	VPSUBQ        Z4, Z6, Z4
-	VPSLLVQ       Z4, Z17, Z5
-	VPORQ         Z5, Z8, Z8
+	VPSLLVQ       Z4, Z16, Z7
+	VPORQ         Z7, Z8, Z8
 	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSLLVQ       Z4, Z17, Z4
+	VPSLLVQ       Z4, Z16, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z5, Z5
+	VPSRLVQ       Z5, Z17, Z9
+	VPSUBQ        Z5, Z6, Z5
+	VPSLLVQ       Z5, Z17, Z7
+	VPORQ         Z7, Z9, Z9
+	VPADDQ.BCST   k_q40<>+0(SB), Z5, Z5
+	VPSLLVQ       Z5, Z17, Z5
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
-	VALIGNQ         $0x07, Z12, Z7, Z5
-	VPADDQ          Z5, Z7, Z7
-	VALIGNQ         $0x06, Z12, Z7, Z5
-	VPADDQ          Z5, Z7, Z7
-	VALIGNQ         $0x04, Z12, Z7, Z5
-	VPADDQ          Z5, Z7, Z7
-	VALIGNQ         $0x07, Z12, Z8, Z5
-	VPADDQ          Z5, Z8, Z8
-	VALIGNQ         $0x06, Z12, Z8, Z5
-	VPADDQ          Z5, Z8, Z8
-	VALIGNQ         $0x04, Z12, Z8, Z5
-	VPADDQ          Z5, Z8, Z8
-	VPBROADCASTQ    k_q7<>+0(SB), Z5
-	VPERMQ          Z7, Z5, Z5
-	VPADDQ          Z5, Z8, Z8
-	VPERMT2Q.Z      Z8, Z2, K1, Z7
-	VALIGNQ         $0x07, Z6, Z7, Z5
-	VPSUBQ.Z        Z5, Z7, K1, Z5
-	VPERMT2Q.Z      Z4, Z2, K1, Z3
-	VALIGNQ         $0x07, Z6, Z3, Z3
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z5
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
-	VPSHUFB         Z2, Z5, Z5
+	VALIGNQ         $0x07, Z12, Z8, Z7
+	VPADDQ          Z7, Z8, Z8
+	VALIGNQ         $0x06, Z12, Z8, Z7
+	VPADDQ          Z7, Z8, Z8
+	VALIGNQ         $0x04, Z12, Z8, Z7
+	VPADDQ          Z7, Z8, Z8
+	VALIGNQ         $0x07, Z12, Z9, Z7
+	VPADDQ          Z7, Z9, Z9
+	VALIGNQ         $0x06, Z12, Z9, Z7
+	VPADDQ          Z7, Z9, Z9
+	VALIGNQ         $0x04, Z12, Z9, Z7
+	VPADDQ          Z7, Z9, Z9
+	VPBROADCASTQ    k_q7<>+0(SB), Z7
+	VPERMQ          Z8, Z7, Z7
+	VPADDQ          Z7, Z9, Z9
+	VPERMT2Q.Z      Z9, Z3, K1, Z8
+	VPERMT2Q.Z      Z5, Z3, K1, Z4
+	VALIGNQ         $0x07, Z6, Z8, Z3
+	VPSUBQ.Z        Z3, Z8, K1, Z3
+	VALIGNQ         $0x07, Z6, Z4, Z4
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z4, Z3
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z4
+	VPSHUFB         Z4, Z3, Z3
 
 	// Each stream: raw where the codes are no shorter than the line.
 	CMPQ     CX, $0x00000201
@@ -2942,7 +2942,7 @@ TEXT ·fpcCompressPair64AVX512(SB), NOSPLIT, $0-48
 	MOVQ     $-1, DX
 	BZHIQ    AX, DX, DX
 	KMOVQ    DX, K1
-	VMOVDQU8 Z9, K1, (SI)
+	VMOVDQU8 Z2, K1, (SI)
 	MOVQ     CX, bits0+32(FP)
 	LEAQ     7(CX), AX
 	SHRQ     $0x03, AX
@@ -2972,7 +2972,7 @@ fpc_pair_stored_21:
 	MOVQ     $-1, CX
 	BZHIQ    AX, CX, CX
 	KMOVQ    CX, K1
-	VMOVDQU8 Z5, K1, (SI)
+	VMOVDQU8 Z3, K1, (SI)
 	MOVQ     BX, bits1+40(FP)
 	LEAQ     7(BX), AX
 	SHRQ     $0x03, AX
@@ -3088,7 +3088,7 @@ fpc_pair_only0_18:
 	POPCNTL       AX, BX
 	MOVL          $0x000000ff, AX
 	BZHIL         BX, AX, AX
-	KMOVB         AX, K1
+	KMOVW         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y3, Z4
@@ -3128,13 +3128,13 @@ fpc_pair_only0_18:
 	VPERMQ          Z12, Z5, Z5
 	VPADDQ          Z5, Z8, Z8
 	VPERMT2Q.Z      Z8, Z2, K1, Z12
-	VALIGNQ         $0x07, Z6, Z12, Z5
-	VPSUBQ.Z        Z5, Z12, K1, Z5
 	VPERMT2Q.Z      Z3, Z2, K1, Z4
-	VALIGNQ         $0x07, Z6, Z4, Z4
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z4, Z5
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
-	VPSHUFB         Z2, Z5, Z5
+	VALIGNQ         $0x07, Z6, Z12, Z2
+	VPSUBQ.Z        Z2, Z12, K1, Z2
+	VALIGNQ         $0x07, Z6, Z4, Z3
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z2
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z3
+	VPSHUFB         Z3, Z2, Z2
 
 	// Each stream: raw where the codes are no shorter than the line.
 	CMPQ     CX, $0x00000201
@@ -3144,7 +3144,7 @@ fpc_pair_only0_18:
 	MOVQ     $-1, BX
 	BZHIQ    AX, BX, BX
 	KMOVQ    BX, K1
-	VMOVDQU8 Z5, K1, (DX)
+	VMOVDQU8 Z2, K1, (DX)
 	MOVQ     CX, bits0+32(FP)
 	LEAQ     7(CX), AX
 	SHRQ     $0x03, AX
@@ -3288,7 +3288,7 @@ fpc_pair_raw0_17:
 	POPCNTL       CX, DX
 	MOVL          $0x000000ff, CX
 	BZHIL         DX, CX, CX
-	KMOVB         CX, K1
+	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y0, Z3
@@ -3328,13 +3328,13 @@ fpc_pair_raw0_17:
 	VPERMQ          Z8, Z4, Z4
 	VPADDQ          Z4, Z6, Z6
 	VPERMT2Q.Z      Z6, Z2, K1, Z8
-	VALIGNQ         $0x07, Z7, Z8, Z4
-	VPSUBQ.Z        Z4, Z8, K1, Z4
 	VPERMT2Q.Z      Z0, Z2, K1, Z3
-	VALIGNQ         $0x07, Z7, Z3, Z3
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z4
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPSHUFB         Z0, Z4, Z4
+	VALIGNQ         $0x07, Z7, Z8, Z0
+	VPSUBQ.Z        Z0, Z8, K1, Z0
+	VALIGNQ         $0x07, Z7, Z3, Z2
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z2, Z0
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z0, Z0
 
 	// Each stream: raw where the codes are no shorter than the line.
 	CMPQ     BX, $0x00000201
@@ -3344,7 +3344,7 @@ fpc_pair_raw0_17:
 	MOVQ     $-1, DX
 	BZHIQ    CX, DX, DX
 	KMOVQ    DX, K1
-	VMOVDQU8 Z4, K1, (AX)
+	VMOVDQU8 Z0, K1, (AX)
 	MOVQ     BX, bits1+40(FP)
 	LEAQ     7(BX), CX
 	SHRQ     $0x03, CX
@@ -3402,7 +3402,7 @@ fpc_pair_both_raw_19:
 	RET
 
 // func fpcCompressPair64AVX512Popcnt(out *[130]byte, line0 *[64]byte, line1 *[64]byte, tab *[48]uint64) (bits0 int, bits1 int)
-// Requires: AVX, AVX512BW, AVX512CD, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, GFNI, POPCNT
+// Requires: AVX, AVX512BW, AVX512CD, AVX512F, AVX512VBMI, AVX512VL, AVX512VPOPCNTDQ, BMI, BMI2, GFNI, POPCNT
 TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	MOVQ      line0+8(FP), AX
 	VMOVDQU64 (AX), Z0
@@ -3660,7 +3660,7 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	POPCNTL       AX, DX
 	MOVL          $0x000000ff, AX
 	BZHIL         DX, AX, AX
-	KMOVB         AX, K1
+	KMOVW         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y5, Z7
@@ -3700,74 +3700,74 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	VPERMQ          Z19, Z9, Z9
 	VPADDQ          Z9, Z16, Z16
 	VPERMT2Q.Z      Z16, Z2, K1, Z19
-	VALIGNQ         $0x07, Z6, Z19, Z9
-	VPSUBQ.Z        Z9, Z19, K1, Z9
 	VPERMT2Q.Z      Z5, Z2, K1, Z7
-	VALIGNQ         $0x07, Z6, Z7, Z7
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z7, Z9
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
-	VPSHUFB         Z2, Z9, Z9
-	VPSRLD          $0x06, Z15, Z2
-	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z15, Z5
-	VPADDD          Z3, Z5, Z5
+	VALIGNQ         $0x07, Z6, Z19, Z2
+	VPSUBQ.Z        Z2, Z19, K1, Z2
+	VALIGNQ         $0x07, Z6, Z7, Z5
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z5, Z2
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z5
+	VPSHUFB         Z5, Z2, Z2
+	VPSRLD          $0x06, Z15, Z5
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z15, Z7
+	VPADDD          Z3, Z7, Z7
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z11, Z11, Z11
-	VALIGND       $0x01, Z2, Z11, Z3
-	VPCMPUD       $0x06, Z2, Z3, K1
-	VPCOMPRESSD.Z Z4, K1, Z2
-	VPMOVZXDQ     Y2, Z2
+	VALIGND       $0x01, Z5, Z11, Z3
+	VPCMPUD       $0x06, Z5, Z3, K1
+	VPCOMPRESSD.Z Z4, K1, Z3
+	VPMOVZXDQ     Y3, Z3
 	KMOVW         K1, AX
 	POPCNTL       AX, DX
 	MOVL          $0x000000ff, AX
 	BZHIL         DX, AX, AX
-	KMOVB         AX, K1
+	KMOVW         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y5, Z3
-	VEXTRACTI64X4 $0x01, Z5, Y4
-	VPMOVZXDQ     Y4, Z4
-	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
-	VPSRLVQ       Z3, Z8, Z7
-	VPSUBQ        Z3, Z6, Z3
-	VPSLLVQ       Z3, Z8, Z5
-	VPORQ         Z5, Z7, Z7
-	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
-	VPSLLVQ       Z3, Z8, Z3
+	VPMOVZXDQ     Y7, Z4
+	VEXTRACTI64X4 $0x01, Z7, Y5
+	VPMOVZXDQ     Y5, Z5
 	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSRLVQ       Z4, Z18, Z8
+	VPSRLVQ       Z4, Z8, Z9
 	VPSUBQ        Z4, Z6, Z4
-	VPSLLVQ       Z4, Z18, Z5
-	VPORQ         Z5, Z8, Z8
+	VPSLLVQ       Z4, Z8, Z7
+	VPORQ         Z7, Z9, Z9
 	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSLLVQ       Z4, Z18, Z4
+	VPSLLVQ       Z4, Z8, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z5, Z5
+	VPSRLVQ       Z5, Z18, Z8
+	VPSUBQ        Z5, Z6, Z5
+	VPSLLVQ       Z5, Z18, Z7
+	VPORQ         Z7, Z8, Z8
+	VPADDQ.BCST   k_q40<>+0(SB), Z5, Z5
+	VPSLLVQ       Z5, Z18, Z5
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
-	VALIGNQ         $0x07, Z12, Z7, Z5
-	VPADDQ          Z5, Z7, Z7
-	VALIGNQ         $0x06, Z12, Z7, Z5
-	VPADDQ          Z5, Z7, Z7
-	VALIGNQ         $0x04, Z12, Z7, Z5
-	VPADDQ          Z5, Z7, Z7
-	VALIGNQ         $0x07, Z12, Z8, Z5
-	VPADDQ          Z5, Z8, Z8
-	VALIGNQ         $0x06, Z12, Z8, Z5
-	VPADDQ          Z5, Z8, Z8
-	VALIGNQ         $0x04, Z12, Z8, Z5
-	VPADDQ          Z5, Z8, Z8
-	VPBROADCASTQ    k_q7<>+0(SB), Z5
-	VPERMQ          Z7, Z5, Z5
-	VPADDQ          Z5, Z8, Z8
-	VPERMT2Q.Z      Z8, Z2, K1, Z7
-	VALIGNQ         $0x07, Z6, Z7, Z5
-	VPSUBQ.Z        Z5, Z7, K1, Z5
-	VPERMT2Q.Z      Z4, Z2, K1, Z3
-	VALIGNQ         $0x07, Z6, Z3, Z3
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z5
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
-	VPSHUFB         Z2, Z5, Z5
+	VALIGNQ         $0x07, Z12, Z9, Z7
+	VPADDQ          Z7, Z9, Z9
+	VALIGNQ         $0x06, Z12, Z9, Z7
+	VPADDQ          Z7, Z9, Z9
+	VALIGNQ         $0x04, Z12, Z9, Z7
+	VPADDQ          Z7, Z9, Z9
+	VALIGNQ         $0x07, Z12, Z8, Z7
+	VPADDQ          Z7, Z8, Z8
+	VALIGNQ         $0x06, Z12, Z8, Z7
+	VPADDQ          Z7, Z8, Z8
+	VALIGNQ         $0x04, Z12, Z8, Z7
+	VPADDQ          Z7, Z8, Z8
+	VPBROADCASTQ    k_q7<>+0(SB), Z7
+	VPERMQ          Z9, Z7, Z7
+	VPADDQ          Z7, Z8, Z8
+	VPERMT2Q.Z      Z8, Z3, K1, Z9
+	VPERMT2Q.Z      Z5, Z3, K1, Z4
+	VALIGNQ         $0x07, Z6, Z9, Z3
+	VPSUBQ.Z        Z3, Z9, K1, Z3
+	VALIGNQ         $0x07, Z6, Z4, Z4
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z4, Z3
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z4
+	VPSHUFB         Z4, Z3, Z3
 
 	// Each stream: raw where the codes are no shorter than the line.
 	CMPQ     CX, $0x00000201
@@ -3777,7 +3777,7 @@ TEXT ·fpcCompressPair64AVX512Popcnt(SB), NOSPLIT, $0-48
 	MOVQ     $-1, DX
 	BZHIQ    AX, DX, DX
 	KMOVQ    DX, K1
-	VMOVDQU8 Z9, K1, (SI)
+	VMOVDQU8 Z2, K1, (SI)
 	MOVQ     CX, bits0+32(FP)
 	LEAQ     7(CX), AX
 	SHRQ     $0x03, AX
@@ -3807,7 +3807,7 @@ fpc_pair_stored_32:
 	MOVQ     $-1, CX
 	BZHIQ    AX, CX, CX
 	KMOVQ    CX, K1
-	VMOVDQU8 Z5, K1, (SI)
+	VMOVDQU8 Z3, K1, (SI)
 	MOVQ     BX, bits1+40(FP)
 	LEAQ     7(BX), AX
 	SHRQ     $0x03, AX
@@ -3938,7 +3938,7 @@ fpc_pair_only0_29:
 	POPCNTL       AX, BX
 	MOVL          $0x000000ff, AX
 	BZHIL         BX, AX, AX
-	KMOVB         AX, K1
+	KMOVW         AX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y4, Z3
@@ -3978,13 +3978,13 @@ fpc_pair_only0_29:
 	VPERMQ          Z8, Z5, Z5
 	VPADDQ          Z5, Z7, Z7
 	VPERMT2Q.Z      Z7, Z2, K1, Z8
-	VALIGNQ         $0x07, Z6, Z8, Z5
-	VPSUBQ.Z        Z5, Z8, K1, Z5
 	VPERMT2Q.Z      Z4, Z2, K1, Z3
+	VALIGNQ         $0x07, Z6, Z8, Z2
+	VPSUBQ.Z        Z2, Z8, K1, Z2
 	VALIGNQ         $0x07, Z6, Z3, Z3
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z5
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
-	VPSHUFB         Z2, Z5, Z5
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z2
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z3
+	VPSHUFB         Z3, Z2, Z2
 
 	// Each stream: raw where the codes are no shorter than the line.
 	CMPQ     CX, $0x00000201
@@ -3994,7 +3994,7 @@ fpc_pair_only0_29:
 	MOVQ     $-1, BX
 	BZHIQ    AX, BX, BX
 	KMOVQ    BX, K1
-	VMOVDQU8 Z5, K1, (DX)
+	VMOVDQU8 Z2, K1, (DX)
 	MOVQ     CX, bits0+32(FP)
 	LEAQ     7(CX), AX
 	SHRQ     $0x03, AX
@@ -4153,7 +4153,7 @@ fpc_pair_raw0_28:
 	POPCNTL       CX, DX
 	MOVL          $0x000000ff, CX
 	BZHIL         DX, CX, CX
-	KMOVB         CX, K1
+	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y2, Z3
@@ -4193,13 +4193,13 @@ fpc_pair_raw0_28:
 	VPERMQ          Z8, Z4, Z4
 	VPADDQ          Z4, Z5, Z5
 	VPERMT2Q.Z      Z5, Z0, K1, Z8
-	VALIGNQ         $0x07, Z7, Z8, Z4
-	VPSUBQ.Z        Z4, Z8, K1, Z4
 	VPERMT2Q.Z      Z2, Z0, K1, Z3
-	VALIGNQ         $0x07, Z7, Z3, Z3
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z3, Z4
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPSHUFB         Z0, Z4, Z4
+	VALIGNQ         $0x07, Z7, Z8, Z0
+	VPSUBQ.Z        Z0, Z8, K1, Z0
+	VALIGNQ         $0x07, Z7, Z3, Z2
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z2, Z0
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z0, Z0
 
 	// Each stream: raw where the codes are no shorter than the line.
 	CMPQ     BX, $0x00000201
@@ -4209,7 +4209,7 @@ fpc_pair_raw0_28:
 	MOVQ     $-1, DX
 	BZHIQ    CX, DX, DX
 	KMOVQ    DX, K1
-	VMOVDQU8 Z4, K1, (AX)
+	VMOVDQU8 Z0, K1, (AX)
 	MOVQ     BX, bits1+40(FP)
 	LEAQ     7(BX), CX
 	SHRQ     $0x03, CX
@@ -4566,7 +4566,7 @@ fpc_fused_pack_40:
 	POPCNTL       CX, DX
 	MOVL          $0x000000ff, CX
 	BZHIL         DX, CX, CX
-	KMOVB         CX, K1
+	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y0, Z10
@@ -4606,93 +4606,93 @@ fpc_fused_pack_40:
 	VPERMQ          Z16, Z9, Z9
 	VPADDQ          Z9, Z11, Z11
 	VPERMT2Q.Z      Z11, Z1, K1, Z16
-	VALIGNQ         $0x07, Z5, Z16, Z9
-	VPSUBQ.Z        Z9, Z16, K1, Z9
 	VPERMT2Q.Z      Z0, Z1, K1, Z7
-	VALIGNQ         $0x07, Z5, Z7, Z7
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z7, Z9
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z0
-	VPSHUFB         Z0, Z9, Z9
-	VPSRLD          $0x06, Z2, Z0
-	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z2, Z1
-	VPADDD          Z6, Z1, Z1
+	VALIGNQ         $0x07, Z5, Z16, Z0
+	VPSUBQ.Z        Z0, Z16, K1, Z0
+	VALIGNQ         $0x07, Z5, Z7, Z1
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z0
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
+	VPSHUFB         Z1, Z0, Z0
+	VPSRLD          $0x06, Z2, Z1
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z2, Z2
+	VPADDD          Z6, Z2, Z2
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z13, Z13, Z13
-	VALIGND       $0x01, Z0, Z13, Z2
-	VPCMPUD       $0x06, Z0, Z2, K1
-	VPCOMPRESSD.Z Z4, K1, Z0
-	VPMOVZXDQ     Y0, Z0
+	VALIGND       $0x01, Z1, Z13, Z6
+	VPCMPUD       $0x06, Z1, Z6, K1
+	VPCOMPRESSD.Z Z4, K1, Z1
+	VPMOVZXDQ     Y1, Z1
 	KMOVW         K1, CX
 	POPCNTL       CX, DX
 	MOVL          $0x000000ff, CX
 	BZHIL         DX, CX, CX
-	KMOVB         CX, K1
+	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y1, Z2
-	VEXTRACTI64X4 $0x01, Z1, Y1
-	VPMOVZXDQ     Y1, Z1
+	VPMOVZXDQ     Y2, Z4
+	VEXTRACTI64X4 $0x01, Z2, Y2
+	VPMOVZXDQ     Y2, Z2
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z8, Z7
+	VPSUBQ        Z4, Z5, Z4
+	VPSLLVQ       Z4, Z8, Z6
+	VPORQ         Z6, Z7, Z7
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z8, Z4
 	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z8, Z6
+	VPSRLVQ       Z2, Z15, Z8
 	VPSUBQ        Z2, Z5, Z2
-	VPSLLVQ       Z2, Z8, Z4
-	VPORQ         Z4, Z6, Z6
+	VPSLLVQ       Z2, Z15, Z6
+	VPORQ         Z6, Z8, Z8
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSLLVQ       Z2, Z8, Z2
-	VPSUBQ.BCST   k_q40<>+0(SB), Z1, Z1
-	VPSRLVQ       Z1, Z15, Z7
-	VPSUBQ        Z1, Z5, Z1
-	VPSLLVQ       Z1, Z15, Z4
-	VPORQ         Z4, Z7, Z7
-	VPADDQ.BCST   k_q40<>+0(SB), Z1, Z1
-	VPSLLVQ       Z1, Z15, Z1
+	VPSLLVQ       Z2, Z15, Z2
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z6, Z4
-	VPADDQ       Z4, Z6, Z6
-	VALIGNQ      $0x06, Z14, Z6, Z4
-	VPADDQ       Z4, Z6, Z6
-	VALIGNQ      $0x04, Z14, Z6, Z4
-	VPADDQ       Z4, Z6, Z6
-	VALIGNQ      $0x07, Z14, Z7, Z4
-	VPADDQ       Z4, Z7, Z7
-	VALIGNQ      $0x06, Z14, Z7, Z4
-	VPADDQ       Z4, Z7, Z7
-	VALIGNQ      $0x04, Z14, Z7, Z4
-	VPADDQ       Z4, Z7, Z7
-	VPBROADCASTQ k_q7<>+0(SB), Z4
-	VPERMQ       Z6, Z4, Z4
-	VPADDQ       Z4, Z7, Z7
-	VPERMT2Q.Z   Z7, Z0, K1, Z6
-	VALIGNQ      $0x07, Z5, Z6, Z4
-	VPSUBQ.Z     Z4, Z6, K1, Z4
-	VPERMT2Q.Z   Z1, Z0, K1, Z2
-	VALIGNQ      $0x07, Z5, Z2, Z2
-	VPORQ        Z2, Z4, Z4
+	VALIGNQ      $0x07, Z14, Z7, Z6
+	VPADDQ       Z6, Z7, Z7
+	VALIGNQ      $0x06, Z14, Z7, Z6
+	VPADDQ       Z6, Z7, Z7
+	VALIGNQ      $0x04, Z14, Z7, Z6
+	VPADDQ       Z6, Z7, Z7
+	VALIGNQ      $0x07, Z14, Z8, Z6
+	VPADDQ       Z6, Z8, Z8
+	VALIGNQ      $0x06, Z14, Z8, Z6
+	VPADDQ       Z6, Z8, Z8
+	VALIGNQ      $0x04, Z14, Z8, Z6
+	VPADDQ       Z6, Z8, Z8
+	VPBROADCASTQ k_q7<>+0(SB), Z6
+	VPERMQ       Z7, Z6, Z6
+	VPADDQ       Z6, Z8, Z8
+	VPERMT2Q.Z   Z8, Z1, K1, Z7
+	VPERMT2Q.Z   Z2, Z1, K1, Z4
+	VALIGNQ      $0x07, Z5, Z7, Z1
+	VPSUBQ.Z     Z1, Z7, K1, Z1
+	VALIGNQ      $0x07, Z5, Z4, Z2
+	VPORQ        Z2, Z1, Z1
 	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X0
+	VMOVQ        CX, X2
 	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X1
-	VPUNPCKLQDQ  X1, X0, X3
+	VMOVQ        CX, X3
+	VPUNPCKLQDQ  X3, X2, X3
 	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z4, Z4
+	VPSHUFB      Z3, Z1, Z1
 
 	// The second half's words, which start at bit L%64, moved up L/64 words.
 	SHRQ         $0x06, AX
-	VPBROADCASTQ AX, Z0
-	VPBROADCASTQ k_q8<>+0(SB), Z1
-	VMOVDQU64    k_iota8_0<>+0(SB), Z2
-	VPSUBQ       Z0, Z2, Z2
-	VPCMPUQ      $0x01, Z1, Z2, K1
-	VPERMQ.Z     Z4, Z2, K1, Z2
-	VMOVDQU64    k_iota8_1<>+0(SB), Z3
-	VPSUBQ       Z0, Z3, Z3
-	VPCMPUQ      $0x01, Z1, Z3, K1
-	VPERMQ.Z     Z4, Z3, K1, Z0
-	VPORQ        Z9, Z2, Z2
+	VPBROADCASTQ AX, Z2
+	VPBROADCASTQ k_q8<>+0(SB), Z3
+	VMOVDQU64    k_iota8_0<>+0(SB), Z4
+	VPSUBQ       Z2, Z4, Z4
+	VPCMPUQ      $0x01, Z3, Z4, K1
+	VPERMQ.Z     Z1, Z4, K1, Z4
+	VMOVDQU64    k_iota8_1<>+0(SB), Z5
+	VPSUBQ       Z2, Z5, Z5
+	VPCMPUQ      $0x01, Z3, Z5, K1
+	VPERMQ.Z     Z1, Z5, K1, Z1
+	VPORQ        Z0, Z4, Z4
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -4700,13 +4700,13 @@ fpc_fused_pack_40:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z2, K1, (AX)
+	VMOVDQU8     Z4, K1, (AX)
 	SUBQ         $0x40, CX
 	CMOVQCS      BX, CX
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z0, K1, 64(AX)
+	VMOVDQU8     Z1, K1, 64(AX)
 	MOVQ         DI, bits+32(FP)
 	VZEROUPPER
 	RET
@@ -4750,8 +4750,8 @@ fpc_fused_wide_41:
 	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
 	VPSLLVQ       Z0, Z9, Z0
 
-	// Each word: the sum of hiw over the codes that start in it, and the
-	// spill of the last code of the word before (16 words).
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
 	VALIGNQ         $0x07, Z12, Z17, Z9
 	VPADDQ          Z9, Z17, Z17
@@ -4771,21 +4771,20 @@ fpc_fused_wide_41:
 	VMOVDQA64       Z10, Z9
 	VPERMI2Q.Z      Z16, Z17, K1, Z9
 	VPERMI2Q.Z      Z0, Z7, K1, Z10
-	VMOVDQA64       Z1, Z11
-	VPERMI2Q.Z      Z16, Z17, K2, Z11
-	VPERMI2Q.Z      Z0, Z7, K2, Z1
+	VPERMT2Q.Z      Z16, Z1, K2, Z17
+	VPERMT2Q.Z      Z0, Z1, K2, Z7
 	VALIGNQ         $0x07, Z5, Z9, Z0
-	VPSUBQ.Z        Z0, Z9, K1, Z7
-	VALIGNQ         $0x07, Z9, Z11, Z0
-	VPSUBQ.Z        Z0, Z11, K2, Z0
-	VALIGNQ         $0x07, Z5, Z10, Z9
-	VALIGNQ         $0x07, Z10, Z1, Z1
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z9, Z7
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z9
-	VPSHUFB         Z9, Z7, Z7
-	VPORQ           Z1, Z0, Z0
+	VPSUBQ.Z        Z0, Z9, K1, Z0
+	VALIGNQ         $0x07, Z5, Z10, Z1
+	VALIGNQ         $0x07, Z9, Z17, Z9
+	VPSUBQ.Z        Z9, Z17, K2, Z9
+	VALIGNQ         $0x07, Z10, Z7, Z7
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z0
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
 	VPSHUFB         Z1, Z0, Z0
+	VPORQ           Z7, Z9, Z9
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
+	VPSHUFB         Z1, Z9, Z9
 	VPSRLD          $0x06, Z2, Z1
 	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z2, Z2
 	VPADDD          Z6, Z2, Z2
@@ -4812,79 +4811,78 @@ fpc_fused_wide_41:
 	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z6
 	VPSRLVQ       Z6, Z8, Z10
 	VPSUBQ        Z6, Z5, Z6
-	VPSLLVQ       Z6, Z8, Z9
-	VPORQ         Z9, Z10, Z10
+	VPSLLVQ       Z6, Z8, Z7
+	VPORQ         Z7, Z10, Z10
 	VPADDQ.BCST   k_q40<>+0(SB), Z6, Z6
 	VPSLLVQ       Z6, Z8, Z6
 	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z15, Z9
+	VPSRLVQ       Z2, Z15, Z8
 	VPSUBQ        Z2, Z5, Z2
-	VPSLLVQ       Z2, Z15, Z8
-	VPORQ         Z8, Z9, Z9
+	VPSLLVQ       Z2, Z15, Z7
+	VPORQ         Z7, Z8, Z8
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
 	VPSLLVQ       Z2, Z15, Z2
 
-	// Each word: the sum of hiw over the codes that start in it, and the
-	// spill of the last code of the word before (16 words).
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z10, Z8
-	VPADDQ       Z8, Z10, Z10
-	VALIGNQ      $0x06, Z14, Z10, Z8
-	VPADDQ       Z8, Z10, Z10
-	VALIGNQ      $0x04, Z14, Z10, Z8
-	VPADDQ       Z8, Z10, Z10
-	VALIGNQ      $0x07, Z14, Z9, Z8
-	VPADDQ       Z8, Z9, Z9
-	VALIGNQ      $0x06, Z14, Z9, Z8
-	VPADDQ       Z8, Z9, Z9
-	VALIGNQ      $0x04, Z14, Z9, Z8
-	VPADDQ       Z8, Z9, Z9
-	VPBROADCASTQ k_q7<>+0(SB), Z8
-	VPERMQ       Z10, Z8, Z8
-	VPADDQ       Z8, Z9, Z9
-	VMOVDQA64    Z4, Z8
-	VPERMI2Q.Z   Z9, Z10, K1, Z8
+	VALIGNQ      $0x07, Z14, Z10, Z7
+	VPADDQ       Z7, Z10, Z10
+	VALIGNQ      $0x06, Z14, Z10, Z7
+	VPADDQ       Z7, Z10, Z10
+	VALIGNQ      $0x04, Z14, Z10, Z7
+	VPADDQ       Z7, Z10, Z10
+	VALIGNQ      $0x07, Z14, Z8, Z7
+	VPADDQ       Z7, Z8, Z8
+	VALIGNQ      $0x06, Z14, Z8, Z7
+	VPADDQ       Z7, Z8, Z8
+	VALIGNQ      $0x04, Z14, Z8, Z7
+	VPADDQ       Z7, Z8, Z8
+	VPBROADCASTQ k_q7<>+0(SB), Z7
+	VPERMQ       Z10, Z7, Z7
+	VPADDQ       Z7, Z8, Z8
+	VMOVDQA64    Z4, Z7
+	VPERMI2Q.Z   Z8, Z10, K1, Z7
 	VPERMI2Q.Z   Z2, Z6, K1, Z4
-	VMOVDQA64    Z1, Z11
-	VPERMI2Q.Z   Z9, Z10, K2, Z11
-	VPERMI2Q.Z   Z2, Z6, K2, Z1
-	VALIGNQ      $0x07, Z5, Z8, Z2
-	VPSUBQ.Z     Z2, Z8, K1, Z6
-	VALIGNQ      $0x07, Z8, Z11, Z2
-	VPSUBQ.Z     Z2, Z11, K2, Z2
-	VALIGNQ      $0x07, Z5, Z4, Z5
-	VALIGNQ      $0x07, Z4, Z1, Z1
-	VPORQ        Z5, Z6, Z6
-	VPORQ        Z1, Z2, Z2
+	VPERMT2Q.Z   Z8, Z1, K2, Z10
+	VPERMT2Q.Z   Z2, Z1, K2, Z6
+	VALIGNQ      $0x07, Z5, Z7, Z1
+	VPSUBQ.Z     Z1, Z7, K1, Z1
+	VALIGNQ      $0x07, Z5, Z4, Z2
+	VALIGNQ      $0x07, Z7, Z10, Z5
+	VPSUBQ.Z     Z5, Z10, K2, Z5
+	VALIGNQ      $0x07, Z4, Z6, Z4
+	VPORQ        Z2, Z1, Z1
+	VPORQ        Z4, Z5, Z5
 	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X1
+	VMOVQ        CX, X2
 	MOVQ         $0x08090a0b0c0d0e0f, CX
 	VMOVQ        CX, X3
-	VPUNPCKLQDQ  X3, X1, X3
+	VPUNPCKLQDQ  X3, X2, X3
 	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z6, Z6
+	VPSHUFB      Z3, Z1, Z1
 	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X1
+	VMOVQ        CX, X2
 	MOVQ         $0x08090a0b0c0d0e0f, CX
 	VMOVQ        CX, X3
-	VPUNPCKLQDQ  X3, X1, X18
+	VPUNPCKLQDQ  X3, X2, X18
 	VSHUFI64X2   $0x00, Z18, Z18, Z18
-	VPSHUFB      Z18, Z2, Z2
+	VPSHUFB      Z18, Z5, Z5
 
 	// The second half's words, which start at bit L%64, moved up L/64 words.
 	SHRQ         $0x06, AX
-	VPBROADCASTQ AX, Z1
+	VPBROADCASTQ AX, Z2
 	VPBROADCASTQ k_q10<>+0(SB), Z3
 	VMOVDQU64    k_iota8_0<>+0(SB), Z4
-	VPSUBQ       Z1, Z4, Z4
+	VPSUBQ       Z2, Z4, Z4
 	VPCMPUQ      $0x01, Z3, Z4, K1
-	VPERMI2Q.Z   Z2, Z6, K1, Z4
-	VMOVDQU64    k_iota8_1<>+0(SB), Z5
-	VPSUBQ       Z1, Z5, Z5
-	VPCMPUQ      $0x01, Z3, Z5, K1
-	VPERMI2Q.Z   Z2, Z6, K1, Z5
-	VPORQ        Z7, Z4, Z4
-	VPORQ        Z0, Z5, Z5
+	VPERMI2Q.Z   Z5, Z1, K1, Z4
+	VMOVDQU64    k_iota8_1<>+0(SB), Z6
+	VPSUBQ       Z2, Z6, Z6
+	VPCMPUQ      $0x01, Z3, Z6, K1
+	VPERMI2Q.Z   Z5, Z1, K1, Z6
+	VPORQ        Z0, Z4, Z4
+	VPORQ        Z9, Z6, Z6
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -4898,7 +4896,7 @@ fpc_fused_wide_41:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z5, K1, 64(AX)
+	VMOVDQU8     Z6, K1, 64(AX)
 	MOVQ         DI, bits+32(FP)
 	VZEROUPPER
 	RET
@@ -5240,7 +5238,7 @@ fpc_fused_pack_43:
 	POPCNTL       CX, DX
 	MOVL          $0x000000ff, CX
 	BZHIL         DX, CX, CX
-	KMOVB         CX, K1
+	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
 	VPMOVZXDQ     Y7, Z6
@@ -5280,93 +5278,93 @@ fpc_fused_pack_43:
 	VPERMQ          Z15, Z9, Z9
 	VPADDQ          Z9, Z11, Z11
 	VPERMT2Q.Z      Z11, Z1, K1, Z15
-	VALIGNQ         $0x07, Z5, Z15, Z9
-	VPSUBQ.Z        Z9, Z15, K1, Z9
 	VPERMT2Q.Z      Z7, Z1, K1, Z6
+	VALIGNQ         $0x07, Z5, Z15, Z1
+	VPSUBQ.Z        Z1, Z15, K1, Z1
 	VALIGNQ         $0x07, Z5, Z6, Z6
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z6, Z9
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
-	VPSHUFB         Z1, Z9, Z9
-	VPSRLD          $0x06, Z8, Z1
-	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z8, Z6
-	VPADDD          Z2, Z6, Z6
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z6, Z1
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z6
+	VPSHUFB         Z6, Z1, Z1
+	VPSRLD          $0x06, Z8, Z6
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z8, Z7
+	VPADDD          Z2, Z7, Z7
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z13, Z13, Z13
-	VALIGND       $0x01, Z1, Z13, Z2
-	VPCMPUD       $0x06, Z1, Z2, K1
+	VALIGND       $0x01, Z6, Z13, Z2
+	VPCMPUD       $0x06, Z6, Z2, K1
 	VPCOMPRESSD.Z Z0, K1, Z0
 	VPMOVZXDQ     Y0, Z0
 	KMOVW         K1, CX
 	POPCNTL       CX, DX
 	MOVL          $0x000000ff, CX
 	BZHIL         DX, CX, CX
-	KMOVB         CX, K1
+	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y6, Z1
-	VEXTRACTI64X4 $0x01, Z6, Y2
-	VPMOVZXDQ     Y2, Z2
-	VPSUBQ.BCST   k_q40<>+0(SB), Z1, Z1
-	VPSRLVQ       Z1, Z4, Z7
-	VPSUBQ        Z1, Z5, Z1
-	VPSLLVQ       Z1, Z4, Z6
-	VPORQ         Z6, Z7, Z7
-	VPADDQ.BCST   k_q40<>+0(SB), Z1, Z1
-	VPSLLVQ       Z1, Z4, Z1
+	VPMOVZXDQ     Y7, Z2
+	VEXTRACTI64X4 $0x01, Z7, Y6
+	VPMOVZXDQ     Y6, Z6
 	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z10, Z6
+	VPSRLVQ       Z2, Z4, Z8
 	VPSUBQ        Z2, Z5, Z2
-	VPSLLVQ       Z2, Z10, Z4
-	VPORQ         Z4, Z6, Z6
+	VPSLLVQ       Z2, Z4, Z7
+	VPORQ         Z7, Z8, Z8
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSLLVQ       Z2, Z10, Z2
+	VPSLLVQ       Z2, Z4, Z2
+	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z4
+	VPSRLVQ       Z4, Z10, Z7
+	VPSUBQ        Z4, Z5, Z4
+	VPSLLVQ       Z4, Z10, Z6
+	VPORQ         Z6, Z7, Z7
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z10, Z4
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z7, Z4
-	VPADDQ       Z4, Z7, Z7
-	VALIGNQ      $0x06, Z14, Z7, Z4
-	VPADDQ       Z4, Z7, Z7
-	VALIGNQ      $0x04, Z14, Z7, Z4
-	VPADDQ       Z4, Z7, Z7
-	VALIGNQ      $0x07, Z14, Z6, Z4
-	VPADDQ       Z4, Z6, Z6
-	VALIGNQ      $0x06, Z14, Z6, Z4
-	VPADDQ       Z4, Z6, Z6
-	VALIGNQ      $0x04, Z14, Z6, Z4
-	VPADDQ       Z4, Z6, Z6
-	VPBROADCASTQ k_q7<>+0(SB), Z4
-	VPERMQ       Z7, Z4, Z4
-	VPADDQ       Z4, Z6, Z6
-	VPERMT2Q.Z   Z6, Z0, K1, Z7
-	VALIGNQ      $0x07, Z5, Z7, Z4
-	VPSUBQ.Z     Z4, Z7, K1, Z4
-	VPERMT2Q.Z   Z2, Z0, K1, Z1
-	VALIGNQ      $0x07, Z5, Z1, Z1
-	VPORQ        Z1, Z4, Z4
+	VALIGNQ      $0x07, Z14, Z8, Z6
+	VPADDQ       Z6, Z8, Z8
+	VALIGNQ      $0x06, Z14, Z8, Z6
+	VPADDQ       Z6, Z8, Z8
+	VALIGNQ      $0x04, Z14, Z8, Z6
+	VPADDQ       Z6, Z8, Z8
+	VALIGNQ      $0x07, Z14, Z7, Z6
+	VPADDQ       Z6, Z7, Z7
+	VALIGNQ      $0x06, Z14, Z7, Z6
+	VPADDQ       Z6, Z7, Z7
+	VALIGNQ      $0x04, Z14, Z7, Z6
+	VPADDQ       Z6, Z7, Z7
+	VPBROADCASTQ k_q7<>+0(SB), Z6
+	VPERMQ       Z8, Z6, Z6
+	VPADDQ       Z6, Z7, Z7
+	VPERMT2Q.Z   Z7, Z0, K1, Z8
+	VPERMT2Q.Z   Z4, Z0, K1, Z2
+	VALIGNQ      $0x07, Z5, Z8, Z0
+	VPSUBQ.Z     Z0, Z8, K1, Z0
+	VALIGNQ      $0x07, Z5, Z2, Z2
+	VPORQ        Z2, Z0, Z0
 	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X0
+	VMOVQ        CX, X2
 	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X1
-	VPUNPCKLQDQ  X1, X0, X3
+	VMOVQ        CX, X3
+	VPUNPCKLQDQ  X3, X2, X3
 	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z4, Z4
+	VPSHUFB      Z3, Z0, Z0
 
 	// The second half's words, which start at bit L%64, moved up L/64 words.
 	SHRQ         $0x06, AX
-	VPBROADCASTQ AX, Z0
-	VPBROADCASTQ k_q8<>+0(SB), Z1
-	VMOVDQU64    k_iota8_0<>+0(SB), Z2
-	VPSUBQ       Z0, Z2, Z2
-	VPCMPUQ      $0x01, Z1, Z2, K1
-	VPERMQ.Z     Z4, Z2, K1, Z2
-	VMOVDQU64    k_iota8_1<>+0(SB), Z3
-	VPSUBQ       Z0, Z3, Z3
-	VPCMPUQ      $0x01, Z1, Z3, K1
-	VPERMQ.Z     Z4, Z3, K1, Z0
-	VPORQ        Z9, Z2, Z2
+	VPBROADCASTQ AX, Z2
+	VPBROADCASTQ k_q8<>+0(SB), Z3
+	VMOVDQU64    k_iota8_0<>+0(SB), Z4
+	VPSUBQ       Z2, Z4, Z4
+	VPCMPUQ      $0x01, Z3, Z4, K1
+	VPERMQ.Z     Z0, Z4, K1, Z4
+	VMOVDQU64    k_iota8_1<>+0(SB), Z5
+	VPSUBQ       Z2, Z5, Z5
+	VPCMPUQ      $0x01, Z3, Z5, K1
+	VPERMQ.Z     Z0, Z5, K1, Z0
+	VPORQ        Z1, Z4, Z4
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -5374,7 +5372,7 @@ fpc_fused_pack_43:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z2, K1, (AX)
+	VMOVDQU8     Z4, K1, (AX)
 	SUBQ         $0x40, CX
 	CMOVQCS      BX, CX
 	MOVQ         $-1, DX
@@ -5424,8 +5422,8 @@ fpc_fused_wide_44:
 	VPADDQ.BCST   k_q40<>+0(SB), Z7, Z7
 	VPSLLVQ       Z7, Z16, Z7
 
-	// Each word: the sum of hiw over the codes that start in it, and the
-	// spill of the last code of the word before (16 words).
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
 	VALIGNQ         $0x07, Z12, Z18, Z11
 	VPADDQ          Z11, Z18, Z18
@@ -5445,31 +5443,30 @@ fpc_fused_wide_44:
 	VMOVDQA64       Z6, Z11
 	VPERMI2Q.Z      Z15, Z18, K1, Z11
 	VPERMI2Q.Z      Z7, Z9, K1, Z6
-	VMOVDQA64       Z1, Z12
-	VPERMI2Q.Z      Z15, Z18, K2, Z12
-	VPERMI2Q.Z      Z7, Z9, K2, Z1
-	VALIGNQ         $0x07, Z5, Z11, Z7
-	VPSUBQ.Z        Z7, Z11, K1, Z9
-	VALIGNQ         $0x07, Z11, Z12, Z7
-	VPSUBQ.Z        Z7, Z12, K2, Z7
-	VALIGNQ         $0x07, Z5, Z6, Z11
-	VALIGNQ         $0x07, Z6, Z1, Z1
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z11, Z9
+	VPERMT2Q.Z      Z15, Z1, K2, Z18
+	VPERMT2Q.Z      Z7, Z1, K2, Z9
+	VALIGNQ         $0x07, Z5, Z11, Z1
+	VPSUBQ.Z        Z1, Z11, K1, Z1
+	VALIGNQ         $0x07, Z5, Z6, Z7
+	VALIGNQ         $0x07, Z11, Z18, Z11
+	VPSUBQ.Z        Z11, Z18, K2, Z11
+	VALIGNQ         $0x07, Z6, Z9, Z6
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z7, Z1
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z7
+	VPSHUFB         Z7, Z1, Z1
+	VPORQ           Z6, Z11, Z11
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z6
-	VPSHUFB         Z6, Z9, Z9
-	VPORQ           Z1, Z7, Z7
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
-	VPSHUFB         Z1, Z7, Z7
-	VPSRLD          $0x06, Z8, Z1
-	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z8, Z6
-	VPADDD          Z2, Z6, Z6
+	VPSHUFB         Z6, Z11, Z11
+	VPSRLD          $0x06, Z8, Z6
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z8, Z7
+	VPADDD          Z2, Z7, Z7
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z13, Z13, Z13
-	VALIGND       $0x01, Z1, Z13, Z2
-	VPCMPUD       $0x06, Z1, Z2, K1
+	VALIGND       $0x01, Z6, Z13, Z2
+	VPCMPUD       $0x06, Z6, Z2, K1
 	VPCOMPRESSD.Z Z0, K1, Z0
-	VPMOVZXDQ     Y0, Z1
+	VPMOVZXDQ     Y0, Z2
 	VEXTRACTI32X8 $0x01, Z0, Y0
 	VPMOVZXDQ     Y0, Z0
 	KMOVW         K1, CX
@@ -5480,85 +5477,84 @@ fpc_fused_wide_44:
 	KSHIFTRW      $0x08, K1, K2
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y6, Z2
-	VEXTRACTI64X4 $0x01, Z6, Y6
-	VPMOVZXDQ     Y6, Z6
-	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z4, Z11
-	VPSUBQ        Z2, Z5, Z2
-	VPSLLVQ       Z2, Z4, Z8
-	VPORQ         Z8, Z11, Z11
-	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSLLVQ       Z2, Z4, Z2
-	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z4
-	VPSRLVQ       Z4, Z10, Z8
-	VPSUBQ        Z4, Z5, Z4
-	VPSLLVQ       Z4, Z10, Z6
-	VPORQ         Z6, Z8, Z8
-	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSLLVQ       Z4, Z10, Z4
+	VPMOVZXDQ     Y7, Z6
+	VEXTRACTI64X4 $0x01, Z7, Y7
+	VPMOVZXDQ     Y7, Z7
+	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z6
+	VPSRLVQ       Z6, Z4, Z9
+	VPSUBQ        Z6, Z5, Z6
+	VPSLLVQ       Z6, Z4, Z8
+	VPORQ         Z8, Z9, Z9
+	VPADDQ.BCST   k_q40<>+0(SB), Z6, Z6
+	VPSLLVQ       Z6, Z4, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z7, Z6
+	VPSRLVQ       Z6, Z10, Z8
+	VPSUBQ        Z6, Z5, Z6
+	VPSLLVQ       Z6, Z10, Z7
+	VPORQ         Z7, Z8, Z8
+	VPADDQ.BCST   k_q40<>+0(SB), Z6, Z6
+	VPSLLVQ       Z6, Z10, Z6
 
-	// Each word: the sum of hiw over the codes that start in it, and the
-	// spill of the last code of the word before (16 words).
+	// Each word: the sum of hiw over the codes that start in it (a difference of
+	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z11, Z6
-	VPADDQ       Z6, Z11, Z11
-	VALIGNQ      $0x06, Z14, Z11, Z6
-	VPADDQ       Z6, Z11, Z11
-	VALIGNQ      $0x04, Z14, Z11, Z6
-	VPADDQ       Z6, Z11, Z11
-	VALIGNQ      $0x07, Z14, Z8, Z6
-	VPADDQ       Z6, Z8, Z8
-	VALIGNQ      $0x06, Z14, Z8, Z6
-	VPADDQ       Z6, Z8, Z8
-	VALIGNQ      $0x04, Z14, Z8, Z6
-	VPADDQ       Z6, Z8, Z8
-	VPBROADCASTQ k_q7<>+0(SB), Z6
-	VPERMQ       Z11, Z6, Z6
-	VPADDQ       Z6, Z8, Z8
-	VMOVDQA64    Z1, Z6
-	VPERMI2Q.Z   Z8, Z11, K1, Z6
-	VPERMI2Q.Z   Z4, Z2, K1, Z1
-	VMOVDQA64    Z0, Z10
-	VPERMI2Q.Z   Z8, Z11, K2, Z10
-	VPERMI2Q.Z   Z4, Z2, K2, Z0
-	VALIGNQ      $0x07, Z5, Z6, Z2
-	VPSUBQ.Z     Z2, Z6, K1, Z4
-	VALIGNQ      $0x07, Z6, Z10, Z2
-	VPSUBQ.Z     Z2, Z10, K2, Z2
-	VALIGNQ      $0x07, Z5, Z1, Z5
-	VALIGNQ      $0x07, Z1, Z0, Z0
-	VPORQ        Z5, Z4, Z4
-	VPORQ        Z0, Z2, Z2
+	VALIGNQ      $0x07, Z14, Z9, Z7
+	VPADDQ       Z7, Z9, Z9
+	VALIGNQ      $0x06, Z14, Z9, Z7
+	VPADDQ       Z7, Z9, Z9
+	VALIGNQ      $0x04, Z14, Z9, Z7
+	VPADDQ       Z7, Z9, Z9
+	VALIGNQ      $0x07, Z14, Z8, Z7
+	VPADDQ       Z7, Z8, Z8
+	VALIGNQ      $0x06, Z14, Z8, Z7
+	VPADDQ       Z7, Z8, Z8
+	VALIGNQ      $0x04, Z14, Z8, Z7
+	VPADDQ       Z7, Z8, Z8
+	VPBROADCASTQ k_q7<>+0(SB), Z7
+	VPERMQ       Z9, Z7, Z7
+	VPADDQ       Z7, Z8, Z8
+	VMOVDQA64    Z2, Z7
+	VPERMI2Q.Z   Z8, Z9, K1, Z7
+	VPERMI2Q.Z   Z6, Z4, K1, Z2
+	VPERMT2Q.Z   Z8, Z0, K2, Z9
+	VPERMT2Q.Z   Z6, Z0, K2, Z4
+	VALIGNQ      $0x07, Z5, Z7, Z0
+	VPSUBQ.Z     Z0, Z7, K1, Z0
+	VALIGNQ      $0x07, Z5, Z2, Z5
+	VALIGNQ      $0x07, Z7, Z9, Z6
+	VPSUBQ.Z     Z6, Z9, K2, Z6
+	VALIGNQ      $0x07, Z2, Z4, Z2
+	VPORQ        Z5, Z0, Z0
+	VPORQ        Z2, Z6, Z6
 	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X0
+	VMOVQ        CX, X2
 	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X1
-	VPUNPCKLQDQ  X1, X0, X3
+	VMOVQ        CX, X3
+	VPUNPCKLQDQ  X3, X2, X3
 	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z4, Z4
+	VPSHUFB      Z3, Z0, Z0
 	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X0
+	VMOVQ        CX, X2
 	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X1
-	VPUNPCKLQDQ  X1, X0, X17
+	VMOVQ        CX, X3
+	VPUNPCKLQDQ  X3, X2, X17
 	VSHUFI64X2   $0x00, Z17, Z17, Z17
-	VPSHUFB      Z17, Z2, Z2
+	VPSHUFB      Z17, Z6, Z6
 
 	// The second half's words, which start at bit L%64, moved up L/64 words.
 	SHRQ         $0x06, AX
-	VPBROADCASTQ AX, Z0
-	VPBROADCASTQ k_q10<>+0(SB), Z1
-	VMOVDQU64    k_iota8_0<>+0(SB), Z3
-	VPSUBQ       Z0, Z3, Z3
-	VPCMPUQ      $0x01, Z1, Z3, K1
-	VPERMI2Q.Z   Z2, Z4, K1, Z3
+	VPBROADCASTQ AX, Z2
+	VPBROADCASTQ k_q10<>+0(SB), Z3
+	VMOVDQU64    k_iota8_0<>+0(SB), Z4
+	VPSUBQ       Z2, Z4, Z4
+	VPCMPUQ      $0x01, Z3, Z4, K1
+	VPERMI2Q.Z   Z6, Z0, K1, Z4
 	VMOVDQU64    k_iota8_1<>+0(SB), Z5
-	VPSUBQ       Z0, Z5, Z5
-	VPCMPUQ      $0x01, Z1, Z5, K1
-	VPERMI2Q.Z   Z2, Z4, K1, Z5
-	VPORQ        Z9, Z3, Z3
-	VPORQ        Z7, Z5, Z5
+	VPSUBQ       Z2, Z5, Z5
+	VPCMPUQ      $0x01, Z3, Z5, K1
+	VPERMI2Q.Z   Z6, Z0, K1, Z5
+	VPORQ        Z1, Z4, Z4
+	VPORQ        Z11, Z5, Z5
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -5566,7 +5562,7 @@ fpc_fused_wide_44:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z3, K1, (AX)
+	VMOVDQU8     Z4, K1, (AX)
 	SUBQ         $0x40, CX
 	CMOVQCS      BX, CX
 	MOVQ         $-1, DX
