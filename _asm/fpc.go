@@ -888,9 +888,7 @@ func fpcStreamWord(out, sp VecVirtual, stream, first bool) {
 	} else {
 		VPORQ(sp, out, out)
 	}
-	bsw := ZMM()
-	VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
-	VPSHUFB(bsw, out, out)
+	bswapQwords(out)
 }
 
 // codeWords returns the 64-bit words of a packing of 16 codes, hiw and low
@@ -1586,16 +1584,15 @@ func orFlag(v VecVirtual) {
 // bswapQwords reverses the bytes of each 64-bit lane of v, making the
 // big-endian words of a stream its bytes in order.
 func bswapQwords(v VecVirtual) {
-	r := GP64()
+	VPSHUFB(bswapIndex(), v, v)
+}
+
+// bswapIndex returns the VPSHUFB index that reverses the bytes of each
+// 64-bit lane, broadcast from one 16-byte constant.
+func bswapIndex() VecVirtual {
 	bsw := ZMM()
-	x, y := XMM(), XMM()
-	MOVQ(U64(0x0001020304050607), r)
-	VMOVQ(r, x)
-	MOVQ(U64(0x08090A0B0C0D0E0F), r)
-	VMOVQ(r, y)
-	VPUNPCKLQDQ(y, x, bsw.AsX())
-	VSHUFI64X2(U8(0), bsw, bsw, bsw)
-	VPSHUFB(bsw, v, v)
+	VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
+	return bsw
 }
 
 // packCodeWords is packCodes512Vector's packing without the flag and the
@@ -1903,8 +1900,7 @@ func fpcRawLine(enc, out Register, size int, fail string) {
 		"bit, with the top bit of the byte after it.")
 	TESTB(U8(0x7F), Mem{Base: enc, Disp: size})
 	JNZ(LabelRef(fail))
-	bsw := ZMM()
-	VBROADCASTI32X4(rodata("bswap64", 0x0001020304050607, 0x08090A0B0C0D0E0F), bsw)
+	bsw := bswapIndex()
 	var res []VecVirtual
 	for v := 0; v < size/64; v++ {
 		a, b := ZMM(), ZMM()

@@ -1434,17 +1434,12 @@ cpack_fused_pack_6:
 	VPORQ        Z1, Z0, Z0
 
 	// The flag, big-endian bytes.
-	MOVQ        $0x8000000000000000, CX
-	VMOVQ       CX, X19
-	VPORQ       Z19, Z0, Z0
-	MOVQ        $0x0001020304050607, CX
-	VMOVQ       CX, X1
-	MOVQ        $0x08090a0b0c0d0e0f, CX
-	VMOVQ       CX, X2
-	VPUNPCKLQDQ X2, X1, X19
-	VSHUFI64X2  $0x00, Z19, Z19, Z19
-	VPSHUFB     Z19, Z0, Z0
-	VMOVDQU64   Z0, (AX)
+	MOVQ            $0x8000000000000000, CX
+	VMOVQ           CX, X19
+	VPORQ           Z19, Z0, Z0
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
+	VPSHUFB         Z1, Z0, Z0
+	VMOVDQU64       Z0, (AX)
 	VZEROUPPER
 	RET
 
@@ -1468,6 +1463,10 @@ GLOBL k_q80<>(SB), RODATA|NOPTR, $8
 
 DATA k_qffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
 GLOBL k_qffffffffffffffff<>(SB), RODATA|NOPTR, $8
+
+DATA k_bswap64<>+0(SB)/8, $0x0001020304050607
+DATA k_bswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL k_bswap64<>(SB), RODATA|NOPTR, $16
 
 // func cpackPlan128AVX512(data []byte, ops []uint8, bits []uint16, tab *[24]uint8)
 // Requires: AVX, AVX512F, CMOV, POPCNT

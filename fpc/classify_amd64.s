@@ -4441,108 +4441,108 @@ fpc_fused_pack_40:
 	VPXORD       Z5, Z5, Z5
 	MOVQ         AX, BX
 	ANDQ         $0x3f, BX
-	VPBROADCASTD BX, Z4
+	VPBROADCASTD BX, Z3
 	MOVQ         CX, SI
 	SHRQ         $0x00, SI
 	KMOVW        SI, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD CX, Z7
-	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z7, Z7
-	VPORD        k_fpc_runend32_0<>+0(SB), Z7, Z7
+	VPBROADCASTD CX, Z4
+	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z4, Z4
+	VPORD        k_fpc_runend32_0<>+0(SB), Z4, Z4
 	VPXORD       Z9, Z9, Z9
-	VPSUBD       Z7, Z9, Z8
-	VPANDD       Z7, Z8, Z8
-	VPLZCNTD     Z8, Z8
-	VPXORD.BCST  k_d31<>+0(SB), Z8, Z7
+	VPSUBD       Z4, Z9, Z7
+	VPANDD       Z4, Z7, Z7
+	VPLZCNTD     Z7, Z7
+	VPXORD.BCST  k_d31<>+0(SB), Z7, Z4
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z1, Z1, Z1
-	VPERMD       (DX), Z1, Z8
-	VPERMD       192(DX), Z1, Z9
-	VPTERNLOGD   $0xf8, Z9, Z0, Z8
-	VPERMD       64(DX), Z1, Z9
-	VPSRLVD      Z9, Z0, Z9
+	VPERMD       (DX), Z1, Z7
+	VPERMD       192(DX), Z1, Z8
+	VPTERNLOGD   $0xf8, Z8, Z0, Z7
+	VPERMD       64(DX), Z1, Z8
+	VPSRLVD      Z8, Z0, Z8
 	VPERMD       128(DX), Z1, Z0
-	VPTERNLOGD   $0xf8, Z0, Z9, Z8
+	VPTERNLOGD   $0xf8, Z0, Z8, Z7
 	VPERMD       256(DX), Z1, Z0
-	VPTERNLOGD.Z $0xf8, Z0, Z7, K1, Z8
+	VPTERNLOGD.Z $0xf8, Z0, Z4, K1, Z7
 	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
 	VPERMD.Z     (DX), Z0, K1, Z0
 	VPERMD.Z     320(DX), Z1, K1, Z1
-	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z7
-	VPERMI2D     Z0, Z8, Z7
-	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z9
-	VPERMI2D     Z0, Z8, Z9
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z4
+	VPERMI2D     Z0, Z7, Z4
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z8
+	VPERMI2D     Z0, Z7, Z8
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
 	VPSLLDQ     $0x04, Z1, Z0
-	VPSLLDQ     $0x08, Z1, Z8
-	VPSLLDQ     $0x0c, Z1, Z15
-	VPADDD      Z8, Z0, Z0
-	VPADDD      Z1, Z15, Z8
-	VPADDD      Z0, Z8, Z8
-	VPADDD      Z15, Z0, Z0
-	VPSHUFD     $0xff, Z8, Z8
-	VALIGND     $0x0c, Z5, Z8, Z15
-	VALIGND     $0x08, Z5, Z8, Z16
-	VALIGND     $0x04, Z5, Z8, Z8
-	VPADDD      Z16, Z15, Z15
-	VPADDD.BCST k_d1<>+0(SB), Z8, Z8
-	VPADDD      Z8, Z15, Z15
-	VPADDD      Z15, Z0, Z0
+	VPSLLDQ     $0x08, Z1, Z7
+	VPSLLDQ     $0x0c, Z1, Z9
+	VPADDD      Z7, Z0, Z0
+	VPADDD      Z1, Z9, Z7
+	VPADDD      Z0, Z7, Z7
+	VPADDD      Z9, Z0, Z0
+	VPSHUFD     $0xff, Z7, Z7
+	VALIGND     $0x0c, Z5, Z7, Z9
+	VALIGND     $0x08, Z5, Z7, Z15
+	VALIGND     $0x04, Z5, Z7, Z7
+	VPADDD      Z15, Z9, Z9
+	VPADDD.BCST k_d1<>+0(SB), Z7, Z7
+	VPADDD      Z7, Z9, Z9
+	VPADDD      Z9, Z0, Z0
 	MOVQ        CX, SI
 	SHRQ        $0x10, SI
 	KMOVW       SI, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD CX, Z8
-	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z8, Z8
-	VPORD        k_fpc_runend32_1<>+0(SB), Z8, Z8
+	VPBROADCASTD CX, Z7
+	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z7, Z7
+	VPORD        k_fpc_runend32_1<>+0(SB), Z7, Z7
 	VPXORD       Z10, Z10, Z10
-	VPSUBD       Z8, Z10, Z10
-	VPANDD       Z8, Z10, Z10
-	VPLZCNTD     Z10, Z10
-	VPXORD.BCST  k_d31<>+0(SB), Z10, Z8
+	VPSUBD       Z7, Z10, Z9
+	VPANDD       Z7, Z9, Z9
+	VPLZCNTD     Z9, Z9
+	VPXORD.BCST  k_d31<>+0(SB), Z9, Z7
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z6, Z6, Z6
-	VPERMD       (DX), Z6, Z10
-	VPERMD       192(DX), Z6, Z15
-	VPTERNLOGD   $0xf8, Z15, Z2, Z10
-	VPERMD       64(DX), Z6, Z15
-	VPSRLVD      Z15, Z2, Z15
+	VPERMD       (DX), Z6, Z9
+	VPERMD       192(DX), Z6, Z10
+	VPTERNLOGD   $0xf8, Z10, Z2, Z9
+	VPERMD       64(DX), Z6, Z10
+	VPSRLVD      Z10, Z2, Z10
 	VPERMD       128(DX), Z6, Z2
-	VPTERNLOGD   $0xf8, Z2, Z15, Z10
+	VPTERNLOGD   $0xf8, Z2, Z10, Z9
 	VPERMD       256(DX), Z6, Z2
-	VPTERNLOGD.Z $0xf8, Z2, Z8, K1, Z10
+	VPTERNLOGD.Z $0xf8, Z2, Z7, K1, Z9
 	VPADDD.BCST  k_fpc_d1<>+0(SB), Z6, Z2
 	VPERMD.Z     (DX), Z2, K1, Z2
 	VPERMD.Z     320(DX), Z6, K1, Z6
-	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z8
-	VPERMI2D     Z2, Z10, Z8
-	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z15
-	VPERMI2D     Z2, Z10, Z15
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z7
+	VPERMI2D     Z2, Z9, Z7
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z10
+	VPERMI2D     Z2, Z9, Z10
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
 	VPSLLDQ $0x04, Z6, Z2
-	VPSLLDQ $0x08, Z6, Z10
-	VPSLLDQ $0x0c, Z6, Z16
-	VPADDD  Z10, Z2, Z2
-	VPADDD  Z6, Z16, Z10
-	VPADDD  Z2, Z10, Z10
-	VPADDD  Z16, Z2, Z2
-	VPSHUFD $0xff, Z10, Z10
-	VALIGND $0x0c, Z5, Z10, Z16
-	VALIGND $0x08, Z5, Z10, Z17
-	VALIGND $0x04, Z5, Z10, Z10
-	VPADDD  Z17, Z16, Z16
-	VPADDD  Z10, Z16, Z16
-	VPADDD  Z16, Z2, Z2
+	VPSLLDQ $0x08, Z6, Z9
+	VPSLLDQ $0x0c, Z6, Z15
+	VPADDD  Z9, Z2, Z2
+	VPADDD  Z6, Z15, Z9
+	VPADDD  Z2, Z9, Z9
+	VPADDD  Z15, Z2, Z2
+	VPSHUFD $0xff, Z9, Z9
+	VALIGND $0x0c, Z5, Z9, Z15
+	VALIGND $0x08, Z5, Z9, Z16
+	VALIGND $0x04, Z5, Z9, Z9
+	VPADDD  Z16, Z15, Z15
+	VPADDD  Z9, Z15, Z15
+	VPADDD  Z15, Z2, Z2
 
 	// The second half's codes from bit L%64 of its words.
-	VPADDD    Z4, Z2, Z2
-	VPMOVZXBD k_iota16<>+0(SB), Z4
+	VPADDD    Z3, Z2, Z2
+	VPMOVZXBD k_iota16<>+0(SB), Z3
 
 	// Either half over 512 bits (the second from bit L%64): two vectors a half.
 	CMPQ        AX, $0x00000200
@@ -4552,15 +4552,15 @@ fpc_fused_pack_40:
 	ADDQ        BX, CX
 	CMPQ        CX, $0x00000200
 	JA          fpc_fused_wide_41
-	VPSRLD      $0x06, Z0, Z10
+	VPSRLD      $0x06, Z0, Z9
 	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
 	VPADDD      Z1, Z0, Z0
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z11, Z11, Z11
-	VALIGND       $0x01, Z10, Z11, Z1
-	VPCMPUD       $0x06, Z10, Z1, K1
-	VPCOMPRESSD.Z Z4, K1, Z1
+	VALIGND       $0x01, Z9, Z11, Z1
+	VPCMPUD       $0x06, Z9, Z1, K1
+	VPCOMPRESSD.Z Z3, K1, Z1
 	VPMOVZXDQ     Y1, Z1
 	KMOVW         K1, CX
 	POPCNTL       CX, DX
@@ -4569,47 +4569,47 @@ fpc_fused_pack_40:
 	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y0, Z10
+	VPMOVZXDQ     Y0, Z9
 	VEXTRACTI64X4 $0x01, Z0, Y0
 	VPMOVZXDQ     Y0, Z0
-	VPSUBQ.BCST   k_q40<>+0(SB), Z10, Z10
-	VPSRLVQ       Z10, Z7, Z16
-	VPSUBQ        Z10, Z5, Z10
-	VPSLLVQ       Z10, Z7, Z11
-	VPORQ         Z11, Z16, Z16
-	VPADDQ.BCST   k_q40<>+0(SB), Z10, Z10
-	VPSLLVQ       Z10, Z7, Z7
+	VPSUBQ.BCST   k_q40<>+0(SB), Z9, Z9
+	VPSRLVQ       Z9, Z4, Z15
+	VPSUBQ        Z9, Z5, Z9
+	VPSLLVQ       Z9, Z4, Z11
+	VPORQ         Z11, Z15, Z15
+	VPADDQ.BCST   k_q40<>+0(SB), Z9, Z9
+	VPSLLVQ       Z9, Z4, Z4
 	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSRLVQ       Z0, Z9, Z11
+	VPSRLVQ       Z0, Z8, Z11
 	VPSUBQ        Z0, Z5, Z0
-	VPSLLVQ       Z0, Z9, Z10
-	VPORQ         Z10, Z11, Z11
+	VPSLLVQ       Z0, Z8, Z9
+	VPORQ         Z9, Z11, Z11
 	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSLLVQ       Z0, Z9, Z0
+	VPSLLVQ       Z0, Z8, Z0
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
-	VALIGNQ         $0x07, Z12, Z16, Z9
-	VPADDQ          Z9, Z16, Z16
-	VALIGNQ         $0x06, Z12, Z16, Z9
-	VPADDQ          Z9, Z16, Z16
-	VALIGNQ         $0x04, Z12, Z16, Z9
-	VPADDQ          Z9, Z16, Z16
-	VALIGNQ         $0x07, Z12, Z11, Z9
-	VPADDQ          Z9, Z11, Z11
-	VALIGNQ         $0x06, Z12, Z11, Z9
-	VPADDQ          Z9, Z11, Z11
-	VALIGNQ         $0x04, Z12, Z11, Z9
-	VPADDQ          Z9, Z11, Z11
-	VPBROADCASTQ    k_q7<>+0(SB), Z9
-	VPERMQ          Z16, Z9, Z9
-	VPADDQ          Z9, Z11, Z11
-	VPERMT2Q.Z      Z11, Z1, K1, Z16
-	VPERMT2Q.Z      Z0, Z1, K1, Z7
-	VALIGNQ         $0x07, Z5, Z16, Z0
-	VPSUBQ.Z        Z0, Z16, K1, Z0
-	VALIGNQ         $0x07, Z5, Z7, Z1
+	VALIGNQ         $0x07, Z12, Z15, Z8
+	VPADDQ          Z8, Z15, Z15
+	VALIGNQ         $0x06, Z12, Z15, Z8
+	VPADDQ          Z8, Z15, Z15
+	VALIGNQ         $0x04, Z12, Z15, Z8
+	VPADDQ          Z8, Z15, Z15
+	VALIGNQ         $0x07, Z12, Z11, Z8
+	VPADDQ          Z8, Z11, Z11
+	VALIGNQ         $0x06, Z12, Z11, Z8
+	VPADDQ          Z8, Z11, Z11
+	VALIGNQ         $0x04, Z12, Z11, Z8
+	VPADDQ          Z8, Z11, Z11
+	VPBROADCASTQ    k_q7<>+0(SB), Z8
+	VPERMQ          Z15, Z8, Z8
+	VPADDQ          Z8, Z11, Z11
+	VPERMT2Q.Z      Z11, Z1, K1, Z15
+	VPERMT2Q.Z      Z0, Z1, K1, Z4
+	VALIGNQ         $0x07, Z5, Z15, Z0
+	VPSUBQ.Z        Z0, Z15, K1, Z0
+	VALIGNQ         $0x07, Z5, Z4, Z1
 	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z0
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
 	VPSHUFB         Z1, Z0, Z0
@@ -4619,9 +4619,9 @@ fpc_fused_pack_40:
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z13, Z13, Z13
-	VALIGND       $0x01, Z1, Z13, Z6
-	VPCMPUD       $0x06, Z1, Z6, K1
-	VPCOMPRESSD.Z Z4, K1, Z1
+	VALIGND       $0x01, Z1, Z13, Z4
+	VPCMPUD       $0x06, Z1, Z4, K1
+	VPCOMPRESSD.Z Z3, K1, Z1
 	VPMOVZXDQ     Y1, Z1
 	KMOVW         K1, CX
 	POPCNTL       CX, DX
@@ -4630,55 +4630,50 @@ fpc_fused_pack_40:
 	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y2, Z4
+	VPMOVZXDQ     Y2, Z3
 	VEXTRACTI64X4 $0x01, Z2, Y2
 	VPMOVZXDQ     Y2, Z2
-	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSRLVQ       Z4, Z8, Z7
-	VPSUBQ        Z4, Z5, Z4
-	VPSLLVQ       Z4, Z8, Z6
-	VPORQ         Z6, Z7, Z7
-	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSLLVQ       Z4, Z8, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSRLVQ       Z3, Z7, Z6
+	VPSUBQ        Z3, Z5, Z3
+	VPSLLVQ       Z3, Z7, Z4
+	VPORQ         Z4, Z6, Z6
+	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSLLVQ       Z3, Z7, Z3
 	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z15, Z8
+	VPSRLVQ       Z2, Z10, Z7
 	VPSUBQ        Z2, Z5, Z2
-	VPSLLVQ       Z2, Z15, Z6
-	VPORQ         Z6, Z8, Z8
+	VPSLLVQ       Z2, Z10, Z4
+	VPORQ         Z4, Z7, Z7
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSLLVQ       Z2, Z15, Z2
+	VPSLLVQ       Z2, Z10, Z2
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
-	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z7, Z6
-	VPADDQ       Z6, Z7, Z7
-	VALIGNQ      $0x06, Z14, Z7, Z6
-	VPADDQ       Z6, Z7, Z7
-	VALIGNQ      $0x04, Z14, Z7, Z6
-	VPADDQ       Z6, Z7, Z7
-	VALIGNQ      $0x07, Z14, Z8, Z6
-	VPADDQ       Z6, Z8, Z8
-	VALIGNQ      $0x06, Z14, Z8, Z6
-	VPADDQ       Z6, Z8, Z8
-	VALIGNQ      $0x04, Z14, Z8, Z6
-	VPADDQ       Z6, Z8, Z8
-	VPBROADCASTQ k_q7<>+0(SB), Z6
-	VPERMQ       Z7, Z6, Z6
-	VPADDQ       Z6, Z8, Z8
-	VPERMT2Q.Z   Z8, Z1, K1, Z7
-	VPERMT2Q.Z   Z2, Z1, K1, Z4
-	VALIGNQ      $0x07, Z5, Z7, Z1
-	VPSUBQ.Z     Z1, Z7, K1, Z1
-	VALIGNQ      $0x07, Z5, Z4, Z2
-	VPORQ        Z2, Z1, Z1
-	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X2
-	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X3
-	VPUNPCKLQDQ  X3, X2, X3
-	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z1, Z1
+	VPXORQ          Z14, Z14, Z14
+	VALIGNQ         $0x07, Z14, Z6, Z4
+	VPADDQ          Z4, Z6, Z6
+	VALIGNQ         $0x06, Z14, Z6, Z4
+	VPADDQ          Z4, Z6, Z6
+	VALIGNQ         $0x04, Z14, Z6, Z4
+	VPADDQ          Z4, Z6, Z6
+	VALIGNQ         $0x07, Z14, Z7, Z4
+	VPADDQ          Z4, Z7, Z7
+	VALIGNQ         $0x06, Z14, Z7, Z4
+	VPADDQ          Z4, Z7, Z7
+	VALIGNQ         $0x04, Z14, Z7, Z4
+	VPADDQ          Z4, Z7, Z7
+	VPBROADCASTQ    k_q7<>+0(SB), Z4
+	VPERMQ          Z6, Z4, Z4
+	VPADDQ          Z4, Z7, Z7
+	VPERMT2Q.Z      Z7, Z1, K1, Z6
+	VPERMT2Q.Z      Z2, Z1, K1, Z3
+	VALIGNQ         $0x07, Z5, Z6, Z1
+	VPSUBQ.Z        Z1, Z6, K1, Z1
+	VALIGNQ         $0x07, Z5, Z3, Z2
+	VPORQ           Z2, Z1, Z1
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z1, Z1
 
 	// The second half's words, which start at bit L%64, moved up L/64 words.
 	SHRQ         $0x06, AX
@@ -4712,16 +4707,16 @@ fpc_fused_pack_40:
 	RET
 
 fpc_fused_wide_41:
-	VPSRLD      $0x06, Z0, Z10
+	VPSRLD      $0x06, Z0, Z9
 	VPANDD.BCST k_fpc_d3f<>+0(SB), Z0, Z0
 	VPADDD      Z1, Z0, Z0
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z11, Z11, Z11
-	VALIGND       $0x01, Z10, Z11, Z1
-	VPCMPUD       $0x06, Z10, Z1, K1
-	VPCOMPRESSD.Z Z4, K1, Z1
-	VPMOVZXDQ     Y1, Z10
+	VALIGND       $0x01, Z9, Z11, Z1
+	VPCMPUD       $0x06, Z9, Z1, K1
+	VPCOMPRESSD.Z Z3, K1, Z1
+	VPMOVZXDQ     Y1, Z9
 	VEXTRACTI32X8 $0x01, Z1, Y1
 	VPMOVZXDQ     Y1, Z1
 	KMOVW         K1, CX
@@ -4736,65 +4731,65 @@ fpc_fused_wide_41:
 	VEXTRACTI64X4 $0x01, Z0, Y0
 	VPMOVZXDQ     Y0, Z0
 	VPSUBQ.BCST   k_q40<>+0(SB), Z11, Z11
-	VPSRLVQ       Z11, Z7, Z17
+	VPSRLVQ       Z11, Z4, Z16
 	VPSUBQ        Z11, Z5, Z11
-	VPSLLVQ       Z11, Z7, Z16
-	VPORQ         Z16, Z17, Z17
+	VPSLLVQ       Z11, Z4, Z15
+	VPORQ         Z15, Z16, Z16
 	VPADDQ.BCST   k_q40<>+0(SB), Z11, Z11
-	VPSLLVQ       Z11, Z7, Z7
+	VPSLLVQ       Z11, Z4, Z4
 	VPSUBQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSRLVQ       Z0, Z9, Z16
+	VPSRLVQ       Z0, Z8, Z15
 	VPSUBQ        Z0, Z5, Z0
-	VPSLLVQ       Z0, Z9, Z11
-	VPORQ         Z11, Z16, Z16
+	VPSLLVQ       Z0, Z8, Z11
+	VPORQ         Z11, Z15, Z15
 	VPADDQ.BCST   k_q40<>+0(SB), Z0, Z0
-	VPSLLVQ       Z0, Z9, Z0
+	VPSLLVQ       Z0, Z8, Z0
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
-	VALIGNQ         $0x07, Z12, Z17, Z9
-	VPADDQ          Z9, Z17, Z17
-	VALIGNQ         $0x06, Z12, Z17, Z9
-	VPADDQ          Z9, Z17, Z17
-	VALIGNQ         $0x04, Z12, Z17, Z9
-	VPADDQ          Z9, Z17, Z17
-	VALIGNQ         $0x07, Z12, Z16, Z9
-	VPADDQ          Z9, Z16, Z16
-	VALIGNQ         $0x06, Z12, Z16, Z9
-	VPADDQ          Z9, Z16, Z16
-	VALIGNQ         $0x04, Z12, Z16, Z9
-	VPADDQ          Z9, Z16, Z16
-	VPBROADCASTQ    k_q7<>+0(SB), Z9
-	VPERMQ          Z17, Z9, Z9
-	VPADDQ          Z9, Z16, Z16
-	VMOVDQA64       Z10, Z9
-	VPERMI2Q.Z      Z16, Z17, K1, Z9
-	VPERMI2Q.Z      Z0, Z7, K1, Z10
-	VPERMT2Q.Z      Z16, Z1, K2, Z17
-	VPERMT2Q.Z      Z0, Z1, K2, Z7
-	VALIGNQ         $0x07, Z5, Z9, Z0
-	VPSUBQ.Z        Z0, Z9, K1, Z0
-	VALIGNQ         $0x07, Z5, Z10, Z1
-	VALIGNQ         $0x07, Z9, Z17, Z9
-	VPSUBQ.Z        Z9, Z17, K2, Z9
-	VALIGNQ         $0x07, Z10, Z7, Z7
+	VALIGNQ         $0x07, Z12, Z16, Z8
+	VPADDQ          Z8, Z16, Z16
+	VALIGNQ         $0x06, Z12, Z16, Z8
+	VPADDQ          Z8, Z16, Z16
+	VALIGNQ         $0x04, Z12, Z16, Z8
+	VPADDQ          Z8, Z16, Z16
+	VALIGNQ         $0x07, Z12, Z15, Z8
+	VPADDQ          Z8, Z15, Z15
+	VALIGNQ         $0x06, Z12, Z15, Z8
+	VPADDQ          Z8, Z15, Z15
+	VALIGNQ         $0x04, Z12, Z15, Z8
+	VPADDQ          Z8, Z15, Z15
+	VPBROADCASTQ    k_q7<>+0(SB), Z8
+	VPERMQ          Z16, Z8, Z8
+	VPADDQ          Z8, Z15, Z15
+	VMOVDQA64       Z9, Z8
+	VPERMI2Q.Z      Z15, Z16, K1, Z8
+	VPERMI2Q.Z      Z0, Z4, K1, Z9
+	VPERMT2Q.Z      Z15, Z1, K2, Z16
+	VPERMT2Q.Z      Z0, Z1, K2, Z4
+	VALIGNQ         $0x07, Z5, Z8, Z0
+	VPSUBQ.Z        Z0, Z8, K1, Z0
+	VALIGNQ         $0x07, Z5, Z9, Z1
+	VALIGNQ         $0x07, Z8, Z16, Z8
+	VPSUBQ.Z        Z8, Z16, K2, Z8
+	VALIGNQ         $0x07, Z9, Z4, Z4
 	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z1, Z0
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
 	VPSHUFB         Z1, Z0, Z0
-	VPORQ           Z7, Z9, Z9
+	VPORQ           Z4, Z8, Z8
 	VBROADCASTI32X4 k_bswap64<>+0(SB), Z1
-	VPSHUFB         Z1, Z9, Z9
+	VPSHUFB         Z1, Z8, Z8
 	VPSRLD          $0x06, Z2, Z1
 	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z2, Z2
 	VPADDD          Z6, Z2, Z2
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z13, Z13, Z13
-	VALIGND       $0x01, Z1, Z13, Z6
-	VPCMPUD       $0x06, Z1, Z6, K1
-	VPCOMPRESSD.Z Z4, K1, Z1
-	VPMOVZXDQ     Y1, Z4
+	VALIGND       $0x01, Z1, Z13, Z4
+	VPCMPUD       $0x06, Z1, Z4, K1
+	VPCOMPRESSD.Z Z3, K1, Z1
+	VPMOVZXDQ     Y1, Z3
 	VEXTRACTI32X8 $0x01, Z1, Y1
 	VPMOVZXDQ     Y1, Z1
 	KMOVW         K1, CX
@@ -4805,69 +4800,59 @@ fpc_fused_wide_41:
 	KSHIFTRW      $0x08, K1, K2
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y2, Z6
+	VPMOVZXDQ     Y2, Z4
 	VEXTRACTI64X4 $0x01, Z2, Y2
 	VPMOVZXDQ     Y2, Z2
-	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z6
-	VPSRLVQ       Z6, Z8, Z10
-	VPSUBQ        Z6, Z5, Z6
-	VPSLLVQ       Z6, Z8, Z7
-	VPORQ         Z7, Z10, Z10
-	VPADDQ.BCST   k_q40<>+0(SB), Z6, Z6
-	VPSLLVQ       Z6, Z8, Z6
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z7, Z9
+	VPSUBQ        Z4, Z5, Z4
+	VPSLLVQ       Z4, Z7, Z6
+	VPORQ         Z6, Z9, Z9
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z7, Z4
 	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z15, Z8
+	VPSRLVQ       Z2, Z10, Z7
 	VPSUBQ        Z2, Z5, Z2
-	VPSLLVQ       Z2, Z15, Z7
-	VPORQ         Z7, Z8, Z8
+	VPSLLVQ       Z2, Z10, Z6
+	VPORQ         Z6, Z7, Z7
 	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSLLVQ       Z2, Z15, Z2
+	VPSLLVQ       Z2, Z10, Z2
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
-	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z10, Z7
-	VPADDQ       Z7, Z10, Z10
-	VALIGNQ      $0x06, Z14, Z10, Z7
-	VPADDQ       Z7, Z10, Z10
-	VALIGNQ      $0x04, Z14, Z10, Z7
-	VPADDQ       Z7, Z10, Z10
-	VALIGNQ      $0x07, Z14, Z8, Z7
-	VPADDQ       Z7, Z8, Z8
-	VALIGNQ      $0x06, Z14, Z8, Z7
-	VPADDQ       Z7, Z8, Z8
-	VALIGNQ      $0x04, Z14, Z8, Z7
-	VPADDQ       Z7, Z8, Z8
-	VPBROADCASTQ k_q7<>+0(SB), Z7
-	VPERMQ       Z10, Z7, Z7
-	VPADDQ       Z7, Z8, Z8
-	VMOVDQA64    Z4, Z7
-	VPERMI2Q.Z   Z8, Z10, K1, Z7
-	VPERMI2Q.Z   Z2, Z6, K1, Z4
-	VPERMT2Q.Z   Z8, Z1, K2, Z10
-	VPERMT2Q.Z   Z2, Z1, K2, Z6
-	VALIGNQ      $0x07, Z5, Z7, Z1
-	VPSUBQ.Z     Z1, Z7, K1, Z1
-	VALIGNQ      $0x07, Z5, Z4, Z2
-	VALIGNQ      $0x07, Z7, Z10, Z5
-	VPSUBQ.Z     Z5, Z10, K2, Z5
-	VALIGNQ      $0x07, Z4, Z6, Z4
-	VPORQ        Z2, Z1, Z1
-	VPORQ        Z4, Z5, Z5
-	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X2
-	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X3
-	VPUNPCKLQDQ  X3, X2, X3
-	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z1, Z1
-	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X2
-	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X3
-	VPUNPCKLQDQ  X3, X2, X18
-	VSHUFI64X2   $0x00, Z18, Z18, Z18
-	VPSHUFB      Z18, Z5, Z5
+	VPXORQ          Z14, Z14, Z14
+	VALIGNQ         $0x07, Z14, Z9, Z6
+	VPADDQ          Z6, Z9, Z9
+	VALIGNQ         $0x06, Z14, Z9, Z6
+	VPADDQ          Z6, Z9, Z9
+	VALIGNQ         $0x04, Z14, Z9, Z6
+	VPADDQ          Z6, Z9, Z9
+	VALIGNQ         $0x07, Z14, Z7, Z6
+	VPADDQ          Z6, Z7, Z7
+	VALIGNQ         $0x06, Z14, Z7, Z6
+	VPADDQ          Z6, Z7, Z7
+	VALIGNQ         $0x04, Z14, Z7, Z6
+	VPADDQ          Z6, Z7, Z7
+	VPBROADCASTQ    k_q7<>+0(SB), Z6
+	VPERMQ          Z9, Z6, Z6
+	VPADDQ          Z6, Z7, Z7
+	VMOVDQA64       Z3, Z6
+	VPERMI2Q.Z      Z7, Z9, K1, Z6
+	VPERMI2Q.Z      Z2, Z4, K1, Z3
+	VPERMT2Q.Z      Z7, Z1, K2, Z9
+	VPERMT2Q.Z      Z2, Z1, K2, Z4
+	VALIGNQ         $0x07, Z5, Z6, Z1
+	VPSUBQ.Z        Z1, Z6, K1, Z1
+	VALIGNQ         $0x07, Z5, Z3, Z2
+	VALIGNQ         $0x07, Z6, Z9, Z5
+	VPSUBQ.Z        Z5, Z9, K2, Z5
+	VALIGNQ         $0x07, Z3, Z4, Z3
+	VPORQ           Z2, Z1, Z1
+	VPORQ           Z3, Z5, Z5
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z1, Z1
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z5, Z5
 
 	// The second half's words, which start at bit L%64, moved up L/64 words.
 	SHRQ         $0x06, AX
@@ -4882,7 +4867,7 @@ fpc_fused_wide_41:
 	VPCMPUQ      $0x01, Z3, Z6, K1
 	VPERMI2Q.Z   Z5, Z1, K1, Z6
 	VPORQ        Z0, Z4, Z4
-	VPORQ        Z9, Z6, Z6
+	VPORQ        Z8, Z6, Z6
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -5015,47 +5000,47 @@ fpc_fused_pack_42:
 	// Bit offsets O, first without the zero-run codes: from the lengths of
 	// the non-zero words, which wait for the kinds only.
 	KNOTW    K1, K1
-	VPADDD   Z1, Z1, Z4
-	VPERMD.Z 320(DX), Z4, K1, Z4
+	VPADDD   Z1, Z1, Z3
+	VPERMD.Z 320(DX), Z3, K1, Z3
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ     $0x04, Z4, Z7
-	VPSLLDQ     $0x08, Z4, Z8
-	VPSLLDQ     $0x0c, Z4, Z15
-	VPADDD      Z8, Z7, Z7
-	VPADDD      Z4, Z15, Z4
+	VPSLLDQ     $0x04, Z3, Z4
+	VPSLLDQ     $0x08, Z3, Z7
+	VPSLLDQ     $0x0c, Z3, Z8
 	VPADDD      Z7, Z4, Z4
-	VPADDD      Z15, Z7, Z7
-	VPSHUFD     $0xff, Z4, Z4
-	VALIGND     $0x0c, Z5, Z4, Z8
-	VALIGND     $0x08, Z5, Z4, Z15
-	VALIGND     $0x04, Z5, Z4, Z4
-	VPADDD      Z15, Z8, Z8
-	VPADDD.BCST k_d1<>+0(SB), Z4, Z4
-	VPADDD      Z4, Z8, Z8
+	VPADDD      Z3, Z8, Z3
+	VPADDD      Z4, Z3, Z3
+	VPADDD      Z8, Z4, Z4
+	VPSHUFD     $0xff, Z3, Z3
+	VALIGND     $0x0c, Z5, Z3, Z7
+	VALIGND     $0x08, Z5, Z3, Z8
+	VALIGND     $0x04, Z5, Z3, Z3
 	VPADDD      Z8, Z7, Z7
+	VPADDD.BCST k_d1<>+0(SB), Z3, Z3
+	VPADDD      Z3, Z7, Z7
+	VPADDD      Z7, Z4, Z4
 
 	// Bit offsets O, first without the zero-run codes: from the lengths of
 	// the non-zero words, which wait for the kinds only.
 	KNOTW    K2, K1
-	VPADDD   Z6, Z6, Z4
-	VPERMD.Z 320(DX), Z4, K1, Z4
+	VPADDD   Z6, Z6, Z3
+	VPERMD.Z 320(DX), Z3, K1, Z3
 
 	// Bit offsets O: a prefix sum of the start and the lengths before.
-	VPSLLDQ $0x04, Z4, Z8
-	VPSLLDQ $0x08, Z4, Z15
-	VPSLLDQ $0x0c, Z4, Z16
+	VPSLLDQ $0x04, Z3, Z7
+	VPSLLDQ $0x08, Z3, Z8
+	VPSLLDQ $0x0c, Z3, Z15
+	VPADDD  Z8, Z7, Z7
+	VPADDD  Z3, Z15, Z3
+	VPADDD  Z7, Z3, Z3
+	VPADDD  Z15, Z7, Z7
+	VPSHUFD $0xff, Z3, Z3
+	VALIGND $0x0c, Z5, Z3, Z8
+	VALIGND $0x08, Z5, Z3, Z15
+	VALIGND $0x04, Z5, Z3, Z3
 	VPADDD  Z15, Z8, Z8
-	VPADDD  Z4, Z16, Z4
-	VPADDD  Z8, Z4, Z4
-	VPADDD  Z16, Z8, Z8
-	VPSHUFD $0xff, Z4, Z4
-	VALIGND $0x0c, Z5, Z4, Z15
-	VALIGND $0x08, Z5, Z4, Z16
-	VALIGND $0x04, Z5, Z4, Z4
-	VPADDD  Z16, Z15, Z15
-	VPADDD  Z4, Z15, Z15
-	VPADDD  Z15, Z8, Z8
+	VPADDD  Z3, Z8, Z8
+	VPADDD  Z8, Z7, Z7
 
 	// emit: the non-zero words and runCodeStarts(zeros).
 	MOVQ    CX, SI
@@ -5127,61 +5112,61 @@ fpc_fused_pack_43:
 	LEAQ         1(BX)(AX*2), AX
 	MOVQ         AX, BX
 	ANDQ         $0x3f, BX
-	VPBROADCASTD BX, Z4
+	VPBROADCASTD BX, Z3
 
 	// O: 6 bits more for each zero-run code before.
-	VPBROADCASTD SI, Z15
-	VPANDD       k_fpc_below16<>+0(SB), Z15, Z15
-	VPOPCNTD     Z15, Z15
-	VPSLLD       $0x01, Z15, Z16
-	VPSLLD       $0x02, Z15, Z15
-	VPADDD       Z15, Z16, Z16
-	VPADDD       Z16, Z7, Z7
+	VPBROADCASTD SI, Z8
+	VPANDD       k_fpc_below16<>+0(SB), Z8, Z8
+	VPOPCNTD     Z8, Z8
+	VPSLLD       $0x01, Z8, Z15
+	VPSLLD       $0x02, Z8, Z8
+	VPADDD       Z8, Z15, Z15
+	VPADDD       Z15, Z4, Z4
 	MOVQ         CX, R8
 	SHRQ         $0x00, R8
 	KMOVW        R8, K1
 
 	// Zero runs: for each word, the distance to the next word that emits, less one.
-	VPBROADCASTD CX, Z15
-	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z15, Z15
-	VPORD        k_fpc_runend32_0<>+0(SB), Z15, Z15
+	VPBROADCASTD CX, Z8
+	VPSRLVD      k_fpc_runshift32_0<>+0(SB), Z8, Z8
+	VPORD        k_fpc_runend32_0<>+0(SB), Z8, Z8
 	VPXORD       Z9, Z9, Z9
-	VPSUBD       Z15, Z9, Z9
-	VPANDD       Z15, Z9, Z9
+	VPSUBD       Z8, Z9, Z9
+	VPANDD       Z8, Z9, Z9
 	VPLZCNTD     Z9, Z9
-	VPXORD.BCST  k_d31<>+0(SB), Z9, Z9
+	VPXORD.BCST  k_d31<>+0(SB), Z9, Z8
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
 	VPADDD       Z1, Z1, Z1
-	VPERMD       (DX), Z1, Z15
-	VPERMD       192(DX), Z1, Z16
-	VPTERNLOGD   $0xf8, Z16, Z0, Z15
-	VPERMD       64(DX), Z1, Z16
-	VPSRLVD      Z16, Z0, Z16
+	VPERMD       (DX), Z1, Z9
+	VPERMD       192(DX), Z1, Z15
+	VPTERNLOGD   $0xf8, Z15, Z0, Z9
+	VPERMD       64(DX), Z1, Z15
+	VPSRLVD      Z15, Z0, Z15
 	VPERMD       128(DX), Z1, Z0
-	VPTERNLOGD   $0xf8, Z0, Z16, Z15
+	VPTERNLOGD   $0xf8, Z0, Z15, Z9
 	VPERMD       256(DX), Z1, Z0
-	VPTERNLOGD.Z $0xf8, Z0, Z9, K1, Z15
+	VPTERNLOGD.Z $0xf8, Z0, Z8, K1, Z9
 	VPADDD.BCST  k_fpc_d1<>+0(SB), Z1, Z0
 	VPERMD.Z     (DX), Z0, K1, Z0
 	VPERMD.Z     320(DX), Z1, K1, Z1
-	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z9
-	VPERMI2D     Z0, Z15, Z9
-	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z16
-	VPERMI2D     Z0, Z15, Z16
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z8
+	VPERMI2D     Z0, Z9, Z8
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z15
+	VPERMI2D     Z0, Z9, Z15
 	SHRQ         $0x10, SI
 
 	// The second half's codes from bit L%64 of its words.
-	VPADDD Z4, Z8, Z8
+	VPADDD Z3, Z7, Z7
 
 	// O: 6 bits more for each zero-run code before.
 	VPBROADCASTD SI, Z0
 	VPANDD       k_fpc_below16<>+0(SB), Z0, Z0
 	VPOPCNTD     Z0, Z0
-	VPSLLD       $0x01, Z0, Z4
+	VPSLLD       $0x01, Z0, Z3
 	VPSLLD       $0x02, Z0, Z0
-	VPADDD       Z0, Z4, Z4
-	VPADDD       Z4, Z8, Z8
+	VPADDD       Z0, Z3, Z3
+	VPADDD       Z3, Z7, Z7
 	MOVQ         CX, SI
 	SHRQ         $0x10, SI
 	KMOVW        SI, K1
@@ -5191,29 +5176,29 @@ fpc_fused_pack_43:
 	VPSRLVD      k_fpc_runshift32_1<>+0(SB), Z0, Z0
 	VPORD        k_fpc_runend32_1<>+0(SB), Z0, Z0
 	VPXORD       Z10, Z10, Z10
-	VPSUBD       Z0, Z10, Z4
-	VPANDD       Z0, Z4, Z4
-	VPLZCNTD     Z4, Z4
-	VPXORD.BCST  k_d31<>+0(SB), Z4, Z0
+	VPSUBD       Z0, Z10, Z3
+	VPANDD       Z0, Z3, Z3
+	VPLZCNTD     Z3, Z3
+	VPXORD.BCST  k_d31<>+0(SB), Z3, Z0
 
 	// Codes' low and high dwords and lengths; a word not emitted has an empty code.
-	VPADDD       Z6, Z6, Z4
-	VPERMD       (DX), Z4, Z6
-	VPERMD       192(DX), Z4, Z10
-	VPTERNLOGD   $0xf8, Z10, Z2, Z6
-	VPERMD       64(DX), Z4, Z10
-	VPSRLVD      Z10, Z2, Z10
-	VPERMD       128(DX), Z4, Z2
-	VPTERNLOGD   $0xf8, Z2, Z10, Z6
-	VPERMD       256(DX), Z4, Z2
+	VPADDD       Z6, Z6, Z3
+	VPERMD       (DX), Z3, Z6
+	VPERMD       192(DX), Z3, Z9
+	VPTERNLOGD   $0xf8, Z9, Z2, Z6
+	VPERMD       64(DX), Z3, Z9
+	VPSRLVD      Z9, Z2, Z9
+	VPERMD       128(DX), Z3, Z2
+	VPTERNLOGD   $0xf8, Z2, Z9, Z6
+	VPERMD       256(DX), Z3, Z2
 	VPTERNLOGD.Z $0xf8, Z2, Z0, K1, Z6
-	VPADDD.BCST  k_fpc_d1<>+0(SB), Z4, Z0
+	VPADDD.BCST  k_fpc_d1<>+0(SB), Z3, Z0
 	VPERMD.Z     (DX), Z0, K1, Z0
-	VPERMD.Z     320(DX), Z4, K1, Z2
-	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z4
-	VPERMI2D     Z0, Z6, Z4
-	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z10
-	VPERMI2D     Z0, Z6, Z10
+	VPERMD.Z     320(DX), Z3, K1, Z2
+	VMOVDQU64    k_fpc_ilv0<>+0(SB), Z3
+	VPERMI2D     Z0, Z6, Z3
+	VMOVDQU64    k_fpc_ilv1<>+0(SB), Z9
+	VPERMI2D     Z0, Z6, Z9
 	VPMOVZXBD    k_iota16<>+0(SB), Z0
 
 	// Either half over 512 bits (the second from bit L%64): two vectors a half.
@@ -5224,9 +5209,9 @@ fpc_fused_pack_43:
 	ADDQ        BX, CX
 	CMPQ        CX, $0x00000200
 	JA          fpc_fused_wide_44
-	VPSRLD      $0x06, Z7, Z6
-	VPANDD.BCST k_fpc_d3f<>+0(SB), Z7, Z7
-	VPADDD      Z1, Z7, Z7
+	VPSRLD      $0x06, Z4, Z6
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z4, Z4
+	VPADDD      Z1, Z4, Z4
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z11, Z11, Z11
@@ -5241,58 +5226,58 @@ fpc_fused_pack_43:
 	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y7, Z6
-	VEXTRACTI64X4 $0x01, Z7, Y7
-	VPMOVZXDQ     Y7, Z7
+	VPMOVZXDQ     Y4, Z6
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPMOVZXDQ     Y4, Z4
 	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z6
-	VPSRLVQ       Z6, Z9, Z15
+	VPSRLVQ       Z6, Z8, Z11
 	VPSUBQ        Z6, Z5, Z6
-	VPSLLVQ       Z6, Z9, Z11
-	VPORQ         Z11, Z15, Z15
+	VPSLLVQ       Z6, Z8, Z10
+	VPORQ         Z10, Z11, Z11
 	VPADDQ.BCST   k_q40<>+0(SB), Z6, Z6
-	VPSLLVQ       Z6, Z9, Z6
-	VPSUBQ.BCST   k_q40<>+0(SB), Z7, Z7
-	VPSRLVQ       Z7, Z16, Z11
-	VPSUBQ        Z7, Z5, Z7
-	VPSLLVQ       Z7, Z16, Z9
-	VPORQ         Z9, Z11, Z11
-	VPADDQ.BCST   k_q40<>+0(SB), Z7, Z7
-	VPSLLVQ       Z7, Z16, Z7
+	VPSLLVQ       Z6, Z8, Z6
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z15, Z10
+	VPSUBQ        Z4, Z5, Z4
+	VPSLLVQ       Z4, Z15, Z8
+	VPORQ         Z8, Z10, Z10
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z15, Z4
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
-	VALIGNQ         $0x07, Z12, Z15, Z9
-	VPADDQ          Z9, Z15, Z15
-	VALIGNQ         $0x06, Z12, Z15, Z9
-	VPADDQ          Z9, Z15, Z15
-	VALIGNQ         $0x04, Z12, Z15, Z9
-	VPADDQ          Z9, Z15, Z15
-	VALIGNQ         $0x07, Z12, Z11, Z9
-	VPADDQ          Z9, Z11, Z11
-	VALIGNQ         $0x06, Z12, Z11, Z9
-	VPADDQ          Z9, Z11, Z11
-	VALIGNQ         $0x04, Z12, Z11, Z9
-	VPADDQ          Z9, Z11, Z11
-	VPBROADCASTQ    k_q7<>+0(SB), Z9
-	VPERMQ          Z15, Z9, Z9
-	VPADDQ          Z9, Z11, Z11
-	VPERMT2Q.Z      Z11, Z1, K1, Z15
-	VPERMT2Q.Z      Z7, Z1, K1, Z6
-	VALIGNQ         $0x07, Z5, Z15, Z1
-	VPSUBQ.Z        Z1, Z15, K1, Z1
-	VALIGNQ         $0x07, Z5, Z6, Z6
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z6, Z1
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z6
-	VPSHUFB         Z6, Z1, Z1
-	VPSRLD          $0x06, Z8, Z6
-	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z8, Z7
-	VPADDD          Z2, Z7, Z7
+	VALIGNQ         $0x07, Z12, Z11, Z8
+	VPADDQ          Z8, Z11, Z11
+	VALIGNQ         $0x06, Z12, Z11, Z8
+	VPADDQ          Z8, Z11, Z11
+	VALIGNQ         $0x04, Z12, Z11, Z8
+	VPADDQ          Z8, Z11, Z11
+	VALIGNQ         $0x07, Z12, Z10, Z8
+	VPADDQ          Z8, Z10, Z10
+	VALIGNQ         $0x06, Z12, Z10, Z8
+	VPADDQ          Z8, Z10, Z10
+	VALIGNQ         $0x04, Z12, Z10, Z8
+	VPADDQ          Z8, Z10, Z10
+	VPBROADCASTQ    k_q7<>+0(SB), Z8
+	VPERMQ          Z11, Z8, Z8
+	VPADDQ          Z8, Z10, Z10
+	VPERMT2Q.Z      Z10, Z1, K1, Z11
+	VPERMT2Q.Z      Z4, Z1, K1, Z6
+	VALIGNQ         $0x07, Z5, Z11, Z1
+	VPSUBQ.Z        Z1, Z11, K1, Z1
+	VALIGNQ         $0x07, Z5, Z6, Z4
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z4, Z1
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z4
+	VPSHUFB         Z4, Z1, Z1
+	VPSRLD          $0x06, Z7, Z4
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z7, Z6
+	VPADDD          Z2, Z6, Z6
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z13, Z13, Z13
-	VALIGND       $0x01, Z6, Z13, Z2
-	VPCMPUD       $0x06, Z6, Z2, K1
+	VALIGND       $0x01, Z4, Z13, Z2
+	VPCMPUD       $0x06, Z4, Z2, K1
 	VPCOMPRESSD.Z Z0, K1, Z0
 	VPMOVZXDQ     Y0, Z0
 	KMOVW         K1, CX
@@ -5302,55 +5287,50 @@ fpc_fused_pack_43:
 	KMOVW         CX, K1
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y7, Z2
-	VEXTRACTI64X4 $0x01, Z7, Y6
-	VPMOVZXDQ     Y6, Z6
+	VPMOVZXDQ     Y6, Z2
+	VEXTRACTI64X4 $0x01, Z6, Y4
+	VPMOVZXDQ     Y4, Z4
 	VPSUBQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSRLVQ       Z2, Z4, Z8
+	VPSRLVQ       Z2, Z3, Z7
 	VPSUBQ        Z2, Z5, Z2
-	VPSLLVQ       Z2, Z4, Z7
-	VPORQ         Z7, Z8, Z8
-	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
-	VPSLLVQ       Z2, Z4, Z2
-	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z4
-	VPSRLVQ       Z4, Z10, Z7
-	VPSUBQ        Z4, Z5, Z4
-	VPSLLVQ       Z4, Z10, Z6
+	VPSLLVQ       Z2, Z3, Z6
 	VPORQ         Z6, Z7, Z7
-	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
-	VPSLLVQ       Z4, Z10, Z4
+	VPADDQ.BCST   k_q40<>+0(SB), Z2, Z2
+	VPSLLVQ       Z2, Z3, Z2
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z3
+	VPSRLVQ       Z3, Z9, Z6
+	VPSUBQ        Z3, Z5, Z3
+	VPSLLVQ       Z3, Z9, Z4
+	VPORQ         Z4, Z6, Z6
+	VPADDQ.BCST   k_q40<>+0(SB), Z3, Z3
+	VPSLLVQ       Z3, Z9, Z3
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
-	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z8, Z6
-	VPADDQ       Z6, Z8, Z8
-	VALIGNQ      $0x06, Z14, Z8, Z6
-	VPADDQ       Z6, Z8, Z8
-	VALIGNQ      $0x04, Z14, Z8, Z6
-	VPADDQ       Z6, Z8, Z8
-	VALIGNQ      $0x07, Z14, Z7, Z6
-	VPADDQ       Z6, Z7, Z7
-	VALIGNQ      $0x06, Z14, Z7, Z6
-	VPADDQ       Z6, Z7, Z7
-	VALIGNQ      $0x04, Z14, Z7, Z6
-	VPADDQ       Z6, Z7, Z7
-	VPBROADCASTQ k_q7<>+0(SB), Z6
-	VPERMQ       Z8, Z6, Z6
-	VPADDQ       Z6, Z7, Z7
-	VPERMT2Q.Z   Z7, Z0, K1, Z8
-	VPERMT2Q.Z   Z4, Z0, K1, Z2
-	VALIGNQ      $0x07, Z5, Z8, Z0
-	VPSUBQ.Z     Z0, Z8, K1, Z0
-	VALIGNQ      $0x07, Z5, Z2, Z2
-	VPORQ        Z2, Z0, Z0
-	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X2
-	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X3
-	VPUNPCKLQDQ  X3, X2, X3
-	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z0, Z0
+	VPXORQ          Z14, Z14, Z14
+	VALIGNQ         $0x07, Z14, Z7, Z4
+	VPADDQ          Z4, Z7, Z7
+	VALIGNQ         $0x06, Z14, Z7, Z4
+	VPADDQ          Z4, Z7, Z7
+	VALIGNQ         $0x04, Z14, Z7, Z4
+	VPADDQ          Z4, Z7, Z7
+	VALIGNQ         $0x07, Z14, Z6, Z4
+	VPADDQ          Z4, Z6, Z6
+	VALIGNQ         $0x06, Z14, Z6, Z4
+	VPADDQ          Z4, Z6, Z6
+	VALIGNQ         $0x04, Z14, Z6, Z4
+	VPADDQ          Z4, Z6, Z6
+	VPBROADCASTQ    k_q7<>+0(SB), Z4
+	VPERMQ          Z7, Z4, Z4
+	VPADDQ          Z4, Z6, Z6
+	VPERMT2Q.Z      Z6, Z0, K1, Z7
+	VPERMT2Q.Z      Z3, Z0, K1, Z2
+	VALIGNQ         $0x07, Z5, Z7, Z0
+	VPSUBQ.Z        Z0, Z7, K1, Z0
+	VALIGNQ         $0x07, Z5, Z2, Z2
+	VPORQ           Z2, Z0, Z0
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z0, Z0
 
 	// The second half's words, which start at bit L%64, moved up L/64 words.
 	SHRQ         $0x06, AX
@@ -5384,9 +5364,9 @@ fpc_fused_pack_43:
 	RET
 
 fpc_fused_wide_44:
-	VPSRLD      $0x06, Z7, Z6
-	VPANDD.BCST k_fpc_d3f<>+0(SB), Z7, Z7
-	VPADDD      Z1, Z7, Z7
+	VPSRLD      $0x06, Z4, Z6
+	VPANDD.BCST k_fpc_d3f<>+0(SB), Z4, Z4
+	VPADDD      Z1, Z4, Z4
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z11, Z11, Z11
@@ -5404,67 +5384,67 @@ fpc_fused_wide_44:
 	KSHIFTRW      $0x08, K1, K2
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y7, Z11
-	VEXTRACTI64X4 $0x01, Z7, Y7
-	VPMOVZXDQ     Y7, Z7
-	VPSUBQ.BCST   k_q40<>+0(SB), Z11, Z11
-	VPSRLVQ       Z11, Z9, Z18
-	VPSUBQ        Z11, Z5, Z11
-	VPSLLVQ       Z11, Z9, Z15
-	VPORQ         Z15, Z18, Z18
-	VPADDQ.BCST   k_q40<>+0(SB), Z11, Z11
-	VPSLLVQ       Z11, Z9, Z9
-	VPSUBQ.BCST   k_q40<>+0(SB), Z7, Z7
-	VPSRLVQ       Z7, Z16, Z15
-	VPSUBQ        Z7, Z5, Z7
-	VPSLLVQ       Z7, Z16, Z11
-	VPORQ         Z11, Z15, Z15
-	VPADDQ.BCST   k_q40<>+0(SB), Z7, Z7
-	VPSLLVQ       Z7, Z16, Z7
+	VPMOVZXDQ     Y4, Z10
+	VEXTRACTI64X4 $0x01, Z4, Y4
+	VPMOVZXDQ     Y4, Z4
+	VPSUBQ.BCST   k_q40<>+0(SB), Z10, Z10
+	VPSRLVQ       Z10, Z8, Z16
+	VPSUBQ        Z10, Z5, Z10
+	VPSLLVQ       Z10, Z8, Z11
+	VPORQ         Z11, Z16, Z16
+	VPADDQ.BCST   k_q40<>+0(SB), Z10, Z10
+	VPSLLVQ       Z10, Z8, Z8
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z15, Z11
+	VPSUBQ        Z4, Z5, Z4
+	VPSLLVQ       Z4, Z15, Z10
+	VPORQ         Z10, Z11, Z11
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z15, Z4
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
 	VPXORQ          Z12, Z12, Z12
-	VALIGNQ         $0x07, Z12, Z18, Z11
-	VPADDQ          Z11, Z18, Z18
-	VALIGNQ         $0x06, Z12, Z18, Z11
-	VPADDQ          Z11, Z18, Z18
-	VALIGNQ         $0x04, Z12, Z18, Z11
-	VPADDQ          Z11, Z18, Z18
-	VALIGNQ         $0x07, Z12, Z15, Z11
-	VPADDQ          Z11, Z15, Z15
-	VALIGNQ         $0x06, Z12, Z15, Z11
-	VPADDQ          Z11, Z15, Z15
-	VALIGNQ         $0x04, Z12, Z15, Z11
-	VPADDQ          Z11, Z15, Z15
-	VPBROADCASTQ    k_q7<>+0(SB), Z11
-	VPERMQ          Z18, Z11, Z11
-	VPADDQ          Z11, Z15, Z15
-	VMOVDQA64       Z6, Z11
-	VPERMI2Q.Z      Z15, Z18, K1, Z11
-	VPERMI2Q.Z      Z7, Z9, K1, Z6
-	VPERMT2Q.Z      Z15, Z1, K2, Z18
-	VPERMT2Q.Z      Z7, Z1, K2, Z9
-	VALIGNQ         $0x07, Z5, Z11, Z1
-	VPSUBQ.Z        Z1, Z11, K1, Z1
-	VALIGNQ         $0x07, Z5, Z6, Z7
-	VALIGNQ         $0x07, Z11, Z18, Z11
-	VPSUBQ.Z        Z11, Z18, K2, Z11
-	VALIGNQ         $0x07, Z6, Z9, Z6
-	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z7, Z1
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z7
-	VPSHUFB         Z7, Z1, Z1
-	VPORQ           Z6, Z11, Z11
-	VBROADCASTI32X4 k_bswap64<>+0(SB), Z6
-	VPSHUFB         Z6, Z11, Z11
-	VPSRLD          $0x06, Z8, Z6
-	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z8, Z7
-	VPADDD          Z2, Z7, Z7
+	VALIGNQ         $0x07, Z12, Z16, Z10
+	VPADDQ          Z10, Z16, Z16
+	VALIGNQ         $0x06, Z12, Z16, Z10
+	VPADDQ          Z10, Z16, Z16
+	VALIGNQ         $0x04, Z12, Z16, Z10
+	VPADDQ          Z10, Z16, Z16
+	VALIGNQ         $0x07, Z12, Z11, Z10
+	VPADDQ          Z10, Z11, Z11
+	VALIGNQ         $0x06, Z12, Z11, Z10
+	VPADDQ          Z10, Z11, Z11
+	VALIGNQ         $0x04, Z12, Z11, Z10
+	VPADDQ          Z10, Z11, Z11
+	VPBROADCASTQ    k_q7<>+0(SB), Z10
+	VPERMQ          Z16, Z10, Z10
+	VPADDQ          Z10, Z11, Z11
+	VMOVDQA64       Z6, Z10
+	VPERMI2Q.Z      Z11, Z16, K1, Z10
+	VPERMI2Q.Z      Z4, Z8, K1, Z6
+	VPERMT2Q.Z      Z11, Z1, K2, Z16
+	VPERMT2Q.Z      Z4, Z1, K2, Z8
+	VALIGNQ         $0x07, Z5, Z10, Z1
+	VPSUBQ.Z        Z1, Z10, K1, Z1
+	VALIGNQ         $0x07, Z5, Z6, Z4
+	VALIGNQ         $0x07, Z10, Z16, Z10
+	VPSUBQ.Z        Z10, Z16, K2, Z10
+	VALIGNQ         $0x07, Z6, Z8, Z6
+	VPTERNLOGQ      $0xfe, k_fpc_flagword<>+0(SB), Z4, Z1
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z4
+	VPSHUFB         Z4, Z1, Z1
+	VPORQ           Z6, Z10, Z10
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z4
+	VPSHUFB         Z4, Z10, Z10
+	VPSRLD          $0x06, Z7, Z4
+	VPANDD.BCST     k_fpc_d3f<>+0(SB), Z7, Z6
+	VPADDD          Z2, Z6, Z6
 
 	// The lanes that end a word: the next lane starts in a later one.
 	VPTERNLOGD    $0xff, Z13, Z13, Z13
-	VALIGND       $0x01, Z6, Z13, Z2
-	VPCMPUD       $0x06, Z6, Z2, K1
+	VALIGND       $0x01, Z4, Z13, Z2
+	VPCMPUD       $0x06, Z4, Z2, K1
 	VPCOMPRESSD.Z Z0, K1, Z0
 	VPMOVZXDQ     Y0, Z2
 	VEXTRACTI32X8 $0x01, Z0, Y0
@@ -5477,69 +5457,59 @@ fpc_fused_wide_44:
 	KSHIFTRW      $0x08, K1, K2
 
 	// Each code's bits in its word (hiw) and the next (low).
-	VPMOVZXDQ     Y7, Z6
-	VEXTRACTI64X4 $0x01, Z7, Y7
-	VPMOVZXDQ     Y7, Z7
-	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z6
-	VPSRLVQ       Z6, Z4, Z9
-	VPSUBQ        Z6, Z5, Z6
-	VPSLLVQ       Z6, Z4, Z8
-	VPORQ         Z8, Z9, Z9
-	VPADDQ.BCST   k_q40<>+0(SB), Z6, Z6
-	VPSLLVQ       Z6, Z4, Z4
-	VPSUBQ.BCST   k_q40<>+0(SB), Z7, Z6
-	VPSRLVQ       Z6, Z10, Z8
-	VPSUBQ        Z6, Z5, Z6
-	VPSLLVQ       Z6, Z10, Z7
+	VPMOVZXDQ     Y6, Z4
+	VEXTRACTI64X4 $0x01, Z6, Y6
+	VPMOVZXDQ     Y6, Z6
+	VPSUBQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSRLVQ       Z4, Z3, Z8
+	VPSUBQ        Z4, Z5, Z4
+	VPSLLVQ       Z4, Z3, Z7
 	VPORQ         Z7, Z8, Z8
-	VPADDQ.BCST   k_q40<>+0(SB), Z6, Z6
-	VPSLLVQ       Z6, Z10, Z6
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z3, Z3
+	VPSUBQ.BCST   k_q40<>+0(SB), Z6, Z4
+	VPSRLVQ       Z4, Z9, Z7
+	VPSUBQ        Z4, Z5, Z4
+	VPSLLVQ       Z4, Z9, Z6
+	VPORQ         Z6, Z7, Z7
+	VPADDQ.BCST   k_q40<>+0(SB), Z4, Z4
+	VPSLLVQ       Z4, Z9, Z4
 
 	// Each word: the sum of hiw over the codes that start in it (a difference of
 	// prefix sums), and the spill of the last code of the word before.
-	VPXORQ       Z14, Z14, Z14
-	VALIGNQ      $0x07, Z14, Z9, Z7
-	VPADDQ       Z7, Z9, Z9
-	VALIGNQ      $0x06, Z14, Z9, Z7
-	VPADDQ       Z7, Z9, Z9
-	VALIGNQ      $0x04, Z14, Z9, Z7
-	VPADDQ       Z7, Z9, Z9
-	VALIGNQ      $0x07, Z14, Z8, Z7
-	VPADDQ       Z7, Z8, Z8
-	VALIGNQ      $0x06, Z14, Z8, Z7
-	VPADDQ       Z7, Z8, Z8
-	VALIGNQ      $0x04, Z14, Z8, Z7
-	VPADDQ       Z7, Z8, Z8
-	VPBROADCASTQ k_q7<>+0(SB), Z7
-	VPERMQ       Z9, Z7, Z7
-	VPADDQ       Z7, Z8, Z8
-	VMOVDQA64    Z2, Z7
-	VPERMI2Q.Z   Z8, Z9, K1, Z7
-	VPERMI2Q.Z   Z6, Z4, K1, Z2
-	VPERMT2Q.Z   Z8, Z0, K2, Z9
-	VPERMT2Q.Z   Z6, Z0, K2, Z4
-	VALIGNQ      $0x07, Z5, Z7, Z0
-	VPSUBQ.Z     Z0, Z7, K1, Z0
-	VALIGNQ      $0x07, Z5, Z2, Z5
-	VALIGNQ      $0x07, Z7, Z9, Z6
-	VPSUBQ.Z     Z6, Z9, K2, Z6
-	VALIGNQ      $0x07, Z2, Z4, Z2
-	VPORQ        Z5, Z0, Z0
-	VPORQ        Z2, Z6, Z6
-	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X2
-	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X3
-	VPUNPCKLQDQ  X3, X2, X3
-	VSHUFI64X2   $0x00, Z3, Z3, Z3
-	VPSHUFB      Z3, Z0, Z0
-	MOVQ         $0x0001020304050607, CX
-	VMOVQ        CX, X2
-	MOVQ         $0x08090a0b0c0d0e0f, CX
-	VMOVQ        CX, X3
-	VPUNPCKLQDQ  X3, X2, X17
-	VSHUFI64X2   $0x00, Z17, Z17, Z17
-	VPSHUFB      Z17, Z6, Z6
+	VPXORQ          Z14, Z14, Z14
+	VALIGNQ         $0x07, Z14, Z8, Z6
+	VPADDQ          Z6, Z8, Z8
+	VALIGNQ         $0x06, Z14, Z8, Z6
+	VPADDQ          Z6, Z8, Z8
+	VALIGNQ         $0x04, Z14, Z8, Z6
+	VPADDQ          Z6, Z8, Z8
+	VALIGNQ         $0x07, Z14, Z7, Z6
+	VPADDQ          Z6, Z7, Z7
+	VALIGNQ         $0x06, Z14, Z7, Z6
+	VPADDQ          Z6, Z7, Z7
+	VALIGNQ         $0x04, Z14, Z7, Z6
+	VPADDQ          Z6, Z7, Z7
+	VPBROADCASTQ    k_q7<>+0(SB), Z6
+	VPERMQ          Z8, Z6, Z6
+	VPADDQ          Z6, Z7, Z7
+	VMOVDQA64       Z2, Z6
+	VPERMI2Q.Z      Z7, Z8, K1, Z6
+	VPERMI2Q.Z      Z4, Z3, K1, Z2
+	VPERMT2Q.Z      Z7, Z0, K2, Z8
+	VPERMT2Q.Z      Z4, Z0, K2, Z3
+	VALIGNQ         $0x07, Z5, Z6, Z0
+	VPSUBQ.Z        Z0, Z6, K1, Z0
+	VALIGNQ         $0x07, Z5, Z2, Z4
+	VALIGNQ         $0x07, Z6, Z8, Z5
+	VPSUBQ.Z        Z5, Z8, K2, Z5
+	VALIGNQ         $0x07, Z2, Z3, Z2
+	VPORQ           Z4, Z0, Z0
+	VPORQ           Z2, Z5, Z5
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z0, Z0
+	VBROADCASTI32X4 k_bswap64<>+0(SB), Z2
+	VPSHUFB         Z2, Z5, Z5
 
 	// The second half's words, which start at bit L%64, moved up L/64 words.
 	SHRQ         $0x06, AX
@@ -5548,13 +5518,13 @@ fpc_fused_wide_44:
 	VMOVDQU64    k_iota8_0<>+0(SB), Z4
 	VPSUBQ       Z2, Z4, Z4
 	VPCMPUQ      $0x01, Z3, Z4, K1
-	VPERMI2Q.Z   Z6, Z0, K1, Z4
-	VMOVDQU64    k_iota8_1<>+0(SB), Z5
-	VPSUBQ       Z2, Z5, Z5
-	VPCMPUQ      $0x01, Z3, Z5, K1
-	VPERMI2Q.Z   Z6, Z0, K1, Z5
+	VPERMI2Q.Z   Z5, Z0, K1, Z4
+	VMOVDQU64    k_iota8_1<>+0(SB), Z6
+	VPSUBQ       Z2, Z6, Z6
+	VPCMPUQ      $0x01, Z3, Z6, K1
+	VPERMI2Q.Z   Z5, Z0, K1, Z6
 	VPORQ        Z1, Z4, Z4
-	VPORQ        Z11, Z5, Z5
+	VPORQ        Z10, Z6, Z6
 	MOVQ         buf+0(FP), AX
 	LEAQ         7(DI), CX
 	SHRQ         $0x03, CX
@@ -5568,7 +5538,7 @@ fpc_fused_wide_44:
 	MOVQ         $-1, DX
 	BZHIQ        CX, DX, DX
 	KMOVQ        DX, K1
-	VMOVDQU8     Z5, K1, 64(AX)
+	VMOVDQU8     Z6, K1, 64(AX)
 	MOVQ         DI, bits+32(FP)
 	VZEROUPPER
 	RET
