@@ -50,5 +50,5 @@ func Example() {
 	fmt.Printf("accesses %d, load hits %d, decisions %d, mode now %d\n",
 		st.Accesses, st.LoadHits, len(policy.Decisions()), policy.Mode())
 	// Output:
-	// accesses 2560, load hits 2221, decisions 9, mode now 1
+	// accesses 2560, load hits 2220, decisions 9, mode now 1
 }

@@ -2,9 +2,7 @@ package latte
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"strconv"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/sim/cache"
@@ -51,9 +49,12 @@ type Config struct {
 	Kind       Kind
 	StaticMode int // the mode of a Static policy
 
+	// The sampling parameters (model-spec §4). A study may sweep them as
+	// a sensitivity result; the defaults stay the paper's.
 	EPAccesses       int // accesses per EP (256)
-	PeriodEPs        int // EPs per period (10)
-	DedicatedPerMode int // dedicated sets per mode in the learning EP (4)
+	LearningEPs      int // learning EPs at the start of each period (1)
+	PeriodEPs        int // EPs per period, learning ones included (10)
+	DedicatedPerMode int // dedicated sets per mode in the learning EPs (4)
 
 	// InitialMissLatency is the L1 miss latency assumed before the Machine
 	// has measured one: the configured L2 latency (default 120 cycles,
@@ -75,6 +76,25 @@ type Config struct {
 	// variant exists to measure that effect.
 	OwnLinesOnly bool
 
+	// ObservedQueue estimates hit(m) from the queue positions of the hits
+	// that went through mode m's own decompressor in the previous EP, the
+	// rule before 2026-12. When m is not the winner only its dedicated
+	// sets use its unit, which is then nearly idle, so the estimate
+	// misses the contention m would meet once chosen (SC² came out at ~34
+	// cycles when it costs hundreds) and LATTE-CC oscillates into the slow
+	// mode. The default replays every load hit of the EP through a
+	// virtual unit of each mode (model-spec §4). It exists to reproduce
+	// the earlier results.
+	ObservedQueue bool
+
+	// StridedSets places the dedicated sets at i·Sets/(3·DedicatedPerMode),
+	// mode i mod 3, the same sets every period: the layout before 2026-12.
+	// It puts each mode on one residue (none on multiples of 8 at 32
+	// sets), so strided kernels give one mode several times another's
+	// accesses. The default interleaves the modes and rotates them every
+	// period (model-spec §4). It exists to reproduce the earlier results.
+	StridedSets bool
+
 	// SM numbers the decisions of this policy's cache.
 	SM int
 }
@@ -87,20 +107,27 @@ type Decision struct {
 	Cycle                  uint64
 	Capacity               float64
 	Tolerance, MissLatency float64
-	HitLatency, AMAT       [modes]float64
-	NHit, NMiss            [modes]uint64
-	CMP                    [modes]int64 // Adaptive-CMP's counters (0 for none)
-	Mode                   int
+	// QueuePosition is each mode's mean decompression queue position over
+	// the EP before (of its virtual unit, or under ObservedQueue of its
+	// own unit); HitLatency = the cache's hit latency + D·(position + 1).
+	QueuePosition    [modes]float64
+	HitLatency, AMAT [modes]float64
+	NHit, NMiss      [modes]uint64
+	CMP              [modes]int64 // Adaptive-CMP's counters (0 for none)
+	Mode             int
 }
 
 // Policy is a LATTE-CC policy or one of its baselines for one cache.
 type Policy struct {
-	cfg      Config
-	c        *cache.Cache
-	machine  Machine
-	sets     int
-	ways     int
-	dedicate []int8 // per set: its mode in the learning EP, or -1
+	cfg     Config
+	c       *cache.Cache
+	machine Machine
+	sets    int
+	ways    int
+	// layout holds, per set, the mode whose dedicated set it is in period
+	// 0, or -1 for a follower; under rotation period p gives the set to
+	// mode (layout − p) mod 3.
+	layout []int8
 
 	winner   int
 	accesses int // in the current EP
@@ -110,9 +137,13 @@ type Policy struct {
 	nHit, nMiss [modes]uint64
 	cmp         [modes]int64
 	missLat     float64
-	// queue positions of this EP's hits, per mode
+	// Queue positions of this EP's hits, per mode, summed: of every load
+	// hit in each mode's virtual unit (virtual holds when each of its
+	// units is free), or under ObservedQueue of the hits that went
+	// through the mode's own unit.
 	posSum   [modes]float64
 	posCount [modes]uint64
+	virtual  [modes][]uint64
 
 	// the cache's counters at the start of the EP, for its capacity
 	epAccesses, epValid uint64
@@ -133,6 +164,7 @@ func New(c *cache.Cache, m Machine, cfg Config) (*Policy, error) {
 		}
 	}
 	def(&cfg.EPAccesses, 256)
+	def(&cfg.LearningEPs, 1)
 	def(&cfg.PeriodEPs, 10)
 	def(&cfg.DedicatedPerMode, 4)
 	if cfg.CMPLimit == 0 {
@@ -141,10 +173,13 @@ func New(c *cache.Cache, m Machine, cfg Config) (*Policy, error) {
 	if cfg.InitialMissLatency == 0 {
 		cfg.InitialMissLatency = 120
 	}
-	ccfg := c.Config()
 	bad := func(format string, args ...any) (*Policy, error) {
 		return nil, linecomp.ConfigError("latte", format, args...)
 	}
+	if c == nil {
+		return bad("the cache is nil")
+	}
+	ccfg := c.Config()
 	n := len(ccfg.Modes)
 	switch {
 	case m == nil && cfg.Kind != Static:
@@ -157,21 +192,19 @@ func New(c *cache.Cache, m Machine, cfg Config) (*Policy, error) {
 		return bad("the cache has %d modes; %s needs 3 (none, low latency, high capacity)", n, cfg.Kind)
 	case !(cfg.InitialMissLatency > 0) || math.IsInf(cfg.InitialMissLatency, 0):
 		return bad("InitialMissLatency must be a positive number of cycles, got %v", cfg.InitialMissLatency)
-	case cfg.EPAccesses < 0 || cfg.PeriodEPs < 2 || cfg.DedicatedPerMode < 0 || cfg.CMPLimit < 0:
-		return bad("EPAccesses %d, PeriodEPs %d (at least 2), DedicatedPerMode %d and CMPLimit %d must be positive",
-			cfg.EPAccesses, cfg.PeriodEPs, cfg.DedicatedPerMode, cfg.CMPLimit)
-	case cfg.Kind != Static && ccfg.Sets < modes*cfg.DedicatedPerMode:
-		return bad("%d sets cannot hold %d dedicated sets per mode", ccfg.Sets, cfg.DedicatedPerMode)
+	case cfg.EPAccesses < 0 || cfg.LearningEPs < 0 || cfg.DedicatedPerMode < 0 || cfg.CMPLimit < 0:
+		return bad("EPAccesses %d, LearningEPs %d, DedicatedPerMode %d and CMPLimit %d must be positive",
+			cfg.EPAccesses, cfg.LearningEPs, cfg.DedicatedPerMode, cfg.CMPLimit)
+	case cfg.PeriodEPs <= cfg.LearningEPs:
+		return bad("PeriodEPs %d must exceed LearningEPs %d: a period needs an adaptive EP", cfg.PeriodEPs, cfg.LearningEPs)
+	case cfg.Kind != Static && cfg.DedicatedPerMode > ccfg.Sets/modes:
+		// Also what the interleaved layout needs: G = Sets/DedicatedPerMode ≥ 3.
+		return bad("%d sets cannot hold DedicatedPerMode %d sets per mode: the layout needs Sets ≥ 3 × %d (at least 16 sets at 4 per mode)",
+			ccfg.Sets, cfg.DedicatedPerMode, cfg.DedicatedPerMode)
 	}
-	p := &Policy{cfg: cfg, c: c, machine: m, sets: ccfg.Sets, ways: ccfg.Ways, dedicate: make([]int8, ccfg.Sets)}
-	for s := range p.dedicate {
-		p.dedicate[s] = -1
-	}
+	p := &Policy{cfg: cfg, c: c, machine: m, sets: ccfg.Sets, ways: ccfg.Ways}
 	if cfg.Kind != Static {
-		k := modes * cfg.DedicatedPerMode
-		for i := 0; i < k; i++ {
-			p.dedicate[i*ccfg.Sets/k] = int8(i % modes)
-		}
+		p.layout = dedicatedLayout(ccfg.Sets, cfg.DedicatedPerMode, cfg.StridedSets)
 	} else {
 		p.winner = cfg.StaticMode
 	}
@@ -180,28 +213,65 @@ func New(c *cache.Cache, m Machine, cfg Config) (*Policy, error) {
 		if p.trainers[i] {
 			p.observe = true // the first EP of the first period trains
 		}
+		if i != ModeNone && cfg.Kind != Static && !cfg.ObservedQueue {
+			p.virtual[i] = make([]uint64, ccfg.Decompressors)
+		}
 	}
 	p.missLat = cfg.InitialMissLatency
 	c.SetPolicy(p)
 	return p, nil
 }
 
+// dedicatedLayout returns, per set, the mode whose dedicated set it is in
+// period 0, or -1. Interleaved (model-spec §4, revised 2026-12): mode m's
+// k-th set is k·G + (3k + m) mod G with G = sets / perMode, so that the
+// modes' sets interleave over the residues mod G (at 32 sets and 4 per
+// mode: none {0, 11, 22, 25}, low latency {1, 12, 23, 26}, high capacity
+// {2, 13, 16, 27}). Strided (the earlier rule): i·sets/(3·perMode), mode
+// i mod 3.
+func dedicatedLayout(sets, perMode int, strided bool) []int8 {
+	layout := make([]int8, sets)
+	for s := range layout {
+		layout[s] = -1
+	}
+	if strided {
+		k := modes * perMode
+		for i := 0; i < k; i++ {
+			layout[i*sets/k] = int8(i % modes)
+		}
+		return layout
+	}
+	g := sets / perMode
+	for k := 0; k < perMode; k++ {
+		for m := 0; m < modes; m++ {
+			layout[k*sets/perMode+(modes*k+m)%g] = int8(m)
+		}
+	}
+	return layout
+}
+
 // FillMode implements cache.Policy.
 func (p *Policy) FillMode(set int) int {
-	if p.ep == 0 && p.cfg.Kind != Static {
-		if m := p.dedicate[set]; m >= 0 {
-			return int(m)
+	if p.learning() {
+		if m := p.dedicated(set); m >= 0 {
+			return m
 		}
 	}
 	return p.winner
 }
 
+// learning reports whether the current EP is a learning EP, in which the
+// dedicated sets use their own modes.
+func (p *Policy) learning() bool { return p.ep < p.cfg.LearningEPs && p.cfg.Kind != Static }
+
 // Observe implements cache.Policy.
 func (p *Policy) Observe(e cache.Event) {
 	switch e.Kind {
 	case cache.Fill:
-		if p.ep == 0 && p.dedicated(e.Set) >= 0 {
-			p.nMiss[p.dedicated(e.Set)]++
+		if p.learning() {
+			if m := p.dedicated(e.Set); m >= 0 {
+				p.nMiss[m]++
+			}
 		}
 		if p.observe {
 			for m, t := range p.trainers {
@@ -211,14 +281,8 @@ func (p *Policy) Observe(e cache.Event) {
 			}
 		}
 	case cache.LoadHit:
-		if e.Compressed && e.Mode < modes {
-			d := p.decompress(e.Mode)
-			if d > 0 {
-				p.posSum[e.Mode] += float64(e.Wait) / float64(d)
-			}
-			p.posCount[e.Mode]++
-		}
-		if p.ep <= 1 {
+		p.queuePositions(e)
+		if p.ep <= p.cfg.LearningEPs {
 			if m := p.dedicated(e.Set); m >= 0 && (!p.cfg.OwnLinesOnly || e.Mode == m) {
 				p.nHit[m]++
 				p.countCMP(m, e)
@@ -231,12 +295,42 @@ func (p *Policy) Observe(e cache.Event) {
 	}
 }
 
-// dedicated returns the mode whose dedicated set s is, or -1.
+// queuePositions adds a load hit's queue position to each mode's sum:
+// by default the position it would have in every compressed mode's virtual
+// unit, as if that mode stored every line (Eq. 3 with the contention of
+// all the EP's hits); under ObservedQueue its real position, in its own
+// mode's unit, when it went through one.
+func (p *Policy) queuePositions(e cache.Event) {
+	if p.cfg.ObservedQueue {
+		if e.Compressed && e.Mode < modes {
+			if d := p.decompress(e.Mode); d > 0 {
+				p.posSum[e.Mode] += float64(e.Wait) / float64(d)
+			}
+			p.posCount[e.Mode]++
+		}
+		return
+	}
+	for m, units := range p.virtual {
+		d := p.decompress(m)
+		if units == nil || d == 0 {
+			continue
+		}
+		p.posSum[m] += float64(cache.Queue(units, e.Now, d)) / float64(d)
+		p.posCount[m]++
+	}
+}
+
+// dedicated returns the mode whose dedicated set s is in the current
+// period, or -1.
 func (p *Policy) dedicated(s int) int {
-	if p.cfg.Kind == Static {
+	if p.cfg.Kind == Static || p.layout[s] < 0 {
 		return -1
 	}
-	return int(p.dedicate[s])
+	m := int(p.layout[s])
+	if !p.cfg.StridedSets {
+		m = (m - p.period%modes + modes) % modes
+	}
+	return m
 }
 
 func (p *Policy) decompress(m int) int {
@@ -272,9 +366,12 @@ func (p *Policy) endEP(now uint64) {
 		capacity = float64(st.ValidLineSum-p.epValid) / float64(st.Lines) / float64(n)
 	}
 	p.epAccesses, p.epValid = st.Accesses, st.ValidLineSum
-	hitLat := p.hitLatencies()
+	pos, hitLat := p.hitLatencies()
 	clear(p.posSum[:])
 	clear(p.posCount[:])
+	for _, units := range p.virtual {
+		clear(units)
+	}
 
 	last := p.ep == p.cfg.PeriodEPs-1
 	firstBook := p.period == 0 && p.ep == 0
@@ -290,8 +387,8 @@ func (p *Policy) endEP(now uint64) {
 		clear(p.cmp[:])
 	}
 	p.observe = p.ep == p.cfg.PeriodEPs-1 && p.anyTrainer()
-	if p.ep >= 1 && p.cfg.Kind != Static {
-		p.decide(now, capacity, tol, miss, hitLat)
+	if p.ep >= p.cfg.LearningEPs && p.cfg.Kind != Static {
+		p.decide(now, capacity, tol, miss, pos, hitLat)
 	}
 }
 
@@ -327,29 +424,27 @@ func (p *Policy) rebuild(now uint64, invalidate bool) {
 	}
 }
 
-// hitLatencies returns hit(m) = HitLatency + D(m)·(mean queue position + 1)
-// over the EP that just ended.
-func (p *Policy) hitLatencies() [modes]float64 {
-	var h [modes]float64
+// hitLatencies returns each mode's mean queue position over the EP that
+// just ended and hit(m) = HitLatency + D(m)·(mean queue position + 1).
+func (p *Policy) hitLatencies() (pos, hit [modes]float64) {
 	base := float64(p.c.Config().HitLatency)
 	for m := 0; m < modes && m < len(p.c.Config().Modes); m++ {
-		pos := 0.0
 		if p.posCount[m] > 0 {
-			pos = p.posSum[m] / float64(p.posCount[m])
+			pos[m] = p.posSum[m] / float64(p.posCount[m])
 		}
 		d := float64(p.decompress(m))
 		if m == ModeNone {
 			d = 0
 		}
-		h[m] = base + d*(pos+1)
+		hit[m] = base + d*(pos[m]+1)
 	}
-	return h
+	return pos, hit
 }
 
 // decide chooses the winner for the EP that starts now.
-func (p *Policy) decide(now uint64, capacity, tol, miss float64, hitLat [modes]float64) {
+func (p *Policy) decide(now uint64, capacity, tol, miss float64, pos, hitLat [modes]float64) {
 	d := Decision{SM: p.cfg.SM, Period: p.period, EP: p.ep, Cycle: now, Capacity: capacity, Tolerance: tol, MissLatency: miss,
-		HitLatency: hitLat, NHit: p.nHit, NMiss: p.nMiss, CMP: p.cmp}
+		QueuePosition: pos, HitLatency: hitLat, NHit: p.nHit, NMiss: p.nMiss, CMP: p.cmp}
 	for m := 0; m < modes; m++ {
 		n := float64(p.nHit[m] + p.nMiss[m])
 		if n == 0 {
@@ -403,6 +498,18 @@ func (p *Policy) latencyOrder() [modes]int {
 	return o
 }
 
+// DedicatedSets returns the dedicated sets of each mode in the current
+// period, in increasing order; nil for a Static policy.
+func (p *Policy) DedicatedSets() [modes][]int {
+	var out [modes][]int
+	for s := range p.layout {
+		if m := p.dedicated(s); m >= 0 {
+			out[m] = append(out[m], s)
+		}
+	}
+	return out
+}
+
 // Decisions returns the decisions so far.
 func (p *Policy) Decisions() []Decision { return append([]Decision(nil), p.decisions...) }
 
@@ -415,40 +522,3 @@ func (p *Policy) Mode() int { return p.winner }
 // Err returns the first error the policy met inside the cache's calls (a
 // code book that could not be rebuilt), or nil.
 func (p *Policy) Err() error { return p.err }
-
-// WriteCSV writes decisions as CSV with a header row.
-func WriteCSV(w io.Writer, ds []Decision) error {
-	b := []byte("sm,period,ep,cycle,capacity,tolerance,miss_latency,hit_none,hit_low,hit_high,amat_none,amat_low,amat_high,nhit_none,nhit_low,nhit_high,nmiss_none,nmiss_low,nmiss_high,cmp_low,cmp_high,mode\n")
-	f := func(v float64) { b = strconv.AppendFloat(b, v, 'g', 6, 64); b = append(b, ',') }
-	u := func(v uint64) { b = strconv.AppendUint(b, v, 10); b = append(b, ',') }
-	for _, d := range ds {
-		b = strconv.AppendInt(b, int64(d.SM), 10)
-		b = append(b, ',')
-		u(uint64(d.Period))
-		u(uint64(d.EP))
-		u(d.Cycle)
-		f(d.Capacity)
-		f(d.Tolerance)
-		f(d.MissLatency)
-		for _, v := range d.HitLatency {
-			f(v)
-		}
-		for _, v := range d.AMAT {
-			f(v)
-		}
-		for _, v := range d.NHit {
-			u(v)
-		}
-		for _, v := range d.NMiss {
-			u(v)
-		}
-		b = strconv.AppendInt(b, d.CMP[1], 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, d.CMP[2], 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(d.Mode), 10)
-		b = append(b, '\n')
-	}
-	_, err := w.Write(b)
-	return err
-}

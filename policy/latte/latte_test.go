@@ -1,9 +1,9 @@
 package latte_test
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -45,8 +45,11 @@ func modes(t testing.TB) []linecomp.Codec {
 }
 
 // setup makes a 16-set cache with a policy of kind k. The 12 dedicated
-// sets are i·16/12 for i = 0..11, mode i mod 3: sets 0, 4, 8, 12 none; 1,
-// 5, 9, 13 BDI; 2, 6, 10, 14 SC²; sets 3, 7, 11, 15 follow the winner.
+// sets of period 0 interleave: G = 16/4 = 4, mode m's k-th set is 4k +
+// (3k + m) mod 4: none {0, 7, 10, 13}, BDI {1, 4, 11, 14}, SC² {2, 5, 8,
+// 15}; sets 3, 6, 9, 12 follow the winner. (Under StridedSets they are
+// i·16/12 for i = 0..11, mode i mod 3: none {0, 4, 8, 12}, BDI {1, 5, 9,
+// 13}, SC² {2, 6, 10, 14}.)
 func setup(t testing.TB, k latte.Kind, epAccesses int) (*cache.Cache, *latte.Policy, *machine) {
 	return setupConfig(t, latte.Config{Kind: k, EPAccesses: epAccesses})
 }
@@ -93,47 +96,146 @@ func repeated(v uint64) []byte {
 // With T = 40 in EP 2, the decision for EP 3 hides every hit: AMAT =
 // 4·200/16 = 50 for all (N_hit stopped counting after EP 1), a tie that
 // goes to the lowest latency, none.
+//
+// The hits are far apart, so no queue ever holds two lines: the virtual
+// queues (the default) and the observed ones (ObservedQueue, the earlier
+// rule) agree, and so do both layouts, which give each mode 4 sets.
 func TestAMATByHand(t *testing.T) {
-	c, p, m := setup(t, latte.LatteCC, 32)
-	now := uint64(0)
-	ep := func() {
-		for s := 0; s < 16; s++ {
-			for range 2 {
-				now += 100
-				if _, err := c.Load(now, uint64(s*128), repeated(uint64(s+1))); err != nil {
-					t.Fatal(err)
+	for _, earlier := range []bool{false, true} {
+		c, p, m := setupConfig(t, latte.Config{Kind: latte.LatteCC, EPAccesses: 32, ObservedQueue: earlier, StridedSets: earlier})
+		now := uint64(0)
+		ep := func() {
+			for s := 0; s < 16; s++ {
+				for range 2 {
+					now += 100
+					if _, err := c.Load(now, uint64(s*128), repeated(uint64(s+1))); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 		}
-	}
-	m.tolerance = 10
-	ep()
-	ep()
-	m.tolerance = 40
-	ep()
-	ds := p.Decisions()
-	if len(ds) != 3 {
-		t.Fatalf("%d decisions, want 3 (EPs 1, 2 and 3)", len(ds))
-	}
-	check := func(d latte.Decision, nhit uint64, amat [3]float64) {
-		t.Helper()
-		if d.NHit != [3]uint64{nhit, nhit, nhit} || d.NMiss != [3]uint64{4, 4, 4} {
-			t.Errorf("EP %d: N_hit %v, N_miss %v", d.EP, d.NHit, d.NMiss)
+		m.tolerance = 10
+		ep()
+		ep()
+		m.tolerance = 40
+		ep()
+		ds := p.Decisions()
+		if len(ds) != 3 {
+			t.Fatalf("earlier rules %v: %d decisions, want 3 (EPs 1, 2 and 3)", earlier, len(ds))
 		}
-		if d.HitLatency != [3]float64{20, 22, 34} || d.AMAT != amat || d.Mode != latte.ModeNone {
-			t.Errorf("EP %d: hit %v, AMAT %v, mode %d; want AMAT %v, mode 0", d.EP, d.HitLatency, d.AMAT, d.Mode, amat)
+		check := func(d latte.Decision, nhit uint64, amat [3]float64) {
+			t.Helper()
+			if d.NHit != [3]uint64{nhit, nhit, nhit} || d.NMiss != [3]uint64{4, 4, 4} {
+				t.Errorf("earlier rules %v, EP %d: N_hit %v, N_miss %v", earlier, d.EP, d.NHit, d.NMiss)
+			}
+			if d.QueuePosition != [3]float64{} || d.HitLatency != [3]float64{20, 22, 34} || d.AMAT != amat || d.Mode != latte.ModeNone {
+				t.Errorf("earlier rules %v, EP %d: queue %v, hit %v, AMAT %v, mode %d; want AMAT %v, mode 0",
+					earlier, d.EP, d.QueuePosition, d.HitLatency, d.AMAT, d.Mode, amat)
+			}
+		}
+		check(ds[0], 4, [3]float64{105, 106, 112})
+		check(ds[1], 12, [3]float64{57.5, 59, 68})
+		check(ds[2], 12, [3]float64{50, 50, 50})
+		if m.eps != 3 {
+			t.Errorf("earlier rules %v: the machine was asked for %d EPs", earlier, m.eps)
 		}
 	}
-	check(ds[0], 4, [3]float64{105, 106, 112})
-	check(ds[1], 12, [3]float64{57.5, 59, 68})
-	check(ds[2], 12, [3]float64{50, 50, 50})
-	if m.eps != 3 {
-		t.Errorf("the machine was asked for %d EPs", m.eps)
+}
+
+// TestVirtualQueue: a run of hits to BDI lines raises hit(SC²) while SC²'s
+// own decompressor stays idle (model-spec §4, revised 2026-12). EPs of 32
+// accesses on setup's 16 sets: 16 loads fill one line per set (cycles 100,
+// 200, …), then 16 hits to the lines of BDI's sets {1, 4, 11, 14}, four
+// rounds, in the consecutive cycles 2000 + i, i = 0..15.
+//
+// SC²'s virtual unit (D = 14) takes hit i at 2000 + 14i: it waits 13i,
+// position 13i/14; mean over i = 13/14 × 7.5 = 97.5/14. hit(SC²) = 20 +
+// 14 × (97.5/14 + 1) = 131.5. BDI's virtual unit (D = 2) takes hit i at
+// 2000 + 2i: wait i, position i/2, mean 3.75, hit(BDI) = 20 + 2 × 4.75 =
+// 29.5 — the same as its real unit, which served exactly these hits.
+//
+// With ObservedQueue (the earlier rule) SC²'s estimate comes from its own
+// unit, which served no hit: position 0, hit(SC²) = 34.
+//
+// Tolerance 0, miss 200, N_miss 4 per mode, N_hit(BDI) = 16: AMAT(none) =
+// AMAT(SC²) = 800/4 = 200, AMAT(BDI) = (16 × 29.5 + 800)/20 = 63.6 → BDI.
+func TestVirtualQueue(t *testing.T) {
+	for _, tc := range []struct {
+		observed bool
+		pos      [3]float64
+		hit      [3]float64
+	}{
+		{false, [3]float64{0, 3.75, 97.5 / 14}, [3]float64{20, 29.5, 131.5}},
+		{true, [3]float64{0, 3.75, 0}, [3]float64{20, 29.5, 34}},
+	} {
+		c, p, _ := setupConfig(t, latte.Config{Kind: latte.LatteCC, EPAccesses: 32, ObservedQueue: tc.observed})
+		for s := 0; s < 16; s++ {
+			if _, err := c.Load(uint64(100*(s+1)), uint64(s*128), repeated(uint64(s+1))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := 0; i < 16; i++ {
+			s := []int{1, 4, 11, 14}[i%4]
+			if r, err := c.Load(uint64(2000+i), uint64(s*128), repeated(uint64(s+1))); err != nil || !r.Hit {
+				t.Fatalf("hit %d: %+v, %v", i, r, err)
+			}
+		}
+		if st := c.Stats(); st.DecompressionsByMode[latte.ModeHighCapacity] != 0 || st.DecompressionsByMode[latte.ModeLowLatency] != 16 {
+			t.Fatalf("decompressions by mode %v, want SC²'s unit idle and BDI's 16", st.DecompressionsByMode)
+		}
+		ds := p.Decisions()
+		if len(ds) != 1 {
+			t.Fatalf("%d decisions, want 1", len(ds))
+		}
+		d := ds[0]
+		for m := range 3 {
+			if math.Abs(d.QueuePosition[m]-tc.pos[m]) > 1e-12 || math.Abs(d.HitLatency[m]-tc.hit[m]) > 1e-12 {
+				t.Errorf("observed %v, mode %d: queue position %v, hit %v; want %v, %v", tc.observed, m, d.QueuePosition[m], d.HitLatency[m], tc.pos[m], tc.hit[m])
+			}
+		}
+		if d.NHit != [3]uint64{0, 16, 0} || d.Mode != latte.ModeLowLatency || math.Abs(d.AMAT[1]-63.6) > 1e-12 || d.AMAT[0] != 200 || d.AMAT[2] != 200 {
+			t.Errorf("observed %v: N_hit %v, AMAT %v, mode %d; want BDI at 63.6", tc.observed, d.NHit, d.AMAT, d.Mode)
+		}
 	}
-	var buf bytes.Buffer
-	if err := latte.WriteCSV(&buf, ds); err != nil || strings.Count(buf.String(), "\n") != 4 ||
-		!strings.Contains(buf.String(), ",105,106,112,") {
-		t.Errorf("CSV: %v\n%s", err, buf.String())
+}
+
+// TestDedicatedLayout: the interleaved sets of model-spec §4 at 16, 32 and
+// 64 sets (mode m's k-th set k·G + (3k + m) mod G, G = Sets/4), rotated
+// every period (in period p mode m takes the sets of (m + p) mod 3), and
+// the earlier strided layout, which never rotates.
+func TestDedicatedLayout(t *testing.T) {
+	for _, tc := range []struct {
+		sets    int
+		strided bool
+		want    [3][]int
+	}{
+		{16, false, [3][]int{{0, 7, 10, 13}, {1, 4, 11, 14}, {2, 5, 8, 15}}},
+		{32, false, [3][]int{{0, 11, 22, 25}, {1, 12, 23, 26}, {2, 13, 16, 27}}},
+		{64, false, [3][]int{{0, 19, 38, 57}, {1, 20, 39, 58}, {2, 21, 40, 59}}},
+		{32, true, [3][]int{{0, 8, 16, 24}, {2, 10, 18, 26}, {5, 13, 21, 29}}},
+	} {
+		c, err := cache.New(cache.Config{Sets: tc.sets, Ways: 4, LineSize: 128, TagFactor: 4, SubBlock: 32, HitLatency: 20, Modes: modes(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := latte.New(c, &machine{miss: 200}, latte.Config{EPAccesses: 1, PeriodEPs: 2, StridedSets: tc.strided})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for period := 0; period < 4; period++ {
+			want := tc.want
+			if !tc.strided {
+				for m := range 3 {
+					want[m] = tc.want[(m+period)%3]
+				}
+			}
+			if got := p.DedicatedSets(); !slices.Equal(got[0], want[0]) || !slices.Equal(got[1], want[1]) || !slices.Equal(got[2], want[2]) {
+				t.Errorf("%d sets, strided %v, period %d: %v, want %v", tc.sets, tc.strided, period, got, want)
+			}
+			for range 2 { // one period: two EPs of one access
+				c.Lookup(uint64(period), 0)
+			}
+		}
 	}
 }
 
@@ -322,12 +424,14 @@ func TestBadConfig(t *testing.T) {
 		m   latte.Machine
 		cfg latte.Config
 	}{
-		"needs 3":    {one, m, latte.Config{}},
-		"dedicated":  {few, m, latte.Config{}},
-		"Machine":    {few, nil, latte.Config{Kind: latte.CMP}},
-		"StaticMode": {one, nil, latte.Config{Kind: latte.Static, StaticMode: 1}},
-		"PeriodEPs":  {few, m, latte.Config{Kind: latte.Static, PeriodEPs: 1}},
-		"Kind":       {few, m, latte.Config{Kind: 9}},
+		"needs 3":          {one, m, latte.Config{}},
+		"DedicatedPerMode": {few, m, latte.Config{}},
+		"LearningEPs":      {few, m, latte.Config{Kind: latte.Static, PeriodEPs: 3, LearningEPs: 3}},
+		"cache is nil":     {nil, m, latte.Config{}},
+		"Machine":          {few, nil, latte.Config{Kind: latte.CMP}},
+		"StaticMode":       {one, nil, latte.Config{Kind: latte.Static, StaticMode: 1}},
+		"PeriodEPs":        {few, m, latte.Config{Kind: latte.Static, PeriodEPs: 1}},
+		"Kind":             {few, m, latte.Config{Kind: 9}},
 	} {
 		if _, err := latte.New(tc.c, tc.m, tc.cfg); !errors.Is(err, linecomp.ErrConfig) || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: %v", name, err)

@@ -66,8 +66,15 @@ type Config struct {
 	// HitLatency is the latency of a hit before any decompression, in
 	// cycles.
 	HitLatency int
-	// Decompressors is the number of decompression units.
+	// Decompressors is the number of decompression units of each mode
+	// (model-spec §2, revised 2026-12: LATTE-CC builds separate BDI and
+	// SC units, so a BDI hit never waits behind an SC² line).
 	Decompressors int
+	// SharedDecompressor makes the Decompressors units one pool that
+	// serves every mode, the rule before 2026-12. It exists to reproduce
+	// the earlier results; with it a hit to a fast codec's line can wait
+	// behind a slow codec's.
+	SharedDecompressor bool
 
 	// Policy chooses the mode of each fill and observes every event; nil
 	// stores every line in mode 0.
@@ -77,7 +84,7 @@ type Config struct {
 // LatteL1 returns LATTE-CC's L1 data cache (Table II): 16 KB, 128-byte
 // lines, 4 ways, four times the tags, 32-byte sub-blocks, write-evict, a
 // 20-cycle hit latency (MGPUSim's L1V; the paper does not print
-// GPGPU-Sim's) and one decompressor, with the given modes.
+// GPGPU-Sim's) and one decompressor per mode, with the given modes.
 func LatteL1(modes ...linecomp.Codec) Config {
 	return Config{Sets: 32, Ways: 4, LineSize: 128, TagFactor: 4, SubBlock: 32,
 		Modes: modes, HitLatency: 20, Decompressors: 1}
@@ -216,12 +223,14 @@ type Cache struct {
 	// ways so that a tag search scans 8 bytes a tag rather than a whole
 	// way; an invalid way keeps a stale line, so a match is confirmed with
 	// valid.
-	lines     []uint64
-	free      []int // free sub-blocks per set
-	valid     int   // valid lines in the whole cache
-	clock     uint64
-	decomp    []uint64 // cycle at which each decompressor is free
-	decompLat []int    // decompression latency of each mode
+	lines []uint64
+	free  []int // free sub-blocks per set
+	valid int   // valid lines in the whole cache
+	clock uint64
+	// units[m] holds the cycle at which each of mode m's decompressors
+	// is free; under SharedDecompressor every mode's entry is one slice.
+	units     [][]uint64
+	decompLat []int // decompression latency of each mode
 	stats     Stats
 	policy    Policy
 }
@@ -274,7 +283,14 @@ func New(cfg Config) (*Cache, error) {
 		lineBlocks: cfg.LineSize / cfg.SubBlock,
 		setBits:    uint(bits.TrailingZeros(uint(cfg.Sets))),
 		policy:     cfg.Policy,
-		decomp:     make([]uint64, cfg.Decompressors),
+		units:      make([][]uint64, len(cfg.Modes)),
+	}
+	for m := range c.units {
+		if m == 0 || !cfg.SharedDecompressor {
+			c.units[m] = make([]uint64, cfg.Decompressors)
+		} else {
+			c.units[m] = c.units[0]
+		}
 	}
 	c.cfg.Modes = append([]linecomp.Codec(nil), cfg.Modes...)
 	c.blocks = cfg.Ways * c.lineBlocks
@@ -464,15 +480,7 @@ func (c *Cache) lookup(now, addr uint64) Result {
 	e.Latency = c.cfg.HitLatency
 	if w.compressed {
 		d := c.decompLat[w.mode]
-		u := 0
-		for k := range c.decomp {
-			if c.decomp[k] < c.decomp[u] {
-				u = k
-			}
-		}
-		start := max(now, c.decomp[u])
-		c.decomp[u] = start + uint64(d)
-		e.Wait = int(start - now)
+		e.Wait = Queue(c.units[w.mode], now, d)
 		e.Latency += e.Wait + d
 		c.stats.Decompressions++
 		c.stats.DecompressionsByMode[w.mode]++
@@ -482,6 +490,23 @@ func (c *Cache) lookup(now, addr uint64) Result {
 	c.stats.HitsByMode[w.mode]++
 	c.observe(e)
 	return Result{Hit: true, Mode: e.Mode, Latency: e.Latency, Wait: e.Wait}
+}
+
+// Queue puts one decompression of d cycles arriving at cycle now on the
+// first free of units (each the cycle at which that non-pipelined unit is
+// free, updated in place) and returns how long it waits for it: the
+// first-come-first-served queue of model-spec §2, Eq. 3 of LATTE-CC. A
+// policy uses it to replay a virtual unit.
+func Queue(units []uint64, now uint64, d int) int {
+	u := 0
+	for k := range units {
+		if units[k] < units[u] {
+			u = k
+		}
+	}
+	start := max(now, units[u])
+	units[u] = start + uint64(d)
+	return int(start - now)
 }
 
 // Load is a load of line (the LineSize bytes at addr) at cycle now that, on

@@ -35,14 +35,17 @@
 //
 // # Decompression queue
 //
-// Each cache has Decompressors non-pipelined decompression units (default
-// one), served first come first served. A load hit at cycle t to a line
-// stored compressed waits until a unit is free, then holds it for D cycles,
-// the decompression latency of the line's codec: its latency is
-// HitLatency + wait + D. With n lines of equal D ahead of it this is
-// LATTE-CC's Eq. 3, D × (n + 1), above the hit latency. A line is stored
-// uncompressed, and bypasses the queue, when its payload is not smaller than
-// the line (mode "none", or a codec's raw fallback) [ours].
+// Each mode has Decompressors non-pipelined decompression units of its own
+// (default one), served first come first served (model-spec §2, revised
+// 2026-12: LATTE-CC builds separate BDI and SC units). A load hit at cycle
+// t to a line stored compressed in mode m waits until one of m's units is
+// free, then holds it for D(m) cycles, the decompression latency of m's
+// codec: its latency is HitLatency + wait + D(m). With n lines ahead of it
+// this is LATTE-CC's Eq. 3, D × (n + 1), above the hit latency. A line is
+// stored uncompressed, and bypasses the queues, when its payload is not
+// smaller than the line (mode "none", or a codec's raw fallback) [ours].
+// The earlier rule, one pool of units shared by every mode, is the option
+// SharedDecompressor: under it a BDI hit could wait behind SC² lines.
 //
 // # Modes and policies
 //

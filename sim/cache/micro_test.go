@@ -165,6 +165,67 @@ func TestDecompressionQueue(t *testing.T) {
 	}
 }
 
+// byAddrSet is a policy that stores lines of set s in mode modes[s].
+type byAddrSet []int
+
+func (b byAddrSet) FillMode(set int) int { return b[set] }
+func (byAddrSet) Observe(cache.Event)    {}
+
+// TestDecompressorPerMode: mode 0 (D = 3) holds sets 0-1, mode 1 (D = 7)
+// sets 2-3. At cycle 100 two hits to mode-1 lines (sets 2, 3), then two to
+// mode-0 lines (sets 0, 1). With one unit per mode (the default) each mode
+// queues only behind its own lines:
+//
+//	mode 1: waits 0, 7  → latencies 20+0+7 = 27, 20+7+7 = 34
+//	mode 0: waits 0, 3  → latencies 20+0+3 = 23, 20+3+3 = 26
+//
+// With SharedDecompressor (the earlier rule) the mode-0 hits queue behind
+// both mode-1 lines (busy until 114): waits 14, 17 → 37, 40.
+func TestDecompressorPerMode(t *testing.T) {
+	for _, tc := range []struct {
+		shared bool
+		want   []int
+	}{{false, []int{27, 34, 23, 26}}, {true, []int{27, 34, 37, 40}}} {
+		c := newCache(t, cache.Config{Sets: 4, Ways: 4, LineSize: 128, TagFactor: 4, SubBlock: 32,
+			Modes: []linecomp.Codec{
+				bdiCodec(t, linecomp.Latency{Compress: 5, Decompress: 3}),
+				bdiCodec(t, linecomp.Latency{Compress: 5, Decompress: 7}),
+			}, HitLatency: 20, SharedDecompressor: tc.shared, Policy: byAddrSet{0, 0, 1, 1}})
+		for set := 0; set < 4; set++ {
+			if _, err := c.Fill(0, uint64(set*128), repeatedLine(uint64(set))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, set := range []int{2, 3, 0, 1} {
+			r := c.Lookup(100, uint64(set*128))
+			if !r.Hit || r.Latency != tc.want[i] {
+				t.Errorf("shared %v, hit %d (set %d): %+v, want latency %d", tc.shared, i, set, r, tc.want[i])
+			}
+		}
+	}
+}
+
+// TestQueue: the FIFO arithmetic of Eq. 3 on two units with D = 4.
+//
+//	arrival  units free at   takes   starts  wait
+//	0        0, 0            unit 0  0       0
+//	0        4, 0            unit 1  0       0
+//	0        4, 4            unit 0  4       4
+//	5        8, 4            unit 1  5       0
+//	6        8, 9            unit 0  8       2
+//	20       12, 9           unit 1  20      0
+func TestQueue(t *testing.T) {
+	units := make([]uint64, 2)
+	for i, tc := range []struct {
+		now  uint64
+		wait int
+	}{{0, 0}, {0, 0}, {0, 4}, {5, 0}, {6, 2}, {20, 0}} {
+		if got := cache.Queue(units, tc.now, 4); got != tc.wait {
+			t.Errorf("arrival %d at %d: wait %d, want %d", i, tc.now, got, tc.wait)
+		}
+	}
+}
+
 // TestWritePolicies: what a store does under each policy.
 func TestWritePolicies(t *testing.T) {
 	cfg := func(w cache.WritePolicy) cache.Config {

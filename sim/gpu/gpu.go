@@ -78,6 +78,12 @@ type Config struct {
 	L2HitLatency int    // cycles from an L1 miss to an L2 hit's data
 	Memory       Memory // below the L2; the default is FixedLatency(100)
 
+	// SMWideTolerance computes LATTE-CC's Eq. 4 from the SM's sums over
+	// all its schedulers, the rule before 2026-12, instead of per
+	// scheduler and averaged (model-spec §3). With two schedulers it gives
+	// about twice the tolerance; it exists to reproduce earlier results.
+	SMWideTolerance bool
+
 	// AttachL1, if set, is called once per SM with its L1 and its Probe,
 	// to install the L1's policy (e.g. latte.New(l1, probe, …)).
 	AttachL1 func(sm int, l1 *cache.Cache, probe *Probe) error
@@ -184,34 +190,65 @@ func (s *Stats) IPC() float64 {
 // (Eq. 4) and the mean L1 miss latency of each EP. It implements
 // policy/latte's Machine interface.
 type Probe struct {
-	g        *GPU
-	start    uint64 // cycle the EP began
-	ready    uint64 // ready warps summed over the EP's simulated cycles
-	issues   uint64
-	switches uint64
-	missSum  uint64
-	misses   uint64
-	lastMiss float64
+	g      *GPU
+	smWide bool   // Config.SMWideTolerance
+	start  uint64 // cycle the EP began
+	// Per scheduler: ready warps summed over the EP's simulated cycles,
+	// issue cycles, and the times it issued from another warp than the
+	// one it issued from before.
+	ready, issues, switches []uint64
+	missSum                 uint64
+	misses                  uint64
+	lastMiss                float64
 }
 
-// EndEP returns the latency tolerance (average_warp_available ×
-// average_execution_cycles_per_schedule) and the mean L1 miss latency
-// measured since the previous call, and starts a new measurement. With no
-// miss in the EP the mean is the previous EP's, or the L2 hit latency
-// before the first miss.
+func newProbe(g *GPU, schedulers int) Probe {
+	counters := make([]uint64, 3*schedulers)
+	return Probe{g: g, smWide: g.cfg.SMWideTolerance, lastMiss: float64(g.cfg.L2HitLatency),
+		ready: counters[:schedulers], issues: counters[schedulers : 2*schedulers], switches: counters[2*schedulers:]}
+}
+
+// EndEP returns the latency tolerance and the mean L1 miss latency measured
+// since the previous call, and starts a new measurement. The tolerance is
+// Eq. 4 per warp scheduler, average_warp_available(s) ×
+// average_execution_cycles_per_schedule(s), averaged over the schedulers
+// (model-spec §3, revised 2026-12); under Config.SMWideTolerance it is the
+// same product of the SM-wide sums. With no miss in the EP the mean miss
+// latency is the previous EP's, or the L2 hit latency before the first
+// miss.
 func (p *Probe) EndEP() (tolerance, missLatency float64) {
-	cycles := p.g.now - p.start + 1
-	avail := float64(p.ready) / float64(cycles)
-	perSchedule := float64(p.issues)
-	if p.switches > 0 {
-		perSchedule /= float64(p.switches)
+	cycles := float64(p.g.now - p.start + 1)
+	// perSchedule is a scheduler's issue cycles per switch of warp, or its
+	// issue cycles when it never switched.
+	perSchedule := func(issues, switches uint64) float64 {
+		if switches == 0 {
+			return float64(issues)
+		}
+		return float64(issues) / float64(switches)
 	}
-	tolerance = avail * perSchedule
+	if p.smWide {
+		var ready, issues, switches uint64
+		for s := range p.ready {
+			ready += p.ready[s]
+			issues += p.issues[s]
+			switches += p.switches[s]
+		}
+		tolerance = float64(ready) / cycles * perSchedule(issues, switches)
+	} else {
+		for s := range p.ready {
+			tolerance += float64(p.ready[s]) / cycles * perSchedule(p.issues[s], p.switches[s])
+		}
+		tolerance /= float64(len(p.ready))
+	}
 	if p.misses > 0 {
 		p.lastMiss = float64(p.missSum) / float64(p.misses)
 	}
 	missLatency = p.lastMiss
-	*p = Probe{g: p.g, start: p.g.now + 1, lastMiss: p.lastMiss}
+	p.start = p.g.now + 1
+	p.missSum, p.misses = 0, 0
+	clear(p.ready)
+	clear(p.issues)
+	clear(p.switches)
 	return tolerance, missLatency
 }
 
@@ -425,7 +462,7 @@ func New(cfg Config) (*GPU, error) {
 		if s.l1, err = cache.New(cfg.L1); err != nil {
 			return nil, fmt.Errorf("L1: %w", err)
 		}
-		s.probe = Probe{g: g, lastMiss: float64(cfg.L2HitLatency)}
+		s.probe = newProbe(g, cfg.Schedulers)
 		s.warps = make([]warpState, cfg.WarpsPerSM)
 		s.isReady = make([]bool, cfg.WarpsPerSM)
 		s.schedReady = make([]int, cfg.Schedulers)
@@ -697,8 +734,9 @@ func (s *sm) place(blk *Block, age *uint64) bool {
 // assist warp's first, then a warp's, then, in a slot no warp used, a
 // low-priority assist warp's.
 func (g *GPU) issue(s *sm) error {
-	nready := s.nready
-	s.probe.ready += uint64(nready)
+	for sc, n := range s.schedReady {
+		s.probe.ready[sc] += uint64(n)
+	}
 	n := g.cfg.Schedulers
 	for sc := 0; sc < n; sc++ {
 		if len(s.high) > 0 {
@@ -729,10 +767,10 @@ func (g *GPU) issue(s *sm) error {
 			continue
 		}
 		if w != s.last[sc] {
-			s.probe.switches++
+			s.probe.switches[sc]++
 		}
 		s.last[sc] = w
-		s.probe.issues++
+		s.probe.issues[sc]++
 		g.stats.Instructions++
 		g.step(s, w)
 	}
@@ -798,16 +836,18 @@ func (g *GPU) computeRun() uint64 {
 // issueRun takes k cycles of s found by computeRun: each scheduler issues k
 // instructions of its warp's Compute; k is at most what any has left.
 func (g *GPU) issueRun(s *sm, k uint64) {
-	s.probe.ready += uint64(s.nready) * k
+	for sc, n := range s.schedReady {
+		s.probe.ready[sc] += uint64(n) * k
+	}
 	for sc, w := range s.runPick {
 		if w < 0 {
 			continue
 		}
 		if w != s.last[sc] {
-			s.probe.switches++
+			s.probe.switches[sc]++
 		}
 		s.last[sc] = w
-		s.probe.issues += k
+		s.probe.issues[sc] += k
 		g.stats.Instructions += k
 		ws := &s.warps[w]
 		if ws.left == 0 {

@@ -3,6 +3,7 @@ package gpu_test
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -194,12 +195,17 @@ func TestMSHRMerging(t *testing.T) {
 // that SM's latency-tolerance probe.
 func probed(t *testing.T) (*gpu.GPU, *gpu.Probe) {
 	t.Helper()
+	return probedWith(t, 1, false)
+}
+
+func probedWith(t *testing.T, schedulers int, smWide bool) (*gpu.GPU, *gpu.Probe) {
+	t.Helper()
 	var probe *gpu.Probe
 	cfg, err := gpu.LatteConfig(none(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.SMs, cfg.Schedulers = 1, 1
+	cfg.SMs, cfg.Schedulers, cfg.SMWideTolerance = 1, schedulers, smWide
 	cfg.AttachL1 = func(sm int, l1 *cache.Cache, p *gpu.Probe) error { probe = p; return nil }
 	g, err := gpu.New(cfg)
 	if err != nil {
@@ -219,6 +225,35 @@ func TestProbe(t *testing.T) {
 	avail := 15.0 / 11 // a variable: computed in float64, as the model does
 	if want := avail * 5; tol != want || miss != 120 {
 		t.Errorf("tolerance %v, miss latency %v; want %v and the L2 latency 120", tol, miss, want)
+	}
+}
+
+// TestProbePerScheduler: Eq. 4 per warp scheduler (model-spec §3, revised
+// 2026-12). Two schedulers; warp slots 0 and 2 belong to scheduler 0, slot
+// 1 to scheduler 1. GTO:
+//
+//	scheduler 0: w0 C×4, exit (cycles 0–4); w2 C×4, exit (5–9)
+//	             ready warps 2 in cycles 0–4, 1 in 5–9: 15; issues 10,
+//	             switches 2 (to w0, to w2): 5 cycles per schedule
+//	scheduler 1: w1 C×9, exit (cycles 0–9); ready 1 in each: 10; issues
+//	             10, switches 1: 10 cycles per schedule
+//
+// The EP ends in cycle 10 (11 cycles). Per scheduler: (15/11 × 5 + 10/11 ×
+// 10) / 2 = 175/22. SM-wide sums (the earlier rule): 25/11 × 20/3 = 500/33,
+// about twice as much.
+func TestProbePerScheduler(t *testing.T) {
+	k := kernel([]gpu.Inst{compute(4), exit}, []gpu.Inst{compute(9), exit}, []gpu.Inst{compute(4), exit})
+	for _, tc := range []struct {
+		smWide bool
+		want   float64
+	}{{false, (15.0/11*5 + 10.0/11*10) / 2}, {true, 25.0 / 11 * (20.0 / 3)}} {
+		g, probe := probedWith(t, 2, tc.smWide)
+		if ks := run(t, g, k); ks.Cycles != 10 {
+			t.Fatalf("SM-wide %v: %d cycles, want 10", tc.smWide, ks.Cycles)
+		}
+		if tol, _ := probe.EndEP(); math.Abs(tol-tc.want) > 1e-12 {
+			t.Errorf("SM-wide %v: tolerance %v, want %v", tc.smWide, tol, tc.want)
+		}
 	}
 }
 
