@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -571,7 +572,7 @@ func writeTimeline(rows []gpuRow, csvPath, svgPath string) error {
 		if err != nil {
 			return err
 		}
-		if err := latte.WriteCSV(f, ds); err != nil {
+		if err := writeDecisionsCSV(f, ds); err != nil {
 			f.Close()
 			return err
 		}
@@ -631,4 +632,39 @@ func timelineSVG(label string, ds []latte.Decision) []byte {
 
 func escapeXML(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// writeDecisionsCSV writes LATTE-CC decisions as CSV with a header row: per
+// mode the queue position, hit latency, AMAT_GPU, N_hit and N_miss, and
+// Adaptive-CMP's counters.
+func writeDecisionsCSV(w io.Writer, ds []latte.Decision) error {
+	b := []byte("sm,period,ep,cycle,capacity,tolerance,miss_latency,queue_none,queue_low,queue_high,hit_none,hit_low,hit_high,amat_none,amat_low,amat_high,nhit_none,nhit_low,nhit_high,nmiss_none,nmiss_low,nmiss_high,cmp_low,cmp_high,mode\n")
+	f := func(v float64) { b = strconv.AppendFloat(b, v, 'g', 6, 64); b = append(b, ',') }
+	i := func(v int64) { b = strconv.AppendInt(b, v, 10); b = append(b, ',') }
+	u := func(v uint64) { b = strconv.AppendUint(b, v, 10); b = append(b, ',') }
+	for _, d := range ds {
+		i(int64(d.SM))
+		i(int64(d.Period))
+		i(int64(d.EP))
+		u(d.Cycle)
+		f(d.Capacity)
+		f(d.Tolerance)
+		f(d.MissLatency)
+		for _, vs := range [][3]float64{d.QueuePosition, d.HitLatency, d.AMAT} {
+			for _, v := range vs {
+				f(v)
+			}
+		}
+		for _, vs := range [][3]uint64{d.NHit, d.NMiss} {
+			for _, v := range vs {
+				u(v)
+			}
+		}
+		i(d.CMP[1])
+		i(d.CMP[2])
+		b = strconv.AppendInt(b, int64(d.Mode), 10)
+		b = append(b, '\n')
+	}
+	_, err := w.Write(b)
+	return err
 }
