@@ -195,33 +195,37 @@ func TestSimGPU(t *testing.T) {
 	path := writeFile(t, filepath.Join(dir, "w.lctrace"), buf.Bytes())
 	e, out, errOut := testEnv(nil)
 	svg := filepath.Join(dir, "t.svg")
-	if st := run(e, []string{"sim", "gpu", "-format", "json", "-svg", svg, path}); st != 0 {
+	if st := run(e, []string{"sim", "gpu", "-format", "json", "-policy", "paper,bpc", "-svg", svg, path}); st != 0 {
 		t.Fatalf("status %d: %s", st, errOut)
 	}
-	var rows []gpuRow
+	var rows []struct {
+		Policy   string   `json:"policy"`
+		Cycles   uint64   `json:"cycles"`
+		Speedup  float64  `json:"speedup"`
+		EnergyNJ *float64 `json:"energy_nj"`
+		Class    *string  `json:"class"`
+	}
 	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]gpuRow{}
-	for _, r := range rows {
-		byName[r.Policy] = r
-	}
-	inAll := 0
-	for _, p := range gpuPolicies {
-		if !p.extra {
-			inAll++
+	byName := map[string]int{}
+	for i, r := range rows {
+		byName[r.Policy] = i
+		if r.Class == nil || (*r.Class != "C-Sens" && *r.Class != "C-InSens") {
+			t.Errorf("%s: class %v", r.Policy, r.Class)
 		}
 	}
-	if len(rows) != inAll+1 || byName["none"].Speedup != 1 {
-		t.Fatalf("%d rows, none's speedup %v", len(rows), byName["none"].Speedup)
+	// none, bdi, sc2, hitcount, cmp, latte, bpc and Kernel-OPT.
+	if len(rows) != 8 || rows[byName["none"]].Speedup != 1 {
+		t.Fatalf("%d rows, none's speedup %v", len(rows), rows[byName["none"]].Speedup)
 	}
 	for _, p := range []string{"none", "bdi", "sc2"} {
-		if byName["kernelopt"].Cycles > byName[p].Cycles {
-			t.Errorf("Kernel-OPT %d cycles, slower than %s's %d", byName["kernelopt"].Cycles, p, byName[p].Cycles)
+		if ko, r := rows[byName["kernelopt"]], rows[byName[p]]; ko.Cycles > r.Cycles {
+			t.Errorf("Kernel-OPT %d cycles, slower than %s's %d", ko.Cycles, p, r.Cycles)
 		}
 	}
-	if byName["bpc"].EnergyNJ != nil || byName["bdi"].EnergyNJ == nil {
-		t.Errorf("energy: bpc %v (no published figure), bdi %v", byName["bpc"].EnergyNJ, byName["bdi"].EnergyNJ)
+	if rows[byName["bpc"]].EnergyNJ != nil || rows[byName["bdi"]].EnergyNJ == nil {
+		t.Errorf("energy: bpc %v (no published figure), bdi %v", rows[byName["bpc"]].EnergyNJ, rows[byName["bdi"]].EnergyNJ)
 	}
 	if b, err := os.ReadFile(svg); err != nil || !bytes.HasPrefix(b, []byte("<svg")) {
 		t.Errorf("svg: %v", err)

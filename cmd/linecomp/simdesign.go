@@ -11,6 +11,7 @@ import (
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/caba"
 	"github.com/linecomp/linecomp/sim/gpu"
+	"github.com/linecomp/linecomp/study"
 	"github.com/linecomp/linecomp/sim/mem"
 )
 
@@ -98,7 +99,7 @@ func selectDesigns(list string) ([]gpuDesign, error) {
 
 // designConfig builds the machine of design d: an uncompressed L1, sim/mem
 // below the L2, and the interconnect and assist warps the design has.
-func designConfig(d gpuDesign, over gpuOverrides) (gpu.Config, *mem.Memory, error) {
+func designConfig(d gpuDesign, over study.Overrides) (gpu.Config, *mem.Memory, error) {
 	l1, err := linecomp.New("none", 128)
 	if err != nil {
 		return gpu.Config{}, nil, err
@@ -107,7 +108,7 @@ func designConfig(d gpuDesign, over gpuOverrides) (gpu.Config, *mem.Memory, erro
 	if err != nil {
 		return cfg, nil, err
 	}
-	if err := over.apply(&cfg); err != nil {
+	if err := over.Apply(&cfg); err != nil {
 		return cfg, nil, err
 	}
 	mc, err := linecomp.New(d.memCodec, 128)
@@ -169,8 +170,33 @@ func assistFor(c caba.AssistWarpCoster) *gpu.Assist {
 	}
 }
 
+// runDesignStudy runs CABA's designs over every warp trace and prints
+// their rows.
+func runDesignStudy(e *env, inputs []string, designs []gpuDesign, over study.Overrides, format string) error {
+	srcs := warpTraceSources(e, inputs)
+	if len(srcs) == 0 {
+		return usagef("no trace given, and no sample warp trace is embedded")
+	}
+	var rows []designRow
+	failed := e.eachInput(srcs, func(in *input) error {
+		e.progress.show("%s: reading", in.name)
+		kernels, err := readKernels(in)
+		if err != nil {
+			return err
+		}
+		got, err := runDesigns(e, in.name, kernels, designs, over)
+		rows = append(rows, got...)
+		return err
+	})
+	e.progress.clear()
+	if err := printDesignRows(e.stdout, rows, format); err != nil {
+		return err
+	}
+	return failed
+}
+
 // runDesigns runs every design over the kernels, in parallel.
-func runDesigns(e *env, workload string, kernels []*gpu.Kernel, designs []gpuDesign, over gpuOverrides) ([]designRow, error) {
+func runDesigns(e *env, workload string, kernels []*gpu.Kernel, designs []gpuDesign, over study.Overrides) ([]designRow, error) {
 	rows := make([]designRow, len(designs))
 	errs := make([]error, len(designs))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -198,7 +224,7 @@ func runDesigns(e *env, workload string, kernels []*gpu.Kernel, designs []gpuDes
 	return rows, nil
 }
 
-func runDesign(workload string, kernels []*gpu.Kernel, d gpuDesign, over gpuOverrides) (designRow, error) {
+func runDesign(workload string, kernels []*gpu.Kernel, d gpuDesign, over study.Overrides) (designRow, error) {
 	cfg, m, err := designConfig(d, over)
 	if err != nil {
 		return designRow{}, err

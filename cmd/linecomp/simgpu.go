@@ -1,22 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/linecomp/linecomp"
-	"github.com/linecomp/linecomp/bdi"
 	"github.com/linecomp/linecomp/policy/latte"
-	"github.com/linecomp/linecomp/sim/cache"
 	"github.com/linecomp/linecomp/sim/gpu"
+	"github.com/linecomp/linecomp/study"
 	"github.com/linecomp/linecomp/trace/warp"
 )
 
@@ -32,33 +31,47 @@ Replays warp traces (kernels of per-warp instruction streams, as the
 MGPUSim capture writes them) through the SM timing model of model-spec §3
 (LATTE-CC Table II: 15 SMs, 48 warps, 2 GTO schedulers, a 16 KB L1 with 4×
 tags and 32-byte sub-blocks, a 768 KB L2, 120/220-cycle L2 hit/miss) under
-each L1 policy of -policy:
+each L1 policy of -policy. It runs the LATTE-CC study of package study
+(linecomp study plan latte runs the same jobs resumably, or on a cluster):
 
-  none       no compression
+  none       no compression (always run: the baseline of every speedup)
   bdi, sc2, bpc
              every line with that codec (Static-BDI, Static-SC², Static-BPC);
              SC² learns its code book as LATTE-CC does
   latte      LATTE-CC: none, BDI or SC² per EP, least AMAT_GPU
-  latte-bpc  LATTE-CC-BDI-BPC: none, BDI or BPC
-  latte-own  LATTE-CC counting only hits to a dedicated set's own mode's
-             lines (not in "all"; see policy/latte's OwnLinesOnly)
   hitcount   Adaptive-Hit-Count: most hits in the dedicated sets
   cmp        Adaptive-CMP: Alameldeen & Wood's cost-benefit counters
   kernelopt  Kernel-OPT: per kernel the fastest of none, bdi and sc2 (an
              oracle; only cycles are reported)
-  all        every one of them
+  latte-bpc  LATTE-CC-BDI-BPC: none, BDI or BPC
+  latte-own  LATTE-CC counting only hits to a dedicated set's own mode's
+             lines (policy/latte's OwnLinesOnly)
+  latte-prev LATTE-CC with every rule before the 2026-12 revision of the
+             model spec (the numbers of earlier releases); one earlier rule
+             each: latte-observed (hit latency from the mode's own
+             decompressor), latte-strided (the earlier dedicated sets),
+             latte-shared (one decompressor for all modes), latte-smwide
+             (Eq. 4 from SM-wide sums)
+
+Groups: paper (none, bdi, sc2, hitcount, cmp, latte, kernelopt; the
+default), earlier (the five latte-… variants of the earlier rules), all.
 
 Latencies are LATTE-CC's (BDI 2/2, SC² 6/14, BPC decompression 11 cycles);
 energy uses LATTE-CC's per-operation figures (BDI 0.192/0.056 nJ, SC²
 0.42/0.336 nJ per compression/decompression; none is given for BPC).
-Configurations run in parallel on all cores. Prints per workload and
-policy: cycles, IPC, speedup over none, L1 miss rate and miss reduction,
-effective capacity, decompressions, mean decompression queue wait, energy,
-and for the adaptive policies the share of EPs in each mode. -config
-changes the machine (a JSON object; see -h of the README); -timeline
-writes LATTE-CC's decisions as CSV and -svg draws them (effective capacity
-and mode over time of SM 0, the shape of LATTE-CC Fig. 16). Without traces
-it replays the committed sample warp traces.
+Runs go in parallel on all cores. Prints per workload and policy: the
+workload's class, cycles, IPC, speedup over none, L1 miss rate and miss
+reduction, effective capacity, decompressions, mean decompression queue
+wait, energy, and for the adaptive policies the share of EPs in each mode;
+then each workload's class (LATTE-CC §IV-B: C-Sens when an uncompressed L1
+with 4× the sets runs it more than 20% faster; -classes=false skips that
+run) and the geometric mean speedup of each policy per class; with -sweep,
+LATTE-CC's speedup at each sampling point (the paper's defaults marked; a
+sensitivity result, never a way to choose them). CSV and JSON hold the
+first table only. -timeline writes every adaptive policy's decisions as
+CSV and -svg draws SM 0's (effective capacity and mode over time, the shape
+of LATTE-CC Fig. 16). Without traces it replays the committed sample warp
+traces.
 
 -design runs CABA §7's designs instead (an uncompressed L1; sim/mem's six
 GDDR5 controllers below the L2; a 32-byte-per-cycle interconnect):
@@ -70,110 +83,15 @@ latency). It prints IPC, speedup over base, DRAM bandwidth utilisation,
 the compression ratio in bursts, the metadata cache's hit rate, flits,
 assist-warp instructions and their share of issue slots.`
 
-// gpuPolicy is one L1 configuration of the study.
-type gpuPolicy struct {
-	name     string
-	modes    []string // codec per mode
-	kind     latte.Kind
-	policy   bool // attach a latte policy (adaptive, or static with a trainable codec)
-	ownLines bool // latte.Config.OwnLinesOnly
-	extra    bool // not part of -policy all
-}
-
-var gpuPolicies = []gpuPolicy{
-	{name: "none", modes: []string{"none"}},
-	{name: "bdi", modes: []string{"bdi"}},
-	{name: "sc2", modes: []string{"sc2"}, kind: latte.Static, policy: true},
-	{name: "bpc", modes: []string{"bpc"}},
-	{name: "latte", modes: []string{"none", "bdi", "sc2"}, kind: latte.LatteCC, policy: true},
-	{name: "latte-bpc", modes: []string{"none", "bdi", "bpc"}, kind: latte.LatteCC, policy: true},
-	{name: "hitcount", modes: []string{"none", "bdi", "sc2"}, kind: latte.HitCount, policy: true},
-	{name: "cmp", modes: []string{"none", "bdi", "sc2"}, kind: latte.CMP, policy: true},
-	// The variant that counts only a dedicated set's own mode's lines
-	// (latte.Config.OwnLinesOnly), to measure what the literal rule costs.
-	{name: "latte-own", modes: []string{"none", "bdi", "sc2"}, kind: latte.LatteCC, policy: true, ownLines: true, extra: true},
-}
-
-// gpuOverrides is the -config file: fields left out keep LATTE-CC's value.
-type gpuOverrides struct {
-	SMs          *int    `json:"sms"`
-	WarpsPerSM   *int    `json:"warps_per_sm"`
-	BlocksPerSM  *int    `json:"blocks_per_sm"`
-	Schedulers   *int    `json:"schedulers"`
-	Scheduling   *string `json:"scheduling"` // "gto" or "lrr"
-	MSHRs        *int    `json:"mshrs"`
-	L1Sets       *int    `json:"l1_sets"`
-	L1Ways       *int    `json:"l1_ways"`
-	L1TagFactor  *int    `json:"l1_tag_factor"`
-	L1SubBlock   *int    `json:"l1_sub_block"`
-	L1HitLatency *int    `json:"l1_hit_latency"`
-	L2HitLatency *int    `json:"l2_hit_latency"`
-	MemLatency   *int    `json:"mem_latency"`
-}
-
-func (o gpuOverrides) apply(c *gpu.Config) error {
-	set := func(dst *int, v *int) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	set(&c.SMs, o.SMs)
-	set(&c.WarpsPerSM, o.WarpsPerSM)
-	set(&c.BlocksPerSM, o.BlocksPerSM)
-	set(&c.Schedulers, o.Schedulers)
-	set(&c.MSHRs, o.MSHRs)
-	set(&c.L1.Sets, o.L1Sets)
-	set(&c.L1.Ways, o.L1Ways)
-	set(&c.L1.TagFactor, o.L1TagFactor)
-	set(&c.L1.SubBlock, o.L1SubBlock)
-	set(&c.L1.HitLatency, o.L1HitLatency)
-	set(&c.L2HitLatency, o.L2HitLatency)
-	if o.MemLatency != nil {
-		c.Memory = gpu.FixedLatency(*o.MemLatency)
-	}
-	if o.Scheduling != nil {
-		switch *o.Scheduling {
-		case "gto":
-			c.Scheduling = gpu.GTO
-		case "lrr":
-			c.Scheduling = gpu.LRR
-		default:
-			return fmt.Errorf("scheduling %q: want gto or lrr", *o.Scheduling)
-		}
-	}
-	return nil
-}
-
-// gpuRow is one (workload, policy) result.
-type gpuRow struct {
-	Workload          string             `json:"workload"`
-	Policy            string             `json:"policy"`
-	Cycles            uint64             `json:"cycles"`
-	Instructions      uint64             `json:"instructions"`
-	IPC               float64            `json:"ipc"`
-	Speedup           float64            `json:"speedup"`
-	L1Accesses        uint64             `json:"l1_accesses"`
-	L1LoadMisses      uint64             `json:"l1_load_misses"`
-	L1MissRate        float64            `json:"l1_miss_rate"`
-	MissReduction     float64            `json:"l1_miss_reduction"`
-	EffectiveCapacity float64            `json:"effective_capacity"`
-	Decompressions    uint64             `json:"decompressions"`
-	MeanQueueWait     float64            `json:"mean_queue_wait"`
-	EnergyNJ          *float64           `json:"energy_nj"` // null when a codec has no published figure
-	EnergySource      string             `json:"energy_source"`
-	ModeShare         map[string]float64 `json:"mode_share,omitempty"`
-	KernelCycles      []uint64           `json:"kernel_cycles"`
-	oracle            bool
-	decisions         []latte.Decision
-}
-
 func runSimGPU(e *env, c *command, args []string) error {
-	fs := newFlags(e, c, simGPUHelp)
-	policyList := fs.String("policy", "all", "policies, comma-separated, or all")
-	configFile := fs.String("config", "", "JSON file of machine overrides")
+	fs := newFlags(e, c, simGPUHelp+"\n\n"+configHelp())
+	policyList := fs.String("policy", "paper", "policies or groups, comma-separated: paper, earlier, all, or names (see above)")
+	classes := fs.Bool("classes", true, "run each workload on an uncompressed L1 with 4× the sets for its class (C-Sens/C-InSens)")
+	sweep := fs.String("sweep", "", `LATTE-CC sensitivity sweep, e.g. "ep=256,1024,4096 sets=4,8" (keys ep, learn, period, sets)`)
+	configFile := fs.String("config", "", "JSON file of machine overrides (keys below)")
 	format := fs.String("format", "text", "output: text, csv or json")
-	timeline := fs.String("timeline", "", "write LATTE-CC's decisions (every SM, every EP) to this CSV file")
-	svg := fs.String("svg", "", "draw SM 0's LATTE-CC timeline into this SVG file")
+	timeline := fs.String("timeline", "", "write every adaptive policy's decisions (every workload, SM and EP) to this CSV file")
+	svg := fs.String("svg", "", "draw SM 0's decisions (capacity and mode over time) of every workload and adaptive policy into this SVG file")
 	designList := fs.String("design", "", "instead of L1 policies, CABA §7's designs, comma-separated, or all: base, hw-bdi-mem, hw-bdi, caba-bdi, caba-fpc, caba-cpack, ideal-bdi")
 	inputs, err := fs.parse(args)
 	if err != nil {
@@ -182,153 +100,146 @@ func runSimGPU(e *env, c *command, args []string) error {
 	if err := parseFormat(*format); err != nil {
 		return err
 	}
-	policies, oracle, err := selectPolicies(*policyList)
-	if err != nil {
-		return err
-	}
-	var designs []gpuDesign
-	if *designList != "" {
-		if designs, err = selectDesigns(*designList); err != nil {
-			return err
-		}
-	}
-	var over gpuOverrides
+	// Everything is checked before any trace is read.
+	var over study.Overrides
+	params := study.Params{"policies": *policyList, "sweep": *sweep}
 	if *configFile != "" {
 		data, err := os.ReadFile(*configFile)
 		if err != nil {
+			return usageError{fmt.Errorf("-config: %w", unwrapPathError(err))}
+		}
+		if over, err = study.ParseOverrides(data); err != nil {
+			return usagef("-config %s: %v", *configFile, stripStudy(err))
+		}
+		params["config"] = string(data)
+	}
+	if !*classes {
+		params["classes"] = "off"
+	}
+	if *designList != "" {
+		designs, err := selectDesigns(*designList)
+		if err != nil {
+			return err
+		}
+		if _, _, err := designConfig(designs[0], over); err != nil {
 			return usageError{err}
 		}
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&over); err != nil {
-			return usagef("-config %s: %v", *configFile, err)
-		}
+		return runDesignStudy(e, inputs, designs, over, *format)
 	}
-	if _, err := gpuConfig(policies[0], over); err != nil {
-		return usageError{err}
+	names, _, err := study.ExpandLattePolicies(*policyList)
+	if err != nil {
+		return usagef("-policy: %v", stripStudy(err))
+	}
+	if *timeline != "" || *svg != "" {
+		if !slices.ContainsFunc(names, adaptive) {
+			return usagef("-timeline and -svg draw the decisions of an adaptive policy; -policy %q has none (add latte, hitcount or cmp)", *policyList)
+		}
+		params["timeline"] = "on"
+	}
+	if err := study.Validate("latte", params); err != nil {
+		return usagef("%v", stripStudy(err))
 	}
 	srcs := warpTraceSources(e, inputs)
 	if len(srcs) == 0 {
 		return usagef("no trace given, and no sample warp trace is embedded")
 	}
-	var rows []gpuRow
-	var drows []designRow
+	var jobs []study.Job
+	var results []json.RawMessage
 	failed := e.eachInput(srcs, func(in *input) error {
-		e.progress.show("%s: reading", in.name)
-		kernels, err := readKernels(in)
+		w, cleanup, err := workloadOf(in)
 		if err != nil {
 			return err
 		}
-		if designs != nil {
-			got, err := runDesigns(e, in.name, kernels, designs, over)
-			drows = append(drows, got...)
-			return err
-		}
-		got, err := runPolicies(e, in.name, kernels, policies, over)
+		defer cleanup()
+		plan, err := study.Plan("latte", []study.Workload{w}, params)
 		if err != nil {
 			return err
 		}
-		if oracle {
-			got = append(got, kernelOpt(in.name, got))
+		res, err := study.RunJobs(plan.Jobs, 0, func(done, total int) {
+			e.progress.show("%s: %d of %d runs", in.name, done, total)
+		})
+		if err != nil {
+			return err
 		}
-		finishRows(got)
-		rows = append(rows, got...)
+		jobs = append(jobs, plan.Jobs...)
+		results = append(results, res...)
 		return nil
 	})
 	e.progress.clear()
-	if designs != nil {
-		if err := printDesignRows(e.stdout, drows, *format); err != nil {
-			return err
-		}
+	if len(jobs) == 0 {
 		return failed
 	}
-	if err := writeTimeline(rows, *timeline, *svg); err != nil {
+	tables, err := study.AggregateLatte(jobs, results)
+	if err != nil {
 		return err
 	}
-	if err := printGPURows(e.stdout, rows, *format); err != nil {
+	if err := writeTimeline(jobs, results, *timeline, *svg); err != nil {
+		return err
+	}
+	if err := study.WriteTables(e.stdout, tables.Tables(), *format); err != nil {
 		return err
 	}
 	return failed
 }
 
-// selectPolicies parses -policy; kernelopt needs none, bdi and sc2.
-func selectPolicies(list string) ([]gpuPolicy, bool, error) {
-	byName := map[string]gpuPolicy{}
-	var all []string
-	var every []string
-	for _, p := range gpuPolicies {
-		byName[p.name] = p
-		every = append(every, p.name)
-		if !p.extra {
-			all = append(all, p.name)
+// adaptive reports whether the LATTE-CC study's policy of that name
+// decides per EP (and so has decisions to draw).
+func adaptive(name string) bool {
+	for _, p := range study.LattePolicies() {
+		if p.Name == name {
+			return p.Attach && p.Kind != latte.Static
 		}
 	}
-	want := strings.Split(list, ",")
-	if list == "all" {
-		want = append(all, "kernelopt")
-	}
-	all = every
-	seen := map[string]bool{}
-	var out []gpuPolicy
-	oracle := false
-	add := func(n string) {
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, byName[n])
-		}
-	}
-	add("none") // the baseline of every speedup
-	for _, n := range want {
-		n = strings.TrimSpace(n)
-		switch {
-		case n == "kernelopt":
-			oracle = true
-			add("bdi")
-			add("sc2")
-		case byName[n].name != "":
-			add(n)
-		default:
-			return nil, false, usagef("-policy %q: want %s, kernelopt or all", n, strings.Join(all, ", "))
-		}
-	}
-	return out, oracle, nil
+	return false
 }
 
-// l1Codec builds the codec of one L1 mode with LATTE-CC's latencies.
-func l1Codec(name string, lineSize int) (linecomp.Codec, error) {
-	if name == "bdi" {
-		lat, _ := linecomp.PresetLatency(linecomp.SourceLatteCC, "bdi") // 2/2 cycles (§IV-A1)
-		return bdi.New(lineSize, bdi.WithLatency(lat))
+// configHelp lists the -config keys.
+func configHelp() string {
+	var b strings.Builder
+	b.WriteString("-config FILE is one JSON object; a key left out keeps LATTE-CC's Table II value:\n")
+	for _, k := range study.OverrideKeys() {
+		fmt.Fprintf(&b, "\n  %-15s %s", k[0], k[1])
 	}
-	return linecomp.New(name, lineSize) // sc2 6/14 and bpc –/11 are LATTE-CC's by default
+	return b.String()
 }
 
-// gpuConfig returns the machine for policy p.
-func gpuConfig(p gpuPolicy, over gpuOverrides) (gpu.Config, error) {
-	var modes []linecomp.Codec
-	for _, m := range p.modes {
-		c, err := l1Codec(m, 128)
-		if err != nil {
-			return gpu.Config{}, err
-		}
-		modes = append(modes, c)
+// stripStudy removes the "study: " of the library's errors, which the
+// command's own messages do not need.
+func stripStudy(err error) string { return strings.ReplaceAll(err.Error(), "study: ", "") }
+
+// workloadOf returns the study workload of an input: an embedded sample or
+// a regular file as it is, anything else (standard input, a FIFO) copied
+// to a temporary file first, since every job reads it again.
+func workloadOf(in *input) (study.Workload, func(), error) {
+	none := func() {}
+	if in.file != nil && in.opened != nil && in.opened.Mode().IsRegular() {
+		w, err := study.FileWorkload(in.name)
+		return w, none, err
 	}
-	cfg, err := gpu.LatteConfig(modes...)
+	if strings.HasPrefix(in.name, "sample/") && in.seeker != nil {
+		w, err := study.FileWorkload(in.name)
+		return w, none, err
+	}
+	f, err := os.CreateTemp("", "linecomp-trace-*.lct")
 	if err != nil {
-		return cfg, err
+		return study.Workload{}, none, err
 	}
-	if err := over.apply(&cfg); err != nil {
-		return cfg, err
+	cleanup := func() { os.Remove(f.Name()) }
+	_, err = io.Copy(f, in)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return cfg, nil
+	if err != nil {
+		cleanup()
+		return study.Workload{}, none, err
+	}
+	w, err := study.FileWorkload(f.Name())
+	w.Name = in.name
+	return w, cleanup, err
 }
 
-// warpTraceSources returns the named sources or the sample warp traces.
-func warpTraceSources(e *env, args []string) []source {
-	return lineTraceSources(e, args, "warps")
-}
-
-// readKernels reads every kernel of a warp trace.
+// readKernels reads every kernel of a warp trace (the CABA designs run
+// each design over the same kernels).
 func readKernels(r io.Reader) ([]*gpu.Kernel, error) {
 	wr, err := warp.NewReader(r)
 	if err != nil {
@@ -354,317 +265,163 @@ func readKernels(r io.Reader) ([]*gpu.Kernel, error) {
 	}
 }
 
-// runPolicies runs every policy over the kernels, in parallel.
-func runPolicies(e *env, workload string, kernels []*gpu.Kernel, policies []gpuPolicy, over gpuOverrides) ([]gpuRow, error) {
-	rows := make([]gpuRow, len(policies))
-	errs := make([]error, len(policies))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for i, p := range policies {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			rows[i], errs[i] = runPolicy(workload, kernels, p, over)
-			mu.Lock()
-			done++
-			e.progress.show("%s: %d of %d policies", workload, done, len(policies))
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	return rows, errors.Join(errs...)
+// warpTraceSources returns the named sources or the sample warp traces.
+func warpTraceSources(e *env, args []string) []source {
+	return lineTraceSources(e, args, "warps")
 }
 
-// runPolicy runs one policy over the kernels on a fresh machine.
-func runPolicy(workload string, kernels []*gpu.Kernel, p gpuPolicy, over gpuOverrides) (gpuRow, error) {
-	cfg, err := gpuConfig(p, over)
-	if err != nil {
-		return gpuRow{}, err
-	}
-	var pols []*latte.Policy
-	if p.policy {
-		cfg.AttachL1 = func(sm int, l1 *cache.Cache, probe *gpu.Probe) error {
-			pol, err := latte.New(l1, probe, latte.Config{Kind: p.kind, SM: sm, InitialMissLatency: float64(cfg.L2HitLatency), OwnLinesOnly: p.ownLines})
-			pols = append(pols, pol)
-			return err
-		}
-	}
-	g, err := gpu.New(cfg)
-	if err != nil {
-		return gpuRow{}, err
-	}
-	row := gpuRow{Workload: workload, Policy: p.name}
-	for _, k := range kernels {
-		ks, err := g.Run(k)
-		if err != nil {
-			return row, fmt.Errorf("%s: %w", p.name, err)
-		}
-		row.KernelCycles = append(row.KernelCycles, ks.Cycles)
-	}
-	for _, pol := range pols {
-		if err := pol.Err(); err != nil {
-			return row, err
-		}
-	}
-	s := g.Stats()
-	row.Cycles, row.Instructions, row.IPC = s.Cycles, s.Instructions, s.IPC()
-	row.L1Accesses, row.L1LoadMisses = s.L1.Accesses, s.L1.LoadMisses
-	if n := s.L1.LoadHits + s.L1.LoadMisses; n > 0 {
-		row.L1MissRate = float64(s.L1.LoadMisses) / float64(n)
-	}
-	row.EffectiveCapacity = s.L1.EffectiveCapacity()
-	row.Decompressions = s.L1.Decompressions
-	if s.L1.Decompressions > 0 {
-		row.MeanQueueWait = float64(s.L1.QueueWait) / float64(s.L1.Decompressions)
-	}
-	row.EnergyNJ, row.EnergySource = l1Energy(cfg.L1.Modes, s.L1)
-	if p.kind != latte.Static && len(pols) > 0 {
-		var eps [3]uint64
-		for _, pol := range pols {
-			me := pol.ModeEPs()
-			for m := range eps {
-				eps[m] += me[m]
-			}
-			row.decisions = append(row.decisions, pol.Decisions()...)
-		}
-		total := eps[0] + eps[1] + eps[2]
-		row.ModeShare = map[string]float64{}
-		for m, n := range eps {
-			if total > 0 {
-				row.ModeShare[p.modes[m]] = float64(n) / float64(total)
-			}
-		}
-	}
-	return row, nil
+// timeline is the decisions of one adaptive policy on one workload.
+type timeline struct {
+	workload, policy string
+	modes            []string
+	decisions        []latte.Decision
 }
 
-// l1Energy charges LATTE-CC's per-operation energy: a compression per fill
-// and a decompression per compressed hit, in each mode whose codec has
-// published figures. It returns nil when some mode's codec has none.
-func l1Energy(modes []linecomp.Codec, s cache.Stats) (*float64, string) {
-	pj := 0.0
-	for m, c := range modes {
-		if c.Name() == "none" {
+// timelines returns the decisions in the results, in plan order.
+func timelines(jobs []study.Job, results []json.RawMessage) ([]timeline, error) {
+	var out []timeline
+	for i, j := range jobs {
+		if j.Params["timeline"] != "on" {
 			continue
 		}
-		in, err := linecomp.Lookup(c.Name())
-		if err != nil {
-			return nil, err.Error()
+		var r study.LatteResult
+		if err := json.Unmarshal(results[i], &r); err != nil {
+			return nil, err
 		}
-		comp, ok1 := linecomp.PresetEnergy(linecomp.SourceLatteCC, in.Algorithm, linecomp.EnergyCompress)
-		dec, ok2 := linecomp.PresetEnergy(linecomp.SourceLatteCC, in.Algorithm, linecomp.EnergyDecompress)
-		if !ok1 || !ok2 {
-			return nil, "no published energy for " + in.Algorithm
-		}
-		pj += float64(s.FillsByMode[m])*comp.PicoJoule + float64(s.DecompressionsByMode[m])*dec.PicoJoule
-	}
-	nj := pj / 1000
-	return &nj, "LATTE-CC §IV-C (compression per fill, decompression per compressed hit)"
-}
-
-// kernelOpt is Kernel-OPT: per kernel, the fastest of the static none, bdi
-// and sc2 runs.
-func kernelOpt(workload string, rows []gpuRow) gpuRow {
-	out := gpuRow{Workload: workload, Policy: "kernelopt", oracle: true}
-	for _, r := range rows {
-		if r.Policy != "none" && r.Policy != "bdi" && r.Policy != "sc2" {
-			continue
-		}
-		for k, c := range r.KernelCycles {
-			if k == len(out.KernelCycles) {
-				out.KernelCycles = append(out.KernelCycles, c)
-			} else if c < out.KernelCycles[k] {
-				out.KernelCycles[k] = c
+		t := timeline{workload: j.Workload.Name, policy: j.Params["policy"], decisions: r.Decisions}
+		for _, p := range study.LattePolicies() {
+			if p.Name == t.policy {
+				t.modes = p.Modes
 			}
 		}
+		out = append(out, t)
 	}
-	for _, c := range out.KernelCycles {
-		out.Cycles += c
-	}
-	for _, r := range rows {
-		if r.Policy == "none" {
-			out.Instructions = r.Instructions
-			if out.Cycles > 0 {
-				out.IPC = float64(out.Instructions) / float64(out.Cycles)
-			}
-		}
-	}
-	return out
+	return out, nil
 }
 
-// finishRows fills in the speedup and miss reduction against none.
-func finishRows(rows []gpuRow) {
-	var base gpuRow
-	for _, r := range rows {
-		if r.Policy == "none" {
-			base = r
-		}
-	}
-	for i := range rows {
-		if rows[i].Cycles > 0 {
-			rows[i].Speedup = float64(base.Cycles) / float64(rows[i].Cycles)
-		}
-		if base.L1LoadMisses > 0 && !rows[i].oracle {
-			rows[i].MissReduction = 1 - float64(rows[i].L1LoadMisses)/float64(base.L1LoadMisses)
-		}
-	}
-}
-
-func printGPURows(w io.Writer, rows []gpuRow, format string) error {
-	if format == "json" {
-		if rows == nil {
-			rows = []gpuRow{}
-		}
-		return writeJSON(w, rows)
-	}
-	t := table{header: []string{"workload", "policy", "cycles", "ipc", "speedup", "l1_miss_rate", "miss_reduction",
-		"eff_capacity", "decompressions", "queue_wait", "energy_nj", "modes"}}
-	for _, r := range rows {
-		energy := "n/a"
-		if r.EnergyNJ != nil {
-			energy = ffmt(*r.EnergyNJ, 1)
-		}
-		if r.oracle {
-			t.add(r.Workload, r.Policy, utoa(r.Cycles), ffmt(r.IPC, 3), ffmt(r.Speedup, 3), "–", "–", "–", "–", "–", "–", "")
-			continue
-		}
-		var share []string
-		for m, v := range r.ModeShare {
-			share = append(share, fmt.Sprintf("%s:%.2f", m, v))
-		}
-		sort.Strings(share)
-		t.add(r.Workload, r.Policy, utoa(r.Cycles), ffmt(r.IPC, 3), ffmt(r.Speedup, 3), ffmt(r.L1MissRate, 3),
-			ffmt(r.MissReduction, 3), ffmt(r.EffectiveCapacity, 3), utoa(r.Decompressions), ffmt(r.MeanQueueWait, 2),
-			energy, strings.Join(share, " "))
-	}
-	if err := t.write(w, format); err != nil {
-		return err
-	}
-	if format == "text" {
-		fmt.Fprintln(w, "\nenergy: L1 compression and decompression only, LATTE-CC §IV-C (BDI 0.192/0.056 nJ, SC² 0.42/0.336 nJ); n/a where no paper gives a figure (BPC)")
-	}
-	return nil
-}
-
-// writeTimeline writes the LATTE-CC decisions as CSV and SM 0's as SVG.
-func writeTimeline(rows []gpuRow, csvPath, svgPath string) error {
+// writeTimeline writes every adaptive policy's decisions as CSV and SM 0's
+// as SVG. A workload too short for one decision is said on the chart.
+func writeTimeline(jobs []study.Job, results []json.RawMessage, csvPath, svgPath string) error {
 	if csvPath == "" && svgPath == "" {
 		return nil
 	}
-	var ds []latte.Decision
-	var label string
-	for _, r := range rows {
-		if r.Policy == "latte" {
-			ds = append(ds, r.decisions...)
-			label = r.Workload
-			break
-		}
-	}
-	if len(ds) == 0 {
-		return fmt.Errorf("-timeline/-svg: no LATTE-CC decisions (run -policy latte)")
+	ts, err := timelines(jobs, results)
+	if err != nil {
+		return err
 	}
 	if csvPath != "" {
-		f, err := os.Create(csvPath)
-		if err != nil {
+		var b bytes.Buffer
+		if err := writeDecisionsCSV(&b, ts); err != nil {
 			return err
 		}
-		if err := writeDecisionsCSV(f, ds); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := os.WriteFile(csvPath, b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
 	if svgPath != "" {
-		var sm0 []latte.Decision
-		for _, d := range ds {
-			if d.SM == 0 {
-				sm0 = append(sm0, d)
-			}
-		}
-		return os.WriteFile(svgPath, timelineSVG(label, sm0), 0o644)
+		return os.WriteFile(svgPath, timelineSVG(ts), 0o644)
 	}
 	return nil
 }
 
-// timelineSVG draws effective capacity (a line) and the chosen mode (a band
-// of colours) over the EPs of one SM, the shape of LATTE-CC Fig. 16.
-func timelineSVG(label string, ds []latte.Decision) []byte {
-	const w, h, left, top, plotH = 900, 300, 50, 30, 200
+// timelineSVG draws, for SM 0 of every workload and adaptive policy, the
+// effective capacity (a line, on an axis that reaches the largest capacity
+// drawn) and the chosen mode (a band of colours) over the EPs, against the
+// cycle each EP started: the shape of LATTE-CC Fig. 16, one panel each.
+func timelineSVG(ts []timeline) []byte {
+	const w, left, right, panelH, plotH, gap = 960, 60, 20, 250, 150, 20
+	h := 20 + len(ts)*panelH
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", w, h)
-	fmt.Fprintf(&b, `<text x="%d" y="18">LATTE-CC on %s, SM 0: effective capacity (line, 0–2×) and mode per EP (band)</text>`+"\n", left, escapeXML(label))
-	maxCap := 2.0
-	for _, d := range ds {
-		maxCap = max(maxCap, d.Capacity)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", w, max(h, 60))
+	if len(ts) == 0 {
+		b.WriteString(`<text x="10" y="30">no adaptive policy ran</text>` + "\n")
 	}
-	n := max(len(ds), 1)
-	step := float64(w-left-20) / float64(n)
 	colours := [3]string{"#bbbbbb", "#4c9be8", "#e8884c"}
-	for i, d := range ds {
-		x := float64(left) + float64(i)*step
-		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="12" fill="%s"/>`+"\n", x, top+plotH+10, step+0.5, colours[d.Mode%3])
-	}
-	var pts []string
-	for i, d := range ds {
-		x := float64(left) + (float64(i)+0.5)*step
-		y := float64(top+plotH) - d.Capacity/maxCap*plotH
-		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
-	}
-	fmt.Fprintf(&b, `<polyline fill="none" stroke="black" stroke-width="1.5" points="%s"/>`+"\n", strings.Join(pts, " "))
-	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>`+"\n", left, top+plotH, w-20, top+plotH)
-	for _, v := range []float64{0, 1, 2} {
-		y := float64(top+plotH) - v/maxCap*plotH
-		fmt.Fprintf(&b, `<text x="10" y="%.1f">%.0f×</text>`+"\n", y+4, v)
-	}
-	for m, name := range []string{"none", "low latency (BDI)", "high capacity (SC²)"} {
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>`+"\n",
-			left+m*200, h-20, colours[m], left+m*200+16, h-10, name)
+	for i, t := range ts {
+		top := 20 + i*panelH + gap
+		var sm0 []latte.Decision
+		for _, d := range t.decisions {
+			if d.SM == 0 {
+				sm0 = append(sm0, d)
+			}
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-weight="bold">%s on %s, SM 0: effective capacity (line) and mode per EP (band)</text>`+"\n",
+			left, top-6, escapeXML(t.policy), escapeXML(t.workload))
+		if len(sm0) == 0 {
+			fmt.Fprintf(&b, `<text x="%d" y="%d">no decision: the run is shorter than its first learning EPs on SM 0</text>`+"\n", left, top+40)
+			continue
+		}
+		maxCap := 1.0
+		for _, d := range sm0 {
+			maxCap = max(maxCap, d.Capacity)
+		}
+		maxCap = math.Ceil(maxCap*2) / 2 // a tick every 0.5×
+		first, last := sm0[0].Cycle, sm0[len(sm0)-1].Cycle
+		span := float64(max(last-first, 1))
+		x := func(c uint64) float64 { return left + float64(c-first)/span*float64(w-left-right) }
+		step := float64(w-left-right) / float64(len(sm0))
+		for k, d := range sm0 {
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="12" fill="%s"/>`+"\n", left+float64(k)*step, top+plotH+26, step+0.5, colours[d.Mode%3])
+		}
+		var pts []string
+		for _, d := range sm0 {
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(d.Cycle), float64(top+plotH)-d.Capacity/maxCap*plotH))
+		}
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="black" stroke-width="1.5" points="%s"/>`+"\n", strings.Join(pts, " "))
+		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>`+"\n", left, top+plotH, w-right, top+plotH)
+		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>`+"\n", left, top, left, top+plotH)
+		for v := 0.0; v <= maxCap+1e-9; v += 0.5 {
+			y := float64(top+plotH) - v/maxCap*plotH
+			fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%.1f×</text>`+"\n", left-4, y+4, v)
+		}
+		for k := 0; k <= 4; k++ {
+			c := first + uint64(float64(last-first)*float64(k)/4)
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%d</text>`+"\n", x(c), top+plotH+16, c)
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">cycle</text>`+"\n", w-right, top+plotH+52)
+		for m, name := range t.modes {
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>`+"\n",
+				left+m*150, top+plotH+42, colours[m%3], left+m*150+16, top+plotH+52, escapeXML(name))
+		}
 	}
 	b.WriteString("</svg>\n")
 	return []byte(b.String())
 }
 
 func escapeXML(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
 }
 
-// writeDecisionsCSV writes LATTE-CC decisions as CSV with a header row: per
-// mode the queue position, hit latency, AMAT_GPU, N_hit and N_miss, and
-// Adaptive-CMP's counters.
-func writeDecisionsCSV(w io.Writer, ds []latte.Decision) error {
-	b := []byte("sm,period,ep,cycle,capacity,tolerance,miss_latency,queue_none,queue_low,queue_high,hit_none,hit_low,hit_high,amat_none,amat_low,amat_high,nhit_none,nhit_low,nhit_high,nmiss_none,nmiss_low,nmiss_high,cmp_low,cmp_high,mode\n")
-	f := func(v float64) { b = strconv.AppendFloat(b, v, 'g', 6, 64); b = append(b, ',') }
-	i := func(v int64) { b = strconv.AppendInt(b, v, 10); b = append(b, ',') }
-	u := func(v uint64) { b = strconv.AppendUint(b, v, 10); b = append(b, ',') }
-	for _, d := range ds {
-		i(int64(d.SM))
-		i(int64(d.Period))
-		i(int64(d.EP))
-		u(d.Cycle)
-		f(d.Capacity)
-		f(d.Tolerance)
-		f(d.MissLatency)
-		for _, vs := range [][3]float64{d.QueuePosition, d.HitLatency, d.AMAT} {
-			for _, v := range vs {
-				f(v)
+// writeDecisionsCSV writes the decisions as CSV with a header row: the
+// workload and policy, then per decision the EP's place and measurements,
+// per mode the queue position, hit latency, AMAT_GPU, N_hit and N_miss,
+// Adaptive-CMP's counters and the mode chosen.
+func writeDecisionsCSV(w io.Writer, ts []timeline) error {
+	cw := csv.NewWriter(w)
+	cw.Write(strings.Split("workload,policy,sm,period,ep,cycle,capacity,tolerance,miss_latency,queue_none,queue_low,queue_high,hit_none,hit_low,hit_high,amat_none,amat_low,amat_high,nhit_none,nhit_low,nhit_high,nmiss_none,nmiss_low,nmiss_high,cmp_low,cmp_high,mode", ","))
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	for _, t := range ts {
+		for _, d := range t.decisions {
+			rec := []string{t.workload, t.policy, strconv.Itoa(d.SM), strconv.Itoa(d.Period), strconv.Itoa(d.EP),
+				strconv.FormatUint(d.Cycle, 10), f(d.Capacity), f(d.Tolerance), f(d.MissLatency)}
+			for _, vs := range [][3]float64{d.QueuePosition, d.HitLatency, d.AMAT} {
+				for _, v := range vs {
+					rec = append(rec, f(v))
+				}
 			}
-		}
-		for _, vs := range [][3]uint64{d.NHit, d.NMiss} {
-			for _, v := range vs {
-				u(v)
+			for _, vs := range [][3]uint64{d.NHit, d.NMiss} {
+				for _, v := range vs {
+					rec = append(rec, strconv.FormatUint(v, 10))
+				}
 			}
+			mode := strconv.Itoa(d.Mode)
+			if d.Mode < len(t.modes) {
+				mode = t.modes[d.Mode]
+			}
+			rec = append(rec, strconv.FormatInt(d.CMP[1], 10), strconv.FormatInt(d.CMP[2], 10), mode)
+			cw.Write(rec)
 		}
-		i(d.CMP[1])
-		i(d.CMP[2])
-		b = strconv.AppendInt(b, int64(d.Mode), 10)
-		b = append(b, '\n')
 	}
-	_, err := w.Write(b)
-	return err
+	cw.Flush()
+	return cw.Error()
 }

@@ -311,12 +311,13 @@ func (p *Policy) queuePositions(e cache.Event) {
 		return
 	}
 	for m, units := range p.virtual {
-		d := p.decompress(m)
-		if units == nil || d == 0 {
+		if units == nil {
 			continue
 		}
-		p.posSum[m] += float64(cache.Queue(units, e.Now, d)) / float64(d)
-		p.posCount[m]++
+		if d := p.decompress(m); d > 0 {
+			p.posSum[m] += float64(cache.Queue(units, e.Now, d)) / float64(d)
+			p.posCount[m]++
+		}
 	}
 }
 
