@@ -11,8 +11,8 @@ import (
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/caba"
 	"github.com/linecomp/linecomp/sim/gpu"
-	"github.com/linecomp/linecomp/study"
 	"github.com/linecomp/linecomp/sim/mem"
+	"github.com/linecomp/linecomp/study"
 )
 
 // gpuDesign is one design of CABA §7: where lines are compressed and who
