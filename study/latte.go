@@ -66,6 +66,8 @@ var (
 
 // LattePolicies returns the study's policies (a copy).
 func LattePolicies() []LattePolicy {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
 	out := append([]LattePolicy(nil), lattePolicies...)
 	for i := range out {
 		out[i].Modes = append([]string(nil), out[i].Modes...)
@@ -74,12 +76,42 @@ func LattePolicies() []LattePolicy {
 }
 
 func lattePolicy(name string) (LattePolicy, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
 	for _, p := range lattePolicies {
 		if p.Name == name {
 			return p, true
 		}
 	}
 	return LattePolicy{}, false
+}
+
+// RegisterLattePolicy adds an L1 policy to the LATTE-CC study, e.g. LATTE-CC
+// with another codec in a mode (a registered codec's name) or with other
+// rules. Its jobs run in the process that registered it: a plan naming it
+// runs with a binary that registers it too. A name already taken, a
+// policy without modes, or one whose Kind needs three modes and has not,
+// is an error wrapping ErrParam.
+func RegisterLattePolicy(p LattePolicy) error {
+	switch {
+	case p.Name == "" || strings.ContainsAny(p.Name, ", =;") || p.Name == "kernelopt" || p.Name == "paper" || p.Name == "earlier" || p.Name == "all":
+		return fmt.Errorf("%w: policy name %q (a word, not a group or kernelopt)", ErrParam, p.Name)
+	case len(p.Modes) == 0 || len(p.Modes) > 3:
+		return fmt.Errorf("%w: policy %s: 1 to 3 modes, got %d", ErrParam, p.Name, len(p.Modes))
+	case p.Kind != latte.Static && len(p.Modes) != 3:
+		return fmt.Errorf("%w: policy %s: %s needs three modes (none, low latency, high capacity)", ErrParam, p.Name, p.Kind)
+	}
+	if _, taken := lattePolicy(p.Name); taken {
+		return fmt.Errorf("%w: policy %s is registered already", ErrParam, p.Name)
+	}
+	if _, err := LatteMachine(p.Modes...); err != nil {
+		return fmt.Errorf("%w: policy %s: %w", ErrParam, p.Name, err)
+	}
+	p.Modes = append([]string(nil), p.Modes...)
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	lattePolicies = append(lattePolicies, p)
+	return nil
 }
 
 // LatteSampling are LATTE-CC's sampling parameters (model-spec §4).
@@ -141,14 +173,14 @@ func ExpandLattePolicies(list string) ([]string, bool, error) {
 				want[p] = true
 			}
 		case "all":
-			for _, p := range lattePolicies {
+			for _, p := range LattePolicies() {
 				want[p.Name] = true
 			}
 			want["kernelopt"] = true
 		default:
 			if _, ok := lattePolicy(n); !ok && n != "kernelopt" {
 				var names []string
-				for _, p := range lattePolicies {
+				for _, p := range LattePolicies() {
 					names = append(names, p.Name)
 				}
 				return nil, false, fmt.Errorf("%w: policy %q: want %s, kernelopt, or the groups paper, earlier, all", ErrParam, n, strings.Join(names, ", "))
@@ -161,7 +193,7 @@ func ExpandLattePolicies(list string) ([]string, bool, error) {
 		want["bdi"], want["sc2"] = true, true
 	}
 	var out []string
-	for _, p := range lattePolicies {
+	for _, p := range LattePolicies() {
 		if want[p.Name] {
 			out = append(out, p.Name)
 		}

@@ -21,6 +21,9 @@
 //	                                       CABA's designs)
 //	linecomp sim link [flags] [TRACE…]     rdma traces over the inter-GPU link
 //	                                       under the penalty vote
+//	linecomp study plan|run|collect|report|slurm
+//	                                       the papers' experiments as resumable
+//	                                       plans of jobs, locally or on Slurm
 //	linecomp version                       build and platform
 //	linecomp help [COMMAND]                these synopses, or a command's flags
 //
@@ -91,6 +94,7 @@ func init() {
 		codecsCommand,
 		traceCommand,
 		simCommand,
+		studyCommand,
 		versionCommand,
 		{name: "help", args: "[COMMAND]", summary: "this overview, or a command's synopsis and flags", run: runHelp, hideHelp: true},
 	}
