@@ -146,8 +146,14 @@ type Event struct {
 type Policy interface {
 	// FillMode returns the mode in which a line filled into set is stored.
 	FillMode(set int) int
-	// Observe is called for every event, in order, before the call that
-	// caused it returns.
+	Observer
+}
+
+// Observer sees every event of a cache, in order, before the call that
+// caused it returns: a tracer, a statistics collector, the host that routes
+// write-backs. A cache has one Policy and any number of Observers, so that
+// attaching one never displaces another.
+type Observer interface {
 	Observe(e Event)
 }
 
@@ -233,6 +239,7 @@ type Cache struct {
 	decompLat []int // decompression latency of each mode
 	stats     Stats
 	policy    Policy
+	observers []Observer
 }
 
 // New returns an empty cache, or an error wrapping linecomp.ErrConfig that
@@ -377,8 +384,29 @@ func (c *Cache) SetMode(m int, codec linecomp.Codec) error {
 }
 
 // SetPolicy replaces the policy (nil: every line in mode 0). A policy that
-// needs the cache it serves is made after it and installed here.
+// needs the cache it serves is made after it and installed here. Observers
+// stay attached.
 func (c *Cache) SetPolicy(p Policy) { c.policy = p; c.cfg.Policy = p }
+
+// AddObserver attaches o: it sees every event after the policy and the
+// observers attached before it. A nil o is ignored.
+func (c *Cache) AddObserver(o Observer) {
+	if o != nil {
+		c.observers = append(c.observers, o)
+	}
+}
+
+// RemoveObserver detaches o (compared with ==) and reports whether it was
+// attached.
+func (c *Cache) RemoveObserver(o Observer) bool {
+	for i, x := range c.observers {
+		if x == o {
+			c.observers = append(c.observers[:i], c.observers[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
 
 // Sets returns the number of sets.
 func (c *Cache) Sets() int { return c.cfg.Sets }
@@ -419,10 +447,10 @@ func (c *Cache) find(s int, ws []way, line uint64) int {
 }
 
 // depth returns the LRU stack position of ws[i] among the valid lines, for
-// the policy's event; without a policy nobody reads it, and the scan of the
-// set is skipped.
+// the policy's and observers' event; without them nobody reads it, and the
+// scan of the set is skipped.
 func (c *Cache) depth(ws []way, i int) int {
-	if c.policy == nil {
+	if c.policy == nil && len(c.observers) == 0 {
 		return 0
 	}
 	d := 0
@@ -437,6 +465,9 @@ func (c *Cache) depth(ws []way, i int) int {
 func (c *Cache) observe(e Event) {
 	if c.policy != nil {
 		c.policy.Observe(e)
+	}
+	for _, o := range c.observers {
+		o.Observe(e)
 	}
 }
 

@@ -447,12 +447,13 @@ func New(cfg Config) (*GPU, error) {
 	_, fixed := cfg.Memory.(FixedLatency)
 	g.track = !fixed || cfg.Assist != nil
 	for i := 0; i < cfg.L2Slices; i++ {
-		l2cfg := cfg.L2
-		l2cfg.Policy = writeBacks{g, i}
-		l2, err := cache.New(l2cfg)
+		l2, err := cache.New(cfg.L2)
 		if err != nil {
 			return nil, fmt.Errorf("L2: %w", err)
 		}
+		// An observer, not the policy: a user may set the L2's policy or
+		// attach tracers without breaking the write-backs.
+		l2.AddObserver(writeBacks{g, i})
 		g.l2 = append(g.l2, l2)
 	}
 	var err error
@@ -1111,14 +1112,12 @@ func (g *GPU) storeToL2(l Line, raw bool) error {
 	return g.err
 }
 
-// writeBacks is the policy of an L2 slice: it sends every dirty line the
-// slice evicts to the memory, with the line's latest content.
+// writeBacks observes an L2 slice: it sends every dirty line the slice
+// evicts to the memory, with the line's latest content.
 type writeBacks struct {
 	g     *GPU
 	slice int
 }
-
-func (w writeBacks) FillMode(int) int { return 0 }
 
 func (w writeBacks) Observe(e cache.Event) {
 	if e.Kind != cache.Evict || !e.Dirty {

@@ -138,3 +138,41 @@ func TestMemoryController(t *testing.T) {
 		t.Errorf("gpu %+v\nmem %+v", gs, s)
 	}
 }
+
+// eventCounter is a user's tracer of a cache.
+type eventCounter struct{ n *int }
+
+func (c eventCounter) FillMode(int) int    { return 0 }
+func (c eventCounter) Observe(cache.Event) { *c.n++ }
+
+// TestL2Hooks: a user who sets the L2's policy and attaches a tracer to it
+// sees its events, and the write-backs still reach the memory (sim/gpu's
+// routing is an observer of its own, not the cache's one policy slot): the
+// same three write-backs as TestMemoryController's.
+func TestL2Hooks(t *testing.T) {
+	bd, _ := linecomp.New("bdi", 128)
+	m, err := mem.New(mem.Config{LineSize: 128, Codec: bd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := machine(t, func(c *gpu.Config) {
+		c.L2 = cache.Config{Sets: 1, Ways: 1, LineSize: 128, Write: cache.WriteBack, Modes: c.L2.Modes}
+		c.L2Slices = 1
+		c.Memory = gpu.MemoryController{Mem: m}
+	})
+	var byPolicy, byObserver int
+	g.L2(0).SetPolicy(eventCounter{&byPolicy})
+	tracer := eventCounter{&byObserver}
+	g.L2(0).AddObserver(tracer)
+	z := make([]byte, 128)
+	run(t, g, kernel([]gpu.Inst{store(0, z), store(128, z), store(256, z), zeroLoad(512), exit}))
+	if gs := g.Stats(); gs.MemWrites != 3 || m.Stats().Writes != 3 {
+		t.Errorf("write-backs: gpu %d, memory %d; want 3", gs.MemWrites, m.Stats().Writes)
+	}
+	if byPolicy == 0 || byObserver != byPolicy {
+		t.Errorf("the user's policy saw %d events, its tracer %d", byPolicy, byObserver)
+	}
+	if !g.L2(0).RemoveObserver(tracer) || g.L2(0).RemoveObserver(tracer) {
+		t.Error("RemoveObserver: the tracer should go once")
+	}
+}
