@@ -155,14 +155,9 @@ func (w *benchWork) prepare(b *testing.B) linecomp.Codec {
 		b.Fatal(err)
 	}
 	n := c.LineSize()
-	if t, ok := c.(linecomp.Trainer); ok {
-		lines := len(w.data) / n
-		for i := 0; i < min(max(lines/10, 256), lines); i++ {
-			t.Observe(w.data[i*n : (i+1)*n])
-		}
-		if c, err = t.Rebuild(); err != nil {
-			b.Fatal(err)
-		}
+	lines := len(w.data) / n
+	if c, err = linecomp.Train(c, w.data[:min(max(lines/10, 256), lines)*n]); err != nil {
+		b.Fatal(err)
 	}
 	if err := linecomp.CompressLines(c, &w.encoded, w.data); err != nil {
 		b.Fatal(err)

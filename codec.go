@@ -55,23 +55,29 @@ type Codec interface {
 	Latency() Latency
 }
 
-// Trainer is implemented by codecs whose code book is learned from the data
-// (SC²). A simulator calls Observe for the lines of a sampling phase, then
-// Rebuild, which returns a new codec with the code book built from what was
-// observed. A built code book never changes: the receiver of Rebuild keeps
-// its own, so it still decodes every line it compressed, and lines
-// compressed by the new codec must be decompressed by the new codec.
-//
-// Observe may run concurrently with every other method.
-type Trainer interface {
+// Trainable is implemented by codecs whose code book is learned from the
+// data (SC²). The codec itself never changes: its code book is fixed when
+// it is made, and training happens in a separate [Trainer], which observes
+// lines and builds new codecs. So nothing one simulation does to train can
+// change a codec that another simulation, or another cache, uses.
+type Trainable interface {
 	Codec
+	// NewTrainer returns a trainer with nothing observed yet, which
+	// builds codecs configured as this one.
+	NewTrainer() Trainer
+}
+
+// Trainer learns a code book: Observe the lines of a sampling phase, then
+// Build a codec with the code book made from them. A Trainer is safe for
+// concurrent use.
+type Trainer interface {
 	// Observe counts the words of line (of any length) for the next code
 	// book.
 	Observe(line []byte)
-	// Rebuild returns a codec with the code book built from every line
-	// observed since this codec was made, and nothing observed yet. The
-	// receiver is unchanged.
-	Rebuild() (Trainer, error)
+	// Build returns a new codec whose code book is built from every line
+	// observed so far. The trainer keeps its counts; a new sampling phase
+	// starts with the new codec's NewTrainer.
+	Build() (Trainable, error)
 }
 
 // Check returns an error wrapping ErrConfig, naming component, if a field
@@ -87,4 +93,21 @@ func (l Latency) Check(component string) error {
 		}
 	}
 	return nil
+}
+
+// Train returns the codec that a new trainer of c builds from data, every
+// whole c.LineSize() bytes of it a line, or c itself when c is not
+// Trainable: what a tool does to give SC² a code book learned from a
+// sample before measuring it.
+func Train(c Codec, data []byte) (Codec, error) {
+	t, ok := c.(Trainable)
+	if !ok {
+		return c, nil
+	}
+	tr := t.NewTrainer()
+	n := c.LineSize()
+	for off := 0; off+n <= len(data); off += n {
+		tr.Observe(data[off : off+n])
+	}
+	return tr.Build()
 }

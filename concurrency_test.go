@@ -144,14 +144,13 @@ func use(c linecomp.Codec, data []byte, want *expected) error {
 	return nil
 }
 
-// train observes data with a trainable codec and returns the codec that
-// Rebuild makes, having checked that it round-trips data.
-func train(tr linecomp.Trainer, data []byte) (linecomp.Trainer, error) {
-	n := tr.LineSize()
+// train feeds data to tr and returns the codec that Build makes, having
+// checked that it round-trips data.
+func train(tr linecomp.Trainer, n int, data []byte) (linecomp.Trainable, error) {
 	for off := 0; off+n <= len(data); off += n {
 		tr.Observe(data[off : off+n])
 	}
-	next, err := tr.Rebuild()
+	next, err := tr.Build()
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +162,7 @@ func train(tr linecomp.Trainer, data []byte) (linecomp.Trainer, error) {
 			dec, err = next.Decompress(dec[:0], enc)
 		}
 		if err != nil || !bytes.Equal(dec, line) {
-			return nil, fmt.Errorf("a rebuilt codec does not round-trip line %d: %v", off/n, err)
+			return nil, fmt.Errorf("a built codec does not round-trip line %d: %v", off/n, err)
 		}
 	}
 	return next, nil
@@ -182,17 +181,19 @@ func TestConcurrentUse(t *testing.T) {
 					t.Fatal(err)
 				}
 				data := concurrentData(n, concurrentLines)
-				tr, trainable := c.(linecomp.Trainer)
+				tc, trainable := c.(linecomp.Trainable)
 				if trainable != info.Trainable {
-					t.Fatalf("implements Trainer: %v; Info says %v", trainable, info.Trainable)
+					t.Fatalf("implements Trainable: %v; Info says %v", trainable, info.Trainable)
 				}
+				var tr linecomp.Trainer // one trainer shared by the training goroutines
 				if trainable {
 					// Use a trained code book, so that the shared codec
 					// takes its coded paths, not only raw lines.
-					if tr, err = train(tr, data); err != nil {
+					if tc, err = train(tc.NewTrainer(), n, data); err != nil {
 						t.Fatal(err)
 					}
-					c = tr
+					c = tc
+					tr = tc.NewTrainer()
 				}
 				want := expect(t, c, data)
 
@@ -208,10 +209,10 @@ func TestConcurrentUse(t *testing.T) {
 							var err error
 							if trainable && g%2 == 1 {
 								// Training beside use: observe a few lines,
-								// rebuild, use the codec Rebuild made, and
-								// again, so that the trainers overlap.
+								// build, use the codec Build made, and again,
+								// so that the goroutines share the trainer.
 								for off := 0; off < len(data) && err == nil; off += 8 * n {
-									_, err = train(tr, data[off:min(off+8*n, len(data))])
+									_, err = train(tr, n, data[off:min(off+8*n, len(data))])
 								}
 							} else {
 								err = use(c, data, &want)

@@ -48,13 +48,14 @@
 // # Training
 //
 // A codec whose code book is learned from the data (SC²) implements
-// [Trainer]: Observe the lines of a sampling phase, then Rebuild, which
-// returns a new codec with the new code book. A built code book never
-// changes, so a codec always decodes what it compressed.
+// [Trainable]: its NewTrainer observes the lines of a sampling phase and
+// builds a new codec with the new code book. A codec never changes, so it
+// always decodes what it compressed, and training in one simulation never
+// reaches a codec another one uses.
 //
 // # Concurrency
 //
-// Every Codec is safe for concurrent use by several goroutines; training
-// (Observe, Rebuild) may run beside use. Compress and Decompress read all of
+// Every Codec and every Trainer is safe for concurrent use by several
+// goroutines; training may run beside use. Compress and Decompress read all of
 // their input before writing to dst, so dst may overlap the input.
 package linecomp

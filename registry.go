@@ -33,7 +33,7 @@ type Info struct {
 	TagBits []int
 	// Latency is the codec's default latency (the same at every size).
 	Latency Latency
-	// Trainable reports that the codec implements [Trainer].
+	// Trainable reports that the codec implements [Trainable].
 	Trainable bool
 	// Encodings lists the names of the codec's line-level encodings at the
 	// largest line size, if it implements [EncodingReporter].
@@ -168,7 +168,7 @@ func (in *Info) fill(f Factory) error {
 		in.TagBits = append(in.TagBits, c.TagBits())
 		if i == len(in.LineSizes)-1 {
 			in.Latency = c.Latency()
-			_, in.Trainable = c.(Trainer)
+			_, in.Trainable = c.(Trainable)
 			if r, ok := c.(EncodingReporter); ok {
 				for _, enc := range r.Encodings() {
 					in.Encodings = append(in.Encodings, enc.Name)

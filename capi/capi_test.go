@@ -406,12 +406,8 @@ func writeConfig(t *testing.T, w io.Writer, data []byte, name string, lineSize, 
 	}
 	what := fmt.Sprintf("%s/%d", name, lineSize)
 	if train > 0 {
-		tr := c.(linecomp.Trainer)
-		for i := range train {
-			tr.Observe(data[i*lineSize : (i+1)*lineSize])
-		}
-		if c, err = tr.Rebuild(); err != nil {
-			t.Fatalf("%s: Rebuild: %v", what, err)
+		if c, err = linecomp.Train(c, data[:train*lineSize]); err != nil {
+			t.Fatalf("%s: training: %v", what, err)
 		}
 		what += "/trained"
 	}

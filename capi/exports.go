@@ -534,24 +534,24 @@ func linecompgo_tag_gives_size(codec C.linecomp_codec, yes *C.int) (st C.linecom
 	return C.LINECOMP_OK
 }
 
-// trainer returns c's training interface, or errNotSupported.
-func trainer(c linecomp.Codec) (linecomp.Trainer, error) {
-	t, ok := c.(linecomp.Trainer)
-	if !ok {
+// trainerOf returns the trainer of a handle, or errNotSupported.
+func trainerOf(h C.linecomp_codec) (linecomp.Trainer, error) {
+	c, err := codecOf(h)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := handles.entry(uint64(h))
+	if !ok || e.trainer == nil {
 		return nil, fmt.Errorf("%w: %s is not trainable", errNotSupported, c.Name())
 	}
-	return t, nil
+	return e.trainer, nil
 }
 
 //export linecompgo_observe
 func linecompgo_observe(codec C.linecomp_codec, data *C.uint8_t, dataLen C.size_t) (st C.linecomp_status) {
 	const fn = "linecomp_observe"
 	defer guard(fn, &st)
-	c, err := codecOf(codec)
-	if err != nil {
-		return fail(fn, err)
-	}
-	t, err := trainer(c)
+	t, err := trainerOf(codec)
 	if err != nil {
 		return fail(fn, err)
 	}
@@ -567,18 +567,17 @@ func linecompgo_observe(codec C.linecomp_codec, data *C.uint8_t, dataLen C.size_
 func linecompgo_rebuild(codec C.linecomp_codec, trained *C.linecomp_codec) (st C.linecomp_status) {
 	const fn = "linecomp_rebuild"
 	defer guard(fn, &st)
-	c, err := codecOf(codec)
-	if err != nil {
+	if _, err := codecOf(codec); err != nil {
 		return fail(fn, err)
 	}
 	if trained == nil {
 		return fail(fn, nullArg("trained"))
 	}
-	t, err := trainer(c)
+	t, err := trainerOf(codec)
 	if err != nil {
 		return fail(fn, err)
 	}
-	next, err := t.Rebuild()
+	next, err := t.Build()
 	if err != nil {
 		return fail(fn, err)
 	}

@@ -21,8 +21,8 @@
 // that Size, Compress, Decompress and EncodingOf allocate nothing with
 // reused buffers; and that concurrent use gives the same streams. A codec that implements
 // linecomp.EncodingReporter must report the encoding of every stream, with
-// the stream's length where the encoding has a fixed one; a
-// linecomp.Trainer must leave its receiver unchanged by Rebuild.
+// the stream's length where the encoding has a fixed one; training a
+// linecomp.Trainable must leave the codec unchanged.
 //
 // It does not check that the streams are the right ones: compare them with
 // a reference of your own (BitString helps).
@@ -62,8 +62,8 @@ func (r *report) full() bool { return len(r.errs) >= maxErrors }
 // errors.Join (at most ten), or nil. EdgeLines(c.LineSize()) plus some
 // real data make a good set.
 //
-// For a linecomp.Trainer, TestCodec observes every line and rebuilds: the
-// codec's next code book then includes them.
+// For a linecomp.Trainable, TestCodec trains a trainer of the codec on
+// every line and builds a codec from it, which must round-trip them all.
 func TestCodec(c linecomp.Codec, lines [][]byte) error {
 	r := &report{codec: fmt.Sprintf("%s/%d", c.Name(), c.LineSize())}
 	n := c.LineSize()
@@ -135,7 +135,7 @@ func TestCodec(c linecomp.Codec, lines [][]byte) error {
 		}
 	}
 	checkConcurrent(r, c, lines, streams)
-	if t, ok := c.(linecomp.Trainer); ok {
+	if t, ok := c.(linecomp.Trainable); ok {
 		checkTrainer(r, t, lines, streams)
 	}
 	return errors.Join(r.errs...)
@@ -374,39 +374,40 @@ func checkConcurrent(r *report, c linecomp.Codec, lines, streams [][]byte) {
 	wg.Wait()
 }
 
-// checkTrainer: Rebuild returns a codec that round-trips every line, and
-// leaves its receiver unchanged: it makes the same streams and decodes the
-// ones it made before.
-func checkTrainer(r *report, t linecomp.Trainer, lines, streams [][]byte) {
+// checkTrainer: a trainer of the codec builds a codec that round-trips
+// every line, and training leaves the codec unchanged: it makes the same
+// streams and decodes the ones it made before.
+func checkTrainer(r *report, t linecomp.Trainable, lines, streams [][]byte) {
+	tr := t.NewTrainer()
 	for _, line := range lines {
-		t.Observe(line)
+		tr.Observe(line)
 	}
-	next, err := t.Rebuild()
+	next, err := tr.Build()
 	if err != nil {
-		r.add("Rebuild: %v", err)
+		r.add("Build: %v", err)
 		return
 	}
 	if next.Name() != t.Name() || next.LineSize() != t.LineSize() {
-		r.add("Rebuild made %s/%d", next.Name(), next.LineSize())
+		r.add("Build made %s/%d", next.Name(), next.LineSize())
 	}
 	var s Scratch
 	for i, line := range lines {
 		if _, _, err := s.RoundTrip(next, line); err != nil {
-			r.add("line %d, codec from Rebuild: %v", i, err)
+			r.add("line %d, codec from Build: %v", i, err)
 			return
 		}
 		enc, _, err := s.RoundTrip(t, line)
 		if err == nil && !bytes.Equal(enc, streams[i]) {
-			err = fmt.Errorf("stream %X after Rebuild, %X before", enc, streams[i])
+			err = fmt.Errorf("stream %X after training, %X before", enc, streams[i])
 		}
 		if err == nil {
 			var dec []byte
 			if dec, err = t.Decompress(nil, streams[i]); err == nil && !bytes.Equal(dec, line) {
-				err = fmt.Errorf("its stream from before Rebuild decodes to %X", dec)
+				err = fmt.Errorf("its stream from before training decodes to %X", dec)
 			}
 		}
 		if err != nil {
-			r.add("line %d: Rebuild changed its receiver: %v", i, err)
+			r.add("line %d: training changed the codec: %v", i, err)
 			return
 		}
 	}

@@ -154,10 +154,10 @@ func TestTestCodecEncodings(t *testing.T) {
 	}
 }
 
-// trainer is zeroOrRaw as a Trainer. When bad, Rebuild changes its
-// receiver, which from then on appends a zero byte to every stream (and
-// counts it in Size, so that only the comparison with the streams from
-// before Rebuild can tell).
+// trainer is zeroOrRaw as a Trainable. When bad, building from its trainer
+// changes the codec, which from then on appends a zero byte to every stream
+// (and counts it in Size, so that only the comparison with the streams from
+// before training can tell).
 type trainer struct {
 	*faulty
 	mu      sync.Mutex
@@ -165,13 +165,18 @@ type trainer struct {
 	rebuilt bool
 }
 
-func (t *trainer) Observe([]byte) {}
+func (t *trainer) NewTrainer() linecomp.Trainer { return learner{t} }
 
-func (t *trainer) Rebuild() (linecomp.Trainer, error) {
-	if t.bad {
-		t.mu.Lock()
-		t.rebuilt = true
-		t.mu.Unlock()
+// learner is trainer's Trainer.
+type learner struct{ codec *trainer }
+
+func (learner) Observe([]byte) {}
+
+func (l learner) Build() (linecomp.Trainable, error) {
+	if l.codec.bad {
+		l.codec.mu.Lock()
+		l.codec.rebuilt = true
+		l.codec.mu.Unlock()
 	}
 	return &trainer{faulty: &faulty{}}, nil
 }
@@ -198,11 +203,11 @@ func (t *trainer) Compress(dst, line []byte) ([]byte, int, error) {
 func TestTestCodecTrainer(t *testing.T) {
 	lines := linecomptest.EdgeLines(lineSize)
 	if err := linecomptest.TestCodec(&trainer{faulty: &faulty{}}, lines); err != nil {
-		t.Errorf("a Rebuild that leaves its receiver alone: %v", err)
+		t.Errorf("training that leaves the codec alone: %v", err)
 	}
 	err := linecomptest.TestCodec(&trainer{faulty: &faulty{}, bad: true}, lines)
-	if err == nil || !strings.Contains(err.Error(), "Rebuild changed its receiver") {
-		t.Errorf("a Rebuild that changes its receiver: TestCodec says %v", err)
+	if err == nil || !strings.Contains(err.Error(), "training changed the codec") {
+		t.Errorf("training that changes the codec: TestCodec says %v", err)
 	}
 }
 

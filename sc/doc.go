@@ -7,15 +7,17 @@
 // 64- and 128-byte lines.
 //
 // Unlike the other codecs, an SC² codec learns: it implements
-// linecomp.Trainer. A codec from the registry starts with the empty code
+// linecomp.Trainable. A codec from the registry starts with the empty code
 // book, in which every word escapes, so it stores every line raw until a
-// simulator has called Observe for a sampling phase and then Rebuild, which
-// returns a new codec with the learned code book.
+// simulator has fed a Trainer (the codec's NewTrainer) the lines of a
+// sampling phase and called its Build, which returns a new codec with the
+// learned code book.
 //
-// A code book (Table) never changes once built, and a codec never changes
-// its code book: a codec decodes every line it ever compressed, whatever
-// else is trained, rebuilt or parsed, and every method of a Codec may run
-// concurrently with every other.
+// A code book (Table) never changes once built, and a codec has no state
+// but its code book: a codec decodes every line it ever compressed,
+// whatever else is trained, built or parsed, one codec can serve any
+// number of caches and simulations at once, and every method of a Codec
+// may run concurrently with every other.
 //
 // # Stream
 //
@@ -101,12 +103,12 @@
 //
 // # Training
 //
-// Observe (linecomp.Trainer) counts every whole 32-bit word of the line it
-// is given in the VFT. Rebuild builds a code book from the VFT and returns
-// a new codec that has it and an empty VFT: LATTE-CC rebuilds the code
-// every period of experimental phases from that period's sample, so each
-// period starts counting afresh. The receiver of Rebuild keeps its code
-// book and its VFT.
+// A Trainer's Observe (linecomp.Trainer) counts every whole 32-bit word of
+// the line it is given in its VFT. Build builds a code book from the VFT
+// and returns a new codec that has it; the trainer keeps its counts.
+// LATTE-CC rebuilds the code every period of experimental phases from that
+// period's sample, so each period starts counting afresh with a new
+// trainer.
 //
 // Lines compressed under a code book must be decompressed under the same
 // one. The codec that compressed them always can, since its code book
@@ -117,8 +119,9 @@
 // new ones.
 //
 // Compress, Size and Decompress only read the code book: they take no lock
-// and allocate nothing. Observe, VFT and Rebuild share the VFT under the
-// codec's lock, so training may run beside use. Building a table allocates.
+// and allocate nothing. A Trainer's Observe, VFT and Build share its VFT
+// under its lock, so training may run beside use. Building a table
+// allocates.
 //
 // # Name
 //

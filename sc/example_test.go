@@ -18,8 +18,8 @@ func alternating() []byte {
 	return line
 }
 
-// A simulator's sampling phase: observe lines, then Rebuild, which returns
-// a new codec with the learned code book. The codec it was called on is
+// A simulator's sampling phase: a trainer of the codec observes lines, then
+// Build returns a new codec with the learned code book. The codec is
 // unchanged, so it still decodes the lines it compressed before.
 func Example() {
 	c, err := linecomp.New("sc2", 32)
@@ -30,11 +30,11 @@ func Example() {
 	before, bits, _ := c.Compress(nil, line)
 	fmt.Println("before training:", bits, "bits")
 
-	tr := c.(linecomp.Trainer)
+	tr := c.(linecomp.Trainable).NewTrainer()
 	for range 100 {
 		tr.Observe(line)
 	}
-	trained, err := tr.Rebuild()
+	trained, err := tr.Build()
 	if err != nil {
 		panic(err)
 	}
@@ -60,10 +60,11 @@ func Example() {
 // back with ParseTable; a codec made with it decodes what the trained codec
 // compressed.
 func ExampleParseTable() {
-	trainer, _ := sc.New(32)
+	untrained, _ := sc.New(32)
+	trainer := untrained.NewTrainer()
 	line := alternating()
 	trainer.Observe(line)
-	next, _ := trainer.Rebuild()
+	next, _ := trainer.Build()
 	trained := next.(*sc.Codec)
 	enc, bits, _ := trained.Compress(nil, line)
 

@@ -83,10 +83,11 @@ func TestFastPaths(t *testing.T) {
 				if cfg.L == 16 {
 					train = data[:len(data)/10/n*n]
 				}
+				tr := newTrainer(c)
 				for off := 0; off+n <= len(train); off += n {
-					c.Observe(train[off : off+n])
+					tr.Observe(train[off : off+n])
 				}
-				c = rebuilt(t, c)
+				c = built(t, tr)
 				name := fmt.Sprintf("%s n=%d L=%d E=%d", f.Name, n, cfg.L, cfg.E)
 				every := 0
 				if n == 128 || cfg.L == 3 {

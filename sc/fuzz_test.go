@@ -68,13 +68,14 @@ func FuzzTrainedRoundTrip(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.Observe(data)
+			tr := newTrainer(c)
+			tr.Observe(data)
 			m := map[uint32]uint64{}
-			for _, fr := range c.VFT().Freqs() {
+			for _, fr := range tr.VFT().Freqs() {
 				m[fr.Value] = fr.Count
 			}
-			r := ref.SC2(m, c.VFT().Escapes(), L)
-			c = rebuilt(t, c)
+			r := ref.SC2(m, tr.VFT().Escapes(), L)
+			c = built(t, tr)
 			padded := append([]byte(nil), data...)
 			for len(padded)%n != 0 || len(padded) == 0 {
 				padded = append(padded, 0)

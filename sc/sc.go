@@ -60,22 +60,18 @@ func WithLatency(l linecomp.Latency) Option { return func(c *config) { c.latency
 // name is the registry name of every SC² codec; see Codec.Name.
 const name = "sc2"
 
-// Codec is an SC² compressor for one line size: a code book, which
-// Compress, Size and Decompress use and which never changes, and a VFT that
-// Observe feeds and from which Rebuild makes the code book of a new codec.
+// Codec is an SC² compressor for one line size with a code book, which
+// Compress, Size and Decompress use and which never changes. Its
+// NewTrainer makes a Trainer, whose VFT the lines of a sampling phase feed
+// and which builds the code book of a new codec.
 //
-// A Codec is safe for concurrent use: Compress, Size, Decompress and
-// EncodingOf only read the immutable code book (they take no lock and
-// allocate nothing), and Observe, VFT and Rebuild share the VFT under a
-// lock.
+// A Codec is safe for concurrent use: it only reads the immutable code book
+// (taking no lock and allocating nothing).
 type Codec struct {
 	lineSize  int
 	cfg       config
 	table     *Table // the code book: set when the codec is made, never changed
 	encodings []linecomp.Encoding
-
-	mu  sync.Mutex // guards vft
-	vft *VFT
 }
 
 // New returns an SC² codec for lines of 32, 64 or 128 bytes. Unless
@@ -120,14 +116,14 @@ func New(lineSize int, opts ...Option) (*Codec, error) {
 	})
 }
 
-// newCodec makes a codec of a checked configuration with code book table
-// and an empty VFT.
+// newCodec makes a codec of a checked configuration with code book table.
+// The VFT's configuration is checked here too, so that NewTrainer cannot
+// fail.
 func newCodec(lineSize int, cfg config, table *Table, encodings []linecomp.Encoding) (*Codec, error) {
-	vft, err := NewVFT(cfg.entries, cfg.counterBits)
-	if err != nil {
+	if _, err := NewVFT(cfg.entries, cfg.counterBits); err != nil {
 		return nil, err
 	}
-	return &Codec{lineSize: lineSize, cfg: cfg, table: table, encodings: encodings, vft: vft}, nil
+	return &Codec{lineSize: lineSize, cfg: cfg, table: table, encodings: encodings}, nil
 }
 
 // The numbers of the encodings, as Encodings lists them.
@@ -155,43 +151,55 @@ func (c *Codec) Latency() linecomp.Latency { return c.cfg.latency }
 // Table returns the codec's code book, which never changes.
 func (c *Codec) Table() *Table { return c.table }
 
+// Trainer learns SC²'s next code book: a VFT that Observe feeds and from
+// which Build makes a new codec. It is safe for concurrent use.
+type Trainer struct {
+	codec *Codec // whose configuration Build keeps
+	mu    sync.Mutex
+	vft   *VFT
+}
+
+// NewTrainer returns a trainer with an empty VFT that builds codecs
+// configured as c. It implements linecomp.Trainable.
+func (c *Codec) NewTrainer() linecomp.Trainer {
+	vft, err := NewVFT(c.cfg.entries, c.cfg.counterBits)
+	if err != nil {
+		panic("sc: a codec's VFT configuration was checked when it was made: " + err.Error())
+	}
+	return &Trainer{codec: c, vft: vft}
+}
+
 // VFT returns a copy of the value-frequency table that Observe feeds: what
-// the next Rebuild would build its code book from. Changing the copy does
-// not change the codec.
-func (c *Codec) VFT() *VFT {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.vft.clone()
+// the next Build would build its code book from. Changing the copy does
+// not change the trainer.
+func (t *Trainer) VFT() *VFT {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.vft.clone()
 }
 
 // Observe counts every whole 32-bit word of line in the VFT (a line of any
-// length is accepted). It implements linecomp.Trainer and may run
-// concurrently with every other method.
-func (c *Codec) Observe(line []byte) {
-	c.mu.Lock()
-	c.vft.Observe(line)
-	c.mu.Unlock()
+// length is accepted). It implements linecomp.Trainer.
+func (t *Trainer) Observe(line []byte) {
+	t.mu.Lock()
+	t.vft.Observe(line)
+	t.mu.Unlock()
 }
 
-// Rebuild returns a new codec, configured as c, whose code book is built
-// from c's VFT with codewords of at most the maximum code length, and whose
-// VFT is empty, so that each sampling phase starts afresh as LATTE-CC
-// rebuilds the code every period. c is unchanged: it keeps its code book,
-// and so decodes every line it compressed, and its VFT. It implements
-// linecomp.Trainer.
-func (c *Codec) Rebuild() (linecomp.Trainer, error) {
-	c.mu.Lock()
-	freqs, escapes := c.vft.Freqs(), c.vft.Escapes()
-	c.mu.Unlock()
-	t, err := BuildTable(freqs, escapes, c.cfg.maxLen)
+// Build returns a new codec, configured as the trainer's, whose code book
+// is built from the VFT with codewords of at most the maximum code length.
+// The trainer keeps its VFT; LATTE-CC starts each sampling phase afresh
+// with the new codec's NewTrainer. It implements linecomp.Trainer.
+func (t *Trainer) Build() (linecomp.Trainable, error) {
+	t.mu.Lock()
+	freqs, escapes := t.vft.Freqs(), t.vft.Escapes()
+	t.mu.Unlock()
+	c := t.codec
+	table, err := BuildTable(freqs, escapes, c.cfg.maxLen)
 	if err != nil {
 		return nil, err
 	}
-	next, err := newCodec(c.lineSize, c.cfg, t, c.encodings)
-	if err != nil {
-		return nil, err
-	}
-	return next, nil
+	return newCodec(c.lineSize, c.cfg, table, c.encodings)
 }
 
 // Encodings lists SC²'s two encodings: "compressed" (flag 1; its length
@@ -372,6 +380,7 @@ func (c *Codec) decodeRef(out, enc []byte) error {
 
 var (
 	_ linecomp.Codec            = (*Codec)(nil)
-	_ linecomp.Trainer          = (*Codec)(nil)
+	_ linecomp.Trainable        = (*Codec)(nil)
+	_ linecomp.Trainer          = (*Trainer)(nil)
 	_ linecomp.EncodingReporter = (*Codec)(nil)
 )

@@ -106,14 +106,15 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		tr := newTrainer(c)
 		for _, l := range goldenTraining() {
-			c.Observe(l)
+			tr.Observe(l)
 		}
 		wantFreqs := []Freq{{valA, 13}, {valC, 3}, {valD, 1}, {valB, 7}}
-		if got := c.VFT().Freqs(); fmt.Sprint(got) != fmt.Sprint(wantFreqs) || c.VFT().Escapes() != 4 {
-			t.Fatalf("VFT %v escape %d, want %v escape 4", got, c.VFT().Escapes(), wantFreqs)
+		if got := tr.VFT().Freqs(); fmt.Sprint(got) != fmt.Sprint(wantFreqs) || tr.VFT().Escapes() != 4 {
+			t.Fatalf("VFT %v escape %d, want %v escape 4", got, tr.VFT().Escapes(), wantFreqs)
 		}
-		c = rebuilt(t, c)
+		c = built(t, tr)
 		if got := c.Table().Symbols(); fmt.Sprint(got) != fmt.Sprint(tc.syms) {
 			t.Errorf("L=%d: code book %v, want %v", tc.maxLen, got, tc.syms)
 		}
@@ -192,11 +193,11 @@ func trained(t *testing.T, data []byte, lineSize int) *Codec {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tr := newTrainer(c)
 	for off := 0; off+lineSize <= len(data); off += lineSize {
-		c.Observe(data[off : off+lineSize])
+		tr.Observe(data[off : off+lineSize])
 	}
-	c = rebuilt(t, c)
-	return c
+	return built(t, tr)
 }
 
 // TestTrainedConformance trains a codec on each corpus file and checks every
@@ -285,10 +286,11 @@ func TestBadInput(t *testing.T) {
 	}
 
 	c, _ := New(32, WithMaxCodeLen(3), WithVFTEntries(4))
+	tr := newTrainer(c)
 	for _, l := range goldenTraining() {
-		c.Observe(l)
+		tr.Observe(l)
 	}
-	c = rebuilt(t, c) // A 0, C 100, D 101, B 110, escape 111; no codeword is free
+	c = built(t, tr) // A 0, C 100, D 101, B 110, escape 111; no codeword is free
 	if _, _, err := c.Compress(nil, make([]byte, 31)); !errors.Is(err, linecomp.ErrLineSize) {
 		t.Errorf("Compress of 31 bytes: %v", err)
 	}

@@ -67,10 +67,10 @@ func trainingFiles(t testing.TB) (a, b []byte) {
 // UnmarshalBinary (on the table a codec held, e.g. the one Table()
 // returned) and replaced by SetTable, and Rebuild switched the codec to
 // the new code book: after any of these the codec decoded its earlier
-// lines under another code book. The test first shows that decoding A's
+// lines under another code book. (Training now lives in a Trainer.) The test first shows that decoding A's
 // lines under code book B does go wrong, so that it would fail had the
 // codec's book become B; then it makes code books every way the API
-// allows (Rebuild of the codec itself, ParseTable of B's bytes, New with
+// allows (a trainer of the codec itself, ParseTable of B's bytes, New with
 // that table, BuildTable) and checks that the codec still decodes every
 // line it compressed and still holds exactly code book A.
 func TestCodeBookNeverChanges(t *testing.T) {
@@ -84,14 +84,11 @@ func TestCodeBookNeverChanges(t *testing.T) {
 		}
 
 		// Code book B, from the other file, cannot decode A's lines.
+		trA := newTrainer(a)
 		for off := 0; off+n <= len(dataB); off += n {
-			a.Observe(dataB[off : off+n])
+			trA.Observe(dataB[off : off+n])
 		}
-		next, err := a.Rebuild()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := next.(*Codec)
+		b := built(t, trA)
 		if decodesAll(b, linesA) == nil {
 			t.Fatalf("%d bytes: code book B decodes every line of A: the test cannot see a changed code book", n)
 		}
@@ -109,7 +106,7 @@ func TestCodeBookNeverChanges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := a.VFT()
+		v := trA.VFT()
 		if _, err := BuildTable(v.Freqs(), v.Escapes(), 12); err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +119,7 @@ func TestCodeBookNeverChanges(t *testing.T) {
 		// B's lines decode with B, and with a codec made from B's bytes.
 		linesB := compressAll(t, b, dataB)
 		if err := decodesAll(b, linesB); err != nil {
-			t.Errorf("%d bytes: the rebuilt codec: %v", n, err)
+			t.Errorf("%d bytes: the built codec: %v", n, err)
 		}
 		if err := decodesAll(fromB, linesB); err != nil {
 			t.Errorf("%d bytes: a codec made from the parsed code book: %v", n, err)
@@ -130,16 +127,18 @@ func TestCodeBookNeverChanges(t *testing.T) {
 	}
 }
 
-// TestAccessorsCopy: what Table().Symbols() and VFT() hand out is a copy;
-// changing it changes neither the table nor the codec.
+// TestAccessorsCopy: what Table().Symbols() and a Trainer's VFT() hand out
+// is a copy; changing it changes neither the table nor the trainer.
 func TestAccessorsCopy(t *testing.T) {
 	c, _ := New(32, WithMaxCodeLen(16), WithVFTEntries(4))
+	tr := newTrainer(c)
 	for _, l := range goldenTraining() {
-		c.Observe(l)
+		tr.Observe(l)
 	}
-	c = rebuilt(t, c)
+	c = built(t, tr)
+	tr = newTrainer(c)
 	for _, l := range goldenTraining() {
-		c.Observe(l)
+		tr.Observe(l)
 	}
 	want := fmt.Sprint(c.Table().Symbols())
 	syms := c.Table().Symbols()
@@ -151,12 +150,12 @@ func TestAccessorsCopy(t *testing.T) {
 	}
 	// The golden training: A 13, B 7, C 3, D 1, escape 4.
 	wantFreqs := fmt.Sprint([]Freq{{valA, 13}, {valC, 3}, {valD, 1}, {valB, 7}})
-	v := c.VFT()
+	v := tr.VFT()
 	v.ObserveWord(12345)
 	v.Reset()
 	v.ObserveWord(777)
-	if got := c.VFT(); fmt.Sprint(got.Freqs()) != wantFreqs || got.Escapes() != 4 {
-		t.Errorf("changing VFT's result changed the codec's VFT: %v escape %d, want %s escape 4", got.Freqs(), got.Escapes(), wantFreqs)
+	if got := tr.VFT(); fmt.Sprint(got.Freqs()) != wantFreqs || got.Escapes() != 4 {
+		t.Errorf("changing VFT's result changed the trainer's VFT: %v escape %d, want %s escape 4", got.Freqs(), got.Escapes(), wantFreqs)
 	}
 	if fmt.Sprint(v.Freqs()) != "[{777 1}]" {
 		t.Errorf("the copy: %v, want [{777 1}]", v.Freqs())
@@ -197,9 +196,9 @@ func TestZeroValues(t *testing.T) {
 
 // TestConcurrentTraining shares one trained codec among goroutines that
 // compress, size and decompress lines (each checked against the results
-// computed alone beforehand), goroutines that Observe and Rebuild, and
-// goroutines that read the VFT and decode with the codecs Rebuild made.
-// Run under -race it shows Observe is safe beside every other method.
+// computed alone beforehand), goroutines that share one trainer of it to
+// Observe and Build, and goroutines that read the trainer's VFT and decode
+// with the codec. Run under -race it shows training is safe beside use.
 func TestConcurrentTraining(t *testing.T) {
 	dataA, dataB := trainingFiles(t)
 	const n = 64
@@ -209,6 +208,7 @@ func TestConcurrentTraining(t *testing.T) {
 	for i, e := range lines {
 		sizes[i] = c.Size(e.line)
 	}
+	tr := c.NewTrainer()
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	for g := range 8 {
@@ -234,20 +234,20 @@ func TestConcurrentTraining(t *testing.T) {
 				case g < 6: // trainers
 					off := (g*7 + round*13) % (len(dataB) / n) * n
 					for k := 0; k < 32 && off+n <= len(dataB); k, off = k+1, off+n {
-						c.Observe(dataB[off : off+n])
+						tr.Observe(dataB[off : off+n])
 					}
-					next, err := c.Rebuild()
+					next, err := tr.Build()
 					if err != nil {
 						errs <- err
 						return
 					}
 					own := compressAll(t, next.(*Codec), dataB[:16*n])
 					if err := decodesAll(next.(*Codec), own); err != nil {
-						errs <- fmt.Errorf("goroutine %d: a rebuilt codec: %v", g, err)
+						errs <- fmt.Errorf("goroutine %d: a built codec: %v", g, err)
 						return
 					}
 				default: // readers of the VFT and the table
-					v := c.VFT()
+					v := tr.(*Trainer).VFT()
 					if len(v.Freqs()) > v.Entries() {
 						errs <- fmt.Errorf("VFT copy has %d values in %d entries", len(v.Freqs()), v.Entries())
 						return
@@ -276,10 +276,11 @@ func TestOverlap(t *testing.T) {
 	data, _ := trainingFiles(t)
 	for _, n := range codectest.LineSizes {
 		slow, _ := New(n, WithMaxCodeLen(fastMaxLen+1))
+		trSlow := newTrainer(slow)
 		for off := 0; off+n <= len(data); off += n {
-			slow.Observe(data[off : off+n])
+			trSlow.Observe(data[off : off+n])
 		}
-		codecs := []*Codec{mustNew(t, n), trained(t, data, n), rebuilt(t, slow)}
+		codecs := []*Codec{mustNew(t, n), trained(t, data, n), built(t, trSlow)}
 		for ci, c := range codecs {
 			for _, e := range compressAll(t, c, data[:min(len(data), 24*n)]) {
 				m := len(e.enc)
@@ -367,10 +368,11 @@ func TestName(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		tr := newTrainer(c)
 		for off := 0; off+n <= len(data); off += n {
-			c.Observe(data[off : off+n])
+			tr.Observe(data[off : off+n])
 		}
-		c = rebuilt(t, c)
+		c = built(t, tr)
 		if c.Name() != "sc2" {
 			t.Errorf("Name %q", c.Name())
 		}

@@ -487,33 +487,38 @@ func TestVFT(t *testing.T) {
 	}
 }
 
-// TestRebuildResets: the codec Rebuild returns starts with an empty VFT,
-// so rebuilding it without new observations gives the empty code book,
-// and the receiver keeps its code book and its observations.
-func TestRebuildResets(t *testing.T) {
+// TestTrainerFresh: a trainer of a built codec starts with an empty VFT,
+// so building from it without observations gives the empty code book;
+// building leaves the trainer its counts, and the codec it trained from
+// keeps its code book.
+func TestTrainerFresh(t *testing.T) {
 	c, _ := New(32)
+	tr := newTrainer(c)
 	for _, l := range goldenTraining() {
-		c.Observe(l)
+		tr.Observe(l)
 	}
-	first := rebuilt(t, c)
+	first := built(t, tr)
 	if first.Table().Len() != 5 {
-		t.Fatalf("first rebuild: %d symbols, want 5", first.Table().Len())
+		t.Fatalf("first code book: %d symbols, want 5", first.Table().Len())
 	}
-	if len(first.VFT().Freqs()) != 0 {
-		t.Fatal("the rebuilt codec's VFT is not empty")
+	if len(newTrainer(first).VFT().Freqs()) != 0 {
+		t.Fatal("a new trainer's VFT is not empty")
 	}
-	if c.Table().Len() != 1 || len(c.VFT().Freqs()) == 0 {
-		t.Fatalf("Rebuild changed its receiver: %d symbols, %d VFT entries", c.Table().Len(), len(c.VFT().Freqs()))
+	if c.Table().Len() != 1 || len(tr.VFT().Freqs()) == 0 {
+		t.Fatalf("Build changed the codec (%d symbols) or emptied its trainer (%d VFT entries)", c.Table().Len(), len(tr.VFT().Freqs()))
 	}
-	if second := rebuilt(t, first); second.Table().Len() != 1 {
-		t.Fatalf("second rebuild: %d symbols, want 1", second.Table().Len())
+	if second := built(t, newTrainer(first)); second.Table().Len() != 1 {
+		t.Fatalf("second code book: %d symbols, want 1", second.Table().Len())
 	}
 }
 
-// rebuilt returns the codec that c.Rebuild makes, failing the test on error.
-func rebuilt(t testing.TB, c *Codec) *Codec {
+// newTrainer returns a trainer of c.
+func newTrainer(c *Codec) *Trainer { return c.NewTrainer().(*Trainer) }
+
+// built returns the codec that tr.Build makes, failing the test on error.
+func built(t testing.TB, tr linecomp.Trainer) *Codec {
 	t.Helper()
-	next, err := c.Rebuild()
+	next, err := tr.Build()
 	if err != nil {
 		t.Fatal(err)
 	}

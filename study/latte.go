@@ -425,6 +425,7 @@ func RunLatte(p Params, trace io.Reader) (LatteResult, error) {
 	}
 	var pols []*latte.Policy
 	if pol.Attach {
+		lc.CodeBooks = latte.NewCodeBooks() // one GPU's SC hardware
 		cfg.AttachL1 = func(sm int, l1 *cache.Cache, probe *gpu.Probe) error {
 			c := lc
 			c.SM = sm

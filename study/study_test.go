@@ -199,8 +199,9 @@ func TestPublicMachine(t *testing.T) {
 			t.Fatal(err)
 		}
 		if tc.attach {
+			books := latte.NewCodeBooks() // the GPU's one SC table
 			cfg.AttachL1 = func(sm int, l1 *cache.Cache, probe *gpu.Probe) error {
-				_, err := latte.New(l1, probe, latte.Config{Kind: tc.kind, SM: sm, InitialMissLatency: float64(cfg.L2HitLatency)})
+				_, err := latte.New(l1, probe, latte.Config{Kind: tc.kind, SM: sm, InitialMissLatency: float64(cfg.L2HitLatency), CodeBooks: books})
 				return err
 			}
 		}
@@ -326,5 +327,51 @@ func TestSweep(t *testing.T) {
 	}
 	if _, err := study.ParseSweep("period=1"); !errors.Is(err, study.ErrParam) {
 		t.Errorf("period 1 with 1 learning EP: %v", err)
+	}
+}
+
+// TestRunsIndependent is the regression test of SC² training state kept in
+// the codec: two runs on one machine configuration, so with the same codec
+// instances, give the same cycles. Before, the first run's Observe counts
+// stayed in the shared sc2 codec and the second run built other code books
+// (a second sweep point gave 68,756 cycles instead of 67,236).
+func TestRunsIndependent(t *testing.T) {
+	tr := sampleTrace(t, "warps-bfs.lct")
+	cfg, err := study.LatteMachine("none", "bdi", "sc2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cycles []uint64
+	for range 2 {
+		books := latte.NewCodeBooks()
+		c := cfg
+		c.AttachL1 = func(sm int, l1 *cache.Cache, probe *gpu.Probe) error {
+			_, err := latte.New(l1, probe, latte.Config{SM: sm, CodeBooks: books, StridedSets: true, ObservedQueue: true})
+			return err
+		}
+		g, err := gpu.New(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wr, err := warp.NewReader(bytes.NewReader(tr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			if _, err := wr.NextKernel(); err != nil {
+				break
+			}
+			k, err := gpu.ReadKernel(wr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.Run(k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cycles = append(cycles, g.Stats().Cycles)
+	}
+	if cycles[0] != cycles[1] {
+		t.Errorf("two runs sharing the codecs: %d and %d cycles", cycles[0], cycles[1])
 	}
 }

@@ -279,15 +279,8 @@ func benchCodec(name string, data []byte, line int) (linecomp.Codec, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, ok := c.(linecomp.Trainer)
-	if !ok {
-		return c, nil
-	}
 	lines := len(data) / line
-	for i := 0; i < min(lines, max(lines/10, 256)); i++ {
-		t.Observe(data[i*line : (i+1)*line])
-	}
-	trained, err := t.Rebuild()
+	trained, err := linecomp.Train(c, data[:min(lines, max(lines/10, 256))*line])
 	if err != nil {
 		return nil, fmt.Errorf("training %s: %w", name, err)
 	}

@@ -614,7 +614,7 @@ func TestDefaultSC2LeaveOneOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := c.(linecomp.Trainer)
+		tr := c.(linecomp.Trainable).NewTrainer()
 		for j, other := range files {
 			if j == i {
 				continue
@@ -624,7 +624,7 @@ func TestDefaultSC2LeaveOneOut(t *testing.T) {
 			}
 			wantTrained += int64(len(other.Data) / 128)
 		}
-		trained, err := tr.Rebuild()
+		trained, err := tr.Build()
 		if err != nil {
 			t.Fatal(err)
 		}

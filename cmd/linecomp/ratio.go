@@ -189,22 +189,23 @@ func (m *ratioMeter) trainLines(known int64) int64 {
 func (m *ratioMeter) measure(in *input) ([]result, error) {
 	lr := m.e.newLineReader(in, m.f.line)
 	codecs := make([]linecomp.Codec, len(m.names))
-	var trainers []int // indexes of the trainable codecs
+	var trainers []int              // indexes of the trainable codecs
+	var learners []linecomp.Trainer // their trainers, in the same order
 	for i, name := range m.names {
 		c, err := linecomp.New(name, m.f.line)
 		if err != nil {
 			return nil, err
 		}
 		codecs[i] = c
-		if _, ok := c.(linecomp.Trainer); ok {
+		if t, ok := c.(linecomp.Trainable); ok {
 			trainers = append(trainers, i)
+			learners = append(learners, t.NewTrainer())
 		}
 	}
 	var trained int64
 	if len(trainers) > 0 {
 		observe := func(lines []byte) {
-			for _, i := range trainers {
-				t := codecs[i].(linecomp.Trainer)
+			for _, t := range learners {
 				for off := 0; off < len(lines); off += m.f.line {
 					t.Observe(lines[off : off+m.f.line])
 				}
@@ -222,8 +223,8 @@ func (m *ratioMeter) measure(in *input) ([]result, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, i := range trainers {
-			if codecs[i], err = codecs[i].(linecomp.Trainer).Rebuild(); err != nil {
+		for k, i := range trainers {
+			if codecs[i], err = learners[k].Build(); err != nil {
 				return nil, fmt.Errorf("training %s: %w", m.names[i], err)
 			}
 		}
@@ -247,7 +248,7 @@ func (m *ratioMeter) measure(in *input) ([]result, error) {
 	rows := make([]result, len(codecs))
 	for i, c := range codecs {
 		rows[i] = tallies[i].result(in.name, m.names[i], c, lr.lines, m.f)
-		if _, ok := c.(linecomp.Trainer); ok {
+		if _, ok := c.(linecomp.Trainable); ok {
 			rows[i].trainable = true
 			rows[i].Trained = trained
 			rows[i].TrainedAll = trained >= lr.lines && m.leaveOneOut == nil

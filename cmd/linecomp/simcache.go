@@ -111,7 +111,7 @@ func runSimCache(e *env, c *command, args []string) error {
 				if cc, err = cache.New(cfg); err != nil {
 					return err
 				}
-				if _, ok := cfg.Modes[0].(linecomp.Trainer); ok {
+				if _, ok := cfg.Modes[0].(linecomp.Trainable); ok {
 					if _, err := latte.New(cc, nil, latte.Config{Kind: latte.Static}); err != nil {
 						return err
 					}

@@ -44,13 +44,16 @@
 //     least AMAT wins; ties go to the mode with the lower decompression
 //     latency, then the lower mode. A mode with no sample (N_hit + N_miss
 //     = 0) has AMAT = miss [ours: as if every access missed].
-//   - A mode whose codec implements linecomp.Trainer (SC²) learns its code
+//   - A mode whose codec implements linecomp.Trainable (SC²) learns its code
 //     book from the lines filled during EP 0 of the first period, is rebuilt
 //     at the end of it, and is rebuilt from the lines filled during the last
 //     EP of every period; when a new period starts, the lines stored with
 //     the old code book are invalidated. The first code book replaces the
 //     empty one without invalidating the lines stored raw under it [ours:
-//     the paper invalidates only when a period starts].
+//     the paper invalidates only when a period starts]. The codecs never
+//     change: each policy trains through a linecomp.Trainer, and the first
+//     trainer is GPU-wide when the run's policies share a [CodeBooks], as
+//     the paper's one SC table for all SMs is (see CodeBooks).
 //
 // Adaptive-Hit-Count uses the same sampling and chooses the mode with the
 // most N_hit. Adaptive-CMP (Alameldeen & Wood, ISCA 2004) keeps, per

@@ -3,6 +3,7 @@ package latte
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/sim/cache"
@@ -95,6 +96,11 @@ type Config struct {
 	// period (model-spec §4). It exists to reproduce the earlier results.
 	StridedSets bool
 
+	// CodeBooks is the GPU-wide training hardware of the trainable modes,
+	// shared by every SM's policy of one run (NewCodeBooks); nil gives this
+	// cache training of its own. See CodeBooks.
+	CodeBooks *CodeBooks
+
 	// SM numbers the decisions of this policy's cache.
 	SM int
 }
@@ -148,7 +154,9 @@ type Policy struct {
 	// the cache's counters at the start of the EP, for its capacity
 	epAccesses, epValid uint64
 
-	trainers  [modes]bool
+	// trainers[m] feeds mode m's next code book, nil for a mode whose
+	// codec is not trainable.
+	trainers  [modes]linecomp.Trainer
 	observe   bool // feed fills to the trainers this EP
 	decisions []Decision
 	modeEPs   [modes]uint64
@@ -209,8 +217,8 @@ func New(c *cache.Cache, m Machine, cfg Config) (*Policy, error) {
 		p.winner = cfg.StaticMode
 	}
 	for i := 0; i < n && i < modes; i++ {
-		_, p.trainers[i] = ccfg.Modes[i].(linecomp.Trainer)
-		if p.trainers[i] {
+		if t, ok := ccfg.Modes[i].(linecomp.Trainable); ok {
+			p.trainers[i] = cfg.CodeBooks.first(t)
 			p.observe = true // the first EP of the first period trains
 		}
 		if i != ModeNone && cfg.Kind != Static && !cfg.ObservedQueue {
@@ -274,9 +282,9 @@ func (p *Policy) Observe(e cache.Event) {
 			}
 		}
 		if p.observe {
-			for m, t := range p.trainers {
-				if t {
-					p.c.Mode(m).(linecomp.Trainer).Observe(e.Data)
+			for _, t := range p.trainers {
+				if t != nil {
+					t.Observe(e.Data)
 				}
 			}
 		}
@@ -395,7 +403,7 @@ func (p *Policy) endEP(now uint64) {
 
 func (p *Policy) anyTrainer() bool {
 	for _, t := range p.trainers {
-		if t {
+		if t != nil {
 			return true
 		}
 	}
@@ -403,15 +411,20 @@ func (p *Policy) anyTrainer() bool {
 }
 
 // rebuild replaces every trainable mode's codec with one built from the
-// lines it observed; at a period's end the lines of the old code book go.
+// lines its trainer observed, and starts the next sampling phase with a
+// fresh trainer of the new codec; at a period's end the lines of the old
+// code book go.
 func (p *Policy) rebuild(now uint64, invalidate bool) {
 	for m, t := range p.trainers {
-		if !t {
+		if t == nil {
 			continue
 		}
-		next, err := p.c.Mode(m).(linecomp.Trainer).Rebuild()
+		next, err := t.Build()
 		if err == nil {
 			err = p.c.SetMode(m, next)
+		}
+		if err == nil {
+			p.trainers[m] = next.NewTrainer()
 		}
 		if err != nil {
 			if p.err == nil {
@@ -497,6 +510,45 @@ func (p *Policy) latencyOrder() [modes]int {
 		}
 	}
 	return o
+}
+
+// CodeBooks is LATTE-CC's SC² training hardware for a whole GPU. The
+// paper builds one SC table for all SMs (5.5 KB VFT + 7 KB compressor +
+// 3 KB decompressor LUT = 15.5 KB for 15 SMs, §IV-C), so the first code
+// book is learned from every SM's fills: the policies of one run share one
+// CodeBooks, whose first trainer of each trainable codec every SM's
+// learning-EP fills feed, and each SM builds its first code book from it
+// when its own first EP ends. SMs reach their EP boundaries at different
+// cycles (an EP counts one L1's accesses), so they cannot switch tables at
+// one instant as the shared hardware would; from then on each SM trains
+// its later code books on its own fills [ours]. A CodeBooks belongs to one
+// run: the trainers are its only state, and the codecs never change, so
+// runs that share codecs stay independent.
+type CodeBooks struct {
+	mu       sync.Mutex
+	trainers map[linecomp.Trainable]linecomp.Trainer
+}
+
+// NewCodeBooks returns the training hardware of one run, to share among its
+// SMs' policies (Config.CodeBooks).
+func NewCodeBooks() *CodeBooks {
+	return &CodeBooks{trainers: map[linecomp.Trainable]linecomp.Trainer{}}
+}
+
+// first returns the first trainer of codec t: the shared one, or with no
+// CodeBooks a trainer of this cache's own.
+func (b *CodeBooks) first(t linecomp.Trainable) linecomp.Trainer {
+	if b == nil {
+		return t.NewTrainer()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	tr, ok := b.trainers[t]
+	if !ok {
+		tr = t.NewTrainer()
+		b.trainers[t] = tr
+	}
+	return tr
 }
 
 // DedicatedSets returns the dedicated sets of each mode in the current
