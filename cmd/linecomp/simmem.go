@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/linecomp/linecomp"
@@ -90,6 +91,9 @@ func runSimMem(e *env, c *command, args []string) error {
 	}
 	if *controllers <= 0 || *mdKB <= 0 || *mdWays <= 0 || *mag <= 0 || *interleave <= 0 {
 		return usagef("-controllers, -md-kb, -md-ways, -mag and -interleave must be positive")
+	}
+	if *mdKB > math.MaxInt>>10 {
+		return usagef("-md-kb %d: more bytes than an int holds", *mdKB) // not wrapped to 0, the default
 	}
 	cfg, err := cfgFor(probe)
 	if err == nil {

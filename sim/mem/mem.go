@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/bound"
 )
 
 // Op is the direction of a request.
@@ -137,6 +138,14 @@ type Memory struct {
 	stats         Stats
 }
 
+// The most controllers New builds, and MD blocks over all of them (some
+// 400 MB of model state).
+const (
+	maxControllers  = 1 << 16
+	maxMDCacheBytes = 1 << 30
+	maxMDBlocks     = 1 << 24
+)
+
 // New returns the memory controllers, or an error wrapping
 // linecomp.ErrConfig that names the field that cannot work.
 func New(cfg Config) (*Memory, error) {
@@ -163,8 +172,8 @@ func New(cfg Config) (*Memory, error) {
 		return bad("Codec is nil")
 	case cfg.LineSize <= 0 || cfg.Codec.LineSize() != cfg.LineSize:
 		return bad("LineSize %d must be positive and the codec's (%s takes %d)", cfg.LineSize, cfg.Codec.Name(), cfg.Codec.LineSize())
-	case cfg.Controllers < 0:
-		return bad("Controllers must be positive, got %d", cfg.Controllers)
+	case cfg.Controllers < 0 || cfg.Controllers > maxControllers:
+		return bad("Controllers must be 1 to %d, got %d", maxControllers, cfg.Controllers)
 	case cfg.MAG < 0 || cfg.LineSize%cfg.MAG != 0:
 		return bad("MAG (%d bytes) must divide LineSize (%d)", cfg.MAG, cfg.LineSize)
 	case cfg.Interleave < 0 || cfg.Interleave%cfg.LineSize != 0:
@@ -173,14 +182,23 @@ func New(cfg Config) (*Memory, error) {
 		return bad("MDBlock (%d bytes) must be a positive multiple of MAG (%d)", cfg.MDBlock, cfg.MAG)
 	case cfg.MDWays < 0:
 		return bad("MDWays must be positive, got %d", cfg.MDWays)
-	case cfg.MDCacheBytes < 0 || cfg.MDCacheBytes%(cfg.MDBlock*cfg.MDWays) != 0:
-		return bad("MDCacheBytes (%d) must be a whole number of sets of %d ways of %d-byte blocks", cfg.MDCacheBytes, cfg.MDWays, cfg.MDBlock)
-	case cfg.MDHitLatency < 0:
-		return bad("MDHitLatency must not be negative, got %d", cfg.MDHitLatency)
+	case cfg.MDCacheBytes < 0 || cfg.MDCacheBytes > maxMDCacheBytes:
+		return bad("MDCacheBytes must be 1 to %d, got %d", maxMDCacheBytes, cfg.MDCacheBytes)
+	}
+	// MDBlock × MDWays is one set; computed so that it cannot wrap.
+	if set, ok := bound.Product(cfg.MDCacheBytes, cfg.MDBlock, cfg.MDWays); !ok || cfg.MDCacheBytes%set != 0 {
+		return bad("MDCacheBytes (%d) must be a whole number of sets of MDWays (%d) of MDBlock (%d bytes)", cfg.MDCacheBytes, cfg.MDWays, cfg.MDBlock)
+	}
+	if _, ok := bound.Product(maxMDBlocks, cfg.Controllers, cfg.MDCacheBytes/cfg.MDBlock); !ok {
+		return bad("Controllers (%d) × MDCacheBytes (%d) / MDBlock (%d) is more than %d MD blocks", cfg.Controllers, cfg.MDCacheBytes, cfg.MDBlock, maxMDBlocks)
+	}
+	switch {
+	case !bound.Cycles(cfg.MDHitLatency):
+		return bad("MDHitLatency must be 0 to %d cycles, got %d", bound.MaxCycles, cfg.MDHitLatency)
 	case cfg.MinBursts < 0 || cfg.MinBursts > 1:
 		return bad("MinBursts must be 0 or 1, got %d", cfg.MinBursts)
-	case cfg.DRAM.Latency < 0 || cfg.DRAM.BurstCycles < 0:
-		return bad("DRAM latency and BurstCycles must not be negative, got %+v", cfg.DRAM)
+	case !bound.Cycles(cfg.DRAM.Latency) || !bound.Cycles(cfg.DRAM.BurstCycles):
+		return bad("DRAM Latency and BurstCycles must be 0 to %d cycles, got %+v", bound.MaxCycles, cfg.DRAM)
 	}
 	m := &Memory{cfg: cfg, lineBursts: cfg.LineSize / cfg.MAG, mdBursts: cfg.MDBlock / cfg.MAG}
 	m.mdBits = MetadataBits(cfg.Codec, cfg.MAG)
