@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,35 @@ func TestHugeSizes(t *testing.T) {
 		st, _, errOut := runTrace(t, nil, tc.args...)
 		if st != 2 || !strings.Contains(errOut, tc.says) {
 			t.Errorf("%v: status %d, stderr %q; want 2 and %q", tc.args, st, errOut, tc.says)
+		}
+	}
+}
+
+// TestGPUConfigChecked: a -config that cannot work (a size no machine
+// holds, a negative or wrapping latency, a bad cache geometry, data after
+// the object) is one usage error about the config, exit 2, before any
+// trace is read: not a panic, an impossible IPC, nor one error per policy
+// blaming the trace.
+func TestGPUConfigChecked(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ config, says string }{
+		{`{"sms":4611686018427387904}`, "SMs"},
+		{`{"warps_per_sm":4611686018427387904}`, "WarpsPerSM"},
+		{`{"blocks_per_sm":4611686018427387904}`, "BlocksPerSM"},
+		{`{"schedulers":4611686018427387904}`, "Schedulers"},
+		{`{"mem_latency":-1000}`, "FixedLatency"},
+		{`{"mem_latency":9223372036854775807}`, "FixedLatency"},
+		{`{"l2_hit_latency":9223372036854775807}`, "L2HitLatency"},
+		{`{"l1_hit_latency":-5}`, "HitLatency"},
+		{`{"l1_sets":63}`, "Sets"},
+		{`{"sms":2} garbage`, "more after"},
+		{`{"sms":2}{"sms":3}`, "more after"},
+	} {
+		path := writeFile(t, filepath.Join(dir, "c.json"), []byte(tc.config))
+		st, out, errOut := runTrace(t, nil, "sim", "gpu", "-config", path)
+		if st != 2 || !strings.Contains(errOut, tc.says) || !strings.Contains(errOut, "-config") ||
+			strings.Count(errOut, "\n") != 1 || out != "" {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2 and one line with %q", tc.config, st, out, errOut, tc.says)
 		}
 	}
 }

@@ -202,9 +202,17 @@ func runSimGPU(e *env, c *command, args []string) error {
 		if err := dec.Decode(&over); err != nil {
 			return usagef("-config %s: %v", *configFile, err)
 		}
+		if _, err := dec.Token(); err != io.EOF {
+			return usagef("-config %s: more after the JSON object", *configFile)
+		}
 	}
-	if _, err := gpuConfig(policies[0], over); err != nil {
-		return usageError{err}
+	// Every size and latency is checked once, before any trace is read.
+	cfg, err := gpuConfig(policies[0], over)
+	if err == nil {
+		_, err = gpu.New(cfg)
+	}
+	if err != nil {
+		return usagef("-config %s: %v", *configFile, err)
 	}
 	srcs := warpTraceSources(e, inputs)
 	if len(srcs) == 0 {
