@@ -141,10 +141,13 @@ func New(c *cache.Cache, m Machine, cfg Config) (*Policy, error) {
 	if cfg.InitialMissLatency == 0 {
 		cfg.InitialMissLatency = 120
 	}
-	ccfg := c.Config()
 	bad := func(format string, args ...any) (*Policy, error) {
 		return nil, linecomp.ConfigError("latte", format, args...)
 	}
+	if c == nil {
+		return bad("the cache is nil")
+	}
+	ccfg := c.Config()
 	n := len(ccfg.Modes)
 	switch {
 	case m == nil && cfg.Kind != Static:
@@ -160,7 +163,7 @@ func New(c *cache.Cache, m Machine, cfg Config) (*Policy, error) {
 	case cfg.EPAccesses < 0 || cfg.PeriodEPs < 2 || cfg.DedicatedPerMode < 0 || cfg.CMPLimit < 0:
 		return bad("EPAccesses %d, PeriodEPs %d (at least 2), DedicatedPerMode %d and CMPLimit %d must be positive",
 			cfg.EPAccesses, cfg.PeriodEPs, cfg.DedicatedPerMode, cfg.CMPLimit)
-	case cfg.Kind != Static && ccfg.Sets < modes*cfg.DedicatedPerMode:
+	case cfg.Kind != Static && ccfg.Sets/modes < cfg.DedicatedPerMode: // modes × DedicatedPerMode could wrap
 		return bad("%d sets cannot hold %d dedicated sets per mode", ccfg.Sets, cfg.DedicatedPerMode)
 	}
 	p := &Policy{cfg: cfg, c: c, machine: m, sets: ccfg.Sets, ways: ccfg.Ways, dedicate: make([]int8, ccfg.Sets)}
