@@ -102,7 +102,7 @@ func runSimCache(e *env, c *command, args []string) error {
 	failed := e.eachInput(srcs, func(in *input) error {
 		var cc *cache.Cache
 		var n uint64
-		_, err := eachRecord(in, *line, func(h trace.Header, r trace.Record) error {
+		_, err := eachRecord(in, *line, []string{"l1", "dram"}, func(h trace.Header, r trace.Record) error {
 			if cc == nil {
 				cfg, err := cfgFor(h.LineSize)
 				if err != nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/linecomp/linecomp/policy/latte"
 	"github.com/linecomp/linecomp/sim/cache"
 	"github.com/linecomp/linecomp/sim/gpu"
-	"github.com/linecomp/linecomp/trace/warp"
 )
 
 var simGPUCommand = &command{
@@ -337,10 +336,18 @@ func warpTraceSources(e *env, args []string) []source {
 
 // readKernels reads every kernel of a warp trace.
 func readKernels(r io.Reader) ([]*gpu.Kernel, error) {
-	wr, err := warp.NewReader(r)
+	tf, err := openTrace(r)
 	if err != nil {
 		return nil, err
 	}
+	if tf.line != nil {
+		got := "a line trace"
+		if s := streamOf(tf.line.Header().Source); s != "" {
+			got += " of the " + s + " stream"
+		}
+		return nil, wrongTrace(got, "warps")
+	}
+	wr := tf.warp
 	if ls := wr.Header().LineSize; ls != 128 {
 		return nil, fmt.Errorf("the trace has %d-byte lines; the GPU model's L1 takes 128", ls)
 	}

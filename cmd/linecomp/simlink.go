@@ -140,7 +140,7 @@ func runSimLink(e *env, c *command, args []string) error {
 		e.progress.show("%s: reading", in.name)
 		var recs []link.Transfer
 		payloads := map[string][]byte{}
-		h, err := eachRecord(in, 0, func(_ trace.Header, r trace.Record) error {
+		h, err := eachRecord(in, 0, []string{"rdma"}, func(_ trace.Header, r trace.Record) error {
 			d, ok := payloads[string(r.Data)]
 			if !ok {
 				d = slices.Clone(r.Data)

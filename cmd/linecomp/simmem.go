@@ -118,7 +118,7 @@ func runSimMem(e *env, c *command, args []string) error {
 		var n uint64
 		each := func(fn func(h trace.Header, r trace.Record) error) error {
 			if !*image {
-				_, err := eachRecord(in, *line, fn)
+				_, err := eachRecord(in, *line, []string{"dram"}, fn)
 				return err
 			}
 			lr := e.newLineReader(in, *line)
