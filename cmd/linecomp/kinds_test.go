@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/linecomp/linecomp/sample"
+	"github.com/linecomp/linecomp/trace"
 )
 
 // sampleTraceFile writes the embedded sample trace name to dir.
@@ -53,6 +54,19 @@ func TestWrongKindOfTrace(t *testing.T) {
 	for cmd, tr := range map[string]string{"cache": "l1-bfs.lct", "mem": "dram-fir.lct", "link": "rdma-fir.lct"} {
 		if st, _, errOut := runTrace(t, nil, "sim", cmd, sampleTraceFile(t, dir, tr)); st != 0 {
 			t.Errorf("sim %s %s: status %d, %s", cmd, tr, st, errOut)
+		}
+	}
+}
+
+// TestEmptyTrace: a line trace with no record is the same error in every
+// line-trace replay (sim link exited 0 with a row of zeros).
+func TestEmptyTrace(t *testing.T) {
+	dir := t.TempDir()
+	for cmd, stream := range map[string]string{"cache": "l1", "mem": "dram", "link": "rdma"} {
+		data := encodeLineTrace(t, trace.Header{LineSize: 64, Source: "test; stream=" + stream}, trace.Options{}, nil)
+		path := writeFile(t, filepath.Join(dir, stream+".lct"), data)
+		if st, _, errOut := runTrace(t, nil, "sim", cmd, path); st != 1 || !strings.Contains(errOut, "no record") {
+			t.Errorf("sim %s on an empty trace: status %d, stderr %q; want 1 and \"no record\"", cmd, st, errOut)
 		}
 	}
 }
