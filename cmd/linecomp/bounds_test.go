@@ -57,3 +57,16 @@ func TestGPUConfigChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsCheckedAtTheTraceSize: flags are checked before any trace is
+// read at a line size the trace may have, not only at the codec's largest:
+// 8-byte sub-blocks of none's 128-byte lines are 16, a valid cache, though
+// none's 4,096-byte lines would be 512 of them.
+func TestFlagsCheckedAtTheTraceSize(t *testing.T) {
+	if st, _, errOut := runTrace(t, nil, "sim", "cache", "-codec", "none", "-subblock", "8"); st != 0 {
+		t.Errorf("sim cache -codec none -subblock 8: status %d, %s", st, errOut)
+	}
+	if st, _, errOut := runTrace(t, nil, "sim", "cache", "-codec", "none", "-subblock", "7"); st != 2 || !strings.Contains(errOut, "SubBlock") {
+		t.Errorf("sim cache -codec none -subblock 7: status %d, %s; want 2", st, errOut)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/sample"
 	"github.com/linecomp/linecomp/trace"
 )
@@ -71,6 +72,28 @@ func eachRecord(in *input, lineSize int, want []string, fn func(h trace.Header, 
 			return h, err
 		}
 	}
+}
+
+// checkAtSomeSize checks a model's flags before any trace is read: at the
+// line size of -line when it is given (line > 0), else at every size the
+// codec takes until one works, since the trace will choose. It returns nil
+// if one works and otherwise the error at the last size tried.
+func checkAtSomeSize(line int, codec string, try func(lineSize int) error) error {
+	sizes := []int{line}
+	if line <= 0 {
+		info, err := linecomp.Lookup(codec)
+		if err != nil {
+			return err
+		}
+		sizes = info.LineSizes
+	}
+	var err error
+	for _, n := range sizes {
+		if err = try(n); err == nil {
+			return nil
+		}
+	}
+	return err
 }
 
 // streamOf returns the stream a capture names in a trace's source

@@ -72,13 +72,6 @@ func runSimCache(e *env, c *command, args []string) error {
 	if _, err := linecomp.Lookup(*codecName); err != nil {
 		return usageError{err}
 	}
-	// Check the geometry once, at a size the codec takes, so that a bad
-	// flag is a usage error before any trace is read.
-	probe := *line
-	if probe == 0 {
-		info, _ := linecomp.Lookup(*codecName)
-		probe = info.LineSizes[len(info.LineSizes)-1]
-	}
 	cfgFor := func(n int) (cache.Config, error) {
 		cd, err := linecomp.New(*codecName, n)
 		if err != nil {
@@ -87,11 +80,14 @@ func runSimCache(e *env, c *command, args []string) error {
 		return cache.Config{Sets: *sets, Ways: *ways, LineSize: n, TagFactor: *tags, SubBlock: *subBlock, Write: policy,
 			Modes: []linecomp.Codec{cd}, HitLatency: 20}, nil
 	}
-	cfg, err := cfgFor(probe)
-	if err == nil {
-		_, err = cache.New(cfg)
-	}
-	if err != nil {
+	// A bad flag is a usage error before any trace is read.
+	if err := checkAtSomeSize(*line, *codecName, func(n int) error {
+		cfg, err := cfgFor(n)
+		if err == nil {
+			_, err = cache.New(cfg)
+		}
+		return err
+	}); err != nil {
 		return usageError{err}
 	}
 	srcs := lineTraceSources(e, inputs, "l1")

@@ -85,9 +85,8 @@ func runSimMem(e *env, c *command, args []string) error {
 		return mem.Config{Controllers: *controllers, Interleave: *interleave, LineSize: n, MAG: *mag, Codec: cd,
 			MDCacheBytes: *mdKB << 10, MDWays: *mdWays}, nil
 	}
-	probe := *line
-	if probe == 0 {
-		probe = info.LineSizes[len(info.LineSizes)-1]
+	if *image && *line == 0 {
+		*line = info.LineSizes[len(info.LineSizes)-1] // an image is read in the codec's largest lines
 	}
 	if *controllers <= 0 || *mdKB <= 0 || *mdWays <= 0 || *mag <= 0 || *interleave <= 0 {
 		return usagef("-controllers, -md-kb, -md-ways, -mag and -interleave must be positive")
@@ -95,19 +94,19 @@ func runSimMem(e *env, c *command, args []string) error {
 	if *mdKB > math.MaxInt>>10 {
 		return usagef("-md-kb %d: more bytes than an int holds", *mdKB) // not wrapped to 0, the default
 	}
-	cfg, err := cfgFor(probe)
-	if err == nil {
-		_, err = mem.New(cfg)
-	}
-	if err != nil {
+	// A bad flag is a usage error before any trace is read.
+	if err := checkAtSomeSize(*line, *codecName, func(n int) error {
+		cfg, err := cfgFor(n)
+		if err == nil {
+			_, err = mem.New(cfg)
+		}
+		return err
+	}); err != nil {
 		return usageError{err}
 	}
 	srcs := lineTraceSources(e, inputs, "dram")
 	if *image && len(inputs) == 0 {
 		srcs = sampleSources()
-	}
-	if *image && *line == 0 {
-		*line = probe
 	}
 	if len(srcs) == 0 {
 		return usagef("no trace given, and no sample DRAM trace is embedded")
