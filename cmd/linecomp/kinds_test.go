@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/linecomp/linecomp/sample"
 	"github.com/linecomp/linecomp/trace"
+	"github.com/linecomp/linecomp/trace/warp"
 )
 
 // sampleTraceFile writes the embedded sample trace name to dir.
@@ -69,4 +72,63 @@ func TestEmptyTrace(t *testing.T) {
 			t.Errorf("sim %s on an empty trace: status %d, stderr %q; want 1 and \"no record\"", cmd, st, errOut)
 		}
 	}
+}
+
+// TestTraceInfoUntrustedNames: kernel names from an untrusted trace are
+// printed quoted when they hold anything but plain printable characters: no
+// newline, NUL or terminal escape reaches the output raw, the text table
+// keeps its columns, and the CSV's ";"-separated kernels field stays
+// unambiguous.
+func TestTraceInfoUntrustedNames(t *testing.T) {
+	names := []string{"plain_kernel", "two\nlines", "nul\x00", "esc\x1b[2J", "a;b grid=1,1,1 block=1,1,1 launches=9", "tab\there"}
+	var ks []kernelInsts
+	for _, n := range names {
+		ks = append(ks, kernelInsts{k: warp.Kernel{Name: n, Grid: [3]uint32{64, 1, 1}, Block: [3]uint32{64, 1, 1}},
+			insts: []warp.Inst{{Kind: warp.Exit}}})
+	}
+	data := encodeWarpTrace(t, warp.Header{LineSize: 128, WarpSize: 64}, ks)
+	for _, format := range []string{"text", "csv"} {
+		st, out, errOut := runTrace(t, bytes.NewReader(data), "trace", "info", "-format", format, "-")
+		if st != 0 {
+			t.Fatalf("%s: status %d, %s", format, st, errOut)
+		}
+		for _, bad := range []string{"\x00", "\x1b", "two\nlines", "tab\there"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s: the output holds %q raw:\n%s", format, bad, out)
+			}
+		}
+		for _, want := range []string{"plain_kernel", `"two\nlines"`, `"esc\x1b[2J"`} {
+			if !strings.Contains(out, want) && !strings.Contains(out, strings.ReplaceAll(want, `"`, `""`)) {
+				t.Errorf("%s: no %s in:\n%s", format, want, out)
+			}
+		}
+		if format == "csv" {
+			recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+			if err != nil || len(recs) != 2 {
+				t.Fatalf("csv: %v, %d records", err, len(recs))
+			}
+			field := recs[1][len(recs[1])-1]
+			if n := len(splitOutsideQuotes(field)); n != len(names) {
+				t.Errorf("the kernels field splits into %d kernels, want %d: %s", n, len(names), field)
+			}
+		}
+	}
+}
+
+// splitOutsideQuotes splits s at the semicolons outside Go-quoted strings.
+func splitOutsideQuotes(s string) []string {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && quoted:
+			i++
+		case s[i] == '"':
+			quoted = !quoted
+		case s[i] == ';' && !quoted:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
 }
