@@ -23,6 +23,11 @@ var simCommand = &command{
 	sub:     []*command{simCacheCommand, simMemCommand, simGPUCommand, simLinkCommand},
 }
 
+// notApplicable fills a report's cell that has no value for its row: a
+// figure no paper gives, a counter a row does not have. Every report
+// spells it so.
+const notApplicable = "n/a"
+
 // lineTraceSources returns the sources named by args, or the committed
 // sample line traces of the given stream ("l1", "dram", "rdma") when there
 // are none.

@@ -538,12 +538,13 @@ func printGPURows(w io.Writer, rows []gpuRow, format string) error {
 	t := table{header: []string{"workload", "policy", "cycles", "ipc", "speedup", "l1_miss_rate", "miss_reduction",
 		"eff_capacity", "decompressions", "queue_wait", "energy_nj", "modes"}}
 	for _, r := range rows {
-		energy := "n/a"
+		energy := notApplicable
 		if r.EnergyNJ != nil {
 			energy = ffmt(*r.EnergyNJ, 1)
 		}
 		if r.oracle {
-			t.add(r.Workload, r.Policy, utoa(r.Cycles), ffmt(r.IPC, 3), ffmt(r.Speedup, 3), "–", "–", "–", "–", "–", "–", "")
+			na := notApplicable
+			t.add(r.Workload, r.Policy, utoa(r.Cycles), ffmt(r.IPC, 3), ffmt(r.Speedup, 3), na, na, na, na, na, na, "")
 			continue
 		}
 		var share []string

@@ -37,7 +37,8 @@ uncompressed link would carry, the compression ratio, wire bytes of all
 four kinds, bus-busy cycles, the completion cycle under the trace's
 timestamps, each candidate's use, and energy (wire and codecs, with their
 sources). -latency tavana gives the codecs Tavana Table III's latencies
-(BDI 2/1, FPC 3/5, C-Pack+Z 16/9); default keeps each codec's own. Without
+(BDI 2/1, FPC 3/5, C-Pack+Z 16/9); -latency own keeps each codec's own
+(its paper's; "default" is accepted as an older name for own). Without
 traces it replays the committed sample rdma traces.`
 
 // linkRow is one (trace, configuration) result.
@@ -58,7 +59,7 @@ func runSimLink(e *env, c *command, args []string) error {
 	minVotes := fs.Int("min-votes", 3, "votes a candidate needs to be selected")
 	within := fs.Bool("within", false, "the 7-of-300 reading: sampling inside the 300 (a running phase of 293)")
 	static := fs.String("static", "", "every transfer uses this codec (no vote)")
-	latency := fs.String("latency", "tavana", "codec latencies: tavana (Table III) or default (each codec's own)")
+	latency := fs.String("latency", "tavana", "codec latencies: tavana (Table III) or own (each codec's own)")
 	wire := fs.String("wire", link.WireInPackage.Name, "wire energy preset: "+wireNames())
 	format := fs.String("format", "text", "output: text, csv or json")
 	inputs, err := fs.parse(args)
@@ -68,8 +69,12 @@ func runSimLink(e *env, c *command, args []string) error {
 	if err := parseFormat(*format); err != nil {
 		return err
 	}
-	if *latency != "tavana" && *latency != "default" {
-		return usagef("-latency %q: want tavana or default", *latency)
+	switch *latency {
+	case "tavana", "own":
+	case "default": // its former name, which read as "the default" (tavana)
+		*latency = "own"
+	default:
+		return usagef("-latency %q: want tavana or own", *latency)
 	}
 	wireEnergy, ok := link.WirePreset(*wire)
 	if !ok {

@@ -740,7 +740,7 @@ func traceInfoText(w io.Writer, infos []*traceInfo) error {
 			for _, k := range rows {
 				name, grid, block, blocks := kernelName(k.Name), dims(k.Grid), dims(k.Block), decimal(k.Blocks)
 				if k.Blocks == 0 {
-					name, grid, block, blocks = k.Name, "-", "-", "-"
+					name, grid, block, blocks = k.Name, notApplicable, notApplicable, notApplicable
 				}
 				n := k.Insts
 				fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", name, grid, block, k.Launches, blocks,
@@ -775,10 +775,10 @@ func plural(n int64, one, many string) string {
 // dims writes a grid or block size as x,y,z.
 func dims(d [3]uint32) string { return fmt.Sprintf("%d,%d,%d", d[0], d[1], d[2]) }
 
-// perPayload writes bytes per payload, or "-" without payloads.
+// perPayload writes bytes per payload, or n/a without payloads.
 func perPayload(v *float64) string {
 	if v == nil {
-		return "-"
+		return notApplicable
 	}
 	return strconv.FormatFloat(*v, 'f', 2, 64)
 }
