@@ -116,7 +116,7 @@ func designConfig(d gpuDesign, over gpuOverrides, assistErr *error) (gpu.Config,
 	if err != nil {
 		return cfg, nil, err
 	}
-	dram := mem.GDDR5
+	dram := mem.GDDR5()
 	if o := over.MemLatency; o != nil {
 		dram.Latency = *o
 	}

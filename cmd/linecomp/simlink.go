@@ -60,7 +60,7 @@ func runSimLink(e *env, c *command, args []string) error {
 	within := fs.Bool("within", false, "the 7-of-300 reading: sampling inside the 300 (a running phase of 293)")
 	static := fs.String("static", "", "every transfer uses this codec (no vote)")
 	latency := fs.String("latency", "tavana", "codec latencies: tavana (Table III) or own (each codec's own)")
-	wire := fs.String("wire", link.WireInPackage.Name, "wire energy preset: "+wireNames())
+	wire := fs.String("wire", link.WireInPackage().Name, "wire energy preset: "+wireNames())
 	format := fs.String("format", "text", "output: text, csv or json")
 	inputs, err := fs.parse(args)
 	if err != nil {
@@ -155,7 +155,7 @@ func runSimLink(e *env, c *command, args []string) error {
 
 func wireNames() string {
 	var n []string
-	for _, w := range link.WirePresets {
+	for _, w := range link.WirePresets() {
 		n = append(n, w.Name)
 	}
 	return strings.Join(n, ", ")

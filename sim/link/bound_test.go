@@ -72,3 +72,16 @@ func TestTimeBeyondMaxCycle(t *testing.T) {
 		t.Errorf("Advance(MaxCycle): %v", err)
 	}
 }
+
+// TestWirePresetsAreValues: the wire presets are functions and copies.
+func TestWirePresetsAreValues(t *testing.T) {
+	ws := link.WirePresets()
+	ws[0].PicoJoulePerBit = 1e9
+	if w, ok := link.WirePreset("in-package"); !ok || w != link.WireInPackage() || w.PicoJoulePerBit != 1 {
+		t.Errorf("in-package after a caller changed its copy: %+v", w)
+	}
+	l := mustLink(t, link.Config{Candidates: []linecomp.Codec{noneCodec(t, 64)}})
+	if l.Config().Wire != link.WireInPackage() || link.WirePresets()[0] != link.WireInPackage() {
+		t.Errorf("default wire %+v", l.Config().Wire)
+	}
+}

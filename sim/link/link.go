@@ -44,7 +44,7 @@ type Config struct {
 	InputBuffer   int             // bytes per endpoint (4096)
 	OutputBuffer  int             // bytes per endpoint (4096)
 	AlgFieldBits  int             // Comp Alg width: AlgField4 (default) or AlgField2
-	Wire          WireEnergy      // per-bit wire energy (WireInPackage)
+	Wire          WireEnergy      // per-bit wire energy (WireInPackage())
 	CodecEnergy   linecomp.Source // source of the per-line codec energies (linecomp.SourceTavana)
 }
 
@@ -214,7 +214,7 @@ func resolve(cfg *Config) error {
 			cfg.InputBuffer, cfg.OutputBuffer, largest, lineSize)
 	}
 	if cfg.Wire == (WireEnergy{}) {
-		cfg.Wire = WireInPackage
+		cfg.Wire = WireInPackage()
 	}
 	if !(cfg.Wire.PicoJoulePerBit >= 0) || math.IsInf(cfg.Wire.PicoJoulePerBit, 0) {
 		return bad("Wire.PicoJoulePerBit is %v; it must be finite and ≥ 0", cfg.Wire.PicoJoulePerBit)

@@ -41,3 +41,17 @@ func TestHugeConfig(t *testing.T) {
 }
 
 const bitsOfInt = 32 << (^uint(0) >> 63)
+
+// TestPresetsAreValues: the DRAM presets are functions, so no importer can
+// change another's default; the default is GDDR5's.
+func TestPresetsAreValues(t *testing.T) {
+	d := mem.GDDR5()
+	d.Latency = 5
+	m, err := mem.New(mem.Config{LineSize: 128, Codec: codec(t, "bdi", 128)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Config().DRAM; got != mem.GDDR5() || got.Latency != 100 || mem.HBM2().BurstCycles != 1 {
+		t.Errorf("default DRAM %+v, GDDR5 %+v, HBM2 %+v", got, mem.GDDR5(), mem.HBM2())
+	}
+}

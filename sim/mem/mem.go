@@ -22,16 +22,25 @@ type DRAM struct {
 	BurstCycles int // cycles one MAG burst occupies the data bus
 }
 
-// GDDR5 and HBM2 are channel presets with a 32-byte MAG (MAG-aware BDI §I
-// and Table IV: GDDR5 has a 32-bit bus and burst length 8, HBM2 a 128-bit
-// bus and burst length 2). BurstCycles counts command-clock cycles: GDDR5
-// moves 4 data words per command clock (8 words in 2 cycles), HBM2 2 (2
-// words in 1 cycle). Latency is LATTE-CC Table II's minimum DRAM latency
-// beyond an L2 hit (220 − 120 cycles); no paper gives one per memory type
-// [ours].
-var (
-	GDDR5 = DRAM{Latency: 100, BurstCycles: 2}
-	HBM2  = DRAM{Latency: 100, BurstCycles: 1}
+// GDDR5 and HBM2 return channel presets with a 32-byte MAG (MAG-aware BDI
+// §I and Table IV: GDDR5 has a 32-bit bus and burst length 8, HBM2 a
+// 128-bit bus and burst length 2). BurstCycles counts command-clock
+// cycles: GDDR5 moves 4 data words per command clock (8 words in 2
+// cycles), HBM2 2 (2 words in 1 cycle). Latency is LATTE-CC Table II's
+// minimum DRAM latency beyond an L2 hit (220 − 120 cycles); no paper gives
+// one per memory type [ours]. They are functions, not variables, so that
+// no importer can change the default of another.
+func GDDR5() DRAM { return DRAM{Latency: 100, BurstCycles: 2} }
+
+// HBM2 returns the HBM2 channel preset; see GDDR5.
+func HBM2() DRAM { return DRAM{Latency: 100, BurstCycles: 1} }
+
+// The energy of one access to a memory controller's metadata cache,
+// MAG-aware BDI §V-B: 0.0014 nJ a read, 0.00097 nJ a write. They are the
+// memory model's, not the root's presets, which price codecs.
+const (
+	MDReadPicoJoules  = 1.4
+	MDWritePicoJoules = 0.97
 )
 
 // Config describes the memory controllers. Zero values of the fields
@@ -102,13 +111,11 @@ func ratio(a, b uint64) float64 {
 	return float64(a) / float64(b)
 }
 
-// MDEnergyPicoJoules returns the MD cache's energy from the MAG-aware BDI
-// presets (§V-B: 0.0014 nJ a read, 0.00097 nJ a write): every lookup is a
-// read, every write request's update a write.
+// MDEnergyPicoJoules returns the MD cache's energy (MDReadPicoJoules,
+// MDWritePicoJoules): every lookup is a read, every write request's update
+// a write.
 func (s *Stats) MDEnergyPicoJoules() float64 {
-	r, _ := linecomp.PresetEnergy(linecomp.SourceMAG, linecomp.MetadataCache, linecomp.EnergyMDRead)
-	w, _ := linecomp.PresetEnergy(linecomp.SourceMAG, linecomp.MetadataCache, linecomp.EnergyMDWrite)
-	return float64(s.MDReads)*r.PicoJoule + float64(s.MDWrites)*w.PicoJoule
+	return float64(s.MDReads)*MDReadPicoJoules + float64(s.MDWrites)*MDWritePicoJoules
 }
 
 // mdLine is one MD cache entry.
@@ -162,7 +169,7 @@ func New(cfg Config) (*Memory, error) {
 	def(&cfg.MDBlock, 128)
 	def(&cfg.MDHitLatency, 1)
 	if cfg.DRAM == (DRAM{}) {
-		cfg.DRAM = GDDR5
+		cfg.DRAM = GDDR5()
 	}
 	bad := func(format string, args ...any) (*Memory, error) {
 		return nil, linecomp.ConfigError("mem", format, args...)
