@@ -1,5 +1,7 @@
 package linecomp
 
+import "github.com/linecomp/linecomp/internal/bound"
+
 // Latency is a codec's hardware latency in cycles, as a source paper gives
 // it. A field is [LatencyUnknown] where the paper gives only the other one.
 //
@@ -81,8 +83,10 @@ type Trainer interface {
 }
 
 // Check returns an error wrapping ErrConfig, naming component, if a field
-// of l is negative but not LatencyUnknown: a latency no paper and no
-// simulator can mean. Codec packages check their WithLatency option with it.
+// of l is negative but not LatencyUnknown, or above 2^30 cycles (a second
+// at 1 GHz, beyond which a model's sums of cycles could wrap): a latency no
+// paper and no simulator can mean. Codec packages check their WithLatency
+// option with it, and the models check every codec they are given.
 func (l Latency) Check(component string) error {
 	for _, f := range []struct {
 		field  string
@@ -90,6 +94,9 @@ func (l Latency) Check(component string) error {
 	}{{"compression", l.Compress}, {"decompression", l.Decompress}} {
 		if f.cycles < 0 && f.cycles != LatencyUnknown {
 			return ConfigError(component, "%s latency %d is negative and not LatencyUnknown", f.field, f.cycles)
+		}
+		if f.cycles > bound.MaxCycles {
+			return ConfigError(component, "%s latency %d exceeds %d cycles", f.field, f.cycles, bound.MaxCycles)
 		}
 	}
 	return nil

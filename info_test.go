@@ -3,6 +3,7 @@ package linecomp_test
 import (
 	"bytes"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -160,8 +161,8 @@ func TestNilLines(t *testing.T) {
 	}
 }
 
-// TestLatencyCheck: only a negative field other than LatencyUnknown is an
-// error, and it names the component and the field.
+// TestLatencyCheck: only a negative field other than LatencyUnknown, or
+// one above 2^30 cycles, is an error, and it names the component and the field.
 func TestLatencyCheck(t *testing.T) {
 	for _, l := range []linecomp.Latency{{}, {Compress: 5, Decompress: 1}, {Compress: linecomp.LatencyUnknown, Decompress: 11}} {
 		if err := l.Check("x"); err != nil {
@@ -171,5 +172,14 @@ func TestLatencyCheck(t *testing.T) {
 	err := linecomp.Latency{Compress: 1, Decompress: -2}.Check("mycodec")
 	if !errors.Is(err, linecomp.ErrConfig) || !strings.Contains(err.Error(), "mycodec") || !strings.Contains(err.Error(), "decompression") {
 		t.Errorf("-2 cycles: %v", err)
+	}
+	// a latency a model would add to a uint64 clock without wrapping
+	for _, l := range []linecomp.Latency{{Compress: math.MaxInt, Decompress: 1}, {Compress: 1, Decompress: 1<<30 + 1}} {
+		if err := l.Check("mycodec"); !errors.Is(err, linecomp.ErrConfig) || !strings.Contains(err.Error(), "exceeds") {
+			t.Errorf("%v: %v", l, err)
+		}
+	}
+	if err := (linecomp.Latency{Compress: 1 << 30, Decompress: 1 << 30}).Check("x"); err != nil {
+		t.Errorf("2^30 cycles: %v", err)
 	}
 }

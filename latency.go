@@ -1,11 +1,10 @@
 package linecomp
 
+import "slices"
+
 // A Source names a publication (or simulator) whose latency or energy
 // numbers a preset reproduces.
 type Source string
-
-// LatencySource is the former name of [Source].
-type LatencySource = Source
 
 // The sources of the latency and energy presets, in the order a codec
 // consults them for its default latency when its own paper gives none.
@@ -37,7 +36,9 @@ type LatencyPreset struct {
 	Latency   Latency
 }
 
-// LatencyPresets lists every latency the source papers give, in cycles.
+// LatencyPresets returns every latency the source papers give, in cycles,
+// as a new slice: the table itself is not a variable any importer could
+// change under another.
 // Where a paper gives only one of the two numbers the other is
 // LatencyUnknown; none is invented.
 //
@@ -60,7 +61,9 @@ type LatencyPreset struct {
 //	gem5         bdi        2         1           gem5 Multi(BDI) defaults
 //	gem5         cpack      13        9           gem5 CPack defaults
 //	gem5         fpc        3         5           gem5 FPC defaults
-var LatencyPresets = []LatencyPreset{
+func LatencyPresets() []LatencyPreset { return slices.Clone(latencyPresets) }
+
+var latencyPresets = []LatencyPreset{
 	{SourceBDIPaper, "bdi", Latency{5, 1}},
 	{SourceFPCReport, "fpc", Latency{3, 5}},
 	{SourceLatteCC, "bdi", Latency{2, 2}},
@@ -84,7 +87,7 @@ var LatencyPresets = []LatencyPreset{
 // PresetLatency returns the latency that source gives for algorithm, and
 // false if it gives none.
 func PresetLatency(source Source, algorithm string) (Latency, bool) {
-	for _, p := range LatencyPresets {
+	for _, p := range latencyPresets {
 		if p.Source == source && p.Algorithm == algorithm {
 			return p.Latency, true
 		}

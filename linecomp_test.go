@@ -87,7 +87,7 @@ func TestRegistry(t *testing.T) {
 // and gem5 that gives it.
 func TestDefaultLatencies(t *testing.T) {
 	cases := []struct {
-		own  linecomp.LatencySource
+		own  linecomp.Source
 		alg  string
 		want linecomp.Latency
 	}{

@@ -68,6 +68,6 @@
 // # Latency
 //
 // 5 cycles to compress, 1 to decompress: the BDI paper's numbers as CABA
-// quotes them. Other papers' numbers are in linecomp.LatencyPresets;
+// quotes them. Other papers' numbers are in linecomp.LatencyPresets();
 // WithLatency sets one of them.
 package bdi

@@ -121,7 +121,7 @@
 //
 // # Latency
 //
-// The BPC paper is not among the latency sources (linecomp.LatencyPresets),
+// The BPC paper is not among the latency sources (linecomp.LatencyPresets()),
 // so the default is linecomp.DefaultLatency("", "bpc"): LATTE-CC Table I,
 // which gives only the decompression latency, 11 cycles; compression is
 // linecomp.LatencyUnknown. WithLatency sets both.

@@ -56,6 +56,9 @@ const char *linecomp_status_name(linecomp_status status) {
 int linecomp_api_version(void) { return LINECOMP_API_VERSION; }
 
 size_t linecomp_max_compressed_bytes(size_t line_size) {
+	if ((uint64_t)line_size > LINECOMP_MAX_LENGTH || line_size > SIZE_MAX - 8) {
+		return 0; /* no codec takes it, and the sum could wrap */
+	}
 	return LINECOMP_MAX_COMPRESSED_BYTES(line_size);
 }
 

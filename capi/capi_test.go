@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/linecomp/linecomp"
-	"github.com/linecomp/linecomp/internal/codectest"
 	"github.com/linecomp/linecomp/sample"
 )
 
@@ -80,7 +79,7 @@ func TestCLibrary(t *testing.T) {
 		if !ok {
 			t.Fatal("the C test did not build")
 		}
-		corpus := corporaSlices(codectest.Corpora(t), 32<<10)
+		corpus := corporaSlices(corpora(t), 32<<10)
 		path := filepath.Join(dir, "corpora.bin")
 		if err := os.WriteFile(path, corpus, 0o644); err != nil {
 			t.Fatal(err)
@@ -237,14 +236,45 @@ func helloExample(t *testing.T) string {
 	return ""
 }
 
+// corpora returns the files of the full corpora in $LINECOMP_CORPORA (the
+// root module's internal test support is not this module's to import). It
+// skips the test with -short or without LINECOMP_CORPORA, and fails it
+// when the directory cannot be read.
+func corpora(t *testing.T) [][]byte {
+	t.Helper()
+	dir := os.Getenv("LINECOMP_CORPORA")
+	if testing.Short() || dir == "" {
+		t.Skip("the full corpora: set LINECOMP_CORPORA, without -short")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("LINECOMP_CORPORA: %v", err)
+	}
+	var files [][]byte
+	for _, e := range entries {
+		if e.IsDir() || filepath.Ext(e.Name()) == ".md" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, data)
+	}
+	if len(files) == 0 {
+		t.Fatalf("LINECOMP_CORPORA=%s holds no corpus files", dir)
+	}
+	return files
+}
+
 // corporaSlices takes up to n bytes, whole 4 KiB pages, from the middle
 // of each corpus file and concatenates them.
-func corporaSlices(files []codectest.File, n int) []byte {
+func corporaSlices(files [][]byte, n int) []byte {
 	var out []byte
 	for _, f := range files {
-		k := min(n, len(f.Data)) &^ 4095
-		start := (len(f.Data)/2 - k/2) &^ 4095
-		out = append(out, f.Data[start:start+k]...)
+		k := min(n, len(f)) &^ 4095
+		start := (len(f)/2 - k/2) &^ 4095
+		out = append(out, f[start:start+k]...)
 	}
 	return out
 }

@@ -165,8 +165,9 @@ extern "C" {
 /* An upper bound on the bytes of a stream compressed from a line of n
  * bytes, by every codec at every line size: every codec stores a line it
  * cannot shrink raw, behind at most a few tag bits. Size output buffers for
- * linecomp_compress with it. linecomp_max_compressed_bytes() returns the
- * same value. */
+ * linecomp_compress with it. n must be at most LINECOMP_MAX_LENGTH (for a
+ * larger n the sum may wrap); linecomp_max_compressed_bytes() returns the
+ * same value, and 0 for such an n. */
 #define LINECOMP_MAX_COMPRESSED_BYTES(n) ((size_t)(n) + 8)
 
 /* A latency field that no source paper gives. */
@@ -332,7 +333,9 @@ linecomp_status linecomp_decompress(linecomp_codec codec, const uint8_t *enc,
                                     size_t enc_len, uint8_t *out,
                                     size_t out_cap, size_t *out_len);
 
-/* LINECOMP_MAX_COMPRESSED_BYTES(line_size) as a function. */
+/* LINECOMP_MAX_COMPRESSED_BYTES(line_size) as a function, for a line_size
+ * of at most LINECOMP_MAX_LENGTH; 0 for a larger one, which no codec takes
+ * (the sum would wrap: SIZE_MAX + 8 is 7). */
 size_t linecomp_max_compressed_bytes(size_t line_size);
 
 /* Batch size: for the data_len / line_size consecutive lines of data, sets

@@ -113,7 +113,7 @@
 //
 // 3 cycles to compress and 5 to decompress, for "fpc" from the FPC report
 // and for "fpc-tavana" from Tavana's Table III (the same numbers). Other
-// papers' numbers are in linecomp.LatencyPresets; use WithLatency, whose
+// papers' numbers are in linecomp.LatencyPresets(); use WithLatency, whose
 // fields may be linecomp.LatencyUnknown but no other negative value.
 //
 // # Speed

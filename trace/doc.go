@@ -15,7 +15,8 @@
 // not match, a field out of range) is a *FormatError wrapping ErrFormat with
 // the byte offset, never a panic. A trace whose writer was never closed (a
 // capture killed half-way) has no end marker and is an error, not a shorter
-// trace; a flipped byte breaks a block's CRC. NewWriter rejects a bad header
+// trace; a flipped byte breaks a block's CRC, and so do blocks out of order
+// (each block's CRC continues the previous one's). NewWriter rejects a bad header
 // with ErrHeader and Write a bad record with ErrRecord, writing nothing.
 //
 // Package trace/warp writes warp instruction traces in the same container
@@ -28,7 +29,7 @@
 // rejects an overlong one — or, where marked ±, zigzag varints (0, −1, 1, −2
 // … as 0, 1, 2, 3 …, so that small negatives stay short). A file is:
 //
-//	magic    "LCTRACE", a kind byte ('L' here; 'W' for trace/warp), version 01
+//	magic    "LCTRACE", a kind byte ('L' here; 'W' for trace/warp), version 02
 //	block    the header block, type 'H'
 //	block…   data blocks, type 'D' or 'Z', each holding one or more items
 //	block    the end block, type 'E'; nothing may follow it
@@ -38,7 +39,16 @@
 //	type     1 byte
 //	length   varint, ≤ MaxBlockLen (2 MiB): bytes of body
 //	body     length bytes
-//	crc      4 bytes, little-endian: CRC-32C (Castagnoli) of type, length and body
+//	crc      4 bytes, little-endian: CRC-32C (Castagnoli) of type, length and
+//	         body, continued from the previous block's crc (0 for the header
+//	         block): the CRC-32C of this block's type, length and body after
+//	         those of every block before it
+//
+// The chain makes the order of the blocks part of every checksum: blocks
+// exchanged, each intact, fail at the first one out of place, which the end
+// marker's counts alone cannot see. Version 01, which writers wrote before,
+// is read too: its every block's crc starts from 0 (the committed sample
+// traces are version 01).
 //
 // Header body: flags (varint, 0; no flag is defined), LineSize (1 … 1 MiB),
 // DictEntries (the dictionary's capacity; DictEntries × LineSize ≤ 64 MiB;
@@ -93,7 +103,7 @@
 //
 // is these 67 bytes:
 //
-//	4C 43 54 52 41 43 45 4C 01  magic "LCTRACE", kind 'L', version 1
+//	4C 43 54 52 41 43 45 4C 02  magic "LCTRACE", kind 'L', version 2
 //	48 06                       header block 'H', 6 bytes of body
 //	00 08 04 02 65 78             flags 0, LineSize 8, DictEntries 4, Source "ex"
 //	23 59 2A 76                   CRC-32C 0x762A5923
@@ -112,11 +122,12 @@
 //	C7 01                           ΔTime −100 → zigzag 199 = 0x47|0x80, 1
 //	01                              ΔLine −1 → zigzag 1
 //	01                              distance 1: the literal before the newest
-//	B1 7B 61 C9                   CRC-32C 0xC9617BB1
+//	6A 26 13 82                   CRC-32C 0x8213266A, continued from 0x762A5923
 //	45 02                       end block 'E', 2 bytes of body
 //	03 01                         3 records in 1 data block
-//	FC F6 45 CC                   CRC-32C 0xCC45F6FC
+//	63 E2 FF A1                   CRC-32C 0xA1FFE263, continued from 0x8213266A
 //
 // Cut anywhere before its last byte, this file is an ErrFormat error; with
-// any one byte changed, too.
+// any one byte changed, too. In version 01 the two later CRCs would be
+// B1 7B 61 C9 and FC F6 45 CC, each over its own block alone.
 package trace

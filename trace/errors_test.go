@@ -59,7 +59,7 @@ func TestMalformed(t *testing.T) {
 		{"short magic", []byte("LCTR"), 4, "inside the magic"},
 		{"not a trace", []byte("GIF89a\x00\x00\x00"), 0, "not a linecomp trace"},
 		{"warp kind", []byte("LCTRACEW\x01"), 7, "not a line-traffic trace"},
-		{"version 2", []byte("LCTRACEL\x02"), 8, "unsupported version"},
+		{"version 3", []byte("LCTRACEL\x03"), 8, "unsupported version"},
 		{"no header", file(), 9, "without its end marker"},
 		{"data before header", file(okData), 9, "want the header"},
 		{"header flags", file(block('H', 1, 8, 4, 0)), 11, "flags"},

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -13,7 +15,7 @@ import (
 // independently of hash/crc32 by crc32c below.
 var workedExample = []byte{
 	0x4C, 0x43, 0x54, 0x52, 0x41, 0x43, 0x45, // "LCTRACE"
-	'L', 0x01, // kind, version
+	'L', 0x02, // kind, version
 	// header block: type 'H', 6 bytes: flags 0, LineSize 8, DictEntries 4,
 	// Source length 2, "ex"
 	0x48, 0x06, 0x00, 0x08, 0x04, 0x02, 0x65, 0x78,
@@ -30,11 +32,22 @@ var workedExample = []byte{
 	// ΔTime −100 → zigzag 199 = 1·128 + 71 → 0x80|71, 1; ΔLine −1 → 1;
 	// distance 1 (newest is the zero line, entry 1; the 01…08 line is entry 0)
 	0x1F, 0x00, 0x01, 0xC7, 0x01, 0x01, 0x01,
-	0xB1, 0x7B, 0x61, 0xC9, // CRC-32C of the 34 bytes from 0x44
+	0x6A, 0x26, 0x13, 0x82, // CRC-32C continued from the header's over the 34 bytes from 0x44
 	// end block: type 'E', 2 bytes: 3 records, 1 data block
 	0x45, 0x02, 0x03, 0x01,
-	0xFC, 0xF6, 0x45, 0xCC,
+	0x63, 0xE2, 0xFF, 0xA1, // continued from the data block's
 }
+
+// workedExampleV1 is the same trace in version 1, as the committed sample
+// traces are: every block's CRC-32C starts from 0, so the order of blocks
+// is checked only by the end marker's counts.
+var workedExampleV1 = func() []byte {
+	b := slices.Clone(workedExample)
+	b[8] = 0x01
+	copy(b[55:], []byte{0xB1, 0x7B, 0x61, 0xC9}) // CRC-32C of the 34 bytes from 0x44 alone
+	copy(b[63:], []byte{0xFC, 0xF6, 0x45, 0xCC}) // of the end block alone
+	return b
+}()
 
 var workedHeader = Header{LineSize: 8, Source: "ex"}
 
@@ -69,11 +82,20 @@ func TestCRC32CDefinition(t *testing.T) {
 }
 
 func TestWorkedExampleBytes(t *testing.T) {
-	// The example's checksums, recomputed over its own spans.
+	// The example's checksums, recomputed over its own spans: in version
+	// 2 each continues the previous one, which is the CRC-32C of the
+	// concatenation of the block's span and every earlier block's; in
+	// version 1 each covers its own span alone.
+	var chained []byte
 	for _, span := range []struct{ from, to int }{{9, 17}, {21, 55}, {59, 63}} {
+		chained = append(chained, workedExample[span.from:span.to]...)
 		want := binary.LittleEndian.Uint32(workedExample[span.to:])
-		if got := crc32c(workedExample[span.from:span.to]); got != want {
-			t.Errorf("CRC over bytes %d…%d: computed %08x, example has %08x", span.from, span.to, got, want)
+		if got := crc32c(chained); got != want {
+			t.Errorf("CRC over bytes %d…%d and the blocks before: computed %08x, example has %08x", span.from, span.to, got, want)
+		}
+		want = binary.LittleEndian.Uint32(workedExampleV1[span.to:])
+		if got := crc32c(workedExampleV1[span.from:span.to]); got != want {
+			t.Errorf("version 1: CRC over bytes %d…%d: computed %08x, example has %08x", span.from, span.to, got, want)
 		}
 	}
 	if len(workedExample) != 67 {
@@ -91,6 +113,54 @@ func TestWorkedExampleBytes(t *testing.T) {
 		t.Fatalf("header %+v", h)
 	}
 	sameRecords(t, recs, workedRecords)
+	h, recs, err = decodeAll(bytes.NewReader(workedExampleV1))
+	if err != nil {
+		t.Fatalf("version 1: %v", err)
+	}
+	if h != workedHeader {
+		t.Fatalf("version 1: header %+v", h)
+	}
+	sameRecords(t, recs, workedRecords)
+}
+
+// TestSwappedBlocks: data blocks exchanged, each with its own intact CRC,
+// fail the checksum of the first block out of place in version 2 (the end
+// marker's counts do not depend on order); version 1 cannot tell.
+func TestSwappedBlocks(t *testing.T) {
+	recs := synthRecords(11, 3*4096, 16, 7)
+	for _, level := range []int{0, DefaultLevel} {
+		file := encode(t, Header{LineSize: 16, Source: "swap"}, Options{Level: level}, recs)
+		blocks := splitBlocks(t, file)
+		if len(blocks) < 4 { // header, two data blocks or more, end
+			t.Fatalf("level %d: %d blocks", level, len(blocks))
+		}
+		swapped := slices.Clone(file[:blocks[1].from])
+		swapped = append(swapped, file[blocks[2].from:blocks[2].to]...)
+		swapped = append(swapped, file[blocks[1].from:blocks[1].to]...)
+		swapped = append(swapped, file[blocks[2].to:]...)
+		err := readsCleanly(swapped)
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Offset != int64(blocks[1].from) || !strings.Contains(fe.Reason, "out of order") {
+			t.Errorf("level %d: blocks 1 and 2 swapped: %v; want a checksum error at byte %d", level, err, blocks[1].from)
+		}
+	}
+}
+
+// splitBlocks returns the byte spans of the blocks of a trace file, after
+// its 9-byte magic.
+func splitBlocks(t *testing.T, file []byte) []struct{ from, to int } {
+	t.Helper()
+	var spans []struct{ from, to int }
+	for at := 9; at < len(file); {
+		length, n := binary.Uvarint(file[at+1:])
+		if n <= 0 {
+			t.Fatalf("bad block length at %d", at)
+		}
+		end := at + 1 + n + int(length) + 4
+		spans = append(spans, struct{ from, to int }{at, end})
+		at = end
+	}
+	return spans
 }
 
 // readsCleanly reads a whole trace and reports nil, or the first error.

@@ -1064,6 +1064,11 @@ static void check_bad_arguments(void) {
     CHECK(linecomp_max_compressed_bytes(64) == LINECOMP_MAX_COMPRESSED_BYTES(64)
           && LINECOMP_MAX_COMPRESSED_BYTES(64) == 72,
           "max compressed bytes");
+    CHECK(linecomp_max_compressed_bytes(SIZE_MAX) == 0
+          && linecomp_max_compressed_bytes((size_t)LINECOMP_MAX_LENGTH)
+                 == (size_t)LINECOMP_MAX_LENGTH + 8,
+          "max compressed bytes of SIZE_MAX: %zu (it wrapped to 7)",
+          linecomp_max_compressed_bytes(SIZE_MAX));
     CHECK(strcmp(linecomp_status_name(LINECOMP_ERR_CORRUPT),
                  "LINECOMP_ERR_CORRUPT") == 0 &&
               strcmp(linecomp_status_name((linecomp_status)999),

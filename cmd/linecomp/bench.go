@@ -92,7 +92,7 @@ type benchFlags struct {
 func parseBenchFlags(e *env, c *command, args []string) (benchFlags, []string, error) {
 	fs := newFlags(e, c, benchHelp)
 	var f benchFlags
-	fs.StringVar(&f.codecs, "codecs", "", "comma-separated codecs (default: every codec that takes -line)")
+	fs.StringVar(&f.codecs, "codecs", "", "comma-separated codecs, or all (the default: every codec that takes -line)")
 	fs.IntVar(&f.line, "line", 128, "line size in bytes")
 	ops := fs.String("ops", strings.Join(benchOps, ","), "operations: "+strings.Join(benchOps, ", "))
 	fs.DurationVar(&f.time, "time", 50*time.Millisecond, "minimum time of one sample")
@@ -238,7 +238,7 @@ func runBench(e *env, c *command, args []string) error {
 // contributes nothing; failed is errInputsFailed if any did.
 func loadBenchData(e *env, inputs []string, f benchFlags) (data []byte, label string, failed error) {
 	srcs := expandArgs(inputs, e.stdin)
-	label = fmt.Sprintf("%d inputs", len(srcs))
+	label = plural(int64(len(srcs)), "input", "inputs")
 	if len(inputs) == 0 {
 		srcs = sampleSources()
 		label = fmt.Sprintf("sample(%d files)", len(srcs))

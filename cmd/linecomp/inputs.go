@@ -36,7 +36,8 @@ type source struct {
 // directly inside it, in name order, of which only regular files (and
 // links to them) are read, and the others are skipped with a reason;
 // anything else is opened as it is, so FIFOs, pipes such as /dev/fd/3 and
-// devices are read like files.
+// devices are read like files. A name that is no file but one the reports
+// give an embedded sample, such as sample/l1-bfs.lct, is that sample.
 func expandArgs(args []string, stdin io.Reader) []source {
 	var srcs []source
 	for _, a := range args {
@@ -46,6 +47,8 @@ func expandArgs(args []string, stdin io.Reader) []source {
 		}
 		st, err := os.Stat(a)
 		switch {
+		case err != nil && errors.Is(err, fs.ErrNotExist) && embedded(a) != nil:
+			srcs = append(srcs, *embedded(a))
 		case err != nil:
 			srcs = append(srcs, source{name: a, err: unwrapPathError(err)})
 		case st.IsDir():
@@ -122,6 +125,28 @@ func sampleSources() []source {
 		srcs = append(srcs, bytesSource("sample/"+f.Name, f.Data))
 	}
 	return srcs
+}
+
+// embedded returns the embedded sample file or trace that the reports name
+// name ("sample/NAME"), or nil.
+func embedded(name string) *source {
+	base, ok := strings.CutPrefix(filepath.ToSlash(name), "sample/")
+	if !ok {
+		return nil
+	}
+	for _, f := range sample.Files() {
+		if f.Name == base {
+			s := bytesSource(name, f.Data)
+			return &s
+		}
+	}
+	for _, t := range sample.Traces() {
+		if t.Name == base {
+			s := bytesSource(name, t.Data)
+			return &s
+		}
+	}
+	return nil
 }
 
 // bytesSource is a source of data held in memory, such as an embedded

@@ -91,7 +91,7 @@ const (
 func parseRatioFlags(e *env, c *command, args []string) (ratioFlags, []string, error) {
 	fs := newFlags(e, c, ratioHelp)
 	var f ratioFlags
-	fs.StringVar(&f.codecs, "codecs", "", "comma-separated codecs to run (default: every codec that takes -line)")
+	fs.StringVar(&f.codecs, "codecs", "", "comma-separated codecs to run, or all (the default: every codec that takes -line)")
 	fs.IntVar(&f.line, "line", 128, "line size in bytes")
 	fs.IntVar(&f.mag, "mag", 32, "memory access granularity in bytes, for the effective ratio")
 	fs.StringVar(&f.format, "format", "text", "output format: text, csv or json")
@@ -429,7 +429,7 @@ func fmtRatio(v *float64) string {
 func trainedLabel(r result) string {
 	switch {
 	case r.TrainedOn == "":
-		return "-"
+		return notApplicable
 	case r.looFiles > 0: // a count summed over the files would mislead
 		return r.TrainedOn
 	}

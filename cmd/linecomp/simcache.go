@@ -26,7 +26,9 @@ hits and misses, evictions, fills, invalidations, write-backs and the
 effective capacity (the mean over accesses of the valid lines' bytes over
 the data capacity; 1.0 is a full uncompressed cache).
 
--tags 1 with -codec none is an ordinary LRU cache. A trainable codec (sc2)
+-codecs takes a list (e.g. bdi,fpc,sc2) or all, as ratio does: each codec
+has its own cache and row, all fed the same records. -tags 1 with -codecs
+none is an ordinary LRU cache. A trainable codec (sc2)
 learns its code book as LATTE-CC does: from the lines filled in the first
 EP (256 accesses), rebuilt from those of the last EP of every period of 10
 EPs, with its old lines invalidated. Without traces it replays the
@@ -50,7 +52,8 @@ type cacheJSON struct {
 
 func runSimCache(e *env, c *command, args []string) error {
 	fs := newFlags(e, c, simCacheHelp)
-	codecName := fs.String("codec", "bdi", "codec of every line")
+	codecList := fs.String("codecs", "bdi", "codecs of the lines, comma-separated, or all: one cache and row per codec")
+	fs.StringVar(codecList, "codec", "bdi", "the same as -codecs")
 	sets := fs.Int("sets", 32, "sets (a power of two)")
 	ways := fs.Int("ways", 4, "ways: lines of data per set uncompressed")
 	tags := fs.Int("tags", 4, "tag factor: tags per set = tags × ways")
@@ -69,29 +72,34 @@ func runSimCache(e *env, c *command, args []string) error {
 	if !ok {
 		return usagef("-write %q: want evict, through or back", *write)
 	}
-	if _, err := linecomp.Lookup(*codecName); err != nil {
-		return usageError{err}
-	}
-	// Check the geometry once, at a size the codec takes, so that a bad
-	// flag is a usage error before any trace is read.
-	probe := *line
-	if probe == 0 {
-		info, _ := linecomp.Lookup(*codecName)
-		probe = info.LineSizes[len(info.LineSizes)-1]
-	}
-	cfgFor := func(n int) (cache.Config, error) {
-		cd, err := linecomp.New(*codecName, n)
-		if err != nil {
-			return cache.Config{}, err
-		}
-		return cache.Config{Sets: *sets, Ways: *ways, LineSize: n, TagFactor: *tags, SubBlock: *subBlock, Write: policy,
-			Modes: []linecomp.Codec{cd}, HitLatency: 20}, nil
-	}
-	cfg, err := cfgFor(probe)
-	if err == nil {
-		_, err = cache.New(cfg)
-	}
+	codecs, err := parseReplayCodecs(*codecList)
 	if err != nil {
+		return err
+	}
+	// newCache builds the cache of one codec; a trainable codec (sc2)
+	// learns its code book as LATTE-CC does.
+	newCache := func(codec string, n int) (*cache.Cache, error) {
+		cd, err := linecomp.New(codec, n)
+		if err != nil {
+			return nil, err
+		}
+		cc, err := cache.New(cache.Config{Sets: *sets, Ways: *ways, LineSize: n, TagFactor: *tags, SubBlock: *subBlock, Write: policy,
+			Modes: []linecomp.Codec{cd}, HitLatency: 20})
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := cd.(linecomp.Trainer); ok {
+			if _, err := latte.New(cc, nil, latte.Config{Kind: latte.Static}); err != nil {
+				return nil, err
+			}
+		}
+		return cc, nil
+	}
+	// A bad flag is a usage error before any trace is read.
+	if err := codecs.check(*line, func(codec string, n int) error {
+		_, err := newCache(codec, n)
+		return err
+	}); err != nil {
 		return usageError{err}
 	}
 	srcs := lineTraceSources(e, inputs, "l1")
@@ -100,46 +108,46 @@ func runSimCache(e *env, c *command, args []string) error {
 	}
 	var rows []cacheJSON
 	failed := e.eachInput(srcs, func(in *input) error {
-		var cc *cache.Cache
+		var names []string
+		var caches []*cache.Cache
 		var n uint64
-		_, err := eachRecord(in, *line, func(h trace.Header, r trace.Record) error {
-			if cc == nil {
-				cfg, err := cfgFor(h.LineSize)
+		_, err := eachRecord(in, *line, []string{"l1", "dram"}, func(h trace.Header, r trace.Record) error {
+			if caches == nil {
+				var err error
+				if names, caches, err = buildReplays(e, codecs, h.LineSize, newCache); err != nil {
+					return err
+				}
+			}
+			for _, cc := range caches {
+				var err error
+				if r.Op == trace.Write {
+					_, err = cc.Store(n, r.Addr, r.Data)
+				} else {
+					_, err = cc.Load(n, r.Addr, r.Data)
+				}
 				if err != nil {
 					return err
 				}
-				if cc, err = cache.New(cfg); err != nil {
-					return err
-				}
-				if _, ok := cfg.Modes[0].(linecomp.Trainable); ok {
-					if _, err := latte.New(cc, nil, latte.Config{Kind: latte.Static}); err != nil {
-						return err
-					}
-				}
-			}
-			var err error
-			if r.Op == trace.Write {
-				_, err = cc.Store(n, r.Addr, r.Data)
-			} else {
-				_, err = cc.Load(n, r.Addr, r.Data)
 			}
 			n++
 			if n%(1<<16) == 0 {
 				e.progress.show("%s: %d records", in.name, n)
 			}
-			return err
+			return nil
 		})
 		if err != nil {
 			return err
 		}
-		if cc == nil {
+		if caches == nil {
 			return fmt.Errorf("the trace has no record")
 		}
-		s := cc.Stats()
-		rows = append(rows, cacheJSON{Trace: in.name, Codec: *codecName, Accesses: s.Accesses,
-			LoadHits: s.LoadHits, LoadMisses: s.LoadMisses, StoreHits: s.StoreHits, StoreMisses: s.StoreMisses,
-			Evictions: s.Evictions, Fills: s.Fills, Invalidations: s.Invalidations, WriteBacks: s.WriteBacks,
-			EffectiveCapacity: s.EffectiveCapacity()})
+		for i, cc := range caches {
+			s := cc.Stats()
+			rows = append(rows, cacheJSON{Trace: in.name, Codec: names[i], Accesses: s.Accesses,
+				LoadHits: s.LoadHits, LoadMisses: s.LoadMisses, StoreHits: s.StoreHits, StoreMisses: s.StoreMisses,
+				Evictions: s.Evictions, Fills: s.Fills, Invalidations: s.Invalidations, WriteBacks: s.WriteBacks,
+				EffectiveCapacity: s.EffectiveCapacity()})
+		}
 		return nil
 	})
 	e.progress.clear()

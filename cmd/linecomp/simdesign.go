@@ -98,8 +98,10 @@ func selectDesigns(list string) ([]gpuDesign, error) {
 }
 
 // designConfig builds the machine of design d: an uncompressed L1, sim/mem
-// below the L2, and the interconnect and assist warps the design has.
-func designConfig(d gpuDesign, over study.Overrides) (gpu.Config, *mem.Memory, error) {
+// below the L2, and the interconnect and assist warps the design has. The
+// assist warps' cost functions cannot return an error; they keep the
+// first in *assistErr, which the caller checks after every kernel.
+func designConfig(d gpuDesign, over study.Overrides, assistErr *error) (gpu.Config, *mem.Memory, error) {
 	l1, err := linecomp.New("none", 128)
 	if err != nil {
 		return gpu.Config{}, nil, err
@@ -115,7 +117,7 @@ func designConfig(d gpuDesign, over study.Overrides) (gpu.Config, *mem.Memory, e
 	if err != nil {
 		return cfg, nil, err
 	}
-	dram := mem.GDDR5
+	dram := mem.GDDR5()
 	if o := over.MemLatency; o != nil {
 		dram.Latency = *o
 	}
@@ -136,7 +138,7 @@ func designConfig(d gpuDesign, over study.Overrides) (gpu.Config, *mem.Memory, e
 			if !ok {
 				return cfg, nil, fmt.Errorf("%s has no assist-warp instruction counts", lc.Name())
 			}
-			cfg.Assist = assistFor(coster)
+			cfg.Assist = assistFor(coster, assistErr)
 		}
 	}
 	return cfg, m, nil
@@ -144,26 +146,34 @@ func designConfig(d gpuDesign, over study.Overrides) (gpu.Config, *mem.Memory, e
 
 // assistFor charges CABA's lane-model instruction counts: decompressing a
 // line costs what decompressing its stream does. The machine runs on one
-// goroutine, so one buffer serves every call.
-func assistFor(c caba.AssistWarpCoster) *gpu.Assist {
+// goroutine, so one buffer serves every call. A count that fails (a codec
+// that cannot cost its own stream) is kept in *failed, the first one only,
+// and costs nothing meanwhile: the run's result is then discarded.
+func assistFor(c caba.AssistWarpCoster, failed *error) *gpu.Assist {
 	var buf []byte
+	fail := func(err error) int {
+		if *failed == nil {
+			*failed = fmt.Errorf("%s: assist-warp cost: %w", c.Name(), err)
+		}
+		return 0
+	}
 	return &gpu.Assist{
 		Decompress: func(line []byte) int {
 			enc, _, err := c.Compress(buf[:0], line)
 			buf = enc
 			if err != nil {
-				return 0
+				return fail(err)
 			}
 			n, err := c.DecompressInstructions(enc)
 			if err != nil {
-				return 0
+				return fail(err)
 			}
 			return n
 		},
 		Compress: func(line []byte) int {
 			n, err := c.CompressInstructions(line)
 			if err != nil {
-				return 0
+				return fail(err)
 			}
 			return n
 		},
@@ -225,7 +235,8 @@ func runDesigns(e *env, workload string, kernels []*gpu.Kernel, designs []gpuDes
 }
 
 func runDesign(workload string, kernels []*gpu.Kernel, d gpuDesign, over study.Overrides) (designRow, error) {
-	cfg, m, err := designConfig(d, over)
+	var assistErr error
+	cfg, m, err := designConfig(d, over, &assistErr)
 	if err != nil {
 		return designRow{}, err
 	}
@@ -236,6 +247,9 @@ func runDesign(workload string, kernels []*gpu.Kernel, d gpuDesign, over study.O
 	for _, k := range kernels {
 		if _, err := g.Run(k); err != nil {
 			return designRow{}, fmt.Errorf("%s: %w", d.name, err)
+		}
+		if assistErr != nil {
+			return designRow{}, fmt.Errorf("%s: kernel %s: %w", d.name, k.Name, assistErr)
 		}
 	}
 	s, ms := g.Stats(), m.Stats()

@@ -121,8 +121,14 @@ func runSimGPU(e *env, c *command, args []string) error {
 		if err != nil {
 			return err
 		}
-		if _, _, err := designConfig(designs[0], over); err != nil {
-			return usageError{err}
+		// Every size and latency is checked once, before any trace is read.
+		var assistErr error
+		cfg, _, err := designConfig(designs[0], over, &assistErr)
+		if err == nil {
+			_, err = gpu.New(cfg)
+		}
+		if err != nil {
+			return usagef("-config %s: %v", *configFile, err)
 		}
 		return runDesignStudy(e, inputs, designs, over, *format)
 	}
@@ -151,6 +157,9 @@ func runSimGPU(e *env, c *command, args []string) error {
 			return err
 		}
 		defer cleanup()
+		if err := checkWarpWorkload(w); err != nil {
+			return err
+		}
 		plan, err := study.Plan("latte", []study.Workload{w}, params)
 		if err != nil {
 			return err
@@ -238,15 +247,45 @@ func workloadOf(in *input) (study.Workload, func(), error) {
 	return w, cleanup, err
 }
 
-// readKernels reads every kernel of a warp trace (the CABA designs run
-// each design over the same kernels).
-func readKernels(r io.Reader) ([]*gpu.Kernel, error) {
-	wr, err := warp.NewReader(r)
+// openWarpTrace opens a warp trace of 128-byte lines, refusing a line trace
+// with what to capture instead.
+func openWarpTrace(r io.Reader) (*warp.Reader, error) {
+	tf, err := openTrace(r)
 	if err != nil {
 		return nil, err
 	}
+	if tf.line != nil {
+		got := "a line trace"
+		if s := streamOf(tf.line.Header().Source); s != "" {
+			got += " of the " + s + " stream"
+		}
+		return nil, wrongTrace(got, "warps")
+	}
+	wr := tf.warp
 	if ls := wr.Header().LineSize; ls != 128 {
-		return nil, fmt.Errorf("the trace has %d-byte lines; the GPU model's L1 takes 128", ls)
+		return nil, fmt.Errorf("the trace has %d-byte lines; the GPU model's L1 takes 128 (capture with -line 128)", ls)
+	}
+	return wr, nil
+}
+
+// checkWarpWorkload reads the header of a workload's trace, so that a trace
+// of the wrong kind is refused before any job runs.
+func checkWarpWorkload(w study.Workload) error {
+	r, err := w.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	_, err = openWarpTrace(r)
+	return err
+}
+
+// readKernels reads every kernel of a warp trace (the CABA designs run
+// each design over the same kernels).
+func readKernels(r io.Reader) ([]*gpu.Kernel, error) {
+	wr, err := openWarpTrace(r)
+	if err != nil {
+		return nil, err
 	}
 	var ks []*gpu.Kernel
 	for {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -38,7 +37,8 @@ uncompressed link would carry, the compression ratio, wire bytes of all
 four kinds, bus-busy cycles, the completion cycle under the trace's
 timestamps, each candidate's use, and energy (wire and codecs, with their
 sources). -latency tavana gives the codecs Tavana Table III's latencies
-(BDI 2/1, FPC 3/5, C-Pack+Z 16/9); default keeps each codec's own. Without
+(BDI 2/1, FPC 3/5, C-Pack+Z 16/9); -latency own keeps each codec's own
+(its paper's; "default" is accepted as an older name for own). Without
 traces it replays the committed sample rdma traces.`
 
 // linkRow is one (trace, configuration) result.
@@ -59,8 +59,8 @@ func runSimLink(e *env, c *command, args []string) error {
 	minVotes := fs.Int("min-votes", 3, "votes a candidate needs to be selected")
 	within := fs.Bool("within", false, "the 7-of-300 reading: sampling inside the 300 (a running phase of 293)")
 	static := fs.String("static", "", "every transfer uses this codec (no vote)")
-	latency := fs.String("latency", "tavana", "codec latencies: tavana (Table III) or default (each codec's own)")
-	wire := fs.String("wire", link.WireInPackage.Name, "wire energy preset: "+wireNames())
+	latency := fs.String("latency", "tavana", "codec latencies: tavana (Table III) or own (each codec's own)")
+	wire := fs.String("wire", link.WireInPackage().Name, "wire energy preset: "+wireNames())
 	format := fs.String("format", "text", "output: text, csv or json")
 	inputs, err := fs.parse(args)
 	if err != nil {
@@ -69,8 +69,12 @@ func runSimLink(e *env, c *command, args []string) error {
 	if err := parseFormat(*format); err != nil {
 		return err
 	}
-	if *latency != "tavana" && *latency != "default" {
-		return usagef("-latency %q: want tavana or default", *latency)
+	switch *latency {
+	case "tavana", "own":
+	case "default": // its former name, which read as "the default" (tavana)
+		*latency = "own"
+	default:
+		return usagef("-latency %q: want tavana or own", *latency)
 	}
 	wireEnergy, ok := link.WirePreset(*wire)
 	if !ok {
@@ -138,36 +142,9 @@ func runSimLink(e *env, c *command, args []string) error {
 	var rows []linkRow
 	failed := e.eachInput(srcs, func(in *input) error {
 		e.progress.show("%s: reading", in.name)
-		var recs []link.Transfer
-		payloads := map[string][]byte{}
-		h, err := eachRecord(in, 0, func(_ trace.Header, r trace.Record) error {
-			d, ok := payloads[string(r.Data)]
-			if !ok {
-				d = slices.Clone(r.Data)
-				payloads[string(d)] = d
-			}
-			recs = append(recs, link.Transfer{Time: r.Time, Src: r.Src, Dst: r.Dst, Op: link.Op(r.Op), Data: d})
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		got := make([]linkRow, len(ls))
-		errs := make([]error, len(ls))
-		var wg sync.WaitGroup
-		for i, lambda := range ls {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				got[i], errs[i] = replayLink(in.name, recs, h.LineSize, lambda, staticIndex, names, makeConfig)
-			}()
-		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			return err
-		}
+		got, err := replayLinks(e, in, ls, staticIndex, names, makeConfig)
 		rows = append(rows, got...)
-		return nil
+		return err
 	})
 	e.progress.clear()
 	if err := printLinkRows(e, rows, names, *format); err != nil {
@@ -178,7 +155,7 @@ func runSimLink(e *env, c *command, args []string) error {
 
 func wireNames() string {
 	var n []string
-	for _, w := range link.WirePresets {
+	for _, w := range link.WirePresets() {
 		n = append(n, w.Name)
 	}
 	return strings.Join(n, ", ")
@@ -213,35 +190,93 @@ func linkCandidates(names []string, lineSize int, tavana bool) ([]linecomp.Codec
 	return out, nil
 }
 
-func replayLink(name string, recs []link.Transfer, lineSize int, lambda float64, static int, names []string,
-	makeConfig func(int, float64) (link.ReplayConfig, error)) (linkRow, error) {
-	rc, err := makeConfig(lineSize, lambda)
-	if err != nil {
-		return linkRow{}, err
+// linkBatch is how many records a trace's replays take at a time: the
+// records are streamed, so memory does not grow with the trace.
+const linkBatch = 4096
+
+// replayLinks streams the records of the trace in through one replay per
+// λ, a batch at a time, the replays running in parallel on each batch.
+func replayLinks(e *env, in *input, lambdas []float64, static int, names []string,
+	makeConfig func(int, float64) (link.ReplayConfig, error)) ([]linkRow, error) {
+	var reps []*link.Replay // made at the first record, for its line size
+	batch := make([]link.Transfer, 0, linkBatch)
+	var payloads []byte // the batch's lines, copied: the reader reuses its buffer
+	var done uint64
+	flush := func() error {
+		errs := make([]error, len(reps))
+		var wg sync.WaitGroup
+		for i, r := range reps {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j, t := range batch {
+					if err := r.Add(t); err != nil {
+						errs[i] = fmt.Errorf("record %d: %w", done+uint64(j), err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		done += uint64(len(batch))
+		batch, payloads = batch[:0], payloads[:0]
+		e.progress.show("%s: %d records", in.name, done)
+		for _, err := range errs {
+			if err != nil {
+				return err // the same record fails every λ: say it once
+			}
+		}
+		return nil
 	}
-	r, err := link.NewReplay(rc)
-	if err != nil {
-		return linkRow{}, err
+	_, err := eachRecord(in, 0, []string{"rdma"}, func(h trace.Header, r trace.Record) error {
+		if reps == nil {
+			for _, lambda := range lambdas {
+				rc, err := makeConfig(h.LineSize, lambda)
+				if err != nil {
+					return err
+				}
+				rep, err := link.NewReplay(rc)
+				if err != nil {
+					return err
+				}
+				reps = append(reps, rep)
+			}
+			payloads = make([]byte, 0, linkBatch*h.LineSize)
+		}
+		at := len(payloads)
+		payloads = append(payloads, r.Data...) // within its capacity: earlier lines stay put
+		batch = append(batch, link.Transfer{Time: r.Time, Src: r.Src, Dst: r.Dst, Op: link.Op(r.Op), Data: payloads[at:len(payloads):len(payloads)]})
+		if len(batch) == linkBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
 	}
-	for i, t := range recs {
-		if err := r.Add(t); err != nil {
-			return linkRow{}, fmt.Errorf("record %d: %w", i, err)
+	if err != nil {
+		return nil, err
+	}
+	if reps == nil {
+		return nil, fmt.Errorf("the trace has no record")
+	}
+	rows := make([]linkRow, len(reps))
+	for i, r := range reps {
+		res, err := r.Finish()
+		if err != nil {
+			return nil, err
+		}
+		rows[i] = linkRow{Trace: in.name, Result: res}
+		if static >= 0 {
+			rows[i].Static = names[static]
+		} else {
+			rows[i].Lambda = &lambdas[i]
+		}
+		if res.PayloadBits > 0 {
+			rows[i].Ratio = float64(res.UncompressedPayloadBits) / float64(res.PayloadBits)
 		}
 	}
-	res, err := r.Finish()
-	if err != nil {
-		return linkRow{}, err
-	}
-	row := linkRow{Trace: name, Result: res}
-	if static >= 0 {
-		row.Static = names[static]
-	} else {
-		row.Lambda = &lambda
-	}
-	if res.PayloadBits > 0 {
-		row.Ratio = float64(res.UncompressedPayloadBits) / float64(res.PayloadBits)
-	}
-	return row, nil
+	return rows, nil
 }
 
 func printLinkRows(e *env, rows []linkRow, names []string, format string) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/linecomp/linecomp"
@@ -20,7 +21,8 @@ var simMemCommand = &command{
 const simMemHelp = `
 Replays line traces of the traffic between the L2 and DRAM (Read records
 are fills, Write records write-backs) through the memory controllers of
-model-spec §5: every line compressed by -codec and moved in whole bursts of
+model-spec §5: every line compressed by -codecs (a list, or all: a set of
+controllers and a row per codec) and moved in whole bursts of
 -mag bytes, its metadata (the codec's tag bits, plus a burst count when the
 tag bits do not give the size) cached per controller in an MD cache of
 -md-kb KB. Prints, per trace, requests, data bursts, the bursts the same
@@ -32,6 +34,16 @@ are not written back. Without traces it replays the committed sample DRAM
 traces. With -image the inputs are memory images instead (files,
 directories, -; the embedded sample without inputs): each line is read
 once, in address order, as a fill of the image laid out from address 0.`
+
+// memRow is the row of a trace replayed through m.
+func memRow(trace, codec string, mag int, m *mem.Memory) memJSON {
+	s := m.Stats()
+	return memJSON{Trace: trace, Codec: codec, MAG: mag, Requests: s.Requests, Reads: s.Reads,
+		Writes: s.Writes, Bursts: s.Bursts, UncompressedBursts: s.UncompressedBursts, MetadataBursts: s.MetadataBursts,
+		MDHits: s.MDHits, MDMisses: s.MDMisses, MDWriteBacks: s.MDWriteBacks, MetadataBits: m.MetadataBits(),
+		EffectiveRatio: s.EffectiveRatio(), RatioWithMetadata: s.EffectiveRatioWithMetadata(), MDHitRate: s.MDHitRate(),
+		BurstHistogram: s.BurstHistogram}
+}
 
 // memJSON is one trace's row; the counters are integers.
 type memJSON struct {
@@ -56,7 +68,8 @@ type memJSON struct {
 
 func runSimMem(e *env, c *command, args []string) error {
 	fs := newFlags(e, c, simMemHelp)
-	codecName := fs.String("codec", "magbdi-32", "codec of every line")
+	codecList := fs.String("codecs", "magbdi-32", "codecs of the lines, comma-separated, or all: one set of controllers and row per codec")
+	fs.StringVar(codecList, "codec", "magbdi-32", "the same as -codecs")
 	mag := fs.Int("mag", 32, "memory access granularity in bytes")
 	line := fs.Int("line", 0, "line size in bytes (default: the trace's; another value is an error)")
 	controllers := fs.Int("controllers", 6, "memory controllers")
@@ -72,49 +85,51 @@ func runSimMem(e *env, c *command, args []string) error {
 	if err := parseFormat(*format); err != nil {
 		return err
 	}
-	info, err := linecomp.Lookup(*codecName)
+	codecs, err := parseReplayCodecs(*codecList)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	cfgFor := func(n int) (mem.Config, error) {
-		cd, err := linecomp.New(*codecName, n)
+	newMem := func(codec string, n int) (*mem.Memory, error) {
+		cd, err := linecomp.New(codec, n)
 		if err != nil {
-			return mem.Config{}, err
+			return nil, err
 		}
-		return mem.Config{Controllers: *controllers, Interleave: *interleave, LineSize: n, MAG: *mag, Codec: cd,
-			MDCacheBytes: *mdKB << 10, MDWays: *mdWays}, nil
+		return mem.New(mem.Config{Controllers: *controllers, Interleave: *interleave, LineSize: n, MAG: *mag, Codec: cd,
+			MDCacheBytes: *mdKB << 10, MDWays: *mdWays})
 	}
-	probe := *line
-	if probe == 0 {
-		probe = info.LineSizes[len(info.LineSizes)-1]
+	if *image && *line == 0 {
+		if *line = codecs.commonSize(); *line == 0 {
+			return usagef("-image: the codecs of -codecs %s take no line size in common; give -line", *codecList)
+		}
 	}
 	if *controllers <= 0 || *mdKB <= 0 || *mdWays <= 0 || *mag <= 0 || *interleave <= 0 {
 		return usagef("-controllers, -md-kb, -md-ways, -mag and -interleave must be positive")
 	}
-	cfg, err := cfgFor(probe)
-	if err == nil {
-		_, err = mem.New(cfg)
+	if *mdKB > math.MaxInt>>10 {
+		return usagef("-md-kb %d: more bytes than an int holds", *mdKB) // not wrapped to 0, the default
 	}
-	if err != nil {
+	// A bad flag is a usage error before any trace is read.
+	if err := codecs.check(*line, func(codec string, n int) error {
+		_, err := newMem(codec, n)
+		return err
+	}); err != nil {
 		return usageError{err}
 	}
 	srcs := lineTraceSources(e, inputs, "dram")
 	if *image && len(inputs) == 0 {
 		srcs = sampleSources()
 	}
-	if *image && *line == 0 {
-		*line = probe
-	}
 	if len(srcs) == 0 {
 		return usagef("no trace given, and no sample DRAM trace is embedded")
 	}
 	var rows []memJSON
 	failed := e.eachInput(srcs, func(in *input) error {
-		var m *mem.Memory
+		var names []string
+		var mems []*mem.Memory
 		var n uint64
 		each := func(fn func(h trace.Header, r trace.Record) error) error {
 			if !*image {
-				_, err := eachRecord(in, *line, fn)
+				_, err := eachRecord(in, *line, []string{"dram"}, fn)
 				return err
 			}
 			lr := e.newLineReader(in, *line)
@@ -136,12 +151,9 @@ func runSimMem(e *env, c *command, args []string) error {
 			}
 		}
 		err := each(func(h trace.Header, r trace.Record) error {
-			if m == nil {
-				cfg, err := cfgFor(h.LineSize)
-				if err != nil {
-					return err
-				}
-				if m, err = mem.New(cfg); err != nil {
+			if mems == nil {
+				var err error
+				if names, mems, err = buildReplays(e, codecs, h.LineSize, newMem); err != nil {
 					return err
 				}
 			}
@@ -149,24 +161,25 @@ func runSimMem(e *env, c *command, args []string) error {
 			if r.Op == trace.Write {
 				op = mem.Write
 			}
-			_, err := m.Access(n, op, r.Addr, r.Data)
+			for _, m := range mems {
+				if _, err := m.Access(n, op, r.Addr, r.Data); err != nil {
+					return err
+				}
+			}
 			if n++; n%(1<<16) == 0 {
 				e.progress.show("%s: %d records", in.name, n)
 			}
-			return err
+			return nil
 		})
 		if err != nil {
 			return err
 		}
-		if m == nil {
+		if mems == nil {
 			return fmt.Errorf("the trace has no record")
 		}
-		s := m.Stats()
-		rows = append(rows, memJSON{Trace: in.name, Codec: *codecName, MAG: *mag, Requests: s.Requests, Reads: s.Reads,
-			Writes: s.Writes, Bursts: s.Bursts, UncompressedBursts: s.UncompressedBursts, MetadataBursts: s.MetadataBursts,
-			MDHits: s.MDHits, MDMisses: s.MDMisses, MDWriteBacks: s.MDWriteBacks, MetadataBits: m.MetadataBits(),
-			EffectiveRatio: s.EffectiveRatio(), RatioWithMetadata: s.EffectiveRatioWithMetadata(), MDHitRate: s.MDHitRate(),
-			BurstHistogram: s.BurstHistogram})
+		for i, m := range mems {
+			rows = append(rows, memRow(in.name, names[i], *mag, m))
+		}
 		return nil
 	})
 	e.progress.clear()

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/linecomp/linecomp/trace"
 	"github.com/linecomp/linecomp/trace/warp"
@@ -131,6 +132,23 @@ to FILE (what it had added is cut off again). Without -o the lines go to
 standard output, which must not be a terminal, and an input that fails
 part-way leaves the payloads it already gave there; its error says how
 many.` + "\n" + traceInputsHelp
+
+// kernelName returns a kernel name from a trace as a report prints it:
+// as it is when it is a plain identifier-like word, else quoted with Go
+// escapes, so that a name from an untrusted trace cannot carry a newline,
+// a NUL or a terminal escape to the screen, nor split a table's columns or
+// the ";"-separated kernels field of the CSV.
+func kernelName(name string) string {
+	if name == "" {
+		return `""`
+	}
+	for _, r := range name {
+		if !unicode.IsGraphic(r) || unicode.IsSpace(r) || strings.ContainsRune(`;"=\`, r) {
+			return strconv.Quote(name)
+		}
+	}
+	return name
+}
 
 // Kind names, as the trace readers' errors spell them.
 const (
@@ -646,7 +664,7 @@ func traceInfoCSV(w io.Writer, infos []*traceInfo) error {
 				decimal(n.Barriers), decimal(n.Exits), decimal(n.LoadLines), decimal(n.StoreLines))
 			kernels := make([]string, 0, len(s.Kernels)+1)
 			for _, k := range s.Kernels {
-				kernels = append(kernels, fmt.Sprintf("%s grid=%s block=%s launches=%d", k.Name, dims(k.Grid), dims(k.Block), k.Launches))
+				kernels = append(kernels, fmt.Sprintf("%s grid=%s block=%s launches=%d", kernelName(k.Name), dims(k.Grid), dims(k.Block), k.Launches))
 			}
 			if o := s.OtherKernels; o != nil {
 				kernels = append(kernels, fmt.Sprintf("%s launches=%d", o.Name, o.Launches))
@@ -720,12 +738,12 @@ func traceInfoText(w io.Writer, infos []*traceInfo) error {
 				rows = append(rows[:len(rows):len(rows)], *s.OtherKernels)
 			}
 			for _, k := range rows {
-				grid, block, blocks := dims(k.Grid), dims(k.Block), decimal(k.Blocks)
+				name, grid, block, blocks := kernelName(k.Name), dims(k.Grid), dims(k.Block), decimal(k.Blocks)
 				if k.Blocks == 0 {
-					grid, block, blocks = "-", "-", "-"
+					name, grid, block, blocks = k.Name, notApplicable, notApplicable, notApplicable
 				}
 				n := k.Insts
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", k.Name, grid, block, k.Launches, blocks,
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", name, grid, block, k.Launches, blocks,
 					k.GridWarps, k.WarpsRun, n.Compute, n.Loads, n.Stores, n.Barriers, n.LoadLines, n.StoreLines)
 			}
 			if err := tw.Flush(); err != nil {
@@ -757,10 +775,10 @@ func plural(n int64, one, many string) string {
 // dims writes a grid or block size as x,y,z.
 func dims(d [3]uint32) string { return fmt.Sprintf("%d,%d,%d", d[0], d[1], d[2]) }
 
-// perPayload writes bytes per payload, or "-" without payloads.
+// perPayload writes bytes per payload, or n/a without payloads.
 func perPayload(v *float64) string {
 	if v == nil {
-		return "-"
+		return notApplicable
 	}
 	return strconv.FormatFloat(*v, 'f', 2, 64)
 }

@@ -61,7 +61,7 @@ type Stats struct {
 	// CompressCycles and DecompressCycles are Σ of the latencies charged.
 	CompressCycles, DecompressCycles uint64
 
-	// WireEnergyPJ is DeliveredBytes × 8 × sim/link's WireInPackage
+	// WireEnergyPJ is DeliveredBytes × 8 × sim/link's WireInPackage()
 	// (1 pJ/b, Tavana §VII-B); CodecEnergyPJ is Σ Uses × the candidate's
 	// compress+decompress energy per line (Tavana Table III via the root
 	// presets). Unpriced counts payload messages whose candidate has no
@@ -183,7 +183,7 @@ func Attach(p *capture.Platform, cfg *Config) (*Plugin, error) {
 func (pl *Plugin) Stats() Stats {
 	s := pl.stats
 	s.Uses = append([]uint64(nil), s.Uses...)
-	s.WireEnergyPJ = float64(s.DeliveredBytes) * 8 * simlink.WireInPackage.PicoJoulePerBit
+	s.WireEnergyPJ = float64(s.DeliveredBytes) * 8 * simlink.WireInPackage().PicoJoulePerBit
 	if pl.cfg != nil {
 		for i, n := range s.Uses {
 			if e := pl.cfg.energy[i]; e.Priced {

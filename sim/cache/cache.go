@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/bound"
 )
 
 // WritePolicy says what a store does.
@@ -242,6 +243,13 @@ type Cache struct {
 	observers []Observer
 }
 
+// The largest cache New builds: 2^24 tags (a 2 GB cache of 128-byte
+// lines, some 400 MB of model state) and 2^16 decompressors.
+const (
+	maxTags          = 1 << 24
+	maxDecompressors = 1 << 16
+)
+
 // New returns an empty cache, or an error wrapping linecomp.ErrConfig that
 // names the field that cannot work.
 func New(cfg Config) (*Cache, error) {
@@ -270,10 +278,10 @@ func New(cfg Config) (*Cache, error) {
 		return bad("SubBlock (%d bytes) must divide LineSize (%d bytes)", cfg.SubBlock, cfg.LineSize)
 	case cfg.LineSize/cfg.SubBlock > 255:
 		return bad("a line of %d sub-blocks of %d bytes is more than 255", cfg.LineSize/cfg.SubBlock, cfg.SubBlock)
-	case cfg.Decompressors < 0:
-		return bad("Decompressors must be positive, got %d", cfg.Decompressors)
-	case cfg.HitLatency < 0:
-		return bad("HitLatency must not be negative, got %d", cfg.HitLatency)
+	case cfg.Decompressors < 0 || cfg.Decompressors > maxDecompressors:
+		return bad("Decompressors must be 1 to %d, got %d", maxDecompressors, cfg.Decompressors)
+	case !bound.Cycles(cfg.HitLatency):
+		return bad("HitLatency must be 0 to %d cycles, got %d", bound.MaxCycles, cfg.HitLatency)
 	case cfg.Write > WriteBack:
 		return bad("unknown write policy %d", cfg.Write)
 	case cfg.Index > IndexHashed:
@@ -281,8 +289,8 @@ func New(cfg Config) (*Cache, error) {
 	case len(cfg.Modes) == 0 || len(cfg.Modes) > 256:
 		return bad("Modes must hold 1 to 256 codecs, got %d", len(cfg.Modes))
 	}
-	if uint64(cfg.Sets)*uint64(cfg.Ways)*uint64(cfg.TagFactor) > 1<<28 {
-		return bad("%d sets × %d ways × tag factor %d is too many tags", cfg.Sets, cfg.Ways, cfg.TagFactor)
+	if _, ok := bound.Product(maxTags, cfg.Sets, cfg.Ways, cfg.TagFactor); !ok {
+		return bad("Sets (%d) × Ways (%d) × TagFactor (%d) is more than %d tags", cfg.Sets, cfg.Ways, cfg.TagFactor, maxTags)
 	}
 	c := &Cache{
 		cfg:        cfg,
@@ -331,6 +339,9 @@ func (c *Cache) checkCodec(m int, codec linecomp.Codec) error {
 	if !ok {
 		return linecomp.ConfigError("cache", "Modes[%d] (%s) has no known decompression latency", m, codec.Name())
 	}
+	if !bound.Cycles(d) {
+		return linecomp.ConfigError("cache", "Modes[%d] (%s) decompresses in %d cycles, more than %d", m, codec.Name(), d, bound.MaxCycles)
+	}
 	c.decompLat[m] = d
 	return nil
 }
@@ -364,8 +375,13 @@ func (c *Cache) ResetStats() {
 	c.stats = Stats{Lines: uint64(c.cfg.Sets) * uint64(c.cfg.Ways), FillsByMode: fills, HitsByMode: hits, DecompressionsByMode: dec}
 }
 
-// Mode returns the codec of mode m.
-func (c *Cache) Mode(m int) linecomp.Codec { return c.cfg.Modes[m] }
+// Mode returns the codec of mode m, or nil if the cache has no mode m.
+func (c *Cache) Mode(m int) linecomp.Codec {
+	if m < 0 || m >= len(c.cfg.Modes) {
+		return nil
+	}
+	return c.cfg.Modes[m]
+}
 
 // SetMode replaces the codec of mode m, e.g. with an SC² codec built from a
 // new code book. Lines already stored keep their size and mode; a policy

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/bound"
 	"github.com/linecomp/linecomp/sim/cache"
 	"github.com/linecomp/linecomp/trace/warp"
 )
@@ -394,6 +395,13 @@ type GPU struct {
 	err   error // the first error met inside a cache callback
 }
 
+// The largest GPU New builds: 2^12 SMs, L2 slices, warps, blocks,
+// schedulers or MSHRs per SM, and 2^26 tags over all its caches.
+const (
+	maxUnits = 1 << 12
+	maxTags  = 1 << 26
+)
+
 // New builds the GPU, its caches and, through AttachL1, the L1 policies.
 // A configuration that cannot work is an error wrapping linecomp.ErrConfig
 // that names the field.
@@ -410,27 +418,32 @@ func New(cfg Config) (*GPU, error) {
 	bad := func(format string, args ...any) (*GPU, error) {
 		return nil, linecomp.ConfigError("gpu", format, args...)
 	}
+	fixed, _ := cfg.Memory.(FixedLatency)
 	switch {
-	case cfg.SMs <= 0:
-		return bad("SMs must be positive, got %d", cfg.SMs)
-	case cfg.WarpsPerSM <= 0 || cfg.BlocksPerSM <= 0:
-		return bad("WarpsPerSM and BlocksPerSM must be positive, got %d and %d", cfg.WarpsPerSM, cfg.BlocksPerSM)
-	case cfg.Schedulers <= 0:
-		return bad("Schedulers must be positive, got %d", cfg.Schedulers)
+	case cfg.SMs <= 0 || cfg.SMs > maxUnits:
+		return bad("SMs must be 1 to %d, got %d", maxUnits, cfg.SMs)
+	case cfg.WarpsPerSM <= 0 || cfg.BlocksPerSM <= 0 || cfg.WarpsPerSM > maxUnits || cfg.BlocksPerSM > maxUnits:
+		return bad("WarpsPerSM and BlocksPerSM must be 1 to %d, got %d and %d", maxUnits, cfg.WarpsPerSM, cfg.BlocksPerSM)
+	case cfg.Schedulers <= 0 || cfg.Schedulers > maxUnits:
+		return bad("Schedulers must be 1 to %d, got %d", maxUnits, cfg.Schedulers)
 	case cfg.Scheduling > LRR:
 		return bad("unknown Scheduling %d", cfg.Scheduling)
-	case cfg.MSHRs <= 0:
-		return bad("MSHRs must be positive, got %d", cfg.MSHRs)
-	case cfg.L2HitLatency < 0:
-		return bad("L2HitLatency must not be negative, got %d", cfg.L2HitLatency)
+	case cfg.MSHRs <= 0 || cfg.MSHRs > maxUnits:
+		return bad("MSHRs must be 1 to %d, got %d", maxUnits, cfg.MSHRs)
+	case cfg.L2Slices > maxUnits:
+		return bad("L2Slices must be 1 to %d, got %d", maxUnits, cfg.L2Slices)
+	case !bound.Cycles(cfg.L2HitLatency):
+		return bad("L2HitLatency must be 0 to %d cycles, got %d", bound.MaxCycles, cfg.L2HitLatency)
+	case !bound.Cycles(int(fixed)):
+		return bad("Memory FixedLatency must be 0 to %d cycles, got %d", bound.MaxCycles, fixed)
 	case cfg.L1.LineSize != cfg.L2.LineSize:
 		return bad("the L1 (%d-byte lines) and L2 (%d) must have one LineSize", cfg.L1.LineSize, cfg.L2.LineSize)
 	case cfg.L2Slices < 0 || cfg.L2Interleave < 0 || cfg.L2.LineSize <= 0 || cfg.L2Interleave%cfg.L2.LineSize != 0:
 		return bad("L2Slices (%d) must be positive and L2Interleave (%d) a multiple of the line size", cfg.L2Slices, cfg.L2Interleave)
 	}
 	switch ic := cfg.Interconnect; {
-	case ic.FlitBytes < 0 || ic.DecompressCycles < 0:
-		return bad("Interconnect FlitBytes (%d) and DecompressCycles (%d) must not be negative", ic.FlitBytes, ic.DecompressCycles)
+	case ic.FlitBytes < 0 || !bound.Cycles(ic.DecompressCycles):
+		return bad("Interconnect FlitBytes (%d) must not be negative and DecompressCycles (%d) must be 0 to %d cycles", ic.FlitBytes, ic.DecompressCycles, bound.MaxCycles)
 	case ic.Codec != nil && ic.Codec.LineSize() != cfg.L2.LineSize:
 		return bad("the Interconnect codec %s takes %d-byte lines, the L2 has %d", ic.Codec.Name(), ic.Codec.LineSize(), cfg.L2.LineSize)
 	case cfg.Assist != nil && (cfg.Assist.Decompress == nil || cfg.Assist.Compress == nil || cfg.Assist.StoreBuffer < 0):
@@ -443,9 +456,22 @@ func New(cfg Config) (*GPU, error) {
 		a.StoreBuffer = 8
 		cfg.Assist = &a
 	}
+	// Every SM builds an L1 and every slice an L2: their tags together are
+	// bounded too, not only each cache's.
+	for _, c := range []struct {
+		field string
+		n     int
+		cc    cache.Config
+	}{{"SMs × L1", cfg.SMs, cfg.L1}, {"L2Slices × L2", cfg.L2Slices, cfg.L2}} {
+		if c.cc.Sets > 0 && c.cc.Ways > 0 && c.cc.TagFactor >= 0 {
+			if _, ok := bound.Product(maxTags, c.n, c.cc.Sets, c.cc.Ways, max(c.cc.TagFactor, 1)); !ok {
+				return bad("%s (%d sets × %d ways × tag factor %d) is more than %d tags", c.field, c.cc.Sets, c.cc.Ways, c.cc.TagFactor, maxTags)
+			}
+		}
+	}
 	g := &GPU{cfg: cfg, sms: make([]sm, cfg.SMs), image: map[uint64]lineState{}, ports: make([]uint64, cfg.L2Slices)}
-	_, fixed := cfg.Memory.(FixedLatency)
-	g.track = !fixed || cfg.Assist != nil
+	_, isFixed := cfg.Memory.(FixedLatency)
+	g.track = !isFixed || cfg.Assist != nil
 	for i := 0; i < cfg.L2Slices; i++ {
 		l2, err := cache.New(cfg.L2)
 		if err != nil {
@@ -483,11 +509,21 @@ func New(cfg Config) (*GPU, error) {
 	return g, nil
 }
 
-// L1 returns SM i's L1 cache.
-func (g *GPU) L1(i int) *cache.Cache { return g.sms[i].l1 }
+// L1 returns SM i's L1 cache, or nil if there is no SM i.
+func (g *GPU) L1(i int) *cache.Cache {
+	if i < 0 || i >= len(g.sms) {
+		return nil
+	}
+	return g.sms[i].l1
+}
 
-// L2 returns slice i of the shared L2.
-func (g *GPU) L2(i int) *cache.Cache { return g.l2[i] }
+// L2 returns slice i of the shared L2, or nil if there is no slice i.
+func (g *GPU) L2(i int) *cache.Cache {
+	if i < 0 || i >= len(g.l2) {
+		return nil
+	}
+	return g.l2[i]
+}
 
 // l2Slice returns the L2 slice of addr, its number and the line's
 // slice-local address.
@@ -1028,6 +1064,9 @@ func (g *GPU) fetch(l Line) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
+		if !bound.Cycles(ml) {
+			return 0, linecomp.ConfigError("gpu", "the Memory answered a read of %#x at cycle %d with a latency of %d cycles; want 0 to %d", l.Addr, g.now+lat, ml, bound.MaxCycles)
+		}
 		g.stats.MemReads++
 		lat += uint64(ml)
 		if _, err := l2.Fill(g.now+lat, local, l.Data); err != nil {
@@ -1132,7 +1171,11 @@ func (w writeBacks) Observe(e cache.Event) {
 		}
 		return
 	}
-	if _, err := g.cfg.Memory.Access(e.Now, MemRequest{Write: true, Raw: st.raw, Addr: addr, Line: st.data}); err != nil && g.err == nil {
+	ml, err := g.cfg.Memory.Access(e.Now, MemRequest{Write: true, Raw: st.raw, Addr: addr, Line: st.data})
+	if err == nil && !bound.Cycles(ml) {
+		err = linecomp.ConfigError("gpu", "the Memory answered a write-back of %#x at cycle %d with a latency of %d cycles; want 0 to %d", addr, e.Now, ml, bound.MaxCycles)
+	}
+	if err != nil && g.err == nil {
 		g.err = err
 	}
 	g.stats.MemWrites++

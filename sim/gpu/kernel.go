@@ -1,9 +1,13 @@
 package gpu
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+
+	"github.com/linecomp/linecomp"
 
 	"github.com/linecomp/linecomp/trace/warp"
 )
@@ -11,7 +15,7 @@ import (
 // Kernel is one kernel launch as per-warp instruction streams.
 type Kernel struct {
 	Name   string
-	Blocks []Block // by linear block id
+	Blocks []Block // in linear block id order
 }
 
 // Block is one block (workgroup): its warps' streams by index.
@@ -50,25 +54,32 @@ func (k *Kernel) Accesses() int {
 
 // ReadKernel reads the current kernel of r (after r.NextKernel) into per-warp
 // streams, sharing one copy of every distinct payload. It returns an error
-// wrapping warp.ErrFormat for a malformed trace.
+// wrapping warp.ErrFormat for a malformed trace, and one wrapping
+// linecomp.ErrConfig for a nil r.
+//
+// The kernel holds the warps that have records, in block order and by
+// index within a block, and the blocks that have such warps: a warp the
+// trace never mentions runs nothing (a capture records every warp's Exit),
+// so it is not launched. Memory thus follows what the trace holds, not the
+// grid its header declares: a few bytes may declare 2^24 warps.
 func ReadKernel(r *warp.Reader) (*Kernel, error) {
+	if r == nil {
+		return nil, linecomp.ConfigError("gpu", "ReadKernel: the reader is nil")
+	}
 	k := r.Kernel()
 	ws := r.Header().WarpSize
-	out := &Kernel{Name: k.Name, Blocks: make([]Block, k.Blocks())}
-	for b := range out.Blocks {
-		out.Blocks[b].Warps = make([][]Inst, k.Warps(b, ws))
-	}
+	var seen []warp.Warp // every warp with a record, in first-record order
+	streams := map[warp.Warp][]Inst{}
 	payloads := map[string][]byte{}
 	for {
 		in, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		b, i := int(in.Warp.Block), int(in.Warp.Index)
-		if b >= len(out.Blocks) || i >= len(out.Blocks[b].Warps) {
+		if b, i := int(in.Warp.Block), int(in.Warp.Index); b >= k.Blocks() || i >= k.Warps(b, ws) {
 			return nil, fmt.Errorf("%w: kernel %s: warp %d of block %d is outside the grid", warp.ErrFormat, k.Name, i, b)
 		}
 		x := Inst{Kind: in.Kind, Count: in.Count}
@@ -83,6 +94,22 @@ func ReadKernel(r *warp.Reader) (*Kernel, error) {
 				x.Lines[j] = Line{l.Addr, d}
 			}
 		}
-		out.Blocks[b].Warps[i] = append(out.Blocks[b].Warps[i], x)
+		s, ok := streams[in.Warp]
+		if !ok {
+			seen = append(seen, in.Warp)
+		}
+		streams[in.Warp] = append(s, x)
 	}
+	slices.SortFunc(seen, func(a, b warp.Warp) int {
+		return cmp.Or(cmp.Compare(a.Block, b.Block), cmp.Compare(a.Index, b.Index))
+	})
+	out := &Kernel{Name: k.Name}
+	for i, w := range seen {
+		if i == 0 || w.Block != seen[i-1].Block {
+			out.Blocks = append(out.Blocks, Block{})
+		}
+		b := &out.Blocks[len(out.Blocks)-1]
+		b.Warps = append(b.Warps, streams[w])
+	}
+	return out, nil
 }

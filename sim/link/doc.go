@@ -74,7 +74,7 @@
 // pJ/b in package (the case the paper reports; the default is 1, the low
 // end), 10 pJ/b between boards and 250 pJ/b between nodes. Codecs: each
 // payload message costs its candidate's combined compress+decompress figure
-// for one line from the root EnergyPresets (Tavana Table III: BDI 1.3, FPC
+// for one line from the root EnergyPresets() (Tavana Table III: BDI 1.3, FPC
 // 36.9, C-Pack+Z 40.0 pJ per 512-bit line), charged once per line
 // transferred, never split; "none" costs nothing; a candidate with no
 // figure for its algorithm and line size is not charged and its messages

@@ -2,6 +2,7 @@ package link
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/linecomp/linecomp"
 )
@@ -18,19 +19,32 @@ type WireEnergy struct {
 // default, WireInPackage, takes the low end, which makes the codecs' own
 // energy weigh most against what compression saves on the wire (a
 // conservative reading for compression). WireInPackageHigh is the high end.
-var (
-	WireInPackage     = WireEnergy{"in-package", 1, "Tavana et al. §VII-B: on-package/inter-die ≈1–2 pJ/b (low end)"}
-	WireInPackageHigh = WireEnergy{"in-package-high", 2, "Tavana et al. §VII-B: on-package/inter-die ≈1–2 pJ/b (high end)"}
-	WireBoard         = WireEnergy{"board", 10, "Tavana et al. §VII-B: multiple boards ≈10 pJ/b (its refs [7], [17])"}
-	WireNode          = WireEnergy{"node", 250, "Tavana et al. §VII-B: multiple nodes ≈250 pJ/b (its ref [6])"}
-)
+// They are functions, not variables, so that no importer can change the
+// default of another.
+func WireInPackage() WireEnergy { return wirePresets[0] }
 
-// WirePresets lists the wire energies, the default first.
-var WirePresets = []WireEnergy{WireInPackage, WireInPackageHigh, WireBoard, WireNode}
+// WireInPackageHigh is the high end of the in-package energy.
+func WireInPackageHigh() WireEnergy { return wirePresets[1] }
+
+// WireBoard is the energy of a link between boards.
+func WireBoard() WireEnergy { return wirePresets[2] }
+
+// WireNode is the energy of a link between nodes.
+func WireNode() WireEnergy { return wirePresets[3] }
+
+var wirePresets = [...]WireEnergy{
+	{"in-package", 1, "Tavana et al. §VII-B: on-package/inter-die ≈1–2 pJ/b (low end)"},
+	{"in-package-high", 2, "Tavana et al. §VII-B: on-package/inter-die ≈1–2 pJ/b (high end)"},
+	{"board", 10, "Tavana et al. §VII-B: multiple boards ≈10 pJ/b (its refs [7], [17])"},
+	{"node", 250, "Tavana et al. §VII-B: multiple nodes ≈250 pJ/b (its ref [6])"},
+}
+
+// WirePresets returns the wire energies, the default first, as a new slice.
+func WirePresets() []WireEnergy { return slices.Clone(wirePresets[:]) }
 
 // WirePreset returns the wire energy named name, and false if there is none.
 func WirePreset(name string) (WireEnergy, bool) {
-	for _, w := range WirePresets {
+	for _, w := range wirePresets {
 		if w.Name == name {
 			return w, true
 		}
@@ -40,7 +54,7 @@ func WirePreset(name string) (WireEnergy, bool) {
 
 // CodecEnergy is what the link charges for one line carried by one
 // candidate: the combined compress+decompress figure of the root
-// EnergyPresets (linecomp.EnergyRoundTrip), charged once per payload
+// EnergyPresets() (linecomp.EnergyRoundTrip), charged once per payload
 // message and never split into a compress and a decompress half.
 type CodecEnergy struct {
 	PicoJoule float64

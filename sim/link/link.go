@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/bound"
 )
 
 // Defaults of Tavana et al. §VI-B that a zero Config field takes.
@@ -21,8 +22,9 @@ var (
 	// has drained (after the next transfer of that sender ends; see
 	// [Link.Next]).
 	ErrFull = errors.New("link: output buffer full")
-	// ErrTime means a time earlier than the link's current time.
-	ErrTime = errors.New("link: time went backwards")
+	// ErrTime means a time earlier than the link's current time, or later
+	// than MaxCycle.
+	ErrTime = errors.New("link: time out of order or range")
 	// ErrMessage means a message the link cannot carry: an unknown kind, an
 	// endpoint out of range or equal at both ends, an algorithm value that
 	// names no candidate, a payload on a kind that has none, or a message
@@ -42,7 +44,7 @@ type Config struct {
 	InputBuffer   int             // bytes per endpoint (4096)
 	OutputBuffer  int             // bytes per endpoint (4096)
 	AlgFieldBits  int             // Comp Alg width: AlgField4 (default) or AlgField2
-	Wire          WireEnergy      // per-bit wire energy (WireInPackage)
+	Wire          WireEnergy      // per-bit wire energy (WireInPackage())
 	CodecEnergy   linecomp.Source // source of the per-line codec energies (linecomp.SourceTavana)
 }
 
@@ -144,6 +146,16 @@ func New(cfg Config) (*Link, error) {
 	return l, nil
 }
 
+// MaxCycle is the latest cycle a link runs to: 2^62, so that a message's
+// latencies and transfer added to it cannot wrap a uint64.
+const MaxCycle = 1 << 62
+
+// Bounds of a Config: endpoints, and the other sizes (bytes, bits).
+const (
+	maxNodes = 1 << 16
+	maxField = 1 << 30
+)
+
 func resolve(cfg *Config) error {
 	bad := func(format string, args ...any) error { return linecomp.ConfigError("link", format, args...) }
 	if len(cfg.Candidates) == 0 {
@@ -156,15 +168,15 @@ func resolve(cfg *Config) error {
 	}{{"Nodes", &cfg.Nodes, DefaultNodes}, {"BytesPerCycle", &cfg.BytesPerCycle, DefaultBytesPerCycle},
 		{"InputBuffer", &cfg.InputBuffer, DefaultBuffer}, {"OutputBuffer", &cfg.OutputBuffer, DefaultBuffer},
 		{"AlgFieldBits", &cfg.AlgFieldBits, AlgField4}} {
-		if *f.v < 0 {
-			return bad("%s is %d; it must be ≥ 0 (0 takes the default %d)", f.name, *f.v, f.def)
+		if *f.v < 0 || *f.v > maxField {
+			return bad("%s is %d; it must be 0 to %d (0 takes the default %d)", f.name, *f.v, maxField, f.def)
 		}
 		if *f.v == 0 {
 			*f.v = f.def
 		}
 	}
-	if cfg.Nodes < 2 {
-		return bad("Nodes is %d; a link joins at least 2 endpoints", cfg.Nodes)
+	if cfg.Nodes < 2 || cfg.Nodes > maxNodes {
+		return bad("Nodes is %d; a link joins 2 to %d endpoints", cfg.Nodes, maxNodes)
 	}
 	if cfg.AlgFieldBits != AlgField4 && cfg.AlgFieldBits != AlgField2 {
 		return bad("AlgFieldBits is %d; Fig. 4 has 4 and §V 2", cfg.AlgFieldBits)
@@ -183,19 +195,26 @@ func resolve(cfg *Config) error {
 			return bad("Candidates[%d] (%s) takes %d-byte lines, Candidates[0] (%s) %d-byte lines",
 				i, c.Name(), c.LineSize(), cfg.Candidates[0].Name(), lineSize)
 		}
-		if !c.Latency().Known() {
-			return bad("Candidates[%d] (%s) has an unknown latency (%d/%d)", i, c.Name(), c.Latency().Compress, c.Latency().Decompress)
+		if lat := c.Latency(); !lat.Known() {
+			return bad("Candidates[%d] (%s) has an unknown latency (%d/%d)", i, c.Name(), lat.Compress, lat.Decompress)
+		} else if !bound.Cycles(lat.Compress) || !bound.Cycles(lat.Decompress) {
+			return bad("Candidates[%d] (%s) has a latency (%d/%d) above %d cycles", i, c.Name(), lat.Compress, lat.Decompress, bound.MaxCycles)
 		}
 	}
-	// The largest message with an uncompressed line must fit both buffers,
-	// or a sender could never send it.
-	largest := WireBytes(HeaderBits(WriteReq, cfg.AlgFieldBits), 8*lineSize)
+	// The largest message must fit both buffers, or a sender could never
+	// send it: a write of a line no candidate shrinks, which every
+	// registered codec stores raw behind its tag bits. (A codec that sends
+	// more is refused by Check as the message comes.)
+	largest := 0
+	for _, c := range cfg.Candidates {
+		largest = max(largest, WireBytes(HeaderBits(WriteReq, cfg.AlgFieldBits), 8*lineSize+c.TagBits()))
+	}
 	if cfg.InputBuffer < largest || cfg.OutputBuffer < largest {
-		return bad("buffers of %d and %d bytes cannot hold a %d-byte write of an uncompressed %d-byte line",
+		return bad("buffers of %d and %d bytes cannot hold a %d-byte write of an incompressible %d-byte line with its tag bits",
 			cfg.InputBuffer, cfg.OutputBuffer, largest, lineSize)
 	}
 	if cfg.Wire == (WireEnergy{}) {
-		cfg.Wire = WireInPackage
+		cfg.Wire = WireInPackage()
 	}
 	if !(cfg.Wire.PicoJoulePerBit >= 0) || math.IsInf(cfg.Wire.PicoJoulePerBit, 0) {
 		return bad("Wire.PicoJoulePerBit is %v; it must be finite and ≥ 0", cfg.Wire.PicoJoulePerBit)
@@ -260,7 +279,10 @@ func (l *Link) Check(m Message) (bytes int, err error) {
 // every transfer that starts before now.
 func (l *Link) Advance(now uint64) error {
 	if now < l.now {
-		return fmt.Errorf("%w: %d after %d", ErrTime, now, l.now)
+		return fmt.Errorf("%w: %d after %d (time went backwards)", ErrTime, now, l.now)
+	}
+	if now > MaxCycle {
+		return fmt.Errorf("%w: cycle %d is beyond MaxCycle (%d)", ErrTime, now, uint64(MaxCycle))
 	}
 	// The buffers have been as they are since l.now, so every grant until
 	// now starts at l.now or later; l.now moves after them.

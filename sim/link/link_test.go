@@ -313,7 +313,7 @@ func TestAlgFieldOption(t *testing.T) {
 
 func TestEnergy(t *testing.T) {
 	cands := []linecomp.Codec{noneCodec(t, 64), fake{"mine", 64, linecomp.Latency{}}}
-	l := mustLink(t, link.Config{Candidates: cands, Nodes: 2, Wire: link.WireBoard})
+	l := mustLink(t, link.Config{Candidates: cands, Nodes: 2, Wire: link.WireBoard()})
 	mustSend(t, l, link.Message{Kind: link.DataReady, Src: 0, Dst: 1, Alg: 0, PayloadBits: 512})
 	mustSend(t, l, link.Message{Kind: link.DataReady, Src: 0, Dst: 1, Alg: 1, PayloadBits: 8})
 	st := l.Stats()
@@ -332,7 +332,7 @@ func TestEnergy(t *testing.T) {
 		t.Fatalf("default codec energy source %q", l.Config().CodecEnergy)
 	}
 	l = mustLink(t, link.Config{Candidates: cands})
-	if l.Config().Wire != link.WireInPackage {
+	if l.Config().Wire != link.WireInPackage() {
 		t.Fatalf("default wire %+v", l.Config().Wire)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // ErrTransfer means a transfer that cannot be replayed: an unknown op, an
 // endpoint out of range or equal at both ends, a line of the wrong length,
-// or a chooser that answered with no candidate.
+// a time beyond MaxCycle, or a chooser that answered with no candidate.
 var ErrTransfer = errors.New("link: invalid transfer")
 
 // Op is the direction of a data-carrying transfer. Its values are those of
@@ -188,6 +188,9 @@ func (r *Replay) Add(t Transfer) error {
 	}
 	if len(t.Data) != r.lineSize {
 		return fmt.Errorf("%w: %w", ErrTransfer, linecomp.LineSizeError("link replay", len(t.Data), fmt.Sprintf("%d-byte lines", r.lineSize)))
+	}
+	if at := t.Time / r.psPerCycle; at > MaxCycle {
+		return fmt.Errorf("%w: %v %d→%d at %d ps: cycle %d is beyond the link's MaxCycle (%d)", ErrTransfer, t.Op, t.Src, t.Dst, t.Time, at, uint64(MaxCycle))
 	}
 	src, dst := int(t.Src), int(t.Dst)
 	ch, err := r.chooser(src)

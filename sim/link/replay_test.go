@@ -73,7 +73,7 @@ func TestReplayByHand(t *testing.T) {
 			t.Fatalf("messages %v", res.Messages)
 		}
 	}
-	if !strings.Contains(res.CodecEnergyNotes["c"], "not a registered codec") || res.WireEnergySource != link.WireInPackage.Source {
+	if !strings.Contains(res.CodecEnergyNotes["c"], "not a registered codec") || res.WireEnergySource != link.WireInPackage().Source {
 		t.Fatalf("energy sources %v, %q", res.CodecEnergyNotes, res.WireEnergySource)
 	}
 	got := res

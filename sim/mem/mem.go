@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/bound"
 )
 
 // Op is the direction of a request.
@@ -21,16 +22,25 @@ type DRAM struct {
 	BurstCycles int // cycles one MAG burst occupies the data bus
 }
 
-// GDDR5 and HBM2 are channel presets with a 32-byte MAG (MAG-aware BDI §I
-// and Table IV: GDDR5 has a 32-bit bus and burst length 8, HBM2 a 128-bit
-// bus and burst length 2). BurstCycles counts command-clock cycles: GDDR5
-// moves 4 data words per command clock (8 words in 2 cycles), HBM2 2 (2
-// words in 1 cycle). Latency is LATTE-CC Table II's minimum DRAM latency
-// beyond an L2 hit (220 − 120 cycles); no paper gives one per memory type
-// [ours].
-var (
-	GDDR5 = DRAM{Latency: 100, BurstCycles: 2}
-	HBM2  = DRAM{Latency: 100, BurstCycles: 1}
+// GDDR5 and HBM2 return channel presets with a 32-byte MAG (MAG-aware BDI
+// §I and Table IV: GDDR5 has a 32-bit bus and burst length 8, HBM2 a
+// 128-bit bus and burst length 2). BurstCycles counts command-clock
+// cycles: GDDR5 moves 4 data words per command clock (8 words in 2
+// cycles), HBM2 2 (2 words in 1 cycle). Latency is LATTE-CC Table II's
+// minimum DRAM latency beyond an L2 hit (220 − 120 cycles); no paper gives
+// one per memory type [ours]. They are functions, not variables, so that
+// no importer can change the default of another.
+func GDDR5() DRAM { return DRAM{Latency: 100, BurstCycles: 2} }
+
+// HBM2 returns the HBM2 channel preset; see GDDR5.
+func HBM2() DRAM { return DRAM{Latency: 100, BurstCycles: 1} }
+
+// The energy of one access to a memory controller's metadata cache,
+// MAG-aware BDI §V-B: 0.0014 nJ a read, 0.00097 nJ a write. They are the
+// memory model's, not the root's presets, which price codecs.
+const (
+	MDReadPicoJoules  = 1.4
+	MDWritePicoJoules = 0.97
 )
 
 // Config describes the memory controllers. Zero values of the fields
@@ -101,13 +111,11 @@ func ratio(a, b uint64) float64 {
 	return float64(a) / float64(b)
 }
 
-// MDEnergyPicoJoules returns the MD cache's energy from the MAG-aware BDI
-// presets (§V-B: 0.0014 nJ a read, 0.00097 nJ a write): every lookup is a
-// read, every write request's update a write.
+// MDEnergyPicoJoules returns the MD cache's energy (MDReadPicoJoules,
+// MDWritePicoJoules): every lookup is a read, every write request's update
+// a write.
 func (s *Stats) MDEnergyPicoJoules() float64 {
-	r, _ := linecomp.PresetEnergy(linecomp.SourceMAG, linecomp.MetadataCache, linecomp.EnergyMDRead)
-	w, _ := linecomp.PresetEnergy(linecomp.SourceMAG, linecomp.MetadataCache, linecomp.EnergyMDWrite)
-	return float64(s.MDReads)*r.PicoJoule + float64(s.MDWrites)*w.PicoJoule
+	return float64(s.MDReads)*MDReadPicoJoules + float64(s.MDWrites)*MDWritePicoJoules
 }
 
 // mdLine is one MD cache entry.
@@ -137,6 +145,14 @@ type Memory struct {
 	stats         Stats
 }
 
+// The most controllers New builds, and MD blocks over all of them (some
+// 400 MB of model state).
+const (
+	maxControllers  = 1 << 16
+	maxMDCacheBytes = 1 << 30
+	maxMDBlocks     = 1 << 24
+)
+
 // New returns the memory controllers, or an error wrapping
 // linecomp.ErrConfig that names the field that cannot work.
 func New(cfg Config) (*Memory, error) {
@@ -153,7 +169,7 @@ func New(cfg Config) (*Memory, error) {
 	def(&cfg.MDBlock, 128)
 	def(&cfg.MDHitLatency, 1)
 	if cfg.DRAM == (DRAM{}) {
-		cfg.DRAM = GDDR5
+		cfg.DRAM = GDDR5()
 	}
 	bad := func(format string, args ...any) (*Memory, error) {
 		return nil, linecomp.ConfigError("mem", format, args...)
@@ -163,8 +179,8 @@ func New(cfg Config) (*Memory, error) {
 		return bad("Codec is nil")
 	case cfg.LineSize <= 0 || cfg.Codec.LineSize() != cfg.LineSize:
 		return bad("LineSize %d must be positive and the codec's (%s takes %d)", cfg.LineSize, cfg.Codec.Name(), cfg.Codec.LineSize())
-	case cfg.Controllers < 0:
-		return bad("Controllers must be positive, got %d", cfg.Controllers)
+	case cfg.Controllers < 0 || cfg.Controllers > maxControllers:
+		return bad("Controllers must be 1 to %d, got %d", maxControllers, cfg.Controllers)
 	case cfg.MAG < 0 || cfg.LineSize%cfg.MAG != 0:
 		return bad("MAG (%d bytes) must divide LineSize (%d)", cfg.MAG, cfg.LineSize)
 	case cfg.Interleave < 0 || cfg.Interleave%cfg.LineSize != 0:
@@ -173,14 +189,23 @@ func New(cfg Config) (*Memory, error) {
 		return bad("MDBlock (%d bytes) must be a positive multiple of MAG (%d)", cfg.MDBlock, cfg.MAG)
 	case cfg.MDWays < 0:
 		return bad("MDWays must be positive, got %d", cfg.MDWays)
-	case cfg.MDCacheBytes < 0 || cfg.MDCacheBytes%(cfg.MDBlock*cfg.MDWays) != 0:
-		return bad("MDCacheBytes (%d) must be a whole number of sets of %d ways of %d-byte blocks", cfg.MDCacheBytes, cfg.MDWays, cfg.MDBlock)
-	case cfg.MDHitLatency < 0:
-		return bad("MDHitLatency must not be negative, got %d", cfg.MDHitLatency)
+	case cfg.MDCacheBytes < 0 || cfg.MDCacheBytes > maxMDCacheBytes:
+		return bad("MDCacheBytes must be 1 to %d, got %d", maxMDCacheBytes, cfg.MDCacheBytes)
+	}
+	// MDBlock × MDWays is one set; computed so that it cannot wrap.
+	if set, ok := bound.Product(cfg.MDCacheBytes, cfg.MDBlock, cfg.MDWays); !ok || cfg.MDCacheBytes%set != 0 {
+		return bad("MDCacheBytes (%d) must be a whole number of sets of MDWays (%d) of MDBlock (%d bytes)", cfg.MDCacheBytes, cfg.MDWays, cfg.MDBlock)
+	}
+	if _, ok := bound.Product(maxMDBlocks, cfg.Controllers, cfg.MDCacheBytes/cfg.MDBlock); !ok {
+		return bad("Controllers (%d) × MDCacheBytes (%d) / MDBlock (%d) is more than %d MD blocks", cfg.Controllers, cfg.MDCacheBytes, cfg.MDBlock, maxMDBlocks)
+	}
+	switch {
+	case !bound.Cycles(cfg.MDHitLatency):
+		return bad("MDHitLatency must be 0 to %d cycles, got %d", bound.MaxCycles, cfg.MDHitLatency)
 	case cfg.MinBursts < 0 || cfg.MinBursts > 1:
 		return bad("MinBursts must be 0 or 1, got %d", cfg.MinBursts)
-	case cfg.DRAM.Latency < 0 || cfg.DRAM.BurstCycles < 0:
-		return bad("DRAM latency and BurstCycles must not be negative, got %+v", cfg.DRAM)
+	case !bound.Cycles(cfg.DRAM.Latency) || !bound.Cycles(cfg.DRAM.BurstCycles):
+		return bad("DRAM Latency and BurstCycles must be 0 to %d cycles, got %+v", bound.MaxCycles, cfg.DRAM)
 	}
 	m := &Memory{cfg: cfg, lineBursts: cfg.LineSize / cfg.MAG, mdBursts: cfg.MDBlock / cfg.MAG}
 	m.mdBits = MetadataBits(cfg.Codec, cfg.MAG)

@@ -8,7 +8,7 @@
 // lines); the MGPUSim capture tool writes them from the emulator.
 //
 // The container is package trace's — magic (kind byte 'W'), header block,
-// CRC-32C data blocks that may be deflated, the end marker with the item and
+// chained CRC-32C data blocks that may be deflated, the end marker with the item and
 // block counts, the first-in-first-out payload dictionary — so the error
 // rules are the same: malformed input is a *trace.FormatError wrapping
 // ErrFormat with the byte offset, a trace cut short or with a flipped byte
@@ -62,7 +62,7 @@
 // 0x40 (01 02 … 08) and 0x48 (zeros); warp (0,0) Store at PC 0x108 of line
 // 0x40 (01 02 … 08); warp (0,0) Barrier and Exit; warp (1,0) Exit:
 //
-//	4C 43 54 52 41 43 45 57 01  magic "LCTRACE", kind 'W', version 1
+//	4C 43 54 52 41 43 45 57 02  magic "LCTRACE", kind 'W', version 2
 //	48 07                       header block, 7 bytes
 //	00 08 04 02 65 78 04          flags 0, LineSize 8, DictEntries 4, "ex", WarpSize 4
 //	1A EE 40 EF                   CRC-32C 0xEF40EE1A
@@ -81,8 +81,8 @@
 //	04                            Barrier, warp (0,0)
 //	05                            Exit, warp (0,0)
 //	0D 02 00                      Exit, warp changes: Block +1, Index 0
-//	47 81 98 39                   CRC-32C 0x39988147
-//	45 02 07 01 20 97 CF 82     end block: 7 items in 1 block, CRC-32C 0x82CF9720
+//	C4 1F 6B 8C                   CRC-32C 0x8C6B1FC4, continued from 0xEF40EE1A
+//	45 02 07 01 A2 AD 32 DA     end block: 7 items in 1 block, CRC-32C 0xDA32ADA2
 //
 // Reading it back gives the kernel, then Compute 2, the Load, the Store,
 // the Barrier and the two Exits, then io.EOF.

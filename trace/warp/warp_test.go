@@ -30,7 +30,7 @@ var (
 
 // workedExample is the doc's worked example, byte by byte.
 var workedExample = []byte{
-	0x4C, 0x43, 0x54, 0x52, 0x41, 0x43, 0x45, 'W', 0x01,
+	0x4C, 0x43, 0x54, 0x52, 0x41, 0x43, 0x45, 'W', 0x02,
 	// header 'H', 7 bytes: flags 0, LineSize 8, DictEntries 4, Source "ex", WarpSize 4
 	0x48, 0x07, 0x00, 0x08, 0x04, 0x02, 0x65, 0x78, 0x04,
 	0x1A, 0xEE, 0x40, 0xEF,
@@ -48,8 +48,8 @@ var workedExample = []byte{
 	0x04,             // Barrier (0,0)
 	0x05,             // Exit (0,0)
 	0x0D, 0x02, 0x00, // Exit (1,0)
-	0x47, 0x81, 0x98, 0x39,
-	0x45, 0x02, 0x07, 0x01, 0x20, 0x97, 0xCF, 0x82,
+	0xC4, 0x1F, 0x6B, 0x8C, // continued from the header block's CRC
+	0x45, 0x02, 0x07, 0x01, 0xA2, 0xAD, 0x32, 0xDA, // continued from the data block's
 }
 
 var workedHeader = Header{LineSize: 8, WarpSize: 4, Source: "ex"}
@@ -183,12 +183,16 @@ func sameKernels(t *testing.T, got, want []kernelTrace) {
 }
 
 func TestWorkedExampleBytes(t *testing.T) {
-	// The example's checksums over their spans (tracefile.Checksum is
-	// checked against the bit-by-bit definition in package trace's tests).
+	// The example's checksums over their spans, each continuing the one
+	// before (tracefile.Checksum is checked against the bit-by-bit
+	// definition in package trace's tests).
+	var prev uint32
 	for _, span := range []struct{ from, to int }{{9, 18}, {22, 74}, {78, 82}} {
-		if got, want := tracefile.Checksum(workedExample[span.from:span.to]), binary.LittleEndian.Uint32(workedExample[span.to:]); got != want {
+		got, want := tracefile.Checksum(prev, workedExample[span.from:span.to]), binary.LittleEndian.Uint32(workedExample[span.to:])
+		if got != want {
 			t.Errorf("CRC over %d…%d: %08x, example has %08x", span.from, span.to, got, want)
 		}
+		prev = want
 	}
 	if len(workedExample) != 86 {
 		t.Fatalf("%d bytes", len(workedExample))
@@ -474,14 +478,17 @@ func TestTruncatedAndFlipped(t *testing.T) {
 	}
 }
 
-// block builds a block with a correct checksum.
+// block builds a block with a correct checksum in version 1, where each
+// block's checksum stands alone.
 func block(typ byte, body ...byte) []byte {
 	b := []byte{typ}
 	b = binary.AppendUvarint(b, uint64(len(body)))
 	b = append(b, body...)
-	return binary.LittleEndian.AppendUint32(b, tracefile.Checksum(b))
+	return binary.LittleEndian.AppendUint32(b, tracefile.Checksum(0, b))
 }
 
+// file builds a version-1 trace of blocks: the hand-built malformed traces
+// also check that version 1 is still read.
 func file(blocks ...[]byte) []byte {
 	f := []byte("LCTRACEW\x01")
 	for _, b := range blocks {

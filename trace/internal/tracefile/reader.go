@@ -16,15 +16,17 @@ import (
 type Reader struct {
 	Header Header
 
-	br     *bufio.Reader
-	off    int64 // file offset of the next byte of input
-	body   []byte
-	raw    []byte
-	zsrc   bytes.Reader
-	fr     io.ReadCloser
-	items  uint64 // items announced by the data blocks read so far
-	blocks uint64
-	err    error // sticky: a *FormatError, an I/O error or io.EOF
+	br      *bufio.Reader
+	off     int64 // file offset of the next byte of input
+	body    []byte
+	raw     []byte
+	zsrc    bytes.Reader
+	fr      io.ReadCloser
+	chained bool   // version 2: each block's checksum continues from the previous one's
+	chain   uint32 // the last block's checksum
+	items   uint64 // items announced by the data blocks read so far
+	blocks  uint64
+	err     error // sticky: a *FormatError, an I/O error or io.EOF
 
 	extraStart int64 // file offset of Header.Extra
 }
@@ -52,9 +54,10 @@ func NewReader(r io.Reader, kind byte, name string, maxLineSize int) (*Reader, e
 	if magic[7] != kind {
 		return nil, formatErr(7, "not a %s trace (kind byte %q)", name, magic[7])
 	}
-	if magic[8] != Version {
+	if magic[8] != 1 && magic[8] != Version {
 		return nil, formatErr(8, "unsupported version %d", magic[8])
 	}
+	cr.chained = magic[8] >= 2
 	typ, body, start, err := cr.readBlock()
 	if err != nil {
 		return nil, err
@@ -231,12 +234,21 @@ func (r *Reader) readBlock() (typ byte, body []byte, start int64, err error) {
 		return 0, nil, start, err
 	}
 	body = r.body[:length]
-	crc := crc32.Update(0, castagnoli, []byte{typ})
+	var seed uint32
+	if r.chained {
+		seed = r.chain
+	}
+	crc := crc32.Update(seed, castagnoli, []byte{typ})
 	crc = crc32.Update(crc, castagnoli, lenBuf[:n])
 	crc = crc32.Update(crc, castagnoli, body)
 	if got := binary.LittleEndian.Uint32(r.body[length:]); got != crc {
-		return 0, nil, start, formatErr(start, "block checksum %08x, computed %08x", got, crc)
+		why := ""
+		if r.chained {
+			why = " (a changed byte, or a block out of order)"
+		}
+		return 0, nil, start, formatErr(start, "block checksum %08x, computed %08x%s", got, crc, why)
 	}
+	r.chain = crc
 	return typ, body, start, nil
 }
 

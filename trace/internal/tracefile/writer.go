@@ -10,7 +10,11 @@ import (
 
 // Limits and constants of the layout (documented in package trace).
 const (
-	Version = 1
+	// Version is the version writers write: 2 chains the block checksums
+	// (each block's CRC-32C continues from the previous block's), so blocks
+	// out of order fail their checksum. Readers also read version 1, whose
+	// blocks each start from 0.
+	Version = 2
 
 	MaxLineSize      = 1 << 20  // bytes of a payload
 	MaxSourceLen     = 1 << 16  // bytes of Header.Source
@@ -34,8 +38,9 @@ func Magic(kind byte) [9]byte {
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Checksum is the block checksum: CRC-32C (Castagnoli) of the block's type
-// byte, length varint and body.
-func Checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+// byte, length varint and body, continued from prev, the previous block's
+// checksum (0 for the header block, and for every block of version 1).
+func Checksum(prev uint32, b []byte) uint32 { return crc32.Update(prev, castagnoli, b) }
 
 // Header is what the header block carries. The format validates the fields
 // before NewWriter; Extra holds the format's own header fields, encoded by it.
@@ -58,6 +63,7 @@ type Writer struct {
 	fw     *flate.Writer
 	zbuf   bytes.Buffer
 	prefix []byte
+	chain  uint32 // the last block's checksum, which the next continues
 	closed bool
 }
 
@@ -160,13 +166,14 @@ func (w *Writer) flush() {
 }
 
 // writeBlock writes type, length, the body (the concatenation of a and b)
-// and its checksum.
+// and its checksum, continued from the previous block's.
 func (w *Writer) writeBlock(typ byte, a, b []byte) {
 	w.prefix = append(w.prefix[:0], typ)
 	w.prefix = AppendUvarint(w.prefix, uint64(len(a)+len(b)))
-	crc := crc32.Update(0, castagnoli, w.prefix)
+	crc := crc32.Update(w.chain, castagnoli, w.prefix)
 	crc = crc32.Update(crc, castagnoli, a)
 	crc = crc32.Update(crc, castagnoli, b)
+	w.chain = crc
 	w.write(w.prefix)
 	w.write(a)
 	w.write(b)

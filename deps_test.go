@@ -1,0 +1,219 @@
+package linecomp_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The import rules of the layers (DESIGN.md "Layers"), in the manner of the
+// standard library's go/build/deps_test.go: every package of the module is
+// in one class, and a class names what its non-test files may import. A
+// new package must be classified here; a forbidden import fails with the
+// file that makes it. Files of every build tag are read (a file for arm64
+// counts as much as one for amd64).
+//
+// Each class is a list of allowed module packages ("" is the root; a
+// trailing "/*" allows the packages below a directory); the standard
+// library is allowed everywhere, other modules only where listed.
+var depClasses = []struct {
+	name    string
+	pkgs    []string // module-relative package paths of the class
+	allowed []string
+}{
+	{"the contract", []string{""}, []string{"internal/*"}},
+	{"codecs", []string{"bdi", "fpc", "cpack", "bpc", "sc", "magbdi", "caba"},
+		[]string{"", "internal/bitstream", "internal/cpu", "internal/lines"}},
+	// multi's Tavana member sets are made of these three codec packages.
+	{"multi", []string{"multi"}, []string{"", "internal/*", "bdi", "cpack", "fpc"}},
+	{"registration", []string{"all"}, []string{"bdi", "fpc", "cpack", "bpc", "sc", "magbdi", "caba", "multi"}},
+	// Models take any codec through the root contract; a model never
+	// depends on a policy (it takes an interface).
+	{"models", []string{"sim/cache", "sim/mem", "sim/link", "sim/gpu"},
+		[]string{"", "internal/bound", "sim/*", "trace", "trace/warp"}},
+	{"policies", []string{"policy/latte", "policy/vote"}, []string{"", "internal/bound", "sim/*"}},
+	{"traces", []string{"trace", "trace/warp", "trace/internal/tracefile"}, []string{"trace", "trace/internal/*"}},
+	{"sample", []string{"sample"}, nil},
+	{"harness", []string{"linecomptest"}, []string{"", "internal/race"}},
+	{"internal", []string{"internal/bitstream", "internal/bound", "internal/cpu", "internal/guard", "internal/lines",
+		"internal/race", "internal/ref"}, []string{"", "internal/*", "github.com/klauspost/cpuid/v2"}},
+	{"internal test support", []string{"internal/codectest"}, []string{"", "internal/*", "linecomptest", "sample"}},
+	{"the command", []string{"cmd/linecomp"}, []string{"*", "golang.org/x/sys/unix"}},
+}
+
+// otherModules are the directories of the nested modules: they depend on
+// the root through its public API only.
+var otherModules = []string{"capi", "mgpusim", "_asm"}
+
+const modulePath = "github.com/linecomp/linecomp"
+
+func TestImportRules(t *testing.T) {
+	imports := map[string]map[string]string{} // package dir → import → a file making it
+	testImports := map[string]map[string]string{}
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(p))
+		if dir == "." {
+			dir = ""
+		}
+		m := imports
+		if strings.HasSuffix(p, "_test.go") {
+			m = testImports
+		}
+		if m[dir] == nil {
+			m[dir] = map[string]string{}
+		}
+		for _, is := range f.Imports {
+			ip, _ := strconv.Unquote(is.Path.Value)
+			m[dir][ip] = p
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imports) < 20 {
+		t.Fatalf("found only %d package directories: not run from the module root?", len(imports))
+	}
+	for dir, ims := range imports {
+		if nested(dir) != "" {
+			continue
+		}
+		class := -1
+		for i, c := range depClasses {
+			if slices.Contains(c.pkgs, dir) {
+				class = i
+			}
+		}
+		if class < 0 {
+			t.Errorf("package %q is in no class of deps_test.go: classify it", path.Join(modulePath, dir))
+			continue
+		}
+		c := depClasses[class]
+		for ip, file := range ims {
+			if !allowedImport(c.allowed, ip) {
+				t.Errorf("%s (%s) imports %s, which its class does not allow", file, c.name, ip)
+			}
+		}
+	}
+	for _, m := range []map[string]map[string]string{imports, testImports} {
+		for dir, ims := range m {
+			for ip, file := range ims {
+				rel, inModule := moduleRel(ip)
+				switch {
+				case inModule && (rel == "cmd" || strings.HasPrefix(rel, "cmd/")):
+					t.Errorf("%s imports %s: nothing imports a command", file, ip)
+				case inModule && nested(dir) != "" && nested(rel) == "" && (rel == "internal" || strings.HasPrefix(rel, "internal/") || strings.Contains(rel, "/internal/")):
+					// Go's internal rule goes by path, and the nested
+					// modules' paths lie under the root's: keep them out.
+					t.Errorf("%s (module %s) imports the root's %s: internal stays internal", file, nested(dir), ip)
+				case !inModule && nested(dir) == "" && !std(ip) && !rootDependency(ip):
+					t.Errorf("%s imports %s: the root module depends on the standard library, cpuid, x/sys and go-cmp only", file, ip)
+				}
+			}
+		}
+	}
+}
+
+// allowedImport reports whether a class allowing allowed may import ip.
+func allowedImport(allowed []string, ip string) bool {
+	if std(ip) {
+		return true
+	}
+	rel, inModule := moduleRel(ip)
+	for _, a := range allowed {
+		switch {
+		case a == "*" && inModule:
+			return rel != "cmd" && !strings.HasPrefix(rel, "cmd/")
+		case !inModule && a == ip:
+			return true
+		case inModule && a == rel:
+			return true
+		case inModule && strings.HasSuffix(a, "/*") && strings.HasPrefix(rel, strings.TrimSuffix(a, "*")):
+			return true
+		}
+	}
+	return false
+}
+
+// moduleRel returns ip relative to the module root, and whether it is in
+// the module (or a nested one).
+func moduleRel(ip string) (string, bool) {
+	if ip == modulePath {
+		return "", true
+	}
+	rel, ok := strings.CutPrefix(ip, modulePath+"/")
+	return rel, ok
+}
+
+// nested returns the nested module that holds the module-relative dir, or "".
+func nested(dir string) string {
+	for _, m := range otherModules {
+		if dir == m || strings.HasPrefix(dir, m+"/") {
+			return m
+		}
+	}
+	return ""
+}
+
+// std reports whether ip is in the standard library: its first element
+// has no dot.
+func std(ip string) bool {
+	first, _, _ := strings.Cut(ip, "/")
+	return !strings.Contains(first, ".")
+}
+
+func rootDependency(ip string) bool {
+	return ip == "github.com/klauspost/cpuid/v2" || ip == "golang.org/x/sys" || strings.HasPrefix(ip, "golang.org/x/sys/") ||
+		ip == "github.com/google/go-cmp/cmp" || strings.HasPrefix(ip, "github.com/google/go-cmp/")
+}
+
+// TestImportRulesCatch: the rules reject what they are for.
+func TestImportRulesCatch(t *testing.T) {
+	models := depClasses[slices.IndexFunc(depClasses, func(c struct {
+		name    string
+		pkgs    []string
+		allowed []string
+	}) bool {
+		return c.name == "models"
+	})].allowed
+	for _, ip := range []string{modulePath + "/bdi", modulePath + "/all", modulePath + "/multi", modulePath + "/policy/latte",
+		modulePath + "/cmd/linecomp", "github.com/sarchlab/akita/v4/sim"} {
+		if allowedImport(models, ip) {
+			t.Errorf("a model may import %s", ip)
+		}
+	}
+	for _, ip := range []string{modulePath, modulePath + "/sim/cache", modulePath + "/trace/warp", "fmt"} {
+		if !allowedImport(models, ip) {
+			t.Errorf("a model may not import %s", ip)
+		}
+	}
+	if allowedImport([]string{"*"}, modulePath+"/cmd/linecomp") {
+		t.Error("the command's class may import a command")
+	}
+	if _, err := os.Stat("deps_test.go"); err != nil {
+		t.Fatalf("not run from the module root: %v", err)
+	}
+}
