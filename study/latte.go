@@ -293,11 +293,7 @@ func (latteStudy) Jobs(ws []Workload, p Params) ([]Job, error) {
 			return nil, err
 		}
 		// Check it builds a machine now, not in every job.
-		cfg, err := latteMachineFor(LattePolicy{Modes: []string{"none"}}, o)
-		if err == nil {
-			_, err = gpu.New(cfg)
-		}
-		if err != nil {
+		if err := CheckOverrides(o); err != nil {
 			return nil, fmt.Errorf("%w: config: %w", ErrParam, err)
 		}
 		if cc := o.canonical(); cc != "" {

@@ -112,7 +112,7 @@ func ParseOverrides(data []byte) (Overrides, error) {
 		return o, fmt.Errorf("%w: machine config: %v", ErrParam, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return o, fmt.Errorf("%w: machine config: data after the JSON object", ErrParam)
+		return o, fmt.Errorf("%w: machine config: more after the JSON object", ErrParam)
 	}
 	return o, nil
 }
@@ -162,10 +162,7 @@ func (o Overrides) Apply(c *gpu.Config) error {
 	set(&c.L2.Ways, o.L2Ways)
 	set(&c.L2HitLatency, o.L2HitLatency)
 	if o.MemLatency != nil {
-		if *o.MemLatency < 0 {
-			return fmt.Errorf("%w: mem_latency must not be negative, got %d", ErrParam, *o.MemLatency)
-		}
-		c.Memory = gpu.FixedLatency(*o.MemLatency)
+		c.Memory = gpu.FixedLatency(*o.MemLatency) // gpu.New bounds it
 	}
 	if o.Scheduling != nil {
 		switch *o.Scheduling {
@@ -178,4 +175,16 @@ func (o Overrides) Apply(c *gpu.Config) error {
 		}
 	}
 	return nil
+}
+
+// CheckOverrides builds LATTE-CC's machine with o and reports what cannot
+// work (a size no machine holds, a latency out of range, a bad cache
+// geometry), naming the field, so that a command can refuse a
+// configuration before it reads any trace.
+func CheckOverrides(o Overrides) error {
+	cfg, err := latteMachineFor(LattePolicy{Modes: []string{"none"}}, o)
+	if err == nil {
+		_, err = gpu.New(cfg)
+	}
+	return err
 }

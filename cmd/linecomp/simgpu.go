@@ -111,6 +111,11 @@ func runSimGPU(e *env, c *command, args []string) error {
 		if over, err = study.ParseOverrides(data); err != nil {
 			return usagef("-config %s: %v", *configFile, stripStudy(err))
 		}
+		if *designList == "" {
+			if err := study.CheckOverrides(over); err != nil {
+				return usagef("-config %s: %v", *configFile, err)
+			}
+		}
 		params["config"] = string(data)
 	}
 	if !*classes {

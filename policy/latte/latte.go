@@ -207,7 +207,7 @@ func New(c *cache.Cache, m Machine, cfg Config) (*Policy, error) {
 		return bad("PeriodEPs %d must exceed LearningEPs %d: a period needs an adaptive EP", cfg.PeriodEPs, cfg.LearningEPs)
 	case cfg.Kind != Static && cfg.DedicatedPerMode > ccfg.Sets/modes:
 		// Also what the interleaved layout needs: G = Sets/DedicatedPerMode ≥ 3.
-		return bad("%d sets cannot hold DedicatedPerMode %d sets per mode: the layout needs Sets ≥ 3 × %d (at least 16 sets at 4 per mode)",
+		return bad("%d sets cannot hold DedicatedPerMode %d dedicated sets per mode: the layout needs Sets ≥ 3 × %d (at least 16 sets at 4 per mode)",
 			ccfg.Sets, cfg.DedicatedPerMode, cfg.DedicatedPerMode)
 	}
 	p := &Policy{cfg: cfg, c: c, machine: m, sets: ccfg.Sets, ways: ccfg.Ways}
