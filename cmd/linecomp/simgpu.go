@@ -101,20 +101,18 @@ func runSimGPU(e *env, c *command, args []string) error {
 		return err
 	}
 	// Everything is checked before any trace is read.
-	var over study.Overrides
 	params := study.Params{"policies": *policyList, "sweep": *sweep}
 	if *configFile != "" {
 		data, err := os.ReadFile(*configFile)
 		if err != nil {
 			return usageError{fmt.Errorf("-config: %w", unwrapPathError(err))}
 		}
-		if over, err = study.ParseOverrides(data); err != nil {
+		over, err := study.ParseOverrides(data)
+		if err != nil {
 			return usagef("-config %s: %v", *configFile, stripStudy(err))
 		}
-		if *designList == "" {
-			if err := study.CheckOverrides(over); err != nil {
-				return usagef("-config %s: %v", *configFile, err)
-			}
+		if err := study.CheckOverrides(over); err != nil {
+			return usagef("-config %s: %v", *configFile, err)
 		}
 		params["config"] = string(data)
 	}
@@ -122,20 +120,25 @@ func runSimGPU(e *env, c *command, args []string) error {
 		params["classes"] = "off"
 	}
 	if *designList != "" {
-		designs, err := selectDesigns(*designList)
+		dp := study.Params{"designs": *designList}
+		if c, ok := params["config"]; ok {
+			dp["config"] = c
+		}
+		if err := study.Validate("caba", dp); err != nil {
+			return usagef("-design: %v", stripStudy(err))
+		}
+		jobs, results, failed := runStudyOn(e, "caba", dp, warpTraceSources(e, inputs))
+		if len(jobs) == 0 {
+			return failed
+		}
+		tables, err := study.Aggregate(&study.PlanFile{Study: "caba", Jobs: jobs}, results)
 		if err != nil {
 			return err
 		}
-		// Every size and latency is checked once, before any trace is read.
-		var assistErr error
-		cfg, _, err := designConfig(designs[0], over, &assistErr)
-		if err == nil {
-			_, err = gpu.New(cfg)
+		if err := study.WriteTables(e.stdout, tables, *format); err != nil {
+			return err
 		}
-		if err != nil {
-			return usagef("-config %s: %v", *configFile, err)
-		}
-		return runDesignStudy(e, inputs, designs, over, *format)
+		return failed
 	}
 	names, _, err := study.ExpandLattePolicies(*policyList)
 	if err != nil {
@@ -150,36 +153,7 @@ func runSimGPU(e *env, c *command, args []string) error {
 	if err := study.Validate("latte", params); err != nil {
 		return usagef("%v", stripStudy(err))
 	}
-	srcs := warpTraceSources(e, inputs)
-	if len(srcs) == 0 {
-		return usagef("no trace given, and no sample warp trace is embedded")
-	}
-	var jobs []study.Job
-	var results []json.RawMessage
-	failed := e.eachInput(srcs, func(in *input) error {
-		w, cleanup, err := workloadOf(in)
-		if err != nil {
-			return err
-		}
-		defer cleanup()
-		if err := checkWarpWorkload(w); err != nil {
-			return err
-		}
-		plan, err := study.Plan("latte", []study.Workload{w}, params)
-		if err != nil {
-			return err
-		}
-		res, err := study.RunJobs(plan.Jobs, 0, func(done, total int) {
-			e.progress.show("%s: %d of %d runs", in.name, done, total)
-		})
-		if err != nil {
-			return err
-		}
-		jobs = append(jobs, plan.Jobs...)
-		results = append(results, res...)
-		return nil
-	})
-	e.progress.clear()
+	jobs, results, failed := runStudyOn(e, "latte", params, warpTraceSources(e, inputs))
 	if len(jobs) == 0 {
 		return failed
 	}
@@ -194,6 +168,42 @@ func runSimGPU(e *env, c *command, args []string) error {
 		return err
 	}
 	return failed
+}
+
+// runStudyOn runs a study's jobs on each warp trace in turn, all of one
+// trace's jobs in parallel, and returns the jobs and results of the traces
+// that worked; a trace that fails is reported and the others still run.
+func runStudyOn(e *env, name string, params study.Params, srcs []source) ([]study.Job, []json.RawMessage, error) {
+	var jobs []study.Job
+	var results []json.RawMessage
+	if len(srcs) == 0 {
+		return nil, nil, usagef("no trace given, and no sample warp trace is embedded")
+	}
+	failed := e.eachInput(srcs, func(in *input) error {
+		w, cleanup, err := workloadOf(in)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		if err := checkWarpWorkload(w); err != nil {
+			return err
+		}
+		plan, err := study.Plan(name, []study.Workload{w}, params)
+		if err != nil {
+			return err
+		}
+		res, err := study.RunJobs(plan.Jobs, 0, func(done, total int) {
+			e.progress.show("%s: %d of %d runs", in.name, done, total)
+		})
+		if err != nil {
+			return err
+		}
+		jobs = append(jobs, plan.Jobs...)
+		results = append(results, res...)
+		return nil
+	})
+	e.progress.clear()
+	return jobs, results, failed
 }
 
 // adaptive reports whether the LATTE-CC study's policy of that name
