@@ -181,6 +181,8 @@ func init() { mustRegister(cabaStudy{}) }
 
 func (cabaStudy) Name() string { return "caba" }
 
+func (cabaStudy) Stream() string { return "warps" }
+
 func (cabaStudy) Params() map[string]string {
 	return map[string]string{
 		"designs": "comma-separated designs or all (default): base, hw-bdi-mem, hw-bdi, caba-bdi, caba-fpc, caba-cpack, ideal-bdi",

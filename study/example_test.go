@@ -58,3 +58,88 @@ func Example_resume() {
 	// Output:
 	// first run: 6 jobs; again: 0 run, 6 skipped
 }
+
+// sampleNamed returns the embedded trace of that name as a workload.
+func sampleNamed(stream, name string) []study.Workload {
+	for _, w := range study.SampleWorkloads(stream) {
+		if w.Name == "sample/"+name {
+			return []study.Workload{w}
+		}
+	}
+	panic("no sample " + name)
+}
+
+// Example_mag runs MAG-aware BDI's memory study on the embedded DRAM trace
+// of k-means: the bursts each codec moves at a 32-byte granularity.
+func Example_mag() {
+	ws := sampleNamed("dram", "dram-kmeans.lct")
+	plan, err := study.Plan("mag", ws, study.Params{})
+	if err != nil {
+		panic(err)
+	}
+	results, err := study.RunJobs(plan.Jobs, 0, nil)
+	if err != nil {
+		panic(err)
+	}
+	tables, err := study.Aggregate(plan, results)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range tables[0].Rows {
+		fmt.Printf("%-10s %5d of %5d bursts, ratio %.3f\n", r[1], r[4], r[5], r[7])
+	}
+	// Output:
+	// bdi        29192 of 29540 bursts, ratio 1.012
+	// magbdi-32  29205 of 29540 bursts, ratio 1.011
+	// fpc        29189 of 29540 bursts, ratio 1.012
+	// cpack      29189 of 29540 bursts, ratio 1.012
+}
+
+// Example_link runs Tavana et al.'s link study on the embedded rdma trace
+// of simple convolution: the penalty vote at λ = 0 and 6.
+func Example_link() {
+	ws := sampleNamed("rdma", "rdma-simpleconvolution.lct")
+	plan, err := study.Plan("link", ws, study.Params{"lambdas": "0,6", "statics": "off"})
+	if err != nil {
+		panic(err)
+	}
+	results, err := study.RunJobs(plan.Jobs, 0, nil)
+	if err != nil {
+		panic(err)
+	}
+	tables, err := study.Aggregate(plan, results)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range tables[0].Rows {
+		fmt.Printf("%s: ratio %.3f, %d wire bytes, uses %s\n", r[1], r[5], r[6], r[11])
+	}
+	// Output:
+	// vote λ=0: ratio 7.489, 414226 wire bytes, uses none:0 bdi:14570 fpc-tavana:0 cpack-z:2
+	// vote λ=6: ratio 7.488, 414242 wire bytes, uses none:0 bdi:14572 fpc-tavana:0 cpack-z:0
+}
+
+// Example_caba runs CABA's designs on the embedded bfs warp trace.
+func Example_caba() {
+	ws := study.SampleWorkloads("warps")[:1]
+	plan, err := study.Plan("caba", ws, study.Params{"designs": "hw-bdi,caba-bdi,ideal-bdi"})
+	if err != nil {
+		panic(err)
+	}
+	results, err := study.RunJobs(plan.Jobs, 0, nil)
+	if err != nil {
+		panic(err)
+	}
+	tables, err := study.Aggregate(plan, results)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range tables[0].Rows {
+		fmt.Printf("%-9s speedup %.3f, burst ratio %.3f\n", r[1], r[4], r[6])
+	}
+	// Output:
+	// base      speedup 1.000, burst ratio 1.000
+	// hw-bdi    speedup 0.988, burst ratio 1.429
+	// caba-bdi  speedup 0.863, burst ratio 1.429
+	// ideal-bdi speedup 0.996, burst ratio 1.429
+}

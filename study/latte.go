@@ -142,6 +142,8 @@ func init() { mustRegister(latteStudy{}) }
 
 func (latteStudy) Name() string { return "latte" }
 
+func (latteStudy) Stream() string { return "warps" }
+
 func (latteStudy) Params() map[string]string {
 	return map[string]string{
 		"policies": "comma-separated policies or groups: paper (default), earlier, all",

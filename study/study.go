@@ -17,6 +17,9 @@ import (
 type Study interface {
 	// Name is the study's registry name, e.g. "latte".
 	Name() string
+	// Stream is the kind of trace the study reads: "warps", "dram",
+	// "rdma" or "l1" (what the capture's -stream wrote).
+	Stream() string
 	// Params documents the plan parameters the study takes, by name.
 	Params() map[string]string
 	// Jobs returns the jobs on the workloads (indexes are set by Plan).

@@ -299,7 +299,7 @@ func TestSimLinkJSON(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	for i, lambda := range []float64{0, 6} {
-		cands, err := linkCandidates([]string{"none", "bdi", "fpc-tavana", "cpack-z"}, 64, true)
+		cands, err := study.TavanaCandidates([]string{"none", "bdi", "fpc-tavana", "cpack-z"}, 64, true)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,12 +6,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/linecomp/linecomp"
-	"github.com/linecomp/linecomp/multi"
-	"github.com/linecomp/linecomp/policy/vote"
 	"github.com/linecomp/linecomp/sim/link"
+	"github.com/linecomp/linecomp/study"
 	"github.com/linecomp/linecomp/trace"
 )
 
@@ -107,30 +105,10 @@ func runSimLink(e *env, c *command, args []string) error {
 	if staticIndex >= 0 {
 		ls = []float64{0} // the vote is not used
 	}
+	setup := study.LinkSetup{Candidates: names, Own: *latency == "own", Wire: wireEnergy,
+		Samples: *samples, Running: *running, MinVotes: *minVotes, Within: *within}
 	makeConfig := func(lineSize int, lambda float64) (link.ReplayConfig, error) {
-		cands, err := linkCandidates(names, lineSize, *latency == "tavana")
-		if err != nil {
-			return link.ReplayConfig{}, err
-		}
-		rc := link.ReplayConfig{Link: link.Config{Candidates: cands, Wire: wireEnergy}}
-		if staticIndex >= 0 {
-			rc.NewChooser = link.Static(staticIndex)
-		} else {
-			vc := vote.Config{Lambda: lambda, Samples: *samples, Running: *running, MinVotes: *minVotes}
-			if *within {
-				vc.Phases = vote.SampleWithinRun
-			}
-			rc.NewChooser = func(c []linecomp.Codec) (link.Chooser, error) {
-				vc := vc
-				vc.Candidates = c
-				return vote.New(vc)
-			}
-			if _, err := rc.NewChooser(cands); err != nil {
-				return rc, err
-			}
-		}
-		_, err = link.NewReplay(rc)
-		return rc, err
+		return setup.ReplayConfig(lineSize, lambda, staticIndex)
 	}
 	if _, err := makeConfig(64, ls[0]); err != nil {
 		return usageError{err}
@@ -161,111 +139,46 @@ func wireNames() string {
 	return strings.Join(n, ", ")
 }
 
-// linkCandidates builds the candidates at lineSize. With tavana set, a
-// candidate that is one of tavana-best's members (none, bdi, fpc-tavana,
-// cpack-z) is that member, which carries Tavana Table III's latencies (BDI
-// 2/1 rather than its own paper's 5/1); any other keeps its own.
-func linkCandidates(names []string, lineSize int, tavana bool) ([]linecomp.Codec, error) {
-	var members []linecomp.Codec
-	if tavana {
-		best, err := linecomp.New("tavana-best", lineSize)
-		if err != nil {
-			return nil, err
-		}
-		members = best.(*multi.Codec).Members()
-	}
-	var out []linecomp.Codec
-	for _, n := range names {
-		i := slices.IndexFunc(members, func(m linecomp.Codec) bool { return m.Name() == n })
-		if i >= 0 {
-			out = append(out, members[i])
-			continue
-		}
-		c, err := linecomp.New(n, lineSize)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-// linkBatch is how many records a trace's replays take at a time: the
-// records are streamed, so memory does not grow with the trace.
-const linkBatch = 4096
-
 // replayLinks streams the records of the trace in through one replay per
-// λ, a batch at a time, the replays running in parallel on each batch.
+// λ (study.LinkReplays: a batch at a time, the replays in parallel).
 func replayLinks(e *env, in *input, lambdas []float64, static int, names []string,
 	makeConfig func(int, float64) (link.ReplayConfig, error)) ([]linkRow, error) {
-	var reps []*link.Replay // made at the first record, for its line size
-	batch := make([]link.Transfer, 0, linkBatch)
-	var payloads []byte // the batch's lines, copied: the reader reuses its buffer
-	var done uint64
-	flush := func() error {
-		errs := make([]error, len(reps))
-		var wg sync.WaitGroup
-		for i, r := range reps {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for j, t := range batch {
-					if err := r.Add(t); err != nil {
-						errs[i] = fmt.Errorf("record %d: %w", done+uint64(j), err)
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		done += uint64(len(batch))
-		batch, payloads = batch[:0], payloads[:0]
-		e.progress.show("%s: %d records", in.name, done)
-		for _, err := range errs {
-			if err != nil {
-				return err // the same record fails every λ: say it once
-			}
-		}
-		return nil
-	}
+	var reps *study.LinkReplays // made at the first record, for its line size
 	_, err := eachRecord(in, 0, []string{"rdma"}, func(h trace.Header, r trace.Record) error {
 		if reps == nil {
+			var rcs []link.ReplayConfig
 			for _, lambda := range lambdas {
 				rc, err := makeConfig(h.LineSize, lambda)
 				if err != nil {
 					return err
 				}
-				rep, err := link.NewReplay(rc)
-				if err != nil {
-					return err
-				}
-				reps = append(reps, rep)
+				rcs = append(rcs, rc)
 			}
-			payloads = make([]byte, 0, linkBatch*h.LineSize)
+			var err error
+			if reps, err = study.NewLinkReplays(rcs); err != nil {
+				return err
+			}
 		}
-		at := len(payloads)
-		payloads = append(payloads, r.Data...) // within its capacity: earlier lines stay put
-		batch = append(batch, link.Transfer{Time: r.Time, Src: r.Src, Dst: r.Dst, Op: link.Op(r.Op), Data: payloads[at:len(payloads):len(payloads)]})
-		if len(batch) == linkBatch {
-			return flush()
+		if err := reps.Add(r); err != nil {
+			return err
+		}
+		if n := reps.Done(); n > 0 && n%(1<<16) == 0 {
+			e.progress.show("%s: %d records", in.name, n)
 		}
 		return nil
 	})
-	if err == nil && len(batch) > 0 {
-		err = flush()
-	}
 	if err != nil {
 		return nil, err
 	}
 	if reps == nil {
 		return nil, fmt.Errorf("the trace has no record")
 	}
-	rows := make([]linkRow, len(reps))
-	for i, r := range reps {
-		res, err := r.Finish()
-		if err != nil {
-			return nil, err
-		}
+	results, err := reps.Finish()
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]linkRow, len(results))
+	for i, res := range results {
 		rows[i] = linkRow{Trace: in.name, Result: res}
 		if static >= 0 {
 			rows[i].Static = names[static]

@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/sim/mem"
+	"github.com/linecomp/linecomp/study"
 	"github.com/linecomp/linecomp/trace"
 )
 
@@ -90,12 +90,8 @@ func runSimMem(e *env, c *command, args []string) error {
 		return err
 	}
 	newMem := func(codec string, n int) (*mem.Memory, error) {
-		cd, err := linecomp.New(codec, n)
-		if err != nil {
-			return nil, err
-		}
-		return mem.New(mem.Config{Controllers: *controllers, Interleave: *interleave, LineSize: n, MAG: *mag, Codec: cd,
-			MDCacheBytes: *mdKB << 10, MDWays: *mdWays})
+		s := study.MAGSetup{Codec: codec, MAG: *mag, Controllers: *controllers, Interleave: *interleave, MDKB: *mdKB, MDWays: *mdWays}
+		return s.Memory(n)
 	}
 	if *image && *line == 0 {
 		if *line = codecs.commonSize(); *line == 0 {
@@ -157,14 +153,8 @@ func runSimMem(e *env, c *command, args []string) error {
 					return err
 				}
 			}
-			op := mem.Read
-			if r.Op == trace.Write {
-				op = mem.Write
-			}
-			for _, m := range mems {
-				if _, err := m.Access(n, op, r.Addr, r.Data); err != nil {
-					return err
-				}
+			if err := study.AccessAll(mems, n, r); err != nil {
+				return err
 			}
 			if n++; n%(1<<16) == 0 {
 				e.progress.show("%s: %d records", in.name, n)

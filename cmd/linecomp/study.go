@@ -124,7 +124,8 @@ func runStudyPlan(e *env, c *command, args []string) error {
 	}
 	var ws []study.Workload
 	if len(traces) == 0 {
-		ws = study.SampleWorkloads("warps")
+		s, _ := study.Lookup(name) // Validate found it
+		ws = study.SampleWorkloads(s.Stream())
 	}
 	for _, t := range traces {
 		w, err := study.FileWorkload(t)
