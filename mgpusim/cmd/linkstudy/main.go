@@ -48,10 +48,10 @@ import (
 	"time"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/study"
 	_ "github.com/linecomp/linecomp/all" // registers every codec
 	"github.com/linecomp/linecomp/mgpusim/capture"
 	mlink "github.com/linecomp/linecomp/mgpusim/link"
-	"github.com/linecomp/linecomp/multi"
 	"github.com/linecomp/linecomp/policy/vote"
 	simlink "github.com/linecomp/linecomp/sim/link"
 )
@@ -234,24 +234,7 @@ func configNames(opt *options) []string {
 // that is one of tavana-best's members (none, bdi, fpc-tavana, cpack-z) is
 // that member, so bdi carries 2/1 rather than its own paper's 5/1.
 func (opt *options) candidates() ([]linecomp.Codec, error) {
-	best, err := linecomp.New("tavana-best", capture.WireLineSize)
-	if err != nil {
-		return nil, err
-	}
-	members := best.(*multi.Codec).Members()
-	out := make([]linecomp.Codec, 0, 1+len(opt.codecs))
-	for _, name := range append([]string{"none"}, opt.codecs...) {
-		if i := slices.IndexFunc(members, func(m linecomp.Codec) bool { return m.Name() == name }); i >= 0 {
-			out = append(out, members[i])
-			continue
-		}
-		c, err := linecomp.New(name, capture.WireLineSize)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return study.TavanaCandidates(append([]string{"none"}, opt.codecs...), capture.WireLineSize, true)
 }
 
 // linkConfig is the plug-in's configuration for one configuration name;
