@@ -48,12 +48,12 @@ import (
 	"time"
 
 	"github.com/linecomp/linecomp"
-	"github.com/linecomp/linecomp/study"
 	_ "github.com/linecomp/linecomp/all" // registers every codec
 	"github.com/linecomp/linecomp/mgpusim/capture"
 	mlink "github.com/linecomp/linecomp/mgpusim/link"
 	"github.com/linecomp/linecomp/policy/vote"
 	simlink "github.com/linecomp/linecomp/sim/link"
+	"github.com/linecomp/linecomp/study"
 )
 
 func main() {
