@@ -2,6 +2,7 @@ package study_test
 
 import (
 	"bytes"
+	"runtime"
 	"testing"
 
 	"github.com/linecomp/linecomp/sample"
@@ -20,6 +21,8 @@ func BenchmarkLatte(b *testing.B) {
 		b.Run(tr.Bench, func(b *testing.B) {
 			b.ReportAllocs()
 			var accesses uint64
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			for i := 0; i < b.N; i++ {
 				r, err := study.RunLatte(study.Params{"policy": "latte"}, bytes.NewReader(tr.Data))
 				if err != nil {
@@ -27,6 +30,8 @@ func BenchmarkLatte(b *testing.B) {
 				}
 				accesses += r.L1Accesses
 			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(accesses), "allocs/access")
 			b.ReportMetric(float64(accesses)/b.Elapsed().Seconds(), "L1-accesses/s")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(accesses), "ns/access")
 		})
