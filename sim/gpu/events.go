@@ -166,3 +166,18 @@ func (q *eventQueue) heapPop() event {
 }
 
 func less(a, b event) bool { return a.t < b.t || (a.t == b.t && a.seq < b.seq) }
+
+// event kinds
+const (
+	evWake = iota // a load line returns to a warp
+	evFill        // an L1 miss returns: fill and wake the merged loads
+)
+
+type event struct {
+	t    uint64
+	seq  uint64
+	kind uint8
+	sm   int32
+	warp int32
+	addr uint64
+}
