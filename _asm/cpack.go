@@ -11,7 +11,19 @@ import (
 )
 
 func init() {
-	generators["cpack"] = cpackPlanAVX512
+	// Every kernel of the package, in the order they are emitted: one
+	// explicit list, so that the order never depends on init order.
+	generators["cpack"] = func() {
+		cpackPlanAVX512()
+		cpackPlan64AVX512()
+		cpackEmit64AVX512()
+		cpackEmit128AVX512()
+		cpackCompress64AVX512()
+		cpackPlan128AVX512()
+		cpackPlanWrap128AVX512()
+		cpackDecodeBMI2()
+		cpackCompress128AVX512()
+	}
 }
 
 // Offsets in the kernel's per-codec table (cpack's planTab).
@@ -267,14 +279,6 @@ func cpackPlanAVX512() {
 	RET()
 }
 
-func init() {
-	gen := generators["cpack"]
-	generators["cpack"] = func() {
-		gen()
-		cpackPlan64AVX512()
-	}
-}
-
 // cpackPlan64AVX512 emits cpackPlan64AVX512(data []byte, ops []uint8, bits
 // []uint16, tab *[24]uint8), cpack's planGeneric for len(bits) 64-byte
 // lines under the default push rule, one line per 16-lane vector and no
@@ -327,15 +331,6 @@ func cpackPlan64AVX512() {
 	Label(done)
 	VZEROUPPER()
 	RET()
-}
-
-func init() {
-	gen := generators["cpack"]
-	generators["cpack"] = func() {
-		gen()
-		cpackEmit64AVX512()
-		cpackEmit128AVX512()
-	}
 }
 
 // Offsets in cpack's emit table for the emit kernel (Codec.vecEmit), each
@@ -538,14 +533,6 @@ func (p *cpackPlanner) line(data Register) (VecVirtual, GPVirtual) {
 	return kind, total
 }
 
-func init() {
-	gen := generators["cpack"]
-	generators["cpack"] = func() {
-		gen()
-		cpackCompress64AVX512()
-	}
-}
-
 // cpackCompress64AVX512 emits cpackCompress64AVX512(buf *[145]byte, line
 // []byte, plan *[24]uint8, emit *[32]uint64) int, Compress's word coding
 // of a 64-byte line under the default push rule in one call: the plan of
@@ -609,14 +596,6 @@ func cpackCompress64AVX512() {
 	packCodes512(buf, code, n)
 	VZEROUPPER()
 	RET()
-}
-
-func init() {
-	gen := generators["cpack"]
-	generators["cpack"] = func() {
-		gen()
-		cpackPlan128AVX512()
-	}
 }
 
 // cpackWrapped is what cpackPlan128AVX512 writes as a line's bits when the
@@ -791,14 +770,6 @@ func (p *cpackPlanner) line128(data Register, iota1, sentinel1 VecVirtual, wrapp
 		VPORD(slot, kind[h], kmatch[h], kind[h])
 	}
 	return kind[0], kind[1], total
-}
-
-func init() {
-	gen := generators["cpack"]
-	generators["cpack"] = func() {
-		gen()
-		cpackPlanWrap128AVX512()
-	}
 }
 
 // cpackPlanWrap128AVX512 emits cpackPlanWrap128AVX512(line []byte, ops
@@ -1006,14 +977,6 @@ func (p *cpackPlanner) wrapped128(data Register, iota1, sentinel1 VecVirtual, pr
 	return total
 }
 
-func init() {
-	gen := generators["cpack"]
-	generators["cpack"] = func() {
-		gen()
-		cpackDecodeBMI2()
-	}
-}
-
 // Offsets in a row of cpack's decode table (Codec.decTab), one 32-byte row
 // per value of a code's first four bits. A BEXTR control is start | len<<8
 // for the window (the stream left-aligned from the code's first bit).
@@ -1131,14 +1094,6 @@ func cpackDecodeWords(words int) {
 	CMOVQMI(zero, pos)
 	Store(pos, ReturnIndex(0))
 	RET()
-}
-
-func init() {
-	gen := generators["cpack"]
-	generators["cpack"] = func() {
-		gen()
-		cpackCompress128AVX512()
-	}
 }
 
 // cpackCompress128AVX512 emits cpackCompress128AVX512(buf *[145]byte, line

@@ -13,6 +13,8 @@ import (
 )
 
 func init() {
+	// Every kernel of the package, in the order they are emitted: one
+	// explicit list, so that the order never depends on init order.
 	generators["fpc"] = func() {
 		for _, size := range []int{32, 64, 128} {
 			fpcClassify(size, false)
@@ -20,6 +22,19 @@ func init() {
 		for _, size := range []int{32, 64, 128} {
 			fpcClassify(size, true)
 		}
+		fpcPack64AVX512()
+		fpcPack128AVX512()
+		fpcCompress64Kernel(false)
+		fpcCompress64Kernel(true)
+		fpcCompressPair64Kernel(false)
+		fpcCompressPair64Kernel(true)
+		fpcCompress128Kernel(false)
+		fpcCompress128Kernel(true)
+		fpcUnpackBMI2()
+		fpcDecompressKernel(64)
+		fpcDecompressKernel(128)
+		fpcDecompressLinesKernel(64)
+		fpcDecompressLinesKernel(128)
 	}
 }
 
@@ -317,15 +332,6 @@ func fpcSummary(k VecVirtual, size int, avx512 bool, zero, sevens, lengths VecVi
 	MOVQ(sum, Mem{Base: sums})
 }
 
-func init() {
-	gen := generators["fpc"]
-	generators["fpc"] = func() {
-		gen()
-		fpcPack64AVX512()
-		fpcPack128AVX512()
-	}
-}
-
 // Rows of fpc's pack table (table.vecEnc), 8 uint64s each, indexed by kind:
 // the fields of encStep.
 const (
@@ -473,19 +479,6 @@ func fpcPackWords(buf, line, emit, tab Register, words int, kindsOf func(h int, 
 	SHLQ(U8(3), p)
 	ADDQ(nacc, p)
 	return p
-}
-
-func init() {
-	gen := generators["fpc"]
-	generators["fpc"] = func() {
-		gen()
-		fpcCompress64Kernel(false)
-		fpcCompress64Kernel(true)
-		fpcCompressPair64Kernel(false)
-		fpcCompressPair64Kernel(true)
-		fpcCompress128Kernel(false)
-		fpcCompress128Kernel(true)
-	}
 }
 
 // fpcCompress128Kernel emits fpcCompress128AVX512(buf *[129]byte, line
@@ -1679,14 +1672,6 @@ func packCodeWordsAt(code, n, o [2]VecVirtual) VecVirtual {
 	return out[0]
 }
 
-func init() {
-	gen := generators["fpc"]
-	generators["fpc"] = func() {
-		gen()
-		fpcUnpackBMI2()
-	}
-}
-
 // Offsets in a row of fpc's decode table (table.decTab), one 16-byte row
 // per 3-bit prefix: decStep in the form the kernel reads.
 const (
@@ -1793,17 +1778,6 @@ func fpcUnpackBMI2() {
 	Store(pos, ReturnIndex(0))
 	Store(i, ReturnIndex(1))
 	RET()
-}
-
-func init() {
-	gen := generators["fpc"]
-	generators["fpc"] = func() {
-		gen()
-		fpcDecompressKernel(64)
-		fpcDecompressKernel(128)
-		fpcDecompressLinesKernel(64)
-		fpcDecompressLinesKernel(128)
-	}
 }
 
 // fpcDecTotals packs the code length (prefix and data) of each prefix of the
