@@ -1,6 +1,7 @@
 package linecomp_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -220,4 +221,95 @@ func TestImportRulesCatch(t *testing.T) {
 	if _, err := os.Stat("deps_test.go"); err != nil {
 		t.Fatalf("not run from the module root: %v", err)
 	}
+}
+
+// TestPortableFilesNameNoAssembly: a file built everywhere never names an
+// assembly function (one declared without a body, in a *_amd64.go file):
+// it reaches kernels through hooks that report whether one ran, which the
+// files for other builds implement as "none", so that no build needs a
+// stub that panics if called (and none has one).
+func TestPortableFilesNameNoAssembly(t *testing.T) {
+	asm := map[string]map[string]bool{} // package dir → assembly function names
+	type file struct {
+		path string
+		ast  *ast.File
+	}
+	var portable []file
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && (strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || d.Name() == "testdata" || nested(filepath.ToSlash(p)) != "") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(p)
+		if strings.HasSuffix(p, "_amd64.go") || strings.HasSuffix(p, "_amd64_test.go") {
+			for _, decl := range f.Decls {
+				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body == nil {
+					if asm[dir] == nil {
+						asm[dir] = map[string]bool{}
+					}
+					asm[dir][fd.Name.Name] = true
+				}
+			}
+			return nil
+		}
+		if !constrained(f) {
+			portable = append(portable, file{p, f})
+			return nil
+		}
+		for _, decl := range f.Decls { // a hook for other builds answers "none"
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil && len(fd.Body.List) == 1 {
+				if es, ok := fd.Body.List[0].(*ast.ExprStmt); ok {
+					if call, ok := es.X.(*ast.CallExpr); ok {
+						if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+							t.Errorf("%s: %s is a stub that panics", p, fd.Name.Name)
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(asm) < 5 {
+		t.Fatalf("assembly functions found in only %d packages", len(asm))
+	}
+	for _, f := range portable {
+		names := asm[filepath.Dir(f.path)]
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+				t.Errorf("%s names the assembly function %s", f.path, id.Name)
+			}
+			return true
+		})
+	}
+}
+
+// constrained reports whether f has a //go:build line: it is built for
+// some configurations only (a portable file has none).
+func constrained(f *ast.File) bool {
+	for _, g := range f.Comments {
+		if g.Pos() >= f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if strings.HasPrefix(c.Text, "//go:build ") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -256,14 +256,15 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	// it has room for the stream actually written. This is the path of
 	// every call, so it checks one field set by New, and the kernels take
 	// array pointers, half the words of slices.
-	if n := len(dst); len(line) == c.oneCallLine && cap(dst)-n > len(line) {
-		if cpu.Active() >= cpu.AVX512 {
-			var bits int
-			if len(line) == 64 {
-				bits = bdiCompress64AVX512((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), c.tables.block())
-			} else {
-				bits = bdiCompress128AVX512((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), c.tables.block())
-			}
+	if n := len(dst); len(line) == c.oneCallLine && cap(dst)-n > len(line) && cpu.Active() >= cpu.AVX512 {
+		var bits int
+		var ok bool
+		if len(line) == 64 {
+			bits, ok = c.compress64((*[65]byte)(dst[n:n+65]), (*[64]byte)(line))
+		} else {
+			bits, ok = c.compress128((*[129]byte)(dst[n:n+129]), (*[128]byte)(line))
+		}
+		if ok {
 			// bits is positive; dividing it unsigned saves the signed
 			// division's three instructions of rounding toward zero.
 			return dst[:n+int(uint(bits+7)/8)], bits, nil
@@ -488,9 +489,9 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 	if n := len(dst); c.oneCallDecode && cap(dst)-n >= c.lineSize && cpu.Active() >= cpu.AVX512 {
 		var ok bool
 		if c.lineSize == 64 {
-			ok = bdiDecompress64AVX512((*[64]byte)(dst[n:n+64]), enc, &c.dec, &c.idBits)
+			ok = c.decompress64((*[64]byte)(dst[n:n+64]), enc)
 		} else {
-			ok = bdiDecompress128AVX512((*[128]byte)(dst[n:n+128]), enc, &c.dec, &c.idBits)
+			ok = c.decompress128((*[128]byte)(dst[n:n+128]), enc)
 		}
 		if ok {
 			return dst[:n+c.lineSize], nil

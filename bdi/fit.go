@@ -172,8 +172,7 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 	if err := linecomp.WholeLines(c, data); err != nil {
 		return err
 	}
-	if c.lineSize == c.oneCallLine && cpu.Active() >= cpu.AVX512 {
-		c.compressLinesKernel(dst, data)
+	if c.lineSize == c.oneCallLine && c.compressLinesKernel(dst, data) {
 		return nil
 	}
 	var ids [chunkLines]uint8
@@ -193,24 +192,9 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 	return nil
 }
 
-// compressLinesKernel is CompressLines with the one-call kernel in a loop
-// (bdiCompressLines64AVX512, bdiCompressLines128AVX512): one call into
-// assembly for all the lines instead of one for each.
-func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
-	n := len(data) / c.lineSize
-	out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1) // room for n raw lines
-	var end int
-	if c.lineSize == 64 {
-		end = bdiCompressLines64AVX512(out, at, data, ends, bits, c.tables.block())
-	} else {
-		end = bdiCompressLines128AVX512(out, at, data, ends, bits, c.tables.block())
-	}
-	lines.Commit(dst, n, end)
-}
-
 // DecompressLines appends the lines of src from line from on to dst with
-// the one-call decompress kernel in a loop (bdiDecompressLines64AVX512,
-// bdiDecompressLines128AVX512), and returns how many it decoded: it stops
+// the one-call decompress kernel in a loop (decodeLines), and returns how
+// many it decoded: it stops
 // before a line whose stream is malformed or whose end offset is out of
 // order, which linecomp.DecompressLines then decodes with Decompress. It
 // is the batch kernel behind linecomp.DecompressLines, and decodes nothing
@@ -220,12 +204,4 @@ func (c *Codec) DecompressLines(dst []byte, src *linecomp.Lines, from int) ([]by
 		return dst, 0
 	}
 	return lines.Decode(dst, src, from, c.lineSize, c.decodeLines)
-}
-
-// decodeLines is DecompressLines' kernel call (see lines.Decode).
-func (c *Codec) decodeLines(out, enc []byte, start int, ends []int) int {
-	if c.lineSize == 64 {
-		return bdiDecompressLines64AVX512(out, enc, start, ends, &c.dec, &c.idBits)
-	}
-	return bdiDecompressLines128AVX512(out, enc, start, ends, &c.dec, &c.idBits)
 }

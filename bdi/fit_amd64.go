@@ -5,7 +5,9 @@ package bdi
 import (
 	"slices"
 
+	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
+	"github.com/linecomp/linecomp/internal/lines"
 )
 
 // fitMasks writes the fit mask of each line of data to out, with the best
@@ -178,4 +180,54 @@ func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) {
 		bdiUnraw128(dst[n:n+128], enc)
 	}
 	return dst[:n+c.lineSize], true
+}
+
+// compress64 and compress128 write the encoding of line to out with the
+// one-call kernel, at the AVX-512 level (the caller checks it), and return
+// its bits and true. They are small enough to inline into Compress.
+func (c *Codec) compress64(out *[65]byte, line *[64]byte) (bits int, ok bool) {
+	return bdiCompress64AVX512(out, line, c.tables.block()), true
+}
+
+func (c *Codec) compress128(out *[129]byte, line *[128]byte) (bits int, ok bool) {
+	return bdiCompress128AVX512(out, line, c.tables.block()), true
+}
+
+// decompress64 and decompress128 decode the well-formed stream enc into
+// out with the one-call kernel, at the AVX-512 level (the caller checks
+// it), and report true; they report false for any other stream.
+func (c *Codec) decompress64(out *[64]byte, enc []byte) (ok bool) {
+	return bdiDecompress64AVX512(out, enc, &c.dec, &c.idBits)
+}
+
+func (c *Codec) decompress128(out *[128]byte, enc []byte) (ok bool) {
+	return bdiDecompress128AVX512(out, enc, &c.dec, &c.idBits)
+}
+
+// compressLinesKernel is CompressLines with the one-call kernel in a loop
+// (bdiCompressLines64AVX512, bdiCompressLines128AVX512): one call into
+// assembly for all the lines instead of one for each. It reports false,
+// doing nothing, below the AVX-512 level.
+func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) bool {
+	if cpu.Active() < cpu.AVX512 {
+		return false
+	}
+	n := len(data) / c.lineSize
+	out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1) // room for n raw lines
+	var end int
+	if c.lineSize == 64 {
+		end = bdiCompressLines64AVX512(out, at, data, ends, bits, c.tables.block())
+	} else {
+		end = bdiCompressLines128AVX512(out, at, data, ends, bits, c.tables.block())
+	}
+	lines.Commit(dst, n, end)
+	return true
+}
+
+// decodeLines is DecompressLines' kernel call (see lines.Decode).
+func (c *Codec) decodeLines(out, enc []byte, start int, ends []int) int {
+	if c.lineSize == 64 {
+		return bdiDecompressLines64AVX512(out, enc, start, ends, &c.dec, &c.idBits)
+	}
+	return bdiDecompressLines128AVX512(out, enc, start, ends, &c.dec, &c.idBits)
 }

@@ -2,6 +2,8 @@
 
 package bdi
 
+import "github.com/linecomp/linecomp"
+
 // fitMasks writes the fit mask of each line of data to out.
 func (c *Codec) fitMasks(data []byte, out []uint8) { c.fitMasksGeneric(data, out) }
 
@@ -18,35 +20,21 @@ func (c *Codec) encodeKernel(dst, line []byte, id int) ([]byte, bool) { return d
 // oneCallKernels reports that there is no one-call compress kernel.
 const oneCallKernels = false
 
-// bdiCompress64AVX512 is never called: oneCallLine is always −1.
-func bdiCompress64AVX512(out *[65]byte, line *[64]byte, tables *[2560]byte) (bits int) {
-	panic("bdi: no one-call compress kernel")
-}
+// compress64 and compress128 report that there is no one-call compress
+// kernel.
+func (c *Codec) compress64(out *[65]byte, line *[64]byte) (bits int, ok bool)    { return 0, false }
+func (c *Codec) compress128(out *[129]byte, line *[128]byte) (bits int, ok bool) { return 0, false }
 
-// bdiCompress128AVX512 is never called: oneCallLine is always −1.
-func bdiCompress128AVX512(out *[129]byte, line *[128]byte, tables *[2560]byte) (bits int) {
-	panic("bdi: no one-call compress kernel")
-}
+// decompress64 and decompress128 report that there is no one-call
+// decompress kernel.
+func (c *Codec) decompress64(out *[64]byte, enc []byte) (ok bool)   { return false }
+func (c *Codec) decompress128(out *[128]byte, enc []byte) (ok bool) { return false }
 
-// bdiCompressLines64AVX512 is never called: oneCallLine is always −1.
-func bdiCompressLines64AVX512(out []byte, at int, data []byte, ends []int, bits []int, tables *[2560]byte) (end int) {
-	panic("bdi: no one-call compress kernel")
-}
+// compressLinesKernel reports that there is no one-call compress kernel.
+func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) bool { return false }
 
-// bdiCompressLines128AVX512 is never called: oneCallLine is always −1.
-func bdiCompressLines128AVX512(out []byte, at int, data []byte, ends []int, bits []int, tables *[2560]byte) (end int) {
-	panic("bdi: no one-call compress kernel")
-}
-
-// bdiDecompressLines64AVX512 is never called: oneCallDecode is always false.
-func bdiDecompressLines64AVX512(out []byte, enc []byte, start int, ends []int, dec *[6][248]byte, idBits *[16]uint16) (lines int) {
-	panic("bdi: no one-call decompress kernel")
-}
-
-// bdiDecompressLines128AVX512 is never called: oneCallDecode is always false.
-func bdiDecompressLines128AVX512(out []byte, enc []byte, start int, ends []int, dec *[6][248]byte, idBits *[16]uint16) (lines int) {
-	panic("bdi: no one-call decompress kernel")
-}
+// decodeLines decodes no line: there is no one-call decompress kernel.
+func (c *Codec) decodeLines(out, enc []byte, start int, ends []int) int { return 0 }
 
 // decodeKernel reports that no decode kernel applies.
 func (c *Codec) decodeKernel(dst, enc []byte, id int) ([]byte, bool) { return dst, false }
@@ -56,13 +44,3 @@ func (c *Codec) unrawKernel(dst, enc []byte) ([]byte, bool) { return dst, false 
 
 // sizesKernel reports that no kernel writes sizes.
 func (c *Codec) sizesKernel(data []byte, out []int) bool { return false }
-
-// bdiDecompress64AVX512 is never called: oneCallDecode is always false.
-func bdiDecompress64AVX512(out *[64]byte, enc []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool) {
-	panic("bdi: no one-call decompress kernel")
-}
-
-// bdiDecompress128AVX512 is never called: oneCallDecode is always false.
-func bdiDecompress128AVX512(out *[128]byte, enc []byte, dec *[6][248]byte, idBits *[16]uint16) (ok bool) {
-	panic("bdi: no one-call decompress kernel")
-}

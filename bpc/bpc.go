@@ -233,8 +233,9 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	// The kernel is called from here, not through encodeKernel: that call
 	// cost about 1.5 ns of a 64-byte line's 40 (BenchmarkOps/64/encode).
 	if free := dst[len(dst):cap(dst)]; c.lineSize == 64 && len(free) >= 65 && c.hasEncodeKernel() {
-		n := c.encode64((*[64]byte)(line), (*[65]byte)(free))
-		return dst[:len(dst)+(n+7)/8], n, nil
+		if n, ok := c.encode64((*[64]byte)(line), (*[65]byte)(free)); ok {
+			return dst[:len(dst)+(n+7)/8], n, nil
+		}
 	}
 	var out [encodeBuf]byte
 	if n, ok := c.encodeKernel(line, out[:]); ok {

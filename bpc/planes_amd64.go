@@ -72,7 +72,7 @@ func (c *Codec) encodeKernel(line, out []byte) (bits int, ok bool) {
 	case 128:
 		return bpcEncode128AVX512((*[128]byte)(line), c.flip(), (*[encodeBuf]byte)(out)), true
 	case 64:
-		return c.encode64((*[64]byte)(line), (*[65]byte)(out)), true
+		return c.encode64((*[64]byte)(line), (*[65]byte)(out))
 	}
 	return 0, false
 }
@@ -85,9 +85,9 @@ func (c *Codec) hasEncodeKernel() bool {
 }
 
 // encode64 is encodeKernel's kernel call at 64 bytes, for a codec that
-// hasEncodeKernel says has it.
-func (c *Codec) encode64(line *[64]byte, out *[65]byte) int {
-	return bpcEncode64AVX512(line, c.flip(), out)
+// hasEncodeKernel says has it: it returns the stream's bits and true.
+func (c *Codec) encode64(line *[64]byte, out *[65]byte) (bits int, ok bool) {
+	return bpcEncode64AVX512(line, c.flip(), out), true
 }
 
 // parse decodes the plane symbols of enc, as parseGeneric does, with the

@@ -81,7 +81,7 @@
 // bits). CountPatterns counts the words of many lines per Pattern, the
 // shape of Tavana et al.'s Table VI: pattern p is their C-Pack+Z pattern
 // p + 1 (zero block, zzzz, xxxx, mmmm, mmxx, zzzx, mmmx, uncompressed
-// line) in every variant.
+// line) in every variant. `linecomp ratio -patterns` prints them.
 //
 // # Latency
 //

@@ -41,34 +41,7 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 	}
 	var kinds [chunkLines * maxWords]uint8
 	var sums [chunkLines]uint64
-	if c.fused() {
-		// The fused kernel writes each stream straight into room for
-		// every line raw, reserved once.
-		n := len(data) / c.lineSize
-		out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1)
-		k := 0
-		if c.lineSize == 64 {
-			// Two lines a call, their chains side by side.
-			for ; k+1 < n; k += 2 {
-				b0, b1 := c.compressPair64((*[2 * (tagBits + 64)]byte)(out[at:]), (*[64]byte)(data[64*k:]), (*[64]byte)(data[64*k+64:]))
-				at += (b0 + 7) / 8
-				ends[k], bits[k] = at, b0
-				at += (b1 + 7) / 8
-				ends[k+1], bits[k+1] = at, b1
-			}
-		}
-		for ; k < n; k++ {
-			var b int
-			if c.lineSize == 64 {
-				_, b = c.compress64((*[tagBits + 64]byte)(out[at:]), (*[64]byte)(data[64*k:]))
-			} else {
-				_, b = c.compress128((*[tagBits + 128]byte)(out[at:]), (*[128]byte)(data[128*k:]))
-			}
-			b = c.streamBits(b - tagBits)
-			at += (b + 7) / 8
-			ends[k], bits[k] = at, b
-		}
-		lines.Commit(dst, n, at)
+	if c.fused() && c.compressLinesFused(dst, data) {
 		return nil
 	}
 	words := c.lineSize / 4

@@ -2,7 +2,11 @@
 
 package fpc
 
-import "github.com/linecomp/linecomp/internal/cpu"
+import (
+	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/internal/cpu"
+	"github.com/linecomp/linecomp/internal/lines"
+)
 
 // classifyLines writes the kinds and summary of each line of data, with the
 // best kernel the CPU has: line j's kinds go to kinds[j*LineSize()/4:], its
@@ -72,11 +76,11 @@ func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
 
 // wordCodes64 is wordCodes for a 64-byte codec that fused says codes with
 // one kernel call: it writes the stream, and nothing past it, to out and
-// returns its length in bits; the kernel reads all of line first, so out
-// may overlap it.
-func (c *Codec) wordCodes64(out *[tagBits + 64]byte, line *[64]byte) int {
-	_, bits := fpcCompress64AVX512(out, line, &c.tab.vecEnc)
-	return bits
+// returns its length in bits and true; the kernel reads all of line
+// first, so out may overlap it.
+func (c *Codec) wordCodes64(out *[tagBits + 64]byte, line *[64]byte) (bits int, ok bool) {
+	_, bits = fpcCompress64AVX512(out, line, &c.tab.vecEnc)
+	return bits, true
 }
 
 // wordCodes64Popcnt is wordCodes64 with the kernel's VPOPCNTDQ variant,
@@ -84,9 +88,9 @@ func (c *Codec) wordCodes64(out *[tagBits + 64]byte, line *[64]byte) int {
 // wordCodes128Popcnt is for 128 bytes. Compress makes that choice: a
 // method that did would call two functions, too many for it to be inlined
 // into Compress, and a call costs about a tenth of a line.
-func (c *Codec) wordCodes64Popcnt(out *[tagBits + 64]byte, line *[64]byte) int {
-	_, bits := fpcCompress64AVX512Popcnt(out, line, &c.tab.vecEnc)
-	return bits
+func (c *Codec) wordCodes64Popcnt(out *[tagBits + 64]byte, line *[64]byte) (bits int, ok bool) {
+	_, bits = fpcCompress64AVX512Popcnt(out, line, &c.tab.vecEnc)
+	return bits, true
 }
 
 // compress64 is the 64-byte fused kernel, its VPOPCNTDQ variant where the
@@ -99,15 +103,15 @@ func (c *Codec) compress64(out *[tagBits + 64]byte, line *[64]byte) (uint64, int
 }
 
 // wordCodes128 is wordCodes64 for 128-byte lines.
-func (c *Codec) wordCodes128(out *[tagBits + 128]byte, line *[128]byte) int {
-	_, bits := fpcCompress128AVX512(out, line, &c.tab.vecEnc)
-	return bits
+func (c *Codec) wordCodes128(out *[tagBits + 128]byte, line *[128]byte) (bits int, ok bool) {
+	_, bits = fpcCompress128AVX512(out, line, &c.tab.vecEnc)
+	return bits, true
 }
 
 // wordCodes128Popcnt is wordCodes64Popcnt for 128-byte lines.
-func (c *Codec) wordCodes128Popcnt(out *[tagBits + 128]byte, line *[128]byte) int {
-	_, bits := fpcCompress128AVX512Popcnt(out, line, &c.tab.vecEnc)
-	return bits
+func (c *Codec) wordCodes128Popcnt(out *[tagBits + 128]byte, line *[128]byte) (bits int, ok bool) {
+	_, bits = fpcCompress128AVX512Popcnt(out, line, &c.tab.vecEnc)
+	return bits, true
 }
 
 // compress128 is compress64 for 128-byte lines.
@@ -206,4 +210,36 @@ func (c *Codec) compressPair64(out *[2 * (tagBits + 64)]byte, line0, line1 *[64]
 		return fpcCompressPair64AVX512Popcnt(out, line0, line1, &c.tab.vecEnc)
 	}
 	return fpcCompressPair64AVX512(out, line0, line1, &c.tab.vecEnc)
+}
+
+// compressLinesFused is CompressLines with the fused kernels, for a codec
+// that fused says has them: each stream goes straight into room for every
+// line raw, reserved once. It reports true.
+func (c *Codec) compressLinesFused(dst *linecomp.Lines, data []byte) bool {
+	n := len(data) / c.lineSize
+	out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1)
+	k := 0
+	if c.lineSize == 64 {
+		// Two lines a call, their chains side by side.
+		for ; k+1 < n; k += 2 {
+			b0, b1 := c.compressPair64((*[2 * (tagBits + 64)]byte)(out[at:]), (*[64]byte)(data[64*k:]), (*[64]byte)(data[64*k+64:]))
+			at += (b0 + 7) / 8
+			ends[k], bits[k] = at, b0
+			at += (b1 + 7) / 8
+			ends[k+1], bits[k+1] = at, b1
+		}
+	}
+	for ; k < n; k++ {
+		var b int
+		if c.lineSize == 64 {
+			_, b = c.compress64((*[tagBits + 64]byte)(out[at:]), (*[64]byte)(data[64*k:]))
+		} else {
+			_, b = c.compress128((*[tagBits + 128]byte)(out[at:]), (*[128]byte)(data[128*k:]))
+		}
+		b = c.streamBits(b - tagBits)
+		at += (b + 7) / 8
+		ends[k], bits[k] = at, b
+	}
+	lines.Commit(dst, n, at)
+	return true
 }

@@ -2,6 +2,8 @@
 
 package fpc
 
+import "github.com/linecomp/linecomp"
+
 // classifyLines writes the kinds and summary of each line of data: line
 // j's kinds go to kinds[j*LineSize()/4:], its summary to sums[j].
 func (c *Codec) classifyLines(data []byte, kinds []uint8, sums []uint64) {
@@ -26,25 +28,26 @@ func (c *Codec) wordCodes(buf *[scratchBytes]byte, line []byte) (summary, int) {
 	return c.wordCodesGeneric(buf, line)
 }
 
-// wordCodes64 is never called: fused is false.
-func (c *Codec) wordCodes64(out *[tagBits + 64]byte, line *[64]byte) int {
-	panic("fpc: wordCodes64 without a fused kernel")
+// wordCodes64, wordCodes64Popcnt, wordCodes128 and wordCodes128Popcnt
+// report that there is no fused kernel.
+func (c *Codec) wordCodes64(out *[tagBits + 64]byte, line *[64]byte) (bits int, ok bool) {
+	return 0, false
 }
 
-// wordCodes64Popcnt is never called: fused is false.
-func (c *Codec) wordCodes64Popcnt(out *[tagBits + 64]byte, line *[64]byte) int {
-	panic("fpc: wordCodes64Popcnt without a fused kernel")
+func (c *Codec) wordCodes64Popcnt(out *[tagBits + 64]byte, line *[64]byte) (bits int, ok bool) {
+	return 0, false
 }
 
-// wordCodes128 is never called: fused is false.
-func (c *Codec) wordCodes128(out *[tagBits + 128]byte, line *[128]byte) int {
-	panic("fpc: wordCodes128 without a fused kernel")
+func (c *Codec) wordCodes128(out *[tagBits + 128]byte, line *[128]byte) (bits int, ok bool) {
+	return 0, false
 }
 
-// wordCodes128Popcnt is never called: fused is false.
-func (c *Codec) wordCodes128Popcnt(out *[tagBits + 128]byte, line *[128]byte) int {
-	panic("fpc: wordCodes128Popcnt without a fused kernel")
+func (c *Codec) wordCodes128Popcnt(out *[tagBits + 128]byte, line *[128]byte) (bits int, ok bool) {
+	return 0, false
 }
+
+// compressLinesFused reports that there is no fused kernel.
+func (c *Codec) compressLinesFused(dst *linecomp.Lines, data []byte) bool { return false }
 
 // unpack is unpackGeneric.
 func (t *table) unpack(out *[128]byte, in *[scratchBytes]byte, n int) (pos uint, i int) {
@@ -57,32 +60,9 @@ func (c *Codec) decodesLines() bool { return false }
 // decodeLine is decodeLineGeneric.
 func (c *Codec) decodeLine(out, enc []byte) bool { return c.decodeLineGeneric(out, enc) }
 
-// decodeLine64 is never called: decodesLines is false.
-func (c *Codec) decodeLine64(out *[64]byte, enc []byte) bool {
-	panic("fpc: decodeLine64 without a kernel")
-}
+// decodeLine64 and decodeLine128 report that no kernel decoded enc.
+func (c *Codec) decodeLine64(out *[64]byte, enc []byte) bool   { return false }
+func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool { return false }
 
-// decodeLine128 is never called: decodesLines is false.
-func (c *Codec) decodeLine128(out *[128]byte, enc []byte) bool {
-	panic("fpc: decodeLine128 without a kernel")
-}
-
-// decodeLines is never called: decodesLines is false.
-func (c *Codec) decodeLines(out, src []byte, start int, ends []int) int {
-	panic("fpc: decodeLines without a kernel")
-}
-
-// compress64 is never called: fused is false.
-func (c *Codec) compress64(out *[tagBits + 64]byte, line *[64]byte) (uint64, int) {
-	panic("fpc: compress64 without a fused kernel")
-}
-
-// compress128 is never called: fused is false.
-func (c *Codec) compress128(out *[tagBits + 128]byte, line *[128]byte) (uint64, int) {
-	panic("fpc: compress128 without a fused kernel")
-}
-
-// compressPair64 is never called: fused is false.
-func (c *Codec) compressPair64(out *[2 * (tagBits + 64)]byte, line0, line1 *[64]byte) (int, int) {
-	panic("fpc: compressPair64 without a fused kernel")
-}
+// decodeLines decodes no line: there is no lines kernel.
+func (c *Codec) decodeLines(out, src []byte, start int, ends []int) int { return 0 }

@@ -107,7 +107,7 @@
 // shape of Tavana et al.'s Table VI: pattern p is their pattern p + 1 (zero
 // block, zero word, repeated bytes, the three sign-extended widths, zero
 // low halfword, two halves, uncompressed line), then the "fpc" table's
-// uncompressed word.
+// uncompressed word. `linecomp ratio -patterns` prints them.
 //
 // # Latency
 //

@@ -260,23 +260,26 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	if n := len(dst); len(line) == c.fusedLine && cap(dst)-n > len(line) {
 		if cpu.Active() >= cpu.AVX512 {
 			var bits int
+			var ok bool
 			if len(line) == 64 {
 				out, line := (*[tagBits + 64]byte)(dst[n:cap(dst)]), (*[64]byte)(line)
 				if cpu.VectorPopcount {
-					bits = c.wordCodes64Popcnt(out, line)
+					bits, ok = c.wordCodes64Popcnt(out, line)
 				} else {
-					bits = c.wordCodes64(out, line)
+					bits, ok = c.wordCodes64(out, line)
 				}
 			} else {
 				out, line := (*[tagBits + 128]byte)(dst[n:cap(dst)]), (*[128]byte)(line)
 				if cpu.VectorPopcount {
-					bits = c.wordCodes128Popcnt(out, line)
+					bits, ok = c.wordCodes128Popcnt(out, line)
 				} else {
-					bits = c.wordCodes128(out, line)
+					bits, ok = c.wordCodes128(out, line)
 				}
 			}
-			bits = c.streamBits(bits - tagBits)
-			return dst[:n+int(uint(bits+7)/8)], bits, nil
+			if ok {
+				bits = c.streamBits(bits - tagBits)
+				return dst[:n+int(uint(bits+7)/8)], bits, nil
+			}
 		}
 	}
 	if len(line) != c.lineSize {

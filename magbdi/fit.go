@@ -5,7 +5,6 @@ import (
 
 	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
-	"github.com/linecomp/linecomp/internal/lines"
 )
 
 // noLevel is the kernels' result for a line that fits no compressed size.
@@ -75,8 +74,7 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 	if err := linecomp.WholeLines(c, data); err != nil {
 		return err
 	}
-	if (c.oneCall64 || c.oneCall128) && cpu.Active() >= cpu.AVX512 {
-		c.compressLinesKernel(dst, data)
+	if (c.oneCall64 || c.oneCall128) && cpu.Active() >= cpu.AVX512 && c.compressLinesKernel(dst, data) {
 		return nil
 	}
 	var levels [chunkLines]uint8
@@ -92,19 +90,4 @@ func (c *Codec) CompressLines(dst *linecomp.Lines, data []byte) error {
 		data = data[n*c.lineSize:]
 	}
 	return nil
-}
-
-// compressLinesKernel is CompressLines with the one-call kernel in a loop
-// (magCompressLines64, magCompressLines128): one call into assembly for
-// all the lines instead of one for each.
-func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) {
-	n := len(data) / c.lineSize
-	out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1) // room for n raw lines
-	var end int
-	if c.oneCall64 {
-		end = magCompressLines64(out, at, data, ends, bits, c.paramsAt)
-	} else {
-		end = magCompressLines128(out, at, data, ends, bits, c.paramsAt)
-	}
-	lines.Commit(dst, n, end)
 }

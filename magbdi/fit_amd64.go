@@ -5,7 +5,9 @@ package magbdi
 import (
 	"slices"
 
+	"github.com/linecomp/linecomp"
 	"github.com/linecomp/linecomp/internal/cpu"
+	"github.com/linecomp/linecomp/internal/lines"
 )
 
 // fitLevels writes the level of each line of data to out, with the best
@@ -62,4 +64,43 @@ func (c *Codec) rawKernel(dst, line []byte) ([]byte, bool) {
 		magRaw128(out, line, uint64(c.tagBits))
 	}
 	return dst[:n+c.lineSize+1], true
+}
+
+// compress64 and compress128 write the encoding of line to out with the
+// one-call kernel (the caller checks the level and the codec's oneCall
+// flags) and return its bits and true. They are small enough to inline.
+func (c *Codec) compress64(out *[65]byte, line *[64]byte) (bits uint64, ok bool) {
+	return magCompress64(out, line, c.paramsAt), true
+}
+
+func (c *Codec) compress128(out *[129]byte, line *[128]byte) (bits uint64, ok bool) {
+	return magCompress128(out, line, c.paramsAt), true
+}
+
+// decompress64 and decompress128 decode the checked stream enc of the
+// given code into out with the one-call kernel and report true.
+func (c *Codec) decompress64(out *[64]byte, enc []byte, code uint64) (ok bool) {
+	magDecompress64(out, enc, c.paramsAt, code)
+	return true
+}
+
+func (c *Codec) decompress128(out *[128]byte, enc []byte, code uint64) (ok bool) {
+	magDecompress128(out, enc, c.paramsAt, code)
+	return true
+}
+
+// compressLinesKernel is CompressLines with the one-call kernel in a loop
+// (magCompressLines64, magCompressLines128): one call into assembly for
+// all the lines instead of one for each. It reports true.
+func (c *Codec) compressLinesKernel(dst *linecomp.Lines, data []byte) bool {
+	n := len(data) / c.lineSize
+	out, at, ends, bits := lines.Reserve(dst, n, c.lineSize+1) // room for n raw lines
+	var end int
+	if c.oneCall64 {
+		end = magCompressLines64(out, at, data, ends, bits, c.paramsAt)
+	} else {
+		end = magCompressLines128(out, at, data, ends, bits, c.paramsAt)
+	}
+	lines.Commit(dst, n, end)
+	return true
 }

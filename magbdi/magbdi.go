@@ -264,12 +264,14 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 	// tests are on the path of every call, hence one per line size.
 	n := len(dst)
 	if c.oneCall64 && len(line) == 64 && cap(dst)-n > 64 && cpu.Active() >= cpu.AVX512 {
-		bits := magCompress64((*[65]byte)(dst[n:n+65]), (*[64]byte)(line), c.paramsAt)
-		return dst[:n+int((bits+7)/8)], int(bits), nil
+		if bits, ok := c.compress64((*[65]byte)(dst[n:n+65]), (*[64]byte)(line)); ok {
+			return dst[:n+int((bits+7)/8)], int(bits), nil
+		}
 	}
 	if c.oneCall128 && len(line) == 128 && cap(dst)-n > 128 && cpu.Active() >= cpu.AVX512 {
-		bits := magCompress128((*[129]byte)(dst[n:n+129]), (*[128]byte)(line), c.paramsAt)
-		return dst[:n+int((bits+7)/8)], int(bits), nil
+		if bits, ok := c.compress128((*[129]byte)(dst[n:n+129]), (*[128]byte)(line)); ok {
+			return dst[:n+int((bits+7)/8)], int(bits), nil
+		}
 	}
 	if len(line) != c.lineSize {
 		return dst, 0, linecomp.LineSizeError(c.name, len(line), "lines of its configured size")
@@ -279,12 +281,15 @@ func (c *Codec) Compress(dst, line []byte) ([]byte, int, error) {
 		// grows dst by the stream only.
 		var buf [129]byte
 		var bits uint64
+		var ok bool
 		if c.lineSize == 64 {
-			bits = magCompress64((*[65]byte)(buf[:65]), (*[64]byte)(line), c.paramsAt)
+			bits, ok = c.compress64((*[65]byte)(buf[:65]), (*[64]byte)(line))
 		} else {
-			bits = magCompress128(&buf, (*[128]byte)(line), c.paramsAt)
+			bits, ok = c.compress128(&buf, (*[128]byte)(line))
 		}
-		return append(dst, buf[:(bits+7)/8]...), int(bits), nil
+		if ok {
+			return append(dst, buf[:(bits+7)/8]...), int(bits), nil
+		}
 	}
 	code := c.choose(line)
 	return c.encode(dst, line, code), c.encodedBits(code), nil
@@ -353,12 +358,15 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 			if cap(dst)-n < c.lineSize {
 				dst = slices.Grow(dst, c.lineSize)
 			}
+			var ok bool
 			if c.lineSize == 64 {
-				magDecompress64((*[64]byte)(dst[n:n+64]), enc, c.paramsAt, uint64(code))
+				ok = c.decompress64((*[64]byte)(dst[n:n+64]), enc, uint64(code))
 			} else {
-				magDecompress128((*[128]byte)(dst[n:n+128]), enc, c.paramsAt, uint64(code))
+				ok = c.decompress128((*[128]byte)(dst[n:n+128]), enc, uint64(code))
 			}
-			return dst[:n+c.lineSize], nil
+			if ok {
+				return dst[:n+c.lineSize], nil
+			}
 		}
 	}
 	num, err := c.EncodingOf(enc)

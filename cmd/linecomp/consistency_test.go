@@ -100,3 +100,38 @@ func TestWording(t *testing.T) {
 		t.Errorf("-latency fast: status %d, %s", st, errOut)
 	}
 }
+
+// TestRatioPatterns: ratio -patterns counts the words of each pattern for
+// the codecs that count them (CountPatterns' caller), every word of every
+// line once, and says so for a codec that does not.
+func TestRatioPatterns(t *testing.T) {
+	st, out, errOut := runTrace(t, nil, "ratio", "-patterns", "-codecs", "fpc-tavana,cpack-z,bdi", "-format", "json", "sample/tab_digits.f32")
+	var rows []struct {
+		Codec            string
+		Lines            int64
+		PatternsReported *bool `json:"patterns_reported"`
+		Patterns         []struct {
+			Name  string
+			Words int64
+		}
+	}
+	if st != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 3 {
+		t.Fatalf("status %d, %s%s", st, out, errOut)
+	}
+	for _, r := range rows[:2] {
+		var words int64
+		for _, p := range r.Patterns {
+			words += p.Words
+		}
+		if r.PatternsReported == nil || !*r.PatternsReported || len(r.Patterns) < 8 || words != r.Lines*128/4 {
+			t.Errorf("%s: %d words in %d patterns for %d lines; want %d", r.Codec, words, len(r.Patterns), r.Lines, r.Lines*32)
+		}
+	}
+	if r := rows[2]; r.PatternsReported == nil || *r.PatternsReported || r.Patterns != nil {
+		t.Errorf("bdi: %+v", r)
+	}
+	st, out, _ = runTrace(t, nil, "ratio", "-patterns", "-codecs", "fpc", "sample/tab_digits.f32")
+	if st != 0 || !strings.Contains(out, "share of words per pattern") || !strings.Contains(out, "zero-word") {
+		t.Errorf("text: status %d, %s", st, out)
+	}
+}

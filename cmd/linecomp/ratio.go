@@ -27,7 +27,9 @@ MAG (line bits / EffectiveBits(Size − TagBits, MAG), since tag bits do not
 travel with the data), the share of lines stored compressed, and for a
 trainable codec (SC²) what trained it. A trailing partial line is noted and
 not measured. Without inputs it measures the embedded sample, one file at a
-time, and sums the files per codec.
+time, and sums the files per codec. -encodings adds the lines of each
+encoding, for codecs that name their encodings; -patterns the words stored
+with each pattern, for FPC and C-Pack (the shape of Tavana et al. Table VI).
 
 Training: a trainable codec is trained on the first lines of each input
 and then scores every line, training lines included. By default that is a
@@ -63,6 +65,10 @@ type result struct {
 	// lines used each.
 	EncodingsReported *bool           `json:"encodings_reported,omitempty"`
 	Encodings         []encodingCount `json:"encodings,omitempty"`
+	// With -patterns: whether the codec counts its word patterns, and how
+	// many words each stored (Tavana et al. Table VI's shape).
+	PatternsReported *bool          `json:"patterns_reported,omitempty"`
+	Patterns         []patternCount `json:"patterns,omitempty"`
 
 	trainable bool
 	looFiles  int // > 0: trained leave-one-out on this many other sample files
@@ -74,6 +80,19 @@ type encodingCount struct {
 	Share float64 `json:"share"` // of the row's lines
 }
 
+type patternCount struct {
+	Name  string  `json:"name"`
+	Words int64   `json:"words"`
+	Share float64 `json:"share"` // of the row's words
+}
+
+// patternCounter is a codec that counts the words it stores per pattern
+// (fpc, cpack and their variants).
+type patternCounter interface {
+	Patterns() []string
+	CountPatterns(counts []int, data []byte) error
+}
+
 type ratioFlags struct {
 	codecs    string
 	line      int
@@ -81,6 +100,7 @@ type ratioFlags struct {
 	format    string
 	train     int64 // lines; trainAll; trainAuto for the default
 	encodings bool
+	patterns  bool
 }
 
 const (
@@ -97,6 +117,7 @@ func parseRatioFlags(e *env, c *command, args []string) (ratioFlags, []string, e
 	fs.StringVar(&f.format, "format", "text", "output format: text, csv or json")
 	train := fs.String("train", "", `lines that train a trainable codec: N, or "all" (default: see above)`)
 	fs.BoolVar(&f.encodings, "encodings", false, "also count the lines of each encoding, for codecs that name their encodings")
+	fs.BoolVar(&f.patterns, "patterns", false, "also count the words of each pattern, for codecs that count them (FPC, C-Pack; Tavana et al. Table VI)")
 	inputs, err := fs.parse(args)
 	if err != nil {
 		return f, nil, err
@@ -294,11 +315,20 @@ func progressBytes(done, size int64) string {
 type tally struct {
 	sizeBits, effBits, compressed int64
 	perEncoding                   []int64 // lines per encoding number, with -encodings
+	perPattern                    []int   // words per pattern, with -patterns
 	sizes                         []int   // scratch
 	enc                           []byte  // scratch
 }
 
 func (t *tally) add(c linecomp.Codec, chunk []byte, f ratioFlags) error {
+	if pc, ok := c.(patternCounter); ok && f.patterns {
+		if t.perPattern == nil {
+			t.perPattern = make([]int, len(pc.Patterns()))
+		}
+		if err := pc.CountPatterns(t.perPattern, chunk); err != nil {
+			return err
+		}
+	}
 	rep, withEncodings := c.(linecomp.EncodingReporter)
 	withEncodings = withEncodings && f.encodings
 	t.sizes = t.sizes[:0]
@@ -359,6 +389,19 @@ func (t *tally) result(input, name string, c linecomp.Codec, lines int64, f rati
 			}
 		}
 	}
+	if f.patterns {
+		pc, ok := c.(patternCounter)
+		r.PatternsReported = &ok
+		if ok {
+			for k, name := range pc.Patterns() {
+				var n int64
+				if k < len(t.perPattern) {
+					n = int64(t.perPattern[k])
+				}
+				r.Patterns = append(r.Patterns, patternCount{Name: name, Words: n})
+			}
+		}
+	}
 	return r
 }
 
@@ -369,6 +412,13 @@ func (r *result) finish() {
 	r.Compressed = float64(r.CompressedLines) / float64(r.Lines)
 	for i := range r.Encodings {
 		r.Encodings[i].Share = float64(r.Encodings[i].Lines) / float64(r.Lines)
+	}
+	var words int64
+	for _, p := range r.Patterns {
+		words += p.Words
+	}
+	for i := range r.Patterns {
+		r.Patterns[i].Share = float64(r.Patterns[i].Words) / float64(max(words, 1))
 	}
 	switch {
 	case r.looFiles > 0:
@@ -392,6 +442,7 @@ func sumByCodec(rows []result, input string) []result {
 			index[r.Codec] = len(out)
 			r.Input = input
 			r.Encodings = append([]encodingCount(nil), r.Encodings...)
+			r.Patterns = append([]patternCount(nil), r.Patterns...)
 			out = append(out, r)
 			continue
 		}
@@ -405,6 +456,9 @@ func sumByCodec(rows []result, input string) []result {
 		s.TrainedAll = s.TrainedAll && r.TrainedAll
 		for k := range s.Encodings {
 			s.Encodings[k].Lines += r.Encodings[k].Lines
+		}
+		for k := range s.Patterns {
+			s.Patterns[k].Words += r.Patterns[k].Words
 		}
 	}
 	return out
@@ -449,6 +503,19 @@ func encodingsLabel(r result) string {
 	return strings.Join(s, ";")
 }
 
+// patternsLabel is the CSV patterns column: name=words;… or "not
+// reported".
+func patternsLabel(r result) string {
+	if r.PatternsReported == nil || !*r.PatternsReported {
+		return "not reported"
+	}
+	s := make([]string, len(r.Patterns))
+	for i, p := range r.Patterns {
+		s[i] = fmt.Sprintf("%s=%d", p.Name, p.Words)
+	}
+	return strings.Join(s, ";")
+}
+
 func ratioReport(w io.Writer, rows []result, f ratioFlags) error {
 	switch f.format {
 	case "json":
@@ -464,12 +531,18 @@ func ratioReport(w io.Writer, rows []result, f ratioFlags) error {
 		if f.encodings {
 			header = append(header, "encodings")
 		}
+		if f.patterns {
+			header = append(header, "patterns")
+		}
 		cw.Write(header)
 		for _, r := range rows {
 			rec := []string{r.Input, r.Codec, fmt.Sprint(r.LineSize), fmt.Sprint(r.Lines), fmtRatio(r.Raw), fmtRatio(r.Effective),
 				fmt.Sprint(r.MAG), strconv.FormatFloat(r.Compressed, 'f', 4, 64), fmt.Sprint(r.Trained), r.TrainedOn, fmt.Sprint(r.TrainedAll)}
 			if f.encodings {
 				rec = append(rec, encodingsLabel(r))
+			}
+			if f.patterns {
+				rec = append(rec, patternsLabel(r))
 			}
 			cw.Write(rec)
 		}
@@ -484,6 +557,23 @@ func ratioReport(w io.Writer, rows []result, f ratioFlags) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if f.patterns {
+		fmt.Fprint(w, "\nshare of words per pattern\n")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "input\tcodec\tpattern\twords\tshare")
+		for _, r := range rows {
+			if !*r.PatternsReported {
+				fmt.Fprintf(tw, "%s\t%s\t(does not count word patterns)\t\t\n", r.Input, r.Codec)
+				continue
+			}
+			for _, p := range r.Patterns {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.1f%%\n", r.Input, r.Codec, p.Name, p.Words, 100*p.Share)
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 	if !f.encodings {
 		return nil
