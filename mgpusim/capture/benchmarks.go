@@ -93,6 +93,7 @@ type benchmarkMaker func(fs *flag.FlagSet) func(d *driver.Driver) (benchmarks.Be
 const gcn3 = arch.GCN3
 
 var benchmarkMakers = map[string]benchmarkMaker{
+	"sssp": makeSSSP,
 	"fir": func(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
 		length := fs.Int("length", 4096, "The number of samples to filter.")
 		taps := fs.Int("taps", 16, "The number of filter taps.")
