@@ -64,8 +64,11 @@ func (b *Benchmark) Describe() string {
 
 // Benchmarks lists the names NewBenchmark accepts, sorted.
 func Benchmarks() []string {
-	names := make([]string, 0, len(benchmarkMakers))
+	names := make([]string, 0, len(benchmarkMakers)+len(suiteMakers))
 	for name := range benchmarkMakers {
+		names = append(names, name)
+	}
+	for name := range suiteMakers {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -76,6 +79,9 @@ func Benchmarks() []string {
 // parameters, or an error wrapping ErrConfig naming the known benchmarks.
 func NewBenchmark(name string) (*Benchmark, error) {
 	mk, ok := benchmarkMakers[name]
+	if !ok {
+		mk, ok = suiteMakers[name]
+	}
 	if !ok {
 		return nil, configError("unknown benchmark %q (known: %s)",
 			name, strings.Join(Benchmarks(), ", "))
@@ -93,7 +99,6 @@ type benchmarkMaker func(fs *flag.FlagSet) func(d *driver.Driver) (benchmarks.Be
 const gcn3 = arch.GCN3
 
 var benchmarkMakers = map[string]benchmarkMaker{
-	"sssp": makeSSSP,
 	"fir": func(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
 		length := fs.Int("length", 4096, "The number of samples to filter.")
 		taps := fs.Int("taps", 16, "The number of filter taps.")

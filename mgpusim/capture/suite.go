@@ -3,7 +3,12 @@ package capture
 import (
 	"flag"
 
+	"github.com/linecomp/linecomp/mgpusim/suite/bc"
+	"github.com/linecomp/linecomp/mgpusim/suite/bfs"
+	"github.com/linecomp/linecomp/mgpusim/suite/color"
 	"github.com/linecomp/linecomp/mgpusim/suite/graph"
+	"github.com/linecomp/linecomp/mgpusim/suite/mis"
+	"github.com/linecomp/linecomp/mgpusim/suite/prk"
 	"github.com/linecomp/linecomp/mgpusim/suite/sssp"
 	"github.com/sarchlab/mgpusim/v4/amd/benchmarks"
 	"github.com/sarchlab/mgpusim/v4/amd/driver"
@@ -56,12 +61,15 @@ func graphInput(fs *flag.FlagSet) func(bench string) (*graph.Graph, error) {
 	}
 }
 
-// node checks a node number parameter against the graph.
-func node(bench, name string, v int, g *graph.Graph) error {
-	if v < 0 || v >= g.N {
-		return configError("%s: -%s=%d is not a node of the graph (0..%d)", bench, name, v, g.N-1)
-	}
-	return nil
+// The suite's benchmarks (package suite and its kernel packages): our own
+// OpenCL kernels of the papers' graph workloads.
+var suiteMakers = map[string]benchmarkMaker{
+	"bc":    makeBC,
+	"gbfs":  makeBFS,
+	"color": makeColor,
+	"mis":   makeMIS,
+	"prk":   makePRK,
+	"sssp":  makeSSSP,
 }
 
 func makeSSSP(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
@@ -76,5 +84,74 @@ func makeSSSP(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, erro
 			return nil, configError("%v", err)
 		}
 		return sssp.New(d, g, *source), nil
+	}
+}
+
+func makeBFS(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs)
+	source := fs.Int("source", 0, "source node (0-based)")
+	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
+		g, err := input("gbfs")
+		if err != nil {
+			return nil, err
+		}
+		if err := bfs.Check(g, *source); err != nil {
+			return nil, configError("%v", err)
+		}
+		return bfs.New(d, g, *source), nil
+	}
+}
+
+func makePRK(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs)
+	iterations := fs.Int("iterations", 10, "PageRank iterations")
+	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
+		g, err := input("prk")
+		if err != nil {
+			return nil, err
+		}
+		if err := prk.Check(g, *iterations); err != nil {
+			return nil, configError("%v", err)
+		}
+		return prk.New(d, g, *iterations), nil
+	}
+}
+
+func makeMIS(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs)
+	seed := fs.Uint64("value-seed", 1, "seed of the random node values")
+	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
+		g, err := input("mis")
+		if err != nil {
+			return nil, err
+		}
+		return mis.New(d, g, *seed), nil
+	}
+}
+
+func makeColor(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs)
+	seed := fs.Uint64("value-seed", 1, "seed of the random node values")
+	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
+		g, err := input("color")
+		if err != nil {
+			return nil, err
+		}
+		return color.New(d, g, *seed), nil
+	}
+}
+
+func makeBC(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs)
+	sources := fs.Int("sources", 4, "number of sources, spread evenly over the nodes")
+	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
+		g, err := input("bc")
+		if err != nil {
+			return nil, err
+		}
+		if err := bc.Check(g, *sources); err != nil {
+			return nil, configError("%v", err)
+		}
+		return bc.New(d, g, *sources), nil
 	}
 }

@@ -18,15 +18,13 @@ __kernel void color_select(__global const int *rowptr, __global const int *col,
 		pick = 1;
 		uint mine = value[v];
 		int end = rowptr[v + 1];
+		/* No early exit: a break here makes clang emit s_orn2_b64,
+		 * which MGPUSim cannot execute. */
 		for (int e = rowptr[v]; e < end; e++) {
 			int u = col[e];
-			if (color[u] >= 0)
-				continue;
 			uint theirs = value[u];
-			if (theirs > mine || (theirs == mine && u > v)) {
+			if (color[u] < 0 && (theirs > mine || (theirs == mine && u > v)))
 				pick = 0;
-				break;
-			}
 		}
 	}
 	selected[v] = pick;

@@ -21,15 +21,12 @@ __kernel void mis_select(__global const int *rowptr, __global const int *col,
 		pick = 1;
 		uint mine = value[v];
 		int end = rowptr[v + 1];
+		/* No early exit (see mis_commit). */
 		for (int e = rowptr[v]; e < end; e++) {
 			int u = col[e];
-			if (state[u] != 0)
-				continue;
 			uint theirs = value[u];
-			if (theirs < mine || (theirs == mine && u < v)) {
+			if (state[u] == 0 && (theirs < mine || (theirs == mine && u < v)))
 				pick = 0;
-				break;
-			}
 		}
 	}
 	selected[v] = pick;
@@ -41,16 +38,15 @@ __kernel void mis_commit(__global const int *rowptr, __global const int *col,
 	int v = global_id();
 	if (v >= n || state[v] != 0)
 		return;
-	if (selected[v]) {
-		state[v] = 1;
-		return;
-	}
+	/* Counting, with one path through and no early exits: the branches a
+	 * return, a break or a flag set in the loop would add make clang emit
+	 * s_orn2_b64, which MGPUSim cannot execute. */
+	int chosen = 0;
 	int end = rowptr[v + 1];
-	for (int e = rowptr[v]; e < end; e++) {
-		if (selected[col[e]]) {
-			state[v] = 2;
-			return;
-		}
-	}
-	*undecided = 1;
+	for (int e = rowptr[v]; e < end; e++)
+		chosen += selected[col[e]];
+	int next = selected[v] ? 1 : chosen > 0 ? 2 : 0;
+	state[v] = next;
+	if (next == 0)
+		*undecided = 1;
 }
