@@ -37,7 +37,6 @@ package suite
 import (
 	"encoding/binary"
 	"fmt"
-	"reflect"
 
 	"github.com/linecomp/linecomp/mgpusim/suite/graph"
 	"github.com/sarchlab/mgpusim/v4/amd/driver"
@@ -48,14 +47,26 @@ import (
 // and R9 Nano model run 64-wide wavefronts, four to a group.
 const WorkGroup = 256
 
+// A Kernel is one kernel of a code object, with its argument list.
+type Kernel struct {
+	Name string
+	Code *insts.KernelCodeObject
+	Args []Arg
+}
+
 // LoadKernel returns the named kernel of a code object. It panics if the
-// object has no such kernel: the objects are embedded at build time.
-func LoadKernel(object []byte, name string) *insts.KernelCodeObject {
-	k := insts.LoadKernelCodeObjectFromBytes(object, name)
-	if k == nil {
+// object has no such kernel or no readable metadata: the objects are
+// embedded at build time and TestCodeObjects checks them.
+func LoadKernel(object []byte, name string) *Kernel {
+	all, err := KernelArgs(object)
+	if err != nil {
+		panic(err.Error())
+	}
+	args, ok := all[name]
+	if !ok {
 		panic(fmt.Sprintf("suite: code object has no kernel %q", name))
 	}
-	return k
+	return &Kernel{Name: name, Code: insts.LoadKernelCodeObjectFromBytes(object, name), Args: args}
 }
 
 // Device is one GPU (or one unified GPU) of MGPUSim's driver, with the
@@ -120,18 +131,17 @@ func (d *Device) Copy(dst driver.Ptr, src any) {
 // Launch runs a one-dimensional kernel over n work-items (rounded up to
 // whole work-groups; the kernels check their id against n) and waits for
 // it. args must point to the kernel's argument struct (see the package
-// documentation); a struct larger than the kernel's argument segment is a
-// programming error and panics.
-func (d *Device) Launch(k *insts.KernelCodeObject, n int, args any) {
-	if size := binary.Size(args); size < 0 || uint64(size) > k.KernargSegmentByteSize {
-		panic(fmt.Sprintf("suite: argument struct %v is %d bytes; the kernel's segment has %d",
-			reflect.TypeOf(args), size, k.KernargSegmentByteSize))
+// documentation); a struct that does not match the kernel's metadata
+// (CheckArgStruct) is a programming error and panics.
+func (d *Device) Launch(k *Kernel, n int, args any) {
+	if err := CheckArgStruct(k.Args, args); err != nil {
+		panic(fmt.Sprintf("suite: kernel %s: %v", k.Name, err))
 	}
 	groups := (n + WorkGroup - 1) / WorkGroup
 	if groups == 0 {
 		groups = 1
 	}
-	d.Driver.LaunchKernel(d.Context, k,
+	d.Driver.LaunchKernel(d.Context, k.Code,
 		[3]uint32{uint32(groups * WorkGroup), 1, 1},
 		[3]uint16{WorkGroup, 1, 1}, args)
 }
