@@ -34,6 +34,9 @@ type Benchmark struct {
 	// build makes MGPUSim's benchmark object on a driver, reading the
 	// parameters as they are at the time of the call.
 	build func(d *driver.Driver) (benchmarks.Benchmark, error)
+	// oneGPU is set for benchmarks that run on one GPU only: several GPUs
+	// must then be one unified GPU.
+	oneGPU bool
 }
 
 // Name is the benchmark's name as given to -bench.
@@ -79,15 +82,18 @@ func Benchmarks() []string {
 // parameters, or an error wrapping ErrConfig naming the known benchmarks.
 func NewBenchmark(name string) (*Benchmark, error) {
 	mk, ok := benchmarkMakers[name]
+	_, oneGPU := suiteMakers[name]
 	if !ok {
 		mk, ok = suiteMakers[name]
 	}
+	// MGPUSim's SHOC bfs panics on more than one GPU.
+	oneGPU = oneGPU || name == "bfs"
 	if !ok {
 		return nil, configError("unknown benchmark %q (known: %s)",
 			name, strings.Join(Benchmarks(), ", "))
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	b := &Benchmark{name: name, params: fs}
+	b := &Benchmark{name: name, params: fs, oneGPU: oneGPU}
 	b.build = mk(fs)
 	return b, nil
 }

@@ -128,8 +128,14 @@ func (c *Config) lineSize() (lineSize int, err error) {
 	if c.GPUs < 1 || c.GPUs > MaxGPUs {
 		return 0, configError("-gpus=%d must be in 1..%d", c.GPUs, MaxGPUs)
 	}
+	if c.GPUs > 1 && !c.Unified && c.Bench.oneGPU {
+		return 0, configError("%s runs on one GPU; use -unified to spread it over %d GPUs as one", c.Bench.Name(), c.GPUs)
+	}
 	switch c.Stream {
 	case StreamRDMA, StreamDRAM:
+		if c.Stream == StreamRDMA && c.GPUs < 2 {
+			return 0, configError("stream rdma records traffic between GPUs; -gpus=%d has none (use -gpus 2 or more)", c.GPUs)
+		}
 		if !c.Timing {
 			return 0, configError("stream %s needs -timing: only the timing model has caches, DRAM controllers and RDMA engines", c.Stream)
 		}
