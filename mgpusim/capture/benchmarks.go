@@ -56,10 +56,20 @@ func (b *Benchmark) Set(name, value string) error {
 
 // Describe lists every parameter with its current value, sorted by name,
 // as "-name=value" separated by spaces: the text a trace header records.
+// A suite benchmark reading -graph FILE leaves out the generator's
+// parameters, which do not apply.
 func (b *Benchmark) Describe() string {
+	skip := map[string]bool{}
+	if g := b.params.Lookup("graph"); g != nil && g.Value.String() != "" {
+		for _, name := range generatorFlags {
+			skip[name] = true
+		}
+	}
 	var parts []string
 	b.params.VisitAll(func(f *flag.Flag) {
-		parts = append(parts, fmt.Sprintf("-%s=%s", f.Name, f.Value.String()))
+		if !skip[f.Name] {
+			parts = append(parts, fmt.Sprintf("-%s=%s", f.Name, f.Value.String()))
+		}
 	})
 	sort.Strings(parts)
 	return strings.Join(parts, " ")

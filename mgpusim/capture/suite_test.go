@@ -125,3 +125,17 @@ func TestSuiteConfigErrors(t *testing.T) {
 		t.Errorf("2 discrete GPUs: %v", err)
 	}
 }
+
+// TestSuiteDescribe: the header names the graph file and not the
+// generator's parameters, or the generator's parameters without a file.
+func TestSuiteDescribe(t *testing.T) {
+	b := suiteBench(t, "sssp", "graph", "road.gr")
+	if got, want := b.Describe(), "-graph=road.gr -source=0"; got != want {
+		t.Errorf("with -graph: %q, want %q", got, want)
+	}
+	b = suiteBench(t, "bc", "scale", "7")
+	if got := b.Describe(); !strings.Contains(got, "-gen=rmat") || !strings.Contains(got, "-scale=7") ||
+		!strings.Contains(got, "-sources=1") {
+		t.Errorf("generated: %q", got)
+	}
+}
