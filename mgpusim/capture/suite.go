@@ -8,6 +8,7 @@ import (
 	"github.com/linecomp/linecomp/mgpusim/suite/color"
 	"github.com/linecomp/linecomp/mgpusim/suite/graph"
 	"github.com/linecomp/linecomp/mgpusim/suite/mis"
+	"github.com/linecomp/linecomp/mgpusim/suite/pf"
 	"github.com/linecomp/linecomp/mgpusim/suite/prk"
 	"github.com/linecomp/linecomp/mgpusim/suite/sssp"
 	"github.com/sarchlab/mgpusim/v4/amd/benchmarks"
@@ -71,6 +72,7 @@ var suiteMakers = map[string]benchmarkMaker{
 	"gbfs":  makeBFS,
 	"color": makeColor,
 	"mis":   makeMIS,
+	"pf":    makePF,
 	"prk":   makePRK,
 	"sssp":  makeSSSP,
 }
@@ -159,5 +161,18 @@ func makeBC(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error)
 			return nil, configError("%v", err)
 		}
 		return bc.New(d, g, *sources), nil
+	}
+}
+
+func makePF(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	rows := fs.Int("rows", 100, "grid rows (Rodinia's pathfinder: weights uniform 0..9)")
+	cols := fs.Int("cols", 10000, "grid columns")
+	height := fs.Int("pyramid-height", 20, "rows per launch (Rodinia's pyramid height)")
+	seed := fs.Uint64("seed", 1, "seed of the weights")
+	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
+		if err := pf.Check(*rows, *cols, *height); err != nil {
+			return nil, configError("%v", err)
+		}
+		return pf.New(d, *rows, *cols, *height, *seed), nil
 	}
 }

@@ -43,6 +43,7 @@ func TestCommittedTraces(t *testing.T) {
 		"warps-color.lct": {71230, 70719, 511},
 		"warps-gbfs.lct":  {22589, 18044, 4545},
 		"warps-mis.lct":   {19679, 19575, 104},
+		"warps-pf.lct":    {2637, 2249, 388},
 		"warps-prk.lct":   {27460, 27268, 192},
 		"warps-sssp.lct":  {32159, 31014, 1145},
 		"l1-sssp.lct":     {16728, 16115, 613},

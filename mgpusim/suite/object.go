@@ -184,6 +184,7 @@ func CheckArgStruct(args []Arg, v any) error {
 var Unsupported = []string{
 	"flat_store_byte", "flat_store_short",
 	"v_cmp_eq_u16", "v_ffbl_b32", "s_orn2_b64", "v_alignbit_b32",
+	"s_cselect_b64", // found writing pf: clang makes a uniform test a lane mask with it
 }
 
 // CheckObject decodes every instruction of every kernel of a code object

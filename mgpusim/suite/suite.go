@@ -4,7 +4,7 @@
 // follow.
 //
 // The suite is the papers' workloads written as OpenCL C kernels of our
-// own (one package each: bc, bfs, color, mis, prk, sssp), compiled by
+// own (one package each: bc, bfs, color, mis, pf, prk, sssp), compiled by
 // Debian's clang-14 to GCN3 (gfx803) code objects of version 2, which
 // MGPUSim v4.2.0 loads and runs in emulation and in its timing model. The
 // compiled objects are committed next to their sources; go generate
@@ -27,10 +27,12 @@
 // table stops at 61), its emulator does not execute LDS atomics, its timing
 // memory pipeline accepts only FLAT loads and stores, and it lacks
 // flat_store_byte/short, v_cmp_eq_u16, v_ffbl_b32, s_orn2_b64,
-// v_alignbit_b32, the VOP3 encoding of v_lshlrev_b32 and every MUBUF
+// s_cselect_b64, v_alignbit_b32, the VOP3 encoding of v_lshlrev_b32 and every MUBUF
 // instruction (so no scratch: no spills, no private arrays). The kernels
 // are written to avoid them: int flags instead of bytes, 32-bit indices,
-// no bit tricks, and no atomics (each kernel's comment says how).
+// no bit tricks, no early exits from loops, masks from bitwise rather
+// than short-circuit operators, and no atomics (each kernel's comment says
+// how).
 // Unsupported lists them and TestCodeObjects enforces it.
 package suite
 
