@@ -16,9 +16,10 @@
 // an -o FILE that contains {stream}, replaced by each stream's name (-line
 // then applies to l1 only).
 //
-// The suite's benchmarks (bc, color, gbfs, mis, prk, sssp: our own OpenCL
-// kernels, package mgpusim/suite) read -graph FILE (DIMACS .gr, Matrix
-// Market .mtx or Pannotia's .gr) or generate an R-MAT or grid graph.
+// The suite's benchmarks (bc, color, gbfs, mis, pf, prk, sssp: our own
+// OpenCL kernels, package mgpusim/suite); the graph kernels read -graph
+// FILE (DIMACS .gr, Matrix Market .mtx or Pannotia's .gr) or generate an
+// R-MAT or grid graph.
 //
 // While it runs the command reports progress to standard error about every
 // 10 s; on success a summary: records, reads, writes, distinct payloads,
@@ -196,8 +197,8 @@ capture -bench NAME -h lists the benchmark's own parameters.
 	fs, _ := commonFlags(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, "\nbenchmarks: %s\n", strings.Join(capture.Benchmarks(), ", "))
-	fmt.Fprintln(w, "linecomp's kernels (bc, color, gbfs, mis, prk, sssp) take -graph FILE (DIMACS .gr,")
-	fmt.Fprintln(w, "Matrix Market .mtx, Pannotia .gr) or generate one (-gen rmat|grid).")
+	fmt.Fprintln(w, "linecomp's own kernels: bc, color, gbfs, mis, pf, prk, sssp; the graph ones take")
+	fmt.Fprintln(w, "-graph FILE (DIMACS .gr, Matrix Market .mtx, Pannotia .gr) or generate one (-gen rmat|grid).")
 }
 
 // outputs are the files of the streams: -o itself for one stream, and
