@@ -7,6 +7,7 @@ import (
 	"github.com/linecomp/linecomp/mgpusim/suite/bfs"
 	"github.com/linecomp/linecomp/mgpusim/suite/color"
 	"github.com/linecomp/linecomp/mgpusim/suite/graph"
+	"github.com/linecomp/linecomp/mgpusim/suite/km"
 	"github.com/linecomp/linecomp/mgpusim/suite/mis"
 	"github.com/linecomp/linecomp/mgpusim/suite/pf"
 	"github.com/linecomp/linecomp/mgpusim/suite/prk"
@@ -71,6 +72,7 @@ var suiteMakers = map[string]benchmarkMaker{
 	"bc":    makeBC,
 	"gbfs":  makeBFS,
 	"color": makeColor,
+	"km":    makeKM,
 	"mis":   makeMIS,
 	"pf":    makePF,
 	"prk":   makePRK,
@@ -174,5 +176,35 @@ func makePF(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error)
 			return nil, configError("%v", err)
 		}
 		return pf.New(d, *rows, *cols, *height, *seed), nil
+	}
+}
+
+func makeKM(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	data := fs.String("data", "", "points: raw little-endian float32, -features values per point (else -points generated uniform in [0,1))")
+	points := fs.Int("points", 4096, "generated points (without -data)")
+	features := fs.Int("features", 34, "values per point (Rodinia's kdd_cup has 34)")
+	clusters := fs.Int("clusters", 5, "clusters (Rodinia's default 5)")
+	maxIter := fs.Int("max-iter", 10, "rounds at most; fewer if no point changes centre")
+	seed := fs.Uint64("seed", 1, "seed of the generated points")
+	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
+		var pts *km.Data
+		if *data != "" {
+			if isSet(fs, "points") || isSet(fs, "seed") {
+				return nil, configError("km: -data reads the points; -points and -seed are for generated ones")
+			}
+			var err error
+			if pts, err = km.ReadData(*data, *features); err != nil {
+				return nil, configError("%v", err)
+			}
+		} else {
+			if *points < 1 || *features < 1 || int64(*points)*int64(*features) > 1<<28 {
+				return nil, configError("km: -points=%d -features=%d: want positive, at most 2^28 values", *points, *features)
+			}
+			pts = km.Generate(*points, *features, *seed)
+		}
+		if err := km.Check(pts, *clusters, *maxIter); err != nil {
+			return nil, configError("%v", err)
+		}
+		return km.New(d, pts, *clusters, *maxIter), nil
 	}
 }

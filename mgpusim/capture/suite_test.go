@@ -11,7 +11,7 @@ import (
 )
 
 // suiteBenches are the suite's benchmarks.
-var suiteBenches = []string{"bc", "color", "gbfs", "mis", "pf", "prk", "sssp"}
+var suiteBenches = []string{"bc", "color", "gbfs", "km", "mis", "pf", "prk", "sssp"}
 
 func suiteBench(t *testing.T, name string, params ...string) *Benchmark {
 	t.Helper()
@@ -77,6 +77,9 @@ func TestSuiteCaptures(t *testing.T) {
 				// do not divide into whole pyramids.
 				c.params = []string{"rows", "14", "cols", "700", "pyramid-height", "4"}
 			}
+			if name == "km" {
+				c.params = []string{"points", "300", "features", "5", "clusters", "4"}
+			}
 			var out bytes.Buffer
 			cfg := Config{Bench: suiteBench(t, name, c.params...), GPUs: c.gpus, Unified: c.gpus > 1,
 				Timing: c.timing, Stream: c.stream}
@@ -117,6 +120,10 @@ func TestSuiteConfigErrors(t *testing.T) {
 		{"prk", []string{"iterations", "0"}, "0 iterations"},
 		{"sssp", []string{"scale", "4", "source", "16"}, "source 16 is not a node"},
 		{"mis", []string{"rmat-a", "0.9"}, "rmat probabilities"},
+		{"km", []string{"clusters", "5000"}, "5000 clusters"},
+		{"km", []string{"data", bad, "features", "4"}, "not a whole number"},
+		{"km", []string{"data", bad, "points", "4"}, "-points and -seed are for generated ones"},
+		{"pf", []string{"pyramid-height", "200"}, "pyramid height 200"},
 	} {
 		cfg := Config{Bench: suiteBench(t, c.bench, c.params...), GPUs: 1, Stream: StreamWarps}
 		_, err := Run(cfg, &bytes.Buffer{})

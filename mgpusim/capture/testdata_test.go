@@ -42,6 +42,7 @@ func TestCommittedTraces(t *testing.T) {
 		"warps-bc.lct":    {37751, 37334, 417},
 		"warps-color.lct": {71230, 70719, 511},
 		"warps-gbfs.lct":  {22589, 18044, 4545},
+		"warps-km.lct":    {19072, 18432, 640},
 		"warps-mis.lct":   {19679, 19575, 104},
 		"warps-pf.lct":    {2637, 2249, 388},
 		"warps-prk.lct":   {27460, 27268, 192},

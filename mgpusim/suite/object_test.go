@@ -11,6 +11,7 @@ import (
 	"github.com/linecomp/linecomp/mgpusim/suite/bc"
 	"github.com/linecomp/linecomp/mgpusim/suite/bfs"
 	"github.com/linecomp/linecomp/mgpusim/suite/color"
+	"github.com/linecomp/linecomp/mgpusim/suite/km"
 	"github.com/linecomp/linecomp/mgpusim/suite/mis"
 	"github.com/linecomp/linecomp/mgpusim/suite/pf"
 	"github.com/linecomp/linecomp/mgpusim/suite/prk"
@@ -28,6 +29,7 @@ var objects = []struct {
 	{"bc", bc.Object(), []string{"bc_init", "bc_forward", "bc_backward"}},
 	{"bfs", bfs.Object(), []string{"bfs_expand", "bfs_commit"}},
 	{"color", color.Object(), []string{"color_select", "color_commit"}},
+	{"km", km.Object(), []string{"kmeans_swap", "kmeans_assign"}},
 	{"mis", mis.Object(), []string{"mis_select", "mis_commit"}},
 	{"pf", pf.Object(), []string{"pathfinder"}},
 	{"prk", prk.Object(), []string{"prk_scale", "prk_spmv", "prk_update"}},

@@ -4,7 +4,7 @@
 // follow.
 //
 // The suite is the papers' workloads written as OpenCL C kernels of our
-// own (one package each: bc, bfs, color, mis, pf, prk, sssp), compiled by
+// own (one package each: bc, bfs, color, km, mis, pf, prk, sssp), compiled by
 // Debian's clang-14 to GCN3 (gfx803) code objects of version 2, which
 // MGPUSim v4.2.0 loads and runs in emulation and in its timing model. The
 // compiled objects are committed next to their sources; go generate

@@ -16,7 +16,7 @@
 // an -o FILE that contains {stream}, replaced by each stream's name (-line
 // then applies to l1 only).
 //
-// The suite's benchmarks (bc, color, gbfs, mis, pf, prk, sssp: our own
+// The suite's benchmarks (bc, color, gbfs, km, mis, pf, prk, sssp: our own
 // OpenCL kernels, package mgpusim/suite); the graph kernels read -graph
 // FILE (DIMACS .gr, Matrix Market .mtx or Pannotia's .gr) or generate an
 // R-MAT or grid graph.
@@ -197,7 +197,7 @@ capture -bench NAME -h lists the benchmark's own parameters.
 	fs, _ := commonFlags(w)
 	fs.PrintDefaults()
 	fmt.Fprintf(w, "\nbenchmarks: %s\n", strings.Join(capture.Benchmarks(), ", "))
-	fmt.Fprintln(w, "linecomp's own kernels: bc, color, gbfs, mis, pf, prk, sssp; the graph ones take")
+	fmt.Fprintln(w, "linecomp's own kernels: bc, color, gbfs, km, mis, pf, prk, sssp; the graph ones take")
 	fmt.Fprintln(w, "-graph FILE (DIMACS .gr, Matrix Market .mtx, Pannotia .gr) or generate one (-gen rmat|grid).")
 }
 
