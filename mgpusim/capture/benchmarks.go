@@ -34,6 +34,9 @@ type Benchmark struct {
 	// build makes MGPUSim's benchmark object on a driver, reading the
 	// parameters as they are at the time of the call.
 	build func(d *driver.Driver) (benchmarks.Benchmark, error)
+	// oneGPU is set for benchmarks that run on one GPU only: several GPUs
+	// must then be one unified GPU.
+	oneGPU bool
 }
 
 // Name is the benchmark's name as given to -bench.
@@ -53,10 +56,20 @@ func (b *Benchmark) Set(name, value string) error {
 
 // Describe lists every parameter with its current value, sorted by name,
 // as "-name=value" separated by spaces: the text a trace header records.
+// A suite benchmark reading -graph FILE leaves out the generator's
+// parameters, which do not apply.
 func (b *Benchmark) Describe() string {
+	skip := map[string]bool{}
+	if g := b.params.Lookup("graph"); g != nil && g.Value.String() != "" {
+		for _, name := range generatorFlags {
+			skip[name] = true
+		}
+	}
 	var parts []string
 	b.params.VisitAll(func(f *flag.Flag) {
-		parts = append(parts, fmt.Sprintf("-%s=%s", f.Name, f.Value.String()))
+		if !skip[f.Name] {
+			parts = append(parts, fmt.Sprintf("-%s=%s", f.Name, f.Value.String()))
+		}
 	})
 	sort.Strings(parts)
 	return strings.Join(parts, " ")
@@ -64,8 +77,11 @@ func (b *Benchmark) Describe() string {
 
 // Benchmarks lists the names NewBenchmark accepts, sorted.
 func Benchmarks() []string {
-	names := make([]string, 0, len(benchmarkMakers))
+	names := make([]string, 0, len(benchmarkMakers)+len(suiteMakers))
 	for name := range benchmarkMakers {
+		names = append(names, name)
+	}
+	for name := range suiteMakers {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -76,12 +92,18 @@ func Benchmarks() []string {
 // parameters, or an error wrapping ErrConfig naming the known benchmarks.
 func NewBenchmark(name string) (*Benchmark, error) {
 	mk, ok := benchmarkMakers[name]
+	_, oneGPU := suiteMakers[name]
+	if !ok {
+		mk, ok = suiteMakers[name]
+	}
+	// MGPUSim's SHOC bfs panics on more than one GPU.
+	oneGPU = oneGPU || name == "bfs"
 	if !ok {
 		return nil, configError("unknown benchmark %q (known: %s)",
 			name, strings.Join(Benchmarks(), ", "))
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	b := &Benchmark{name: name, params: fs}
+	b := &Benchmark{name: name, params: fs, oneGPU: oneGPU}
 	b.build = mk(fs)
 	return b, nil
 }

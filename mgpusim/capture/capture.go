@@ -79,6 +79,12 @@ type Config struct {
 	Observe func(trace.Record)
 	// ObserveWarp is the same for warp-stream events.
 	ObserveWarp func(WarpEvent)
+	// Progress, when set, is called about every ProgressEvery of wall time
+	// (ProgressInterval if 0) while the benchmark runs, from inside the
+	// simulation (so it must not block long), with the records captured
+	// so far.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
 	// Setup, when set, is called after the platform is built and the
 	// capture hooks are attached, before the benchmark runs: tests attach
 	// their own independent counters there.
@@ -99,9 +105,12 @@ type Result struct {
 	// executed, vector memory instructions (Load and Store), scalar memory
 	// loads (written as Compute).
 	Warps, Instructions, MemInstructions, ScalarLoads int
-	SimTimePS                                         uint64 // simulated time at the end, in picoseconds
-	Source                                            string // the header's Source text
-	LineSize                                          int
+	// SimTimePS is the simulated time at the end, in picoseconds, for
+	// timing captures; 0 in emulation, whose time means nothing (the
+	// emulated compute units run a kernel's work-groups at one event time).
+	SimTimePS uint64
+	Source    string // the header's Source text
+	LineSize  int
 }
 
 // Platform is the simulated machine a capture runs, for Config.Setup.
@@ -111,6 +120,7 @@ type Platform struct {
 	Storage    *mem.Storage // MGPUSim's global storage: every GPU's DRAM
 	GPUs       int
 	Timing     bool
+	progress   *progress
 }
 
 // Check reports whether the configuration can run: an error wrapping
@@ -128,8 +138,14 @@ func (c *Config) lineSize() (lineSize int, err error) {
 	if c.GPUs < 1 || c.GPUs > MaxGPUs {
 		return 0, configError("-gpus=%d must be in 1..%d", c.GPUs, MaxGPUs)
 	}
+	if c.GPUs > 1 && !c.Unified && c.Bench.oneGPU {
+		return 0, configError("%s runs on one GPU; use -unified to spread it over %d GPUs as one", c.Bench.Name(), c.GPUs)
+	}
 	switch c.Stream {
 	case StreamRDMA, StreamDRAM:
+		if c.Stream == StreamRDMA && c.GPUs < 2 {
+			return 0, configError("stream rdma records traffic between GPUs; -gpus=%d has none (use -gpus 2 or more)", c.GPUs)
+		}
 		if !c.Timing {
 			return 0, configError("stream %s needs -timing: only the timing model has caches, DRAM controllers and RDMA engines", c.Stream)
 		}
@@ -184,13 +200,64 @@ func (c *Config) Describe(lineSize int) string {
 // Run uses process-wide state of MGPUSim (its ID generator and the
 // math/rand global source the benchmarks draw their inputs from): run one
 // capture at a time.
-func Run(cfg Config, out io.Writer) (res Result, err error) {
-	lineSize, err := cfg.lineSize()
-	if err != nil {
-		return res, err
+func Run(cfg Config, out io.Writer) (Result, error) {
+	res, err := RunStreams(cfg, []string{cfg.Stream}, []io.Writer{out})
+	if len(res) == 0 {
+		return Result{}, err
 	}
-	res.LineSize = lineSize
-	res.Source = cfg.Describe(lineSize)
+	return res[0], err
+}
+
+// StreamConfigs checks a capture of several streams from one run and
+// returns the configuration of each: cfg with Stream set. The timing
+// streams (rdma, dram, l1) can be captured together; warps, from the
+// emulator, only alone. With several streams, cfg.LineSize applies to l1
+// only (rdma and dram carry 64-byte wire lines).
+func StreamConfigs(cfg Config, streams []string) ([]Config, error) {
+	if len(streams) == 0 {
+		return nil, configError("no stream (want one of %s)", strings.Join(Streams(), ", "))
+	}
+	out := make([]Config, len(streams))
+	seen := make(map[string]bool)
+	for i, s := range streams {
+		c := cfg
+		c.Stream = s
+		if len(streams) > 1 {
+			if s == StreamWarps {
+				return nil, configError("stream warps comes from the emulator and cannot be captured with %s from the timing model", strings.Join(streams, ","))
+			}
+			if s != StreamL1 {
+				c.LineSize = 0
+			}
+		}
+		if seen[s] {
+			return nil, configError("stream %s given twice", s)
+		}
+		seen[s] = true
+		if err := c.Check(); err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// RunStreams is Run for several streams of one run, each written to its
+// writer in outs (same order as streams); see StreamConfigs. cfg.Stream is
+// ignored. The results are in the same order.
+func RunStreams(cfg Config, streams []string, outs []io.Writer) (res []Result, err error) {
+	cfgs, err := StreamConfigs(cfg, streams)
+	if err != nil {
+		return nil, err
+	}
+	if len(outs) != len(streams) {
+		return nil, configError("%d streams but %d outputs", len(streams), len(outs))
+	}
+	res = make([]Result, len(cfgs))
+	for i, c := range cfgs {
+		res[i].LineSize, _ = c.lineSize()
+		res[i].Source = c.Describe(res[i].LineSize)
+	}
 
 	// Akita's simulation always opens an SQLite recorder; keep it out of
 	// the working directory and remove it afterwards.
@@ -205,38 +272,42 @@ func Run(cfg Config, out io.Writer) (res Result, err error) {
 		WithOutputFileName(filepath.Join(tmp, "akita")).
 		Build()
 
-	p := &Platform{Simulation: s, GPUs: cfg.GPUs, Timing: cfg.Timing}
+	p := &Platform{Simulation: s, GPUs: cfg.GPUs, Timing: cfg.Timing,
+		progress: newProgress(cfg.Progress, cfg.ProgressEvery, s)}
+	p.progress.timing = cfg.Timing
 	var hooks *warpCapture
 	if cfg.Timing {
 		p.buildTiming()
 	} else {
-		hooks = newWarpCapture(lineSize)
+		hooks = newWarpCapture(res[0].LineSize)
 		p.buildEmulation(hooks.aluFactory)
 	}
 
-	var (
-		sk     *sink
-		finish func() error
-	)
-	if cfg.Stream == StreamWarps {
-		finish, err = hooks.attach(p, out, res.Source, cfg.ObserveWarp)
-	} else {
-		w, werr := trace.NewWriter(out, trace.Header{LineSize: lineSize, Source: res.Source})
-		if werr != nil {
-			return res, werr
+	sinks := make([]*sink, len(cfgs))
+	finishes := make([]func() error, len(cfgs))
+	for i, c := range cfgs {
+		if c.Stream == StreamWarps {
+			hooks.progress = p.progress
+			finishes[i], err = hooks.attach(p, outs[i], res[i].Source, cfg.ObserveWarp)
+		} else {
+			w, werr := trace.NewWriter(outs[i], trace.Header{LineSize: res[i].LineSize, Source: res[i].Source})
+			if werr != nil {
+				return res, werr
+			}
+			sk := &sink{w: w, observe: cfg.Observe, distinct: make(map[string]struct{}), progress: p.progress}
+			sinks[i] = sk
+			switch c.Stream {
+			case StreamRDMA:
+				finishes[i], err = attachRDMA(p, sk)
+			case StreamDRAM:
+				finishes[i], err = attachDRAM(p, sk)
+			case StreamL1:
+				finishes[i], err = attachL1(p, sk, res[i].LineSize)
+			}
 		}
-		sk = &sink{w: w, observe: cfg.Observe, distinct: make(map[string]struct{})}
-		switch cfg.Stream {
-		case StreamRDMA:
-			finish, err = attachRDMA(p, sk)
-		case StreamDRAM:
-			finish, err = attachDRAM(p, sk)
-		case StreamL1:
-			finish, err = attachL1(p, sk, lineSize)
+		if err != nil {
+			return res, err
 		}
-	}
-	if err != nil {
-		return res, err
 	}
 	if cfg.Setup != nil {
 		cfg.Setup(p)
@@ -245,25 +316,32 @@ func Run(cfg Config, out io.Writer) (res Result, err error) {
 	if err := p.run(cfg); err != nil {
 		return res, err
 	}
-	if err := finish(); err != nil {
-		return res, err
-	}
-	if sk == nil {
-		res.Records, res.Reads, res.Writes = hooks.counts()
-		res.DistinctPayloads = len(hooks.distinct)
-		res.Warps, res.Instructions, res.MemInstructions, res.ScalarLoads =
-			hooks.warps, hooks.insts, hooks.memInsts, hooks.scalarLoads
-	} else {
-		if sk.err != nil {
-			return res, sk.err
-		}
-		if err := sk.w.Close(); err != nil {
+	for i, finish := range finishes {
+		if err := finish(); err != nil {
 			return res, err
 		}
-		res.Records, res.Reads, res.Writes = sk.n, sk.reads, sk.writes
-		res.DistinctPayloads = len(sk.distinct)
+		r := &res[i]
+		if sk := sinks[i]; sk == nil {
+			r.Records, r.Reads, r.Writes = hooks.counts()
+			r.DistinctPayloads = len(hooks.distinct)
+			r.Warps, r.Instructions, r.MemInstructions, r.ScalarLoads =
+				hooks.warps, hooks.insts, hooks.memInsts, hooks.scalarLoads
+		} else {
+			if sk.err != nil {
+				return res, sk.err
+			}
+			if err := sk.w.Close(); err != nil {
+				return res, err
+			}
+			r.Records, r.Reads, r.Writes = sk.n, sk.reads, sk.writes
+			r.DistinctPayloads = len(sk.distinct)
+		}
+		// Emulation has no meaningful time: MGPUSim's emulated compute
+		// units run whole kernels at one event time.
+		if cfg.Timing {
+			r.SimTimePS = picoseconds(s.GetEngine().CurrentTime())
+		}
 	}
-	res.SimTimePS = picoseconds(s.GetEngine().CurrentTime())
 	return res, nil
 }
 
@@ -343,6 +421,7 @@ func (p *Platform) rescueStalls(stop <-chan struct{}) {
 // the simulator and cannot return one.
 type sink struct {
 	w             *trace.Writer
+	progress      *progress
 	observe       func(trace.Record)
 	err           error
 	n             int
@@ -362,6 +441,7 @@ func (s *sink) put(r trace.Record) {
 		return
 	}
 	s.n++
+	s.progress.tick()
 	if _, seen := s.distinct[string(r.Data)]; !seen {
 		s.distinct[string(r.Data)] = struct{}{}
 	}
@@ -383,4 +463,58 @@ func (s *sink) fail(format string, args ...any) {
 // so event times are whole nanoseconds and the rounding is exact.
 func picoseconds(t sim.VTimeInSec) uint64 {
 	return uint64(math.Round(float64(t) * 1e12))
+}
+
+// ProgressInterval is how often Config.Progress is called by default.
+const ProgressInterval = 10 * time.Second
+
+// Progress is a running capture's state, for Config.Progress.
+type Progress struct {
+	Records   int           // records (warps: instructions) captured so far, all streams
+	SimTimePS uint64        // simulated time so far (timing; 0 in emulation)
+	Wall      time.Duration // since the capture started
+}
+
+// progress rate-limits Config.Progress: records and instructions tick it,
+// and it looks at the clock only every progressCheck ticks.
+type progress struct {
+	report func(Progress)
+	every  time.Duration
+	sim    *simulation.Simulation
+	start  time.Time
+	last   time.Time
+	n      int
+	timing bool
+}
+
+const progressCheck = 4096
+
+func newProgress(report func(Progress), every time.Duration, s *simulation.Simulation) *progress {
+	if every <= 0 {
+		every = ProgressInterval
+	}
+	now := time.Now()
+	return &progress{report: report, every: every, sim: s, start: now, last: now}
+}
+
+// tick counts one record or instruction; it runs inside the simulation's
+// hooks, the only place that may read the engine's time safely.
+func (p *progress) tick() {
+	if p == nil || p.report == nil {
+		return
+	}
+	p.n++
+	if p.n%progressCheck != 0 {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.last) < p.every {
+		return
+	}
+	p.last = now
+	var ps uint64
+	if p.timing {
+		ps = picoseconds(p.sim.GetEngine().CurrentTime())
+	}
+	p.report(Progress{Records: p.n, SimTimePS: ps, Wall: now.Sub(p.start)})
 }

@@ -38,6 +38,18 @@ func TestCommittedTraces(t *testing.T) {
 		"l1-matrixtranspose.lct":         {512, 256, 256},
 		"l1-bfs.lct":                     {793, 715, 78},
 		"l1-floydwarshall.lct":           {1540, 1152, 388},
+		// The suite's kernels (package suite).
+		"warps-bc.lct":    {37751, 37334, 417},
+		"warps-color.lct": {71230, 70719, 511},
+		"warps-gbfs.lct":  {22589, 18044, 4545},
+		"warps-km.lct":    {19072, 18432, 640},
+		"warps-mis.lct":   {19679, 19575, 104},
+		"warps-pf.lct":    {2637, 2249, 388},
+		"warps-prk.lct":   {27460, 27268, 192},
+		"warps-sssp.lct":  {32159, 31014, 1145},
+		"l1-sssp.lct":     {16728, 16115, 613},
+		"dram-prk.lct":    {292, 244, 48},
+		"rdma-bc.lct":     {180, 139, 41},
 	}
 	files, err := filepath.Glob(filepath.Join("..", "..", "sample", "testdata", "traces", "*.lct"))
 	if err != nil || len(files) == 0 {

@@ -72,6 +72,7 @@ type warpCapture struct {
 	lines     []warp.Line
 	lineIndex map[uint64]int
 
+	progress                            *progress
 	warps, insts, memInsts, scalarLoads int
 	loadLines, storeLines               int
 	distinct                            map[string]struct{}
@@ -188,6 +189,7 @@ func (c *warpCapture) onInst(p *Platform, cu int, ctx sim.HookCtx) {
 		return
 	}
 	c.insts++
+	c.progress.tick()
 
 	id, err := c.warpOf(wf)
 	if err != nil {

@@ -43,6 +43,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-bench", "fir", "-stream", "rdma", "-gpus", "2", "-o", "x"}, "needs -timing"},
 		{[]string{"-bench", "fir", "-stream", "warps", "-node", "3", "-o", "x"}, "not defined: -node"},
 		{[]string{"-bench", "fir", "-stream", "warps", "-o", "x", "extra"}, "unexpected argument"},
+		{[]string{"-bench", "fir", "-stream", "rdma", "-timing", "-gpus", "1", "-o", "x"}, "-gpus=1 has none"},
+		{[]string{"-bench", "fir", "-stream", "l1,dram", "-timing", "-o", "x"}, "put {stream} in -o"},
+		{[]string{"-bench", "fir", "-stream", "l1,warps", "-timing", "-o", "{stream}"}, "cannot be captured with"},
+		{[]string{"-bench", "sssp", "-stream", "rdma", "-timing", "-gpus", "2", "-o", "x"}, "use -unified"},
 	} {
 		var stderr bytes.Buffer
 		if code := run(c.args, &bytes.Buffer{}, &stderr); code != exitUsage {
@@ -96,5 +100,53 @@ func TestCaptureFile(t *testing.T) {
 	}
 	if lines == 0 || !strings.Contains(stderr.String(), fmt.Sprintf(" %d records", lines)) {
 		t.Errorf("trace has %d lines; summary %q", lines, stderr.String())
+	}
+}
+
+// TestHelp: -h without a benchmark prints the command's help, not an
+// error.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"-stream", "l1", "-help"}} {
+		var stderr bytes.Buffer
+		if code := run(args, &bytes.Buffer{}, &stderr); code != exitOK {
+			t.Errorf("%q: exit %d", args, code)
+		}
+		for _, want := range []string{"usage: capture -bench NAME", "-stream string", "benchmarks: aes, bc,", "-graph FILE"} {
+			if !strings.Contains(stderr.String(), want) {
+				t.Errorf("%q: help does not mention %q:\n%s", args, want, stderr.String())
+			}
+		}
+	}
+}
+
+// TestCaptureStreams writes two timing streams of one run into the files
+// -o names with {stream}; the summary gives simulated time for timing runs
+// only.
+func TestCaptureStreams(t *testing.T) {
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	args := []string{"-bench", "fir", "-length", "256", "-timing", "-stream", "l1,dram", "-o", filepath.Join(dir, "{stream}-fir.lct")}
+	if code := run(args, &bytes.Buffer{}, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, s := range []string{"l1", "dram"} {
+		path := filepath.Join(dir, s+"-fir.lct")
+		if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", path, err)
+		}
+		if !strings.Contains(stderr.String(), "capture: "+path+": ") {
+			t.Errorf("summary does not name %s: %s", path, stderr.String())
+		}
+	}
+	if strings.Count(stderr.String(), "simulated ") != 2 {
+		t.Errorf("timing summary: %s", stderr.String())
+	}
+	stderr.Reset()
+	args = []string{"-bench", "fir", "-length", "256", "-stream", "warps", "-o", filepath.Join(dir, "w.lct")}
+	if code := run(args, &bytes.Buffer{}, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "simulated") {
+		t.Errorf("emulation summary gives a simulated time: %s", stderr.String())
 	}
 }
