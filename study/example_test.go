@@ -18,7 +18,7 @@ func Example_newCodec() {
 	if err != nil {
 		panic(err)
 	}
-	ws := study.SampleWorkloads("warps")[:1] // sample/warps-bfs.lct
+	ws := sampleNamed("warps", "warps-bfs.lct")
 	plan, err := study.Plan("latte", ws, study.Params{"policies": "none,bdi,latte,latte-fpc", "classes": "off"})
 	if err != nil {
 		panic(err)
@@ -121,7 +121,7 @@ func Example_link() {
 
 // Example_caba runs CABA's designs on the embedded bfs warp trace.
 func Example_caba() {
-	ws := study.SampleWorkloads("warps")[:1]
+	ws := sampleNamed("warps", "warps-bfs.lct")
 	plan, err := study.Plan("caba", ws, study.Params{"designs": "hw-bdi,caba-bdi,ideal-bdi"})
 	if err != nil {
 		panic(err)
