@@ -13,16 +13,13 @@ import (
 	"github.com/sarchlab/akita/v4/sim"
 )
 
-func bench(t *testing.T, name string, params ...string) *capture.Benchmark {
+// bench returns one of MGPUSim's benchmarks (live.NewBenchmark's spec)
+// at a size small enough for CI.
+func bench(t *testing.T, spec string) *capture.Benchmark {
 	t.Helper()
-	b, err := capture.NewBenchmark(name)
+	b, err := live.NewBenchmark(spec)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(params); i += 2 {
-		if err := b.Set(params[i], params[i+1]); err != nil {
-			t.Fatal(err)
-		}
 	}
 	return b
 }
@@ -105,7 +102,7 @@ func runL1(t *testing.T, b *capture.Benchmark, cfg *Config) outcome {
 // every request; and it models bank conflicts, ours does not. So reads to
 // the L2 may differ by 5% and the kernel time by 2%.
 func TestNoneIsMGPUSims(t *testing.T) {
-	b := bench(t, "fir", "length", "1024")
+	b := bench(t, "fir:length=1024")
 	theirs := runL1(t, b, nil)
 	ours := runL1(t, b, &Config{Policy: "static", Modes: []string{"none"}, TagFactor: 1})
 	s := ours.pl.Stats()
@@ -139,7 +136,7 @@ func TestNoneIsMGPUSims(t *testing.T) {
 // be the requests the L1 ports received; and compression must change what
 // the caches hold.
 func TestHitsAsSimCache(t *testing.T) {
-	b := bench(t, "kmeans", "points", "256", "max-iter", "1")
+	b := bench(t, "kmeans:points=256:max-iter=1")
 	type call struct {
 		Event
 		line []byte

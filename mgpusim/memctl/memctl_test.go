@@ -16,17 +16,13 @@ import (
 	"github.com/sarchlab/akita/v4/sim"
 )
 
-// bench returns one of MGPUSim's benchmarks at a size small enough for CI.
-func bench(t *testing.T, name string, params ...string) *capture.Benchmark {
+// bench returns one of MGPUSim's benchmarks (live.NewBenchmark's spec)
+// at a size small enough for CI.
+func bench(t *testing.T, spec string) *capture.Benchmark {
 	t.Helper()
-	b, err := capture.NewBenchmark(name)
+	b, err := live.NewBenchmark(spec)
 	if err != nil {
 		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(params); i += 2 {
-		if err := b.Set(params[i], params[i+1]); err != nil {
-			t.Fatal(err)
-		}
 	}
 	return b
 }
@@ -119,7 +115,7 @@ func runWith(t *testing.T, b *capture.Benchmark, cfg Config) run {
 // bit (mem/dram's bank timing sees the requests shifted by a cycle), and
 // the kernel time by at most 1%.
 func TestNoneIsTheBaseline(t *testing.T) {
-	b := bench(t, "fir", "length", "1024")
+	b := bench(t, "fir:length=1024")
 	base := runWith(t, b, Config{})
 	none := runWith(t, b, Config{Codec: "none"})
 	bs, ns := base.stats, none.stats
@@ -170,7 +166,7 @@ func TestBurstsAsTheModel(t *testing.T) {
 		dram  DRAM
 	}{{"bdi", GDDR5}, {"fpc", HBM2}} {
 		codec := c.codec
-		b := bench(t, "fir", "length", "1024")
+		b := bench(t, "fir:length=1024")
 		r := runWith(t, b, Config{Codec: codec, DRAM: c.dram})
 		s := r.stats
 		mag := uint64(r.mag)
