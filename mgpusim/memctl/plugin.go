@@ -139,7 +139,7 @@ func (cfg Config) model() (*simmem.Memory, error) {
 		MDHitLatency: cfg.MDHitLatency, MinBursts: cfg.MinBursts,
 		// sim/mem's own channel timing is not used: mem/dram times the
 		// bursts. It still wants one.
-		DRAM: simmem.GDDR5,
+		DRAM: simmem.GDDR5(),
 	})
 }
 
