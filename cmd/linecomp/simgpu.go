@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/linecomp/linecomp/policy/latte"
-	"github.com/linecomp/linecomp/sim/gpu"
 	"github.com/linecomp/linecomp/study"
 	"github.com/linecomp/linecomp/trace/warp"
 )
@@ -293,30 +291,6 @@ func checkWarpWorkload(w study.Workload) error {
 	defer r.Close()
 	_, err = openWarpTrace(r)
 	return err
-}
-
-// readKernels reads every kernel of a warp trace (the CABA designs run
-// each design over the same kernels).
-func readKernels(r io.Reader) ([]*gpu.Kernel, error) {
-	wr, err := openWarpTrace(r)
-	if err != nil {
-		return nil, err
-	}
-	var ks []*gpu.Kernel
-	for {
-		_, err := wr.NextKernel()
-		if errors.Is(err, io.EOF) {
-			return ks, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		k, err := gpu.ReadKernel(wr)
-		if err != nil {
-			return nil, err
-		}
-		ks = append(ks, k)
-	}
 }
 
 // warpTraceSources returns the named sources or the sample warp traces.
