@@ -343,3 +343,25 @@ func positiveUint32(pairs ...any) error {
 	}
 	return nil
 }
+
+// BenchFlag returns the value of -bench (or --bench, -bench=NAME) wherever
+// it stands on a command line, before a "--": a command's other flags
+// depend on the benchmark, so it reads this one first.
+func BenchFlag(args []string) (string, bool) {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		name := strings.TrimLeft(a, "-")
+		if len(a)-len(name) < 1 || len(a)-len(name) > 2 {
+			continue
+		}
+		if name == "bench" && i+1 < len(args) {
+			return args[i+1], true
+		}
+		if v, ok := strings.CutPrefix(name, "bench="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}

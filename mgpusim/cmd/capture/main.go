@@ -51,7 +51,7 @@ const (
 )
 
 func run(args []string, stdout, stderr io.Writer) int {
-	benchName, found := findBench(args)
+	benchName, found := capture.BenchFlag(args)
 	if !found {
 		if wantsHelp(args) {
 			usage(stderr)
@@ -215,27 +215,6 @@ func outputs(out string, streams []string) ([]string, error) {
 		paths[i] = strings.ReplaceAll(out, "{stream}", s)
 	}
 	return paths, nil
-}
-
-// findBench returns the value of -bench wherever it is on the command
-// line: the other flags depend on it.
-func findBench(args []string) (string, bool) {
-	for i, a := range args {
-		if a == "--" {
-			break
-		}
-		name := strings.TrimLeft(a, "-")
-		if len(a)-len(name) < 1 || len(a)-len(name) > 2 {
-			continue
-		}
-		if name == "bench" && i+1 < len(args) {
-			return args[i+1], true
-		}
-		if v, ok := strings.CutPrefix(name, "bench="); ok {
-			return v, true
-		}
-	}
-	return "", false
 }
 
 // countingWriter counts the bytes of the trace as they are written.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/linecomp/linecomp/mgpusim/capture"
 	"github.com/linecomp/linecomp/trace/warp"
 )
 
@@ -23,9 +24,9 @@ func TestFindBench(t *testing.T) {
 		{[]string{"-o", "x", "--", "-bench", "fir"}, "", false},
 		{[]string{"---bench", "fir"}, "", false},
 	} {
-		got, ok := findBench(c.args)
+		got, ok := capture.BenchFlag(c.args)
 		if got != c.want || ok != c.ok {
-			t.Errorf("findBench(%q) = %q, %v; want %q, %v", c.args, got, ok, c.want, c.ok)
+			t.Errorf("capture.BenchFlag(%q) = %q, %v; want %q, %v", c.args, got, ok, c.want, c.ok)
 		}
 	}
 }

@@ -94,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func parse(args []string, stderr io.Writer) (*options, int) {
-	benchName, found := findBench(args)
+	benchName, found := capture.BenchFlag(args)
 	if !found {
 		fmt.Fprintf(stderr, "linkstudy: -bench NAME is required (one of %s)\n",
 			strings.Join(capture.Benchmarks(), ", "))
@@ -188,27 +188,6 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// findBench returns the value of -bench wherever it is on the command
-// line: the other flags depend on it.
-func findBench(args []string) (string, bool) {
-	for i, a := range args {
-		if a == "--" {
-			break
-		}
-		name := strings.TrimLeft(a, "-")
-		if len(a)-len(name) < 1 || len(a)-len(name) > 2 {
-			continue
-		}
-		if name == "bench" && i+1 < len(args) {
-			return args[i+1], true
-		}
-		if v, ok := strings.CutPrefix(name, "bench="); ok {
-			return v, true
-		}
-	}
-	return "", false
 }
 
 const (
