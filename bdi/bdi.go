@@ -497,26 +497,43 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 			return dst[:n+c.lineSize], nil
 		}
 	}
-	num, err := c.EncodingOf(enc)
+	id, bits, err := c.checkStream(enc)
 	if err != nil {
 		return dst, err
+	}
+	return c.decode(dst, enc, id, bits), nil
+}
+
+// checkStream returns the encoding of enc and its length in bits, or the
+// error that says what makes it malformed: an unknown encoding, a length
+// that is not the encoding's, or padding bits that are not zero.
+func (c *Codec) checkStream(enc []byte) (int, int, error) {
+	num, err := c.EncodingOf(enc)
+	if err != nil {
+		return 0, 0, err
 	}
 	id, bits := encodingIDs[num], c.encodings[num].Bits
 	if want := (bits + 7) / 8; len(enc) != want {
 		if len(enc) < want {
-			return dst, c.corrupt(8*len(enc), "stream ends inside a field")
+			return 0, 0, c.corrupt(8*len(enc), "stream ends inside a field")
 		}
-		return dst, c.corrupt(bits, "stream has trailing bytes after the last field")
+		return 0, 0, c.corrupt(bits, "stream has trailing bytes after the last field")
 	}
 	if bits%8 != 0 && enc[len(enc)-1]&0xF != 0 {
-		return dst, c.corrupt(bits, "non-zero padding bits")
+		return 0, 0, c.corrupt(bits, "non-zero padding bits")
 	}
+	return id, bits, nil
+}
+
+// decode appends the line of a stream that checkStream accepted as
+// encoding id of the given bits.
+func (c *Codec) decode(dst, enc []byte, id, bits int) []byte {
 	switch {
 	case id == Zeros:
 		n := len(dst)
 		dst = slices.Grow(dst, c.lineSize)[:n+c.lineSize]
 		clear(dst[n:])
-		return dst, nil
+		return dst
 	case id == Repeated:
 		v := binary.BigEndian.Uint64(enc)<<4 | uint64(enc[8]>>4)
 		n := len(dst)
@@ -524,15 +541,15 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 		for i := n; i < len(dst); i += 8 {
 			binary.LittleEndian.PutUint64(dst[i:], v)
 		}
-		return dst, nil
+		return dst
 	case id == Uncompressed:
 		if out, ok := c.unrawKernel(dst, enc); ok {
-			return out, nil
+			return out
 		}
-		return appendUnshifted(dst, enc), nil
+		return appendUnshifted(dst, enc)
 	case id >= Base8Delta1 && id <= Base2Delta1:
 		if out, ok := c.decodeKernel(dst, enc, id); ok {
-			return out, nil
+			return out
 		}
 	}
 	// Undo the nibble shift: p is the aligned payload after the id.
@@ -574,7 +591,7 @@ func (c *Codec) Decompress(dst, enc []byte) ([]byte, error) {
 		}
 		unpackDeltas(out, p[n+e.k:], e.k, e.d, mask, base)
 	}
-	return append(dst, out...), nil
+	return append(dst, out...)
 }
 
 func (c *Codec) corrupt(offset int, reason string) error {
