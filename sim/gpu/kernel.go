@@ -12,7 +12,12 @@ import (
 	"github.com/linecomp/linecomp/trace/warp"
 )
 
-// Kernel is one kernel launch as per-warp instruction streams.
+// Kernel is one kernel launch as per-warp instruction streams, grouped by
+// block: the model's form of a trace/warp kernel. warp.Kernel is only the
+// launch's header (grid and block sizes), and warp.Inst carries what the
+// model never reads (the warp's name and the PC, 16 bytes an instruction
+// over traces of millions), so the model keeps these leaner types; a line
+// access is the trace's own warp.Line.
 type Kernel struct {
 	Name   string
 	Blocks []Block // in linear block id order
@@ -33,10 +38,7 @@ type Inst struct {
 // Line is one line access: its address and payload (for a load the bytes
 // read, for a store the line after the store). Payloads may be shared
 // between lines with equal content and must not be modified.
-type Line struct {
-	Addr uint64
-	Data []byte
-}
+type Line = warp.Line
 
 // Accesses returns the number of line accesses of the kernel's loads and
 // stores.
@@ -91,7 +93,7 @@ func ReadKernel(r *warp.Reader) (*Kernel, error) {
 					d = append([]byte(nil), l.Data...)
 					payloads[string(d)] = d
 				}
-				x.Lines[j] = Line{l.Addr, d}
+				x.Lines[j] = Line{Addr: l.Addr, Data: d}
 			}
 		}
 		s, ok := streams[in.Warp]
