@@ -33,8 +33,18 @@
 //     with their geometric means, the L1 energy, and a sensitivity sweep of
 //     the sampling parameters.
 //
+//   - caba.go: CABA's designs (§7): base, HW-BDI(-Mem), CABA-BDI/FPC/C-Pack
+//     and Ideal-BDI on the GPU model with sim/mem below its L2.
+//   - mag.go: MAG-aware BDI's memory study on DRAM traces: bursts per
+//     codec, metadata traffic, bursts per request.
+//   - link.go: Tavana et al.'s inter-GPU link on rdma traces: the penalty
+//     vote per λ and each codec alone.
+//   - ratio.go: the codec ratio table on memory images, raw and effective
+//     at a memory access granularity.
+//
 // The studies build the paper machines with the exported constructors of
-// machines.go ([LatteMachine]); a user embedding the models directly gets
+// machines.go ([LatteMachine]) and caba.go ([CabaMachine]), and the link
+// with [LinkSetup]; a user embedding the models directly gets
 // the same numbers from them as the command does.
 //
 // A study is a registered [Study]; a user adds their own (a new policy, a

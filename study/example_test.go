@@ -143,3 +143,29 @@ func Example_caba() {
 	// caba-bdi  speedup 0.863, burst ratio 1.429
 	// ideal-bdi speedup 0.996, burst ratio 1.429
 }
+
+// Example_ratio measures codecs on an embedded memory image (a real road
+// network's BFS levels): the raw ratio and the effective ratio at a 32-byte
+// memory access granularity.
+func Example_ratio() {
+	ws := sampleNamed("images", "graph_road_li.bfs.i32")
+	plan, err := study.Plan("ratio", ws, study.Params{"codecs": "bdi,magbdi-32,bpc"})
+	if err != nil {
+		panic(err)
+	}
+	results, err := study.RunJobs(plan.Jobs, 0, nil)
+	if err != nil {
+		panic(err)
+	}
+	tables, err := study.Aggregate(plan, results)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range tables[0].Rows {
+		fmt.Printf("%-9s ratio %.3f, effective %.3f\n", r[1], r[3], r[4])
+	}
+	// Output:
+	// bdi       ratio 2.968, effective 1.921
+	// magbdi-32 ratio 2.160, effective 2.169
+	// bpc       ratio 4.811, effective 3.170
+}

@@ -375,3 +375,25 @@ func TestRunsIndependent(t *testing.T) {
 		t.Errorf("two runs sharing the codecs: %d and %d cycles", cycles[0], cycles[1])
 	}
 }
+
+// TestRatioByHand: ten 128-byte lines of one repeated 8-byte value are, for
+// BDI, the 4-bit "repeated" tag and a 64-bit payload: 68 bits a line, a raw
+// ratio of 1024/68; the payload moves as one 32-byte burst, an effective
+// ratio of 1024/256 = 4.
+func TestRatioByHand(t *testing.T) {
+	line := make([]byte, 128)
+	for i := 0; i < 128; i += 8 {
+		line[i] = 0x5a
+	}
+	data := bytes.Repeat(line, 10)
+	r, err := study.RunRatio("bdi", 128, 32, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lines != 10 || r.Bits != 680 || r.EffectiveBits != 2560 || r.Compressed != 10 || r.Trained != 0 {
+		t.Errorf("%+v; want 10 lines, 680 bits, 2560 effective bits, all compressed", r)
+	}
+	if _, err := study.RunRatio("bdi", 128, 32, data[:100]); err == nil {
+		t.Error("an image shorter than a line: no error")
+	}
+}

@@ -53,9 +53,17 @@ func FileWorkload(path string) (Workload, error) {
 }
 
 // SampleWorkloads returns the embedded sample traces of a stream ("warps",
-// "l1", "dram", "rdma"), named "sample/NAME".
+// "l1", "dram", "rdma"), or for "images" the embedded memory images, named
+// "sample/NAME".
 func SampleWorkloads(stream string) []Workload {
 	var ws []Workload
+	if stream == "images" {
+		for _, f := range sample.Files() {
+			name := samplePrefix + f.Name
+			ws = append(ws, Workload{Name: name, Path: name, SHA256: hashHex(f.Data)})
+		}
+		return ws
+	}
 	for _, t := range sample.Traces() {
 		if t.Stream == stream {
 			name := samplePrefix + t.Name
@@ -76,6 +84,11 @@ func sampleData(path string) ([]byte, bool) {
 	for _, t := range sample.Traces() {
 		if t.Name == name {
 			return t.Data, true
+		}
+	}
+	for _, f := range sample.Files() {
+		if f.Name == name {
+			return f.Data, true
 		}
 	}
 	return nil, false
