@@ -35,10 +35,13 @@
 //
 //   - caba.go: CABA's designs (§7): base, HW-BDI(-Mem), CABA-BDI/FPC/C-Pack
 //     and Ideal-BDI on the GPU model with sim/mem below its L2.
+//
 //   - mag.go: MAG-aware BDI's memory study on DRAM traces: bursts per
 //     codec, metadata traffic, bursts per request.
+//
 //   - link.go: Tavana et al.'s inter-GPU link on rdma traces: the penalty
 //     vote per λ and each codec alone.
+//
 //   - ratio.go: the codec ratio table on memory images, raw and effective
 //     at a memory access granularity.
 //
