@@ -32,16 +32,12 @@
 //     §IV-B (C-Sens when a 4× larger uncompressed L1 runs > 20% faster)
 //     with their geometric means, the L1 energy, and a sensitivity sweep of
 //     the sampling parameters.
-//
 //   - caba.go: CABA's designs (§7): base, HW-BDI(-Mem), CABA-BDI/FPC/C-Pack
 //     and Ideal-BDI on the GPU model with sim/mem below its L2.
-//
 //   - mag.go: MAG-aware BDI's memory study on DRAM traces: bursts per
 //     codec, metadata traffic, bursts per request.
-//
 //   - link.go: Tavana et al.'s inter-GPU link on rdma traces: the penalty
 //     vote per λ and each codec alone.
-//
 //   - ratio.go: the codec ratio table on memory images, raw and effective
 //     at a memory access granularity.
 //
