@@ -47,9 +47,10 @@ var depClasses = []struct {
 		"internal/race", "internal/ref"}, []string{"", "internal/*", "github.com/klauspost/cpuid/v2"}},
 	{"internal test support", []string{"internal/codectest"}, []string{"", "internal/*", "linecomptest", "sample"}},
 	// The studies build paper machines from concrete codecs (LATTE-CC's
-	// BDI at its own latencies), so they sit above codecs, models and
-	// policies, and below the commands.
-	{"studies", []string{"study"}, []string{"", "all", "bdi", "sim/*", "policy/*", "trace", "trace/warp", "sample"}},
+	// BDI at its own latencies, CABA's assist-warp costs, Tavana's member
+	// set), so they sit above codecs, models and policies, and below the
+	// commands.
+	{"studies", []string{"study"}, []string{"", "all", "bdi", "caba", "multi", "sim/*", "policy/*", "trace", "trace/warp", "sample"}},
 	{"the command", []string{"cmd/linecomp"}, []string{"*", "golang.org/x/sys/unix"}},
 }
 
