@@ -63,42 +63,18 @@ const modulePath = "github.com/linecomp/linecomp"
 func TestImportRules(t *testing.T) {
 	imports := map[string]map[string]string{} // package dir → import → a file making it
 	testImports := map[string]map[string]string{}
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		dir := filepath.ToSlash(filepath.Dir(p))
-		if dir == "." {
-			dir = ""
-		}
+	for _, f := range goFiles(t, parser.ImportsOnly) {
 		m := imports
-		if strings.HasSuffix(p, "_test.go") {
+		if strings.HasSuffix(f.path, "_test.go") {
 			m = testImports
 		}
-		if m[dir] == nil {
-			m[dir] = map[string]string{}
+		if m[f.dir] == nil {
+			m[f.dir] = map[string]string{}
 		}
-		for _, is := range f.Imports {
+		for _, is := range f.ast.Imports {
 			ip, _ := strconv.Unquote(is.Path.Value)
-			m[dir][ip] = p
+			m[f.dir][ip] = f.path
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(imports) < 20 {
 		t.Fatalf("found only %d package directories: not run from the module root?", len(imports))
@@ -231,65 +207,43 @@ func TestImportRulesCatch(t *testing.T) {
 // stub that panics if called (and none has one).
 func TestPortableFilesNameNoAssembly(t *testing.T) {
 	asm := map[string]map[string]bool{} // package dir → assembly function names
-	type file struct {
-		path string
-		ast  *ast.File
-	}
-	var portable []file
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	var portable []goFile
+	for _, f := range goFiles(t, parser.ParseComments) {
+		if nested(f.dir) != "" {
+			continue
 		}
-		if d.IsDir() {
-			if p != "." && (strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || d.Name() == "testdata" || nested(filepath.ToSlash(p)) != "") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ParseComments)
-		if err != nil {
-			return err
-		}
-		dir := filepath.Dir(p)
-		if strings.HasSuffix(p, "_amd64.go") || strings.HasSuffix(p, "_amd64_test.go") {
-			for _, decl := range f.Decls {
+		if strings.HasSuffix(f.path, "_amd64.go") || strings.HasSuffix(f.path, "_amd64_test.go") {
+			for _, decl := range f.ast.Decls {
 				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body == nil {
-					if asm[dir] == nil {
-						asm[dir] = map[string]bool{}
+					if asm[f.dir] == nil {
+						asm[f.dir] = map[string]bool{}
 					}
-					asm[dir][fd.Name.Name] = true
+					asm[f.dir][fd.Name.Name] = true
 				}
 			}
-			return nil
+			continue
 		}
-		if !constrained(f) {
-			portable = append(portable, file{p, f})
-			return nil
+		if !constrained(f.ast) {
+			portable = append(portable, f)
+			continue
 		}
-		for _, decl := range f.Decls { // a hook for other builds answers "none"
+		for _, decl := range f.ast.Decls { // a hook for other builds answers "none"
 			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil && len(fd.Body.List) == 1 {
 				if es, ok := fd.Body.List[0].(*ast.ExprStmt); ok {
 					if call, ok := es.X.(*ast.CallExpr); ok {
 						if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
-							t.Errorf("%s: %s is a stub that panics", p, fd.Name.Name)
+							t.Errorf("%s: %s is a stub that panics", f.path, fd.Name.Name)
 						}
 					}
 				}
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(asm) < 5 {
 		t.Fatalf("assembly functions found in only %d packages", len(asm))
 	}
 	for _, f := range portable {
-		names := asm[filepath.Dir(f.path)]
+		names := asm[f.dir]
 		ast.Inspect(f.ast, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && names[id.Name] {
 				t.Errorf("%s names the assembly function %s", f.path, id.Name)
@@ -297,6 +251,48 @@ func TestPortableFilesNameNoAssembly(t *testing.T) {
 			return true
 		})
 	}
+}
+
+// goFile is a parsed Go file of the repository: its slash path, and its
+// directory relative to the module root ("" for the root).
+type goFile struct {
+	path, dir string
+	ast       *ast.File
+}
+
+// goFiles parses every Go file below the module root, nested modules
+// included, but not hidden directories or testdata.
+func goFiles(t *testing.T, mode parser.Mode) []goFile {
+	t.Helper()
+	var files []goFile
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, mode)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(p))
+		if dir == "." {
+			dir = ""
+		}
+		files = append(files, goFile{filepath.ToSlash(p), dir, f})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 // constrained reports whether f has a //go:build line: it is built for

@@ -490,32 +490,6 @@ func trainedLabel(r result) string {
 	return fmt.Sprintf("%d lines: %s", r.Trained, r.TrainedOn)
 }
 
-// encodingsLabel is the CSV encodings column: name=lines;… or "not
-// reported".
-func encodingsLabel(r result) string {
-	if r.EncodingsReported == nil || !*r.EncodingsReported {
-		return "not reported"
-	}
-	s := make([]string, len(r.Encodings))
-	for i, e := range r.Encodings {
-		s[i] = fmt.Sprintf("%s=%d", e.Name, e.Lines)
-	}
-	return strings.Join(s, ";")
-}
-
-// patternsLabel is the CSV patterns column: name=words;… or "not
-// reported".
-func patternsLabel(r result) string {
-	if r.PatternsReported == nil || !*r.PatternsReported {
-		return "not reported"
-	}
-	s := make([]string, len(r.Patterns))
-	for i, p := range r.Patterns {
-		s[i] = fmt.Sprintf("%s=%d", p.Name, p.Words)
-	}
-	return strings.Join(s, ";")
-}
-
 func ratioReport(w io.Writer, rows []result, f ratioFlags) error {
 	switch f.format {
 	case "json":
@@ -539,10 +513,10 @@ func ratioReport(w io.Writer, rows []result, f ratioFlags) error {
 			rec := []string{r.Input, r.Codec, fmt.Sprint(r.LineSize), fmt.Sprint(r.Lines), fmtRatio(r.Raw), fmtRatio(r.Effective),
 				fmt.Sprint(r.MAG), strconv.FormatFloat(r.Compressed, 'f', 4, 64), fmt.Sprint(r.Trained), r.TrainedOn, fmt.Sprint(r.TrainedAll)}
 			if f.encodings {
-				rec = append(rec, encodingsLabel(r))
+				rec = append(rec, sharesLabel(encodingShares(r)))
 			}
 			if f.patterns {
-				rec = append(rec, patternsLabel(r))
+				rec = append(rec, sharesLabel(patternShares(r)))
 			}
 			cw.Write(rec)
 		}
@@ -559,36 +533,68 @@ func ratioReport(w io.Writer, rows []result, f ratioFlags) error {
 		return err
 	}
 	if f.patterns {
-		fmt.Fprint(w, "\nshare of words per pattern\n")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "input\tcodec\tpattern\twords\tshare")
-		for _, r := range rows {
-			if !*r.PatternsReported {
-				fmt.Fprintf(tw, "%s\t%s\t(does not count word patterns)\t\t\n", r.Input, r.Codec)
-				continue
-			}
-			for _, p := range r.Patterns {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.1f%%\n", r.Input, r.Codec, p.Name, p.Words, 100*p.Share)
-			}
-		}
-		if err := tw.Flush(); err != nil {
+		if err := writeShares(w, rows, "words per pattern", "pattern\twords", "does not count word patterns", patternShares); err != nil {
 			return err
 		}
 	}
-	if !f.encodings {
-		return nil
+	if f.encodings {
+		return writeShares(w, rows, "lines per encoding", "encoding\tlines", "does not report its encodings", encodingShares)
 	}
-	fmt.Fprint(w, "\nshare of lines per encoding\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "input\tcodec\tencoding\tlines\tshare")
+	return nil
+}
+
+// share is one row of a breakdown of a codec's lines or words.
+type share struct {
+	name  string
+	n     int64
+	share float64
+}
+
+// encodingShares and patternShares give a row's breakdown and whether the
+// codec reports it.
+func encodingShares(r result) (bool, []share) {
+	var s []share
+	for _, e := range r.Encodings {
+		s = append(s, share{e.Name, e.Lines, e.Share})
+	}
+	return r.EncodingsReported != nil && *r.EncodingsReported, s
+}
+
+func patternShares(r result) (bool, []share) {
+	var s []share
+	for _, p := range r.Patterns {
+		s = append(s, share{p.Name, p.Words, p.Share})
+	}
+	return r.PatternsReported != nil && *r.PatternsReported, s
+}
+
+// writeShares writes the text report's section of one breakdown.
+func writeShares(w io.Writer, rows []result, title, columns, none string, of func(result) (bool, []share)) error {
+	fmt.Fprintf(w, "\nshare of %s\n", title)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "input\tcodec\t%s\tshare\n", columns)
 	for _, r := range rows {
-		if !*r.EncodingsReported {
-			fmt.Fprintf(tw, "%s\t%s\t(does not report its encodings)\t\t\n", r.Input, r.Codec)
+		ok, shares := of(r)
+		if !ok {
+			fmt.Fprintf(tw, "%s\t%s\t(%s)\t\t\n", r.Input, r.Codec, none)
 			continue
 		}
-		for _, enc := range r.Encodings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.1f%%\n", r.Input, r.Codec, enc.Name, enc.Lines, 100*enc.Share)
+		for _, s := range shares {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.1f%%\n", r.Input, r.Codec, s.name, s.n, 100*s.share)
 		}
 	}
 	return tw.Flush()
+}
+
+// sharesLabel is the CSV column of a breakdown: name=count;… or "not
+// reported".
+func sharesLabel(ok bool, shares []share) string {
+	if !ok {
+		return "not reported"
+	}
+	s := make([]string, len(shares))
+	for i, e := range shares {
+		s[i] = fmt.Sprintf("%s=%d", e.name, e.n)
+	}
+	return strings.Join(s, ";")
 }
