@@ -9,7 +9,7 @@ package l1v
 // Store, InvalidateMode, SetPolicy, Stats, Config, cache.Policy
 // {FillMode, Observe}, cache.Event kinds Evict and Invalidate, cache.Result
 // {Hit, Latency}; latte.New, latte.Config{Kind, StaticMode}, latte.Kind
-// (LatteCC, HitCount, CMP, Static), latte.Machine.EndEP() (tolerance,
+// (LatteCC, HitCount, CMP, Static), latte.Config.EPAccesses, latte.Machine.EndEP() (tolerance,
 // missLatency), Policy.Decisions, Policy.ModeEPs, Policy.Err.
 
 import (
@@ -72,7 +72,7 @@ func newL1Cache(cfg *Config, sm int, m latte.Machine) (*l1Cache, error) {
 	if kind != latte.Static {
 		machine = m
 	}
-	p, err := latte.New(c, machine, latte.Config{Kind: kind, StaticMode: cfg.StaticMode, SM: sm})
+	p, err := latte.New(c, machine, latte.Config{Kind: kind, StaticMode: cfg.StaticMode, EPAccesses: cfg.EPAccesses, SM: sm})
 	if err != nil {
 		return nil, err
 	}

@@ -224,14 +224,19 @@ func (c *Comp) read(now uint64, r *mem.ReadReq) {
 		c.pl.fail("%s: a read of %d bytes at %#x crosses a line", c.Name(), r.AccessByteSize, r.Address)
 		return
 	}
+	// The bytes are taken before the lookup: the access's end may let the
+	// policy invalidate the line it hit (a new SC² code book), which
+	// drops them.
+	data := c.data[line]
 	hit, latency := c.cache.lookup(now, line)
 	c.pl.observe(Event{Cycle: now, CU: c.Name(), Kind: EventLoad, Addr: line})
+	if hit && data == nil {
+		// Cannot happen; if it did, the load is served as a miss rather
+		// than left unanswered.
+		c.pl.fail("%s: a hit on %#x without its bytes", c.Name(), line)
+		hit = false
+	}
 	if hit {
-		data := c.data[line]
-		if data == nil {
-			c.pl.fail("%s: a hit on %#x without its bytes", c.Name(), line)
-			return
-		}
 		off := r.Address - line
 		c.stats.hitCycles += uint64(dirLatency + latency)
 		c.answer(now+dirLatency+uint64(latency), mem.DataReadyRspBuilder{}.WithSrc(c.top.AsRemote()).

@@ -145,6 +145,10 @@ func TestHitsAsSimCache(t *testing.T) {
 	for _, cfg := range []Config{
 		{Policy: "static", Modes: []string{"none"}, TagFactor: 1},
 		{Policy: "static", StaticMode: 2}, // SC², 4× tags
+		// The same with EPs of 16 accesses, so that every L1 builds its
+		// code book and starts new periods, invalidating the lines of the
+		// old book (possibly the line a load has just hit).
+		{Policy: "static", StaticMode: 2, EPAccesses: 16},
 	} {
 		calls := make(map[string][]call)
 		cfg.Observe = func(e Event) {
@@ -185,11 +189,15 @@ func TestHitsAsSimCache(t *testing.T) {
 			none = live
 			continue
 		}
-		if live.Evictions >= none.Evictions || live.ValidLineSum <= none.ValidLineSum {
+		if cfg.EPAccesses != 0 {
+			if live.LoadHits >= none.LoadHits {
+				t.Errorf("SC² with a new code book every 10 EPs of 16 accesses hit %d times, none %d", live.LoadHits, none.LoadHits)
+			}
+		} else if live.Evictions >= none.Evictions || live.ValidLineSum <= none.ValidLineSum {
 			t.Errorf("SC² with 4× tags evicted %d lines and held %d line-accesses, none %d and %d",
 				live.Evictions, live.ValidLineSum, none.Evictions, none.ValidLineSum)
 		}
-		t.Logf("none: %d hits %d evictions; sc2: %d hits %d evictions", none.LoadHits, none.Evictions, live.LoadHits, live.Evictions)
+		t.Logf("none: %d hits %d evictions; sc2 (EP %d): %d hits %d evictions", none.LoadHits, none.Evictions, cfg.EPAccesses, live.LoadHits, live.Evictions)
 	}
 }
 

@@ -50,6 +50,11 @@ type Config struct {
 	HitLatency int
 	// Decompressors is sim/cache's unit count (default 1).
 	Decompressors int
+	// EPAccesses is the policy's EP length in accesses of one L1 (0: the
+	// policy's default, LATTE-CC's 256). MGPUSim spreads a kernel over 64
+	// L1s, so a small input gives each few EPs; a shorter EP is a
+	// sensitivity setting, not a default.
+	EPAccesses int
 	// SampleEvery is the period, in cycles, of the ready-wavefront
 	// sampling for Eq. 4 (default 4).
 	SampleEvery int

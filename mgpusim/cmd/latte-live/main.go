@@ -60,6 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	benches := fs.String("bench", "", "comma-separated benchmark specs, e.g. fir:length=4096")
 	dram := fs.String("dram", "gddr5", "DRAM channel of the mag study: gddr5 or hbm2")
 	codecs := fs.String("codecs", "none,bdi,magbdi-32,fpc,cpack", "codecs of the mag study")
+	ep := fs.Int("ep", 0, "latte study: accesses per EP of each L1 (0: LATTE-CC's 256); a sensitivity setting")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -83,7 +84,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var rows []row
 	switch *study {
 	case "latte":
-		rows = latteRows()
+		if *ep < 0 {
+			return usage("-ep %d must not be negative", *ep)
+		}
+		rows = latteRows(*ep)
 	case "mag":
 		d := map[string]memctl.DRAM{"gddr5": memctl.GDDR5, "hbm2": memctl.HBM2}
 		ch, ok := d[*dram]
@@ -137,9 +141,9 @@ type row struct {
 	run          func(b *capture.Benchmark) (cells string, kernelCycles float64, err error)
 }
 
-const latteHeader = "config\tkernel cycles\tspeedup\tL1 hit rate\tmisses\tdecompressions\tmean hit cycles\tEPs none/bdi/sc2\tverify"
+const latteHeader = "config\tkernel cycles\tspeedup\tL1 hit rate\tL2 reads\tdecompressions\tmean hit cycles\tEPs none/bdi/sc2\tverify"
 
-func latteRows() []row {
+func latteRows(ep int) []row {
 	configs := []struct {
 		name string
 		cfg  l1v.Config
@@ -154,6 +158,7 @@ func latteRows() []row {
 	var rows []row
 	for _, c := range configs {
 		cfg := c.cfg
+		cfg.EPAccesses = ep
 		rows = append(rows, row{name: c.name, header: latteHeader, run: func(b *capture.Benchmark) (string, float64, error) {
 			pl, res, err := runWith(b, func(p *capture.Platform) (*l1v.Plugin, error) { return l1v.Attach(p, cfg) })
 			if pl == nil {

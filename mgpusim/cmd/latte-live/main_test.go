@@ -16,6 +16,7 @@ func TestUsage(t *testing.T) {
 		{"-study", "mag", "-bench", "fir", "-dram", "ddr3"},
 		{"-study", "mag", "-bench", "fir", "-codecs", "nosuch"},
 		{"-study", "latte", "-bench", "fir", "extra"},
+		{"-study", "latte", "-bench", "fir", "-ep", "-1"},
 	} {
 		var out, errOut bytes.Buffer
 		if code := run(args, &out, &errOut); code != exitUsage || errOut.Len() == 0 {
