@@ -77,11 +77,7 @@ func Example_mag() {
 	if err != nil {
 		panic(err)
 	}
-	results, err := study.RunJobs(plan.Jobs, 0, nil)
-	if err != nil {
-		panic(err)
-	}
-	tables, err := study.Aggregate(plan, results)
+	tables, err := study.Execute(plan, 0)
 	if err != nil {
 		panic(err)
 	}
@@ -103,11 +99,7 @@ func Example_link() {
 	if err != nil {
 		panic(err)
 	}
-	results, err := study.RunJobs(plan.Jobs, 0, nil)
-	if err != nil {
-		panic(err)
-	}
-	tables, err := study.Aggregate(plan, results)
+	tables, err := study.Execute(plan, 0)
 	if err != nil {
 		panic(err)
 	}
@@ -126,11 +118,7 @@ func Example_caba() {
 	if err != nil {
 		panic(err)
 	}
-	results, err := study.RunJobs(plan.Jobs, 0, nil)
-	if err != nil {
-		panic(err)
-	}
-	tables, err := study.Aggregate(plan, results)
+	tables, err := study.Execute(plan, 0)
 	if err != nil {
 		panic(err)
 	}
@@ -153,11 +141,7 @@ func Example_ratio() {
 	if err != nil {
 		panic(err)
 	}
-	results, err := study.RunJobs(plan.Jobs, 0, nil)
-	if err != nil {
-		panic(err)
-	}
-	tables, err := study.Aggregate(plan, results)
+	tables, err := study.Execute(plan, 0)
 	if err != nil {
 		panic(err)
 	}

@@ -172,6 +172,18 @@ func RunJobs(jobs []Job, workers int, progress func(done, total int)) ([]json.Ra
 	return results, errors.Join(errs...)
 }
 
+// Execute runs every job of a plan in memory, on workers goroutines (0:
+// every core), and aggregates the results into the study's tables: the
+// whole study in one call, for a script or a test; Runner keeps results on
+// disk instead, to resume and to share the work among machines.
+func Execute(p *PlanFile, workers int) ([]Table, error) {
+	results, err := RunJobs(p.Jobs, workers, nil)
+	if err != nil {
+		return nil, err
+	}
+	return Aggregate(p, results)
+}
+
 // parallel calls fn(0) … fn(n−1) on workers goroutines (0: GOMAXPROCS) and
 // waits for them.
 func parallel(n, workers int, fn func(i int)) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,22 +210,7 @@ func TestPublicMachine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wr, err := warp.NewReader(bytes.NewReader(tr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for {
-			if _, err := wr.NextKernel(); err != nil {
-				break
-			}
-			k, err := gpu.ReadKernel(wr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := g.Run(k); err != nil {
-				t.Fatal(err)
-			}
-		}
+		replay(t, g, tr)
 		res, err := study.RunLatte(study.Params{"policy": tc.policy}, bytes.NewReader(tr))
 		if err != nil {
 			t.Fatal(err)
@@ -353,22 +339,7 @@ func TestRunsIndependent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wr, err := warp.NewReader(bytes.NewReader(tr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for {
-			if _, err := wr.NextKernel(); err != nil {
-				break
-			}
-			k, err := gpu.ReadKernel(wr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := g.Run(k); err != nil {
-				t.Fatal(err)
-			}
-		}
+		replay(t, g, tr)
 		cycles = append(cycles, g.Stats().Cycles)
 	}
 	if cycles[0] != cycles[1] {
@@ -395,5 +366,28 @@ func TestRatioByHand(t *testing.T) {
 	}
 	if _, err := study.RunRatio("bdi", 128, 32, data[:100]); err == nil {
 		t.Error("an image shorter than a line: no error")
+	}
+}
+
+// replay runs every kernel of a warp trace on g.
+func replay(t *testing.T, g *gpu.GPU, trace []byte) {
+	t.Helper()
+	wr, err := warp.NewReader(bytes.NewReader(trace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := wr.NextKernel(); errors.Is(err, io.EOF) {
+			return
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		k, err := gpu.ReadKernel(wr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Run(k); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
