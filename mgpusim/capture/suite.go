@@ -22,12 +22,12 @@ var generatorFlags = []string{"gen", "scale", "edge-factor", "rmat-a", "rmat-b",
 
 // graphInput declares the input flags every suite graph benchmark shares
 // and returns the function that makes the graph they describe: -graph
-// FILE (DIMACS .gr, Matrix Market .mtx or Pannotia's .gr; see package
+// FILE (DIMACS .gr, Matrix Market .mtx or METIS .graph; see package
 // suite/graph), or else a generated graph, R-MAT (Graph500's parameters by
 // default) or a 2-D grid.
 func graphInput(fs *flag.FlagSet) func(bench string) (*graph.Graph, error) {
 	def := graph.DefaultRMAT()
-	path := fs.String("graph", "", "input graph: DIMACS .gr (p sp N M, a U V W), Matrix Market .mtx, or Pannotia (METIS) .gr; else -gen")
+	path := fs.String("graph", "", "input graph: DIMACS .gr (p sp N M, a U V W; Pannotia's .gr), Matrix Market .mtx, or METIS .graph (Pannotia's colour and MIS inputs); else -gen")
 	gen := fs.String("gen", "rmat", "generated graph without -graph: rmat or grid")
 	scale := fs.Int("scale", def.Scale, "rmat: 2^scale nodes")
 	edgeFactor := fs.Int("edge-factor", def.EdgeFactor, "rmat: edges per node")
