@@ -151,3 +151,21 @@ func TestSuiteDescribe(t *testing.T) {
 		t.Errorf("generated: %q", got)
 	}
 }
+
+// TestSuiteGraphNote: a capture says what it read, including the input arcs
+// it did not keep.
+func TestSuiteGraphNote(t *testing.T) {
+	gr := filepath.Join(t.TempDir(), "d.gr")
+	// Both directions of 1-2, a self-loop on 2, and 2-3: 2 edges kept of 4 arcs.
+	if err := os.WriteFile(gr, []byte("p sp 3 4\na 1 2 1\na 2 1 1\na 2 2 5\na 2 3 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(Config{Bench: suiteBench(t, "gbfs", "graph", gr), GPUs: 1, Stream: StreamWarps}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "gbfs: graph " + gr + ": 3 nodes, 2 undirected edges; 2 input arcs not kept"
+	if len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], want) {
+		t.Errorf("notes %q, want %q", res.Notes, want)
+	}
+}

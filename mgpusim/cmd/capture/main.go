@@ -122,6 +122,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	results, sizes, err := write(paths, stdout, cfg, streams)
+	if len(results) > 0 {
+		for _, note := range results[0].Notes {
+			fmt.Fprintln(stderr, "capture:", note)
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "capture:", err)
 		return exitFail
