@@ -11,6 +11,30 @@
 // rebuilds them (see gen.go) and TestCodeObjects checks that every
 // instruction in them is one MGPUSim can execute.
 //
+// # The kernels
+//
+// Each package holds kernels.cl, its compiled kernels.hsaco, the host
+// program (a benchmark for MGPUSim's driver: inputs, launch sequence) and
+// a host reference that Verify compares every result with. None uses
+// atomics: where the original pushes along edges with atomic updates, ours
+// pulls, so every value has one writer.
+//
+//	package  row (LATTE-CC Table III)  algorithm, as in                   without atomics because
+//	bc       BC                        Brandes, level-synchronous (Pannotia) pull: sigma from the level above, delta from the level below
+//	bfs      BFS (capture: gbfs)       frontier masks, two kernels (Rodinia)  same-value writes of a level's cost; int flags
+//	color    CLR                       Jones-Plassmann, max (Pannotia)        selection in its own array, applied by a second kernel
+//	km       KM                        k-means, swap + assign (Rodinia)       one writer per point; centres moved on the host, as Rodinia does
+//	mis      MIS                       Luby (Pannotia)                        selection in its own array; removal by counting chosen neighbours
+//	pf       PF                        pathfinder pyramid, local memory (Rodinia) one writer per cell; barriers
+//	prk      PRK                       PageRank, SpMV form (Pannotia)        pull SpMV: one writer per row
+//	sssp     DJK                       Bellman-Ford, Jacobi rounds (Pannotia's sssp relaxes with atomic min) pull: each node takes the least of its neighbours' offers
+//
+// Float results (prk, km) must equal the host's bit for bit: the kernels
+// are compiled with FP_CONTRACT off where it applies and the references
+// round the same operations in the same order. bc divides (a reciprocal
+// and a product on the GPU) and is compared with a float64 reference
+// within a relative 1e-3.
+//
 // # Argument structs
 //
 // MGPUSim's driver copies a launch's argument struct into the kernel's
@@ -18,8 +42,11 @@
 // segment's layout: the explicit arguments in the kernel's order, each at
 // its natural alignment (pointers are driver.Ptr, 8 bytes), padding written
 // out as fields, then HiddenGlobalOffsetX/Y/Z (int64, aligned to 8), which
-// the kernels' global_id reads. Every field is exported: the driver sets
-// fields by reflection and panics on a blank one.
+// the kernels' global_id reads (clang declares no hidden arguments for a
+// kernel that never reads them, such as pathfinder, and its struct ends
+// with the explicit ones). Every field is exported: the driver sets fields
+// by reflection and panics on a blank one. Launch checks each struct
+// against the code object's metadata (CheckArgStruct).
 //
 // # What MGPUSim v4.2.0 cannot execute
 //
