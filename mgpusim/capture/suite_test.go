@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -167,5 +168,17 @@ func TestSuiteGraphNote(t *testing.T) {
 	want := "gbfs: graph " + gr + ": 3 nodes, 2 undirected edges; 2 input arcs not kept"
 	if len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], want) {
 		t.Errorf("notes %q, want %q", res.Notes, want)
+	}
+}
+
+// TestSuiteStaleL1: pathfinder's back-to-back launches each read the row
+// the one before wrote. MGPUSim's timing model keeps L1 lines across
+// launches, so without suite.Device.Launch's flushing copy this run reads
+// stale rows and fails its verification ("pf cost[0] = 52, want 102").
+func TestSuiteStaleL1(t *testing.T) {
+	cfg := Config{Bench: suiteBench(t, "pf", "rows", "60", "cols", "3000", "pyramid-height", "2"),
+		GPUs: 1, Timing: true, Stream: StreamL1}
+	if _, err := Run(cfg, io.Discard); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -104,6 +104,9 @@ type Device struct {
 	Driver  *driver.Driver
 	Context *driver.Context
 	unified bool
+	// acquire is a 4-byte buffer Launch copies to before each launch, to
+	// make MGPUSim flush its caches (see Launch).
+	acquire driver.Ptr
 }
 
 // NewDevice initialises a driver context for a benchmark. Call Select
@@ -162,10 +165,26 @@ func (d *Device) Copy(dst driver.Ptr, src any) {
 // it. args must point to the kernel's argument struct (see the package
 // documentation); a struct that does not match the kernel's metadata
 // (CheckArgStruct) is a programming error and panics.
+//
+// A GPU invalidates its L1 caches when a kernel starts, so a kernel reads
+// what the kernels before it wrote. MGPUSim's timing model does not: its
+// compute units keep L1 lines from one launch to the next, and its driver
+// flushes and invalidates every cache only for a memory copy after a
+// kernel has run (amd/driver/memorycopy.go, needFlushing; the driver marks
+// every buffer dirty at each launch). Without that, a kernel reading an
+// array its predecessor wrote can read stale lines: prk failed its
+// verification so in timing on a 20,000-node graph, and MGPUSim's own
+// pagerank fails the same way. So Launch first copies 4 bytes to a buffer
+// of its own, which makes the driver flush exactly as for any copy; in
+// emulation (no caches) the copy is all it costs.
 func (d *Device) Launch(k *Kernel, n int, args any) {
 	if err := CheckArgStruct(k.Args, args); err != nil {
 		panic(fmt.Sprintf("suite: kernel %s: %v", k.Name, err))
 	}
+	if d.acquire == 0 {
+		d.acquire = d.Alloc(4)
+	}
+	d.Copy(d.acquire, uint32(0))
 	groups := (n + WorkGroup - 1) / WorkGroup
 	if groups == 0 {
 		groups = 1
