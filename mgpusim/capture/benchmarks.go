@@ -37,6 +37,9 @@ type Benchmark struct {
 	// oneGPU is set for benchmarks that run on one GPU only: several GPUs
 	// must then be one unified GPU.
 	oneGPU bool
+	// notes are what building the benchmark found worth saying (for a
+	// graph read from a file, what was dropped); Run returns them.
+	notes []string
 }
 
 // Name is the benchmark's name as given to -bench.
@@ -91,21 +94,21 @@ func Benchmarks() []string {
 // NewBenchmark returns the named benchmark with MGPUSim's default
 // parameters, or an error wrapping ErrConfig naming the known benchmarks.
 func NewBenchmark(name string) (*Benchmark, error) {
-	mk, ok := benchmarkMakers[name]
-	_, oneGPU := suiteMakers[name]
-	if !ok {
-		mk, ok = suiteMakers[name]
-	}
-	// MGPUSim's SHOC bfs panics on more than one GPU.
-	oneGPU = oneGPU || name == "bfs"
-	if !ok {
-		return nil, configError("unknown benchmark %q (known: %s)",
-			name, strings.Join(Benchmarks(), ", "))
-	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	b := &Benchmark{name: name, params: fs, oneGPU: oneGPU}
-	b.build = mk(fs)
-	return b, nil
+	b := &Benchmark{name: name, params: fs}
+	if mk, ok := benchmarkMakers[name]; ok {
+		b.build = mk(fs)
+		// MGPUSim's SHOC bfs panics on more than one GPU.
+		b.oneGPU = name == "bfs"
+		return b, nil
+	}
+	if mk, ok := suiteMakers[name]; ok {
+		b.build = mk(fs, func(note string) { b.notes = append(b.notes, note) })
+		b.oneGPU = true
+		return b, nil
+	}
+	return nil, configError("unknown benchmark %q (known: %s)",
+		name, strings.Join(Benchmarks(), ", "))
 }
 
 type benchmarkMaker func(fs *flag.FlagSet) func(d *driver.Driver) (benchmarks.Benchmark, error)

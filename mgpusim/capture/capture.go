@@ -111,6 +111,7 @@ type Result struct {
 	SimTimePS uint64
 	Source    string // the header's Source text
 	LineSize  int
+	Notes     []string // what building the benchmark reported (the input graph)
 }
 
 // Platform is the simulated machine a capture runs, for Config.Setup.
@@ -313,7 +314,11 @@ func RunStreams(cfg Config, streams []string, outs []io.Writer) (res []Result, e
 		cfg.Setup(p)
 	}
 
-	if err := p.run(cfg); err != nil {
+	err = p.run(cfg)
+	for i := range res {
+		res[i].Notes = cfg.Bench.notes
+	}
+	if err != nil {
 		return res, err
 	}
 	for i, finish := range finishes {
@@ -355,6 +360,7 @@ func (p *Platform) run(cfg Config) (runErr error) {
 	if cfg.Unified {
 		gpuIDs = []int{p.Driver.CreateUnifiedGPU(nil, gpuIDs)}
 	}
+	cfg.Bench.notes = nil
 	bm, err := cfg.Bench.build(p.Driver)
 	if err != nil {
 		return err

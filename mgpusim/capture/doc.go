@@ -67,6 +67,23 @@
 // kernel arguments, constants) and LDS instructions count as Compute.
 // Addresses are the program's virtual addresses.
 //
+// # Benchmarks
+//
+// MGPUSim's own benchmarks take the flags of MGPUSim's sample programs.
+// The suite's benchmarks (package suite: bc, color, gbfs, km, mis, pf, prk,
+// sssp) are linecomp's own OpenCL kernels of the papers' workloads; the
+// graph kernels read -graph FILE or generate an R-MAT or grid graph
+// (graphInput), and each verifies every result against its host
+// reference. They run on one GPU; several GPUs must be one unified GPU
+// (-unified), over which MGPUSim's driver spreads each kernel's
+// work-groups, so the rdma stream records the traffic that spreading
+// makes.
+//
+// One timing run can record several streams (RunStreams: rdma, dram and l1
+// hook different ports, and each stream's file is byte-identical to a run
+// of that stream alone; TestRunStreams). Config.Progress reports a long
+// run's progress from inside the simulation.
+//
 // # Platform and runs
 //
 // Timing runs use the sample runner's own builder

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"flag"
+	"fmt"
 
 	"github.com/linecomp/linecomp/mgpusim/suite/bc"
 	"github.com/linecomp/linecomp/mgpusim/suite/bfs"
@@ -22,12 +23,12 @@ var generatorFlags = []string{"gen", "scale", "edge-factor", "rmat-a", "rmat-b",
 
 // graphInput declares the input flags every suite graph benchmark shares
 // and returns the function that makes the graph they describe: -graph
-// FILE (DIMACS .gr, Matrix Market .mtx or Pannotia's .gr; see package
+// FILE (DIMACS .gr, Matrix Market .mtx or METIS .graph; see package
 // suite/graph), or else a generated graph, R-MAT (Graph500's parameters by
 // default) or a 2-D grid.
-func graphInput(fs *flag.FlagSet) func(bench string) (*graph.Graph, error) {
+func graphInput(fs *flag.FlagSet, note func(string)) func(bench string) (*graph.Graph, error) {
 	def := graph.DefaultRMAT()
-	path := fs.String("graph", "", "input graph: DIMACS .gr (p sp N M, a U V W), Matrix Market .mtx, or Pannotia (METIS) .gr; else -gen")
+	path := fs.String("graph", "", "input graph: DIMACS .gr (p sp N M, a U V W; Pannotia's .gr), Matrix Market .mtx, or METIS .graph (Pannotia's colour and MIS inputs); else -gen")
 	gen := fs.String("gen", "rmat", "generated graph without -graph: rmat or grid")
 	scale := fs.Int("scale", def.Scale, "rmat: 2^scale nodes")
 	edgeFactor := fs.Int("edge-factor", def.EdgeFactor, "rmat: edges per node")
@@ -62,13 +63,22 @@ func graphInput(fs *flag.FlagSet) func(bench string) (*graph.Graph, error) {
 		if err != nil {
 			return nil, configError("%s: %v", bench, err)
 		}
+		src := "generated " + *gen
+		if *path != "" {
+			src = *path
+		}
+		note(fmt.Sprintf("%s: graph %s: %d nodes, %d undirected edges; %d input arcs not kept (self-loops, repeats, reverse arcs)",
+			bench, src, g.N, g.Edges()/2, g.Dropped))
 		return g, nil
 	}
 }
 
+// suiteMaker is benchmarkMaker for the suite, whose builds can add notes.
+type suiteMaker func(fs *flag.FlagSet, note func(string)) func(d *driver.Driver) (benchmarks.Benchmark, error)
+
 // The suite's benchmarks (package suite and its kernel packages): our own
-// OpenCL kernels of the papers' graph workloads.
-var suiteMakers = map[string]benchmarkMaker{
+// OpenCL kernels of the papers' workloads.
+var suiteMakers = map[string]suiteMaker{
 	"bc":    makeBC,
 	"gbfs":  makeBFS,
 	"color": makeColor,
@@ -79,8 +89,8 @@ var suiteMakers = map[string]benchmarkMaker{
 	"sssp":  makeSSSP,
 }
 
-func makeSSSP(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
-	input := graphInput(fs)
+func makeSSSP(fs *flag.FlagSet, note func(string)) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs, note)
 	source := fs.Int("source", 0, "source node (0-based)")
 	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
 		g, err := input("sssp")
@@ -94,8 +104,8 @@ func makeSSSP(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, erro
 	}
 }
 
-func makeBFS(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
-	input := graphInput(fs)
+func makeBFS(fs *flag.FlagSet, note func(string)) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs, note)
 	source := fs.Int("source", 0, "source node (0-based)")
 	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
 		g, err := input("gbfs")
@@ -109,8 +119,8 @@ func makeBFS(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error
 	}
 }
 
-func makePRK(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
-	input := graphInput(fs)
+func makePRK(fs *flag.FlagSet, note func(string)) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs, note)
 	iterations := fs.Int("iterations", 10, "PageRank iterations")
 	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
 		g, err := input("prk")
@@ -124,8 +134,8 @@ func makePRK(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error
 	}
 }
 
-func makeMIS(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
-	input := graphInput(fs)
+func makeMIS(fs *flag.FlagSet, note func(string)) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs, note)
 	seed := fs.Uint64("value-seed", 1, "seed of the random node values")
 	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
 		g, err := input("mis")
@@ -136,8 +146,8 @@ func makeMIS(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error
 	}
 }
 
-func makeColor(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
-	input := graphInput(fs)
+func makeColor(fs *flag.FlagSet, note func(string)) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs, note)
 	seed := fs.Uint64("value-seed", 1, "seed of the random node values")
 	return func(d *driver.Driver) (benchmarks.Benchmark, error) {
 		g, err := input("color")
@@ -148,8 +158,8 @@ func makeColor(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, err
 	}
 }
 
-func makeBC(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
-	input := graphInput(fs)
+func makeBC(fs *flag.FlagSet, note func(string)) func(*driver.Driver) (benchmarks.Benchmark, error) {
+	input := graphInput(fs, note)
 	// One source by default: each source is a forward and a backward
 	// sweep, so on a road graph of 20,000 nodes one takes about a minute
 	// in emulation (Pannotia's BC runs every node as a source).
@@ -166,7 +176,7 @@ func makeBC(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error)
 	}
 }
 
-func makePF(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
+func makePF(fs *flag.FlagSet, note func(string)) func(*driver.Driver) (benchmarks.Benchmark, error) {
 	rows := fs.Int("rows", 100, "grid rows (Rodinia's pathfinder: weights uniform 0..9)")
 	cols := fs.Int("cols", 10000, "grid columns")
 	height := fs.Int("pyramid-height", 20, "rows per launch (Rodinia's pyramid height)")
@@ -179,7 +189,7 @@ func makePF(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error)
 	}
 }
 
-func makeKM(fs *flag.FlagSet) func(*driver.Driver) (benchmarks.Benchmark, error) {
+func makeKM(fs *flag.FlagSet, note func(string)) func(*driver.Driver) (benchmarks.Benchmark, error) {
 	data := fs.String("data", "", "points: raw little-endian float32, -features values per point (else -points generated uniform in [0,1))")
 	points := fs.Int("points", 4096, "generated points (without -data)")
 	features := fs.Int("features", 34, "values per point (Rodinia's kdd_cup has 34)")

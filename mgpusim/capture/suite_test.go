@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -149,5 +150,35 @@ func TestSuiteDescribe(t *testing.T) {
 	if got := b.Describe(); !strings.Contains(got, "-gen=rmat") || !strings.Contains(got, "-scale=7") ||
 		!strings.Contains(got, "-sources=1") {
 		t.Errorf("generated: %q", got)
+	}
+}
+
+// TestSuiteGraphNote: a capture says what it read, including the input arcs
+// it did not keep.
+func TestSuiteGraphNote(t *testing.T) {
+	gr := filepath.Join(t.TempDir(), "d.gr")
+	// Both directions of 1-2, a self-loop on 2, and 2-3: 2 edges kept of 4 arcs.
+	if err := os.WriteFile(gr, []byte("p sp 3 4\na 1 2 1\na 2 1 1\na 2 2 5\na 2 3 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(Config{Bench: suiteBench(t, "gbfs", "graph", gr), GPUs: 1, Stream: StreamWarps}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "gbfs: graph " + gr + ": 3 nodes, 2 undirected edges; 2 input arcs not kept"
+	if len(res.Notes) != 1 || !strings.HasPrefix(res.Notes[0], want) {
+		t.Errorf("notes %q, want %q", res.Notes, want)
+	}
+}
+
+// TestSuiteStaleL1: pathfinder's back-to-back launches each read the row
+// the one before wrote. MGPUSim's timing model keeps L1 lines across
+// launches, so without suite.Device.Launch's flushing copy this run reads
+// stale rows and fails its verification ("pf cost[0] = 52, want 102").
+func TestSuiteStaleL1(t *testing.T) {
+	cfg := Config{Bench: suiteBench(t, "pf", "rows", "60", "cols", "3000", "pyramid-height", "2"),
+		GPUs: 1, Timing: true, Stream: StreamL1}
+	if _, err := Run(cfg, io.Discard); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -164,8 +164,9 @@ type wrongTypeArgs struct {
 }
 
 type unexportedArgs struct {
-	A, B                driver.Ptr
-	N                   int32
+	A, B driver.Ptr
+	N    int32
+	//lint:ignore U1000 the unexported field CheckArgStruct must reject
 	pad                 int32
 	HiddenGlobalOffsetX int64
 	HiddenGlobalOffsetY int64

@@ -11,6 +11,30 @@
 // rebuilds them (see gen.go) and TestCodeObjects checks that every
 // instruction in them is one MGPUSim can execute.
 //
+// # The kernels
+//
+// Each package holds kernels.cl, its compiled kernels.hsaco, the host
+// program (a benchmark for MGPUSim's driver: inputs, launch sequence) and
+// a host reference that Verify compares every result with. None uses
+// atomics: where the original pushes along edges with atomic updates, ours
+// pulls, so every value has one writer.
+//
+//	package  row (LATTE-CC Table III)  algorithm, as in                   without atomics because
+//	bc       BC                        Brandes, level-synchronous (Pannotia) pull: sigma from the level above, delta from the level below
+//	bfs      BFS (capture: gbfs)       frontier masks, two kernels (Rodinia)  same-value writes of a level's cost; int flags
+//	color    CLR                       Jones-Plassmann, max (Pannotia)        selection in its own array, applied by a second kernel
+//	km       KM                        k-means, swap + assign (Rodinia)       one writer per point; centres moved on the host, as Rodinia does
+//	mis      MIS                       Luby (Pannotia)                        selection in its own array; removal by counting chosen neighbours
+//	pf       PF                        pathfinder pyramid, local memory (Rodinia) one writer per cell; barriers
+//	prk      PRK                       PageRank, SpMV form (Pannotia)        pull SpMV: one writer per row
+//	sssp     DJK                       Bellman-Ford, Jacobi rounds (Pannotia's sssp relaxes with atomic min) pull: each node takes the least of its neighbours' offers
+//
+// Float results (prk, km) must equal the host's bit for bit: the kernels
+// are compiled with FP_CONTRACT off where it applies and the references
+// round the same operations in the same order. bc divides (a reciprocal
+// and a product on the GPU) and is compared with a float64 reference
+// within a relative 1e-3.
+//
 // # Argument structs
 //
 // MGPUSim's driver copies a launch's argument struct into the kernel's
@@ -18,8 +42,11 @@
 // segment's layout: the explicit arguments in the kernel's order, each at
 // its natural alignment (pointers are driver.Ptr, 8 bytes), padding written
 // out as fields, then HiddenGlobalOffsetX/Y/Z (int64, aligned to 8), which
-// the kernels' global_id reads. Every field is exported: the driver sets
-// fields by reflection and panics on a blank one.
+// the kernels' global_id reads (clang declares no hidden arguments for a
+// kernel that never reads them, such as pathfinder, and its struct ends
+// with the explicit ones). Every field is exported: the driver sets fields
+// by reflection and panics on a blank one. Launch checks each struct
+// against the code object's metadata (CheckArgStruct).
 //
 // # What MGPUSim v4.2.0 cannot execute
 //
@@ -77,6 +104,9 @@ type Device struct {
 	Driver  *driver.Driver
 	Context *driver.Context
 	unified bool
+	// acquire is a 4-byte buffer Launch copies to before each launch, to
+	// make MGPUSim flush its caches (see Launch).
+	acquire driver.Ptr
 }
 
 // NewDevice initialises a driver context for a benchmark. Call Select
@@ -135,10 +165,26 @@ func (d *Device) Copy(dst driver.Ptr, src any) {
 // it. args must point to the kernel's argument struct (see the package
 // documentation); a struct that does not match the kernel's metadata
 // (CheckArgStruct) is a programming error and panics.
+//
+// A GPU invalidates its L1 caches when a kernel starts, so a kernel reads
+// what the kernels before it wrote. MGPUSim's timing model does not: its
+// compute units keep L1 lines from one launch to the next, and its driver
+// flushes and invalidates every cache only for a memory copy after a
+// kernel has run (amd/driver/memorycopy.go, needFlushing; the driver marks
+// every buffer dirty at each launch). Without that, a kernel reading an
+// array its predecessor wrote can read stale lines: prk failed its
+// verification so in timing on a 20,000-node graph, and MGPUSim's own
+// pagerank fails the same way. So Launch first copies 4 bytes to a buffer
+// of its own, which makes the driver flush exactly as for any copy; in
+// emulation (no caches) the copy is all it costs.
 func (d *Device) Launch(k *Kernel, n int, args any) {
 	if err := CheckArgStruct(k.Args, args); err != nil {
 		panic(fmt.Sprintf("suite: kernel %s: %v", k.Name, err))
 	}
+	if d.acquire == 0 {
+		d.acquire = d.Alloc(4)
+	}
+	d.Copy(d.acquire, uint32(0))
 	groups := (n + WorkGroup - 1) / WorkGroup
 	if groups == 0 {
 		groups = 1

@@ -18,7 +18,7 @@
 //
 // The suite's benchmarks (bc, color, gbfs, km, mis, pf, prk, sssp: our own
 // OpenCL kernels, package mgpusim/suite); the graph kernels read -graph
-// FILE (DIMACS .gr, Matrix Market .mtx or Pannotia's .gr) or generate an
+// FILE (DIMACS .gr, Matrix Market .mtx or METIS .graph) or generate an
 // R-MAT or grid graph.
 //
 // While it runs the command reports progress to standard error about every
@@ -122,6 +122,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	results, sizes, err := write(paths, stdout, cfg, streams)
+	if len(results) > 0 {
+		for _, note := range results[0].Notes {
+			fmt.Fprintln(stderr, "capture:", note)
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "capture:", err)
 		return exitFail
@@ -198,7 +203,7 @@ capture -bench NAME -h lists the benchmark's own parameters.
 	fs.PrintDefaults()
 	fmt.Fprintf(w, "\nbenchmarks: %s\n", strings.Join(capture.Benchmarks(), ", "))
 	fmt.Fprintln(w, "linecomp's own kernels: bc, color, gbfs, km, mis, pf, prk, sssp; the graph ones take")
-	fmt.Fprintln(w, "-graph FILE (DIMACS .gr, Matrix Market .mtx, Pannotia .gr) or generate one (-gen rmat|grid).")
+	fmt.Fprintln(w, "-graph FILE (DIMACS .gr, Matrix Market .mtx, METIS .graph) or generate one (-gen rmat|grid).")
 }
 
 // outputs are the files of the streams: -o itself for one stream, and

@@ -6,9 +6,11 @@
 // Read accepts three text formats, told apart by their first significant
 // line:
 //
-//   - DIMACS (9th Implementation Challenge, shortest paths) .gr: comment
-//     lines "c …", one problem line "p sp N M", then M arc lines
-//     "a U V W" with 1-based nodes and integer weights W ≥ 0.
+//   - DIMACS .gr (9th Implementation Challenge, shortest paths, the form
+//     of Pannotia's .gr inputs): comment lines "c …", one problem line
+//     "p sp N M", then M arc lines "a U V W" with 1-based nodes and
+//     integer weights W ≥ 0. The colouring challenge's "p edge N M" with
+//     "e U V" lines is read too, with weight 1.
 //   - Matrix Market .mtx: "%%MatrixMarket matrix coordinate FIELD SYMMETRY"
 //     (FIELD pattern, integer or real; SYMMETRY general or symmetric),
 //     "%" comments, a size line "ROWS COLS NNZ", then NNZ entries "I J [V]",
@@ -16,10 +18,11 @@
 //     pattern or real entry is an edge of weight 1 (real values are not
 //     integer weights), an integer entry an edge of weight |V| (0 is an
 //     error).
-//   - Pannotia's .gr layout for bc (METIS adjacency lists): comment lines
-//     "%…", a header "N M" (optionally a format field "0" or "1"; 1 means
-//     weighted), then one line per node, 1-based, listing its neighbours
-//     (for format 1, neighbour and weight pairs).
+//   - METIS .graph (Pannotia's colour and MIS inputs, DIMACS10's graphs):
+//     comment lines "%…", a header "N M [FMT [NCON]]", then one line per
+//     node, 1-based, listing its neighbours; FMT's digits say whether each
+//     line starts with a vertex size and NCON vertex weights (skipped) and
+//     whether neighbours come with edge weights (neighbour, weight pairs).
 //
 // Every graph is made undirected: an arc u→v also gives v→u. An edge
 // given several times (both directions, as DIMACS road graphs give them,

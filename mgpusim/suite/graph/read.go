@@ -111,8 +111,14 @@ func (s *scanner) sizes(n, m int64) error {
 
 func readDIMACS(s *scanner, problem string) (*Graph, error) {
 	f := strings.Fields(problem)
-	if len(f) != 4 || f[0] != "p" || f[1] != "sp" {
-		return nil, s.fail("problem line %q: want \"p sp NODES ARCS\"", problem)
+	if len(f) != 4 || f[0] != "p" || (f[1] != "sp" && f[1] != "edge") {
+		return nil, s.fail("problem line %q: want \"p sp NODES ARCS\" (or the colouring challenge's \"p edge NODES EDGES\")", problem)
+	}
+	// The shortest-path challenge's arcs are "a U V W"; the colouring
+	// challenge's edges "e U V", unweighted.
+	tag, fields := "a", 4
+	if f[1] == "edge" {
+		tag, fields = "e", 3
 	}
 	nm, err := s.ints(f[2:], "problem line")
 	if err != nil {
@@ -129,12 +135,18 @@ func readDIMACS(s *scanner, problem string) (*Graph, error) {
 			break
 		}
 		f := strings.Fields(line)
-		if f[0] != "a" || len(f) != 4 {
+		if f[0] != tag || len(f) != fields {
+			if tag == "e" {
+				return nil, s.fail("%q: want an edge line \"e U V\"", line)
+			}
 			return nil, s.fail("%q: want an arc line \"a U V W\"", line)
 		}
 		v, err := s.ints(f[1:], "arc")
 		if err != nil {
 			return nil, err
+		}
+		if tag == "e" {
+			v = append(v, 1)
 		}
 		if int64(len(arcs)) == m {
 			return nil, s.fail("more arcs than the %d the problem line declares", m)
@@ -254,22 +266,37 @@ func readMTX(s *scanner, banner string) (*Graph, error) {
 }
 
 func readMETIS(s *scanner, header string) (*Graph, error) {
-	h, err := s.ints(strings.Fields(header), "header")
+	f := strings.Fields(header)
+	h, err := s.ints(f, "header")
 	if err != nil {
 		return nil, err
 	}
-	if len(h) < 2 || len(h) > 3 {
-		return nil, s.fail("header %q: want \"NODES EDGES [FORMAT]\" (or a DIMACS \"p sp\" or Matrix Market file)", header)
+	if len(h) < 2 || len(h) > 4 {
+		return nil, s.fail("header %q: want \"NODES EDGES [FMT [NCON]]\" (or a DIMACS \"p sp\" or Matrix Market file)", header)
 	}
-	weighted := false
-	if len(h) == 3 {
-		switch h[2] {
-		case 0:
-		case 1:
-			weighted = true
-		default:
-			return nil, s.fail("format %d: want 0 (unweighted) or 1 (edge weights)", h[2])
+	// FMT is up to three digits: vertex sizes, vertex weights, edge
+	// weights; NCON is the number of vertex weights (default 1).
+	var sizes, vertexWeights, weighted bool
+	ncon := int64(1)
+	if len(h) >= 3 {
+		fmtField := f[2]
+		if len(fmtField) > 3 || strings.Trim(fmtField, "01") != "" {
+			return nil, s.fail("format %q: want up to three 0/1 digits (vertex sizes, vertex weights, edge weights)", fmtField)
 		}
+		fmtField = strings.Repeat("0", 3-len(fmtField)) + fmtField
+		sizes, vertexWeights, weighted = fmtField[0] == '1', fmtField[1] == '1', fmtField[2] == '1'
+	}
+	if len(h) == 4 {
+		if ncon = h[3]; ncon < 1 || ncon > 64 || !vertexWeights {
+			return nil, s.fail("ncon %d: want 1..64, with vertex weights in the format", ncon)
+		}
+	}
+	skip := 0 // values before the neighbours on each node line
+	if sizes {
+		skip++
+	}
+	if vertexWeights {
+		skip += int(ncon)
 	}
 	if err := s.sizes(h[0], h[1]); err != nil {
 		return nil, err
@@ -290,6 +317,10 @@ func readMETIS(s *scanner, header string) (*Graph, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(v) < skip {
+			return nil, s.fail("node %d: want its %d size and weight values first", u, skip)
+		}
+		v = v[skip:]
 		step := 1
 		if weighted {
 			step = 2

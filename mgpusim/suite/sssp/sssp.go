@@ -51,17 +51,23 @@ func New(d *driver.Driver, g *graph.Graph, source int) *Benchmark {
 }
 
 // Check reports whether the benchmark can run on its graph: the source is
-// a node and no shortest path can overflow 32 bits.
+// a node and no sum the kernel forms can overflow 32 bits. With
+// non-negative weights every tentative distance of a round is the length
+// of a simple path, so at most the lesser of the total weight and N−1
+// times the largest weight, and the kernel adds one more weight to it.
 func Check(g *graph.Graph, source int) error {
 	if source < 0 || source >= g.N {
 		return fmt.Errorf("sssp: source %d is not a node (0..%d)", source, g.N-1)
 	}
-	var total int64
+	var total, largest int64
 	for _, w := range g.Weight {
 		total += int64(w)
+		largest = max(largest, int64(w))
 	}
-	if total/2 >= Unreached {
-		return fmt.Errorf("sssp: the graph's weights sum to %d; a path could overflow 32 bits", total/2)
+	total /= 2 // each edge is stored from both ends
+	bound := min(total, int64(g.N-1)*largest) + largest
+	if bound >= Unreached {
+		return fmt.Errorf("sssp: path lengths up to %d (total weight %d, largest %d): more than 32 bits hold", bound, total, largest)
 	}
 	return nil
 }

@@ -35,7 +35,18 @@ func TestCheck(t *testing.T) {
 		t.Error("source 5 of 5 nodes accepted")
 	}
 	heavy := testgraph.FromDIMACS("p sp 3 2\na 1 2 2000000000\na 2 3 2000000000\n")
-	if err := sssp.Check(heavy, 0); err == nil || !strings.Contains(err.Error(), "overflow") {
+	if err := sssp.Check(heavy, 0); err == nil || !strings.Contains(err.Error(), "32 bits") {
 		t.Errorf("overflowing weights: %v", err)
+	}
+	// One heavy edge among light ones: paths stay small although the
+	// largest weight times N−1 would not.
+	ok := testgraph.FromDIMACS("p sp 4 3\na 1 2 1000000000\na 2 3 1\na 3 4 1\n")
+	if err := sssp.Check(ok, 0); err != nil {
+		t.Errorf("total weight 10^9+2: %v", err)
+	}
+	// Bound exactly at the edge: total 2^30, largest 2^30: 2^31 ≥ MaxInt32.
+	edge := testgraph.FromDIMACS("p sp 2 1\na 1 2 1073741824\n")
+	if err := sssp.Check(edge, 0); err == nil {
+		t.Error("2^30 + 2^30 accepted")
 	}
 }
