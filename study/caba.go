@@ -278,17 +278,14 @@ func RunCaba(d CabaDesign, o Overrides, trace io.Reader) (CabaResult, error) {
 	if err != nil {
 		return r, err
 	}
-	err = eachKernel(trace, func(k *gpu.Kernel) error {
-		if _, err := g.Run(k); err != nil {
-			return fmt.Errorf("%s: %w", d.Name, err)
-		}
+	err = runTrace(g, trace, func(ks gpu.KernelStats) error {
 		if err := rig.AssistErr(); err != nil {
-			return fmt.Errorf("%s: kernel %s: %w", d.Name, k.Name, err)
+			return fmt.Errorf("kernel %s: %w", ks.Name, err)
 		}
 		return nil
 	})
 	if err != nil {
-		return r, err
+		return r, fmt.Errorf("%s: %w", d.Name, err)
 	}
 	s, ms := g.Stats(), rig.Mem.Stats()
 	return CabaResult{Cycles: s.Cycles, Instructions: s.Instructions, BusBusyCycles: ms.BusBusyCycles, Controllers: rig.Mem.Config().Controllers,

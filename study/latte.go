@@ -436,10 +436,9 @@ func RunLatte(p Params, trace io.Reader) (LatteResult, error) {
 	if err != nil {
 		return res, err
 	}
-	err = eachKernel(trace, func(k *gpu.Kernel) error {
-		ks, err := g.Run(k)
+	err = runTrace(g, trace, func(ks gpu.KernelStats) error {
 		res.KernelCycles = append(res.KernelCycles, ks.Cycles)
-		return err
+		return nil
 	})
 	if err != nil {
 		return res, err
@@ -469,32 +468,18 @@ func RunLatte(p Params, trace io.Reader) (LatteResult, error) {
 	return res, nil
 }
 
-// eachKernel reads a warp trace of 128-byte lines kernel by kernel and
-// calls fn with each: one kernel is held at a time.
-func eachKernel(r io.Reader, fn func(*gpu.Kernel) error) error {
+// runTrace runs a warp trace on g (gpu.GPU.RunTrace), saying what to
+// capture when its lines are not the GPU model's 128 bytes.
+func runTrace(g *gpu.GPU, r io.Reader, after func(gpu.KernelStats) error) error {
 	wr, err := warp.NewReader(r)
 	if err != nil {
 		return err
 	}
-	if ls := wr.Header().LineSize; ls != 128 {
-		return fmt.Errorf("the trace has %d-byte lines; the GPU model's L1 takes 128 (capture with -line 128)", ls)
+	err = g.RunTrace(wr, after)
+	if errors.Is(err, linecomp.ErrLineSize) {
+		return fmt.Errorf("%w (capture with -line 128)", err)
 	}
-	for {
-		_, err := wr.NextKernel()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		k, err := gpu.ReadKernel(wr)
-		if err != nil {
-			return err
-		}
-		if err := fn(k); err != nil {
-			return err
-		}
-	}
+	return err
 }
 
 // L1Energy charges LATTE-CC's per-operation energy (§IV-C): a compression

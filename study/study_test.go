@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -376,18 +375,7 @@ func replay(t *testing.T, g *gpu.GPU, trace []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := wr.NextKernel(); errors.Is(err, io.EOF) {
-			return
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		k, err := gpu.ReadKernel(wr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := g.Run(k); err != nil {
-			t.Fatal(err)
-		}
+	if err := g.RunTrace(wr, nil); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -69,19 +69,8 @@ func runKernels(t *testing.T, g *gpu.GPU, data []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := wr.NextKernel(); errors.Is(err, io.EOF) {
-			return
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		k, err := gpu.ReadKernel(wr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := g.Run(k); err != nil {
-			t.Fatal(err)
-		}
+	if err := g.RunTrace(wr, nil); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -115,3 +115,37 @@ func ReadKernel(r *warp.Reader) (*Kernel, error) {
 	}
 	return out, nil
 }
+
+// RunTrace runs every kernel of a warp trace, in order, one kernel held at a
+// time, and calls after (if not nil) with each kernel's statistics once it
+// has run; an error from after stops the replay. A trace whose lines are
+// not the L1's size is an error wrapping linecomp.ErrLineSize before any
+// kernel runs.
+func (g *GPU) RunTrace(r *warp.Reader, after func(KernelStats) error) error {
+	if r == nil {
+		return linecomp.ConfigError("gpu", "RunTrace: the trace reader is nil")
+	}
+	if ls := r.Header().LineSize; ls != g.cfg.L1.LineSize {
+		return fmt.Errorf("%w: the trace has %d-byte lines; the L1 takes %d", linecomp.ErrLineSize, ls, g.cfg.L1.LineSize)
+	}
+	for {
+		if _, err := r.NextKernel(); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		k, err := ReadKernel(r)
+		if err != nil {
+			return err
+		}
+		ks, err := g.Run(k)
+		if err != nil {
+			return err
+		}
+		if after != nil {
+			if err := after(ks); err != nil {
+				return err
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/linecomp/linecomp"
+	"github.com/linecomp/linecomp/sample"
 	"github.com/linecomp/linecomp/sim/gpu"
 	"github.com/linecomp/linecomp/trace/warp"
 )
@@ -145,5 +146,50 @@ func TestReadKernelOrder(t *testing.T) {
 func TestReadKernelNil(t *testing.T) {
 	if _, err := gpu.ReadKernel(nil); !errors.Is(err, linecomp.ErrConfig) {
 		t.Errorf("ReadKernel(nil): %v", err)
+	}
+}
+
+// TestRunTrace: RunTrace runs every kernel of a trace in order and reports
+// each one's statistics; a trace of another line size is refused before
+// any kernel runs.
+func TestRunTrace(t *testing.T) {
+	for _, tr := range sample.Traces() {
+		if tr.Name != "warps-fir.lct" {
+			continue
+		}
+		g := small(t, 2, gpu.GTO)
+		wr, err := warp.NewReader(bytes.NewReader(tr.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kernels []gpu.KernelStats
+		if err := g.RunTrace(wr, func(ks gpu.KernelStats) error { kernels = append(kernels, ks); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		var cycles uint64
+		for _, ks := range kernels {
+			cycles += ks.Cycles
+		}
+		if len(kernels) == 0 || cycles != g.Stats().Cycles || len(g.Stats().Kernels) != len(kernels) {
+			t.Errorf("%d kernels of %d cycles; the GPU counted %d kernels, %d cycles", len(kernels), cycles, len(g.Stats().Kernels), g.Stats().Cycles)
+		}
+	}
+	var buf bytes.Buffer
+	w, err := warp.NewWriter(&buf, warp.Header{LineSize: 64, WarpSize: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wr, err := warp.NewReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := small(t, 1, gpu.GTO).RunTrace(wr, nil); !errors.Is(err, linecomp.ErrLineSize) {
+		t.Errorf("a 64-byte trace on 128-byte L1s: %v", err)
+	}
+	if err := small(t, 1, gpu.GTO).RunTrace(nil, nil); !errors.Is(err, linecomp.ErrConfig) {
+		t.Errorf("a nil reader: %v", err)
 	}
 }
