@@ -160,6 +160,23 @@ func (d *Device) Copy(dst driver.Ptr, src any) {
 	d.Driver.MemCopyH2D(d.Context, dst, src)
 }
 
+// Rounds runs round until a pass leaves the 4-byte flag at zero: before
+// each pass it clears the flag, which a kernel of the round sets when the
+// round changed something, and it reads the flag back after. It returns the
+// passes run (the last one changed nothing). The frontier loops of the
+// graph kernels (levels, Luby rounds, colours, relaxations) are all this.
+func (d *Device) Rounds(flag driver.Ptr, round func(pass int32)) int {
+	for pass := int32(0); ; pass++ {
+		d.Copy(flag, int32(0))
+		round(pass)
+		var set int32
+		d.Download(&set, flag)
+		if set == 0 {
+			return int(pass) + 1
+		}
+	}
+}
+
 // Launch runs a one-dimensional kernel over n work-items (rounded up to
 // whole work-groups; the kernels check their id against n) and waits for
 // it. args must point to the kernel's argument struct (see the package

@@ -113,19 +113,13 @@ func (b *Benchmark) Run() {
 	n := int32(g.N)
 	for _, s := range SourceNodes(g.N, b.Sources) {
 		b.dev.Launch(initK, g.N, &initArgs{Dist: dist, Sigma: sigma, Delta: delta, Source: int32(s), N: n})
-		depth := int32(0)
-		for {
-			b.dev.Copy(reached, int32(0))
+		passes := b.dev.Rounds(reached, func(level int32) {
 			b.dev.Launch(forward, g.N, &forwardArgs{RowPtr: gb.RowPtr, Col: gb.Col,
-				Dist: dist, Sigma: sigma, Reached: reached, Level: depth, N: n})
-			var flag int32
-			b.dev.Download(&flag, reached)
-			if flag == 0 {
-				break
-			}
-			depth++
-		}
-		// depth is the deepest level; its nodes have no dependants.
+				Dist: dist, Sigma: sigma, Reached: reached, Level: level, N: n})
+		})
+		// The last pass reached nothing: depth is the deepest level, whose
+		// nodes have no dependants.
+		depth := int32(passes - 1)
 		for level := depth - 1; level >= 0; level-- {
 			b.dev.Launch(backward, g.N, &backwardArgs{RowPtr: gb.RowPtr, Col: gb.Col,
 				Dist: dist, Sigma: sigma, Delta: delta, BC: bc, Level: level, Source: int32(s), N: n})

@@ -89,20 +89,12 @@ func (b *Benchmark) Run() {
 	dVisited := b.dev.Upload(mask) // the source alone is visited
 	dUpdating := b.dev.Upload(make([]int32, g.N))
 	more := b.dev.Alloc(4)
-	b.Levels = 0
-	for {
-		b.dev.Copy(more, int32(0))
+	b.Levels = b.dev.Rounds(more, func(int32) {
 		b.dev.Launch(expand, g.N, &expandArgs{RowPtr: gb.RowPtr, Col: gb.Col,
 			Mask: dMask, Updating: dUpdating, Visited: dVisited, Cost: dCost, N: int32(g.N)})
 		b.dev.Launch(commit, g.N, &commitArgs{Mask: dMask, Updating: dUpdating,
 			Visited: dVisited, More: more, N: int32(g.N)})
-		b.Levels++
-		var flag int32
-		b.dev.Download(&flag, more)
-		if flag == 0 {
-			break
-		}
-	}
+	})
 	b.Cost = make([]int32, g.N)
 	b.dev.Download(b.Cost, dCost)
 }

@@ -73,18 +73,12 @@ func (b *Benchmark) Run() {
 	selected := b.dev.Alloc(4 * g.N)
 	uncolored := b.dev.Alloc(4)
 	n := int32(g.N)
-	for c := int32(0); ; c++ {
-		b.dev.Copy(uncolored, int32(0))
+	b.dev.Rounds(uncolored, func(c int32) {
 		b.dev.Launch(sel, g.N, &selectArgs{RowPtr: gb.RowPtr, Col: gb.Col,
 			Value: value, Color: color, Selected: selected, N: n})
 		b.dev.Launch(commit, g.N, &commitArgs{Selected: selected, Color: color,
 			Uncolored: uncolored, C: c, N: n})
-		var flag int32
-		b.dev.Download(&flag, uncolored)
-		if flag == 0 {
-			break
-		}
-	}
+	})
 	b.Color = make([]int32, g.N)
 	b.dev.Download(b.Color, color)
 }

@@ -78,20 +78,12 @@ func (b *Benchmark) Run() {
 	selected := b.dev.Alloc(4 * g.N)
 	undecided := b.dev.Alloc(4)
 	n := int32(g.N)
-	b.Rounds = 0
-	for {
-		b.dev.Copy(undecided, int32(0))
+	b.Rounds = b.dev.Rounds(undecided, func(int32) {
 		b.dev.Launch(sel, g.N, &selectArgs{RowPtr: gb.RowPtr, Col: gb.Col,
 			Value: value, State: state, Selected: selected, N: n})
 		b.dev.Launch(commit, g.N, &commitArgs{RowPtr: gb.RowPtr, Col: gb.Col,
 			Selected: selected, State: state, Undecided: undecided, N: n})
-		b.Rounds++
-		var flag int32
-		b.dev.Download(&flag, undecided)
-		if flag == 0 {
-			break
-		}
-	}
+	})
 	b.State = make([]int32, g.N)
 	b.dev.Download(b.State, state)
 }

@@ -91,21 +91,13 @@ func (b *Benchmark) Run() {
 	cur := b.dev.Upload(dist)
 	next := b.dev.Alloc(4 * g.N)
 	changed := b.dev.Alloc(4)
-	b.Rounds = 0
-	for {
-		b.dev.Copy(changed, int32(0))
+	b.Rounds = b.dev.Rounds(changed, func(int32) {
 		b.dev.Launch(relax, g.N, &relaxArgs{
 			RowPtr: gb.RowPtr, Col: gb.Col, Weight: gb.Weight,
 			Dist: cur, Next: next, Changed: changed, N: int32(g.N),
 		})
-		b.Rounds++
 		cur, next = next, cur
-		var flag int32
-		b.dev.Download(&flag, changed)
-		if flag == 0 {
-			break
-		}
-	}
+	})
 	b.Dist = make([]int32, g.N)
 	b.dev.Download(b.Dist, cur)
 }
